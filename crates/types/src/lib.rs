@@ -1,0 +1,19 @@
+//! Avalanche ids, encodings, the linear codec and chain formats.
+//!
+//! Pure code: no I/O, no async, no global state. Everything here is byte-exact with avalanchego,
+//! and tests cite the avalanchego file each vector comes from.
+
+pub mod address;
+pub mod avm;
+pub mod cb58;
+pub mod codec;
+pub mod components;
+pub mod formatting;
+pub mod fx;
+pub mod hashing;
+pub mod id;
+pub mod network;
+pub mod proposervm;
+pub mod secp256k1;
+
+pub use id::{Id, IdError, NodeId, ShortId};
