@@ -111,6 +111,19 @@ pub fn unmarshal<T: Decode>(bytes: &[u8]) -> Result<T, CodecError> {
     unmarshal_with_max(bytes, DEFAULT_MAX_SIZE)
 }
 
+/// Encodes a value without the codec version: the bytes of a value nested in a bigger object.
+pub fn encode_to_vec<T: Encode + ?Sized>(value: &T) -> Vec<u8> {
+    let mut w = Writer::new();
+    value.encode(&mut w);
+    w.into_bytes()
+}
+
+/// Reads the `u32` type id in front of an interface value.
+#[inline]
+pub fn read_type_id(r: &mut Reader<'_>) -> Result<u32, CodecError> {
+    r.u32()
+}
+
 /// Encodes a top-level object: codec version 0 then the value.
 pub fn marshal<T: Encode + ?Sized>(value: &T) -> Vec<u8> {
     let mut w = Writer::new();
@@ -216,7 +229,16 @@ pub trait MinSize {
 macro_rules! min_size {
     ($($t:ty = $n:expr),*) => {$( impl MinSize for $t { const MIN_SIZE: usize = $n; } )*};
 }
-min_size!(u8 = 1, u16 = 2, u32 = 4, u64 = 8, bool = 1, crate::Id = 32, crate::ShortId = 20, crate::NodeId = 20);
+min_size!(
+    u8 = 1,
+    u16 = 2,
+    u32 = 4,
+    u64 = 8,
+    bool = 1,
+    crate::Id = 32,
+    crate::ShortId = 20,
+    crate::NodeId = 20
+);
 impl<const N: usize> MinSize for [u8; N] {
     const MIN_SIZE: usize = N;
 }

@@ -7,7 +7,10 @@ fn integers_are_big_endian() {
     w.u32(0x0102_0304);
     w.u16(0x0506);
     w.u64(0x0708_090a_0b0c_0d0e);
-    assert_eq!(w.as_bytes(), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    assert_eq!(
+        w.as_bytes(),
+        &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    );
     let mut r = Reader::new(w.as_bytes());
     assert_eq!(r.u32().unwrap(), 0x0102_0304);
     assert_eq!(r.u16().unwrap(), 0x0506);
@@ -39,8 +42,14 @@ fn hostile_counts_are_rejected_before_allocating() {
 
 #[test]
 fn trailing_bytes_and_versions_are_rejected() {
-    assert_eq!(unmarshal::<u32>(&[0, 0, 0, 0, 0, 1, 9]), Err(CodecError::TrailingBytes(1)));
-    assert_eq!(unmarshal::<u32>(&[0, 1, 0, 0, 0, 1]), Err(CodecError::UnknownVersion(1)));
+    assert_eq!(
+        unmarshal::<u32>(&[0, 0, 0, 0, 0, 1, 9]),
+        Err(CodecError::TrailingBytes(1))
+    );
+    assert_eq!(
+        unmarshal::<u32>(&[0, 1, 0, 0, 0, 1]),
+        Err(CodecError::UnknownVersion(1))
+    );
     assert_eq!(unmarshal::<u32>(&[0, 0, 0, 0, 0, 7]), Ok(7));
     assert_eq!(marshal(&7u32), vec![0, 0, 0, 0, 0, 7]);
 }
