@@ -333,6 +333,13 @@ pub struct Credential {
     /// Recoverable signatures over `sha256(unsigned tx bytes)`.
     pub sigs: Vec<Signature>,
 }
+impl Credential {
+    /// `Credential.Verify`: any decoded credential is structurally valid (signatures are checked
+    /// against the spent outputs, which needs state).
+    pub fn verify(&self) -> Result<(), FxError> {
+        Ok(())
+    }
+}
 impl Decode for Credential {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
         Ok(Self {
