@@ -1,0 +1,88 @@
+//! The commands themselves: each is a sequence of cargo invocations that stops at the first failure.
+
+use std::process::Command;
+
+/// A command from its program and arguments.
+pub fn cmd(argv: &[&str]) -> Command {
+    let mut c = Command::new(argv[0]);
+    c.args(&argv[1..]);
+    c
+}
+
+/// Runs `c`, echoing it, and turns a non-zero exit into an error naming it.
+pub fn status(c: &mut Command) -> Result<(), String> {
+    let shown = format!("{c:?}").replace('"', "");
+    eprintln!("xtask: $ {shown}");
+    match c.status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("`{shown}` failed ({s})")),
+        Err(e) => Err(format!("could not start `{shown}`: {e}")),
+    }
+}
+
+fn cargo(args: &[&str]) -> Result<(), String> {
+    let mut argv = vec!["cargo"];
+    argv.extend_from_slice(args);
+    status(&mut cmd(&argv))
+}
+
+/// The main job: build everything, then run it on the bundled devnet.
+pub fn demo() -> Result<(), String> {
+    cargo(&["build", "--workspace", "--all-targets"])?;
+    // Until the services land, the main job is the store's end-to-end smoke check.
+    cargo(&[
+        "run",
+        "--quiet",
+        "-p",
+        "snowline-store",
+        "--example",
+        "smoke",
+    ])?;
+    eprintln!("xtask: demo finished");
+    Ok(())
+}
+
+/// Every check CI runs: formatting, lints, then all tests of the workspace.
+pub fn test() -> Result<(), String> {
+    cargo(&["fmt", "--all", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    cargo(&["test", "--workspace"])
+}
+
+/// Runs one fuzz target with cargo-fuzz on the stable toolchain (`RUSTC_BOOTSTRAP=1`).
+pub fn fuzz(args: &[String]) -> Result<(), String> {
+    let target = args
+        .first()
+        .ok_or("usage: cargo xtask fuzz TARGET [SECONDS] (or `fuzz list`)")?;
+    let have = Command::new("cargo")
+        .args(["fuzz", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        cargo(&["install", "--locked", "cargo-fuzz"])?;
+    }
+    if target == "list" {
+        return status(cmd(&["cargo", "fuzz", "list"]).current_dir("fuzz"));
+    }
+    let secs = args.get(1).map_or("60", String::as_str);
+    let max_time = format!("-max_total_time={secs}");
+    status(
+        cmd(&["cargo", "fuzz", "run", target, "--", &max_time])
+            .current_dir("fuzz")
+            .env("RUSTC_BOOTSTRAP", "1"),
+    )
+}
+
+/// Runs the criterion benchmarks; extra arguments are passed to `cargo bench`.
+pub fn bench(args: &[String]) -> Result<(), String> {
+    let mut argv = vec!["bench", "--workspace"];
+    argv.extend(args.iter().map(String::as_str));
+    cargo(&argv)
+}
