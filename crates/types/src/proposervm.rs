@@ -1,1 +1,237 @@
-//! (being written)
+//! The proposer-VM wrapper around snowman blocks (`vms/proposervm/block`): what `/ext/index/X/block`
+//! stores. Type ids: 0 `statelessBlock` (signed or unsigned), 1 `option`, 2 `statelessGraniteBlock`.
+//!
+//! `u16 0 | u32 type | parentID | i64 timestamp | u64 pChainHeight | u32+certificate | u32+block
+//! | [granite: u64 epochPChainHeight | u64 epochNumber | i64 epochStartTime] | u32+signature`;
+//! an option is `u16 0 | u32 1 | parentID | u32+block`.
+
+use crate::codec::{CODEC_VERSION, CodecError, Reader, Writer};
+use crate::hashing::{hash160, sha256};
+use crate::{Id, NodeId, ShortId};
+
+/// Type id of a (pre-Granite) stateless block.
+pub const STATELESS_BLOCK: u32 = 0;
+/// Type id of an option block.
+pub const OPTION_BLOCK: u32 = 1;
+/// Type id of a Granite stateless block (with an epoch).
+pub const STATELESS_GRANITE_BLOCK: u32 = 2;
+
+/// The P-Chain epoch a Granite block was built in (`block.Epoch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Epoch {
+    /// P-Chain height of the epoch.
+    pub p_chain_height: u64,
+    /// Epoch number.
+    pub number: u64,
+    /// Unix seconds the epoch started.
+    pub start_time: i64,
+}
+
+/// The fields of a signed-or-unsigned stateless block.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct StatelessBlock {
+    /// Parent proposervm block id.
+    pub parent_id: Id,
+    /// Unix seconds.
+    pub timestamp: i64,
+    /// The P-Chain height the proposer used.
+    pub p_chain_height: u64,
+    /// DER staking certificate of the proposer; empty when unsigned.
+    pub certificate: Vec<u8>,
+    /// The inner VM block bytes.
+    pub inner: Vec<u8>,
+    /// `Some` for Granite blocks (type 2).
+    pub epoch: Option<Epoch>,
+    /// Signature over the header; empty when unsigned.
+    pub signature: Vec<u8>,
+}
+
+/// An outer proposervm block.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Block {
+    /// Type 0 or 2.
+    Stateless(StatelessBlock),
+    /// Type 1: an oracle option wrapping an inner block.
+    Option {
+        /// Parent proposervm block id.
+        parent_id: Id,
+        /// Inner VM block bytes.
+        inner: Vec<u8>,
+    },
+}
+
+/// A parsed proposervm block with its bytes and id.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ParsedBlock {
+    /// The block.
+    pub block: Block,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The proposervm block id (see [`Block::id_of`]).
+    pub id: Id,
+}
+
+impl Block {
+    /// Parses outer block bytes: version 0, a known type id, nothing trailing. No size limit
+    /// (the proposervm codec uses `math.MaxInt`); callers bound their input.
+    pub fn parse(bytes: &[u8]) -> Result<ParsedBlock, CodecError> {
+        let mut r = Reader::new(bytes);
+        let version = r.u16()?;
+        if version != CODEC_VERSION {
+            return Err(CodecError::UnknownVersion(version));
+        }
+        let block = match r.u32()? {
+            OPTION_BLOCK => Block::Option {
+                parent_id: Id(r.array()?),
+                inner: r.bytes()?.to_vec(),
+            },
+            t @ (STATELESS_BLOCK | STATELESS_GRANITE_BLOCK) => {
+                let parent_id = Id(r.array()?);
+                let timestamp = r.i64()?;
+                let p_chain_height = r.u64()?;
+                let certificate = r.bytes()?.to_vec();
+                let inner = r.bytes()?.to_vec();
+                let epoch = if t == STATELESS_GRANITE_BLOCK {
+                    Some(Epoch {
+                        p_chain_height: r.u64()?,
+                        number: r.u64()?,
+                        start_time: r.i64()?,
+                    })
+                } else {
+                    None
+                };
+                let signature = r.bytes()?.to_vec();
+                Block::Stateless(StatelessBlock {
+                    parent_id,
+                    timestamp,
+                    p_chain_height,
+                    certificate,
+                    inner,
+                    epoch,
+                    signature,
+                })
+            }
+            type_id => {
+                return Err(CodecError::UnknownTypeId {
+                    type_id,
+                    context: "proposervm block",
+                });
+            }
+        };
+        r.finish()?;
+        let id = block.id_of(bytes);
+        Ok(ParsedBlock {
+            block,
+            bytes: bytes.to_vec(),
+            id,
+        })
+    }
+
+    /// The block bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut w = Writer::with_capacity(128 + self.inner().len());
+        w.u16(CODEC_VERSION);
+        match self {
+            Block::Option { parent_id, inner } => {
+                w.u32(OPTION_BLOCK);
+                w.raw(&parent_id.0);
+                w.bytes(inner);
+            }
+            Block::Stateless(b) => {
+                w.u32(if b.epoch.is_some() {
+                    STATELESS_GRANITE_BLOCK
+                } else {
+                    STATELESS_BLOCK
+                });
+                w.raw(&b.parent_id.0);
+                w.i64(b.timestamp);
+                w.u64(b.p_chain_height);
+                w.bytes(&b.certificate);
+                w.bytes(&b.inner);
+                if let Some(e) = &b.epoch {
+                    w.u64(e.p_chain_height);
+                    w.u64(e.number);
+                    w.i64(e.start_time);
+                }
+                w.bytes(&b.signature);
+            }
+        }
+        w.into_bytes()
+    }
+
+    /// The id of this block given its bytes: for stateless blocks `sha256` of the bytes without
+    /// the trailing `u32 len | signature` (`statelessBlockMetadata.initialize`); for options
+    /// `sha256` of all the bytes (`option.initialize`).
+    pub fn id_of(&self, bytes: &[u8]) -> Id {
+        match self {
+            Block::Option { .. } => Id(sha256(bytes)),
+            Block::Stateless(b) => {
+                let cut = bytes.len().saturating_sub(4 + b.signature.len());
+                Id(sha256(bytes.get(..cut).unwrap_or(&[])))
+            }
+        }
+    }
+
+    /// The id, encoding the block first.
+    pub fn id(&self) -> Id {
+        self.id_of(&self.bytes())
+    }
+
+    /// The parent proposervm block id.
+    pub fn parent_id(&self) -> Id {
+        match self {
+            Block::Option { parent_id, .. } => *parent_id,
+            Block::Stateless(b) => b.parent_id,
+        }
+    }
+
+    /// The wrapped inner VM block bytes.
+    pub fn inner(&self) -> &[u8] {
+        match self {
+            Block::Option { inner, .. } => inner,
+            Block::Stateless(b) => &b.inner,
+        }
+    }
+
+    /// The proposer: `hash160` of the certificate (`ids.NodeIDFromCert`); `None` for unsigned
+    /// blocks and options.
+    pub fn proposer(&self) -> Option<NodeId> {
+        match self {
+            Block::Stateless(b) if !b.certificate.is_empty() => {
+                Some(NodeId(ShortId(hash160(&b.certificate))))
+            }
+            _ => None,
+        }
+    }
+
+    /// An unsigned block (empty certificate and signature) as `BuildUnsigned` makes for a devnet;
+    /// a zero `epoch` gives a pre-Granite block (type 0), any other a Granite one (type 2).
+    pub fn build_unsigned(
+        parent_id: Id,
+        timestamp: i64,
+        p_chain_height: u64,
+        epoch: Epoch,
+        inner: Vec<u8>,
+    ) -> ParsedBlock {
+        let block = Block::Stateless(StatelessBlock {
+            parent_id,
+            timestamp,
+            p_chain_height,
+            certificate: Vec::new(),
+            inner,
+            epoch: (epoch != Epoch::default()).then_some(epoch),
+            signature: Vec::new(),
+        });
+        let bytes = block.bytes();
+        let id = block.id_of(&bytes);
+        ParsedBlock { block, bytes, id }
+    }
+
+    /// An option block (`BuildOption`).
+    pub fn build_option(parent_id: Id, inner: Vec<u8>) -> ParsedBlock {
+        let block = Block::Option { parent_id, inner };
+        let bytes = block.bytes();
+        let id = block.id_of(&bytes);
+        ParsedBlock { block, bytes, id }
+    }
+}
