@@ -1,0 +1,174 @@
+//! A small JSON-RPC client over hyper's HTTP/1 client with keep-alive pooling,
+//! used by the follower that mirrors a node's index API and by tests.
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::{Method, Request, Uri};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Largest response body the client reads (a full `getContainerRange` fits easily).
+const MAX_RESPONSE_BYTES: usize = 256 << 20;
+
+/// What can go wrong with a call.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The URL could not be parsed.
+    #[error("invalid url {0:?}")]
+    InvalidUrl(String),
+    /// The server answered with a JSON-RPC error object.
+    #[error("rpc error {code}: {message}")]
+    Rpc {
+        /// Error code (-32000 for service errors).
+        code: i64,
+        /// Error message.
+        message: String,
+        /// Raw JSON of `data`, if not null.
+        data: Option<String>,
+    },
+    /// The server answered with a non-200 HTTP status.
+    #[error("http status {status}: {body}")]
+    Status {
+        /// HTTP status code.
+        status: u16,
+        /// Body text (truncated to 1 KiB).
+        body: String,
+    },
+    /// Connecting, sending or receiving failed.
+    #[error("transport error: {0}")]
+    Transport(String),
+    /// The call did not complete within the client's timeout.
+    #[error("request timed out after {0:?}")]
+    Timeout(Duration),
+    /// The response was not a JSON-RPC response or the result did not fit the type.
+    #[error("decode error: {0}")]
+    Decode(String),
+}
+
+#[derive(Serialize)]
+struct Call<'a, P> {
+    jsonrpc: &'static str,
+    id: u64,
+    method: &'a str,
+    params: P,
+}
+
+#[derive(Deserialize)]
+struct ErrorObject {
+    code: i64,
+    message: String,
+    #[serde(default)]
+    data: Option<Box<RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct ResponseEnvelope {
+    #[serde(default)]
+    result: Option<Box<RawValue>>,
+    #[serde(default)]
+    error: Option<ErrorObject>,
+}
+
+/// A JSON-RPC client for one URL (e.g. `http://127.0.0.1:9650/ext/index/X/tx`).
+/// Cheap to share; connections are kept alive and reused.
+#[derive(Debug)]
+pub struct RpcClient {
+    url: Uri,
+    http: Client<HttpConnector, Full<Bytes>>,
+    timeout: Duration,
+    next_id: AtomicU64,
+}
+
+impl RpcClient {
+    /// A client for `url` with a 30 s per-call timeout.
+    pub fn new(url: &str) -> Result<Self, ClientError> {
+        let url: Uri = url
+            .parse()
+            .map_err(|_| ClientError::InvalidUrl(url.to_owned()))?;
+        if url.scheme_str() != Some("http") || url.host().is_none() {
+            return Err(ClientError::InvalidUrl(url.to_string()));
+        }
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        let http = Client::builder(TokioExecutor::new())
+            .pool_idle_timeout(Duration::from_secs(60))
+            .build(connector);
+        Ok(Self {
+            url,
+            http,
+            timeout: Duration::from_secs(30),
+            next_id: AtomicU64::new(1),
+        })
+    }
+
+    /// Sets the per-call timeout (connect, send and receive together).
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Calls `method` with `params` (serialized as the `params` member) and decodes `result`.
+    pub async fn call<P: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: P,
+    ) -> Result<R, ClientError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let body = serde_json::to_vec(&Call {
+            jsonrpc: "2.0",
+            id,
+            method,
+            params,
+        })
+        .map_err(|e| ClientError::Decode(format!("encoding params: {e}")))?;
+        let raw = tokio::time::timeout(self.timeout, self.post(body))
+            .await
+            .map_err(|_| ClientError::Timeout(self.timeout))??;
+        let env: ResponseEnvelope =
+            serde_json::from_slice(&raw).map_err(|e| ClientError::Decode(e.to_string()))?;
+        if let Some(err) = env.error {
+            let data = err.data.map(|d| d.get().to_owned()).filter(|d| d != "null");
+            return Err(ClientError::Rpc {
+                code: err.code,
+                message: err.message,
+                data,
+            });
+        }
+        let result = env.result.as_deref().map_or("null", RawValue::get);
+        serde_json::from_str(result).map_err(|e| ClientError::Decode(e.to_string()))
+    }
+
+    async fn post(&self, body: Vec<u8>) -> Result<Bytes, ClientError> {
+        let mut req = Request::new(Full::new(Bytes::from(body)));
+        *req.method_mut() = Method::POST;
+        *req.uri_mut() = self.url.clone();
+        req.headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let resp = self
+            .http
+            .request(req)
+            .await
+            .map_err(|e| ClientError::Transport(e.to_string()))?;
+        let status = resp.status();
+        let bytes = http_body_util::Limited::new(resp.into_body(), MAX_RESPONSE_BYTES)
+            .collect()
+            .await
+            .map_err(|e| ClientError::Transport(e.to_string()))?
+            .to_bytes();
+        if !status.is_success() {
+            let text = String::from_utf8_lossy(bytes.get(..1024).unwrap_or(&bytes)).into_owned();
+            return Err(ClientError::Status {
+                status: status.as_u16(),
+                body: text,
+            });
+        }
+        Ok(bytes)
+    }
+}

@@ -1,0 +1,77 @@
+//! URL paths to JSON-RPC endpoints or plain HTTP handlers (exact path match, as
+//! avalanchego's gorilla/mux routes are).
+
+use crate::response::{self, HttpResponse};
+use crate::service::{BoxFuture, Endpoint};
+use hyper::body::Incoming;
+use hyper::header::{HeaderName, HeaderValue};
+use hyper::{Request, StatusCode};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A plain HTTP handler (health checks, metrics, ...). It gets the whole request.
+pub type PlainHandler = Arc<dyn Fn(Request<Incoming>) -> BoxFuture<HttpResponse> + Send + Sync>;
+
+#[derive(Clone)]
+pub(crate) enum Route {
+    Rpc(Endpoint),
+    Plain(PlainHandler),
+}
+
+/// Maps paths such as `/ext/bc/X`, `/ext/bc/avm`, `/ext/index/X/tx` to endpoints.
+#[derive(Clone, Default)]
+pub struct Router {
+    routes: HashMap<String, Route>,
+    headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl Router {
+    /// An empty router; unknown paths answer Go's `404 page not found`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Serves `endpoint` at `path` (call again with the same endpoint for aliases).
+    pub fn rpc(mut self, path: impl Into<String>, endpoint: Endpoint) -> Self {
+        self.routes.insert(path.into(), Route::Rpc(endpoint));
+        self
+    }
+
+    /// Mounts a plain HTTP handler at `path` (any HTTP method).
+    pub fn http<F, Fut>(mut self, path: impl Into<String>, f: F) -> Self
+    where
+        F: Fn(Request<Incoming>) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = HttpResponse> + Send + 'static,
+    {
+        let h: PlainHandler = Arc::new(move |req| Box::pin(f(req)));
+        self.routes.insert(path.into(), Route::Plain(h));
+        self
+    }
+
+    /// Adds a header to every response (avalanchego adds `node-id`).
+    pub fn header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers.push((name, value));
+        self
+    }
+
+    pub(crate) fn route(&self, path: &str) -> Option<&Route> {
+        self.routes.get(path)
+    }
+
+    pub(crate) fn decorate(&self, mut resp: HttpResponse) -> HttpResponse {
+        for (k, v) in &self.headers {
+            resp.headers_mut().insert(k.clone(), v.clone());
+        }
+        resp
+    }
+}
+
+/// Go's `http.NotFound`: 404, `404 page not found\n`, nosniff.
+pub(crate) fn not_found() -> HttpResponse {
+    let mut r = response::text(StatusCode::NOT_FOUND, "404 page not found\n");
+    r.headers_mut().insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}

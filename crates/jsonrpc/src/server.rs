@@ -1,0 +1,260 @@
+//! The HTTP/1.1 server: accept loop, connection limit, timeouts, body limit and
+//! graceful shutdown, on raw hyper.
+
+use crate::dispatch;
+use crate::response::{self, HttpResponse};
+use crate::router::{Route, Router, not_found};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::header::{CONNECTION, CONTENT_LENGTH, HeaderValue};
+use hyper::{Request, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+
+/// Limits and timeouts of a [`Server`].
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Largest accepted request body; larger ones get HTTP 413.
+    pub max_body_bytes: usize,
+    /// Time allowed to receive a request's headers (hyper closes the connection after it).
+    pub header_read_timeout: Duration,
+    /// Time allowed to receive a request's body; after it the answer is HTTP 408.
+    pub body_read_timeout: Duration,
+    /// Time allowed for an async or blocking handler; after it the call fails with
+    /// -32000 `request timed out after Nms` (inline handlers run to completion).
+    pub request_timeout: Duration,
+    /// Connections served at once; further connections wait in the listen backlog
+    /// until one closes (they are not refused).
+    pub max_connections: usize,
+    /// On shutdown, how long in-flight requests may take before connections are dropped.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            max_body_bytes: 1 << 20,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(30),
+            max_connections: 1024,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Why the server stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// Binding or inspecting the listening socket failed.
+    #[error("listener error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+struct Shared {
+    router: Router,
+    config: ServerConfig,
+}
+
+/// A JSON-RPC/HTTP server bound to a TCP listener.
+pub struct Server {
+    listener: TcpListener,
+    shared: Arc<Shared>,
+}
+
+impl Server {
+    /// Binds `addr` (use port 0 for an ephemeral port).
+    pub async fn bind(
+        addr: SocketAddr,
+        router: Router,
+        config: ServerConfig,
+    ) -> Result<Self, ServerError> {
+        Ok(Self::from_listener(
+            TcpListener::bind(addr).await?,
+            router,
+            config,
+        ))
+    }
+
+    /// Serves on an existing listener.
+    pub fn from_listener(listener: TcpListener, router: Router, config: ServerConfig) -> Self {
+        Self {
+            listener,
+            shared: Arc::new(Shared { router, config }),
+        }
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> Result<SocketAddr, ServerError> {
+        Ok(self.listener.local_addr()?)
+    }
+
+    /// Serves until `shutdown` completes, then stops accepting, lets in-flight
+    /// requests finish (up to `shutdown_grace`) and closes idle keep-alive connections.
+    pub async fn run_until<F: Future<Output = ()>>(self, shutdown: F) -> Result<(), ServerError> {
+        let Self { listener, shared } = self;
+        let limit = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let mut conns = JoinSet::new();
+        tokio::pin!(shutdown);
+        loop {
+            while conns.try_join_next().is_some() {}
+            let permit = tokio::select! {
+                p = Arc::clone(&limit).acquire_owned() => match p {
+                    Ok(p) => p,
+                    Err(_) => break,
+                },
+                () = &mut shutdown => break,
+            };
+            let (stream, remote) = tokio::select! {
+                r = listener.accept() => match r {
+                    Ok(x) => x,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let shared = Arc::clone(&shared);
+            let mut stop = stop_rx.clone();
+            conns.spawn(async move {
+                let _permit = permit;
+                let svc_shared = Arc::clone(&shared);
+                let svc = hyper::service::service_fn(move |req| {
+                    let shared = Arc::clone(&svc_shared);
+                    async move { Ok::<_, Infallible>(handle(&shared, req, remote).await) }
+                });
+                let conn = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(shared.config.header_read_timeout)
+                    .keep_alive(true)
+                    .serve_connection(TokioIo::new(stream), svc);
+                tokio::pin!(conn);
+                tokio::select! {
+                    r = conn.as_mut() => {
+                        if let Err(e) = r {
+                            tracing::debug!(error = %e, %remote, "connection ended with error");
+                        }
+                    }
+                    _ = async { stop.wait_for(|s| *s).await.is_ok() } => {
+                        conn.as_mut().graceful_shutdown();
+                        let _ = conn.await;
+                    }
+                }
+            });
+        }
+        drop(listener);
+        let _ = stop_tx.send(true);
+        let grace = shared.config.shutdown_grace;
+        let drained =
+            tokio::time::timeout(grace, async { while conns.join_next().await.is_some() {} }).await;
+        if drained.is_err() {
+            tracing::warn!(
+                remaining = conns.len(),
+                "shutdown grace elapsed; dropping connections"
+            );
+            conns.abort_all();
+        }
+        Ok(())
+    }
+}
+
+/// Completes on Ctrl-C or (on Unix) SIGTERM: pass it to [`Server::run_until`].
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+fn too_large(limit: usize) -> HttpResponse {
+    let mut r = response::text(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("rpc: request body too large (limit {limit} bytes)"),
+    );
+    r.headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    r
+}
+
+async fn handle(shared: &Shared, req: Request<Incoming>, remote: SocketAddr) -> HttpResponse {
+    let resp = match shared.router.route(req.uri().path()).cloned() {
+        None => not_found(),
+        Some(Route::Plain(h)) => h(req).await,
+        Some(Route::Rpc(endpoint)) => {
+            let (parts, body) = req.into_parts();
+            match read_rpc_body(&shared.config, &parts, body).await {
+                Ok(bytes) => {
+                    let timeout = shared.config.request_timeout;
+                    dispatch::call(&endpoint, parts, bytes, Some(remote), timeout).await
+                }
+                Err(r) => *r,
+            }
+        }
+    };
+    shared.router.decorate(resp)
+}
+
+async fn read_rpc_body(
+    config: &ServerConfig,
+    parts: &hyper::http::request::Parts,
+    body: Incoming,
+) -> Result<Bytes, Box<HttpResponse>> {
+    dispatch::precheck(parts)?;
+    let limit = config.max_body_bytes;
+    let declared = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(Box::new(too_large(limit)));
+    }
+    match tokio::time::timeout(
+        config.body_read_timeout,
+        Limited::new(body, limit).collect(),
+    )
+    .await
+    {
+        Ok(Ok(c)) => Ok(c.to_bytes()),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(Box::new(too_large(limit))),
+        Ok(Err(e)) => Err(Box::new(response::text(
+            StatusCode::BAD_REQUEST,
+            format!("rpc: reading request body failed: {e}"),
+        ))),
+        Err(_) => {
+            let mut r = response::text(
+                StatusCode::REQUEST_TIMEOUT,
+                "rpc: request body read timed out",
+            );
+            r.headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            Err(Box::new(r))
+        }
+    }
+}
