@@ -8,6 +8,7 @@ pub mod avm;
 pub mod cb58;
 pub mod codec;
 pub mod components;
+pub mod container;
 pub mod formatting;
 pub mod fx;
 pub mod hashing;
@@ -15,5 +16,6 @@ pub mod id;
 pub mod network;
 pub mod proposervm;
 pub mod secp256k1;
+pub mod vertex;
 
 pub use id::{Id, IdError, NodeId, ShortId};
