@@ -159,12 +159,21 @@ fn fold_eq(a: &str, b: &str) -> bool {
 
 /// Decodes `text` into `T`, first renaming object members that match a struct field
 /// only case-insensitively and dropping earlier duplicates (Go semantics).
-fn decode_folded<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
-    let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
-    let fields = match (trimmed.starts_with('{'), struct_fields::<T>()) {
-        (true, Some(f)) => f,
-        _ => return serde_json::from_str(text),
+fn decode_folded<T: DeserializeOwned + Default>(text: &str) -> Result<T, serde_json::Error> {
+    let Some(fields) = struct_fields::<T>() else {
+        return serde_json::from_str(text);
     };
+    // Go decodes only objects into structs (serde would also take arrays) and
+    // leaves a struct untouched on `null`.
+    match text.trim_matches([' ', '\t', '\r', '\n']) {
+        "null" => return Ok(T::default()),
+        t if !t.starts_with('{') => {
+            return Err(<serde_json::Error as de::Error>::custom(
+                "expected an object",
+            ));
+        }
+        _ => {}
+    }
     let members: Members<'_> = serde_json::from_str(text)?;
     let mut out: Vec<(Cow<'_, str>, &RawValue)> = Vec::with_capacity(members.0.len());
     let mut changed = false;
@@ -259,6 +268,8 @@ mod tests {
             "5",
             "\"x\"",
             "[5]",
+            r#"[["a","hex",5]]"#,
+            r#"["a","hex",5]"#,
             r#"{"height":"x"}"#,
             r#"{"txID":1}"#,
             "true",

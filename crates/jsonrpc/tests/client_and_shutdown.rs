@@ -1,0 +1,105 @@
+//! The client against our server, and graceful shutdown.
+
+mod common;
+
+use common::{rpc, start};
+use serde_json::json;
+use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
+use std::time::Duration;
+
+#[tokio::test]
+async fn client_calls_and_errors() {
+    let s = start().await;
+    let c = RpcClient::new(&format!("http://{}/ext/bc/X", s.addr)).unwrap();
+    let r: serde_json::Value = c
+        .call("avm.getTx", json!({"txID": "abc", "encoding": "hex"}))
+        .await
+        .unwrap();
+    assert_eq!(r, json!({"tx": "abc", "encoding": "hex"}));
+    // Keep-alive: many calls on the pooled connection.
+    for h in 0..20u64 {
+        let r: serde_json::Value = c
+            .call("avm.echoHeight", json!([{"height": h}]))
+            .await
+            .unwrap();
+        assert_eq!(r["height"], json!(h.to_string()));
+        let n: JsonU64 = serde_json::from_value(r["height"].clone()).unwrap();
+        assert_eq!(n, JsonU64(h));
+    }
+    match c.call::<_, serde_json::Value>("avm.getTx", json!({})).await {
+        Err(ClientError::Rpc {
+            code,
+            message,
+            data,
+        }) => {
+            assert_eq!(
+                (code, message.as_str(), data),
+                (-32000, "nil transaction ID", None)
+            );
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    match c.call::<_, u8>("avm.getTx", json!({"txID": "x"})).await {
+        Err(ClientError::Decode(_)) => {}
+        other => panic!("unexpected {other:?}"),
+    }
+    let bad_path = RpcClient::new(&format!("http://{}/nope", s.addr)).unwrap();
+    match bad_path
+        .call::<_, serde_json::Value>("avm.getTx", json!({}))
+        .await
+    {
+        Err(ClientError::Status { status: 404, body }) => assert_eq!(body, "404 page not found\n"),
+        other => panic!("unexpected {other:?}"),
+    }
+    let slow = RpcClient::new(&format!("http://{}/ext/bc/X", s.addr))
+        .unwrap()
+        .with_timeout(Duration::from_millis(50));
+    match slow
+        .call::<_, String>("avm.sleep", json!({"ms": 2000}))
+        .await
+    {
+        Err(ClientError::Timeout(_)) => {}
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(matches!(
+        RpcClient::new("not a url"),
+        Err(ClientError::InvalidUrl(_))
+    ));
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn graceful_shutdown_finishes_in_flight_requests() {
+    let mut s = start().await;
+    let addr = s.addr;
+    let in_flight = tokio::spawn(async move {
+        rpc(
+            addr,
+            r#"{"jsonrpc":"2.0","id":1,"method":"avm.sleepNotify","params":{"ms":300}}"#,
+        )
+        .await
+    });
+    // Once the request is inside the handler, ask the server to stop.
+    common::ENTERED.notified().await;
+    let _ = s.stop.take().unwrap().send(());
+    let r = in_flight.await.unwrap();
+    assert_eq!(
+        r.body,
+        "{\"jsonrpc\":\"2.0\",\"result\":\"slept\",\"id\":1}\n"
+    );
+    s.task.await.unwrap();
+    // The listener is closed: new connections are refused.
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+}
+
+#[tokio::test]
+async fn client_error_against_unreachable_server() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    let c = RpcClient::new(&format!("http://{addr}/ext/bc/X")).unwrap();
+    assert!(matches!(
+        c.call::<_, u8>("avm.getTx", json!({})).await,
+        Err(ClientError::Transport(_))
+    ));
+}
