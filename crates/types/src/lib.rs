@@ -18,4 +18,11 @@ pub mod proposervm;
 pub mod secp256k1;
 pub mod vertex;
 
+pub use address::{
+    AddressContext, AddressError, ChainAddressError, ParsedAddress, ServiceAddressError,
+};
+pub use cb58::Cb58Error;
+pub use formatting::HexError;
 pub use id::{Id, IdError, NodeId, ShortId};
+pub use network::{Chain, NetworkInfo, XChainFees};
+pub use secp256k1::{PrivateKey, PublicKey, Secp256k1Error};
