@@ -14,9 +14,11 @@ pub mod fx;
 pub mod hashing;
 pub mod id;
 pub mod network;
+pub mod platformvm;
 pub mod proposervm;
 pub mod secp256k1;
 pub mod vertex;
+pub mod warp;
 
 pub use address::{
     AddressContext, AddressError, ChainAddressError, ParsedAddress, ServiceAddressError,
