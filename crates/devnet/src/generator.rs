@@ -1,0 +1,368 @@
+//! The streaming generator: vertices with their txs, the stop vertex, then proposervm-wrapped
+//! standard blocks, as [`ContainerRecord`]s in acceptance order.
+
+use std::collections::VecDeque;
+
+use snowline_types::Id;
+use snowline_types::avm::{ParsedTx, StandardBlock};
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::hashing::sha256;
+use snowline_types::proposervm::{Block, Epoch};
+use snowline_types::vertex::Vertex;
+
+use crate::atomic::{self, AtomicUtxo};
+use crate::config::DevnetConfig;
+use crate::error::DevnetError;
+use crate::genesis::XGenesis;
+use crate::keys::KeyRing;
+use crate::rng::DetRng;
+use crate::wallet::{Kind, Wallet};
+
+const NANOS: i64 = 1_000_000_000;
+/// Tx bytes per vertex kept well under the 1 MiB vertex limit.
+const MAX_VERTEX_TX_BYTES: usize = 900_000;
+/// Tx bytes per block kept under the 256 KiB block limit (room for the header and wrapper).
+const MAX_BLOCK_TX_BYTES: usize = 240_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Vertex(u32),
+    Stop,
+    Block(u64),
+    Done,
+}
+
+/// Counts of what has been generated so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DevnetStats {
+    /// Txs (in vertices and blocks).
+    pub txs: u64,
+    /// Vertices, the stop vertex included.
+    pub vertices: u64,
+    /// Blocks (in `X/block`; the linear genesis block is not counted).
+    pub blocks: u64,
+}
+
+/// A deterministic devnet: iterate it for its containers in acceptance order.
+pub struct Devnet {
+    cfg: DevnetConfig,
+    genesis: XGenesis,
+    atomic: Vec<AtomicUtxo>,
+    wallet: Wallet,
+    rng: DetRng,
+    phase: Phase,
+    out: VecDeque<ContainerRecord>,
+    frontier: Vec<(Id, u64)>,
+    queue: VecDeque<Kind>,
+    linear_genesis: Option<StandardBlock>,
+    prev_inner: Id,
+    prev_outer: Id,
+    cortina_s: i64,
+    stats: DevnetStats,
+}
+
+impl Devnet {
+    /// Validates `cfg` and prepares the generator; nothing is generated until iterated.
+    pub fn generate(cfg: DevnetConfig) -> Result<Self, DevnetError> {
+        cfg.validate()?;
+        let genesis = XGenesis::local()?;
+        let ring = KeyRing::new(cfg.seed, cfg.keys)?;
+        let seeded = ring.addrs().get(1..).unwrap_or(&[]).to_vec();
+        let atomic = atomic::generate(
+            cfg.seed,
+            cfg.atomic_utxos,
+            &genesis.network,
+            genesis.avax_asset_id,
+            &seeded,
+        );
+        let cortina_s = cfg.start_time + i64::from(cfg.dag_vertices) * cfg.vertex_interval_s + 1;
+        let end_s = cortina_s + i64::from(cfg.blocks) * cfg.block_interval_s;
+        let lock_until = u64::try_from(end_s + 365 * 86_400).unwrap_or(u64::MAX);
+        let high_water = (4 * cfg.txs_per_vertex.max(cfg.txs_per_block) as usize).max(64);
+        let wallet = Wallet::new(
+            ring,
+            DetRng::new(cfg.seed, 0x7761_6c6c),
+            genesis.network.clone(),
+            genesis.avax_asset_id,
+            &genesis.utxos,
+            &atomic,
+            lock_until,
+            high_water,
+        );
+        Ok(Self {
+            rng: DetRng::new(cfg.seed, 0x6461_6721),
+            cfg,
+            genesis,
+            atomic,
+            wallet,
+            phase: Phase::Vertex(0),
+            out: VecDeque::new(),
+            frontier: Vec::new(),
+            queue: Kind::DAG_REQUIRED.into_iter().collect(),
+            linear_genesis: None,
+            prev_inner: Id::EMPTY,
+            prev_outer: Id::EMPTY,
+            cortina_s,
+            stats: DevnetStats::default(),
+        })
+    }
+
+    /// The config.
+    pub fn config(&self) -> &DevnetConfig {
+        &self.cfg
+    }
+
+    /// The X-Chain genesis (AVAX asset and its UTXOs) and the network facts.
+    pub fn genesis(&self) -> &XGenesis {
+        &self.genesis
+    }
+
+    /// The UTXOs in the X-Chain's shared memory at start, standing in for the P- and C-Chain
+    /// ExportTxs that created them; the devnet's ImportTxs spend them.
+    pub fn atomic_utxos(&self) -> &[AtomicUtxo] {
+        &self.atomic
+    }
+
+    /// The devnet's keys (index 0 is the local network's `ewoq` key).
+    pub fn keys(&self) -> &KeyRing {
+        &self.wallet.ring
+    }
+
+    /// The linear chain's genesis block (`NewStandardBlock(stopVertexID, 0, cortinaTime, nil)`),
+    /// known once the stop vertex has been generated. It is not in `X/block`.
+    pub fn linear_genesis(&self) -> Option<&StandardBlock> {
+        self.linear_genesis.as_ref()
+    }
+
+    /// Unix seconds of the linear genesis block (the devnet's Cortina time).
+    pub fn cortina_time(&self) -> i64 {
+        self.cortina_s
+    }
+
+    /// What has been generated so far.
+    pub fn stats(&self) -> DevnetStats {
+        self.stats
+    }
+
+    /// Builds up to `want` txs within `max_bytes`, the era's required kinds first.
+    fn build_txs(
+        &mut self,
+        want: usize,
+        max_bytes: usize,
+        what: &'static str,
+    ) -> Result<Vec<ParsedTx>, DevnetError> {
+        let mut txs: Vec<ParsedTx> = Vec::with_capacity(want);
+        let mut bytes = 0usize;
+        let mut push = |tx: ParsedTx, txs: &mut Vec<ParsedTx>| {
+            bytes += tx.bytes.len();
+            txs.push(tx);
+            bytes < max_bytes
+        };
+        if self.phase == Phase::Vertex(0) {
+            if let Some(tx) = self.wallet.build(Kind::Fund)? {
+                push(tx, &mut txs);
+            }
+        } else {
+            let mut room = true;
+            for _ in 0..self.queue.len() {
+                if txs.len() >= want || !room {
+                    break;
+                }
+                let Some(kind) = self.queue.pop_front() else {
+                    break;
+                };
+                match self.wallet.build(kind)? {
+                    Some(tx) => room = push(tx, &mut txs),
+                    None => self.queue.push_back(kind),
+                }
+            }
+            while room && txs.len() < want {
+                let kind = self.wallet.random_kind();
+                let tx = match self.wallet.build(kind)? {
+                    Some(tx) => tx,
+                    None => match self.wallet.build(Kind::Base)? {
+                        Some(tx) => tx,
+                        None => break,
+                    },
+                };
+                room = push(tx, &mut txs);
+            }
+        }
+        if txs.is_empty() {
+            return Err(DevnetError::OutOfUtxos(what));
+        }
+        self.stats.txs += txs.len() as u64;
+        Ok(txs)
+    }
+
+    fn next_vertex(&mut self, k: u32) -> Result<(), DevnetError> {
+        let want = self.cfg.txs_per_vertex as usize;
+        let txs = self.build_txs(want, MAX_VERTEX_TX_BYTES, "a vertex")?;
+        let parents: Vec<(Id, u64)> = if self.frontier.len() >= 3 || self.rng.chance(60) {
+            std::mem::take(&mut self.frontier)
+        } else {
+            let i = self.rng.index(self.frontier.len());
+            if i < self.frontier.len() {
+                vec![self.frontier.swap_remove(i)]
+            } else {
+                Vec::new()
+            }
+        };
+        let height = parents.iter().map(|(_, h)| h + 1).max().unwrap_or(0);
+        let parent_ids = parents.iter().map(|(id, _)| *id).collect();
+        let tx_bytes = txs.into_iter().map(|t| t.bytes).collect();
+        let v = Vertex::build(
+            self.genesis.network.x_chain_id,
+            height,
+            parent_ids,
+            tx_bytes,
+        )?;
+        let base = (self.cfg.start_time + i64::from(k) * self.cfg.vertex_interval_s) * NANOS
+            + self.jitter(400_000_000);
+        let mut ts = base;
+        for tx in &v.vertex.txs {
+            ts += 1_000_000;
+            self.out.push_back(ContainerRecord {
+                path: IndexPath::XTx,
+                id: Id(sha256(tx)),
+                bytes: tx.clone(),
+                timestamp_ns: ts,
+            });
+        }
+        self.out.push_back(ContainerRecord {
+            path: IndexPath::XVtx,
+            id: v.id,
+            bytes: v.bytes,
+            timestamp_ns: ts + 1_000_000,
+        });
+        self.frontier.push((v.id, height));
+        self.stats.vertices += 1;
+        self.wallet.pool.commit();
+        Ok(())
+    }
+
+    fn next_stop(&mut self) -> Result<(), DevnetError> {
+        let parents = std::mem::take(&mut self.frontier);
+        let height = parents.iter().map(|(_, h)| h + 1).max().unwrap_or(0);
+        let v = Vertex::build_stop(
+            self.genesis.network.x_chain_id,
+            height,
+            parents.iter().map(|(id, _)| *id).collect(),
+        )?;
+        let ts = (self.cortina_s - 1) * NANOS + self.jitter(400_000_000);
+        self.out.push_back(ContainerRecord {
+            path: IndexPath::XVtx,
+            id: v.id,
+            bytes: v.bytes,
+            timestamp_ns: ts,
+        });
+        self.stats.vertices += 1;
+        let genesis = linear_genesis_block(v.id, self.cortina_s);
+        let gid = genesis.id();
+        self.prev_inner = gid;
+        self.prev_outer = gid;
+        self.linear_genesis = Some(genesis);
+        self.queue = Kind::BLOCK_REQUIRED.into_iter().collect();
+        Ok(())
+    }
+
+    fn next_block(&mut self, height: u64) -> Result<(), DevnetError> {
+        let want = self.cfg.txs_per_block as usize;
+        let txs = self.build_txs(want, MAX_BLOCK_TX_BYTES, "a block")?;
+        let time_s = self.cortina_s + (height as i64) * self.cfg.block_interval_s;
+        let block = StandardBlock {
+            parent_id: self.prev_inner,
+            height,
+            time: u64::try_from(time_s).unwrap_or(0),
+            merkle_root: Id::EMPTY,
+            txs: txs.into_iter().map(|t| t.tx).collect(),
+        };
+        let inner = block.bytes();
+        let inner_id = Id(sha256(&inner));
+        let outer = Block::build_unsigned(
+            self.prev_outer,
+            time_s,
+            1 + height / 16,
+            Epoch::default(),
+            inner,
+        );
+        let timestamp_ns = time_s * NANOS + 1 + self.jitter(900_000_000);
+        self.out.push_back(ContainerRecord {
+            path: IndexPath::XBlock,
+            id: outer.id,
+            bytes: outer.bytes,
+            timestamp_ns,
+        });
+        self.prev_inner = inner_id;
+        self.prev_outer = outer.id;
+        self.stats.blocks += 1;
+        self.wallet.pool.commit();
+        Ok(())
+    }
+
+    fn jitter(&mut self, max: u64) -> i64 {
+        i64::try_from(self.rng.below(max)).unwrap_or(0)
+    }
+
+    fn step(&mut self) -> Result<(), DevnetError> {
+        match self.phase {
+            Phase::Vertex(k) => {
+                self.next_vertex(k)?;
+                self.phase = if k + 1 >= self.cfg.dag_vertices {
+                    Phase::Stop
+                } else {
+                    Phase::Vertex(k + 1)
+                };
+            }
+            Phase::Stop => {
+                self.next_stop()?;
+                self.phase = if self.cfg.blocks == 0 {
+                    Phase::Done
+                } else {
+                    Phase::Block(1)
+                };
+            }
+            Phase::Block(h) => {
+                self.next_block(h)?;
+                self.phase = if h >= u64::from(self.cfg.blocks) {
+                    Phase::Done
+                } else {
+                    Phase::Block(h + 1)
+                };
+            }
+            Phase::Done => {}
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for Devnet {
+    type Item = Result<ContainerRecord, DevnetError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(r) = self.out.pop_front() {
+                return Some(Ok(r));
+            }
+            if self.phase == Phase::Done {
+                return None;
+            }
+            if let Err(e) = self.step() {
+                self.phase = Phase::Done;
+                return Some(Err(e));
+            }
+        }
+    }
+}
+
+/// The X-Chain's first linear block, as `initializeChainState` builds it: parent the stop vertex,
+/// height 0, the Cortina time, no txs.
+pub fn linear_genesis_block(stop_vertex_id: Id, cortina_time_s: i64) -> StandardBlock {
+    StandardBlock {
+        parent_id: stop_vertex_id,
+        height: 0,
+        time: u64::try_from(cortina_time_s).unwrap_or(0),
+        merkle_root: Id::EMPTY,
+        txs: Vec::new(),
+    }
+}
