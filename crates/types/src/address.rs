@@ -81,13 +81,15 @@ pub fn format_address(
     hrp: &str,
     addr: &ShortId,
 ) -> Result<String, AddressError> {
-    let bech = format_bech32(hrp, addr)?;
-    Ok(format!("{chain_alias}{ADDRESS_SEPARATOR}{bech}"))
+    Ok(AddressFormatter::new(chain_alias, hrp)?.format(addr))
 }
 
 /// Formats the bech32 part alone (avalanchego `address.FormatBech32`); always lower-case.
 pub fn format_bech32(hrp: &str, addr: &ShortId) -> Result<String, AddressError> {
-    Ok(encode_bech32(parse_hrp(hrp)?, addr))
+    let f = AddressFormatter::new("", hrp)?;
+    let mut out = String::with_capacity(f.hrp.len() + 1 + DATA_CHARS + CHECKSUM_CHARS);
+    f.write_bech32(&mut out, addr);
+    Ok(out)
 }
 
 /// Parses `<chain_alias>-<bech32>` (avalanchego `address.Parse` + `ids.ToShortID`). The alias is
@@ -177,8 +179,8 @@ fn map_unchecked_error(
     }
 }
 
-/// Validates an HRP for formatting 20-byte addresses; the stored form is lower-case.
-fn parse_hrp(hrp: &str) -> Result<Hrp, AddressError> {
+/// Validates an HRP for formatting 20-byte addresses and returns it lower-cased.
+fn parse_hrp(hrp: &str) -> Result<String, AddressError> {
     let invalid = |reason: String| AddressError::InvalidHrp {
         hrp: hrp.to_owned(),
         reason,
@@ -189,13 +191,130 @@ fn parse_hrp(hrp: &str) -> Result<Hrp, AddressError> {
         )));
     }
     let parsed = Hrp::parse(hrp).map_err(|e| invalid(e.to_string()))?;
-    Hrp::parse(&parsed.to_lowercase()).map_err(|e| invalid(e.to_string()))
+    let lower = parsed.to_lowercase();
+    Hrp::parse(&lower).map_err(|e| invalid(e.to_string()))?;
+    Ok(lower)
 }
 
-fn encode_bech32(hrp: Hrp, addr: &ShortId) -> String {
-    // Cannot fail: the HRP is at most MAX_HRP_LEN, so the string is at most 90 characters,
-    // far below bech32's code length.
-    bech32::encode::<Bech32>(hrp, addr.as_bytes()).unwrap_or_default()
+// ------------------------------------------------------------------ bech32 encoding
+
+/// The bech32 data alphabet (BIP-173).
+const BECH32_CHARSET: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+/// The BCH generator of the bech32 checksum (BIP-173 `bech32_polymod`).
+const BECH32_GEN: [u32; 5] = [
+    0x3b6a_57b2,
+    0x2650_8e6d,
+    0x1ea1_19fa,
+    0x3d42_33dd,
+    0x2a14_62b3,
+];
+
+/// One step of the BIP-173 checksum: feed a 5-bit value into the polymod state.
+#[inline]
+fn polymod_step(chk: u32, value: u8) -> u32 {
+    let top = chk >> 25;
+    let mut chk = ((chk & 0x01ff_ffff) << 5) ^ u32::from(value);
+    for (i, g) in BECH32_GEN.iter().enumerate() {
+        if (top >> i) & 1 == 1 {
+            chk ^= g;
+        }
+    }
+    chk
+}
+
+/// The checksum state after the expanded HRP (`hrp_expand`: high bits, a zero, low bits).
+fn hrp_polymod(hrp: &[u8]) -> u32 {
+    let mut chk = 1;
+    for &c in hrp {
+        chk = polymod_step(chk, c >> 5);
+    }
+    chk = polymod_step(chk, 0);
+    for &c in hrp {
+        chk = polymod_step(chk, c & 31);
+    }
+    chk
+}
+
+/// Formats addresses of one chain and network: `<alias>-<bech32(hrp, addr)>` (avalanchego
+/// `address.Format`). The HRP is validated once and its share of the checksum precomputed, so
+/// each address costs its 32 data characters and six checksum characters, written straight into
+/// the output without allocating. The single implementation behind [`format_address`],
+/// [`AddressContext::format`] and the JSON writer's addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AddressFormatter {
+    alias: String,
+    /// Lower-case, at most [`MAX_HRP_LEN`] characters of ASCII 33–126.
+    hrp: String,
+    /// Checksum state after the HRP.
+    hrp_chk: u32,
+}
+
+impl AddressFormatter {
+    /// A formatter writing `<chain_alias>-<hrp>1…`; the HRP must be valid for 20-byte addresses
+    /// (1–[`MAX_HRP_LEN`] characters of ASCII 33–126, not mixed-case) and is lower-cased.
+    pub fn new(chain_alias: &str, hrp: &str) -> Result<Self, AddressError> {
+        let hrp = parse_hrp(hrp)?;
+        Ok(Self {
+            alias: chain_alias.to_owned(),
+            hrp_chk: hrp_polymod(hrp.as_bytes()),
+            hrp,
+        })
+    }
+
+    /// The chain alias written before the `-`.
+    pub fn chain_alias(&self) -> &str {
+        &self.alias
+    }
+
+    /// The HRP, lower-case.
+    pub fn hrp(&self) -> &str {
+        &self.hrp
+    }
+
+    /// Appends `<alias>-<bech32>` to `out`.
+    pub fn write(&self, out: &mut String, addr: &ShortId) {
+        out.reserve(self.alias.len() + 2 + self.hrp.len() + DATA_CHARS + CHECKSUM_CHARS);
+        out.push_str(&self.alias);
+        out.push(ADDRESS_SEPARATOR);
+        self.write_bech32(out, addr);
+    }
+
+    /// Appends the bech32 part alone, `<hrp>1<data><checksum>` (BIP-173, lower-case).
+    pub fn write_bech32(&self, out: &mut String, addr: &ShortId) {
+        let mut chars = [0u8; DATA_CHARS + CHECKSUM_CHARS];
+        let (data, sum) = chars.split_at_mut(DATA_CHARS);
+        let mut chk = self.hrp_chk;
+        // 20 bytes = four 40-bit groups of eight 5-bit values, most significant first.
+        for (group, slots) in addr.0.chunks_exact(5).zip(data.chunks_exact_mut(8)) {
+            let bits = group.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let v = ((bits >> (35 - 5 * i)) & 31) as u8;
+                chk = polymod_step(chk, v);
+                *slot = v;
+            }
+        }
+        for _ in 0..CHECKSUM_CHARS {
+            chk = polymod_step(chk, 0);
+        }
+        chk ^= 1; // the bech32 (not bech32m) constant
+        for (i, slot) in sum.iter_mut().enumerate() {
+            *slot = ((chk >> (5 * (CHECKSUM_CHARS - 1 - i))) & 31) as u8;
+        }
+        out.push_str(&self.hrp);
+        out.push('1');
+        out.extend(
+            chars
+                .iter()
+                .map(|&v| char::from(BECH32_CHARSET.get(usize::from(v)).copied().unwrap_or(b'q'))),
+        );
+    }
+
+    /// The formatted address as a new string.
+    pub fn format(&self, addr: &ShortId) -> String {
+        let mut out = String::new();
+        self.write(&mut out, addr);
+        out
+    }
 }
 
 // ------------------------------------------------------------------ chain rules
@@ -245,7 +364,8 @@ pub struct AddressContext {
     chain_id: Id,
     /// Aliases of this chain, primary first; never empty.
     aliases: Vec<String>,
-    hrp: Hrp,
+    /// Formats with the primary alias and the network's HRP.
+    formatter: AddressFormatter,
     /// Aliases of other chains, so that `P-…` on the X-Chain is a wrong-chain error.
     others: Vec<(String, Id)>,
 }
@@ -257,10 +377,11 @@ impl AddressContext {
     pub fn new(chain_id: Id, aliases: &[&str], hrp: &str) -> Result<Self, AddressError> {
         let mut all: Vec<String> = aliases.iter().map(|a| (*a).to_owned()).collect();
         all.push(chain_id.to_string());
+        let primary = all.first().map_or("", String::as_str);
         Ok(AddressContext {
             chain_id,
+            formatter: AddressFormatter::new(primary, hrp)?,
             aliases: all,
-            hrp: parse_hrp(hrp)?,
             others: Vec::new(),
         })
     }
@@ -296,17 +417,18 @@ impl AddressContext {
 
     /// The network's HRP, lower-case.
     pub fn hrp(&self) -> String {
-        self.hrp.to_lowercase()
+        self.formatter.hrp().to_owned()
+    }
+
+    /// The formatter behind [`Self::format`] (primary alias and HRP), e.g. for a JSON writer.
+    pub fn formatter(&self) -> &AddressFormatter {
+        &self.formatter
     }
 
     /// Formats an address of this chain with its primary alias (avalanchego
     /// `FormatLocalAddress`), e.g. `X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u`.
     pub fn format(&self, addr: &ShortId) -> String {
-        format!(
-            "{}{ADDRESS_SEPARATOR}{}",
-            self.primary_alias(),
-            encode_bech32(self.hrp, addr)
-        )
+        self.formatter.format(addr)
     }
 
     /// Parses `alias-bech32` for this chain (avalanchego `ParseLocalAddress`): the alias must
@@ -318,10 +440,9 @@ impl AddressContext {
             .ok_or(AddressError::NoSeparator)?;
         let (hrp, data) = decode_bech32(bech)?;
         let chain = self.resolve(alias)?;
-        let expected = self.hrp();
-        if hrp != expected {
+        if hrp != self.formatter.hrp() {
             return Err(ChainAddressError::WrongNetwork {
-                expected,
+                expected: self.hrp(),
                 actual: hrp,
             });
         }
@@ -356,5 +477,65 @@ impl AddressContext {
             .find(|(a, _)| a == alias)
             .map(|(_, id)| *id)
             .ok_or_else(|| ChainAddressError::UnknownAlias(alias.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ewoq() -> ShortId {
+        ShortId([
+            0x3c, 0xb7, 0xd3, 0x84, 0x2e, 0x8c, 0xee, 0x6a, 0x0e, 0xbd, 0x09, 0xf1, 0xfe, 0x88,
+            0x4f, 0x68, 0x61, 0xe1, 0xb2, 0x9c,
+        ])
+    }
+
+    #[test]
+    fn formatter_writes_known_addresses() {
+        // vector: avalanchego genesis/genesis_local.go (X-local18jma8…) and vms/avm/service.md
+        // (avm.getUTXOs: X-avax18jma8…) for the ewoq key's short id 3cb7d384…b29c.
+        let local = AddressFormatter::new("X", "local").unwrap();
+        assert_eq!(
+            local.format(&ewoq()),
+            "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+        );
+        let avax = AddressFormatter::new("X", "AVAX").unwrap();
+        assert_eq!(avax.hrp(), "avax");
+        let mut out = String::from("[");
+        avax.write(&mut out, &ewoq());
+        avax.write_bech32(&mut out, &ewoq());
+        assert_eq!(
+            out,
+            "[X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
+        );
+    }
+
+    #[test]
+    fn formatter_rejects_bad_hrps() {
+        for hrp in ["", "a b", "Mixed", &"a".repeat(MAX_HRP_LEN + 1)] {
+            assert!(matches!(
+                AddressFormatter::new("X", hrp),
+                Err(AddressError::InvalidHrp { .. })
+            ));
+        }
+    }
+
+    proptest! {
+        /// The hand-written encoder agrees with the `bech32` crate for any HRP and address.
+        #[test]
+        fn formatter_matches_bech32_crate(
+            hrp in "[!-~]{1,51}",
+            bytes in any::<[u8; 20]>(),
+        ) {
+            let lower = hrp.to_ascii_lowercase();
+            let expected = bech32::encode_lower::<Bech32>(Hrp::parse(&lower).unwrap(), &bytes).unwrap();
+            match AddressFormatter::new("C", &lower) {
+                Ok(f) => prop_assert_eq!(f.format(&ShortId(bytes)), format!("C-{expected}")),
+                Err(e) => prop_assert!(false, "{lower:?} rejected: {e}"),
+            }
+            prop_assert_eq!(parse_bech32(&expected).unwrap(), (lower, ShortId(bytes)));
+        }
     }
 }

@@ -1,12 +1,29 @@
 //! cb58: base58 (Bitcoin alphabet) of the bytes followed by a 4-byte SHA-256 checksum
 //! (avalanchego `utils/cb58/cb58.go`).
 //!
-//! Decoding allocates at most one buffer the size of the input and never panics.
+//! Encoding of inputs up to [`MAX_FAST_LEN`] bytes (every id, short id and key) runs on the stack
+//! and writes straight into the caller's string: the number is held in 32-bit limbs and divided by
+//! 58⁵ per step, five digits at a time, instead of the byte-by-byte quadratic loop of a generic
+//! base58 encoder. Longer inputs fall back to `bs58`. Decoding allocates at most one buffer the
+//! size of the input and never panics.
 
 use crate::hashing::checksum;
 
 /// Length of the checksum cb58 appends.
 pub const CHECKSUM_LEN: usize = 4;
+
+/// The longest input (payload plus checksum) the allocation-free base58 encoder handles; longer
+/// inputs are encoded by `bs58`.
+pub const MAX_FAST_LEN: usize = 128;
+
+/// The Bitcoin base58 alphabet.
+const ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+/// 58⁵, the largest power of 58 below 2³²: one division step yields five digits.
+const RADIX5: u64 = 58 * 58 * 58 * 58 * 58;
+/// Limbs for [`MAX_FAST_LEN`] bytes.
+const MAX_LIMBS: usize = MAX_FAST_LEN / 4;
+/// Digits for [`MAX_FAST_LEN`] bytes: `ceil(128 · log₅₈ 256) = 175`, a multiple of five.
+const MAX_DIGITS: usize = 175;
 
 /// Why a cb58 string was rejected; messages are avalanchego's (`utils/cb58/cb58.go`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,10 +42,106 @@ pub enum Cb58Error {
 
 /// Encodes `data` as cb58.
 pub fn encode(data: &[u8]) -> String {
-    let mut buf = Vec::with_capacity(data.len() + CHECKSUM_LEN);
-    buf.extend_from_slice(data);
-    buf.extend_from_slice(&checksum(data));
-    bs58::encode(buf).into_string()
+    // 36 bytes → at most 50 characters; 1.37 characters per byte in general.
+    let mut out = String::with_capacity((data.len() + CHECKSUM_LEN) * 7 / 5 + 1);
+    encode_into(data, &mut out);
+    out
+}
+
+/// Appends the cb58 encoding of `data` to `out`, without allocating for inputs of up to
+/// [`MAX_FAST_LEN`]` - 4` bytes (beyond what `out` needs to grow).
+pub fn encode_into(data: &[u8], out: &mut String) {
+    let sum = checksum(data);
+    let total = data.len() + CHECKSUM_LEN;
+    let mut buf = [0u8; MAX_FAST_LEN];
+    match buf.get_mut(..total) {
+        Some(dst) => {
+            let (body, tail) = dst.split_at_mut(data.len());
+            body.copy_from_slice(data);
+            tail.copy_from_slice(&sum);
+            encode_base58_into(dst, out);
+        }
+        None => {
+            let mut long = Vec::with_capacity(total);
+            long.extend_from_slice(data);
+            long.extend_from_slice(&sum);
+            encode_base58_into(&long, out);
+        }
+    }
+}
+
+/// Appends the plain base58 (Bitcoin alphabet, no checksum) of `input` to `out`: one `1` per
+/// leading zero byte, then the digits of the remaining big-endian number. Identical to `bs58`.
+pub fn encode_base58_into(input: &[u8], out: &mut String) {
+    let zeros = input.iter().take_while(|b| **b == 0).count();
+    let rest = input.get(zeros..).unwrap_or_default();
+    let mut digits = [0u8; MAX_DIGITS];
+    match base58_digits(rest, &mut digits) {
+        Some(first) => {
+            let significant = digits.get(first..).unwrap_or_default();
+            out.reserve(zeros + significant.len());
+            out.extend(std::iter::repeat_n('1', zeros));
+            out.extend(
+                significant
+                    .iter()
+                    .map(|&d| char::from(ALPHABET.get(usize::from(d)).copied().unwrap_or(b'1'))),
+            );
+        }
+        None => out.push_str(&bs58::encode(input).into_string()),
+    }
+}
+
+/// Writes the base58 digit values (0–57) of the big-endian number `bytes` (no leading zero
+/// byte) at the end of `digits` and returns where the most significant non-zero digit starts,
+/// or `None` if `bytes` is longer than [`MAX_FAST_LEN`].
+fn base58_digits(bytes: &[u8], digits: &mut [u8; MAX_DIGITS]) -> Option<usize> {
+    if bytes.len() > MAX_FAST_LEN {
+        return None;
+    }
+    // Big-endian 32-bit limbs; the first limb takes the `len % 4` leading bytes.
+    let n_limbs = bytes.len().div_ceil(4);
+    let pad = n_limbs * 4 - bytes.len();
+    let mut limbs = [0u32; MAX_LIMBS];
+    let limbs = limbs.get_mut(..n_limbs)?;
+    for (i, &b) in bytes.iter().enumerate() {
+        if let Some(limb) = limbs.get_mut((i + pad) / 4) {
+            *limb = (*limb << 8) | u32::from(b);
+        }
+    }
+    let mut start = 0; // first non-zero limb
+    let mut written = 0; // digits produced, at the end of `digits`
+    for chunk in digits.rchunks_exact_mut(5) {
+        while limbs.get(start) == Some(&0) {
+            start += 1;
+        }
+        let Some(live) = limbs.get_mut(start..).filter(|l| !l.is_empty()) else {
+            break;
+        };
+        let mut rem = 0u64;
+        for limb in live {
+            let cur = (rem << 32) | u64::from(*limb);
+            // cur < RADIX5 · 2³², so the quotient fits in 32 bits.
+            *limb = (cur / RADIX5) as u32;
+            rem = cur % RADIX5;
+        }
+        for d in chunk.iter_mut().rev() {
+            *d = (rem % 58) as u8;
+            rem /= 58;
+        }
+        written += 5;
+    }
+    if limbs.iter().any(|&l| l != 0) {
+        // Unreachable: MAX_DIGITS holds any MAX_FAST_LEN-byte number.
+        return None;
+    }
+    let begin = MAX_DIGITS - written;
+    let leading = digits
+        .get(begin..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|d| **d == 0)
+        .count();
+    Some(begin + leading)
 }
 
 /// Decodes a cb58 string, verifying its checksum.
@@ -48,4 +161,82 @@ pub fn decode(s: &str) -> Result<Vec<u8>, Cb58Error> {
     }
     raw.truncate(body_len);
     Ok(raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fast(input: &[u8]) -> String {
+        let mut s = String::new();
+        encode_base58_into(input, &mut s);
+        s
+    }
+
+    #[test]
+    fn base58_edge_cases_match_bs58() {
+        let max = [0xffu8; MAX_FAST_LEN];
+        let long = [0xabu8; MAX_FAST_LEN + 7];
+        let cases: [&[u8]; 9] = [
+            &[],
+            &[0],
+            &[0, 0, 0],
+            &[57],
+            &[58],
+            &[0, 0, 1, 0],
+            &[0xff; 36],
+            &max,
+            &long,
+        ];
+        for c in cases {
+            assert_eq!(fast(c), bs58::encode(c).into_string(), "input {c:?}");
+        }
+    }
+
+    #[test]
+    fn base58_appends() {
+        let mut s = String::from("x");
+        encode_base58_into(&[0, 58], &mut s);
+        assert_eq!(s, "x121");
+    }
+
+    #[test]
+    fn cb58_vectors_through_the_fast_encoder() {
+        // vector: avalanchego utils/cb58/cb58_test.go TestEncodeDecode
+        let one_to_32: Vec<u8> = (1..=32).collect();
+        let cases: [(&[u8], &str); 4] = [
+            (&[], "45PJLL"),
+            (&[0], "1c7hwa"),
+            (&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 255], "1NVSVezva3bAtJesnUj"),
+            (
+                &one_to_32,
+                "SkB92YpWm4Q2ijQHH34cqbKkCZWszsiQgHVjtNeFF2HdvDQU",
+            ),
+        ];
+        for (bytes, text) in cases {
+            assert_eq!(encode(bytes), text);
+            let mut appended = String::from("id:");
+            encode_into(bytes, &mut appended);
+            assert_eq!(appended, format!("id:{text}"));
+        }
+        // vector: avalanchego ids/id_test.go TestIDString (the empty id).
+        assert_eq!(encode(&[0u8; 32]), "11111111111111111111111111111111LpoYY");
+    }
+
+    proptest! {
+        #[test]
+        fn base58_matches_bs58(zeros in 0usize..4, body in proptest::collection::vec(any::<u8>(), 0..160)) {
+            let mut input = vec![0u8; zeros];
+            input.extend_from_slice(&body);
+            prop_assert_eq!(fast(&input), bs58::encode(&input).into_string());
+        }
+
+        #[test]
+        fn cb58_matches_bs58_with_checksum(body in proptest::collection::vec(any::<u8>(), 0..140)) {
+            let mut raw = body.clone();
+            raw.extend_from_slice(&checksum(&body));
+            prop_assert_eq!(encode(&body), bs58::encode(&raw).into_string());
+        }
+    }
 }
