@@ -300,13 +300,15 @@ impl AddressFormatter {
         for (i, slot) in sum.iter_mut().enumerate() {
             *slot = ((chk >> (5 * (CHECKSUM_CHARS - 1 - i))) & 31) as u8;
         }
+        for c in chars.iter_mut() {
+            *c = BECH32_CHARSET.get(usize::from(*c)).copied().unwrap_or(b'q');
+        }
         out.push_str(&self.hrp);
         out.push('1');
-        out.extend(
-            chars
-                .iter()
-                .map(|&v| char::from(BECH32_CHARSET.get(usize::from(v)).copied().unwrap_or(b'q'))),
-        );
+        // Charset bytes are ASCII, so this never fails.
+        if let Ok(text) = std::str::from_utf8(&chars) {
+            out.push_str(text);
+        }
     }
 
     /// The formatted address as a new string.

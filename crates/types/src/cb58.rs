@@ -78,14 +78,18 @@ pub fn encode_base58_into(input: &[u8], out: &mut String) {
     let mut digits = [0u8; MAX_DIGITS];
     match base58_digits(rest, &mut digits) {
         Some(first) => {
-            let significant = digits.get(first..).unwrap_or_default();
+            let significant = digits.get_mut(first..).unwrap_or_default();
+            for d in significant.iter_mut() {
+                *d = ALPHABET.get(usize::from(*d)).copied().unwrap_or(b'1');
+            }
             out.reserve(zeros + significant.len());
-            out.extend(std::iter::repeat_n('1', zeros));
-            out.extend(
-                significant
-                    .iter()
-                    .map(|&d| char::from(ALPHABET.get(usize::from(d)).copied().unwrap_or(b'1'))),
-            );
+            for _ in 0..zeros {
+                out.push('1');
+            }
+            // Alphabet bytes are ASCII, so this never fails.
+            if let Ok(text) = std::str::from_utf8(significant) {
+                out.push_str(text);
+            }
         }
         None => out.push_str(&bs58::encode(input).into_string()),
     }

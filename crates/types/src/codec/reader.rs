@@ -117,6 +117,29 @@ impl<'a> Reader<'a> {
         Ok(n as usize)
     }
 
+    /// A `u32`-counted slice of `N`-byte elements with one bounds check for all of them: the
+    /// count, then `count × N` bytes, each chunk mapped by `f`. Faster than decoding element by
+    /// element; the count is checked against the input before anything is allocated.
+    pub fn array_vec<const N: usize, T>(
+        &mut self,
+        f: impl Fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, CodecError> {
+        let n = self.count(N, std::any::type_name::<T>())?;
+        if N == 0 {
+            return Ok((0..n).map(|_| f([0u8; N])).collect());
+        }
+        // `count` checked n × N ≤ remaining, so this cannot overflow.
+        let bytes = self.take(n * N)?;
+        Ok(bytes
+            .chunks_exact(N)
+            .map(|c| {
+                let mut a = [0u8; N];
+                a.copy_from_slice(c);
+                f(a)
+            })
+            .collect())
+    }
+
     /// A `[]byte`: `u32` length then the bytes, borrowed.
     pub fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
         let n = self.count(1, "bytes")?;

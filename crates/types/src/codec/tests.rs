@@ -58,3 +58,40 @@ fn trailing_bytes_and_versions_are_rejected() {
 fn bools_are_strict() {
     assert_eq!(Reader::new(&[2]).bool(), Err(CodecError::InvalidBool(2)));
 }
+
+#[test]
+fn array_vec_matches_element_decoding() {
+    // Two big-endian u32s after their count, then one trailing byte.
+    let bytes = [0, 0, 0, 2, 0, 0, 0, 1, 0xff, 0, 0, 0, 9];
+    let mut fast = Reader::new(&bytes);
+    let mut slow = Reader::new(&bytes);
+    assert_eq!(
+        fast.array_vec(u32::from_be_bytes).unwrap(),
+        Vec::<u32>::decode(&mut slow).unwrap()
+    );
+    assert_eq!(fast.position(), slow.position());
+    assert_eq!(fast.remaining(), 1);
+    // Zero-sized elements: the count alone, bounded by the bytes left as for any slice.
+    let mut r = Reader::new(&[0, 0, 0, 3, 9, 9, 9]);
+    assert_eq!(r.array_vec(|a: [u8; 0]| a.len()), Ok(vec![0, 0, 0]));
+    assert_eq!(r.remaining(), 3);
+}
+
+#[test]
+fn array_vec_rejects_short_and_hostile_input() {
+    // Three 20-byte elements claimed, 40 bytes present.
+    let mut bytes = vec![0, 0, 0, 3];
+    bytes.extend_from_slice(&[7; 40]);
+    assert!(matches!(
+        Reader::new(&bytes).array_vec(crate::ShortId),
+        Err(CodecError::CountTooLarge { count: 3, .. })
+    ));
+    assert!(matches!(
+        Reader::new(&[0xff, 0xff, 0xff, 0xff, 1]).array_vec(|a: [u8; 65]| a),
+        Err(CodecError::CountTooLarge { .. })
+    ));
+    assert!(matches!(
+        Reader::new(&[0, 0]).array_vec(u32::from_be_bytes),
+        Err(CodecError::UnexpectedEof { .. })
+    ));
+}

@@ -89,7 +89,7 @@ impl Decode for OutputOwners {
         Ok(Self {
             locktime: r.u64()?,
             threshold: r.u32()?,
-            addrs: Vec::decode(r)?,
+            addrs: r.array_vec(ShortId)?,
         })
     }
 }
@@ -211,7 +211,7 @@ impl Input {
 impl Decode for Input {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
         Ok(Self {
-            sig_indices: Vec::decode(r)?,
+            sig_indices: r.array_vec(u32::from_be_bytes)?,
         })
     }
 }
@@ -343,7 +343,7 @@ impl Credential {
 impl Decode for Credential {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
         Ok(Self {
-            sigs: Vec::decode(r)?,
+            sigs: r.array_vec(|s: Signature| s)?,
         })
     }
 }
