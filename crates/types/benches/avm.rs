@@ -1,7 +1,8 @@
-//! X-Chain decode + id and JSON rendering of a signed 2-input 2-output BaseTx.
+//! X-Chain decode + id (borrowed and owned input) and JSON rendering of a signed 2-input
+//! 2-output BaseTx.
 #![allow(missing_docs, clippy::unwrap_used)]
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use snowline_types::avm::{
     BaseTx, Credential, TransferableIn, TransferableInput, TransferableOut, TransferableOutput, Tx,
     UnsignedTx,
@@ -64,6 +65,13 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     g.bench_function("decode_and_id", |b| {
         b.iter(|| Tx::parse(std::hint::black_box(&bytes)).unwrap().id)
+    });
+    g.bench_function("decode_and_id_owned", |b| {
+        b.iter_batched(
+            || bytes.clone(),
+            |owned| Tx::parse_vec(owned).unwrap().id,
+            BatchSize::SmallInput,
+        )
     });
     g.bench_function("json", |b| {
         b.iter(|| to_json_string(std::hint::black_box(&parsed), &ctx))

@@ -102,15 +102,12 @@ fn base58_digits(bytes: &[u8], digits: &mut [u8; MAX_DIGITS]) -> Option<usize> {
     if bytes.len() > MAX_FAST_LEN {
         return None;
     }
-    // Big-endian 32-bit limbs; the first limb takes the `len % 4` leading bytes.
-    let n_limbs = bytes.len().div_ceil(4);
-    let pad = n_limbs * 4 - bytes.len();
+    // Big-endian 32-bit limbs, filled from the end; the first limb takes the `len % 4` leading
+    // bytes.
     let mut limbs = [0u32; MAX_LIMBS];
-    let limbs = limbs.get_mut(..n_limbs)?;
-    for (i, &b) in bytes.iter().enumerate() {
-        if let Some(limb) = limbs.get_mut((i + pad) / 4) {
-            *limb = (*limb << 8) | u32::from(b);
-        }
+    let limbs = limbs.get_mut(..bytes.len().div_ceil(4))?;
+    for (limb, chunk) in limbs.iter_mut().rev().zip(bytes.rchunks(4)) {
+        *limb = chunk.iter().fold(0, |acc, &b| (acc << 8) | u32::from(b));
     }
     let mut start = 0; // first non-zero limb
     let mut written = 0; // digits produced, at the end of `digits`

@@ -103,9 +103,15 @@ fn tx() -> impl Strategy<Value = Tx> {
 
 /// Decoding must never panic; when it succeeds, encoding gives back the input.
 fn decode_all(bytes: &[u8]) {
-    if let Ok(p) = Tx::parse(bytes) {
+    let tx = Tx::parse(bytes);
+    assert_eq!(Tx::parse_vec(bytes.to_vec()), tx);
+    if let Ok(p) = tx {
         assert_eq!(p.tx.bytes(), bytes);
     }
+    assert_eq!(
+        StandardBlock::parse_vec(bytes.to_vec()),
+        StandardBlock::parse(bytes)
+    );
     if let Ok(u) = Utxo::parse(bytes) {
         assert_eq!(u.to_bytes(), bytes);
     }
@@ -133,6 +139,7 @@ proptest! {
         let block = StandardBlock { parent_id: parent, height, time, merkle_root: Id::EMPTY, txs };
         let parsed: ParsedBlock = StandardBlock::parse(&block.bytes()).unwrap();
         prop_assert_eq!(&parsed.block, &block);
+        prop_assert_eq!(&StandardBlock::parse_vec(block.bytes()).unwrap(), &parsed);
         for (i, t) in block.txs.iter().enumerate() {
             prop_assert_eq!(parsed.tx_ids[i], t.id());
         }

@@ -22,6 +22,8 @@ fn check_tx(bytes: &[u8], id: &str) -> avm::ParsedTx {
         parsed.unsigned_bytes(),
         parsed.tx.unsigned_bytes().as_slice()
     );
+    // Parsing owned bytes (no copy) gives the same result.
+    assert_eq!(Tx::parse_vec(bytes.to_vec()).unwrap(), parsed);
     parsed
 }
 

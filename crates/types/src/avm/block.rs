@@ -39,6 +39,11 @@ impl StandardBlock {
         ParsedBlock::parse_with_max(bytes, MAX_BLOCK_SIZE)
     }
 
+    /// [`StandardBlock::parse`] of bytes the caller owns: they are kept without a copy.
+    pub fn parse_vec(bytes: Vec<u8>) -> Result<ParsedBlock, CodecError> {
+        ParsedBlock::from_vec_with_max(bytes, MAX_BLOCK_SIZE)
+    }
+
     /// Parses a genesis block (the genesis codec's `math.MaxInt32` limit).
     pub fn parse_genesis(bytes: &[u8]) -> Result<ParsedBlock, CodecError> {
         ParsedBlock::parse_with_max(bytes, MAX_GENESIS_TX_SIZE)
@@ -118,6 +123,34 @@ pub struct ParsedBlock {
 impl ParsedBlock {
     /// Parses with an explicit size limit.
     pub fn parse_with_max(bytes: &[u8], max: usize) -> Result<Self, CodecError> {
+        let (block, tx_ids, tx_ranges) = Self::decode_parts(bytes, max)?;
+        Ok(Self {
+            block,
+            bytes: bytes.to_vec(),
+            id: Id(sha256(bytes)),
+            tx_ids,
+            tx_ranges,
+        })
+    }
+
+    /// [`Self::parse_with_max`] of owned bytes, kept without a copy.
+    pub fn from_vec_with_max(bytes: Vec<u8>, max: usize) -> Result<Self, CodecError> {
+        let (block, tx_ids, tx_ranges) = Self::decode_parts(&bytes, max)?;
+        Ok(Self {
+            block,
+            id: Id(sha256(&bytes)),
+            bytes,
+            tx_ids,
+            tx_ranges,
+        })
+    }
+
+    /// Decodes block bytes: the block, each tx's id and each tx's byte range.
+    #[allow(clippy::type_complexity)]
+    fn decode_parts(
+        bytes: &[u8],
+        max: usize,
+    ) -> Result<(StandardBlock, Vec<Id>, Vec<Range<usize>>), CodecError> {
         if bytes.len() > max {
             return Err(CodecError::TooLarge {
                 len: bytes.len(),
@@ -143,13 +176,7 @@ impl ParsedBlock {
         }
         r.finish()?;
         block.txs = txs;
-        Ok(Self {
-            block,
-            bytes: bytes.to_vec(),
-            id: Id(sha256(bytes)),
-            tx_ids,
-            tx_ranges,
-        })
+        Ok((block, tx_ids, tx_ranges))
     }
 
     /// Wraps a built block, encoding it once.

@@ -38,6 +38,11 @@ impl Tx {
         ParsedTx::parse_with_max(bytes, MAX_TX_SIZE)
     }
 
+    /// [`Tx::parse`] of bytes the caller owns: they are kept in the [`ParsedTx`] without a copy.
+    pub fn parse_vec(bytes: Vec<u8>) -> Result<ParsedTx, CodecError> {
+        ParsedTx::from_vec_with_max(bytes, MAX_TX_SIZE)
+    }
+
     /// Parses a genesis tx (no 256 KiB limit).
     pub fn parse_genesis(bytes: &[u8]) -> Result<ParsedTx, CodecError> {
         ParsedTx::parse_with_max(bytes, MAX_GENESIS_TX_SIZE)
@@ -116,6 +121,28 @@ pub struct ParsedTx {
 impl ParsedTx {
     /// Parses with an explicit size limit.
     pub fn parse_with_max(bytes: &[u8], max: usize) -> Result<Self, CodecError> {
+        let (tx, unsigned_len) = Self::decode_signed(bytes, max)?;
+        Ok(Self {
+            tx,
+            bytes: bytes.to_vec(),
+            id: Id(sha256(bytes)),
+            unsigned_len,
+        })
+    }
+
+    /// [`Self::parse_with_max`] of owned bytes, kept without a copy.
+    pub fn from_vec_with_max(bytes: Vec<u8>, max: usize) -> Result<Self, CodecError> {
+        let (tx, unsigned_len) = Self::decode_signed(&bytes, max)?;
+        Ok(Self {
+            tx,
+            id: Id(sha256(&bytes)),
+            bytes,
+            unsigned_len,
+        })
+    }
+
+    /// Decodes signed tx bytes: the tx and the length of its unsigned prefix.
+    fn decode_signed(bytes: &[u8], max: usize) -> Result<(Tx, usize), CodecError> {
         if bytes.len() > max {
             return Err(CodecError::TooLarge {
                 len: bytes.len(),
@@ -131,15 +158,13 @@ impl ParsedTx {
         let unsigned_len = r.position();
         let credentials = Vec::decode(&mut r)?;
         r.finish()?;
-        Ok(Self {
-            tx: Tx {
+        Ok((
+            Tx {
                 unsigned,
                 credentials,
             },
-            bytes: bytes.to_vec(),
-            id: Id(sha256(bytes)),
             unsigned_len,
-        })
+        ))
     }
 
     /// Wraps a built tx, encoding it once.

@@ -88,6 +88,10 @@ pub trait Encode {
     fn encode(&self, w: &mut Writer);
 }
 
+/// The buffer [`marshal`] and [`encode_to_vec`] start with: a typical tx in one allocation
+/// rather than a chain of doublings from 8 bytes.
+const INITIAL_CAPACITY: usize = 256;
+
 /// Decodes a top-level object: codec version 0, the value, and nothing after it; at most `max` bytes.
 pub fn unmarshal_with_max<T: Decode>(bytes: &[u8], max: usize) -> Result<T, CodecError> {
     if bytes.len() > max {
@@ -113,7 +117,7 @@ pub fn unmarshal<T: Decode>(bytes: &[u8]) -> Result<T, CodecError> {
 
 /// Encodes a value without the codec version: the bytes of a value nested in a bigger object.
 pub fn encode_to_vec<T: Encode + ?Sized>(value: &T) -> Vec<u8> {
-    let mut w = Writer::new();
+    let mut w = Writer::with_capacity(INITIAL_CAPACITY);
     value.encode(&mut w);
     w.into_bytes()
 }
@@ -126,7 +130,7 @@ pub fn read_type_id(r: &mut Reader<'_>) -> Result<u32, CodecError> {
 
 /// Encodes a top-level object: codec version 0 then the value.
 pub fn marshal<T: Encode + ?Sized>(value: &T) -> Vec<u8> {
-    let mut w = Writer::new();
+    let mut w = Writer::with_capacity(INITIAL_CAPACITY);
     w.u16(CODEC_VERSION);
     value.encode(&mut w);
     w.into_bytes()

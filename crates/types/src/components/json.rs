@@ -91,7 +91,8 @@ pub trait WriteJson {
 
 /// Renders a value to a compact JSON string.
 pub fn to_json_string<T: WriteJson + ?Sized>(value: &T, ctx: &JsonCtx) -> String {
-    let mut w = JsonWriter::with_capacity(1024);
+    // A 2-input 2-output tx renders to about 2 KB: one allocation for the common case.
+    let mut w = JsonWriter::with_capacity(2048);
     value.write_json(&mut w, ctx);
     w.into_string()
 }
