@@ -1,0 +1,88 @@
+//! The reward calculator against avalanchego's vectors.
+
+use snowline_types::platformvm::reward::{Config, split};
+
+const MEGA_AVAX: u64 = 1_000_000_000_000_000;
+const KILO_AVAX: u64 = 1_000_000_000_000;
+const DAY_NANOS: u64 = 24 * 3600 * 1_000_000_000;
+const YEAR_NANOS: u64 = 365 * DAY_NANOS;
+
+#[test]
+fn rewards_match_avalanchego() {
+    // vector: avalanchego vms/platformvm/reward/calculator_test.go (TestRewards, defaultConfig
+    // = the mainnet curve of genesis/genesis_mainnet.go).
+    let c = Config::MAINNET;
+    let cases = [
+        (YEAR_NANOS, MEGA_AVAX, 360 * MEGA_AVAX, 120 * KILO_AVAX),
+        (YEAR_NANOS, MEGA_AVAX, 400 * MEGA_AVAX, 96 * KILO_AVAX),
+        (YEAR_NANOS, 2 * MEGA_AVAX, 400 * MEGA_AVAX, 192 * KILO_AVAX),
+        (YEAR_NANOS, MEGA_AVAX, 720 * MEGA_AVAX, 0),
+        (DAY_NANOS, MEGA_AVAX, 360 * MEGA_AVAX, 274_122_724_713),
+        (DAY_NANOS, 5_000_000, 360 * MEGA_AVAX, 1370),
+        (DAY_NANOS, MEGA_AVAX, 400 * MEGA_AVAX, 219_298_179_771),
+        (DAY_NANOS, 2 * MEGA_AVAX, 400 * MEGA_AVAX, 438_596_359_542),
+        (DAY_NANOS, MEGA_AVAX, 720 * MEGA_AVAX, 0),
+    ];
+    for (d, stake, supply, want) in cases {
+        assert_eq!(c.calculate(d, stake, supply), want, "{d} {stake} {supply}");
+    }
+}
+
+#[test]
+fn reward_is_capped_by_remaining_supply() {
+    // vector: avalanchego vms/platformvm/reward/calculator_test.go (TestRewardsOverflow,
+    // TestRewardsMint: the reward never exceeds supplyCap - currentSupply).
+    let c = Config {
+        max_consumption_rate: 1_000_000,
+        min_consumption_rate: 1_000_000,
+        minting_period_nanos: DAY_NANOS,
+        supply_cap: u64::MAX,
+    };
+    assert_eq!(c.calculate(DAY_NANOS, u64::MAX, 1), u64::MAX - 1);
+    let c = Config {
+        supply_cap: 1000,
+        ..c
+    };
+    assert_eq!(c.calculate(DAY_NANOS, 1000, 1), 999);
+}
+
+#[test]
+fn estimate_from_unix_times() {
+    let c = Config::for_network(1);
+    assert_eq!(
+        c.estimate(0, 24 * 3600, MEGA_AVAX, 360 * MEGA_AVAX),
+        274_122_724_713
+    );
+    assert_eq!(c.estimate(10, 5, MEGA_AVAX, 360 * MEGA_AVAX), 0);
+}
+
+#[test]
+fn split_matches_avalanchego() {
+    // vector: avalanchego vms/platformvm/reward/calculator_test.go (TestSplit).
+    let cases = [
+        (1000, 500_000, 500),
+        (1, 1_000_000, 1),
+        (1, 999_999, 1),
+        (1, 1, 1),
+        (1, 0, 0),
+        (9_223_374_036_974_675_809, 2, 18_446_748_749_757),
+        (
+            9_223_374_036_974_675_809,
+            1_000_000,
+            9_223_374_036_974_675_809,
+        ),
+        (
+            9_223_372_036_855_275_808,
+            999_998,
+            9_223_353_590_111_202_098,
+        ),
+        (9_223_372_036_855_275_808, 2, 18_446_744_349_518),
+    ];
+    for (amount, shares, want) in cases {
+        assert_eq!(
+            split(amount, shares),
+            (want, amount - want),
+            "{amount} {shares}"
+        );
+    }
+}
