@@ -75,6 +75,24 @@ impl Block {
     /// Parses outer block bytes: version 0, a known type id, nothing trailing. No size limit
     /// (the proposervm codec uses `math.MaxInt`); callers bound their input.
     pub fn parse(bytes: &[u8]) -> Result<ParsedBlock, CodecError> {
+        let block = Self::decode_outer(bytes)?;
+        let id = block.id_of(bytes);
+        Ok(ParsedBlock {
+            block,
+            bytes: bytes.to_vec(),
+            id,
+        })
+    }
+
+    /// [`Block::parse`] of bytes the caller owns: they are kept without a copy.
+    pub fn parse_vec(bytes: Vec<u8>) -> Result<ParsedBlock, CodecError> {
+        let block = Self::decode_outer(&bytes)?;
+        let id = block.id_of(&bytes);
+        Ok(ParsedBlock { block, bytes, id })
+    }
+
+    /// Decodes outer block bytes: version 0, a known type id, nothing trailing.
+    fn decode_outer(bytes: &[u8]) -> Result<Block, CodecError> {
         let mut r = Reader::new(bytes);
         let version = r.u16()?;
         if version != CODEC_VERSION {
@@ -119,12 +137,7 @@ impl Block {
             }
         };
         r.finish()?;
-        let id = block.id_of(bytes);
-        Ok(ParsedBlock {
-            block,
-            bytes: bytes.to_vec(),
-            id,
-        })
+        Ok(block)
     }
 
     /// The block bytes.

@@ -118,6 +118,10 @@ fn decode_all(bytes: &[u8]) {
     if let Ok(b) = StandardBlock::parse(bytes) {
         assert_eq!(b.block.bytes(), bytes);
     }
+    assert_eq!(
+        proposervm::Block::parse_vec(bytes.to_vec()),
+        proposervm::Block::parse(bytes)
+    );
     if let Ok(b) = proposervm::Block::parse(bytes) {
         assert_eq!(b.block.bytes(), bytes);
     }
@@ -149,6 +153,7 @@ proptest! {
     fn proposervm_round_trips(parent in id(), ts in any::<i64>(), h in any::<u64>(), inner in prop::collection::vec(any::<u8>(), 0..64), n in any::<u64>()) {
         let epoch = proposervm::Epoch { p_chain_height: h, number: n, start_time: ts };
         let b = proposervm::Block::build_unsigned(parent, ts, h, epoch, inner);
+        prop_assert_eq!(proposervm::Block::parse_vec(b.bytes.clone()).unwrap(), b.clone());
         prop_assert_eq!(proposervm::Block::parse(&b.bytes).unwrap(), b);
     }
 
