@@ -91,6 +91,12 @@ pub mod type_id {
     pub const INCREASE_L1_VALIDATOR_BALANCE_TX: u32 = 38;
     /// `txs.DisableL1ValidatorTx` (Etna).
     pub const DISABLE_L1_VALIDATOR_TX: u32 = 39;
+    /// `txs.AddAutoRenewedValidatorTx` (Helicon).
+    pub const ADD_AUTO_RENEWED_VALIDATOR_TX: u32 = 40;
+    /// `txs.SetAutoRenewedValidatorConfigTx` (Helicon).
+    pub const SET_AUTO_RENEWED_VALIDATOR_CONFIG_TX: u32 = 41;
+    /// `txs.RewardAutoRenewedValidatorTx` (Helicon).
+    pub const REWARD_AUTO_RENEWED_VALIDATOR_TX: u32 = 42;
 }
 
 /// Declares a P-Chain interface enum: `u32 type id | body`, only the listed ids accepted.

@@ -8,6 +8,7 @@
 pub mod block;
 pub mod fx_types;
 pub mod reward;
+pub mod reward_utxos;
 pub mod signer;
 pub mod stakeable;
 pub mod tx;
@@ -16,6 +17,7 @@ pub mod wrapped;
 
 pub use block::{Block, CommonBlock, ParsedBlock};
 pub use fx_types::{Auth, Credential, Owner, Signer, TransferableIn, TransferableOut, type_id};
+pub use reward_utxos::{RewardBranch, RewardUtxo, RewardUtxoError, RewardUtxoKind};
 pub use signer::ProofOfPossession;
 pub use stakeable::{LockIn, LockOut};
 pub use tx::{ParsedTx, Tx};

@@ -2,12 +2,24 @@
 //!
 //! `reward = (cap − supply) × (min·P + (max−min)·d) × stake × d / (P · 1e6) / supply / P`
 //! with every division flooring, `d` the staked duration and `P` the minting period in
-//! nanoseconds, capped at `cap − supply`. Used for pending-reward estimates.
+//! nanoseconds, capped at `cap − supply`. Used for pending-reward estimates. Primary-network
+//! stakers use [`Config::calculate_primary_network`], which applies the Helicon (ACP-285)
+//! minimum-rate ramp once Helicon is active (it is not yet scheduled on mainnet or Fuji).
 
 use std::time::Duration;
 
 /// Rates are in millionths (`reward.PercentDenominator`).
 pub const PERCENT_DENOMINATOR: u64 = 1_000_000;
+
+/// ACP-285 (Helicon): the primary network's minimum consumption rate moves to 7.5 %.
+pub const HELICON_MIN_CONSUMPTION_RATE_TARGET: u64 = 75_000;
+/// ACP-285: the move is linear over 90 days after Helicon activation (seconds).
+pub const HELICON_MIN_CONSUMPTION_RATE_REDUCTION_SECS: u64 = 90 * 24 * 3600;
+/// Helicon activation on mainnet (Unix seconds): unscheduled in avalanchego
+/// (`upgrade/upgrade.go`), so mainnet rewards still follow the plain curve.
+pub const MAINNET_HELICON_TIME: Option<u64> = None;
+/// Helicon activation on Fuji: unscheduled too.
+pub const FUJI_HELICON_TIME: Option<u64> = None;
 
 /// Nanoseconds in a 365-day year, the minting period of mainnet, Fuji and local.
 const YEAR_NANOS: u64 = 365 * 24 * 3600 * 1_000_000_000;
@@ -74,6 +86,56 @@ impl Config {
             Some(r) => r.min(remaining),
             None => remaining,
         }
+    }
+
+    /// The curve a primary-network staker starting at `stake_start` (Unix seconds) is paid on
+    /// (`configForStakeStart` behind `reward.NewPrimaryNetworkCalculator`): from Helicon
+    /// (`helicon_time`, `None` = not activated) the minimum rate ramps linearly to
+    /// [`HELICON_MIN_CONSUMPTION_RATE_TARGET`] over 90 days, rounding the change down; a curve
+    /// already at the target, or whose maximum is below it, is kept.
+    pub fn for_primary_network_stake(&self, helicon_time: Option<u64>, stake_start: u64) -> Self {
+        let target = HELICON_MIN_CONSUMPTION_RATE_TARGET;
+        let Some(helicon) = helicon_time else {
+            return *self;
+        };
+        if stake_start < helicon
+            || self.min_consumption_rate == target
+            || self.max_consumption_rate < target
+        {
+            return *self;
+        }
+        let full_change = self.min_consumption_rate.abs_diff(target);
+        let elapsed = stake_start - helicon;
+        let change = if elapsed < HELICON_MIN_CONSUMPTION_RATE_REDUCTION_SECS {
+            // Go ramps in nanoseconds; scaling both the elapsed time and the period by 1e9
+            // leaves the floored quotient unchanged. Fits: < 2^64 × 2^23.
+            let ramped = u128::from(full_change) * u128::from(elapsed)
+                / u128::from(HELICON_MIN_CONSUMPTION_RATE_REDUCTION_SECS);
+            u64::try_from(ramped).unwrap_or(full_change)
+        } else {
+            full_change
+        };
+        let mut out = *self;
+        out.min_consumption_rate = if self.min_consumption_rate < target {
+            self.min_consumption_rate + change
+        } else {
+            self.min_consumption_rate - change
+        };
+        out
+    }
+
+    /// The primary-network reward (`primaryNetworkCalculator.Calculate`): [`Config::calculate`]
+    /// on the curve [`Config::for_primary_network_stake`] gives for `stake_start`.
+    pub fn calculate_primary_network(
+        &self,
+        helicon_time: Option<u64>,
+        stake_start: u64,
+        duration_nanos: u64,
+        stake: u64,
+        current_supply: u64,
+    ) -> u64 {
+        self.for_primary_network_stake(helicon_time, stake_start)
+            .calculate(duration_nanos, stake, current_supply)
     }
 
     /// [`Config::calculate`] with a [`Duration`] (saturating at `u64::MAX` nanoseconds).

@@ -1,5 +1,10 @@
 //! Byte vectors copied from avalanchego tests (the Go byte literals as hex); each names its file.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
+
+mod fee_calculator;
+mod helicon;
+pub use fee_calculator::*;
+pub use helicon::*;
 
 /// vector: avalanchego vms/platformvm/txs/base_tx_test.go (`expectedUnsignedSimpleBaseTxBytes`).
 pub const BASE_SIMPLE: &str = concat!(

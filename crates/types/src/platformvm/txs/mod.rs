@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod base;
+pub mod helicon;
 pub mod l1;
 pub(crate) mod macros;
 pub mod staking;
@@ -10,6 +11,9 @@ pub mod subnet;
 
 pub use atomic::{ExportTx, ImportTx};
 pub use base::{BaseTx, SubnetValidator, Validator};
+pub use helicon::{
+    AddAutoRenewedValidatorTx, RewardAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx,
+};
 pub use l1::{
     ConvertSubnetToL1Tx, ConvertSubnetToL1Validator, DisableL1ValidatorTx,
     IncreaseL1ValidatorBalanceTx, RegisterL1ValidatorTx, SetL1ValidatorWeightTx,
@@ -103,6 +107,51 @@ unsigned_tx! {
     IncreaseL1ValidatorBalanceTx = type_id::INCREASE_L1_VALIDATOR_BALANCE_TX, "IncreaseL1ValidatorBalanceTx";
     /// L1 validator disable (39).
     DisableL1ValidatorTx = type_id::DISABLE_L1_VALIDATOR_TX, "DisableL1ValidatorTx";
+    /// Auto-renewed validator (40; Helicon, unscheduled on mainnet).
+    AddAutoRenewedValidatorTx = type_id::ADD_AUTO_RENEWED_VALIDATOR_TX, "AddAutoRenewedValidatorTx";
+    /// Auto-renewed validator configuration (41; Helicon).
+    SetAutoRenewedValidatorConfigTx = type_id::SET_AUTO_RENEWED_VALIDATOR_CONFIG_TX, "SetAutoRenewedValidatorConfigTx";
+    /// Auto-renewed validator cycle settlement proposal (42; Helicon).
+    RewardAutoRenewedValidatorTx = type_id::REWARD_AUTO_RENEWED_VALIDATOR_TX, "RewardAutoRenewedValidatorTx";
+}
+
+/// The Data API's `PChainTransactionType` enumeration, in its order
+/// (`glacier-data-api.json` `components.schemas.PChainTransactionType`).
+pub const DATA_API_TX_TYPES: [&str; 21] = [
+    "AddValidatorTx",
+    "AddSubnetValidatorTx",
+    "AddDelegatorTx",
+    "CreateChainTx",
+    "CreateSubnetTx",
+    "ImportTx",
+    "ExportTx",
+    "AdvanceTimeTx",
+    "RewardValidatorTx",
+    "RemoveSubnetValidatorTx",
+    "TransformSubnetTx",
+    "AddPermissionlessValidatorTx",
+    "AddPermissionlessDelegatorTx",
+    "BaseTx",
+    "TransferSubnetOwnershipTx",
+    "ConvertSubnetToL1Tx",
+    "RegisterL1ValidatorTx",
+    "SetL1ValidatorWeightTx",
+    "DisableL1ValidatorTx",
+    "IncreaseL1ValidatorBalanceTx",
+    "UNKNOWN",
+];
+
+impl UnsignedTx {
+    /// The Data API `txType` (`PChainTransactionType`): the Go type name for the 20 types the
+    /// enumeration lists, `"UNKNOWN"` for the Helicon txs it does not list yet.
+    pub fn data_api_type(&self) -> &'static str {
+        match self {
+            Self::AddAutoRenewedValidatorTx(_)
+            | Self::SetAutoRenewedValidatorConfigTx(_)
+            | Self::RewardAutoRenewedValidatorTx(_) => "UNKNOWN",
+            other => other.type_name(),
+        }
+    }
 }
 
 impl MinSize for UnsignedTx {
@@ -115,8 +164,8 @@ impl UnsignedTx {
         marshal(self)
     }
 
-    /// The common fields, for every tx but the two proposal-only ones
-    /// (`AdvanceTimeTx`, `RewardValidatorTx`).
+    /// The common fields, for every tx but the proposal-only ones (`AdvanceTimeTx`,
+    /// `RewardValidatorTx`, `RewardAutoRenewedValidatorTx`).
     pub fn base(&self) -> Option<&BaseTx> {
         Some(match self {
             Self::AddValidatorTx(t) => &t.base,
@@ -126,7 +175,9 @@ impl UnsignedTx {
             Self::CreateSubnetTx(t) => &t.base,
             Self::ImportTx(t) => &t.base,
             Self::ExportTx(t) => &t.base,
-            Self::AdvanceTimeTx(_) | Self::RewardValidatorTx(_) => return None,
+            Self::AdvanceTimeTx(_)
+            | Self::RewardValidatorTx(_)
+            | Self::RewardAutoRenewedValidatorTx(_) => return None,
             Self::RemoveSubnetValidatorTx(t) => &t.base,
             Self::TransformSubnetTx(t) => &t.base,
             Self::AddPermissionlessValidatorTx(t) => &t.base,
@@ -138,6 +189,8 @@ impl UnsignedTx {
             Self::SetL1ValidatorWeightTx(t) => &t.base,
             Self::IncreaseL1ValidatorBalanceTx(t) => &t.base,
             Self::DisableL1ValidatorTx(t) => &t.base,
+            Self::AddAutoRenewedValidatorTx(t) => &t.base,
+            Self::SetAutoRenewedValidatorConfigTx(t) => &t.base,
         })
     }
 
@@ -156,6 +209,7 @@ impl UnsignedTx {
             Self::AddDelegatorTx(t) => &t.stake,
             Self::AddPermissionlessValidatorTx(t) => &t.stake,
             Self::AddPermissionlessDelegatorTx(t) => &t.stake,
+            Self::AddAutoRenewedValidatorTx(t) => &t.stake,
             _ => &[],
         }
     }
