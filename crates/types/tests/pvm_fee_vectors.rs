@@ -282,3 +282,74 @@ fn data_api_tx_types_cover_every_listed_type() {
         }
     }
 }
+
+/// The ids a tx refers to: the txs whose UTXOs it spends and the subnet it acts on.
+fn referenced_ids(tx: &UnsignedTx) -> Vec<Id> {
+    let mut out: Vec<Id> = tx
+        .base()
+        .map(|b| b.inputs.iter().map(|i| i.utxo_id.tx_id).collect())
+        .unwrap_or_default();
+    match tx {
+        UnsignedTx::AddSubnetValidatorTx(t) => out.push(t.validator.subnet_id),
+        UnsignedTx::CreateChainTx(t) => out.push(t.subnet_id),
+        UnsignedTx::RemoveSubnetValidatorTx(t) => out.push(t.subnet_id),
+        UnsignedTx::TransformSubnetTx(t) => out.push(t.subnet_id),
+        UnsignedTx::TransferSubnetOwnershipTx(t) => out.push(t.subnet_id),
+        UnsignedTx::AddPermissionlessValidatorTx(t) => out.push(t.subnet_id),
+        UnsignedTx::AddPermissionlessDelegatorTx(t) => out.push(t.subnet_id),
+        _ => {}
+    }
+    out
+}
+
+#[test]
+fn tx_ids_match_the_ids_later_txs_spend() {
+    // vector: avalanchego vms/platformvm/txs/fee/calculator_test.go: the cases were issued in
+    // sequence on one network, so each later tx spends (or names the subnet created by) an
+    // earlier one. Our id of the earlier tx (sha256 of its signed bytes) must be what the later
+    // tx, signed by avalanchego, refers to.
+    let links = [
+        (
+            "CreateChainTx",
+            "AddPermissionlessValidatorTx for primary network",
+        ),
+        ("CreateSubnetTx", "AddPermissionlessValidatorTx for subnet"),
+        (
+            "TransformSubnetTx",
+            "AddPermissionlessValidatorTx for subnet",
+        ),
+        (
+            "AddPermissionlessValidatorTx for primary network",
+            "AddPermissionlessDelegatorTx for primary network",
+        ),
+        ("CreateSubnetTx", "AddPermissionlessDelegatorTx for subnet"),
+        (
+            "AddPermissionlessDelegatorTx for primary network",
+            "AddSubnetValidatorTx",
+        ),
+        ("CreateSubnetTx", "AddSubnetValidatorTx"),
+        ("AddSubnetValidatorTx", "BaseTx"),
+        ("CreateSubnetTx", "CreateChainTx"),
+        ("BaseTx", "ExportTx"),
+        ("CreateSubnetTx", "RemoveSubnetValidatorTx"),
+        ("ExportTx", "RemoveSubnetValidatorTx"),
+        ("CreateSubnetTx", "TransformSubnetTx"),
+        ("CreateSubnetTx", "TransferSubnetOwnershipTx"),
+        ("RemoveSubnetValidatorTx", "TransferSubnetOwnershipTx"),
+        ("RegisterL1ValidatorTx", "SetL1ValidatorWeightTx"),
+        ("SetL1ValidatorWeightTx", "IncreaseL1ValidatorBalanceTx"),
+        ("IncreaseL1ValidatorBalanceTx", "DisableL1ValidatorTx"),
+        ("CreateChainTx", "AddAutoRenewedValidatorTx"),
+        ("CreateChainTx", "SetAutoRenewedValidatorConfigTx"),
+    ];
+    for (producer, consumer) in links {
+        let id = parse(case(producer)).id;
+        let refs = referenced_ids(&parse(case(consumer)).tx.unsigned);
+        assert!(refs.contains(&id), "{consumer} refers to {producer} ({id})");
+    }
+    // The subnet id is the CreateSubnetTx id.
+    assert_eq!(
+        parse(case("CreateSubnetTx")).id,
+        id("97ea88082100491617204ed70c19fc1a2fce4474bee962904359d0b59e84c124")
+    );
+}

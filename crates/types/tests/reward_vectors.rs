@@ -86,3 +86,64 @@ fn split_matches_avalanchego() {
         );
     }
 }
+
+#[test]
+fn helicon_primary_network_ramp_matches_avalanchego() {
+    // vector: avalanchego vms/platformvm/reward/calculator_test.go
+    // (TestPrimaryNetworkCalculatorHeliconRewards: Helicon at Unix 1_000_000, 1-day stake of
+    // 1 M AVAX at 360 M supply, defaultConfig with the min/max rates of each case).
+    const HELICON: u64 = 1_000_000;
+    const RAMP: u64 = 90 * 24 * 3600;
+    let cases: [(u64, u64, u64, u64); 14] = [
+        (100_000, 0, HELICON, 274_122_724_713),
+        (100_000, 0, HELICON + RAMP / 3, 251_355_136_048),
+        (100_000, 0, HELICON + RAMP, 205_817_226_496),
+        (80_000, 0, HELICON + RAMP / 2, 212_647_776_318),
+        (10_000, 0, HELICON + RAMP / 2, 117_020_078_814),
+        (74_999, 0, HELICON, 205_814_494_276),
+        (74_999, 0, HELICON + RAMP / 2, 205_814_494_276),
+        (74_999, 0, HELICON + RAMP, 205_817_226_496),
+        (75_000, 0, HELICON + RAMP / 2, 205_817_226_496),
+        (75_001, 0, HELICON, 205_819_958_716),
+        (75_001, 0, HELICON + RAMP / 2, 205_819_958_716),
+        (75_001, 0, HELICON + RAMP, 205_817_226_496),
+        (10_000, 20_000, HELICON + RAMP, 27_472_321_261),
+        // Before Helicon the configured curve applies unchanged (newCalculatorsBeforeHelicon).
+        (100_000, 0, HELICON - 1, 274_122_724_713),
+    ];
+    for (min, max, start, want) in cases {
+        let mut c = Config::MAINNET;
+        c.min_consumption_rate = min;
+        if max != 0 {
+            c.max_consumption_rate = max;
+        }
+        let got = c.calculate_primary_network(
+            Some(HELICON),
+            start,
+            DAY_NANOS,
+            MEGA_AVAX,
+            360 * MEGA_AVAX,
+        );
+        assert_eq!(got, want, "min {min} max {max} start {start}");
+    }
+}
+
+#[test]
+fn helicon_is_unscheduled_on_mainnet_and_fuji() {
+    // vector: avalanchego upgrade/upgrade.go (Mainnet and Fuji `HeliconTime:
+    // UnscheduledActivationTime`): mainnet rewards follow the plain curve.
+    use snowline_types::platformvm::reward::{FUJI_HELICON_TIME, MAINNET_HELICON_TIME};
+    assert_eq!(MAINNET_HELICON_TIME, None);
+    assert_eq!(FUJI_HELICON_TIME, None);
+    let c = Config::MAINNET;
+    assert_eq!(
+        c.for_primary_network_stake(MAINNET_HELICON_TIME, u64::MAX),
+        c
+    );
+    // Once active and fully ramped, the minimum is the ACP-285 target.
+    assert_eq!(
+        c.for_primary_network_stake(Some(0), 90 * 24 * 3600)
+            .min_consumption_rate,
+        75_000
+    );
+}
