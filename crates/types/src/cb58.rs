@@ -73,6 +73,9 @@ pub fn encode_into(data: &[u8], out: &mut String) {
 /// Appends the plain base58 (Bitcoin alphabet, no checksum) of `input` to `out`: one `1` per
 /// leading zero byte, then the digits of the remaining big-endian number. Identical to `bs58`.
 pub fn encode_base58_into(input: &[u8], out: &mut String) {
+    if let Ok(id) = <&[u8; ID_INPUT_LEN]>::try_from(input) {
+        return encode_base58_36(id, out);
+    }
     let zeros = input.iter().take_while(|b| **b == 0).count();
     let rest = input.get(zeros..).unwrap_or_default();
     let mut digits = [0u8; MAX_DIGITS];
@@ -92,6 +95,76 @@ pub fn encode_base58_into(input: &[u8], out: &mut String) {
             }
         }
         None => out.push_str(&bs58::encode(input).into_string()),
+    }
+}
+
+/// Length of a checksummed 32-byte id, the input of nearly every cb58 string.
+const ID_INPUT_LEN: usize = 32 + CHECKSUM_LEN;
+/// 16-bit limbs in [`ID_INPUT_LEN`] bytes.
+const ID_HALF_WORDS: usize = ID_INPUT_LEN / 2;
+/// Base-58⁵ limbs of a number below 2²⁸⁸: `ceil(288 / log₂ 58⁵) = 10`.
+const ID_RADIX_LIMBS: usize = 10;
+/// `ID_TABLE[i]` is `2^(16·(17−i))` in base 58⁵, most significant limb first: the weight of
+/// the `i`-th big-endian 16-bit word of a 36-byte input.
+const ID_TABLE: [[u64; ID_RADIX_LIMBS]; ID_HALF_WORDS] = id_table();
+
+/// Builds [`ID_TABLE`] at compile time by repeated multiplication by 2¹⁶.
+const fn id_table() -> [[u64; ID_RADIX_LIMBS]; ID_HALF_WORDS] {
+    let mut table = [[0u64; ID_RADIX_LIMBS]; ID_HALF_WORDS];
+    let mut cur = [0u64; ID_RADIX_LIMBS];
+    cur[ID_RADIX_LIMBS - 1] = 1;
+    let mut i = ID_HALF_WORDS;
+    while i > 0 {
+        i -= 1;
+        table[i] = cur;
+        let mut carry = 0u64;
+        let mut j = ID_RADIX_LIMBS;
+        while j > 0 {
+            j -= 1;
+            let v = cur[j] * 65_536 + carry;
+            cur[j] = v % RADIX5;
+            carry = v / RADIX5;
+        }
+    }
+    table
+}
+
+/// Base58 of exactly 36 bytes without a division chain: each 16-bit word times its weight in
+/// base 58⁵ is summed per limb (independent multiply-adds; every sum stays below
+/// 18 · 2¹⁶ · 58⁵ < 2⁵⁰), then one carry pass normalizes the limbs and each limb gives five digits.
+fn encode_base58_36(input: &[u8; ID_INPUT_LEN], out: &mut String) {
+    let mut acc = [0u64; ID_RADIX_LIMBS];
+    for (word, weight) in input.chunks_exact(2).zip(ID_TABLE.iter()) {
+        let w = word.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+        for (a, t) in acc.iter_mut().zip(weight) {
+            *a += w * t;
+        }
+    }
+    let mut carry = 0u64;
+    for a in acc.iter_mut().rev() {
+        let v = *a + carry;
+        *a = v % RADIX5;
+        carry = v / RADIX5;
+    }
+    // The input is below 2²⁸⁸ < 58⁵⁰, so nothing is carried out of the top limb.
+    let mut digits = [0u8; 5 * ID_RADIX_LIMBS];
+    for (chunk, &limb) in digits.chunks_exact_mut(5).zip(&acc) {
+        let mut v = limb;
+        for d in chunk.iter_mut().rev() {
+            *d = ALPHABET.get((v % 58) as usize).copied().unwrap_or(b'1');
+            v /= 58;
+        }
+    }
+    let zeros = input.iter().take_while(|b| **b == 0).count();
+    let significant = digits.iter().take_while(|d| **d == b'1').count();
+    let text = digits.get(significant..).unwrap_or_default();
+    out.reserve(zeros + text.len());
+    for _ in 0..zeros {
+        out.push('1');
+    }
+    // Alphabet bytes are ASCII, so this never fails.
+    if let Ok(text) = std::str::from_utf8(text) {
+        out.push_str(text);
     }
 }
 
@@ -225,7 +298,30 @@ mod tests {
         assert_eq!(encode(&[0u8; 32]), "11111111111111111111111111111111LpoYY");
     }
 
+    #[test]
+    fn base58_of_36_bytes_matches_bs58_at_the_edges() {
+        let mut cases = vec![[0u8; 36], [0xff; 36]];
+        for k in 0..36 {
+            let mut one_bit = [0u8; 36];
+            one_bit[k] = 1;
+            cases.push(one_bit);
+            let mut tail = [0xffu8; 36];
+            tail[..k].fill(0);
+            cases.push(tail);
+        }
+        for c in cases {
+            assert_eq!(fast(&c), bs58::encode(c).into_string(), "input {c:?}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn base58_of_36_bytes_matches_bs58(zeros in 0usize..36, bytes in any::<[u8; 36]>()) {
+            let mut input = bytes;
+            input[..zeros].fill(0);
+            prop_assert_eq!(fast(&input), bs58::encode(input).into_string());
+        }
+
         #[test]
         fn base58_matches_bs58(zeros in 0usize..4, body in proptest::collection::vec(any::<u8>(), 0..160)) {
             let mut input = vec![0u8; zeros];
