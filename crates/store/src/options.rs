@@ -1,0 +1,122 @@
+//! Tuning: [`StoreOptions`] and its translation into RocksDB options. Every choice is explained in
+//! `docs/store.md`; the defaults suit write-once chain data read by point lookups and short scans.
+
+use rocksdb::{
+    BlockBasedIndexType, BlockBasedOptions, Cache, DBCompressionType, DataBlockIndexType, Options,
+};
+
+use crate::table::Access;
+
+/// Store tuning. `Default` is for serving (modest memory); [`StoreOptions::bulk_ingest`] for an
+/// initial import.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreOptions {
+    /// Block cache shared by every table, in bytes (uncompressed blocks, index and filter blocks).
+    pub block_cache_bytes: usize,
+    /// Memtable size per table before it is flushed, in bytes.
+    pub write_buffer_bytes: usize,
+    /// Memtables a table may hold (one active, the rest flushing).
+    pub max_write_buffers: i32,
+    /// Cap on all memtables of all tables together, in bytes (0 = no cap).
+    pub total_write_buffer_bytes: usize,
+    /// Bloom filter bits per key (whole-key filters); 0 disables filters.
+    pub bloom_bits_per_key: f64,
+    /// Uncompressed data block size, in bytes.
+    pub block_size: usize,
+    /// Background flush and compaction threads.
+    pub max_background_jobs: i32,
+    /// Level-0 file count that triggers a compaction.
+    pub level0_compaction_trigger: i32,
+    /// fsync the WAL on every batch. Off by default: see `docs/store.md` ("Durability").
+    pub sync_writes: bool,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self {
+            block_cache_bytes: 256 << 20,
+            write_buffer_bytes: 64 << 20,
+            max_write_buffers: 3,
+            total_write_buffer_bytes: 512 << 20,
+            bloom_bits_per_key: 10.0,
+            block_size: 16 << 10,
+            max_background_jobs: 4,
+            level0_compaction_trigger: 4,
+            sync_writes: false,
+        }
+    }
+}
+
+impl StoreOptions {
+    /// Settings for a first import of history: large memtables and a later level-0 compaction
+    /// trigger, so writes are flushed in big sorted runs and compacted less often.
+    pub fn bulk_ingest() -> Self {
+        Self {
+            write_buffer_bytes: 256 << 20,
+            max_write_buffers: 4,
+            total_write_buffer_bytes: 2 << 30,
+            level0_compaction_trigger: 8,
+            ..Self::default()
+        }
+    }
+
+    /// Options for the database as a whole.
+    pub(crate) fn db_options(&self) -> Options {
+        let mut o = Options::default();
+        o.create_if_missing(true);
+        o.create_missing_column_families(true);
+        // Keep every table file open: required by secondary instances, and avoids the table
+        // cache's open/close churn on lookups.
+        o.set_max_open_files(-1);
+        o.set_max_background_jobs(self.max_background_jobs);
+        if self.total_write_buffer_bytes > 0 {
+            o.set_db_write_buffer_size(self.total_write_buffer_bytes);
+        }
+        o.set_bytes_per_sync(1 << 20);
+        o.set_keep_log_file_num(10);
+        o
+    }
+
+    /// Options for one table's column family; `cache` is the shared block cache.
+    pub(crate) fn table_options(&self, cache: &Cache, access: Access) -> Options {
+        let mut bb = BlockBasedOptions::default();
+        bb.set_block_cache(cache);
+        bb.set_block_size(self.block_size);
+        bb.set_format_version(5);
+        bb.set_index_type(BlockBasedIndexType::BinarySearch);
+        if self.bloom_bits_per_key > 0.0 {
+            bb.set_bloom_filter(self.bloom_bits_per_key, false);
+            bb.set_whole_key_filtering(true);
+        }
+        // Index and filter blocks live in (and are bounded by) the shared cache; level-0 ones are
+        // pinned because every lookup consults them.
+        bb.set_cache_index_and_filter_blocks(true);
+        bb.set_cache_index_and_filter_blocks_with_high_priority(true);
+        bb.set_pin_l0_filter_and_index_blocks_in_cache(true);
+
+        let mut o = Options::default();
+        if access == Access::PointLookup {
+            // What RocksDB's OptimizeForPointLookup does, minus its private block cache.
+            bb.set_data_block_index_type(DataBlockIndexType::BinaryAndHash);
+            bb.set_data_block_hash_ratio(0.75);
+            o.set_memtable_whole_key_filtering(true);
+            o.set_memtable_prefix_bloom_ratio(0.02);
+        }
+        o.set_block_based_table_factory(&bb);
+        o.set_write_buffer_size(self.write_buffer_bytes);
+        o.set_max_write_buffer_number(self.max_write_buffers);
+        o.set_level_zero_file_num_compaction_trigger(self.level0_compaction_trigger);
+        o.set_level_compaction_dynamic_level_bytes(true);
+        o.set_compression_type(DBCompressionType::Lz4);
+        o.set_bottommost_compression_type(DBCompressionType::Zstd);
+        o.set_target_file_size_base(64 << 20);
+        o
+    }
+
+    /// Options for the small metadata column family.
+    pub(crate) fn meta_options(&self) -> Options {
+        let mut o = Options::default();
+        o.set_write_buffer_size(1 << 20);
+        o
+    }
+}

@@ -1,0 +1,471 @@
+//! The store handle: opening (read-write, read-only, secondary), the schema guard, atomic writes,
+//! snapshots.
+
+use std::ops::RangeBounds;
+use std::path::{Path, PathBuf};
+
+use rocksdb::{Cache, ColumnFamily, ColumnFamilyDescriptor, DBWithThreadMode, SingleThreaded};
+
+use crate::batch::{OpKind, WriteBatch};
+use crate::error::{Result, StoreError, rocks};
+use crate::key::{KeyCodec, KeyPrefix};
+use crate::options::StoreOptions;
+use crate::read::{Direction, ReadView, Scan, View};
+use crate::table::{Access, DEFAULT_CF, META_TABLE, Schema, Table};
+
+/// The RocksDB handle type used throughout (column families fixed after open).
+pub(crate) type Db = DBWithThreadMode<SingleThreaded>;
+
+/// Key, in the meta table, of the schema version (a big-endian `u32`).
+const SCHEMA_VERSION_KEY: &[u8] = b"schema_version";
+
+/// How a store was opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The single writer.
+    ReadWrite,
+    /// A frozen read-only view of the files at open time.
+    ReadOnly,
+    /// A secondary instance that follows a primary through [`Store::catch_up`].
+    Secondary,
+}
+
+/// An open store. Share it between threads by reference or `Arc`; all methods take `&self`.
+pub struct Store {
+    db: Db,
+    schema: Schema,
+    mode: Mode,
+    path: PathBuf,
+    unknown_tables: Vec<String>,
+    sync_writes: bool,
+    _cache: Cache,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("path", &self.path)
+            .field("mode", &self.mode)
+            .field("schema_version", &self.schema.version())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Column families found on disk, or none for a database not yet created.
+fn existing_cfs(path: &Path) -> Result<Vec<String>> {
+    if !path.join("CURRENT").exists() {
+        return Ok(Vec::new());
+    }
+    Db::list_cf(&rocksdb::Options::default(), path).map_err(rocks)
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path` for reading and writing with default options.
+    pub fn open(path: impl AsRef<Path>, schema: &Schema) -> Result<Self> {
+        Self::open_with(path, schema, &StoreOptions::default())
+    }
+
+    /// Opens read-write with explicit options. A new store gets every table and the schema
+    /// version; an existing one must carry the same version (else [`StoreError::SchemaMismatch`],
+    /// checked before anything is changed), gets tables the schema added, and keeps tables the
+    /// schema does not know (listed by [`Store::unknown_tables`], never touched).
+    pub fn open_with(path: impl AsRef<Path>, schema: &Schema, opts: &StoreOptions) -> Result<Self> {
+        schema.validate()?;
+        let path = path.as_ref();
+        let existing = existing_cfs(path)?;
+        let fresh = existing.is_empty();
+        let cache = Cache::new_lru_cache(opts.block_cache_bytes);
+        let mut db_opts = opts.db_options();
+        db_opts.create_missing_column_families(false);
+        let descriptors = descriptors(&existing, schema, opts, &cache);
+        let mut db = Db::open_cf_descriptors(&db_opts, path, descriptors).map_err(rocks)?;
+
+        let has_meta = existing.iter().any(|n| n == META_TABLE);
+        let has_user_tables = existing.iter().any(|n| n != DEFAULT_CF && n != META_TABLE);
+        if has_meta {
+            check_version(&db, path, schema.version())?;
+        } else if has_user_tables || (!fresh && !default_cf_is_empty(&db)) {
+            return Err(StoreError::MissingSchemaVersion(path.display().to_string()));
+        } else {
+            db.create_cf(META_TABLE, &opts.meta_options())
+                .map_err(rocks)?;
+        }
+        for t in schema.tables() {
+            if !existing.iter().any(|n| n == t.name) {
+                db.create_cf(t.name, &opts.table_options(&cache, t.access))
+                    .map_err(rocks)?;
+            }
+        }
+        if !has_meta {
+            let meta = cf(&db, META_TABLE)?;
+            let mut wo = rocksdb::WriteOptions::default();
+            wo.set_sync(true);
+            db.put_cf_opt(
+                meta,
+                SCHEMA_VERSION_KEY,
+                schema.version().to_be_bytes(),
+                &wo,
+            )
+            .map_err(rocks)?;
+        }
+        Ok(Self::assemble(
+            db,
+            schema,
+            Mode::ReadWrite,
+            path,
+            &existing,
+            opts,
+            cache,
+        ))
+    }
+
+    /// Opens an existing store read-only with default options: a view of the data as of now
+    /// that later writes by another process do not change. Writes return [`StoreError::ReadOnly`].
+    pub fn open_read_only(path: impl AsRef<Path>, schema: &Schema) -> Result<Self> {
+        Self::open_read_only_with(path, schema, &StoreOptions::default())
+    }
+
+    /// [`Store::open_read_only`] with explicit options.
+    pub fn open_read_only_with(
+        path: impl AsRef<Path>,
+        schema: &Schema,
+        opts: &StoreOptions,
+    ) -> Result<Self> {
+        schema.validate()?;
+        let path = path.as_ref();
+        let existing = existing_cfs(path)?;
+        if existing.is_empty() {
+            return Err(StoreError::Rocks(format!(
+                "no store at {} to open read-only",
+                path.display()
+            )));
+        }
+        let cache = Cache::new_lru_cache(opts.block_cache_bytes);
+        let mut db_opts = opts.db_options();
+        db_opts.create_if_missing(false);
+        let descriptors = descriptors(&existing, schema, opts, &cache);
+        let db =
+            Db::open_cf_descriptors_read_only(&db_opts, path, descriptors, false).map_err(rocks)?;
+        Self::check_reader(&db, path, schema, &existing)?;
+        Ok(Self::assemble(
+            db,
+            schema,
+            Mode::ReadOnly,
+            path,
+            &existing,
+            opts,
+            cache,
+        ))
+    }
+
+    /// Opens a secondary instance of the primary store at `primary_path`, keeping its own logs in
+    /// `secondary_path`. It sees the primary's data as of open, then newer data after each
+    /// [`Store::catch_up`]. Any number of secondaries may follow one primary.
+    pub fn open_secondary(
+        primary_path: impl AsRef<Path>,
+        secondary_path: impl AsRef<Path>,
+        schema: &Schema,
+    ) -> Result<Self> {
+        Self::open_secondary_with(
+            primary_path,
+            secondary_path,
+            schema,
+            &StoreOptions::default(),
+        )
+    }
+
+    /// [`Store::open_secondary`] with explicit options.
+    pub fn open_secondary_with(
+        primary_path: impl AsRef<Path>,
+        secondary_path: impl AsRef<Path>,
+        schema: &Schema,
+        opts: &StoreOptions,
+    ) -> Result<Self> {
+        schema.validate()?;
+        let path = primary_path.as_ref();
+        let existing = existing_cfs(path)?;
+        if existing.is_empty() {
+            return Err(StoreError::Rocks(format!(
+                "no primary store at {}",
+                path.display()
+            )));
+        }
+        let cache = Cache::new_lru_cache(opts.block_cache_bytes);
+        let mut db_opts = opts.db_options();
+        db_opts.create_if_missing(false);
+        // Secondaries must keep all files open (max_open_files = -1), as db_options sets.
+        db_opts.set_max_open_files(-1);
+        let descriptors = descriptors(&existing, schema, opts, &cache);
+        let db = Db::open_cf_descriptors_as_secondary(
+            &db_opts,
+            path,
+            secondary_path.as_ref(),
+            descriptors,
+        )
+        .map_err(rocks)?;
+        Self::check_reader(&db, path, schema, &existing)?;
+        Ok(Self::assemble(
+            db,
+            schema,
+            Mode::Secondary,
+            path,
+            &existing,
+            opts,
+            cache,
+        ))
+    }
+
+    fn check_reader(db: &Db, path: &Path, schema: &Schema, existing: &[String]) -> Result<()> {
+        if !existing.iter().any(|n| n == META_TABLE) {
+            return Err(StoreError::MissingSchemaVersion(path.display().to_string()));
+        }
+        check_version(db, path, schema.version())?;
+        let missing: Vec<String> = schema
+            .tables()
+            .iter()
+            .filter(|t| !existing.iter().any(|n| n == t.name))
+            .map(|t| t.name.to_owned())
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(StoreError::MissingTables(missing))
+        }
+    }
+
+    fn assemble(
+        db: Db,
+        schema: &Schema,
+        mode: Mode,
+        path: &Path,
+        existing: &[String],
+        opts: &StoreOptions,
+        cache: Cache,
+    ) -> Self {
+        let unknown_tables = existing
+            .iter()
+            .filter(|n| *n != DEFAULT_CF && *n != META_TABLE && !schema.contains(n))
+            .cloned()
+            .collect();
+        Self {
+            db,
+            schema: schema.clone(),
+            mode,
+            path: path.to_path_buf(),
+            unknown_tables,
+            sync_writes: opts.sync_writes,
+            _cache: cache,
+        }
+    }
+
+    /// The schema this store was opened with.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// How the store was opened.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The database directory (the primary's, for a secondary).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Tables present on disk that the schema does not list; left untouched.
+    pub fn unknown_tables(&self) -> &[String] {
+        &self.unknown_tables
+    }
+
+    /// Applies `batch` atomically: after a crash either all of it or none of it is there, and
+    /// readers never see part of it. Goes through the write-ahead log; fsynced only when
+    /// `StoreOptions::sync_writes` is set (see `docs/store.md`, "Durability").
+    pub fn write(&self, batch: WriteBatch) -> Result<()> {
+        if self.mode != Mode::ReadWrite {
+            return Err(StoreError::ReadOnly);
+        }
+        let mut rb =
+            rocksdb::WriteBatch::with_capacity_bytes(batch.data.len() + 32 * batch.ops.len());
+        let mut last: Option<(&'static str, &ColumnFamily)> = None;
+        for op in &batch.ops {
+            let handle = match last {
+                Some((name, h)) if name == op.table => h,
+                _ => {
+                    let h = cf(&self.db, op.table)?;
+                    last = Some((op.table, h));
+                    h
+                }
+            };
+            let key = batch.data.get(op.start..op.key_end);
+            let value = batch.data.get(op.key_end..op.end);
+            match (op.kind, key, value) {
+                (OpKind::Put, Some(k), Some(v)) => rb.put_cf(handle, k, v),
+                (OpKind::Delete, Some(k), _) => rb.delete_cf(handle, k),
+                _ => {
+                    return Err(StoreError::InvalidArgument(
+                        "write batch offsets out of range".to_owned(),
+                    ));
+                }
+            }
+        }
+        let mut wo = rocksdb::WriteOptions::default();
+        wo.set_sync(self.sync_writes);
+        wo.disable_wal(false);
+        self.db.write_opt(rb, &wo).map_err(rocks)
+    }
+
+    /// Writes one entry (a one-operation batch).
+    pub fn put<T: Table>(&self, key: &T::Key, value: &T::Value) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.put::<T>(key, value);
+        self.write(b)
+    }
+
+    /// A consistent point-in-time view: reads through it ignore later writes.
+    pub fn snapshot(&self) -> Snapshot<'_> {
+        Snapshot {
+            store: self,
+            snap: self.db.snapshot(),
+        }
+    }
+
+    /// For a secondary instance: replays what the primary has written since the last catch-up.
+    pub fn catch_up(&self) -> Result<()> {
+        if self.mode != Mode::Secondary {
+            return Err(StoreError::NotSecondary);
+        }
+        self.db.try_catch_up_with_primary().map_err(rocks)
+    }
+
+    /// Flushes every table's memtable to disk (for shutdown or before a benchmark).
+    pub fn flush(&self) -> Result<()> {
+        if self.mode != Mode::ReadWrite {
+            return Err(StoreError::ReadOnly);
+        }
+        let mut names: Vec<&str> = self.schema.tables().iter().map(|t| t.name).collect();
+        names.push(META_TABLE);
+        for name in names {
+            let h = cf(&self.db, name)?;
+            self.db.flush_cf(h).map_err(rocks)?;
+        }
+        Ok(())
+    }
+
+    /// Compacts table `T` fully (after a bulk import, so reads touch fewer files).
+    pub fn compact<T: Table>(&self) -> Result<()> {
+        if self.mode != Mode::ReadWrite {
+            return Err(StoreError::ReadOnly);
+        }
+        let h = cf(&self.db, T::NAME)?;
+        self.db.compact_range_cf(h, None::<&[u8]>, None::<&[u8]>);
+        Ok(())
+    }
+
+    fn view(&self) -> View<'_> {
+        View {
+            db: &self.db,
+            snapshot: None,
+        }
+    }
+}
+
+fn cf<'a>(db: &'a Db, name: &str) -> Result<&'a ColumnFamily> {
+    db.cf_handle(name)
+        .ok_or_else(|| StoreError::UnknownTable(name.to_owned()))
+}
+
+fn descriptors(
+    existing: &[String],
+    schema: &Schema,
+    opts: &StoreOptions,
+    cache: &Cache,
+) -> Vec<ColumnFamilyDescriptor> {
+    existing
+        .iter()
+        .map(|name| {
+            let o = if name == META_TABLE {
+                opts.meta_options()
+            } else if name == DEFAULT_CF {
+                rocksdb::Options::default()
+            } else {
+                let access = schema
+                    .tables()
+                    .iter()
+                    .find(|t| t.name == name)
+                    .map_or(Access::Mixed, |t| t.access);
+                opts.table_options(cache, access)
+            };
+            ColumnFamilyDescriptor::new(name, o)
+        })
+        .collect()
+}
+
+fn default_cf_is_empty(db: &Db) -> bool {
+    let mut it = db.raw_iterator();
+    it.seek_to_first();
+    !it.valid()
+}
+
+fn check_version(db: &Db, path: &Path, expected: u32) -> Result<()> {
+    let meta = cf(db, META_TABLE)?;
+    let raw = db.get_cf(meta, SCHEMA_VERSION_KEY).map_err(rocks)?;
+    let found = raw
+        .as_deref()
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_be_bytes)
+        .ok_or_else(|| StoreError::MissingSchemaVersion(path.display().to_string()))?;
+    if found == expected {
+        Ok(())
+    } else {
+        Err(StoreError::SchemaMismatch { found, expected })
+    }
+}
+
+/// A consistent read view of a [`Store`] at one instant; cheap to take, released on drop.
+pub struct Snapshot<'a> {
+    store: &'a Store,
+    snap: rocksdb::SnapshotWithThreadMode<'a, Db>,
+}
+
+impl Snapshot<'_> {
+    fn view(&self) -> View<'_> {
+        View {
+            db: &self.store.db,
+            snapshot: Some(&self.snap),
+        }
+    }
+}
+
+macro_rules! read_view_impl {
+    ($t:ty) => {
+        impl ReadView for $t {
+            fn get<T: Table>(&self, key: &T::Key) -> Result<Option<T::Value>> {
+                self.view().get::<T>(key)
+            }
+            fn multi_get<T: Table>(&self, keys: &[T::Key]) -> Result<Vec<Option<T::Value>>> {
+                self.view().multi_get::<T>(keys)
+            }
+            fn scan<T: Table, R: RangeBounds<T::Key>>(
+                &self,
+                range: R,
+                dir: Direction,
+            ) -> Result<Scan<'_, T>> {
+                self.view().scan::<T, R>(range, dir)
+            }
+            fn prefix_scan<T: Table, P: KeyCodec>(
+                &self,
+                prefix: &P,
+                after: Option<&T::Key>,
+                dir: Direction,
+            ) -> Result<Scan<'_, T>>
+            where
+                T::Key: KeyPrefix<P>,
+            {
+                self.view().prefix_scan::<T, P>(prefix, after, dir)
+            }
+        }
+    };
+}
+read_view_impl!(Store);
+read_view_impl!(Snapshot<'_>);

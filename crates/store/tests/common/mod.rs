@@ -1,0 +1,60 @@
+//! Tables shared by the store tests.
+#![allow(dead_code)]
+
+use snowline_store::{Access, Schema, Table};
+use snowline_types::Id;
+
+/// (height, id) -> bytes: the shape of a block index.
+pub struct Blocks;
+impl Table for Blocks {
+    const NAME: &'static str = "blocks";
+    type Key = (u64, Id);
+    type Value = Vec<u8>;
+}
+
+/// id -> height: a point-lookup index.
+pub struct BlockIds;
+impl Table for BlockIds {
+    const NAME: &'static str = "block_ids";
+    const ACCESS: Access = Access::PointLookup;
+    type Key = Id;
+    type Value = u64;
+}
+
+/// A singleton cursor.
+pub struct Cursor;
+impl Table for Cursor {
+    const NAME: &'static str = "cursor";
+    type Key = ();
+    type Value = u64;
+}
+
+/// A table a newer schema adds.
+pub struct Extra;
+impl Table for Extra {
+    const NAME: &'static str = "extra";
+    type Key = u32;
+    type Value = Vec<u8>;
+}
+
+/// Same column family as `BlockIds`, but with a value type that cannot read its bytes.
+pub struct BlockIdsAsId;
+impl Table for BlockIdsAsId {
+    const NAME: &'static str = "block_ids";
+    type Key = Id;
+    type Value = Id;
+}
+
+pub fn schema() -> Schema {
+    Schema::new(1)
+        .with::<Blocks>()
+        .with::<BlockIds>()
+        .with::<Cursor>()
+}
+
+pub fn id(n: u64) -> Id {
+    let mut b = [0u8; 32];
+    b[..8].copy_from_slice(&n.to_be_bytes());
+    b[31] = 0xee;
+    Id(b)
+}
