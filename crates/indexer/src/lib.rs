@@ -1,1 +1,20 @@
-//! Placeholder: filled by a later issue. It exports nothing yet.
+//! X-Chain state derived from accepted containers: the UTXO set with a per-address index,
+//! atomic UTXOs exported to the X-Chain, accepted txs, assets and aliases, and linear-chain
+//! blocks by id and height.
+//!
+//! - [`tables`]: the tables (add [`tables::tables`] to a binary's schema);
+//! - [`XChainState`]: applies containers; it is the node-index [`Derive`](snowline_node_index::Derive)
+//!   hook, so its rows land in the same atomic batch as the containers;
+//! - [`XReader`]: lookups and avalanchego's `getUTXOs` pagination.
+//!
+//! See `docs/xchain-state.md`.
+
+mod error;
+pub mod outputs;
+mod reader;
+mod state;
+pub mod tables;
+
+pub use error::XStateError;
+pub use reader::{UtxoPage, XReader};
+pub use state::{XChainState, XGenesisState, XStats};

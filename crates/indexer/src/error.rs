@@ -1,0 +1,44 @@
+//! Errors of the X-Chain state derivation.
+
+use snowline_store::StoreError;
+use snowline_types::Id;
+use snowline_types::codec::CodecError;
+
+/// Why a container could not be applied to the X-Chain state, or a read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum XStateError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A container (tx, vertex or block) does not decode.
+    #[error("container {id} does not decode: {source}")]
+    Decode {
+        /// The container id.
+        id: Id,
+        /// The codec error.
+        source: CodecError,
+    },
+    /// A stored UTXO does not decode (a corrupt or foreign store).
+    #[error("stored UTXO {id} does not decode: {source}")]
+    StoredUtxo {
+        /// The UTXO id.
+        id: Id,
+        /// The codec error.
+        source: CodecError,
+    },
+    /// Stored rows contradict each other (a corrupt or foreign store).
+    #[error("corrupt X-Chain state: {0}")]
+    Corrupt(String),
+    /// The sequence counter overflowed (more than 2^64 UTXOs).
+    #[error("UTXO sequence number overflow")]
+    SeqOverflow,
+}
+
+impl From<XStateError> for snowline_node_index::IndexError {
+    fn from(e: XStateError) -> Self {
+        match e {
+            XStateError::Store(s) => snowline_node_index::IndexError::Store(s),
+            other => snowline_node_index::IndexError::Derive(other.to_string()),
+        }
+    }
+}

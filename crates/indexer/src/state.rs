@@ -1,0 +1,357 @@
+//! Applying accepted X-Chain containers to the state tables: [`XChainState`] is the
+//! [`Derive`] hook of the node-index ingest loop, so derived rows commit in the same atomic batch
+//! as the containers they come from (a crash leaves both or neither).
+
+use std::collections::{HashMap, HashSet};
+
+use snowline_node_index::{Derive, IndexError};
+use snowline_store::{Desc, ReadView, Store, WriteBatch};
+use snowline_types::avm::{ParsedTx, StandardBlock, Tx, UnsignedTx, Utxo};
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::proposervm;
+use snowline_types::vertex::Vertex;
+use snowline_types::{Id, ShortId};
+
+use crate::error::XStateError;
+use crate::outputs::{owners, produced_utxos};
+use crate::tables::{
+    AssetRow, META_GENESIS, META_NEXT_SEQ, UtxoRow, XAddrUtxoPos, XAddrUtxos, XAssetAliases,
+    XAssetPrimaryAlias, XAssets, XAtomicAddrPos, XAtomicAddrUtxos, XAtomicUtxos, XBlockIds,
+    XBlocks, XMeta, XTxs, XUtxos,
+};
+
+/// What the X-Chain starts with before its first accepted container.
+#[derive(Debug, Clone, Default)]
+pub struct XGenesisState {
+    /// Genesis txs (the AVAX `CreateAssetTx` and any other genesis asset), applied in order;
+    /// each is stored as an accepted tx and its outputs become UTXOs.
+    pub txs: Vec<ParsedTx>,
+    /// Asset aliases (`AVAX` → the AVAX asset id); the first alias of an asset is its primary.
+    pub aliases: Vec<(String, Id)>,
+    /// The linear chain's genesis block (height 0), when known.
+    pub linear_genesis: Option<StandardBlock>,
+    /// UTXOs other chains exported to the X-Chain (its shared memory at start):
+    /// `(source chain, utxo)`.
+    pub atomic_utxos: Vec<(Id, Utxo)>,
+}
+
+/// Counters of what [`XChainState`] applied since it was created.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct XStats {
+    /// Txs applied (duplicates not counted).
+    pub txs: u64,
+    /// Txs skipped because they were already applied (a DAG tx in `X/tx` and in its vertex).
+    pub duplicate_txs: u64,
+    /// Blocks applied.
+    pub blocks: u64,
+    /// Inputs whose UTXO was not in the state (e.g. a mainnet genesis UTXO when the genesis
+    /// was not loaded); they are skipped.
+    pub missing_inputs: u64,
+}
+
+/// The X-Chain state deriver. Keeps what the current (unwritten) batch changed, because reads
+/// through the store do not see it yet.
+#[derive(Debug, Default)]
+pub struct XChainState {
+    /// `Some(row)` created in the batch, `None` spent in the batch.
+    utxos: HashMap<Id, Option<UtxoRow>>,
+    /// Atomic UTXOs spent in the batch.
+    atomic_spent: HashSet<(Id, Id)>,
+    /// Txs applied in the batch.
+    txs: HashSet<Id>,
+    /// Next sequence number (committed value plus the batch), loaded lazily.
+    next_seq: Option<u64>,
+    committed_seq: Option<u64>,
+    stats: XStats,
+}
+
+fn decode_err(id: Id) -> impl FnOnce(snowline_types::codec::CodecError) -> XStateError {
+    move |source| XStateError::Decode { id, source }
+}
+
+impl XChainState {
+    /// A deriver with no pending state.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// What was applied so far.
+    pub fn stats(&self) -> XStats {
+        self.stats
+    }
+
+    /// Applies `genesis` once, in its own batch; returns `false` (and writes nothing) when the
+    /// store already has a genesis.
+    pub fn apply_genesis(
+        &mut self,
+        store: &Store,
+        genesis: &XGenesisState,
+    ) -> Result<bool, XStateError> {
+        if store.get::<XMeta>(&META_GENESIS)?.is_some() {
+            return Ok(false);
+        }
+        let mut batch = WriteBatch::new();
+        for tx in &genesis.txs {
+            self.apply_tx(&mut batch, store, &tx.id, &tx.bytes, &tx.tx)?;
+        }
+        let mut primary = HashSet::new();
+        for (alias, id) in &genesis.aliases {
+            batch.put::<XAssetAliases>(alias, id);
+            if primary.insert(*id) {
+                batch.put::<XAssetPrimaryAlias>(id, alias);
+            }
+        }
+        if let Some(block) = &genesis.linear_genesis {
+            let bytes = block.bytes();
+            batch.put::<XBlockIds>(&block.id(), &block.height);
+            batch.put::<XBlocks>(&block.height, &bytes);
+        }
+        for (chain, utxo) in &genesis.atomic_utxos {
+            let seq = self.take_seq(store)?;
+            self.put_atomic(&mut batch, *chain, utxo, seq);
+        }
+        batch.put::<XMeta>(&META_GENESIS, &1);
+        self.flush_seq(&mut batch);
+        match store.write(batch) {
+            Ok(()) => {
+                self.committed();
+                Ok(true)
+            }
+            Err(e) => {
+                self.discard();
+                Err(e.into())
+            }
+        }
+    }
+
+    /// Applies one accepted container to `batch` (`view` = the committed store). `X/tx`: the
+    /// tx; `X/vtx`: each tx of the vertex not yet applied; `X/block`: the proposervm block's
+    /// inner avm block and its txs in order. Other paths are ignored.
+    pub fn apply(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+    ) -> Result<(), XStateError> {
+        match record.path {
+            IndexPath::XTx => {
+                let tx = Tx::parse(&record.bytes).map_err(decode_err(record.id))?;
+                self.apply_tx(batch, view, &tx.id, &tx.bytes, &tx.tx)?;
+            }
+            IndexPath::XVtx => {
+                let vtx = Vertex::parse(&record.bytes).map_err(decode_err(record.id))?;
+                for bytes in &vtx.vertex.txs {
+                    let tx = Tx::parse(bytes).map_err(decode_err(record.id))?;
+                    self.apply_tx(batch, view, &tx.id, &tx.bytes, &tx.tx)?;
+                }
+            }
+            IndexPath::XBlock => {
+                let outer =
+                    proposervm::Block::parse(&record.bytes).map_err(decode_err(record.id))?;
+                let inner =
+                    StandardBlock::parse(outer.block.inner()).map_err(decode_err(record.id))?;
+                for (i, (tx, id)) in inner.block.txs.iter().zip(&inner.tx_ids).enumerate() {
+                    let bytes = inner.tx_signed_bytes(i).unwrap_or_default();
+                    self.apply_tx(batch, view, id, &bytes, tx)?;
+                }
+                batch.put::<XBlockIds>(&inner.id, &inner.block.height);
+                batch.put::<XBlocks>(&inner.block.height, &inner.bytes);
+                self.stats.blocks += 1;
+            }
+            IndexPath::PBlock | IndexPath::CBlock => {}
+        }
+        self.flush_seq(batch);
+        Ok(())
+    }
+
+    fn flush_seq(&self, batch: &mut WriteBatch) {
+        if let Some(seq) = self.next_seq {
+            if Some(seq) != self.committed_seq {
+                batch.put::<XMeta>(&META_NEXT_SEQ, &seq);
+            }
+        }
+    }
+
+    fn take_seq(&mut self, view: &impl ReadView) -> Result<u64, XStateError> {
+        let seq = match self.next_seq {
+            Some(s) => s,
+            None => {
+                let s = view.get::<XMeta>(&META_NEXT_SEQ)?.unwrap_or(0);
+                self.committed_seq = Some(s);
+                s
+            }
+        };
+        self.next_seq = Some(seq.checked_add(1).ok_or(XStateError::SeqOverflow)?);
+        Ok(seq)
+    }
+
+    fn tx_known(&self, view: &impl ReadView, id: &Id) -> Result<bool, XStateError> {
+        Ok(self.txs.contains(id) || view.get::<XTxs>(id)?.is_some())
+    }
+
+    /// Applies one tx: stores it, spends its inputs, imports atomic inputs, creates its outputs
+    /// and, for a `CreateAssetTx`, records the asset. A tx already applied is skipped.
+    fn apply_tx(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: &Id,
+        bytes: &[u8],
+        tx: &Tx,
+    ) -> Result<(), XStateError> {
+        if self.tx_known(view, id)? {
+            self.stats.duplicate_txs += 1;
+            return Ok(());
+        }
+        self.txs.insert(*id);
+        batch.put::<XTxs>(id, &bytes.to_vec());
+        let base_inputs = tx.unsigned.base().inputs.iter().map(|i| i.utxo_id.id());
+        let op_inputs: Vec<Id> = match &tx.unsigned {
+            UnsignedTx::Operation(t) => t
+                .operations
+                .iter()
+                .flat_map(|op| op.utxo_ids.iter().map(|u| u.id()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for utxo_id in base_inputs.chain(op_inputs) {
+            self.spend(batch, view, utxo_id)?;
+        }
+        if let UnsignedTx::Import(t) = &tx.unsigned {
+            for input in &t.imported_inputs {
+                self.spend_atomic(batch, view, t.source_chain, input.utxo_id.id())?;
+            }
+        }
+        for utxo in produced_utxos(tx, id) {
+            let seq = self.take_seq(view)?;
+            let row = UtxoRow {
+                seq,
+                bytes: utxo.to_bytes(),
+            };
+            let uid = utxo.id();
+            for addr in owners(&utxo.output) {
+                batch.put::<XAddrUtxos>(&(addr, Desc(seq), uid), &());
+                batch.put::<XAddrUtxoPos>(&(addr, uid), &seq);
+            }
+            batch.put::<XUtxos>(&uid, &row);
+            self.utxos.insert(uid, Some(row));
+        }
+        if let UnsignedTx::CreateAsset(c) = &tx.unsigned {
+            batch.put::<XAssets>(
+                id,
+                &AssetRow {
+                    name: c.name.clone(),
+                    symbol: c.symbol.clone(),
+                    denomination: c.denomination,
+                },
+            );
+        }
+        self.stats.txs += 1;
+        Ok(())
+    }
+
+    fn spend(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        uid: Id,
+    ) -> Result<(), XStateError> {
+        let row = match self.utxos.get(&uid) {
+            Some(Some(row)) => Some(row.clone()),
+            Some(None) => None,
+            None => view.get::<XUtxos>(&uid)?,
+        };
+        let Some(row) = row else {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        };
+        let utxo = Utxo::parse(&row.bytes)
+            .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
+        for addr in owners(&utxo.output) {
+            batch.delete::<XAddrUtxos>(&(addr, Desc(row.seq), uid));
+            batch.delete::<XAddrUtxoPos>(&(addr, uid));
+        }
+        batch.delete::<XUtxos>(&uid);
+        self.utxos.insert(uid, None);
+        Ok(())
+    }
+
+    fn put_atomic(&mut self, batch: &mut WriteBatch, chain: Id, utxo: &Utxo, seq: u64) {
+        let uid = utxo.id();
+        for addr in owners(&utxo.output) {
+            batch.put::<XAtomicAddrUtxos>(&(chain, addr, Desc(seq), uid), &());
+            batch.put::<XAtomicAddrPos>(&(chain, addr, uid), &seq);
+        }
+        batch.put::<XAtomicUtxos>(
+            &(chain, uid),
+            &UtxoRow {
+                seq,
+                bytes: utxo.to_bytes(),
+            },
+        );
+    }
+
+    fn spend_atomic(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        chain: Id,
+        uid: Id,
+    ) -> Result<(), XStateError> {
+        if self.atomic_spent.contains(&(chain, uid)) {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        }
+        let Some(row) = view.get::<XAtomicUtxos>(&(chain, uid))? else {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        };
+        let utxo = Utxo::parse(&row.bytes)
+            .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
+        let addrs: Vec<ShortId> = owners(&utxo.output);
+        for addr in addrs {
+            batch.delete::<XAtomicAddrUtxos>(&(chain, addr, Desc(row.seq), uid));
+            batch.delete::<XAtomicAddrPos>(&(chain, addr, uid));
+        }
+        batch.delete::<XAtomicUtxos>(&(chain, uid));
+        self.atomic_spent.insert((chain, uid));
+        Ok(())
+    }
+
+    /// The batch was written: pending changes are now visible through the store.
+    pub fn committed(&mut self) {
+        self.utxos.clear();
+        self.atomic_spent.clear();
+        self.txs.clear();
+        self.committed_seq = self.next_seq;
+    }
+
+    /// The batch was dropped: forget pending changes (the counter reloads from the store).
+    pub fn discard(&mut self) {
+        self.utxos.clear();
+        self.atomic_spent.clear();
+        self.txs.clear();
+        self.next_seq = None;
+        self.committed_seq = None;
+    }
+}
+
+impl Derive for XChainState {
+    fn derive(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &Store,
+        record: &ContainerRecord,
+        _index: u64,
+    ) -> Result<(), IndexError> {
+        self.apply(batch, view, record).map_err(IndexError::from)
+    }
+
+    fn committed(&mut self) {
+        XChainState::committed(self);
+    }
+
+    fn discard(&mut self) {
+        XChainState::discard(self);
+    }
+}
