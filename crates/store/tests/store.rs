@@ -454,3 +454,21 @@ fn store_is_shareable_across_threads() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Store>();
 }
+
+#[test]
+fn tuned_options_open_and_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = snowline_store::StoreOptions {
+        sync_writes: true,
+        block_cache_bytes: 8 << 20,
+        ..snowline_store::StoreOptions::bulk_ingest()
+    };
+    let store = Store::open_with(dir.path(), &schema(), &opts).unwrap();
+    store.put::<BlockIds>(&id(3), &3).unwrap();
+    store.flush().unwrap();
+    store.compact::<BlockIds>().unwrap();
+    assert_eq!(store.get::<BlockIds>(&id(3)).unwrap(), Some(3));
+    drop(store);
+    let ro = Store::open_read_only_with(dir.path(), &schema(), &opts).unwrap();
+    assert_eq!(ro.get::<BlockIds>(&id(3)).unwrap(), Some(3));
+}
