@@ -1,1 +1,32 @@
-//! Placeholder: filled by a later issue. It exports nothing yet.
+//! The container index a node serves under `/ext/index/{X/tx, X/block, X/vtx, P/block, C/block}`
+//! (avalanchego `indexer/index.go`): per path an append-only list of accepted containers,
+//! `index -> (id, acceptance time in ns, bytes)` and `id -> index`.
+//!
+//! - [`tables`]: the two tables, keyed `(path, …)` so each path is one key range;
+//! - [`IndexWriter`]: stages containers into a caller's [`WriteBatch`](snowline_store::WriteBatch)
+//!   (so derived rows commit in the same atomic batch) and advances only after the write succeeded;
+//! - [`IndexReader`]: reads over any [`ReadView`](snowline_store::ReadView) (store or snapshot);
+//! - sources: [`import_jsonl`] / [`import_file`] (JSON lines exported from a node), the
+//!   [`Follower`] (mirrors an upstream node's index API), and the generic [`ingest`] loop with
+//!   its [`Derive`] hook for indexers that derive rows from each container.
+//!
+//! See `docs/node-index.md`.
+
+mod error;
+mod follower;
+mod import;
+mod ingest;
+mod reader;
+mod tables;
+mod writer;
+
+pub use error::IndexError;
+pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer, parse_range_result};
+pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
+pub use ingest::{Derive, IngestStats, NoDerive, ingest};
+pub use reader::{IndexReader, IndexedContainer};
+pub use tables::{ContainerIds, Containers, StoredContainer, path_code, path_from_code, tables};
+pub use writer::{IndexWriter, Staged};
+
+/// Most containers one `index.getContainerRange` call returns (avalanchego `MaxFetchedByRange`).
+pub const MAX_FETCHED_BY_RANGE: u64 = 1024;

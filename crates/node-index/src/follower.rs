@@ -1,0 +1,381 @@
+//! `node-rpc follow --upstream URL`: mirrors an upstream node's index API, path by path, with
+//! `index.getContainerRange` pages of up to 1024 containers starting at our own next index, so a
+//! restart resumes where the last committed batch ended.
+
+use std::future::Future;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
+use snowline_store::{Store, WriteBatch};
+use snowline_types::Id;
+use snowline_types::container::{ContainerRecord, IndexPath, parse_rfc3339};
+use snowline_types::formatting::{decode_hex_checksum, decode_hex_plain};
+
+use crate::error::IndexError;
+use crate::ingest::Derive;
+use crate::writer::{IndexWriter, Staged};
+
+/// How a [`Follower`] polls and retries.
+#[derive(Debug, Clone)]
+pub struct FollowConfig {
+    /// `numToFetch` per call (1..=1024).
+    pub batch: u64,
+    /// Pause between polls once every path is caught up ([`Follower::run`]).
+    pub poll_interval: Duration,
+    /// First pause after a failed call; doubled after each further failure.
+    pub retry_initial: Duration,
+    /// Longest pause between retries.
+    pub retry_max: Duration,
+    /// Consecutive failed attempts of one call before [`Follower::sync`] gives up.
+    pub max_attempts: u32,
+    /// Timeout of one call.
+    pub call_timeout: Duration,
+    /// The paths to mirror.
+    pub paths: Vec<IndexPath>,
+}
+
+impl Default for FollowConfig {
+    fn default() -> Self {
+        Self {
+            batch: crate::MAX_FETCHED_BY_RANGE,
+            poll_interval: Duration::from_secs(1),
+            retry_initial: Duration::from_millis(200),
+            retry_max: Duration::from_secs(10),
+            max_attempts: 8,
+            call_timeout: Duration::from_secs(60),
+            paths: IndexPath::ALL.to_vec(),
+        }
+    }
+}
+
+/// One container as an upstream's `getContainerRange` returned it, verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteContainer {
+    /// The stated index.
+    pub index: u64,
+    /// The record.
+    pub record: ContainerRecord,
+}
+
+/// Where one path stands after [`Follower::sync`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathProgress {
+    /// The path.
+    pub path: IndexPath,
+    /// Containers added in this sync.
+    pub added: u64,
+    /// Our next index (= containers held).
+    pub next_index: u64,
+    /// Whether the upstream serves the path (a 404 means it does not).
+    pub served: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RangeArgs {
+    start_index: JsonU64,
+    num_to_fetch: JsonU64,
+    encoding: &'static str,
+}
+
+/// What one page fetch found.
+enum Page {
+    Containers(Vec<RemoteContainer>),
+    CaughtUp,
+    NotServed,
+}
+
+/// Mirrors an upstream node's `/ext/index/...` endpoints into the local index.
+#[derive(Debug)]
+pub struct Follower {
+    clients: Vec<(IndexPath, RpcClient)>,
+    config: FollowConfig,
+}
+
+impl Follower {
+    /// A follower of the node at `upstream` (e.g. `http://127.0.0.1:9650`; the
+    /// `/ext/index/<path>` suffixes are appended).
+    pub fn new(upstream: &str, config: FollowConfig) -> Result<Self, IndexError> {
+        let base = upstream.trim_end_matches('/');
+        let mut clients = Vec::with_capacity(config.paths.len());
+        for path in &config.paths {
+            let url = format!("{base}/ext/index/{path}");
+            let client = RpcClient::new(&url)
+                .map_err(|e| IndexError::Upstream {
+                    path: *path,
+                    message: e.to_string(),
+                })?
+                .with_timeout(config.call_timeout);
+            clients.push((*path, client));
+        }
+        Ok(Self { clients, config })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &FollowConfig {
+        &self.config
+    }
+
+    async fn fetch(
+        &self,
+        path: IndexPath,
+        client: &RpcClient,
+        start: u64,
+    ) -> Result<Page, IndexError> {
+        let n = self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE);
+        let mut delay = self.config.retry_initial;
+        let mut attempts = 0u32;
+        loop {
+            attempts += 1;
+            let args = RangeArgs {
+                start_index: JsonU64(start),
+                num_to_fetch: JsonU64(n),
+                encoding: "hex",
+            };
+            let err = match client
+                .call::<_, Value>("index.getContainerRange", args)
+                .await
+            {
+                Ok(v) => return parse_range_result(path, &v, start).map(Page::Containers),
+                Err(ClientError::Rpc { message, .. })
+                    if message == "no containers have been accepted"
+                        || message.starts_with("start index (") =>
+                {
+                    return Ok(Page::CaughtUp);
+                }
+                Err(ClientError::Status { status: 404, .. }) => return Ok(Page::NotServed),
+                Err(e) => e.to_string(),
+            };
+            if attempts >= self.config.max_attempts.max(1) {
+                return Err(IndexError::Unavailable {
+                    path,
+                    attempts,
+                    message: err,
+                });
+            }
+            tracing::warn!(%path, attempts, error = %err, "upstream call failed; retrying");
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(self.config.retry_max);
+        }
+    }
+
+    /// Fetches one page of `path` from our next index on and writes it (with what `derive`
+    /// adds) in one atomic batch. Returns the containers added, `None` when the upstream does
+    /// not serve the path.
+    pub async fn step<D: Derive + ?Sized>(
+        &self,
+        store: &Store,
+        writer: &mut IndexWriter,
+        path: IndexPath,
+        derive: &mut D,
+    ) -> Result<Option<u64>, IndexError> {
+        let Some((_, client)) = self.clients.iter().find(|(p, _)| *p == path) else {
+            return Ok(None);
+        };
+        let start = writer.next_index(path);
+        let containers = match self.fetch(path, client, start).await? {
+            Page::NotServed => return Ok(None),
+            Page::CaughtUp => return Ok(Some(0)),
+            Page::Containers(c) => c,
+        };
+        let mut batch = WriteBatch::new();
+        let mut added = 0u64;
+        for c in &containers {
+            let staged = writer
+                .stage_expecting(store, &mut batch, &c.record, c.index)
+                .and_then(|s| match s {
+                    Staged::New { index } => derive
+                        .derive(&mut batch, store, &c.record, index)
+                        .map(|()| true),
+                    Staged::Duplicate { .. } => Ok(false),
+                });
+            match staged {
+                Ok(true) => added += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    writer.discard();
+                    derive.discard();
+                    return Err(e);
+                }
+            }
+        }
+        if added > 0 {
+            match writer.write(store, batch) {
+                Ok(()) => derive.committed(),
+                Err(e) => {
+                    derive.discard();
+                    return Err(e);
+                }
+            }
+        } else {
+            writer.discard();
+        }
+        Ok(Some(added))
+    }
+
+    /// Follows every configured path until the upstream has nothing more, calling `on_batch`
+    /// after each written page.
+    pub async fn sync<D, F>(
+        &self,
+        store: &Store,
+        writer: &mut IndexWriter,
+        derive: &mut D,
+        mut on_batch: F,
+    ) -> Result<Vec<PathProgress>, IndexError>
+    where
+        D: Derive + ?Sized,
+        F: FnMut(IndexPath, u64),
+    {
+        let mut out = Vec::with_capacity(self.clients.len());
+        for (path, _) in &self.clients {
+            let mut progress = PathProgress {
+                path: *path,
+                added: 0,
+                next_index: writer.next_index(*path),
+                served: true,
+            };
+            loop {
+                match self.step(store, writer, *path, derive).await? {
+                    None => {
+                        progress.served = false;
+                        break;
+                    }
+                    Some(0) => break,
+                    Some(n) => {
+                        progress.added += n;
+                        on_batch(*path, writer.next_index(*path));
+                    }
+                }
+            }
+            progress.next_index = writer.next_index(*path);
+            out.push(progress);
+        }
+        Ok(out)
+    }
+
+    /// Syncs, then polls every `poll_interval`, until `shutdown` completes. Failures after all
+    /// retries are logged and retried at the next poll (the upstream may come back).
+    pub async fn run<D, S>(
+        &self,
+        store: &Store,
+        writer: &mut IndexWriter,
+        derive: &mut D,
+        shutdown: S,
+    ) -> Result<(), IndexError>
+    where
+        D: Derive + ?Sized,
+        S: Future<Output = ()>,
+    {
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                () = &mut shutdown => return Ok(()),
+                r = self.sync(store, writer, derive, |_, _| {}) => {
+                    if let Err(e) = r {
+                        match e {
+                            IndexError::Unavailable { .. } => {
+                                tracing::warn!(error = %e, "upstream unavailable");
+                            }
+                            other => return Err(other),
+                        }
+                    }
+                }
+            }
+            tokio::select! {
+                () = &mut shutdown => return Ok(()),
+                () = tokio::time::sleep(self.config.poll_interval) => {}
+            }
+        }
+    }
+}
+
+fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {
+    IndexError::Upstream {
+        path,
+        message: message.into(),
+    }
+}
+
+/// Parses a `getContainerRange` result in either shape (`{"containers":[...]}` as avalanchego
+/// answers, a bare array as the spec says, or `null`), verifying every container: hex (and its
+/// checksum), RFC 3339 timestamp, id against the bytes where the path's id rule is checkable, and
+/// indexes running on from `start` without a gap.
+pub fn parse_range_result(
+    path: IndexPath,
+    result: &Value,
+    start: u64,
+) -> Result<Vec<RemoteContainer>, IndexError> {
+    let items = match result {
+        Value::Null => return Ok(Vec::new()),
+        Value::Array(a) => a,
+        Value::Object(o) => match o.get("containers") {
+            Some(Value::Array(a)) => a,
+            Some(Value::Null) => return Ok(Vec::new()),
+            _ => return Err(bad(path, "result object has no \"containers\" array")),
+        },
+        _ => return Err(bad(path, "result is neither an array nor an object")),
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let expected = start.saturating_add(u64::try_from(i).unwrap_or(u64::MAX));
+        let c = parse_container(path, item)?;
+        if c.index != expected {
+            return Err(bad(
+                path,
+                format!("expected container {expected}, got index {}", c.index),
+            ));
+        }
+        c.record.check_id()?;
+        out.push(c);
+    }
+    Ok(out)
+}
+
+fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexError> {
+    let field = |name: &str| -> Result<&str, IndexError> {
+        v.get(name)
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad(path, format!("container has no string {name:?}")))
+    };
+    let id: Id = field("id")?
+        .parse()
+        .map_err(|e| bad(path, format!("container id: {e}")))?;
+    let encoding = match v.get("encoding") {
+        None | Some(Value::Null) => "hex".to_owned(),
+        Some(Value::String(s)) => s.to_ascii_lowercase(),
+        Some(_) => return Err(bad(path, "container encoding is not a string")),
+    };
+    let raw = field("bytes")?;
+    let bytes = match encoding.as_str() {
+        "hex" | "hexc" => decode_hex_checksum(raw),
+        "hexnc" => decode_hex_plain(raw),
+        other => {
+            return Err(bad(
+                path,
+                format!("unsupported container encoding {other:?}"),
+            ));
+        }
+    }
+    .map_err(|e| bad(path, format!("container {id} bytes: {e}")))?;
+    let timestamp_ns = parse_rfc3339(field("timestamp")?)
+        .map_err(|e| bad(path, format!("container {id}: {e}")))?;
+    let index = match v.get("index") {
+        Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse::<u64>().ok()
+        }
+        Some(Value::Number(n)) => n.as_u64(),
+        _ => None,
+    }
+    .ok_or_else(|| bad(path, format!("container {id} has no decimal index")))?;
+    Ok(RemoteContainer {
+        index,
+        record: ContainerRecord {
+            path,
+            id,
+            bytes,
+            timestamp_ns,
+        },
+    })
+}
