@@ -103,7 +103,9 @@ impl Encoding {
     /// `formatting.Encode`: hex with checksum, plain hex, or the JSON error.
     pub(crate) fn encode_bytes(self, bytes: &[u8]) -> Result<String, &'static str> {
         match self {
-            Encoding::Hex | Encoding::HexC => Ok(snowline_types::formatting::encode_hex_checksum(bytes)),
+            Encoding::Hex | Encoding::HexC => {
+                Ok(snowline_types::formatting::encode_hex_checksum(bytes))
+            }
             Encoding::HexNc => Ok(snowline_types::formatting::encode_hex_plain(bytes)),
             Encoding::Json => Err(crate::index::UNSUPPORTED_ENCODING),
         }

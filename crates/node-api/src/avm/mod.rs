@@ -126,7 +126,7 @@ pub fn avm_url_paths(network: &NetworkInfo) -> [String; 3] {
 pub fn avm_routes(router: Router, store: Arc<Store>, cfg: AvmConfig) -> Result<Router, RpcError> {
     let paths = avm_url_paths(&cfg.network);
     let svc = service(store, cfg)?;
-    Ok(paths
-        .into_iter()
-        .fold(router, |r, p| r.rpc(p, Endpoint::new().service(svc.clone()))))
+    Ok(paths.into_iter().fold(router, |r, p| {
+        r.rpc(p, Endpoint::new().service(svc.clone()))
+    }))
 }

@@ -61,11 +61,16 @@ struct AllBalancesReply {
 /// Registers the three UTXO methods.
 pub(crate) fn register(svc: Service, ctx: &Arc<Ctx>) -> Service {
     let (c1, c2, c3) = (Arc::clone(ctx), Arc::clone(ctx), Arc::clone(ctx));
-    svc.method("getUTXOs", move |_: &RequestContext, a: UtxosArgs| get_utxos(&c1, a))
-        .method("getBalance", move |_: &RequestContext, a: BalanceArgs| get_balance(&c2, a))
-        .method("getAllBalances", move |_: &RequestContext, a: AllBalancesArgs| {
-            get_all_balances(&c3, a)
-        })
+    svc.method("getUTXOs", move |_: &RequestContext, a: UtxosArgs| {
+        get_utxos(&c1, a)
+    })
+    .method("getBalance", move |_: &RequestContext, a: BalanceArgs| {
+        get_balance(&c2, a)
+    })
+    .method(
+        "getAllBalances",
+        move |_: &RequestContext, a: AllBalancesArgs| get_all_balances(&c3, a),
+    )
 }
 
 fn get_utxos(ctx: &Ctx, a: UtxosArgs) -> Result<UtxosReply, RpcError> {
@@ -90,12 +95,15 @@ fn get_utxos(ctx: &Ctx, a: UtxosArgs) -> Result<UtxosReply, RpcError> {
     }
     let (mut start_addr, mut start_utxo) = (ShortId::EMPTY, Id::EMPTY);
     if !a.start_index.address.is_empty() || !a.start_index.utxo.is_empty() {
-        start_addr = ctx.addrs.parse_service(&a.start_index.address).map_err(|e| {
-            RpcError::server(format!(
-                "couldn't parse start index address {:?}: {e}",
-                a.start_index.address
-            ))
-        })?;
+        start_addr = ctx
+            .addrs
+            .parse_service(&a.start_index.address)
+            .map_err(|e| {
+                RpcError::server(format!(
+                    "couldn't parse start index address {:?}: {e}",
+                    a.start_index.address
+                ))
+            })?;
         start_utxo = a
             .start_index
             .utxo
@@ -115,9 +123,11 @@ fn get_utxos(ctx: &Ctx, a: UtxosArgs) -> Result<UtxosReply, RpcError> {
     .map_err(|e| RpcError::server(format!("problem retrieving UTXOs: {e}")))?;
     let mut utxos = Vec::with_capacity(page.utxos.len());
     for (id, bytes) in &page.utxos {
-        utxos.push(a.encoding.encode_bytes(bytes).map_err(|e| {
-            RpcError::server(format!("couldn't encode UTXO {id} as string: {e}"))
-        })?);
+        utxos.push(
+            a.encoding.encode_bytes(bytes).map_err(|e| {
+                RpcError::server(format!("couldn't encode UTXO {id} as string: {e}"))
+            })?,
+        );
     }
     let source_chain = match ctx.cfg.compat {
         Compat::Spec if !a.source_chain.is_empty() => Some(a.source_chain.clone()),
@@ -158,9 +168,10 @@ fn counted(utxo: &Utxo, include_partial: bool, now: u64) -> Option<u64> {
 }
 
 fn get_balance(ctx: &Ctx, a: BalanceArgs) -> Result<BalanceReply, RpcError> {
-    let addr = ctx.addrs.parse_service(&a.address).map_err(|e| {
-        RpcError::server(format!("problem parsing address '{}': {e}", a.address))
-    })?;
+    let addr = ctx
+        .addrs
+        .parse_service(&a.address)
+        .map_err(|e| RpcError::server(format!("problem parsing address '{}': {e}", a.address)))?;
     let asset = lookup_asset(ctx, &a.asset_id)?;
     let utxos = XReader::new(&*ctx.store)
         .all_utxos(&addr)
@@ -186,9 +197,10 @@ fn get_balance(ctx: &Ctx, a: BalanceArgs) -> Result<BalanceReply, RpcError> {
 }
 
 fn get_all_balances(ctx: &Ctx, a: AllBalancesArgs) -> Result<AllBalancesReply, RpcError> {
-    let addr = ctx.addrs.parse_service(&a.address).map_err(|e| {
-        RpcError::server(format!("problem parsing address '{}': {e}", a.address))
-    })?;
+    let addr = ctx
+        .addrs
+        .parse_service(&a.address)
+        .map_err(|e| RpcError::server(format!("problem parsing address '{}': {e}", a.address)))?;
     let reader = XReader::new(&*ctx.store);
     let utxos = reader
         .all_utxos(&addr)
