@@ -9,6 +9,7 @@ use snowline_jsonrpc::{Endpoint, Router};
 use snowline_store::Store;
 use snowline_types::container::IndexPath;
 
+pub mod avm;
 pub mod index;
 
 /// Which behaviour to follow where the spec and avalanchego differ

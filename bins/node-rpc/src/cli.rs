@@ -1,0 +1,119 @@
+//! Command-line flags; every flag also reads an environment variable.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use snowline_node_api::Compat;
+
+/// The node JSON-RPC (X-Chain `avm.*` and `index.*`) served from Snowline's own index.
+#[derive(Debug, Parser)]
+#[command(name = "node-rpc", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the JSON-RPC from the data directory (filled from the devnet first, by default).
+    Serve(ServeArgs),
+    /// Import a JSON-lines file of containers (see docs/node-index.md), then exit.
+    Import(ImportArgs),
+    /// Mirror an upstream node's index API into the data directory, serving it at the same time.
+    Follow(FollowArgs),
+}
+
+/// Flags every subcommand shares.
+#[derive(Debug, Args)]
+pub struct Common {
+    /// The data directory (one RocksDB).
+    #[arg(
+        long,
+        env = "SNOWLINE_NODE_RPC_DATA_DIR",
+        default_value = "snowline-data/node-rpc"
+    )]
+    pub data_dir: PathBuf,
+    /// The network the data belongs to (`local`, `fuji`, `mainnet`, or `network-<id>`).
+    #[arg(long, env = "SNOWLINE_NETWORK", default_value = "local")]
+    pub network: String,
+}
+
+/// Flags of the HTTP server.
+#[derive(Debug, Args)]
+pub struct Listen {
+    /// Address to listen on.
+    #[arg(
+        long,
+        env = "SNOWLINE_NODE_RPC_LISTEN",
+        default_value = "127.0.0.1:9650"
+    )]
+    pub listen: SocketAddr,
+    /// Where the spec and avalanchego differ, whose behaviour to follow.
+    #[arg(long, env = "SNOWLINE_COMPAT", default_value = "spec", value_parser = parse_compat)]
+    pub compat: Compat,
+}
+
+/// Where `serve` gets its data from when the data directory is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Source {
+    /// Generate the deterministic devnet (docs/devnet.md) into an empty data directory.
+    Devnet,
+    /// Serve only what the data directory already holds.
+    None,
+}
+
+/// `serve` flags.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub listen: Listen,
+    /// Data to load into an empty data directory before serving.
+    #[arg(long, env = "SNOWLINE_SOURCE", value_enum, default_value = "devnet")]
+    pub source: Source,
+    /// Seed of the devnet.
+    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
+    pub devnet_seed: u64,
+    /// Approximate number of devnet txs; 0 for the small preset.
+    #[arg(long, env = "SNOWLINE_DEVNET_TXS", default_value_t = 0)]
+    pub devnet_txs: u64,
+}
+
+/// `import` flags.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The JSON-lines file of containers.
+    pub file: PathBuf,
+    /// Containers per atomic write batch.
+    #[arg(long, env = "SNOWLINE_BATCH", default_value_t = 1024)]
+    pub batch: usize,
+}
+
+/// `follow` flags.
+#[derive(Debug, Args)]
+pub struct FollowArgs {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub listen: Listen,
+    /// The upstream node, e.g. `http://127.0.0.1:9650`.
+    #[arg(long, env = "SNOWLINE_UPSTREAM")]
+    pub upstream: String,
+    /// The X-Chain genesis to start from: the devnet's (its local AVAX genesis is the real local
+    /// network's), or none (UTXOs of genesis are then unknown; see docs/xchain-state.md).
+    #[arg(long, env = "SNOWLINE_GENESIS", value_enum, default_value = "none")]
+    pub genesis: Source,
+    /// Seed of the devnet whose genesis to use.
+    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
+    pub devnet_seed: u64,
+}
+
+fn parse_compat(s: &str) -> Result<Compat, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}

@@ -1,0 +1,121 @@
+//! The data directory: one store holding the container index and the X-Chain state, and the
+//! sources that fill it (the devnet, a file, an upstream node).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use snowline_devnet::{Devnet, DevnetConfig};
+use snowline_indexer::{XChainState, XGenesisState};
+use snowline_node_index::{IndexError, IndexWriter, IngestStats, import_file, ingest};
+use snowline_store::{Schema, Store};
+use snowline_types::NetworkInfo;
+use snowline_types::address::format_address;
+use snowline_types::container::ContainerLine;
+
+/// Version of the combined schema of this binary's store.
+const SCHEMA_VERSION: u32 = 1;
+
+/// Containers per atomic write batch when loading the devnet.
+const DEVNET_BATCH: usize = 512;
+
+/// The schema: the container index's tables and the X-Chain state's.
+pub fn schema() -> Schema {
+    snowline_node_index::tables()
+        .into_iter()
+        .chain(snowline_indexer::tables::tables())
+        .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
+}
+
+/// Opens (creating if needed) the store in `dir`.
+pub fn open(dir: &Path) -> Result<Arc<Store>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Store::open(dir, &schema())
+        .map(Arc::new)
+        .map_err(|e| format!("cannot open the store in {}: {e}", dir.display()))
+}
+
+/// What loading the devnet did, and a funded address to show in example calls.
+pub struct DevnetLoad {
+    /// Containers added (0 when the store already held the devnet).
+    pub added: u64,
+    /// A devnet address that holds UTXOs, as `X-local1...`.
+    pub funded_address: String,
+}
+
+/// The devnet of `seed`: the small preset when `txs` is 0, else about `txs` txs.
+pub fn devnet(seed: u64, txs: u64) -> Result<Devnet, String> {
+    let cfg = if txs == 0 {
+        DevnetConfig::small()
+    } else {
+        DevnetConfig::large(txs)
+    };
+    Devnet::generate(cfg.with_seed(seed)).map_err(|e| format!("devnet: {e}"))
+}
+
+/// Writes the devnet's X-Chain genesis into the store, once (a no-op when it is there).
+pub fn apply_devnet_genesis(store: &Store, devnet: &Devnet) -> Result<(), String> {
+    XChainState::new()
+        .apply_genesis(store, &devnet_genesis(devnet))
+        .map(|_| ())
+        .map_err(|e| format!("devnet genesis: {e}"))
+}
+
+/// Loads the devnet into the store; containers already there are skipped, so a restart resumes
+/// where a previous load stopped (every batch is whole) and a full store is left as is.
+pub fn load_devnet(store: &Store, seed: u64, txs: u64) -> Result<DevnetLoad, String> {
+    let mut devnet = devnet(seed, txs)?;
+    apply_devnet_genesis(store, &devnet)?;
+    let mut state = XChainState::new();
+    let mut writer = IndexWriter::open(store).map_err(|e| e.to_string())?;
+    let source = devnet.by_ref().map(|r| {
+        r.map(|record| ContainerLine {
+            record,
+            index: None,
+        })
+        .map_err(|e| IndexError::Derive(format!("devnet: {e}")))
+    });
+    let stats = ingest(store, &mut writer, source, DEVNET_BATCH, &mut state, |_| {})
+        .map_err(|e| format!("loading the devnet: {e}"))?;
+    // Key 0 is the well-known `ewoq` key, which spends all it has on funding the others;
+    // key 1 is funded in the first vertex (docs/devnet.md).
+    let funded_address = format_address("X", NetworkInfo::LOCAL.hrp, &devnet.keys().addr(1))
+        .map_err(|e| format!("devnet address: {e}"))?;
+    Ok(DevnetLoad {
+        added: stats.added,
+        funded_address,
+    })
+}
+
+/// The X-Chain genesis of the devnet: its AVAX asset, the linear chain's genesis block, and the
+/// atomic UTXOs standing in for what the P- and C-Chain exported to X.
+fn devnet_genesis(devnet: &Devnet) -> XGenesisState {
+    let g = devnet.genesis();
+    XGenesisState {
+        txs: vec![g.avax_tx.clone()],
+        aliases: vec![("AVAX".to_owned(), g.avax_asset_id)],
+        linear_genesis: devnet.linear_genesis().cloned(),
+        atomic_utxos: devnet
+            .atomic_utxos()
+            .iter()
+            .map(|a| (a.source_chain, a.utxo.clone()))
+            .collect(),
+    }
+}
+
+/// Imports a JSON-lines file of containers, printing progress on stderr.
+pub fn import(store: &Store, file: &Path, batch: usize) -> Result<IngestStats, String> {
+    let mut state = XChainState::new();
+    let mut writer = IndexWriter::open(store).map_err(|e| e.to_string())?;
+    let started = std::time::Instant::now();
+    let stats = import_file(store, &mut writer, file, batch, &mut state, |s| {
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        eprint!(
+            "\rnode-rpc: {} containers imported ({:.0}/s)   ",
+            s.added,
+            s.added as f64 / secs
+        );
+    })
+    .map_err(|e| format!("import of {}: {e}", file.display()))?;
+    eprintln!();
+    Ok(stats)
+}

@@ -1,0 +1,96 @@
+//! The HTTP side: the router of every endpoint, the server, and the example calls printed at start.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use snowline_jsonrpc::{Router, Server, ServerConfig};
+use snowline_node_api::avm::{AvmConfig, avm_routes};
+use snowline_node_api::{Compat, index_routes};
+use snowline_node_index::IndexReader;
+use snowline_store::Store;
+use snowline_types::NetworkInfo;
+
+use crate::cli::Listen;
+use snowline_types::container::IndexPath;
+
+/// Builds the router: `avm.*` on `/ext/bc/X`, `/ext/bc/avm` and `/ext/bc/<X-Chain id>`, `index.*`
+/// on the five index paths, and `/healthz`.
+pub fn router(store: Arc<Store>, network: NetworkInfo, compat: Compat) -> Result<Router, String> {
+    let router = index_routes(Router::new(), Arc::clone(&store), compat);
+    let router = avm_routes(router, store, AvmConfig::new(network, compat))
+        .map_err(|e| format!("avm service: {}", e.message))?;
+    Ok(router.http("/healthz", |_req| async {
+        snowline_jsonrpc::text_response(snowline_jsonrpc::hyper::StatusCode::OK, "ok\n")
+    }))
+}
+
+/// Binds `listen` and serves until SIGINT/SIGTERM, after printing where and a few example calls.
+pub async fn serve(
+    store: Arc<Store>,
+    network: NetworkInfo,
+    listen: Listen,
+    example_address: Option<&str>,
+) -> Result<(), String> {
+    let Listen { listen, compat } = listen;
+    let router = router(Arc::clone(&store), network.clone(), compat)?;
+    let server = Server::bind(listen, router, ServerConfig::default())
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let addr = server.local_addr().map_err(|e| e.to_string())?;
+    println!(
+        "node-rpc: listening on http://{addr} (network {}, compat {compat})",
+        network.name
+    );
+    print_examples(&store, addr, example_address);
+    server
+        .run_until(snowline_jsonrpc::shutdown_signal())
+        .await
+        .map_err(|e| e.to_string())?;
+    println!("node-rpc: stopped");
+    Ok(())
+}
+
+/// Prints curl commands that work against what the store holds.
+fn print_examples(store: &Store, addr: SocketAddr, address: Option<&str>) {
+    let call = |path: &str, method: &str, params: &str| {
+        println!(
+            "  curl -s -X POST -H 'content-type: application/json' http://{addr}{path} \\\n    \
+             -d '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"{method}\",\"params\":{params}}}'"
+        );
+    };
+    println!("example calls:");
+    call("/ext/bc/X", "avm.getHeight", "{}");
+    call(
+        "/ext/bc/X",
+        "avm.getAssetDescription",
+        r#"{"assetID":"AVAX"}"#,
+    );
+    if let Some(a) = address {
+        call(
+            "/ext/bc/X",
+            "avm.getAllBalances",
+            &format!(r#"{{"address":"{a}"}}"#),
+        );
+        call(
+            "/ext/bc/X",
+            "avm.getUTXOs",
+            &format!(r#"{{"addresses":["{a}"],"limit":5}}"#),
+        );
+    }
+    for path in [IndexPath::XTx, IndexPath::XBlock] {
+        if let Ok(Some(last)) = IndexReader::new(store, path).last_accepted() {
+            if path == IndexPath::XTx {
+                call(
+                    "/ext/bc/X",
+                    "avm.getTx",
+                    &format!(r#"{{"txID":"{}","encoding":"json"}}"#, last.id),
+                );
+            }
+            call(
+                &format!("/ext/index/{path}"),
+                "index.getLastAccepted",
+                r#"{"encoding":"hex"}"#,
+            );
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! Starting the real `node-rpc` binary on port 0 and talking HTTP to it.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A running `node-rpc`, killed on drop.
+pub struct NodeRpc {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl Drop for NodeRpc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The repository root (fixtures live there).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `node-rpc ARGS` to completion and returns its stdout, failing the test on a non-zero exit.
+pub fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
+        .args(args)
+        .output()
+        .expect("run node-rpc");
+    assert!(
+        out.status.success(),
+        "node-rpc {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Starts `node-rpc ARGS --listen 127.0.0.1:0` and waits for its "listening on" line.
+pub fn start(args: &[&str]) -> NodeRpc {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn node-rpc");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("node-rpc exited before listening")
+            .expect("read stdout");
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.split_whitespace().next().expect("address").to_owned();
+        }
+    };
+    // Keep draining stdout so the child never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    NodeRpc { child, addr }
+}
+
+impl NodeRpc {
+    /// POSTs a JSON-RPC call and returns the whole response object.
+    pub fn call(&self, path: &str, method: &str, params: Value) -> Value {
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+                .to_string();
+        let (status, text) = post(&self.addr, path, &body);
+        assert_eq!(status, 200, "{method} on {path}: {text}");
+        serde_json::from_str(&text).expect("JSON response")
+    }
+
+    /// The `result` of a call that must succeed.
+    pub fn result(&self, path: &str, method: &str, params: Value) -> Value {
+        let v = self.call(path, method, params);
+        assert!(v.get("error").is_none(), "{method}: {v}");
+        v["result"].clone()
+    }
+
+    /// Polls `f` until it returns true, for at most `secs` seconds.
+    pub fn wait_until(&self, secs: u64, mut f: impl FnMut(&Self) -> bool) -> bool {
+        let end = Instant::now() + Duration::from_secs(secs);
+        while Instant::now() < end {
+            if f(self) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    }
+}
+
+/// A minimal HTTP/1.1 POST with `Connection: close`; returns status and body.
+pub fn post(addr: &str, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).expect("read");
+    let status = raw
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("status");
+    let body = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    (status, dechunk(&raw, body))
+}
+
+fn dechunk(head: &str, body: &str) -> String {
+    if !head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        return body.to_owned();
+    }
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = &tail[n + 2..];
+    }
+    out
+}
+
+/// The fixture's container lines: `(path, id)` in file order.
+pub fn fixture_containers() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(repo_root().join("fixtures/devnet/containers.jsonl"))
+        .expect("fixture");
+    text.lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("line");
+            (
+                v["path"].as_str().unwrap().to_owned(),
+                v["id"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
