@@ -1,6 +1,6 @@
 //! Starting the real `node-rpc` binary on port 0 and talking HTTP to it.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
