@@ -1,6 +1,8 @@
 //! The `node-rpc` binary end to end: serving the devnet, importing a file, following another
 //! `node-rpc`. Each test starts the real binary on port 0 and talks HTTP to it.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{fixture_containers, repo_root, run, start};
@@ -20,7 +22,7 @@ fn last_id(path: &str) -> String {
         .into_iter()
         .filter(|(p, _)| p == path)
         .map(|(_, id)| id)
-        .last()
+        .next_back()
         .unwrap()
 }
 
