@@ -26,10 +26,10 @@ fn cargo(args: &[&str]) -> Result<(), String> {
     status(&mut cmd(&argv))
 }
 
-/// The main job: build everything, then run it on the bundled devnet.
+/// The main job: build everything, check the store end to end, then serve the node JSON-RPC
+/// on the bundled devnet until Ctrl-C (it prints where it listens and example calls).
 pub fn demo() -> Result<(), String> {
-    cargo(&["build", "--workspace", "--all-targets"])?;
-    // Until the services land, the main job is the store's end-to-end smoke check.
+    cargo(&["build", "--workspace"])?;
     cargo(&[
         "run",
         "--quiet",
@@ -38,8 +38,10 @@ pub fn demo() -> Result<(), String> {
         "--example",
         "smoke",
     ])?;
-    eprintln!("xtask: demo finished");
-    Ok(())
+    eprintln!("xtask: starting node-rpc on the devnet (data in snowline-data/); Ctrl-C stops it");
+    cargo(&[
+        "run", "--quiet", "-p", "node-rpc", "--", "serve", "--source", "devnet",
+    ])
 }
 
 /// Every check CI runs: formatting, lints, then all tests of the workspace.
