@@ -50,9 +50,11 @@ const UNKNOWN_ID = "2mcwQKiD8VEspmMJpL1dc7okQQ5dDVAWeCBZ7FWBFAbxpv3t7w";
 // ---------- reporting ----------
 let passed = 0;
 let failed = 0;
+let current = { logs: [] }; // errors the library swallowed during the running check
 /** Runs one named check; it passes when `fn` returns without throwing. */
 async function check(name, fn) {
   const swallowed = captureSwallowed();
+  current = swallowed;
   try {
     const detail = await fn();
     passed += 1;
@@ -98,6 +100,14 @@ const now = BigInt(Math.floor(Date.now() / 1000));
 // avalanchego's getBalance/getAllBalances with includePartial=false count only UTXOs held solely
 // (one owner address) and not time-locked.
 const solelyOwned = (nAddrs, locktime) => nAddrs === 1 && locktime <= now;
+// Atomic UTXOs waiting on the P- and C-Chain, keyed "sourceChain txIDhex:outputIndex".
+const atomicKeys = new Set(
+  genesis.atomicUTXOs.map((a) => {
+    const b = stripChecksum(a.utxo);
+    return `${a.sourceChain} ${b.subarray(2, 34).toString("hex")}:${b.readUInt32BE(34)}`;
+  }),
+);
+const sourceChains = [genesis.pChainID, genesis.cChainID];
 const avaxAliases = new Set(["AVAX", genesis.avaxAssetID]);
 
 // ---------- avalanche 3.16.0 ----------
@@ -168,6 +178,20 @@ async function avalancheV3() {
     });
   }
 
+  await check("avalanche3 getUTXOs with sourceChain P and C: only devnet atomic UTXOs", async () => {
+    let n = 0;
+    for (const src of sourceChains)
+      for (const { address } of genesis.keys) {
+        const r = defined(await xchain.getUTXOs(address, src), "getUTXOs");
+        for (const u of r.utxos.getAllUTXOs()) {
+          const key = `${src} ${u.getTxID().toString("hex")}:${u.getOutputIdx().readUInt32BE(0)}`;
+          assert(atomicKeys.has(key), `unexpected atomic UTXO ${key}`);
+          n += 1;
+        }
+      }
+    assert(n > 0 && n <= atomicKeys.size, `${n} atomic UTXOs of ${atomicKeys.size}`);
+    return `${n} of ${atomicKeys.size} not yet imported`;
+  });
   await check(`avalanche3 getTx hex: all ${txs.length} fixture txs parse with Tx, id matches`, async () => {
     for (const t of txs) {
       const hex = defined(await xchain.getTx(t.id), `getTx ${t.id}`);
@@ -196,8 +220,7 @@ async function avalancheV3() {
     const list = byPath[path] ?? [];
     const base = `/ext/index/${path}`;
     const last = list[list.length - 1];
-    await check(`avalanche3 Index ${path} fixtures present`, async () => assert(list.length > 0, "no fixtures"));
-    if (!last) continue;
+    if (!last) throw new Error(`fixtures hold no ${path} containers`);
     const matches = (r, c, what) => {
       defined(r, what);
       eq(r.id, c.id, `${what} id`);
@@ -243,6 +266,10 @@ async function avalancheV3() {
   await check("avalanche3 Index swallowed error is detected (getIndex of an unknown id)", async () => {
     const r = await index.getIndex(UNKNOWN_ID, "hex", "/ext/index/X/tx");
     eq(r, undefined, "getIndex of an unknown id");
+    // The library logged the server's JSON-RPC error (not a transport failure).
+    eq(current.logs.length, 1, "errors logged by the library");
+    assert(/not found/i.test(current.logs[0]), `logged error: ${current.logs[0]}`);
+    current.logs.length = 0;
   });
 }
 
@@ -293,6 +320,21 @@ async function avalancheJs() {
       for (const [asset, sum] of sums) eq(got.get(asset), sum, `asset ${asset}`);
     });
   }
+  await check("avalanchejs getUTXOs with sourceChain P and C: only devnet atomic UTXOs", async () => {
+    let n = 0;
+    for (const src of sourceChains)
+      for (const { address } of genesis.keys) {
+        const r = await api.getUTXOs({ addresses: [address], sourceChain: src });
+        for (const u of r.utxos) {
+          const txid = bintools.cb58Decode(u.utxoId.txID.toString()).toString("hex");
+          const key = `${src} ${txid}:${u.utxoId.outputIdx.value()}`;
+          assert(atomicKeys.has(key), `unexpected atomic UTXO ${key}`);
+          n += 1;
+        }
+      }
+    assert(n > 0, "no atomic UTXOs");
+    return `${n}`;
+  });
   await check(`avalanchejs getTx: all ${txs.length} fixture txs parse as SignedTx, id matches`, async () => {
     let cannotReserialise = 0;
     for (const t of txs) {
