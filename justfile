@@ -19,3 +19,7 @@ fuzz target secs="60":
 # Criterion benchmarks (release build).
 bench *args:
     cargo xtask bench {{args}}
+
+# node-rpc driven by the real npm clients (docs/interop.md); needs node and npm.
+interop *args:
+    cargo xtask interop {{args}}

@@ -18,6 +18,7 @@ commands:
   test             set up, then cargo fmt --check, clippy -D warnings, and every test of the workspace
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
   bench            run the criterion benchmarks (release build; slow the first time)
+  interop          drive node-rpc with the real npm clients (avalanche 3, avalanchejs 5; needs npm)
 ";
 
 fn main() -> ExitCode {
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         Some("test") => prereq::ensure_all().and_then(|()| run::test()),
         Some("fuzz") => prereq::ensure_all().and_then(|()| run::fuzz(&args[1..])),
         Some("bench") => prereq::ensure_all().and_then(|()| run::bench(&args[1..])),
+        Some("interop") => prereq::ensure_all().and_then(|()| run::interop(&args[1..])),
         Some("-h" | "--help" | "help") | None => {
             print!("{USAGE}");
             Ok(())

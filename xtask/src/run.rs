@@ -88,3 +88,10 @@ pub fn bench(args: &[String]) -> Result<(), String> {
     argv.extend(args.iter().map(String::as_str));
     cargo(&argv)
 }
+
+/// Runs `interop/run.sh`: node-rpc driven by the real npm clients (docs/interop.md).
+pub fn interop(args: &[String]) -> Result<(), String> {
+    let mut argv = vec!["bash", "interop/run.sh"];
+    argv.extend(args.iter().map(String::as_str));
+    status(&mut cmd(&argv))
+}
