@@ -33,7 +33,7 @@ const TXS_ARG: &str = "6000";
 const IMPORT_BATCH: &str = "64";
 
 /// Fractions of the clean load time at which `serve` is killed.
-const SERVE_KILL_FRACTIONS: [f64; 3] = [0.05, 0.4, 0.8];
+const SERVE_KILL_FRACTIONS: [f64; 3] = [0.05, 0.4, 0.7];
 
 fn devnet() -> Devnet {
     Devnet::generate(DevnetConfig::large(TXS).with_seed(1)).expect("devnet")
@@ -329,4 +329,120 @@ fn import_killed_mid_file_resumes_to_the_clean_state() {
         let got = snapshot(&restarted, &addrs);
         assert_same(&format!("import killed after batch {after}"), &want, &got);
     }
+}
+
+/// Whether `node`'s index of `path` holds at least one container.
+fn has_any(node: &NodeRpc, path: &str) -> bool {
+    let v = node.call(
+        &format!("/ext/index/{path}"),
+        "index.getLastAccepted",
+        json!({"encoding": "hex"}),
+    );
+    v.get("error").is_none()
+}
+
+/// Waits (at most a minute) until `node` has mirrored every path of `upstream`.
+fn caught_up(node: &NodeRpc, upstream: &NodeRpc) -> bool {
+    let want: Vec<Value> = ["X/tx", "X/vtx", "X/block"]
+        .iter()
+        .map(|p| {
+            upstream.result(
+                &format!("/ext/index/{p}"),
+                "index.getLastAccepted",
+                json!({"encoding": "hex"}),
+            )
+        })
+        .collect();
+    node.wait_until(60, |n| {
+        ["X/tx", "X/vtx", "X/block"]
+            .iter()
+            .zip(&want)
+            .all(|(p, w)| {
+                let got = n.call(
+                    &format!("/ext/index/{p}"),
+                    "index.getLastAccepted",
+                    json!({"encoding": "hex"}),
+                );
+                got["result"] == *w
+            })
+    })
+}
+
+/// When to kill the follower: once this holds of it.
+type KillPoint = fn(&NodeRpc) -> bool;
+
+#[test]
+fn follower_killed_mid_sync_resumes_to_the_clean_state() {
+    // `follow --genesis devnet` starts from the small devnet's genesis, so the upstream serves
+    // the small devnet.
+    let small = Devnet::generate(DevnetConfig::small().with_seed(1)).expect("devnet");
+    let addrs: Vec<String> = small
+        .keys()
+        .addrs()
+        .iter()
+        .map(|a| format_address("X", NetworkInfo::LOCAL.hrp, a).expect("address"))
+        .collect();
+    let up_dir = tempfile::tempdir().unwrap();
+    let up = start(&["serve", "--data-dir", dir_arg(up_dir.path())]);
+    let upstream = format!("http://{}", up.addr);
+    let follow = |dir: &Path| {
+        start(&[
+            "follow",
+            "--upstream",
+            &upstream,
+            "--genesis",
+            "devnet",
+            "--data-dir",
+            dir_arg(dir),
+        ])
+    };
+
+    let clean_dir = tempfile::tempdir().unwrap();
+    let clean = follow(clean_dir.path());
+    assert!(
+        caught_up(&clean, &up),
+        "the clean follower did not catch up"
+    );
+    let want = snapshot(&clean, &addrs);
+    drop(clean);
+    assert_meaningful_small(&want);
+    assert_same("clean follower vs upstream", &snapshot(&up, &addrs), &want);
+
+    // Kill points: as soon as it serves, then once each path has something (the follower
+    // mirrors one path after the other, one call per path for this small devnet).
+    let kill_when: [(&str, KillPoint); 4] = [
+        ("at start", |_| true),
+        ("after the first X/tx", |n| has_any(n, "X/tx")),
+        ("after the first X/block", |n| has_any(n, "X/block")),
+        ("after the first X/vtx", |n| has_any(n, "X/vtx")),
+    ];
+    for (what, ready) in kill_when {
+        let dir = tempfile::tempdir().unwrap();
+        let node = follow(dir.path());
+        node.wait_until(60, ready);
+        // Dropping a `NodeRpc` sends SIGKILL.
+        drop(node);
+        let held = assert_prefix(dir.path(), &want);
+        eprintln!("follower killed {what}: {held} containers written");
+        let restarted = follow(dir.path());
+        assert!(caught_up(&restarted, &up), "{what}: did not catch up");
+        let got = snapshot(&restarted, &addrs);
+        assert_same(&format!("follower killed {what}"), &want, &got);
+    }
+}
+
+/// The small devnet's reference must show UTXOs and containers too.
+fn assert_meaningful_small(snap: &[(String, Value)]) {
+    let utxos: usize = snap
+        .iter()
+        .filter(|(k, _)| k.starts_with("getUTXOs"))
+        .map(|(_, v)| v["result"]["utxos"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert!(utxos > 0, "the reference holds no UTXOs");
+    let containers: usize = snap
+        .iter()
+        .filter(|(k, _)| k.starts_with("X/"))
+        .map(|(_, v)| containers(v))
+        .sum();
+    assert!(containers > 100, "the reference holds too few containers");
 }
