@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Reproduces every node-rpc figure of docs/benchmarks.md (issue #3):
+#   1. generate a large devnet (devnet-gen, release) unless it exists,
+#   2. time `node-rpc import` of it into an empty data dir (txs/s, peak RSS via /usr/bin/time -v),
+#   3. serve the imported data and run examples/load.rs with 64 keep-alive connections against
+#      index.getContainerByIndex, index.getContainerRange (1024), avm.getUTXOs (1024) and avm.getTx
+#      (json), then against examples/hello.rs (a trivial JSON-RPC method and a plain hyper handler)
+#      in the same run.
+# Loopback only; every load run is bounded by a request count and seconds. The load generator and
+# the servers share the machine's cores. Needs curl, python3 (stdlib) and GNU time (Debian `time`).
+#
+#   bench/node-rpc.sh [N_TXS=1000000] [WORK_DIR=/tmp/snowline-bench] [SECS=10] [CONNS=64]
+set -euo pipefail
+
+N_TXS=${1:-1000000}
+WORK=${2:-/tmp/snowline-bench}
+SECS=${3:-10}
+CONNS=${4:-64}
+MAX_REQ=5000000
+PORT=19650
+HELLO_PORT=19651
+TXS_PER_BLOCK=64 # DevnetConfig::large puts 64 txs in every X/block container
+
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
+REL=$CARGO_TARGET_DIR/release
+cd "$(dirname "$0")/.."
+mkdir -p "$WORK"
+
+cargo build --release -p snowline-devnet --bin devnet-gen
+cargo build --release -p node-rpc
+cargo build --release -p snowline-jsonrpc --example load --example hello
+
+# 1. The devnet. devnet-gen streams containers as it goes; if it stops early (it did at large:1000000,
+# "no spendable UTXO left to build a tx in a block"), the file written so far is a valid prefix and
+# is what gets imported: the tx count below is taken from the file, not from N_TXS.
+DEV=$WORK/devnet-$N_TXS
+if [ ! -s "$DEV/containers.jsonl" ]; then
+  /usr/bin/time -v "$REL/devnet-gen" --seed 1 --preset "large:$N_TXS" --out "$DEV" \
+    >"$WORK/gen.log" 2>&1 || echo "devnet-gen stopped early (see $WORK/gen.log); using the prefix it wrote"
+fi
+FILE=$DEV/containers.jsonl
+X_TX=$(grep -c '"path":"X/tx"' "$FILE" || true)
+X_BLOCK=$(grep -c '"path":"X/block"' "$FILE" || true)
+CONTAINERS=$(wc -l <"$FILE")
+TXS=$((X_TX + X_BLOCK * TXS_PER_BLOCK))
+echo "devnet file: $CONTAINERS containers, $X_TX X/tx + $X_BLOCK X/block x $TXS_PER_BLOCK = $TXS txs"
+
+# 2. Import into an empty data dir.
+DATA=$WORK/data-import
+rm -rf "$DATA"
+echo "load before import: $(cut -d' ' -f1-3 /proc/loadavg)"
+/usr/bin/time -v "$REL/node-rpc" import --data-dir "$DATA" "$FILE" >"$WORK/import.log" 2>&1
+WALL=$(grep 'Elapsed (wall clock)' "$WORK/import.log" | awk '{print $NF}')
+SECS_IMPORT=$(python3 -c "p='$WALL'.split(':'); print(sum(float(x)*60**i for i,x in enumerate(reversed(p))))")
+RSS_KB=$(grep 'Maximum resident set size' "$WORK/import.log" | awk '{print $NF}')
+python3 -c "print(f'import: $TXS txs in {$SECS_IMPORT:.1f} s = {$TXS/$SECS_IMPORT:,.0f} txs/s ({$CONTAINERS/$SECS_IMPORT:,.0f} containers/s), peak RSS {$RSS_KB/1024:,.0f} MiB')"
+
+# 3. Serve and load.
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+"$REL/node-rpc" serve --source none --data-dir "$DATA" --listen "127.0.0.1:$PORT" >"$WORK/serve.log" 2>&1 &
+PIDS+=($!)
+"$REL/examples/hello" "127.0.0.1:$HELLO_PORT" >"$WORK/hello.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 120); do
+  if curl -s -o /dev/null "http://127.0.0.1:$PORT/" && curl -s -o /dev/null "http://127.0.0.1:$HELLO_PORT/raw"; then break; fi
+  sleep 1
+done
+
+# Request bodies with real ids, indices and addresses from the imported data, cycled by load.rs.
+python3 - "$PORT" "$FILE" "$WORK" <<'PY'
+import json, random, sys, urllib.request
+port, file, work = sys.argv[1], sys.argv[2], sys.argv[3]
+def rpc(path, method, params):
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", body, {"content-type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+rng = random.Random(1)
+last = int(rpc("/ext/index/X/tx", "index.getLastAccepted", {"encoding": "hex"})["result"]["index"])
+tx_ids = []
+with open(file) as f:
+    for line in f:
+        if '"path":"X/tx"' in line:
+            tx_ids.append(json.loads(line)["id"])
+sample = rng.sample(tx_ids, min(4096, len(tx_ids)))
+addrs = set()
+for txid in sample[:200]:
+    tx = rpc("/ext/bc/X", "avm.getTx", {"txID": txid, "encoding": "json"})["result"]["tx"]["unsignedTx"]
+    for o in tx.get("outputs", []):
+        addrs.update(o.get("output", {}).get("addresses", []))
+addrs = sorted(addrs)
+def line(method, params):
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}, separators=(",", ":"))
+bodies = {
+    "getContainerByIndex": [line("index.getContainerByIndex", {"index": str(rng.randint(0, last)), "encoding": "hex"}) for _ in range(4096)],
+    "getContainerRange": [line("index.getContainerRange", {"startIndex": str(rng.randint(0, max(0, last - 1023))), "numToFetch": 1024, "encoding": "hex"}) for _ in range(512)],
+    "getUTXOs": [line("avm.getUTXOs", {"addresses": [a], "limit": 1024, "encoding": "hex"}) for a in addrs],
+    "getTx": [line("avm.getTx", {"txID": t, "encoding": "json"}) for t in sample],
+}
+for name, lines in bodies.items():
+    with open(f"{work}/{name}.jsonl", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{name}: {len(lines)} bodies")
+PY
+
+run() { # name port path bodies-file-or-empty
+  printf '%-22s ' "$1"
+  "$REL/examples/load" "127.0.0.1:$2" "$3" "$CONNS" "$MAX_REQ" "$SECS" ${4:+"$4"}
+}
+echo "load before the load runs: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores shared by servers and load generator"
+run getContainerByIndex $PORT /ext/index/X/tx "$WORK/getContainerByIndex.jsonl"
+run getContainerRange $PORT /ext/index/X/tx "$WORK/getContainerRange.jsonl"
+run getUTXOs $PORT /ext/bc/X "$WORK/getUTXOs.jsonl"
+run getTx-json $PORT /ext/bc/X "$WORK/getTx.jsonl"
+run hello.world $HELLO_PORT /ext/bc/X ""
+run raw-hyper $HELLO_PORT /raw ""
