@@ -19,7 +19,6 @@ CONNS=${4:-64}
 MAX_REQ=5000000
 PORT=19650
 HELLO_PORT=19651
-TXS_PER_BLOCK=64 # DevnetConfig::large puts 64 txs in every X/block container
 
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
 REL=$CARGO_TARGET_DIR/release
@@ -32,7 +31,9 @@ cargo build --release -p snowline-jsonrpc --example load --example hello
 
 # 1. The devnet. devnet-gen streams containers as it goes; if it stops early (it did at large:1000000,
 # "no spendable UTXO left to build a tx in a block"), the file written so far is a valid prefix and
-# is what gets imported: the tx count below is taken from the file, not from N_TXS.
+# is what gets imported. Txs are counted from the data, not from N_TXS: the file's X/tx lines plus
+# the txs inside its X/block containers (counted after the import with avm.getBlockByHeight, since
+# blocks are not all full).
 DEV=$WORK/devnet-$N_TXS
 if [ ! -s "$DEV/containers.jsonl" ]; then
   /usr/bin/time -v "$REL/devnet-gen" --seed 1 --preset "large:$N_TXS" --out "$DEV" \
@@ -42,8 +43,7 @@ FILE=$DEV/containers.jsonl
 X_TX=$(grep -c '"path":"X/tx"' "$FILE" || true)
 X_BLOCK=$(grep -c '"path":"X/block"' "$FILE" || true)
 CONTAINERS=$(wc -l <"$FILE")
-TXS=$((X_TX + X_BLOCK * TXS_PER_BLOCK))
-echo "devnet file: $CONTAINERS containers, $X_TX X/tx + $X_BLOCK X/block x $TXS_PER_BLOCK = $TXS txs"
+echo "devnet file: $CONTAINERS containers, $X_TX X/tx lines, $X_BLOCK X/block containers"
 
 # 2. Import into an empty data dir.
 DATA=$WORK/data-import
@@ -53,7 +53,6 @@ echo "load before import: $(cut -d' ' -f1-3 /proc/loadavg)"
 WALL=$(grep 'Elapsed (wall clock)' "$WORK/import.log" | awk '{print $NF}')
 SECS_IMPORT=$(python3 -c "p='$WALL'.split(':'); print(sum(float(x)*60**i for i,x in enumerate(reversed(p))))")
 RSS_KB=$(grep 'Maximum resident set size' "$WORK/import.log" | awk '{print $NF}')
-python3 -c "print(f'import: $TXS txs in {$SECS_IMPORT:.1f} s = {$TXS/$SECS_IMPORT:,.0f} txs/s ({$CONTAINERS/$SECS_IMPORT:,.0f} containers/s), peak RSS {$RSS_KB/1024:,.0f} MiB')"
 
 # 3. Serve and load.
 PIDS=()
@@ -69,14 +68,23 @@ for _ in $(seq 1 120); do
 done
 
 # Request bodies with real ids, indices and addresses from the imported data, cycled by load.rs.
-python3 - "$PORT" "$FILE" "$WORK" <<'PY'
+python3 - "$PORT" "$FILE" "$WORK" "$X_TX" "$CONTAINERS" "$SECS_IMPORT" "$RSS_KB" <<'PY'
 import json, random, sys, urllib.request
 port, file, work = sys.argv[1], sys.argv[2], sys.argv[3]
+x_tx, containers, secs, rss_kb = int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
 def rpc(path, method, params):
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
     req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", body, {"content-type": "application/json"})
     with urllib.request.urlopen(req) as r:
         return json.load(r)
+# The import figure: X/tx lines plus the txs of every block (heights 1..getHeight).
+top = int(rpc("/ext/bc/X", "avm.getHeight", {})["result"]["height"])
+block_txs = 0
+for h in range(1, top + 1):
+    block_txs += len(rpc("/ext/bc/X", "avm.getBlockByHeight", {"height": str(h), "encoding": "json"})["result"]["block"]["txs"])
+txs = x_tx + block_txs
+print(f"import: {txs} txs ({x_tx} X/tx + {block_txs} in {top} blocks) in {secs:.1f} s = {txs / secs:,.0f} txs/s "
+      f"({containers / secs:,.0f} containers/s), peak RSS {rss_kb / 1024:,.0f} MiB")
 rng = random.Random(1)
 last = int(rpc("/ext/index/X/tx", "index.getLastAccepted", {"encoding": "hex"})["result"]["index"])
 tx_ids = []
