@@ -144,6 +144,19 @@ impl Devnet {
         self.stats
     }
 
+    /// nAVAX the generator can still spend (its tracked AVAX UTXOs, those of the container being
+    /// built included). Stays near the genesis amount for any run length; a falling total means
+    /// the generator is heading for "no spendable UTXO left".
+    pub fn spendable_avax(&self) -> u128 {
+        let pool = &self.wallet.pool;
+        pool.ready
+            .avax
+            .iter()
+            .chain(&pool.pending.avax)
+            .map(|c| u128::from(c.amount))
+            .sum()
+    }
+
     /// Builds up to `want` txs within `max_bytes`, the era's required kinds first.
     fn build_txs(
         &mut self,

@@ -32,6 +32,11 @@ use crate::rng::DetRng;
 const FUND_AMOUNT: u64 = 10_000_000_000_000;
 /// At most this many keys get funding outputs in the first tx.
 const MAX_FUNDED_KEYS: u32 = 300;
+/// At most this much AVAX (1 AVAX) goes to a time-locked recipient or leaves the chain in an
+/// export; the rest stays as spendable change. Those outputs are never spent again, so sending
+/// them a fraction of a coin would drain the spendable AVAX geometrically (down to dust after
+/// about 290k txs); a fixed cap bounds the loss to a fraction of an AVAX per tx.
+const MAX_UNSPENDABLE_AMOUNT: u64 = 1_000_000_000;
 
 /// What kind of tx to build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -356,11 +361,17 @@ impl Wallet {
         } else {
             2
         };
-        let (amounts, change) = self.split(available, n);
+        let (amounts, mut change) = self.split(available, n);
         let mut outs = Vec::with_capacity(amounts.len() + 1);
         for a in amounts {
             let to = self.recipient();
-            outs.push(self.out(self.avax, a, &to));
+            let sent = if to.locktime == 0 {
+                a
+            } else {
+                a.min(MAX_UNSPENDABLE_AMOUNT)
+            };
+            change += a - sent;
+            outs.push(self.out(self.avax, sent, &to));
         }
         if change > 0 {
             outs.push(self.out(self.avax, change, &Owners::single(change_key)));
@@ -617,11 +628,13 @@ impl Wallet {
         };
         let owner = coin.owners.keys.first().copied().unwrap_or(EWOQ);
         let available = coin.amount - self.net.x_fees.tx_fee;
-        let (amounts, change) = self.split(available, 1);
+        let (amounts, mut change) = self.split(available, 1);
         let mut exported = Vec::new();
         for a in amounts {
             let to = Owners::single(self.random_key());
-            exported.push(self.out(self.avax, a, &to));
+            let sent = a.min(MAX_UNSPENDABLE_AMOUNT);
+            change += a - sent;
+            exported.push(self.out(self.avax, sent, &to));
         }
         let mut outs = Vec::new();
         if change > 0 {
