@@ -80,15 +80,27 @@ impl Store {
         let descriptors = descriptors(&existing, schema, opts, &cache);
         let mut db = Db::open_cf_descriptors(&db_opts, path, descriptors).map_err(rocks)?;
 
+        // The version is written last, once every table exists, so a store without it is either
+        // foreign/damaged (it holds data) or a creation that was interrupted (it holds nothing),
+        // which is simply finished here: a kill -9 during the first open loses nothing.
         let has_meta = existing.iter().any(|n| n == META_TABLE);
-        let has_user_tables = existing.iter().any(|n| n != DEFAULT_CF && n != META_TABLE);
-        if has_meta {
-            check_version(&db, path, schema.version())?;
-        } else if has_user_tables || (!fresh && !default_cf_is_empty(&db)) {
-            return Err(StoreError::MissingSchemaVersion(path.display().to_string()));
-        } else {
-            db.create_cf(META_TABLE, &opts.meta_options())
-                .map_err(rocks)?;
+        let version = if has_meta { read_version(&db)? } else { None };
+        match version {
+            Some(found) if found != schema.version() => {
+                return Err(StoreError::SchemaMismatch {
+                    found,
+                    expected: schema.version(),
+                });
+            }
+            Some(_) => {}
+            None if !fresh && holds_data(&db, &existing) => {
+                return Err(StoreError::MissingSchemaVersion(path.display().to_string()));
+            }
+            None if !has_meta => {
+                db.create_cf(META_TABLE, &opts.meta_options())
+                    .map_err(rocks)?;
+            }
+            None => {}
         }
         for t in schema.tables() {
             if !existing.iter().any(|n| n == t.name) {
@@ -96,7 +108,7 @@ impl Store {
                     .map_err(rocks)?;
             }
         }
-        if !has_meta {
+        if version.is_none() {
             let meta = cf(&db, META_TABLE)?;
             let mut wo = rocksdb::WriteOptions::default();
             wo.set_sync(true);
@@ -401,24 +413,35 @@ fn descriptors(
         .collect()
 }
 
-fn default_cf_is_empty(db: &Db) -> bool {
-    let mut it = db.raw_iterator();
-    it.seek_to_first();
-    !it.valid()
+/// Whether any column family of `db` (the default one included) holds an entry.
+fn holds_data(db: &Db, existing: &[String]) -> bool {
+    let mut default = db.raw_iterator();
+    default.seek_to_first();
+    default.valid()
+        || existing.iter().any(|name| {
+            db.cf_handle(name).is_some_and(|h| {
+                let mut it = db.raw_iterator_cf(h);
+                it.seek_to_first();
+                it.valid()
+            })
+        })
+}
+
+/// The stored schema version, if one was written.
+fn read_version(db: &Db) -> Result<Option<u32>> {
+    let meta = cf(db, META_TABLE)?;
+    let raw = db.get_cf(meta, SCHEMA_VERSION_KEY).map_err(rocks)?;
+    Ok(raw
+        .as_deref()
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_be_bytes))
 }
 
 fn check_version(db: &Db, path: &Path, expected: u32) -> Result<()> {
-    let meta = cf(db, META_TABLE)?;
-    let raw = db.get_cf(meta, SCHEMA_VERSION_KEY).map_err(rocks)?;
-    let found = raw
-        .as_deref()
-        .and_then(|b| <[u8; 4]>::try_from(b).ok())
-        .map(u32::from_be_bytes)
-        .ok_or_else(|| StoreError::MissingSchemaVersion(path.display().to_string()))?;
-    if found == expected {
-        Ok(())
-    } else {
-        Err(StoreError::SchemaMismatch { found, expected })
+    match read_version(db)? {
+        None => Err(StoreError::MissingSchemaVersion(path.display().to_string())),
+        Some(found) if found != expected => Err(StoreError::SchemaMismatch { found, expected }),
+        Some(_) => Ok(()),
     }
 }
 
