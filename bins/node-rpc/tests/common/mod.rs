@@ -43,22 +43,36 @@ pub fn run(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Starts `node-rpc ARGS --listen 127.0.0.1:0` and waits for its "listening on" line.
+/// Starts `node-rpc ARGS --listen 127.0.0.1:0` and waits for its "listening on" line; if it
+/// exits first, the test fails with what it wrote on stderr.
 pub fn start(args: &[&str]) -> NodeRpc {
     let mut child = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
         .args(args)
         .args(["--listen", "127.0.0.1:0"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("spawn node-rpc");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    // Drain stderr for the whole life of the child, so it never blocks on a full pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
     let stdout = child.stdout.take().expect("stdout");
     let mut lines = BufReader::new(stdout).lines();
     let addr = loop {
-        let line = lines
-            .next()
-            .expect("node-rpc exited before listening")
-            .expect("read stdout");
+        let Some(line) = lines.next() else {
+            let _ = child.wait();
+            let said: Vec<String> = rx.try_iter().collect();
+            panic!(
+                "node-rpc {args:?} exited before listening; stderr:\n{}",
+                said.join("\n")
+            );
+        };
+        let line = line.expect("read stdout");
         if let Some(rest) = line.split("listening on http://").nth(1) {
             break rest.split_whitespace().next().expect("address").to_owned();
         }
