@@ -4,8 +4,6 @@
 
 use std::ops::Range;
 
-use sha2::{Digest, Sha256};
-
 use super::fx_types::type_id;
 use super::tx::{MAX_GENESIS_TX_SIZE, Tx};
 use crate::Id;
@@ -100,10 +98,7 @@ impl Encode for StandardBlock {
 
 /// A tx's id inside a block: `sha256(0x0000 ‖ tx bytes)` (what `tx.Initialize` re-marshals).
 pub fn block_tx_id(tx_bytes: &[u8]) -> Id {
-    let mut h = Sha256::new();
-    h.update(CODEC_VERSION.to_be_bytes());
-    h.update(tx_bytes);
-    Id(h.finalize().into())
+    crate::codec::versioned_id(tx_bytes)
 }
 
 /// A parsed block with its bytes, id and each tx's id and byte range.

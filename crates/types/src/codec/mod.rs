@@ -110,6 +110,16 @@ pub fn unmarshal_with_max<T: Decode>(bytes: &[u8], max: usize) -> Result<T, Code
     Ok(value)
 }
 
+/// The id of an object whose version-less encoding is `body`: `sha256(u16 version 0 ‖ body)`,
+/// without copying. This is how a tx nested in a block (stored without its version) gets its id.
+pub fn versioned_id(body: &[u8]) -> crate::Id {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(CODEC_VERSION.to_be_bytes());
+    h.update(body);
+    crate::Id(h.finalize().into())
+}
+
 /// [`unmarshal_with_max`] with the default 256 KiB limit.
 pub fn unmarshal<T: Decode>(bytes: &[u8]) -> Result<T, CodecError> {
     unmarshal_with_max(bytes, DEFAULT_MAX_SIZE)

@@ -8,7 +8,6 @@ use crate::codec::{
     CODEC_VERSION, CodecError, DEFAULT_MAX_SIZE, Decode, Encode, MinSize, Reader, Writer, marshal,
 };
 use crate::hashing::sha256;
-use sha2::{Digest, Sha256};
 
 /// Largest tx the P-Chain parses: 256 KiB (`codec.NewDefaultManager`).
 pub const MAX_TX_SIZE: usize = DEFAULT_MAX_SIZE;
@@ -75,10 +74,7 @@ impl MinSize for Tx {
 
 /// The id of a tx whose version-less bytes are `body`: `sha256(0x0000 ‖ body)`, without copying.
 pub fn tx_id_of_body(body: &[u8]) -> Id {
-    let mut h = Sha256::new();
-    h.update(CODEC_VERSION.to_be_bytes());
-    h.update(body);
-    Id(h.finalize().into())
+    crate::codec::versioned_id(body)
 }
 
 /// Decodes a tx nested in a block and computes its id from the bytes it spans.
