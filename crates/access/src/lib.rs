@@ -1,0 +1,1 @@
+//! Placeholder: API keys and usage records (issue #4).
