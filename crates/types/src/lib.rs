@@ -16,6 +16,7 @@ pub mod id;
 pub mod network;
 pub mod platformvm;
 pub mod proposervm;
+pub mod rest;
 pub mod secp256k1;
 pub mod vertex;
 pub mod warp;
