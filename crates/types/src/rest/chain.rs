@@ -193,8 +193,14 @@ mod tests {
     #[test]
     fn enums_use_the_openapi_spellings() {
         // Enumerations of `glacier-data-api.json`: ChainStatus, VmName, ApiFeature.
-        assert_eq!(serde_json::to_string(&ChainStatus::Unavailable).unwrap(), r#""UNAVAILABLE""#);
-        assert_eq!(serde_json::to_string(&VmName::Bitcoin).unwrap(), r#""BITCOIN""#);
+        assert_eq!(
+            serde_json::to_string(&ChainStatus::Unavailable).unwrap(),
+            r#""UNAVAILABLE""#
+        );
+        assert_eq!(
+            serde_json::to_string(&VmName::Bitcoin).unwrap(),
+            r#""BITCOIN""#
+        );
         for f in ApiFeature::ALL {
             let json = serde_json::to_string(&f).unwrap();
             assert_eq!(json, format!("\"{}\"", f.as_str()));
