@@ -1,1 +1,19 @@
-//! Placeholder: API keys and usage records (issue #4).
+//! Who may call the Data API and what they used (issue #4).
+//!
+//! - [`keys`]: API keys. A secret (`snl_` + base58 of 32 random bytes) is shown once; only its
+//!   SHA-256 is stored, in a small store of its own that the `data-api keys` CLI writes while the
+//!   server follows it as a RocksDB secondary. [`keys::ApiKeys::resolve`] turns a presented key into
+//!   a [`keys::KeyLookup`] with one point read.
+//! - [`usage`]: usage metering. [`usage::UsageWriter`] records [`usage::UsageEvent`]s without ever
+//!   blocking the request path; [`usage::UsageLog`] keeps them by time, prunes them and aggregates
+//!   them into the Data API's `UsageMetrics` ([`usage::response`]).
+//!
+//! This crate knows nothing of HTTP; the REST edge calls it through small traits of its own that
+//! the binary implements with these types. See `docs/access.md`.
+
+mod bytes;
+pub mod error;
+pub mod keys;
+pub mod usage;
+
+pub use error::{AccessError, Result};

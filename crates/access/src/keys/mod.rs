@@ -1,0 +1,14 @@
+//! API keys: creation (a secret shown once), the stored record (hash only), tiers, and the
+//! lookup the REST edge performs on every request.
+
+mod api;
+mod record;
+mod secret;
+mod table;
+mod tier;
+
+pub use api::{ApiKeys, MAX_FIELD_BYTES};
+pub use record::{Caller, KeyLookup, KeyRecord};
+pub use secret::{KEY_ID_HEX_LEN, SECRET_BYTES, SECRET_PREFIX, key_id_of, parse_secret};
+pub use table::{KEYS_TABLE, SCHEMA_VERSION, schema, tables};
+pub use tier::Tier;

@@ -1,0 +1,126 @@
+//! One metered request, and its compact stored form.
+
+use snowline_store::DecodeError;
+use snowline_store::value::ValueCodec;
+
+use crate::bytes::{Reader, put_str, put_varint};
+
+/// One request as metered by the REST edge.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UsageEvent {
+    /// When the request arrived, ms since the Unix epoch.
+    pub timestamp_ms: u64,
+    /// The caller's organisation (empty for anonymous callers).
+    pub org_id: String,
+    /// The key id used, empty for anonymous callers.
+    pub api_key_id: String,
+    /// The route template (`/v1/chains/{chainId}/...`), not the concrete path.
+    pub request_path: String,
+    /// The HTTP status answered.
+    pub response_code: u16,
+    /// The chain the request was about; may be empty.
+    pub chain_id: String,
+    /// `data` or `rpc`.
+    pub request_type: String,
+    /// Time to answer, microseconds.
+    pub latency_us: u64,
+    /// Credits charged.
+    pub credits_used: u64,
+    /// Credits charged for a request that failed because of the caller (4xx).
+    pub credits_wasted: u64,
+}
+
+/// The stored value of an event: everything but the timestamp, which is in the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredEvent(pub(crate) UsageEvent);
+
+/// Encoding version byte, first in every value.
+const VERSION: u8 = 1;
+
+/// `version ‖ response_code u16 BE ‖ latency_us, credits_used, credits_wasted (varints) ‖
+/// org_id ‖ api_key_id ‖ request_path ‖ chain_id ‖ request_type (varint length + UTF-8)`;
+/// a typical event is about 60 bytes.
+impl ValueCodec for StoredEvent {
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        let e = &self.0;
+        out.push(VERSION);
+        out.extend_from_slice(&e.response_code.to_be_bytes());
+        put_varint(out, e.latency_us);
+        put_varint(out, e.credits_used);
+        put_varint(out, e.credits_wasted);
+        put_str(out, &e.org_id);
+        put_str(out, &e.api_key_id);
+        put_str(out, &e.request_path);
+        put_str(out, &e.chain_id);
+        put_str(out, &e.request_type);
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut r = Reader::new(bytes);
+        let version = r.u8()?;
+        if version != VERSION {
+            return Err(DecodeError::Other(format!(
+                "unknown usage event version {version}"
+            )));
+        }
+        let response_code = u16::from_be_bytes([r.u8()?, r.u8()?]);
+        let latency_us = r.varint()?;
+        let credits_used = r.varint()?;
+        let credits_wasted = r.varint()?;
+        let event = UsageEvent {
+            timestamp_ms: 0,
+            org_id: r.string()?,
+            api_key_id: r.string()?,
+            request_path: r.string()?,
+            response_code,
+            chain_id: r.string()?,
+            request_type: r.string()?,
+            latency_us,
+            credits_used,
+            credits_wasted,
+        };
+        r.finish()?;
+        Ok(StoredEvent(event))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use snowline_store::encode_value;
+
+    proptest! {
+        #[test]
+        fn events_round_trip_without_their_timestamp(
+            org_id in ".{0,20}", api_key_id in "[0-9a-f]{0,16}", request_path in ".{0,40}",
+            response_code in any::<u16>(), chain_id in ".{0,20}", request_type in "(data|rpc)",
+            latency_us in any::<u64>(), credits_used in any::<u64>(), credits_wasted in any::<u64>(),
+        ) {
+            let e = UsageEvent {
+                timestamp_ms: 0, org_id, api_key_id, request_path, response_code, chain_id,
+                request_type, latency_us, credits_used, credits_wasted,
+            };
+            let bytes = encode_value(&StoredEvent(e.clone()));
+            prop_assert_eq!(StoredEvent::decode_value(&bytes).unwrap().0, e);
+            prop_assert!(StoredEvent::decode_value(&bytes[..bytes.len() - 1]).is_err());
+        }
+    }
+
+    #[test]
+    fn a_typical_event_is_compact() {
+        let e = UsageEvent {
+            timestamp_ms: 1_700_000_000_000,
+            org_id: "org-1".into(),
+            api_key_id: "0123456789abcdef".into(),
+            request_path: "/v1/networks/{network}/blockchains/{blockchainId}/utxos".into(),
+            response_code: 200,
+            chain_id: "43114".into(),
+            request_type: "data".into(),
+            latency_us: 1_250,
+            credits_used: 20,
+            credits_wasted: 0,
+        };
+        assert!(encode_value(&StoredEvent(e)).len() < 110);
+    }
+}

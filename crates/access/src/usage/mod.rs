@@ -1,0 +1,19 @@
+//! Usage metering: events recorded off the request path, kept by time, pruned, and aggregated
+//! into the Data API's `UsageMetrics`.
+
+mod aggregate;
+pub mod calendar;
+mod event;
+mod log;
+mod query;
+pub mod response;
+mod table;
+mod writer;
+
+pub use aggregate::{Aggregator, aggregate_events};
+pub use event::UsageEvent;
+pub use log::UsageLog;
+pub use query::{GroupBy, Interval, UsageFilters, UsageQuery};
+pub use response::{Metric, UsageMetrics, UsageMetricsValue};
+pub use table::{USAGE_EVENTS_TABLE, tables};
+pub use writer::{UsageWriter, WriterConfig};
