@@ -366,3 +366,69 @@ async fn imported_file_is_served() {
         }
     }
 }
+
+/// Polls `status` until `cond` holds (bounded: 20 s), so the test waits on behaviour, not time.
+async fn wait_for(
+    status: &snowline_node_index::FollowStatus,
+    cond: impl Fn(&snowline_node_index::FollowSnapshot) -> bool,
+) -> snowline_node_index::FollowSnapshot {
+    for _ in 0..2000 {
+        let snap = status.snapshot();
+        if cond(&snap) {
+            return snap;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!(
+        "status never reached the condition: {:?}",
+        status.snapshot()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_observed_reports_heads_lag_and_outages() {
+    let (_up_dir, up) = upstream();
+    let server = serve(Arc::clone(&up), Compat::Avalanchego).await;
+    let url = server.url();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(open(dir.path()));
+    let status = Arc::new(snowline_node_index::FollowStatus::new());
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let task = {
+        let (store, status) = (Arc::clone(&store), Arc::clone(&status));
+        let url = url.clone();
+        tokio::spawn(async move {
+            let mut w = IndexWriter::open(&*store).unwrap();
+            let f = Follower::new(
+                &url,
+                FollowConfig {
+                    poll_interval: Duration::from_millis(20),
+                    ..config(100)
+                },
+            )
+            .unwrap();
+            f.run_observed(&store, &mut w, &mut NoDerive, &status, async {
+                let _ = stop_rx.await;
+            })
+            .await
+        })
+    };
+    // Caught up: every served path at the upstream's head, unserved-or-empty paths at 0.
+    let snap = wait_for(&status, |s| s.upstream_up && s.since_caught_up.is_some()).await;
+    assert_eq!(snap.behind(), 0);
+    let c = snap
+        .paths
+        .iter()
+        .find(|p| p.path == IndexPath::CBlock)
+        .unwrap();
+    assert_eq!((c.local, c.upstream), (1500, Some(1500)));
+    assert_eq!(dump(&store), dump(&up));
+    // The upstream goes away: the status says so, with the error, and the task keeps running.
+    drop(server);
+    let snap = wait_for(&status, |s| !s.upstream_up).await;
+    assert!(snap.consecutive_failures >= 1);
+    assert!(snap.last_error.is_some());
+    assert!(!task.is_finished());
+    stop_tx.send(()).unwrap();
+    task.await.unwrap().unwrap();
+}

@@ -15,6 +15,7 @@ use snowline_types::formatting::{decode_hex_checksum, decode_hex_plain};
 
 use crate::error::IndexError;
 use crate::ingest::Derive;
+use crate::status::FollowStatus;
 use crate::writer::{IndexWriter, Staged};
 
 /// How a [`Follower`] polls and retries.
@@ -268,26 +269,109 @@ impl Follower {
         D: Derive + ?Sized,
         S: Future<Output = ()>,
     {
+        self.run_observed(store, writer, derive, &FollowStatus::new(), shutdown)
+            .await
+    }
+
+    /// [`Follower::run`], keeping `status` up to date: the upstream's head per path (asked with
+    /// `index.getLastAccepted` before each sync), our position after each batch, and failures.
+    pub async fn run_observed<D, S>(
+        &self,
+        store: &Store,
+        writer: &mut IndexWriter,
+        derive: &mut D,
+        status: &FollowStatus,
+        shutdown: S,
+    ) -> Result<(), IndexError>
+    where
+        D: Derive + ?Sized,
+        S: Future<Output = ()>,
+    {
         tokio::pin!(shutdown);
+        for (path, _) in &self.clients {
+            status.set_local(*path, writer.next_index(*path));
+        }
         loop {
+            let round = async {
+                self.heads(status).await?;
+                self.sync(store, writer, derive, |path, next| {
+                    status.set_local(path, next)
+                })
+                .await
+            };
             tokio::select! {
                 () = &mut shutdown => return Ok(()),
-                r = self.sync(store, writer, derive, |_, _| {}) => {
-                    if let Err(e) = r {
-                        match e {
-                            IndexError::Unavailable { .. } => {
-                                tracing::warn!(error = %e, "upstream unavailable");
-                            }
-                            other => return Err(other),
+                r = round => match r {
+                    Ok(progress) => {
+                        for p in progress.iter().filter(|p| !p.served) {
+                            status.remove_path(p.path);
                         }
+                        status.caught_up();
                     }
-                }
+                    Err(e @ IndexError::Unavailable { .. }) => {
+                        tracing::warn!(error = %e, "upstream unavailable");
+                        status.failed(&e.to_string());
+                    }
+                    Err(other) => {
+                        status.failed(&other.to_string());
+                        return Err(other);
+                    }
+                },
             }
             tokio::select! {
                 () = &mut shutdown => return Ok(()),
                 () = tokio::time::sleep(self.config.poll_interval) => {}
             }
         }
+    }
+
+    /// Asks the upstream how many containers each path has accepted (`index.getLastAccepted`),
+    /// with the same retries as a page fetch.
+    async fn heads(&self, status: &FollowStatus) -> Result<(), IndexError> {
+        #[derive(Serialize)]
+        struct Args {
+            encoding: &'static str,
+        }
+        for (path, client) in &self.clients {
+            let path = *path;
+            let mut delay = self.config.retry_initial;
+            let mut attempts = 0u32;
+            loop {
+                attempts += 1;
+                let err = match client
+                    .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
+                    .await
+                {
+                    Ok(v) => {
+                        let index = v
+                            .get("index")
+                            .and_then(Value::as_str)
+                            .and_then(|s| s.parse::<u64>().ok())
+                            .ok_or_else(|| bad(path, "getLastAccepted: no decimal `index`"))?;
+                        status.set_upstream(path, index.saturating_add(1));
+                        break;
+                    }
+                    Err(ClientError::Rpc { message, .. })
+                        if message == "no containers have been accepted" =>
+                    {
+                        status.set_upstream(path, 0);
+                        break;
+                    }
+                    Err(ClientError::Status { status: 404, .. }) => break,
+                    Err(e) => e.to_string(),
+                };
+                if attempts >= self.config.max_attempts.max(1) {
+                    return Err(IndexError::Unavailable {
+                        path,
+                        attempts,
+                        message: err,
+                    });
+                }
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(self.config.retry_max);
+            }
+        }
+        Ok(())
     }
 }
 

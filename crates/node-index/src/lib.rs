@@ -17,6 +17,7 @@ mod follower;
 mod import;
 mod ingest;
 mod reader;
+mod status;
 mod tables;
 mod writer;
 
@@ -25,6 +26,7 @@ pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer, parse_
 pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
 pub use ingest::{Derive, IngestStats, NoDerive, ingest};
 pub use reader::{IndexReader, IndexedContainer};
+pub use status::{FollowSnapshot, FollowStatus, PathLag};
 pub use tables::{ContainerIds, Containers, StoredContainer, path_code, path_from_code, tables};
 pub use writer::{IndexWriter, Staged};
 
