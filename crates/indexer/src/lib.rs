@@ -10,6 +10,9 @@
 //! See `docs/xchain-state.md`.
 
 mod error;
+/// The Data API's X-Chain history: UTXOs with creation and consumption, per-address orders,
+/// balances, vertices, blocks and assets (`docs/xchain-history.md`).
+pub mod history;
 pub mod outputs;
 mod reader;
 mod state;

@@ -1,0 +1,578 @@
+//! [`XHistory`]: the node-index [`Derive`] hook that fills the history tables from accepted
+//! `X/tx`, `X/vtx` and `X/block` containers, in the same atomic batch as the containers.
+
+use std::collections::HashMap;
+
+use snowline_node_index::{Derive, IndexError};
+use snowline_store::{ReadView, Store, WriteBatch};
+use snowline_types::avm::{
+    Output, ParsedBlock, StandardBlock, TransferableOut, Tx, UnsignedTx, Utxo,
+};
+use snowline_types::components::UtxoId;
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::proposervm;
+use snowline_types::vertex::Vertex;
+use snowline_types::{Id, ShortId};
+
+use super::rows::{
+    AssetCap, AssetInfo, AssetTotal, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord,
+    VertexRow, output_amount, output_owners,
+};
+use super::tables::{
+    META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, XhAllByAmount, XhAllByTime, XhAssets,
+    XhBalances, XhBlocks, XhMeta, XhMultiOwner, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos,
+    XhVertices,
+};
+use crate::error::XStateError;
+use crate::outputs::{owners, produced_utxos};
+use crate::state::XGenesisState;
+
+/// Key of [`XhBalances`]: `(address, asset, holding code, shared chain, locktime)`.
+type BalanceKey = (ShortId, Id, u8, Id, u64);
+
+/// Counters of what [`XHistory`] applied since it was created.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HistoryStats {
+    /// Txs applied.
+    pub txs: u64,
+    /// Txs seen again (a DAG tx in `X/tx` and in its vertex) with nothing left to record.
+    pub duplicate_txs: u64,
+    /// Txs first seen in `X/tx` whose vertex or block later gave them a height.
+    pub patched_txs: u64,
+    /// UTXOs created (X-Chain outputs, exports from X, genesis atomic UTXOs).
+    pub utxos_created: u64,
+    /// UTXOs consumed.
+    pub utxos_consumed: u64,
+    /// Inputs whose UTXO is unknown (not indexed, e.g. imported from an unindexed chain) or
+    /// already consumed; they are skipped.
+    pub missing_inputs: u64,
+    /// Vertices recorded.
+    pub vertices: u64,
+    /// Blocks recorded.
+    pub blocks: u64,
+}
+
+/// The X-Chain history deriver for the Data API. Keeps what the current (unwritten) batch
+/// changed, because reads through the store do not see it yet.
+#[derive(Debug)]
+pub struct XHistory {
+    x_chain: Id,
+    utxos: HashMap<Id, UtxoRecord>,
+    txs: HashMap<Id, TxRow>,
+    balances: HashMap<BalanceKey, AssetTotal>,
+    first_time_known: bool,
+    first_time_pending: bool,
+    stats: HistoryStats,
+}
+
+fn decode_err(id: Id) -> impl FnOnce(snowline_types::codec::CodecError) -> XStateError {
+    move |source| XStateError::Decode { id, source }
+}
+
+/// Unix seconds of a container timestamp in ns (times before 1970 become 0).
+fn seconds(ns: i64) -> u64 {
+    u64::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(0)
+}
+
+/// The UTXOs an `ExportTx` puts in its destination's atomic memory, with the output indexes
+/// avalanchego gives them (after the base outputs: `executor.go` `ExportTx`).
+pub fn exported_utxos(tx: &Tx, tx_id: &Id) -> Vec<(Id, Utxo)> {
+    let UnsignedTx::Export(e) = &tx.unsigned else {
+        return Vec::new();
+    };
+    let first = e.base.outputs.len();
+    e.exported_outputs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let index = u32::try_from(first.saturating_add(i)).unwrap_or(u32::MAX);
+            let output = match &o.output {
+                TransferableOut::Secp256k1(t) => Output::Secp256k1Transfer(t.clone()),
+            };
+            let utxo = Utxo {
+                utxo_id: UtxoId::new(*tx_id, index),
+                asset_id: o.asset_id,
+                output,
+            };
+            (e.destination_chain, utxo)
+        })
+        .collect()
+}
+
+/// The Data API type and cap of a new asset, from its initial states.
+fn asset_kind(states: &[snowline_types::avm::InitialState]) -> (AssetType, AssetCap) {
+    let outputs = || states.iter().flat_map(|s| s.outputs.iter());
+    let nft = outputs().any(|o| matches!(o, Output::NftMint(_) | Output::NftTransfer(_)));
+    let mint = outputs().any(|o| {
+        matches!(
+            o,
+            Output::Secp256k1Mint(_) | Output::NftMint(_) | Output::PropertyMint(_)
+        )
+    });
+    (
+        if nft {
+            AssetType::Nft
+        } else {
+            AssetType::Secp256k1
+        },
+        if mint {
+            AssetCap::Variable
+        } else {
+            AssetCap::Fixed
+        },
+    )
+}
+
+impl XHistory {
+    /// A deriver for the X-Chain with id `x_chain` (its `createdOnChainId` /
+    /// `consumedOnChainId`), with no pending state.
+    pub fn new(x_chain: Id) -> Self {
+        Self {
+            x_chain,
+            utxos: HashMap::new(),
+            txs: HashMap::new(),
+            balances: HashMap::new(),
+            first_time_known: false,
+            first_time_pending: false,
+            stats: HistoryStats::default(),
+        }
+    }
+
+    /// What was applied so far.
+    pub fn stats(&self) -> HistoryStats {
+        self.stats
+    }
+
+    /// Applies `genesis` once, in its own batch, as of `timestamp` (the network's start, Unix
+    /// seconds): genesis txs and their UTXOs, the linear genesis block, and the atomic UTXOs
+    /// other chains exported to X. Returns `false` (and writes nothing) when already applied.
+    pub fn apply_genesis(
+        &mut self,
+        store: &Store,
+        genesis: &XGenesisState,
+        timestamp: u64,
+    ) -> Result<bool, XStateError> {
+        if store.get::<XhMeta>(&META_GENESIS_TIME)?.is_some() {
+            return Ok(false);
+        }
+        let mut batch = WriteBatch::new();
+        let result = self.stage_genesis(&mut batch, store, genesis, timestamp);
+        match result.and_then(|()| store.write(batch).map_err(XStateError::from)) {
+            Ok(()) => {
+                self.committed();
+                Ok(true)
+            }
+            Err(e) => {
+                self.discard();
+                Err(e)
+            }
+        }
+    }
+
+    fn stage_genesis(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        genesis: &XGenesisState,
+        timestamp: u64,
+    ) -> Result<(), XStateError> {
+        for tx in &genesis.txs {
+            self.accept_tx(batch, view, &tx.id, &tx.tx, timestamp, None)?;
+        }
+        if let Some(block) = &genesis.linear_genesis {
+            let parsed = ParsedBlock::from_block(block.clone()).map_err(decode_err(block.id()))?;
+            self.put_block(batch, &parsed, parsed.id, parsed.bytes.len(), block.time);
+        }
+        for (chain, utxo) in &genesis.atomic_utxos {
+            let ev = Event {
+                tx_id: utxo.utxo_id.tx_id,
+                height: None,
+                timestamp,
+            };
+            self.create(
+                batch,
+                view,
+                utxo.clone(),
+                Holding::ExportedToX,
+                (*chain, self.x_chain),
+                ev,
+            )?;
+        }
+        batch.put::<XhMeta>(&META_GENESIS_TIME, &timestamp);
+        Ok(())
+    }
+
+    /// Applies one accepted container to `batch` (`view` = the committed store; `index` = its
+    /// position in its path, the vertex index of a vertex). `X/tx`: the tx; `X/vtx`: the vertex
+    /// and its txs; `X/block`: the block and its txs. A tx already applied is not applied again;
+    /// if it had no height yet (seen in `X/tx` first), its vertex or block gives it one.
+    pub fn apply(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+        index: u64,
+    ) -> Result<(), XStateError> {
+        let ts = seconds(record.timestamp_ns);
+        match record.path {
+            IndexPath::XTx => {
+                let tx = Tx::parse(&record.bytes).map_err(decode_err(record.id))?;
+                self.accept_tx(batch, view, &tx.id, &tx.tx, ts, None)?;
+            }
+            IndexPath::XVtx => {
+                let vtx = Vertex::parse(&record.bytes).map_err(decode_err(record.id))?;
+                let height = vtx.vertex.height;
+                let mut tx_ids = Vec::with_capacity(vtx.vertex.txs.len());
+                for bytes in &vtx.vertex.txs {
+                    let tx = Tx::parse(bytes).map_err(decode_err(record.id))?;
+                    self.accept_tx(batch, view, &tx.id, &tx.tx, ts, Some(height))?;
+                    tx_ids.push(tx.id);
+                }
+                let row = VertexRow {
+                    id: vtx.id,
+                    parent_ids: vtx.vertex.parent_ids.clone(),
+                    timestamp: ts,
+                    tx_ids,
+                    size: u32::try_from(record.bytes.len()).unwrap_or(u32::MAX),
+                };
+                batch.put::<XhVertices>(&(height, index), &row);
+                self.stats.vertices += 1;
+            }
+            IndexPath::XBlock => {
+                let outer =
+                    proposervm::Block::parse(&record.bytes).map_err(decode_err(record.id))?;
+                let inner =
+                    StandardBlock::parse(outer.block.inner()).map_err(decode_err(record.id))?;
+                let height = Some(inner.block.height);
+                for (tx, id) in inner.block.txs.iter().zip(&inner.tx_ids) {
+                    self.accept_tx(batch, view, id, tx, ts, height)?;
+                }
+                self.put_block(batch, &inner, record.id, record.bytes.len(), ts);
+            }
+            IndexPath::PBlock | IndexPath::CBlock => return Ok(()),
+        }
+        self.note_time(batch, view, ts)?;
+        Ok(())
+    }
+
+    fn put_block(
+        &mut self,
+        batch: &mut WriteBatch,
+        block: &ParsedBlock,
+        container_id: Id,
+        size: usize,
+        timestamp: u64,
+    ) {
+        let row = BlockRow {
+            id: block.id,
+            container_id,
+            parent_id: block.block.parent_id,
+            block_time: block.block.time,
+            timestamp,
+            tx_ids: block.tx_ids.clone(),
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+        };
+        batch.put::<XhBlocks>(&block.block.height, &row);
+        self.stats.blocks += 1;
+    }
+
+    fn note_time(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        ts: u64,
+    ) -> Result<(), XStateError> {
+        if !self.first_time_known {
+            if view.get::<XhMeta>(&META_FIRST_TIME)?.is_none() {
+                batch.put::<XhMeta>(&META_FIRST_TIME, &ts);
+                self.first_time_pending = true;
+            }
+            self.first_time_known = true;
+        }
+        batch.put::<XhMeta>(&META_LAST_TIME, &ts);
+        Ok(())
+    }
+
+    fn tx_row(&self, view: &impl ReadView, id: &Id) -> Result<Option<TxRow>, XStateError> {
+        match self.txs.get(id) {
+            Some(row) => Ok(Some(*row)),
+            None => Ok(view.get::<XhTxs>(id)?),
+        }
+    }
+
+    fn utxo_row(&self, view: &impl ReadView, id: &Id) -> Result<Option<UtxoRecord>, XStateError> {
+        match self.utxos.get(id) {
+            Some(row) => Ok(Some(row.clone())),
+            None => Ok(view.get::<XhUtxos>(id)?),
+        }
+    }
+
+    fn put_utxo(&mut self, batch: &mut WriteBatch, id: Id, row: UtxoRecord) {
+        batch.put::<XhUtxos>(&id, &row);
+        self.utxos.insert(id, row);
+    }
+
+    /// Applies `tx` unless already applied; a known tx without height gets `height`.
+    fn accept_tx(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: &Id,
+        tx: &Tx,
+        ts: u64,
+        height: Option<u64>,
+    ) -> Result<(), XStateError> {
+        match self.tx_row(view, id)? {
+            None => self.apply_tx(batch, view, id, tx, ts, height),
+            Some(row) if row.height.is_none() && height.is_some() => {
+                self.patch_height(batch, view, id, tx, row, height)
+            }
+            Some(_) => {
+                self.stats.duplicate_txs += 1;
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_tx(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: &Id,
+        tx: &Tx,
+        timestamp: u64,
+        height: Option<u64>,
+    ) -> Result<(), XStateError> {
+        let row = TxRow { timestamp, height };
+        batch.put::<XhTxs>(id, &row);
+        self.txs.insert(*id, row);
+        let ev = Event {
+            tx_id: *id,
+            height,
+            timestamp,
+        };
+        for input in tx.unsigned.input_utxos() {
+            self.consume(batch, view, input.id(), ev)?;
+        }
+        let x = self.x_chain;
+        for utxo in produced_utxos(tx, id) {
+            self.create(batch, view, utxo, Holding::Native, (x, x), ev)?;
+        }
+        for (dest, utxo) in exported_utxos(tx, id) {
+            self.create(batch, view, utxo, Holding::ExportedFromX, (x, dest), ev)?;
+        }
+        if let UnsignedTx::CreateAsset(c) = &tx.unsigned {
+            let (asset_type, cap) = asset_kind(&c.states);
+            let info = AssetInfo {
+                name: c.name.clone(),
+                symbol: c.symbol.clone(),
+                denomination: c.denomination,
+                asset_type,
+                cap,
+                created_at: timestamp,
+            };
+            batch.put::<XhAssets>(id, &info);
+        }
+        self.stats.txs += 1;
+        Ok(())
+    }
+
+    /// Gives a tx applied without a height (and what it created and consumed) its height.
+    fn patch_height(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: &Id,
+        tx: &Tx,
+        row: TxRow,
+        height: Option<u64>,
+    ) -> Result<(), XStateError> {
+        let row = TxRow { height, ..row };
+        batch.put::<XhTxs>(id, &row);
+        self.txs.insert(*id, row);
+        let created = produced_utxos(tx, id)
+            .into_iter()
+            .chain(exported_utxos(tx, id).into_iter().map(|(_, u)| u));
+        for utxo in created {
+            let uid = utxo.id();
+            if let Some(mut rec) = self.utxo_row(view, &uid)? {
+                if rec.created.tx_id == *id && rec.created.height.is_none() {
+                    rec.created.height = height;
+                    self.put_utxo(batch, uid, rec);
+                }
+            }
+        }
+        for input in tx.unsigned.input_utxos() {
+            let uid = input.id();
+            if let Some(mut rec) = self.utxo_row(view, &uid)? {
+                if let Some(c) = rec.consumed.as_mut().filter(|c| c.tx_id == *id) {
+                    c.height = height;
+                    self.put_utxo(batch, uid, rec);
+                }
+            }
+        }
+        self.stats.patched_txs += 1;
+        Ok(())
+    }
+
+    /// Records a new UTXO: its row, its four address orders, and its balance (single owner) or
+    /// multi-owner entry. `chains` = (`createdOnChainId`, `consumedOnChainId`).
+    fn create(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        utxo: Utxo,
+        holding: Holding,
+        chains: (Id, Id),
+        created: Event,
+    ) -> Result<(), XStateError> {
+        let uid = utxo.id();
+        let counted = output_amount(&utxo.output);
+        let amount = counted.unwrap_or(0);
+        let addrs = owners(&utxo.output);
+        let ts = created.timestamp;
+        for a in &addrs {
+            batch.put::<XhUnspentByTime>(&(*a, ts, uid), &());
+            batch.put::<XhUnspentByAmount>(&(*a, amount, uid), &());
+            batch.put::<XhAllByTime>(&(*a, ts, uid), &());
+            batch.put::<XhAllByAmount>(&(*a, amount, uid), &());
+        }
+        let rec = UtxoRecord {
+            holding,
+            amount,
+            created_on: chains.0,
+            consumed_on: chains.1,
+            created,
+            consumed: None,
+            bytes: utxo.to_bytes(),
+        };
+        if let Some(counted) = counted {
+            self.count(batch, view, &rec, &utxo, &addrs, counted, true)?;
+        }
+        self.put_utxo(batch, uid, rec);
+        self.stats.utxos_created += 1;
+        Ok(())
+    }
+
+    /// Marks a UTXO consumed by `ev`: leaves the unspent orders and the balances.
+    fn consume(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        uid: Id,
+        ev: Event,
+    ) -> Result<(), XStateError> {
+        let Some(mut rec) = self.utxo_row(view, &uid)? else {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        };
+        if rec.consumed.is_some() {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        }
+        let utxo = rec
+            .utxo()
+            .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
+        let addrs = owners(&utxo.output);
+        for a in &addrs {
+            batch.delete::<XhUnspentByTime>(&(*a, rec.created.timestamp, uid));
+            batch.delete::<XhUnspentByAmount>(&(*a, rec.amount, uid));
+        }
+        if let Some(counted) = output_amount(&utxo.output) {
+            self.count(batch, view, &rec, &utxo, &addrs, counted, false)?;
+        }
+        rec.consumed = Some(ev);
+        self.put_utxo(batch, uid, rec);
+        self.stats.utxos_consumed += 1;
+        Ok(())
+    }
+
+    /// Adds (`add`) or removes an unspent UTXO from its owner's balance row, or from the
+    /// multi-owner set when it has several owners.
+    #[allow(clippy::too_many_arguments)]
+    fn count(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        rec: &UtxoRecord,
+        utxo: &Utxo,
+        addrs: &[ShortId],
+        amount: u64,
+        add: bool,
+    ) -> Result<(), XStateError> {
+        let uid = utxo.id();
+        match addrs {
+            [] => {}
+            [addr] => {
+                let chain = rec.shared_with().unwrap_or(Id::EMPTY);
+                let locktime = output_owners(&utxo.output).locktime;
+                let key = (*addr, utxo.asset_id, rec.holding.code(), chain, locktime);
+                let mut total = match self.balances.get(&key) {
+                    Some(t) => *t,
+                    None => view.get::<XhBalances>(&key)?.unwrap_or_default(),
+                };
+                if add {
+                    total.add(amount);
+                } else {
+                    total.sub(amount);
+                }
+                if total.utxo_count == 0 {
+                    batch.delete::<XhBalances>(&key);
+                } else {
+                    batch.put::<XhBalances>(&key, &total);
+                }
+                self.balances.insert(key, total);
+            }
+            many => {
+                for a in many {
+                    if add {
+                        batch.put::<XhMultiOwner>(&(*a, uid), &());
+                    } else {
+                        batch.delete::<XhMultiOwner>(&(*a, uid));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The batch was written: pending changes are now visible through the store.
+    pub fn committed(&mut self) {
+        self.utxos.clear();
+        self.txs.clear();
+        self.balances.clear();
+        self.first_time_pending = false;
+    }
+
+    /// The batch was dropped: forget pending changes.
+    pub fn discard(&mut self) {
+        self.utxos.clear();
+        self.txs.clear();
+        self.balances.clear();
+        if self.first_time_pending {
+            self.first_time_known = false;
+            self.first_time_pending = false;
+        }
+    }
+}
+
+impl Derive for XHistory {
+    fn derive(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &Store,
+        record: &ContainerRecord,
+        index: u64,
+    ) -> Result<(), IndexError> {
+        self.apply(batch, view, record, index)
+            .map_err(IndexError::from)
+    }
+
+    fn committed(&mut self) {
+        XHistory::committed(self);
+    }
+
+    fn discard(&mut self) {
+        XHistory::discard(self);
+    }
+}

@@ -1,0 +1,576 @@
+//! The values of the history tables: a UTXO with its creation and consumption, a tx's place, a
+//! vertex, a linear block, an asset, a balance sum. Each has a compact fixed layout
+//! (`history::codec`); UTXOs keep the chain's own bytes.
+
+use snowline_store::DecodeError;
+use snowline_store::value::ValueCodec;
+use snowline_types::Id;
+use snowline_types::avm::{Output, Utxo};
+use snowline_types::codec::CodecError;
+use snowline_types::fx::secp256k1fx::OutputOwners;
+
+use super::codec::{In, Out};
+
+/// Where a UTXO lives relative to the X-Chain, which decides the balance it counts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Holding {
+    /// Created and consumed on the X-Chain (`unlocked` / `locked`).
+    Native,
+    /// Exported by an X-Chain `ExportTx` into the destination chain's atomic memory
+    /// (`consumedOnChainId` = the destination); counts in `atomicMemory*` until imported there.
+    ExportedFromX,
+    /// Exported to the X-Chain by another chain (`createdOnChainId` = the source), waiting in
+    /// X's atomic memory until an X-Chain `ImportTx` consumes it.
+    ExportedToX,
+}
+
+impl Holding {
+    /// The stable one-byte code used in keys and rows (never renumber: it is on disk).
+    pub const fn code(self) -> u8 {
+        match self {
+            Holding::Native => 0,
+            Holding::ExportedFromX => 1,
+            Holding::ExportedToX => 2,
+        }
+    }
+
+    /// The holding of a code, if it is one.
+    pub fn from_code(code: u8) -> Option<Self> {
+        [
+            Holding::Native,
+            Holding::ExportedFromX,
+            Holding::ExportedToX,
+        ]
+        .into_iter()
+        .find(|h| h.code() == code)
+    }
+}
+
+/// When and by what a UTXO was created or consumed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Event {
+    /// The creating or consuming tx.
+    pub tx_id: Id,
+    /// Height of the vertex or block that accepted the tx (`None` for genesis UTXOs, and for a
+    /// DAG tx seen in `X/tx` before its vertex).
+    pub height: Option<u64>,
+    /// Acceptance time of the container, Unix seconds.
+    pub timestamp: u64,
+}
+
+/// One UTXO as the Data API shows it: the node's bytes plus its history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UtxoRecord {
+    /// Native, exported from X, or exported to X.
+    pub holding: Holding,
+    /// The amount it counts for: secp256k1fx transfer amount, 1 for an NFT, 0 for mint rights
+    /// and property outputs (see [`output_amount`]).
+    pub amount: u64,
+    /// `createdOnChainId`: X, or the source chain of an atomic UTXO exported to X.
+    pub created_on: Id,
+    /// `consumedOnChainId`: X, or the destination chain of an X-Chain export.
+    pub consumed_on: Id,
+    /// The creating tx, its height and time.
+    pub created: Event,
+    /// The consuming tx, once spent (an X-Chain export stays unconsumed until P/C are indexed).
+    pub consumed: Option<Event>,
+    /// The UTXO as `avm.getUTXOs` serves it (codec version 0 ‖ utxo).
+    pub bytes: Vec<u8>,
+}
+
+impl UtxoRecord {
+    /// Parses the stored UTXO bytes.
+    pub fn utxo(&self) -> Result<Utxo, CodecError> {
+        Utxo::parse(&self.bytes)
+    }
+
+    /// The chain whose atomic memory holds it (`sharedWithChainId`), for atomic UTXOs.
+    pub fn shared_with(&self) -> Option<Id> {
+        match self.holding {
+            Holding::Native => None,
+            Holding::ExportedFromX => Some(self.consumed_on),
+            Holding::ExportedToX => Some(self.created_on),
+        }
+    }
+}
+
+const F_CREATED_HEIGHT: u8 = 1;
+const F_CONSUMED: u8 = 2;
+const F_CONSUMED_HEIGHT: u8 = 4;
+
+impl ValueCodec for UtxoRecord {
+    /// `u8 flags ‖ u8 holding ‖ u64 amount ‖ created_on ‖ consumed_on ‖ created (tx, u64
+    /// height, u64 ts) ‖ [consumed (tx, height, ts)] ‖ utxo bytes`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        let mut flags = 0;
+        if self.created.height.is_some() {
+            flags |= F_CREATED_HEIGHT;
+        }
+        if let Some(c) = &self.consumed {
+            flags |= F_CONSUMED;
+            if c.height.is_some() {
+                flags |= F_CONSUMED_HEIGHT;
+            }
+        }
+        out.reserve(1 + 1 + 8 + 64 + 48 + 48 + self.bytes.len());
+        let mut o = Out(out);
+        o.u8(flags)
+            .u8(self.holding.code())
+            .u64(self.amount)
+            .id(&self.created_on)
+            .id(&self.consumed_on)
+            .id(&self.created.tx_id)
+            .u64(self.created.height.unwrap_or(0))
+            .u64(self.created.timestamp);
+        if let Some(c) = &self.consumed {
+            o.id(&c.tx_id).u64(c.height.unwrap_or(0)).u64(c.timestamp);
+        }
+        o.0.extend_from_slice(&self.bytes);
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let flags = i.u8()?;
+        let code = i.u8()?;
+        let holding = Holding::from_code(code)
+            .ok_or_else(|| DecodeError::Other(format!("unknown UTXO holding code {code}")))?;
+        let amount = i.u64()?;
+        let created_on = i.id()?;
+        let consumed_on = i.id()?;
+        let event = |i: &mut In<'_>, has_height: bool| -> Result<Event, DecodeError> {
+            let tx_id = i.id()?;
+            let height = i.u64()?;
+            let timestamp = i.u64()?;
+            Ok(Event {
+                tx_id,
+                height: has_height.then_some(height),
+                timestamp,
+            })
+        };
+        let created = event(&mut i, flags & F_CREATED_HEIGHT != 0)?;
+        let consumed = if flags & F_CONSUMED != 0 {
+            Some(event(&mut i, flags & F_CONSUMED_HEIGHT != 0)?)
+        } else {
+            None
+        };
+        Ok(Self {
+            holding,
+            amount,
+            created_on,
+            consumed_on,
+            created,
+            consumed,
+            bytes: i.rest().to_vec(),
+        })
+    }
+}
+
+/// Where an accepted tx sits: when, and at which vertex or block height.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxRow {
+    /// Acceptance time of the container that brought it, Unix seconds.
+    pub timestamp: u64,
+    /// Vertex or block height (`None` for genesis txs and a DAG tx not yet seen in a vertex).
+    pub height: Option<u64>,
+}
+
+impl ValueCodec for TxRow {
+    /// `u64 ts ‖ u8 has height ‖ u64 height`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        Out(out)
+            .u64(self.timestamp)
+            .u8(u8::from(self.height.is_some()))
+            .u64(self.height.unwrap_or(0));
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let timestamp = i.u64()?;
+        let has = i.u8()?;
+        let height = i.u64()?;
+        i.end()?;
+        Ok(Self {
+            timestamp,
+            height: (has != 0).then_some(height),
+        })
+    }
+}
+
+/// A DAG vertex as `vertices:listByHeight` shows it (height and index are its key).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VertexRow {
+    /// `vertexHash`.
+    pub id: Id,
+    /// `parentHashes`.
+    pub parent_ids: Vec<Id>,
+    /// `vertexTimestamp`: acceptance time, Unix seconds.
+    pub timestamp: u64,
+    /// `transactions` (`txCount` is their number).
+    pub tx_ids: Vec<Id>,
+    /// `vertexSizeBytes`: the container's byte length.
+    pub size: u32,
+}
+
+impl ValueCodec for VertexRow {
+    /// `id ‖ u64 ts ‖ u32 size ‖ parents (u32 n, ids) ‖ txs (u32 n, ids)`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        Out(out)
+            .id(&self.id)
+            .u64(self.timestamp)
+            .u32(self.size)
+            .ids(&self.parent_ids)
+            .ids(&self.tx_ids);
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let row = Self {
+            id: i.id()?,
+            timestamp: i.u64()?,
+            size: i.u32()?,
+            parent_ids: i.ids()?,
+            tx_ids: i.ids()?,
+        };
+        i.end()?;
+        Ok(row)
+    }
+}
+
+/// A linear-chain block (post-Cortina), by height.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockRow {
+    /// The inner avm block id (what `avm.getBlock` takes).
+    pub id: Id,
+    /// The proposervm block id (the `X/block` container id); the inner id for the linear
+    /// genesis block, which is never wrapped.
+    pub container_id: Id,
+    /// The inner parent block id.
+    pub parent_id: Id,
+    /// The block's own `time` field, Unix seconds.
+    pub block_time: u64,
+    /// Acceptance time of the container, Unix seconds (the block time for the genesis block).
+    pub timestamp: u64,
+    /// The txs in order.
+    pub tx_ids: Vec<Id>,
+    /// The container's byte length.
+    pub size: u32,
+}
+
+impl ValueCodec for BlockRow {
+    /// `id ‖ container id ‖ parent ‖ u64 block time ‖ u64 ts ‖ u32 size ‖ txs (u32 n, ids)`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        Out(out)
+            .id(&self.id)
+            .id(&self.container_id)
+            .id(&self.parent_id)
+            .u64(self.block_time)
+            .u64(self.timestamp)
+            .u32(self.size)
+            .ids(&self.tx_ids);
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let row = Self {
+            id: i.id()?,
+            container_id: i.id()?,
+            parent_id: i.id()?,
+            block_time: i.u64()?,
+            timestamp: i.u64()?,
+            size: i.u32()?,
+            tx_ids: i.ids()?,
+        };
+        i.end()?;
+        Ok(row)
+    }
+}
+
+/// `PrimaryNetworkAssetType`: what the Data API calls an asset's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AssetType {
+    /// Fungible: no nftfx output among the `CreateAssetTx` initial states (`secp256k1`).
+    Secp256k1,
+    /// An nftfx output among the initial states (`nft`).
+    Nft,
+}
+
+impl AssetType {
+    /// The Data API spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AssetType::Secp256k1 => "secp256k1",
+            AssetType::Nft => "nft",
+        }
+    }
+}
+
+/// `PrimaryNetworkAssetCap`: whether more can be minted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AssetCap {
+    /// No mint output among the initial states (`fixed`).
+    Fixed,
+    /// At least one mint output among the initial states (`variable`).
+    Variable,
+}
+
+impl AssetCap {
+    /// The Data API spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AssetCap::Fixed => "fixed",
+            AssetCap::Variable => "variable",
+        }
+    }
+}
+
+/// An asset a `CreateAssetTx` created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssetInfo {
+    /// Name.
+    pub name: String,
+    /// Symbol.
+    pub symbol: String,
+    /// Decimal places.
+    pub denomination: u8,
+    /// `secp256k1` or `nft`.
+    pub asset_type: AssetType,
+    /// `fixed` or `variable`.
+    pub cap: AssetCap,
+    /// Acceptance time of the `CreateAssetTx`, Unix seconds (`createdAtTimestamp`).
+    pub created_at: u64,
+}
+
+impl ValueCodec for AssetInfo {
+    /// `u8 denom ‖ u8 type ‖ u8 cap ‖ u64 created ‖ name (u32 len) ‖ symbol (u32 len)`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        Out(out)
+            .u8(self.denomination)
+            .u8(match self.asset_type {
+                AssetType::Secp256k1 => 0,
+                AssetType::Nft => 1,
+            })
+            .u8(match self.cap {
+                AssetCap::Fixed => 0,
+                AssetCap::Variable => 1,
+            })
+            .u64(self.created_at)
+            .bytes(self.name.as_bytes())
+            .bytes(self.symbol.as_bytes());
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let denomination = i.u8()?;
+        let asset_type = match i.u8()? {
+            0 => AssetType::Secp256k1,
+            1 => AssetType::Nft,
+            b => return Err(DecodeError::Other(format!("unknown asset type code {b}"))),
+        };
+        let cap = match i.u8()? {
+            0 => AssetCap::Fixed,
+            1 => AssetCap::Variable,
+            b => return Err(DecodeError::Other(format!("unknown asset cap code {b}"))),
+        };
+        let created_at = i.u64()?;
+        let text = |b: &[u8]| String::from_utf8(b.to_vec()).map_err(|_| DecodeError::InvalidUtf8);
+        let name = text(i.bytes()?)?;
+        let symbol = text(i.bytes()?)?;
+        i.end()?;
+        Ok(Self {
+            name,
+            symbol,
+            denomination,
+            asset_type,
+            cap,
+            created_at,
+        })
+    }
+}
+
+/// A running total: the sum of amounts and the number of UTXOs (`amount`, `utxoCount`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AssetTotal {
+    /// Sum of the UTXOs' amounts (u128: a sum of u64 amounts of one asset may exceed u64).
+    pub amount: u128,
+    /// How many UTXOs.
+    pub utxo_count: u64,
+}
+
+impl AssetTotal {
+    /// Adds one UTXO of `amount`.
+    pub fn add(&mut self, amount: u64) {
+        self.amount = self.amount.saturating_add(u128::from(amount));
+        self.utxo_count = self.utxo_count.saturating_add(1);
+    }
+
+    /// Adds another total.
+    pub fn merge(&mut self, other: AssetTotal) {
+        self.amount = self.amount.saturating_add(other.amount);
+        self.utxo_count = self.utxo_count.saturating_add(other.utxo_count);
+    }
+
+    /// Removes one UTXO of `amount`.
+    pub fn sub(&mut self, amount: u64) {
+        self.amount = self.amount.saturating_sub(u128::from(amount));
+        self.utxo_count = self.utxo_count.saturating_sub(1);
+    }
+}
+
+impl ValueCodec for AssetTotal {
+    /// `u128 amount ‖ u64 count`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        Out(out).u128(self.amount).u64(self.utxo_count);
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let t = Self {
+            amount: i.u128()?,
+            utxo_count: i.u64()?,
+        };
+        i.end()?;
+        Ok(t)
+    }
+}
+
+/// The owners of any X-Chain output (every fx output has `OutputOwners`).
+pub fn output_owners(output: &Output) -> &OutputOwners {
+    match output {
+        Output::Secp256k1Mint(o) => &o.owners,
+        Output::Secp256k1Transfer(o) => &o.owners,
+        Output::NftMint(o) => &o.owners,
+        Output::NftTransfer(o) => &o.owners,
+        Output::PropertyMint(o) => &o.owners,
+        Output::PropertyOwned(o) => &o.owners,
+    }
+}
+
+/// What an output counts for in the amount order and in balances: the secp256k1fx transfer
+/// amount, 1 for an NFT; `None` for mint rights and propertyfx outputs, which hold no amount and
+/// are left out of balances (they still appear in UTXO lists, with amount 0).
+pub fn output_amount(output: &Output) -> Option<u64> {
+    match output {
+        Output::Secp256k1Transfer(o) => Some(o.amount),
+        Output::NftTransfer(_) => Some(1),
+        Output::Secp256k1Mint(_)
+        | Output::NftMint(_)
+        | Output::PropertyMint(_)
+        | Output::PropertyOwned(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use snowline_store::encode_value;
+
+    fn id(b: u8) -> Id {
+        Id([b; 32])
+    }
+
+    fn event() -> impl Strategy<Value = Event> {
+        (
+            any::<u8>(),
+            proptest::option::of(any::<u64>()),
+            any::<u64>(),
+        )
+            .prop_map(|(t, h, ts)| Event {
+                tx_id: id(t),
+                height: h,
+                timestamp: ts,
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn utxo_record_round_trips(
+            holding in 0u8..3, amount in any::<u64>(), a in any::<u8>(), b in any::<u8>(),
+            created in event(), consumed in proptest::option::of(event()),
+            bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        ) {
+            let r = UtxoRecord {
+                holding: Holding::from_code(holding).unwrap(),
+                amount, created_on: id(a), consumed_on: id(b), created, consumed, bytes,
+            };
+            let enc = encode_value(&r);
+            prop_assert_eq!(UtxoRecord::decode_value(&enc), Ok(r.clone()));
+            // Every cut before the UTXO bytes fails instead of decoding garbage.
+            let head = enc.len() - r.bytes.len();
+            for cut in 0..head {
+                prop_assert!(UtxoRecord::decode_value(&enc[..cut]).is_err());
+            }
+        }
+
+        #[test]
+        fn vertex_and_block_rows_round_trip(
+            parents in proptest::collection::vec(any::<u8>(), 0..5),
+            txs in proptest::collection::vec(any::<u8>(), 0..5),
+            ts in any::<u64>(), size in any::<u32>(),
+        ) {
+            let v = VertexRow {
+                id: id(1), parent_ids: parents.iter().map(|b| id(*b)).collect(), timestamp: ts,
+                tx_ids: txs.iter().map(|b| id(*b)).collect(), size,
+            };
+            let enc = encode_value(&v);
+            prop_assert_eq!(VertexRow::decode_value(&enc), Ok(v.clone()));
+            prop_assert!(VertexRow::decode_value(&enc[..enc.len() - 1]).is_err());
+            let b = BlockRow {
+                id: id(2), container_id: id(3), parent_id: id(4), block_time: ts / 2,
+                timestamp: ts, tx_ids: v.tx_ids.clone(), size,
+            };
+            let enc = encode_value(&b);
+            prop_assert_eq!(BlockRow::decode_value(&enc), Ok(b));
+            prop_assert!(BlockRow::decode_value(&enc[..enc.len() - 1]).is_err());
+        }
+
+        #[test]
+        fn small_rows_round_trip(ts in any::<u64>(), h in proptest::option::of(any::<u64>()),
+                                 amount in any::<u128>(), n in any::<u64>(),
+                                 name in ".{0,12}", symbol in ".{0,5}") {
+            let t = TxRow { timestamp: ts, height: h };
+            prop_assert_eq!(TxRow::decode_value(&encode_value(&t)), Ok(t));
+            let s = AssetTotal { amount, utxo_count: n };
+            prop_assert_eq!(AssetTotal::decode_value(&encode_value(&s)), Ok(s));
+            let a = AssetInfo {
+                name, symbol, denomination: 9, asset_type: AssetType::Nft,
+                cap: AssetCap::Variable, created_at: ts,
+            };
+            let enc = encode_value(&a);
+            prop_assert_eq!(AssetInfo::decode_value(&enc), Ok(a));
+            prop_assert!(AssetInfo::decode_value(&enc[..enc.len() - 1]).is_err());
+        }
+    }
+
+    #[test]
+    fn unknown_codes_are_rejected() {
+        assert_eq!(Holding::from_code(3), None);
+        let a = AssetInfo {
+            name: "n".into(),
+            symbol: "s".into(),
+            denomination: 0,
+            asset_type: AssetType::Secp256k1,
+            cap: AssetCap::Fixed,
+            created_at: 0,
+        };
+        let mut enc = encode_value(&a);
+        enc[1] = 7;
+        assert!(AssetInfo::decode_value(&enc).is_err());
+    }
+
+    #[test]
+    fn totals_add_and_remove() {
+        let mut t = AssetTotal::default();
+        t.add(u64::MAX);
+        t.add(u64::MAX);
+        assert_eq!(t.amount, 2 * u128::from(u64::MAX));
+        t.sub(u64::MAX);
+        assert_eq!(
+            t,
+            AssetTotal {
+                amount: u128::from(u64::MAX),
+                utxo_count: 1
+            }
+        );
+    }
+}
