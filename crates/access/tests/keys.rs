@@ -24,7 +24,12 @@ fn a_key_lives_through_create_disable_tier_change_and_delete() {
     assert!(secret.starts_with(SECRET_PREFIX));
     assert_eq!(record.key_id.len(), 16);
     assert_eq!(
-        (record.name.as_str(), record.org_id.as_str(), record.tier, record.disabled),
+        (
+            record.name.as_str(),
+            record.org_id.as_str(),
+            record.tier,
+            record.disabled
+        ),
         ("ci", "org-7", Tier::Pro, false)
     );
 
@@ -49,7 +54,10 @@ fn a_key_lives_through_create_disable_tier_change_and_delete() {
     tampered.push(if last == '2' { '3' } else { '2' });
     assert_eq!(keys.resolve(&tampered).unwrap(), KeyLookup::Unknown);
     assert_eq!(keys.resolve("").unwrap(), KeyLookup::Unknown);
-    assert_eq!(keys.resolve(&secret[SECRET_PREFIX.len()..]).unwrap(), KeyLookup::Unknown);
+    assert_eq!(
+        keys.resolve(&secret[SECRET_PREFIX.len()..]).unwrap(),
+        KeyLookup::Unknown
+    );
 
     assert!(keys.set_disabled(&record.key_id, true).unwrap().disabled);
     assert_eq!(keys.resolve(&secret).unwrap(), KeyLookup::Disabled);
@@ -57,7 +65,10 @@ fn a_key_lives_through_create_disable_tier_change_and_delete() {
     assert!(!keys.set_disabled(&record.key_id, false).unwrap().disabled);
     assert_eq!(active(&keys, &secret).tier, "pro");
 
-    assert_eq!(keys.set_tier(&record.key_id, Tier::Unlimited).unwrap().tier, Tier::Unlimited);
+    assert_eq!(
+        keys.set_tier(&record.key_id, Tier::Unlimited).unwrap().tier,
+        Tier::Unlimited
+    );
     assert_eq!(active(&keys, &secret).tier, "unlimited");
     assert_eq!(keys.get(&record.key_id).unwrap().tier, Tier::Unlimited);
     assert!(matches!(
@@ -83,7 +94,10 @@ fn unknown_and_malformed_ids_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     let keys = ApiKeys::open(dir.path()).unwrap();
     let missing = "00112233445566ff";
-    assert_eq!(keys.get(missing), Err(AccessError::UnknownKey(missing.into())));
+    assert_eq!(
+        keys.get(missing),
+        Err(AccessError::UnknownKey(missing.into()))
+    );
     assert_eq!(
         keys.set_disabled(missing, true),
         Err(AccessError::UnknownKey(missing.into()))
@@ -92,7 +106,10 @@ fn unknown_and_malformed_ids_are_errors() {
         keys.set_tier(missing, Tier::Free),
         Err(AccessError::UnknownKey(missing.into()))
     );
-    assert_eq!(keys.get("xyz"), Err(AccessError::InvalidKeyId("xyz".into())));
+    assert_eq!(
+        keys.get("xyz"),
+        Err(AccessError::InvalidKeyId("xyz".into()))
+    );
 }
 
 #[test]
@@ -105,17 +122,26 @@ fn creation_checks_its_inputs() {
     ));
     assert!(matches!(
         keys.create("n", "", Tier::Free),
-        Err(AccessError::InvalidField { field: "org_id", .. })
+        Err(AccessError::InvalidField {
+            field: "org_id",
+            ..
+        })
     ));
     assert!(matches!(
         keys.create("n", &"o".repeat(300), Tier::Free),
-        Err(AccessError::InvalidField { field: "org_id", .. })
+        Err(AccessError::InvalidField {
+            field: "org_id",
+            ..
+        })
     ));
     assert!(matches!(
         keys.create("n", "org", Tier::Anonymous),
         Err(AccessError::InvalidTier { .. })
     ));
-    assert!(keys.list().unwrap().is_empty(), "failed creations store nothing");
+    assert!(
+        keys.list().unwrap().is_empty(),
+        "failed creations store nothing"
+    );
 }
 
 #[test]
@@ -125,7 +151,10 @@ fn list_returns_every_key_by_id_and_keys_survive_reopening() {
     {
         let keys = ApiKeys::open(dir.path()).unwrap();
         for (i, tier) in Tier::FOR_KEYS.into_iter().enumerate() {
-            made.push(keys.create(&format!("k{i}"), &format!("org{}", i % 2), tier).unwrap());
+            made.push(
+                keys.create(&format!("k{i}"), &format!("org{}", i % 2), tier)
+                    .unwrap(),
+            );
         }
     }
     let keys = ApiKeys::open(dir.path()).unwrap();
@@ -135,7 +164,10 @@ fn list_returns_every_key_by_id_and_keys_survive_reopening() {
     assert_eq!(listed, expected);
     for (record, secret) in &made {
         let c = active(&keys, secret);
-        assert_eq!((c.key_id.as_str(), c.org_id.as_str()), (record.key_id.as_str(), record.org_id.as_str()));
+        assert_eq!(
+            (c.key_id.as_str(), c.org_id.as_str()),
+            (record.key_id.as_str(), record.org_id.as_str())
+        );
         assert_eq!(keys.get(&record.key_id).unwrap(), *record);
     }
 }
@@ -211,7 +243,11 @@ fn a_secondary_sees_the_writers_changes_after_catch_up() {
     let writer = ApiKeys::open(&primary).unwrap();
 
     let (record, secret) = writer.create("cli", "org-1", Tier::Free).unwrap();
-    assert_eq!(reader.resolve(&secret).unwrap(), KeyLookup::Unknown, "before catch_up");
+    assert_eq!(
+        reader.resolve(&secret).unwrap(),
+        KeyLookup::Unknown,
+        "before catch_up"
+    );
     reader.catch_up().unwrap();
     assert_eq!(active(&reader, &secret).key_id, record.key_id);
 
