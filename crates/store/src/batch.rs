@@ -9,7 +9,14 @@ use crate::value::ValueCodec;
 pub(crate) enum OpKind {
     Put,
     Delete,
+    /// Recorded, then withdrawn by [`WriteBatch::cancel`]: not written.
+    Cancelled,
 }
+
+/// Where a put sits in its [`WriteBatch`], so the batch's author can withdraw it with
+/// [`WriteBatch::cancel`] (a row created and removed again before the batch is written).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OpHandle(usize);
 
 /// One recorded operation: the table and where its key (and value) sit in the batch's buffer.
 #[derive(Debug, Clone, Copy)]
@@ -28,6 +35,7 @@ pub(crate) struct Op {
 pub struct WriteBatch {
     pub(crate) data: Vec<u8>,
     pub(crate) ops: Vec<Op>,
+    cancelled: usize,
 }
 
 impl WriteBatch {
@@ -38,6 +46,14 @@ impl WriteBatch {
 
     /// Records `key -> value` in table `T` (replacing any previous value).
     pub fn put<T: Table>(&mut self, key: &T::Key, value: &T::Value) -> &mut Self {
+        self.put_tracked::<T>(key, value);
+        self
+    }
+
+    /// [`WriteBatch::put`], returning where the put sits so it can be withdrawn with
+    /// [`WriteBatch::cancel`] while the batch is being built.
+    pub fn put_tracked<T: Table>(&mut self, key: &T::Key, value: &T::Value) -> OpHandle {
+        let at = self.ops.len();
         let start = self.data.len();
         key.encode_key(&mut self.data);
         let key_end = self.data.len();
@@ -49,7 +65,24 @@ impl WriteBatch {
             key_end,
             end: self.data.len(),
         });
-        self
+        OpHandle(at)
+    }
+
+    /// Withdraws an operation `put_tracked` recorded in **this** batch (a handle from another
+    /// batch, or from before [`WriteBatch::clear`], withdraws an unrelated operation): it will
+    /// not be written. For a key the batch itself created (absent from the store before), this
+    /// leaves the store as a later delete would, without writing the put and the delete
+    /// (tombstone) at all. Returns whether an operation was withdrawn (`false` when the handle
+    /// is out of range or already withdrawn).
+    pub fn cancel(&mut self, op: OpHandle) -> bool {
+        match self.ops.get_mut(op.0) {
+            Some(o) if !matches!(o.kind, OpKind::Cancelled) => {
+                o.kind = OpKind::Cancelled;
+                self.cancelled += 1;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Records the removal of `key` from table `T`.
@@ -67,14 +100,14 @@ impl WriteBatch {
         self
     }
 
-    /// Number of operations recorded.
+    /// Number of operations recorded and not withdrawn.
     pub fn len(&self) -> usize {
-        self.ops.len()
+        self.ops.len().saturating_sub(self.cancelled)
     }
 
-    /// Whether nothing is recorded.
+    /// Whether nothing is left to write.
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.len() == 0
     }
 
     /// Encoded keys and values held, in bytes (to cap batch sizes during ingest).
@@ -86,5 +119,6 @@ impl WriteBatch {
     pub fn clear(&mut self) {
         self.data.clear();
         self.ops.clear();
+        self.cancelled = 0;
     }
 }

@@ -39,7 +39,7 @@ mod store;
 mod table;
 pub mod value;
 
-pub use batch::WriteBatch;
+pub use batch::{OpHandle, WriteBatch};
 pub use error::{DecodeError, Part, Result, StoreError};
 pub use key::{Desc, KeyCodec, KeyPrefix, decode_key, encode_key};
 pub use options::StoreOptions;
