@@ -1,0 +1,137 @@
+//! The application: a [`Router`] plus the cross-cutting parts (profile, API keys, rate
+//! limits, metering, readiness, metrics registry), assembled before serving.
+
+use crate::auth::{KeyResolver, NoKeys};
+use crate::error::{Profile, RestError};
+use crate::health::{self, AlwaysReady, Readiness};
+use crate::metering::UsageSink;
+use crate::metrics::HttpMetrics;
+use crate::ratelimit::{Limiter, RateLimits};
+use crate::route::Weight;
+use crate::router::Router;
+use prometheus_client::registry::Registry;
+use std::sync::Arc;
+
+/// Everything a [`crate::Server`] serves, built with chained setters.
+///
+/// Defaults: `spec` profile; no keys (every presented key is a 401); the default
+/// [`RateLimits`]; metering off (no sink); always ready; the server's metrics only.
+pub struct App {
+    router: Router,
+    profile: Profile,
+    keys: Arc<dyn KeyResolver>,
+    limits: RateLimits,
+    sink: Option<Arc<dyn UsageSink>>,
+    metering: bool,
+    readiness: Arc<dyn Readiness>,
+    registry: Registry,
+}
+
+impl App {
+    /// An application serving `router` with the defaults above.
+    pub fn new(router: Router) -> Self {
+        Self {
+            router,
+            profile: Profile::Spec,
+            keys: Arc::new(NoKeys),
+            limits: RateLimits::default(),
+            sink: None,
+            metering: true,
+            readiness: Arc::new(AlwaysReady),
+            registry: Registry::default(),
+        }
+    }
+
+    /// Sets the compatibility profile (error message shape).
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Sets the API-key resolver.
+    pub fn keys(mut self, keys: Arc<dyn KeyResolver>) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    /// Sets the rate limits ([`RateLimits::disabled`] switches them off).
+    pub fn rate_limits(mut self, limits: RateLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sends usage events to `sink` (metering is on while a sink is set).
+    pub fn usage_sink(mut self, sink: Arc<dyn UsageSink>) -> Self {
+        self.sink = Some(sink);
+        self
+    }
+
+    /// Switches metering off (`false`) or back on, keeping the sink.
+    pub fn metering(mut self, on: bool) -> Self {
+        self.metering = on;
+        self
+    }
+
+    /// Sets what `/readyz`, `/v1/health-check` and `/v1/live-check` ask.
+    pub fn readiness(mut self, readiness: Arc<dyn Readiness>) -> Self {
+        self.readiness = readiness;
+        self
+    }
+
+    /// Lets the application register its own metrics (ingest lag, ...) in the registry
+    /// `/metrics` exposes.
+    pub fn metrics(mut self, register: impl FnOnce(&mut Registry)) -> Self {
+        register(&mut self.registry);
+        self
+    }
+
+    /// Adds the built-in `/v1/` routes, checks the routes and builds the limiters.
+    pub(crate) fn build(self) -> Result<Built, RestError> {
+        let Self {
+            router,
+            profile,
+            keys,
+            limits,
+            sink,
+            metering,
+            readiness,
+            mut registry,
+        } = self;
+        let live = Arc::clone(&readiness);
+        let ready = Arc::clone(&readiness);
+        let router = router
+            .get("/v1/health-check", Weight::FREE, move |_| {
+                let checks = ready.check();
+                async move { health::health_check(&checks) }
+            })
+            .get("/v1/live-check", Weight::FREE, move |_| {
+                let checks = live.check_reads();
+                async move { health::health_check(&checks) }
+            });
+        router.validate()?;
+        let limiter = Limiter::new(&limits)?;
+        let metrics = HttpMetrics::register(&mut registry);
+        Ok(Built {
+            router,
+            profile,
+            keys,
+            limiter,
+            sink: sink.filter(|_| metering),
+            readiness,
+            registry,
+            metrics,
+        })
+    }
+}
+
+/// An [`App`] ready to serve.
+pub(crate) struct Built {
+    pub(crate) router: Router,
+    pub(crate) profile: Profile,
+    pub(crate) keys: Arc<dyn KeyResolver>,
+    pub(crate) limiter: Limiter,
+    pub(crate) sink: Option<Arc<dyn UsageSink>>,
+    pub(crate) readiness: Arc<dyn Readiness>,
+    pub(crate) registry: Registry,
+    pub(crate) metrics: HttpMetrics,
+}

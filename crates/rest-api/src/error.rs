@@ -1,0 +1,159 @@
+//! The error answer of every endpoint (`ApiError`), the compatibility profiles that
+//! shape it, and the crate's own error enum (`RestError`).
+
+use bytes::Bytes;
+use hyper::StatusCode;
+
+/// Which service's behaviour to mimic where the spec and the real service differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Profile {
+    /// The spec: error `message` is always a string.
+    #[default]
+    Spec,
+    /// The real (Glacier) service: 400 messages are an array of strings, as its examples.
+    Glacier,
+}
+
+/// An error answer: an HTTP status and a message, rendered as the spec's error body
+/// `{"message": "...", "statusCode": 400, "error": "Bad Request"}`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{status}: {message}")]
+pub struct ApiError {
+    /// The HTTP status (also the body's `statusCode`).
+    pub status: StatusCode,
+    /// What went wrong, naming the bad input.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with any status; prefer the named constructors.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// 400 Bad Request: the client's input is invalid.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 401 Unauthorized: the presented API key is unknown.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, message)
+    }
+
+    /// 403 Forbidden: the API key is known but may not do this.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, message)
+    }
+
+    /// 404 Not Found: no such route or resource.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 405 Method Not Allowed: the path exists under other methods.
+    pub fn method_not_allowed(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::METHOD_NOT_ALLOWED, message)
+    }
+
+    /// 413 Payload Too Large: the request body exceeds the server's limit.
+    pub fn payload_too_large(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::PAYLOAD_TOO_LARGE, message)
+    }
+
+    /// 429 Too Many Requests: the caller's rate limit is exhausted.
+    pub fn too_many_requests(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::TOO_MANY_REQUESTS, message)
+    }
+
+    /// 500 Internal Server Error: a bug or an unexpected failure on our side.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+
+    /// 502 Bad Gateway: an upstream (node, aggregator) answered badly.
+    pub fn bad_gateway(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_GATEWAY, message)
+    }
+
+    /// 503 Service Unavailable: overloaded, timed out or not ready.
+    pub fn service_unavailable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    /// The body's `error` member: the reason phrase of the spec's table.
+    pub fn reason(&self) -> &'static str {
+        reason_phrase(self.status)
+    }
+
+    /// The JSON error body under `profile`.
+    pub fn body(&self, profile: Profile) -> Bytes {
+        let message = match profile {
+            Profile::Glacier if self.status == StatusCode::BAD_REQUEST => {
+                serde_json::Value::Array(vec![self.message.clone().into()])
+            }
+            _ => self.message.clone().into(),
+        };
+        let body = serde_json::json!({
+            "message": message,
+            "statusCode": self.status.as_u16(),
+            "error": self.reason(),
+        });
+        Bytes::from(body.to_string())
+    }
+}
+
+/// The reason phrase the spec's error table gives a status (hyper's canonical one otherwise).
+pub fn reason_phrase(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        413 => "Payload Too Large",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        _ => status.canonical_reason().unwrap_or("Error"),
+    }
+}
+
+/// Failures of this crate outside a request: building routes, binding, key lookups.
+#[derive(Debug, thiserror::Error)]
+pub enum RestError {
+    /// Binding or inspecting the listening socket failed.
+    #[error("listener error: {0}")]
+    Io(#[from] std::io::Error),
+    /// A route template is malformed.
+    #[error("invalid route template {template:?}: {reason}")]
+    Template {
+        /// The template as given.
+        template: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Two routes share a method and a template.
+    #[error("duplicate route {method} {template}")]
+    DuplicateRoute {
+        /// The HTTP method.
+        method: String,
+        /// The template registered twice.
+        template: String,
+    },
+    /// A rate-limit tier is configured with zero units.
+    #[error("invalid rate limit for tier {tier:?}: {reason}")]
+    RateLimit {
+        /// The tier name.
+        tier: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The key store could not answer a key lookup (answered as HTTP 500).
+    #[error("API key lookup failed: {0}")]
+    KeyLookup(String),
+}

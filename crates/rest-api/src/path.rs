@@ -1,0 +1,66 @@
+//! Splitting a request path into percent-decoded segments, strictly: a bad escape or
+//! invalid UTF-8 is an error (HTTP 400), not something passed on as-is.
+
+use percent_encoding::percent_decode_str;
+
+/// Splits `path` (which starts with `/`) on `/`, then percent-decodes each segment, so
+/// an encoded `%2F` stays inside its segment and `%3A` becomes `:` before actions match.
+pub fn decode_segments(path: &str) -> Result<Vec<String>, String> {
+    let rest = path.strip_prefix('/').unwrap_or(path);
+    rest.split('/').map(decode_segment).collect()
+}
+
+fn decode_segment(raw: &str) -> Result<String, String> {
+    if !raw.contains('%') {
+        return Ok(raw.to_owned());
+    }
+    let bytes = raw.as_bytes();
+    for (i, _) in raw.match_indices('%') {
+        let valid = bytes
+            .get(i + 1..i + 3)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+        if !valid {
+            let shown: String = raw[i..].chars().take(3).collect();
+            return Err(format!(
+                "Invalid percent-encoding {shown:?} in path segment {raw:?}"
+            ));
+        }
+    }
+    percent_decode_str(raw)
+        .decode_utf8()
+        .map(|s| s.into_owned())
+        .map_err(|_| format!("Path segment {raw:?} does not decode to valid UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn encoded_slash_stays_in_its_segment() {
+        assert_eq!(
+            decode_segments("/v1/a%2Fb/c%3Ad").unwrap(),
+            vec!["v1", "a/b", "c:d"]
+        );
+    }
+
+    #[test]
+    fn bad_escapes_and_utf8_are_errors() {
+        assert!(decode_segments("/v1/%zz").is_err());
+        assert!(decode_segments("/v1/%4").is_err());
+        assert!(decode_segments("/v1/ab%").is_err());
+        assert!(decode_segments("/v1/%ff%fe").is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn encoding_then_decoding_round_trips(segs in proptest::collection::vec(".{0,12}", 1..5)) {
+            let path: String = segs
+                .iter()
+                .map(|s| format!("/{}", percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC)))
+                .collect();
+            prop_assert_eq!(decode_segments(&path).unwrap(), segs);
+        }
+    }
+}

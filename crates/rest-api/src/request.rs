@@ -1,0 +1,222 @@
+//! What a handler sees of a request: path and query parameters, headers, client IP,
+//! the (already size-limited) body and the authenticated caller.
+
+use crate::auth::Caller;
+use crate::error::{ApiError, Profile};
+use bytes::Bytes;
+use hyper::Method;
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
+use serde::de::DeserializeOwned;
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::Arc;
+
+/// A routed request, as handed to a handler.
+#[derive(Debug, Clone)]
+pub struct Request {
+    method: Method,
+    path: String,
+    template: Arc<str>,
+    params: Vec<(Arc<str>, String)>,
+    query: Vec<(String, String)>,
+    headers: HeaderMap,
+    client_ip: IpAddr,
+    body: Bytes,
+    caller: Option<Caller>,
+    profile: Profile,
+}
+
+impl Request {
+    /// A request for `uri` (path plus optional `?query`) with no body, headers, caller
+    /// or path parameters, from 127.0.0.1: for testing handlers without a server.
+    pub fn mock(method: Method, uri: &str) -> Request {
+        let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
+        Request {
+            method,
+            path: path.to_owned(),
+            template: Arc::from(path),
+            params: Vec::new(),
+            query: parse_query(query),
+            headers: HeaderMap::new(),
+            client_ip: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            body: Bytes::new(),
+            caller: None,
+            profile: Profile::Spec,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        method: Method,
+        path: String,
+        template: Arc<str>,
+        params: Vec<(Arc<str>, String)>,
+        query: Option<&str>,
+        headers: HeaderMap,
+        client_ip: IpAddr,
+        caller: Option<Caller>,
+        profile: Profile,
+    ) -> Request {
+        Request {
+            method,
+            path,
+            template,
+            params,
+            query: parse_query(query.unwrap_or("")),
+            headers,
+            client_ip,
+            body: Bytes::new(),
+            caller,
+            profile,
+        }
+    }
+
+    /// The same request with a path parameter set (for tests).
+    pub fn with_param(mut self, name: &str, value: &str) -> Request {
+        self.params.retain(|(n, _)| &**n != name);
+        self.params.push((Arc::from(name), value.to_owned()));
+        self
+    }
+
+    /// The same request with this body.
+    pub fn with_body(mut self, body: impl Into<Bytes>) -> Request {
+        self.body = body.into();
+        self
+    }
+
+    /// The same request with one more header.
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Request {
+        self.headers.append(name, value);
+        self
+    }
+
+    /// The same request made by `caller` (for tests).
+    pub fn with_caller(mut self, caller: Caller) -> Request {
+        self.caller = Some(caller);
+        self
+    }
+
+    /// The same request under `profile` (for tests).
+    pub fn with_profile(mut self, profile: Profile) -> Request {
+        self.profile = profile;
+        self
+    }
+
+    /// The HTTP method.
+    pub fn method(&self) -> &Method {
+        &self.method
+    }
+
+    /// The raw (still percent-encoded) path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The template of the matched route, e.g. `/v1/chains/{chainId}`.
+    pub fn template(&self) -> &str {
+        &self.template
+    }
+
+    /// A percent-decoded path parameter by its template name.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A path parameter that the route guarantees: a 500 if absent (a routing bug).
+    pub fn required_param(&self, name: &str) -> Result<&str, ApiError> {
+        self.param(name)
+            .ok_or_else(|| ApiError::internal(format!("route has no path parameter {name:?}")))
+    }
+
+    /// A decoded query parameter; when repeated, the first value wins.
+    pub fn query(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every decoded query pair in order, repeats included.
+    pub fn query_pairs(&self) -> &[(String, String)] {
+        &self.query
+    }
+
+    /// A header as text, if present and visible ASCII.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// All request headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The client's IP address (the TCP peer).
+    pub fn client_ip(&self) -> IpAddr {
+        self.client_ip
+    }
+
+    /// The request body, already limited to the server's `max_body_bytes`.
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+
+    /// The API-key holder, or `None` for an anonymous caller.
+    pub fn caller(&self) -> Option<&Caller> {
+        self.caller.as_ref()
+    }
+
+    /// The compatibility profile the server runs under.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Decodes the body as JSON; a malformed body is a 400 naming serde's error.
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        serde_json::from_slice(&self.body)
+            .map_err(|e| ApiError::bad_request(format!("Invalid JSON body: {e}")))
+    }
+
+    pub(crate) fn set_body(&mut self, body: Bytes) {
+        self.body = body;
+    }
+}
+
+fn parse_query(query: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_query_value_wins_and_plus_is_space() {
+        let r = Request::mock(Method::GET, "/x?a=1&b=x+y%21&a=2");
+        assert_eq!(r.query("a"), Some("1"));
+        assert_eq!(r.query("b"), Some("x y!"));
+        assert_eq!(r.query("c"), None);
+        assert_eq!(r.query_pairs().len(), 3);
+    }
+
+    #[test]
+    fn json_errors_name_the_problem() {
+        #[derive(serde::Deserialize, Debug)]
+        struct B {
+            #[allow(dead_code)]
+            n: u32,
+        }
+        let r = Request::mock(Method::POST, "/x").with_body(r#"{"n":"x"}"#);
+        let e = r.json::<B>().unwrap_err();
+        assert_eq!(e.status, hyper::StatusCode::BAD_REQUEST);
+        assert!(
+            e.message.starts_with("Invalid JSON body: invalid type"),
+            "{}",
+            e.message
+        );
+    }
+}
