@@ -1,0 +1,19 @@
+//! Request-parameter parsing: pure string parsing into typed values, every failure a
+//! [`ParamError`](crate::ParamError) naming the parameter, what is allowed and the value given.
+
+mod address;
+mod enums;
+mod interval;
+mod network;
+mod range;
+mod scalar;
+
+pub use address::{AddressList, DEFAULT_MAX_ADDRESSES};
+pub use enums::{
+    ApiFeature, Currency, RequestType, SortOrder, TimeInterval, UsageGroupBy, UtxoSortBy,
+};
+pub use network::{BlockchainRef, Network, chain_name};
+pub use range::{BlockRange, TimeRange};
+pub use scalar::{
+    DEFAULT_PAGE_SIZE, boolean, boolean_or, page_size, required, u64_at_least, u64_opt,
+};
