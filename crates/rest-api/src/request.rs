@@ -124,6 +124,11 @@ impl Request {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every path parameter as `(name, decoded value)`, in template order.
+    pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.params.iter().map(|(n, v)| (&**n, v.as_str()))
+    }
+
     /// A path parameter that the route guarantees: a 500 if absent (a routing bug).
     pub fn required_param(&self, name: &str) -> Result<&str, ApiError> {
         self.param(name)
