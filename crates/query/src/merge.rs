@@ -156,6 +156,35 @@ mod tests {
         assert_eq!(pulled.get(), 4 + 10);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn equals_the_sorted_distinct_union_first_source_winning(
+            sets in proptest::collection::vec(proptest::collection::btree_set(0u8..60, 0..30), 0..6),
+            desc in proptest::bool::ANY,
+        ) {
+            let order = if desc { SortOrder::Desc } else { SortOrder::Asc };
+            let sources: Vec<Vec<(u8, usize)>> = sets
+                .iter()
+                .enumerate()
+                .map(|(i, set)| {
+                    let mut v: Vec<(u8, usize)> = set.iter().map(|k| (*k, i)).collect();
+                    if desc { v.reverse(); }
+                    v
+                })
+                .collect();
+            let merged: Vec<(u8, usize)> =
+                merge_sorted(sources.into_iter().map(Vec::into_iter).collect(), order, |x| x.0).collect();
+            let mut want: Vec<(u8, usize)> = Vec::new();
+            let mut keys: Vec<u8> = sets.iter().flatten().copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            if desc { keys.reverse(); }
+            for k in keys {
+                let first = sets.iter().position(|s| s.contains(&k)).unwrap();
+                want.push((k, first));
+            }
+            proptest::prop_assert_eq!(merged, want);
+        }
+    }
+
     #[test]
     fn empty_sources_and_no_sources() {
         let none: Vec<std::vec::IntoIter<u8>> = Vec::new();
