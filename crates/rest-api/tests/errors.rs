@@ -4,7 +4,9 @@
 mod common;
 
 use common::{assert_error, get, read_response, request, spawn};
-use snowline_rest_api::{ApiError, App, Profile, RateLimits, Reply, Request, Router, ServerConfig, Weight};
+use snowline_rest_api::{
+    ApiError, App, Profile, RateLimits, Reply, Request, Router, ServerConfig, Weight,
+};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
@@ -22,7 +24,10 @@ const CASES: [(u16, &str); 10] = [
 ];
 
 async fn fail(req: Request) -> Result<Reply, ApiError> {
-    let code: u16 = req.required_param("status")?.parse().map_err(|_| ApiError::bad_request("status must be a number"))?;
+    let code: u16 = req
+        .required_param("status")?
+        .parse()
+        .map_err(|_| ApiError::bad_request("status must be a number"))?;
     let msg = format!("failing with {code}");
     Err(match code {
         400 => ApiError::bad_request(msg),
@@ -85,10 +90,14 @@ async fn glacier_profile_puts_400_messages_in_an_array() {
 async fn a_panicking_handler_is_a_500_and_the_connection_keeps_serving() {
     let s = spawn(app(Profile::Spec), ServerConfig::default()).await;
     let mut c = TcpStream::connect(s.addr).await.unwrap();
-    c.write_all(request("GET", "/v1/boom", &[], "").as_bytes()).await.unwrap();
+    c.write_all(request("GET", "/v1/boom", &[], "").as_bytes())
+        .await
+        .unwrap();
     let r = read_response(&mut c).await.unwrap();
     assert_error(&r, 500, "Internal Server Error");
-    c.write_all(request("GET", "/v1/ok", &[], "").as_bytes()).await.unwrap();
+    c.write_all(request("GET", "/v1/ok", &[], "").as_bytes())
+        .await
+        .unwrap();
     let r = read_response(&mut c).await.unwrap();
     assert_eq!((r.status, r.body.as_str()), (200, "\"ok\""));
     let r = get(s.addr, "/v1/ok", &[]).await;

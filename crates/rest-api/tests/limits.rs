@@ -65,7 +65,12 @@ async fn bodies_decode_and_bad_json_is_400() {
     assert_eq!((r.status, r.body.as_str()), (200, "7"));
     let r = send(s.addr, &request("POST", "/v1/echo", &[], r#"{"n":"x"}"#)).await;
     let msg = assert_error(&r, 400, "Bad Request");
-    assert!(msg.as_str().unwrap().starts_with("Invalid JSON body: invalid type"), "{msg}");
+    assert!(
+        msg.as_str()
+            .unwrap()
+            .starts_with("Invalid JSON body: invalid type"),
+        "{msg}"
+    );
 }
 
 #[tokio::test]
@@ -90,7 +95,9 @@ async fn too_large_bodies_are_413_declared_or_streamed() {
 async fn slow_headers_close_the_connection() {
     let s = spawn(plain_app(), config()).await;
     let mut c = TcpStream::connect(s.addr).await.unwrap();
-    c.write_all(b"GET /v1/count HTTP/1.1\r\nhost: t\r\n").await.unwrap();
+    c.write_all(b"GET /v1/count HTTP/1.1\r\nhost: t\r\n")
+        .await
+        .unwrap();
     // Never finish the headers: the server must hang up (EOF or reset), not wait forever.
     let mut buf = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(20), c.read_to_end(&mut buf)).await;
@@ -116,14 +123,20 @@ async fn connections_beyond_the_cap_wait_for_a_free_slot() {
     };
     let s = spawn(app(Arc::default(), Arc::default(), Arc::clone(&count)), cfg).await;
     let mut a = TcpStream::connect(s.addr).await.unwrap();
-    a.write_all(request("GET", "/v1/count", &[], "").as_bytes()).await.unwrap();
+    a.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+        .await
+        .unwrap();
     assert_eq!(read_response(&mut a).await.unwrap().body, "1");
 
     let mut b = TcpStream::connect(s.addr).await.unwrap();
-    b.write_all(request("GET", "/v1/count", &[], "").as_bytes()).await.unwrap();
+    b.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+        .await
+        .unwrap();
     // Give the server every chance to (wrongly) serve B while A holds the only slot.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    a.write_all(request("GET", "/v1/count", &[], "").as_bytes()).await.unwrap();
+    a.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+        .await
+        .unwrap();
     assert_eq!(read_response(&mut a).await.unwrap().body, "2");
 
     drop(a);
@@ -137,10 +150,16 @@ async fn graceful_shutdown_finishes_in_flight_requests() {
         request_timeout: Duration::from_secs(60),
         ..config()
     };
-    let mut s = spawn(app(Arc::clone(&release), Arc::clone(&started), Arc::default()), cfg).await;
+    let mut s = spawn(
+        app(Arc::clone(&release), Arc::clone(&started), Arc::default()),
+        cfg,
+    )
+    .await;
     let mut c = TcpStream::connect(s.addr).await.unwrap();
     // No request timeout may interfere: the handler waits for our signal.
-    c.write_all(request("GET", "/v1/wait", &[], "").as_bytes()).await.unwrap();
+    c.write_all(request("GET", "/v1/wait", &[], "").as_bytes())
+        .await
+        .unwrap();
     started.notified().await;
     s.stop();
     // Once the listener is closed, new connections are refused.

@@ -22,13 +22,21 @@ async fn echo(req: Request) -> Result<Reply, snowline_rest_api::ApiError> {
 fn router() -> Router {
     Router::new()
         .get("/v1/networks/{network}/rewards", Weight::MEDIUM, echo)
-        .get("/v1/networks/{network}/rewards:listPending", Weight::MEDIUM, echo)
+        .get(
+            "/v1/networks/{network}/rewards:listPending",
+            Weight::MEDIUM,
+            echo,
+        )
         .get(
             "/v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight",
             Weight::XL,
             echo,
         )
-        .get("/v1/chains/{chainId}/addresses/{address}/balances:listErc721", Weight::MEDIUM, echo)
+        .get(
+            "/v1/chains/{chainId}/addresses/{address}/balances:listErc721",
+            Weight::MEDIUM,
+            echo,
+        )
         .post(
             "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex",
             Weight::XXL,
@@ -38,7 +46,11 @@ fn router() -> Router {
 }
 
 async fn server() -> common::TestServer {
-    spawn(App::new(router()).rate_limits(RateLimits::disabled()), ServerConfig::default()).await
+    spawn(
+        App::new(router()).rate_limits(RateLimits::disabled()),
+        ServerConfig::default(),
+    )
+    .await
 }
 
 #[tokio::test]
@@ -46,19 +58,35 @@ async fn literals_params_and_actions() {
     let s = server().await;
     let r = get(s.addr, "/v1/networks/mainnet/rewards:listPending", &[]).await;
     assert_eq!(r.status, 200);
-    assert_eq!(r.json()["template"], "/v1/networks/{network}/rewards:listPending");
+    assert_eq!(
+        r.json()["template"],
+        "/v1/networks/{network}/rewards:listPending"
+    );
     assert_eq!(r.json()["params"], json!({"network": "mainnet"}));
 
     let r = get(s.addr, "/v1/networks/mainnet/rewards?a=1&a=2", &[]).await;
     assert_eq!(r.json()["template"], "/v1/networks/{network}/rewards");
     assert_eq!(r.json()["a"], "1");
 
-    let r = get(s.addr, "/v1/networks/fuji/blockchains/2oYM/vertices:listByHeight", &[]).await;
-    assert_eq!(r.json()["params"], json!({"network": "fuji", "blockchainId": "2oYM"}));
+    let r = get(
+        s.addr,
+        "/v1/networks/fuji/blockchains/2oYM/vertices:listByHeight",
+        &[],
+    )
+    .await;
+    assert_eq!(
+        r.json()["params"],
+        json!({"network": "fuji", "blockchainId": "2oYM"})
+    );
 
     let r = send(
         s.addr,
-        &request("POST", "/v1/chains/43114/nfts/collections/0xab/tokens/17:reindex", &[], ""),
+        &request(
+            "POST",
+            "/v1/chains/43114/nfts/collections/0xab/tokens/17:reindex",
+            &[],
+            "",
+        ),
     )
     .await;
     assert_eq!(r.status, 200, "{r:?}");
@@ -73,8 +101,16 @@ async fn segments_are_percent_decoded_after_splitting() {
     let s = server().await;
     let r = get(s.addr, "/v1/chains/a%2Fb%20c", &[]).await;
     assert_eq!(r.json()["params"], json!({"chainId": "a/b c"}));
-    let r = get(s.addr, "/v1/chains/1/addresses/0xab/balances%3AlistErc721", &[]).await;
-    assert_eq!(r.json()["template"], "/v1/chains/{chainId}/addresses/{address}/balances:listErc721");
+    let r = get(
+        s.addr,
+        "/v1/chains/1/addresses/0xab/balances%3AlistErc721",
+        &[],
+    )
+    .await;
+    assert_eq!(
+        r.json()["template"],
+        "/v1/chains/{chainId}/addresses/{address}/balances:listErc721"
+    );
     let r = get(s.addr, "/v1/chains/%C3%A9", &[]).await;
     assert_eq!(r.json()["params"], json!({"chainId": "é"}));
 }
@@ -85,7 +121,11 @@ async fn bad_escapes_are_400() {
     for path in ["/v1/chains/%zz", "/v1/chains/%ff", "/v1/chains/ab%4"] {
         let r = get(s.addr, path, &[]).await;
         let msg = assert_error(&r, 400, "Bad Request");
-        assert!(msg.as_str().unwrap().contains("path segment") || msg.as_str().unwrap().contains("Path segment"), "{msg}");
+        assert!(
+            msg.as_str().unwrap().contains("path segment")
+                || msg.as_str().unwrap().contains("Path segment"),
+            "{msg}"
+        );
     }
 }
 
@@ -96,7 +136,12 @@ async fn unknown_path_is_404_and_wrong_method_is_405_with_allow() {
     let msg = assert_error(&r, 404, "Not Found");
     assert_eq!(msg, "Cannot GET /v1/nope");
 
-    let r = get(s.addr, "/v1/chains/1/nfts/collections/0xab/tokens/17:reindex", &[]).await;
+    let r = get(
+        s.addr,
+        "/v1/chains/1/nfts/collections/0xab/tokens/17:reindex",
+        &[],
+    )
+    .await;
     assert_error(&r, 405, "Method Not Allowed");
     assert_eq!(r.header("allow"), Some("POST"));
 
