@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use snowline_node_index::{Derive, IndexError};
-use snowline_store::{Desc, ReadView, Store, WriteBatch};
+use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::avm::{ParsedTx, StandardBlock, Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::proposervm;
@@ -49,12 +49,22 @@ pub struct XStats {
     pub missing_inputs: u64,
 }
 
+/// A UTXO the current batch touched.
+#[derive(Debug)]
+enum Pending {
+    /// Created in the batch: the batch's puts of it (the UTXO row and its address index rows),
+    /// withdrawn if the batch also spends it.
+    Created { puts: Vec<OpHandle> },
+    /// Spent in the batch.
+    Spent,
+}
+
 /// The X-Chain state deriver. Keeps what the current (unwritten) batch changed, because reads
 /// through the store do not see it yet.
 #[derive(Debug, Default)]
 pub struct XChainState {
-    /// `Some(row)` created in the batch, `None` spent in the batch.
-    utxos: HashMap<Id, Option<UtxoRow>>,
+    /// UTXOs created or spent in the batch.
+    utxos: HashMap<Id, Pending>,
     /// Atomic UTXOs spent in the batch.
     atomic_spent: HashSet<(Id, Id)>,
     /// Txs applied in the batch.
@@ -229,12 +239,14 @@ impl XChainState {
                 bytes: utxo.to_bytes(),
             };
             let uid = utxo.id();
-            for addr in owners(&utxo.output) {
-                batch.put::<XAddrUtxos>(&(addr, Desc(seq), uid), &());
-                batch.put::<XAddrUtxoPos>(&(addr, uid), &seq);
+            let addrs = owners(&utxo.output);
+            let mut puts = Vec::with_capacity(2 * addrs.len() + 1);
+            for addr in addrs {
+                puts.push(batch.put_tracked::<XAddrUtxos>(&(addr, Desc(seq), uid), &()));
+                puts.push(batch.put_tracked::<XAddrUtxoPos>(&(addr, uid), &seq));
             }
-            batch.put::<XUtxos>(&uid, &row);
-            self.utxos.insert(uid, Some(row));
+            puts.push(batch.put_tracked::<XUtxos>(&uid, &row));
+            self.utxos.insert(uid, Pending::Created { puts });
         }
         if let UnsignedTx::CreateAsset(c) = &tx.unsigned {
             batch.put::<XAssets>(
@@ -256,9 +268,18 @@ impl XChainState {
         view: &impl ReadView,
         uid: Id,
     ) -> Result<(), XStateError> {
-        let row = match self.utxos.get(&uid) {
-            Some(Some(row)) => Some(row.clone()),
-            Some(None) => None,
+        let row = match self.utxos.get_mut(&uid) {
+            Some(pending @ Pending::Created { .. }) => {
+                // Created in this very batch: withdraw its puts instead of writing them and
+                // their deletes (the store ends the same, with no rows and no tombstones).
+                if let Pending::Created { puts } = std::mem::replace(pending, Pending::Spent) {
+                    for op in puts {
+                        batch.cancel(op);
+                    }
+                }
+                return Ok(());
+            }
+            Some(Pending::Spent) => None,
             None => view.get::<XUtxos>(&uid)?,
         };
         let Some(row) = row else {
@@ -272,7 +293,7 @@ impl XChainState {
             batch.delete::<XAddrUtxoPos>(&(addr, uid));
         }
         batch.delete::<XUtxos>(&uid);
-        self.utxos.insert(uid, None);
+        self.utxos.insert(uid, Pending::Spent);
         Ok(())
     }
 
