@@ -2,7 +2,7 @@
 //! hyper handler answering the same bytes on another port.
 //!
 //! `cargo run --release -p snowline-rest-api --example hello -- [REST_ADDR] [PLAIN_ADDR] [--limits] [--metering]`
-//! (defaults 127.0.0.1:9700 and 127.0.0.1:9701), then `GET /v1/hello` on either.
+//! (defaults 127.0.0.1:9700 and 127.0.0.1:9701), then `GET` (or `POST`) `/v1/hello` on either.
 //! `--limits` runs the rate limiter on every request with a budget that never runs out;
 //! `--metering` sends every usage event to a counting sink. Stops on Ctrl-C / SIGTERM.
 
@@ -47,9 +47,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         RateLimits::disabled()
     };
-    let router = Router::new().get("/v1/hello", Weight::FREE, |_| async {
-        Ok(Reply::bytes(snowline_rest_api::hyper::StatusCode::OK, BODY))
-    });
+    // POST too, so the JSON-RPC load generator (which POSTs) can drive it.
+    let hello = |_| async { Ok(Reply::bytes(snowline_rest_api::hyper::StatusCode::OK, BODY)) };
+    let router =
+        Router::new()
+            .get("/v1/hello", Weight::FREE, hello)
+            .post("/v1/hello", Weight::FREE, hello);
     let mut app = App::new(router).rate_limits(limits);
     if flag("--metering") {
         app = app.usage_sink(Arc::new(Counting::default()));
