@@ -212,8 +212,26 @@ impl Router {
 
     /// Looks up decoded path segments under `method`.
     pub(crate) fn lookup(&self, method: &Method, segs: &[String]) -> Match<'_> {
+        let has_method = |n: &Node| {
+            n.routes
+                .iter()
+                .any(|&i| self.routes.get(i).is_some_and(|r| r.method == method))
+        };
         let mut values = Vec::new();
-        let Some(node) = find(&self.root, segs, &mut values) else {
+        if let Some(node) = find(&self.root, segs, &mut values, &has_method) {
+            let route = node
+                .routes
+                .iter()
+                .filter_map(|&i| self.routes.get(i))
+                .find(|r| r.method == method);
+            if let Some(r) = route {
+                let params = r.param_names.iter().cloned().zip(values).collect();
+                return Match::Found(r, params);
+            }
+        }
+        // No route of this method: does the path exist under another one?
+        values.clear();
+        let Some(node) = find(&self.root, segs, &mut values, &|n| !n.routes.is_empty()) else {
             return Match::NotFound;
         };
         let routes: Vec<&Route> = node
@@ -221,29 +239,28 @@ impl Router {
             .iter()
             .filter_map(|&i| self.routes.get(i))
             .collect();
-        match routes.iter().find(|r| r.method == method) {
-            Some(r) => {
-                let params = r.param_names.iter().cloned().zip(values).collect();
-                Match::Found(r, params)
+        match routes.first() {
+            Some(first) => {
+                Match::MethodNotAllowed(first, routes.iter().map(|r| r.method.clone()).collect())
             }
-            None => match routes.first() {
-                Some(first) => Match::MethodNotAllowed(
-                    first,
-                    routes.iter().map(|r| r.method.clone()).collect(),
-                ),
-                None => Match::NotFound,
-            },
+            None => Match::NotFound,
         }
     }
 }
 
-/// Depth-first search in preference order; `values` collects parameter values.
-fn find<'n>(node: &'n Node, segs: &[String], values: &mut Vec<String>) -> Option<&'n Node> {
+/// Depth-first search in preference order for a node that `accept`s; `values`
+/// collects the parameter values along the way.
+fn find<'n>(
+    node: &'n Node,
+    segs: &[String],
+    values: &mut Vec<String>,
+    accept: &dyn Fn(&Node) -> bool,
+) -> Option<&'n Node> {
     let Some((seg, rest)) = segs.split_first() else {
-        return (!node.routes.is_empty()).then_some(node);
+        return accept(node).then_some(node);
     };
     if let Some(child) = node.literals.get(seg.as_str()) {
-        if let Some(found) = find(child, rest, values) {
+        if let Some(found) = find(child, rest, values, accept) {
             return Some(found);
         }
     }
@@ -258,7 +275,7 @@ fn find<'n>(node: &'n Node, segs: &[String], values: &mut Vec<String>) -> Option
             continue;
         }
         values.push(value.to_owned());
-        if let Some(found) = find(child, rest, values) {
+        if let Some(found) = find(child, rest, values, accept) {
             return Some(found);
         }
         values.pop();
@@ -266,7 +283,7 @@ fn find<'n>(node: &'n Node, segs: &[String], values: &mut Vec<String>) -> Option
     if let Some(child) = &node.param {
         if !seg.is_empty() {
             values.push(seg.clone());
-            if let Some(found) = find(child, rest, values) {
+            if let Some(found) = find(child, rest, values, accept) {
                 return Some(found);
             }
             values.pop();
@@ -490,6 +507,41 @@ mod tests {
         assert!(
             matches!(r.lookup(&Method::PUT, &segs), Match::MethodNotAllowed(_, m) if m.len() == 2)
         );
+    }
+
+    #[test]
+    fn a_literal_of_another_method_does_not_hide_a_param_route() {
+        let r = table().post("/v1/chains/{chainId}", Weight::FREE, ok);
+        assert_eq!(
+            hit(&r, Method::POST, "/v1/chains/latest").unwrap(),
+            (
+                "/v1/chains/{chainId}".to_owned(),
+                p(&[("chainId", "latest")])
+            )
+        );
+        assert_eq!(
+            hit(&r, Method::GET, "/v1/chains/latest").unwrap().0,
+            "/v1/chains/latest"
+        );
+    }
+
+    proptest::proptest! {
+        /// Any non-empty values, percent-encoded into a path, come back out exactly.
+        #[test]
+        fn encoded_values_round_trip(
+            chain in ".{1,10}",
+            address in ".{1,10}",
+            token in ".{1,10}",
+        ) {
+            let enc = |v: &str| percent_encoding::utf8_percent_encode(v, percent_encoding::NON_ALPHANUMERIC).to_string();
+            let path = format!(
+                "/v1/chains/{}/nfts/collections/{}/tokens/{}:reindex",
+                enc(&chain), enc(&address), enc(&token)
+            );
+            let (template, params) = hit(&table(), Method::POST, &path).unwrap();
+            proptest::prop_assert_eq!(template, "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex");
+            proptest::prop_assert_eq!(params, p(&[("chainId", &chain), ("address", &address), ("tokenId", &token)]));
+        }
     }
 
     #[test]
