@@ -9,7 +9,7 @@ use snowline_access::keys::{ApiKeys, KeyLookup, Tier};
 use snowline_access::usage::{
     GroupBy, Interval, UsageEvent, UsageLog, UsageQuery, UsageWriter, WriterConfig, tables,
 };
-use snowline_store::{Schema, Store};
+use snowline_store::{ReadView, Schema, Store};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let events: u64 = std::env::args()
@@ -88,6 +88,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     }
     let t = Instant::now();
+    let scanned = log
+        .store()
+        .scan::<RawEvents, _>(.., snowline_store::Direction::Forward)?
+        .count();
+    println!(
+        "raw scan (no decoding): {:.0} ms over {scanned} events",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
     let pruned = log.prune_before(day_ms + 43_200_000)?;
     println!(
         "prune: {pruned} events in {:.0} ms",
@@ -145,4 +154,13 @@ fn record(log: &UsageLog, config: WriterConfig, events: u64) -> Result<u64, Box<
     );
 
     Ok(writer.written())
+}
+
+/// The events table with undecoded values, to separate scan cost from decoding cost.
+struct RawEvents;
+
+impl snowline_store::Table for RawEvents {
+    const NAME: &'static str = snowline_access::usage::USAGE_EVENTS_TABLE;
+    type Key = (u64, u64);
+    type Value = Vec<u8>;
 }

@@ -57,6 +57,11 @@ impl<'a> Reader<'a> {
 
     /// One length-prefixed UTF-8 string.
     pub(crate) fn string(&mut self) -> Result<String, DecodeError> {
+        self.str().map(str::to_owned)
+    }
+
+    /// One length-prefixed UTF-8 string, borrowed from the input.
+    pub(crate) fn str(&mut self) -> Result<&'a str, DecodeError> {
         let len = usize::try_from(self.varint()?)
             .map_err(|_| DecodeError::Other("string length overflows usize".to_owned()))?;
         let (head, tail) = self
@@ -67,7 +72,7 @@ impl<'a> Reader<'a> {
                 remaining: self.rest.len(),
             })?;
         self.rest = tail;
-        String::from_utf8(head.to_vec()).map_err(|_| DecodeError::InvalidUtf8)
+        std::str::from_utf8(head).map_err(|_| DecodeError::InvalidUtf8)
     }
 
     /// Fails unless every byte was read.

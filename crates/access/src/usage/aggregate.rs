@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::calendar::{bucket_len, bucket_start};
-use super::event::UsageEvent;
+use super::event::{EventRef, UsageEvent};
 use super::query::{GroupBy, UsageQuery};
 use super::response::{Metric, UsageMetrics, UsageMetricsValue};
 use crate::error::{AccessError, Result};
@@ -58,31 +58,40 @@ impl<'q> Aggregator<'q> {
 
     /// Whether `e` falls in the query's range and passes its organisation and filters.
     pub fn matches(&self, e: &UsageEvent) -> bool {
+        self.matches_ref(&e.as_ref())
+    }
+
+    fn matches_ref(&self, e: &EventRef<'_>) -> bool {
         let q = self.query;
         let f = &q.filters;
         let eq = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);
         e.timestamp_ms >= q.start_ms
             && e.timestamp_ms < q.end_ms
-            && eq(&q.org_id, &e.org_id)
-            && eq(&f.chain_id, &e.chain_id)
-            && eq(&f.request_type, &e.request_type)
-            && eq(&f.api_key_id, &e.api_key_id)
-            && eq(&f.request_path, &e.request_path)
+            && eq(&q.org_id, e.org_id)
+            && eq(&f.chain_id, e.chain_id)
+            && eq(&f.request_type, e.request_type)
+            && eq(&f.api_key_id, e.api_key_id)
+            && eq(&f.request_path, e.request_path)
             && self.response_code.is_none_or(|c| c == e.response_code)
     }
 
     /// Adds `e` if it [`matches`](Self::matches).
     pub fn add(&mut self, e: &UsageEvent) {
-        if !self.matches(e) {
+        self.add_ref(&e.as_ref());
+    }
+
+    /// [`Aggregator::add`] for a borrowed event.
+    pub(crate) fn add_ref(&mut self, e: &EventRef<'_>) {
+        if !self.matches_ref(e) {
             return;
         }
         let code;
         let group: &str = match self.query.group_by {
             None => "",
-            Some(GroupBy::RequestPath) => &e.request_path,
-            Some(GroupBy::ChainId) => &e.chain_id,
-            Some(GroupBy::ApiKeyId) => &e.api_key_id,
-            Some(GroupBy::RequestType) => &e.request_type,
+            Some(GroupBy::RequestPath) => e.request_path,
+            Some(GroupBy::ChainId) => e.chain_id,
+            Some(GroupBy::ApiKeyId) => e.api_key_id,
+            Some(GroupBy::RequestType) => e.request_type,
             Some(GroupBy::ResponseCode) => {
                 code = e.response_code.to_string();
                 &code

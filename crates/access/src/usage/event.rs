@@ -1,7 +1,6 @@
 //! One metered request, and its compact stored form.
 
 use snowline_store::DecodeError;
-use snowline_store::value::ValueCodec;
 
 use crate::bytes::{Reader, put_str, put_varint};
 
@@ -30,65 +29,117 @@ pub struct UsageEvent {
     pub credits_wasted: u64,
 }
 
-/// The stored value of an event: everything but the timestamp, which is in the key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct StoredEvent(pub(crate) UsageEvent);
+/// An event borrowing its strings from stored bytes: what aggregation reads, so a scan does
+/// not allocate five strings per event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EventRef<'a> {
+    pub(crate) timestamp_ms: u64,
+    pub(crate) org_id: &'a str,
+    pub(crate) api_key_id: &'a str,
+    pub(crate) request_path: &'a str,
+    pub(crate) response_code: u16,
+    pub(crate) chain_id: &'a str,
+    pub(crate) request_type: &'a str,
+    pub(crate) latency_us: u64,
+    pub(crate) credits_used: u64,
+    pub(crate) credits_wasted: u64,
+}
 
-/// Encoding version byte, first in every value.
+impl UsageEvent {
+    /// A borrowed view of this event.
+    pub(crate) fn as_ref(&self) -> EventRef<'_> {
+        EventRef {
+            timestamp_ms: self.timestamp_ms,
+            org_id: &self.org_id,
+            api_key_id: &self.api_key_id,
+            request_path: &self.request_path,
+            response_code: self.response_code,
+            chain_id: &self.chain_id,
+            request_type: &self.request_type,
+            latency_us: self.latency_us,
+            credits_used: self.credits_used,
+            credits_wasted: self.credits_wasted,
+        }
+    }
+}
+
+impl EventRef<'_> {
+    /// An owned copy.
+    pub(crate) fn to_owned_event(self) -> UsageEvent {
+        UsageEvent {
+            timestamp_ms: self.timestamp_ms,
+            org_id: self.org_id.to_owned(),
+            api_key_id: self.api_key_id.to_owned(),
+            request_path: self.request_path.to_owned(),
+            response_code: self.response_code,
+            chain_id: self.chain_id.to_owned(),
+            request_type: self.request_type.to_owned(),
+            latency_us: self.latency_us,
+            credits_used: self.credits_used,
+            credits_wasted: self.credits_wasted,
+        }
+    }
+}
+
+/// Decodes a stored value (see [`encode`]) as an event at `timestamp_ms`.
+pub(crate) fn decode_ref(bytes: &[u8], timestamp_ms: u64) -> Result<EventRef<'_>, DecodeError> {
+    let mut r = Reader::new(bytes);
+    let version = r.u8()?;
+    if version != VERSION {
+        return Err(DecodeError::Other(format!(
+            "unknown usage event version {version}"
+        )));
+    }
+    let response_code = u16::from_be_bytes([r.u8()?, r.u8()?]);
+    let latency_us = r.varint()?;
+    let credits_used = r.varint()?;
+    let credits_wasted = r.varint()?;
+    let event = EventRef {
+        timestamp_ms,
+        org_id: r.str()?,
+        api_key_id: r.str()?,
+        request_path: r.str()?,
+        response_code,
+        chain_id: r.str()?,
+        request_type: r.str()?,
+        latency_us,
+        credits_used,
+        credits_wasted,
+    };
+    r.finish()?;
+    Ok(event)
+}
+
+/// Encoding version byte, first in every stored value.
 const VERSION: u8 = 1;
 
+/// Appends the stored value of `e` (everything but the timestamp, which is in the key):
 /// `version ‖ response_code u16 BE ‖ latency_us, credits_used, credits_wasted (varints) ‖
 /// org_id ‖ api_key_id ‖ request_path ‖ chain_id ‖ request_type (varint length + UTF-8)`;
-/// a typical event is about 60 bytes.
-impl ValueCodec for StoredEvent {
-    fn encode_value(&self, out: &mut Vec<u8>) {
-        let e = &self.0;
-        out.push(VERSION);
-        out.extend_from_slice(&e.response_code.to_be_bytes());
-        put_varint(out, e.latency_us);
-        put_varint(out, e.credits_used);
-        put_varint(out, e.credits_wasted);
-        put_str(out, &e.org_id);
-        put_str(out, &e.api_key_id);
-        put_str(out, &e.request_path);
-        put_str(out, &e.chain_id);
-        put_str(out, &e.request_type);
-    }
-
-    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let mut r = Reader::new(bytes);
-        let version = r.u8()?;
-        if version != VERSION {
-            return Err(DecodeError::Other(format!(
-                "unknown usage event version {version}"
-            )));
-        }
-        let response_code = u16::from_be_bytes([r.u8()?, r.u8()?]);
-        let latency_us = r.varint()?;
-        let credits_used = r.varint()?;
-        let credits_wasted = r.varint()?;
-        let event = UsageEvent {
-            timestamp_ms: 0,
-            org_id: r.string()?,
-            api_key_id: r.string()?,
-            request_path: r.string()?,
-            response_code,
-            chain_id: r.string()?,
-            request_type: r.string()?,
-            latency_us,
-            credits_used,
-            credits_wasted,
-        };
-        r.finish()?;
-        Ok(StoredEvent(event))
-    }
+/// a typical event is 60 to 100 bytes.
+pub(crate) fn encode(e: &UsageEvent, out: &mut Vec<u8>) {
+    out.push(VERSION);
+    out.extend_from_slice(&e.response_code.to_be_bytes());
+    put_varint(out, e.latency_us);
+    put_varint(out, e.credits_used);
+    put_varint(out, e.credits_wasted);
+    put_str(out, &e.org_id);
+    put_str(out, &e.api_key_id);
+    put_str(out, &e.request_path);
+    put_str(out, &e.chain_id);
+    put_str(out, &e.request_type);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use snowline_store::encode_value;
+
+    fn encoded(e: &UsageEvent) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode(e, &mut out);
+        out
+    }
 
     proptest! {
         #[test]
@@ -101,9 +152,9 @@ mod tests {
                 timestamp_ms: 0, org_id, api_key_id, request_path, response_code, chain_id,
                 request_type, latency_us, credits_used, credits_wasted,
             };
-            let bytes = encode_value(&StoredEvent(e.clone()));
-            prop_assert_eq!(StoredEvent::decode_value(&bytes).unwrap().0, e);
-            prop_assert!(StoredEvent::decode_value(&bytes[..bytes.len() - 1]).is_err());
+            let bytes = encoded(&e);
+            prop_assert_eq!(decode_ref(&bytes, 0).unwrap().to_owned_event(), e);
+            prop_assert!(decode_ref(&bytes[..bytes.len() - 1], 0).is_err());
         }
     }
 
@@ -121,6 +172,6 @@ mod tests {
             credits_used: 20,
             credits_wasted: 0,
         };
-        assert!(encode_value(&StoredEvent(e)).len() < 110);
+        assert!(encoded(&e).len() < 110);
     }
 }

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use snowline_store::{Direction, ReadView, Store, WriteBatch};
+use snowline_store::{Direction, Part, ReadView, Store, StoreError, Table, WriteBatch};
 
 use super::aggregate::Aggregator;
-use super::event::{StoredEvent, UsageEvent};
+use super::event::{EventRef, UsageEvent, decode_ref, encode};
 use super::query::UsageQuery;
 use super::response::UsageMetrics;
 use super::table::UsageEventsTable;
@@ -39,8 +39,11 @@ impl UsageLog {
             return Ok(());
         }
         let mut batch = WriteBatch::new();
+        let mut value = Vec::with_capacity(128);
         for e in events {
-            batch.put::<UsageEventsTable>(&(e.timestamp_ms, *next_seq), &StoredEvent(e.clone()));
+            value.clear();
+            encode(e, &mut value);
+            batch.put::<UsageEventsTable>(&(e.timestamp_ms, *next_seq), &value);
             *next_seq = next_seq.wrapping_add(1);
         }
         Ok(self.store.write(batch)?)
@@ -49,7 +52,7 @@ impl UsageLog {
     /// Every stored event with `start_ms <= timestamp_ms < end_ms`, oldest first.
     pub fn events(&self, start_ms: u64, end_ms: u64) -> Result<Vec<UsageEvent>> {
         let mut out = Vec::new();
-        self.for_each(start_ms, end_ms, |e| out.push(e))?;
+        self.for_each(start_ms, end_ms, |e| out.push(e.to_owned_event()))?;
         Ok(out)
     }
 
@@ -81,11 +84,12 @@ impl UsageLog {
     /// event decoded and folded (see `docs/access.md` for the cost and the planned rollups).
     pub fn aggregate(&self, q: &UsageQuery) -> Result<UsageMetrics> {
         let mut agg = Aggregator::new(q)?;
-        self.for_each(q.start_ms, q.end_ms, |e| agg.add(&e))?;
+        self.for_each(q.start_ms, q.end_ms, |e| agg.add_ref(&e))?;
         Ok(agg.finish())
     }
 
-    fn for_each(&self, start_ms: u64, end_ms: u64, mut f: impl FnMut(UsageEvent)) -> Result<()> {
+    /// Calls `f` on every event of `[start_ms, end_ms)`, oldest first, decoded as a borrowed view.
+    fn for_each(&self, start_ms: u64, end_ms: u64, mut f: impl FnMut(EventRef<'_>)) -> Result<()> {
         if start_ms >= end_ms {
             return Ok(());
         }
@@ -93,9 +97,13 @@ impl UsageLog {
             .store
             .scan::<UsageEventsTable, _>((start_ms, 0)..(end_ms, 0), Direction::Forward)?;
         for entry in scan {
-            let ((timestamp_ms, _), StoredEvent(mut e)) = entry?;
-            e.timestamp_ms = timestamp_ms;
-            f(e);
+            let ((timestamp_ms, _), bytes) = entry?;
+            let event = decode_ref(&bytes, timestamp_ms).map_err(|source| StoreError::Decode {
+                table: UsageEventsTable::NAME,
+                part: Part::Value,
+                source,
+            })?;
+            f(event);
         }
         Ok(())
     }
