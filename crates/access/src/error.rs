@@ -53,6 +53,9 @@ pub enum AccessError {
         /// What is accepted.
         reason: String,
     },
+    /// A background thread could not be started.
+    #[error("could not start a thread: {0}")]
+    Thread(String),
     /// The usage writer's background thread has stopped (after shutdown, or it panicked).
     #[error("the usage writer has stopped")]
     WriterStopped,

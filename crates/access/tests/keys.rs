@@ -267,3 +267,29 @@ fn a_secondary_sees_the_writers_changes_after_catch_up() {
     // A writer is not a secondary.
     assert!(writer.catch_up().is_err());
 }
+
+#[test]
+fn a_catch_up_thread_brings_the_writers_keys_to_the_server() {
+    use snowline_access::keys::CatchUp;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let primary = dir.path().join("keys");
+    let reader = Arc::new(ApiKeys::open_secondary(&primary, dir.path().join("sec")).unwrap());
+    let follower = CatchUp::start(Arc::clone(&reader), Duration::from_millis(10)).unwrap();
+    let writer = ApiKeys::open(&primary).unwrap();
+    let (record, secret) = writer.create("cli", "org-1", Tier::Pro).unwrap();
+    // Wait (bounded, generously) for the follower to pick the key up; no catch_up by hand.
+    let give_up = Instant::now() + Duration::from_secs(30);
+    let caller = loop {
+        if let KeyLookup::Active(c) = reader.resolve(&secret).unwrap() {
+            break c;
+        }
+        assert!(Instant::now() < give_up, "the follower never caught up");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(caller.key_id, record.key_id);
+    assert_eq!(follower.failures(), 0);
+    drop(follower);
+}

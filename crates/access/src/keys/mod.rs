@@ -2,12 +2,14 @@
 //! lookup the REST edge performs on every request.
 
 mod api;
+mod follow;
 mod record;
 mod secret;
 mod table;
 mod tier;
 
 pub use api::{ApiKeys, MAX_FIELD_BYTES};
+pub use follow::CatchUp;
 pub use record::{Caller, KeyLookup, KeyRecord};
 pub use secret::{KEY_ID_HEX_LEN, SECRET_BYTES, SECRET_PREFIX, key_id_of, parse_secret};
 pub use table::{KEYS_TABLE, SCHEMA_VERSION, schema, tables};

@@ -80,7 +80,7 @@ impl UsageWriter {
         let thread = std::thread::Builder::new()
             .name("usage-writer".to_owned())
             .spawn(move || worker.run(&rx))
-            .map_err(|_| AccessError::WriterStopped)?;
+            .map_err(|e| AccessError::Thread(e.to_string()))?;
         Ok(Self {
             tx,
             counters,
