@@ -31,23 +31,41 @@ struct Fixture {
     patched: u64,
 }
 
-/// One ingested devnet shared by the tests (generation and ingest run once).
+fn build(cfg: DevnetConfig) -> Fixture {
+    let world = world(cfg);
+    let replay = replay(&world);
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let stats = run(&store, &world, &world.records, 7, None).unwrap();
+    assert_eq!(stats.missing_inputs, 0);
+    Fixture {
+        world,
+        replay,
+        store,
+        _dir: dir,
+        patched: stats.patched_txs,
+    }
+}
+
+/// The small devnet, ingested once and shared by the tests.
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| build(DevnetConfig::small()))
+}
+
+/// A devnet with 400 keys (about 1300 txs), for the checks run over every address.
+fn many() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
-        let world = world(DevnetConfig::small());
-        let replay = replay(&world);
-        let dir = tempfile::tempdir().unwrap();
-        let store = open(dir.path());
-        let stats = run(&store, &world, &world.records, 7, None).unwrap();
-        assert_eq!(stats.missing_inputs, 0);
-        Fixture {
-            world,
-            replay,
-            store,
-            _dir: dir,
-            patched: stats.patched_txs,
-        }
+        build(DevnetConfig {
+            keys: 400,
+            dag_vertices: 20,
+            txs_per_vertex: 16,
+            blocks: 30,
+            txs_per_block: 32,
+            atomic_utxos: 64,
+            ..DevnetConfig::small().with_seed(3)
+        })
     })
 }
 
@@ -116,7 +134,12 @@ fn every_utxo_equals_the_replay() {
 
 #[test]
 fn unspent_sets_equal_the_node_rpc_state_for_every_address() {
-    let f = fixture();
+    for f in [fixture(), many()] {
+        unspent_sets_equal_the_state(f);
+    }
+}
+
+fn unspent_sets_equal_the_state(f: &Fixture) {
     let r = XHistoryReader::new(&f.store);
     let state = XReader::new(&f.store);
     let mut state_native: BTreeMap<ShortId, BTreeSet<Id>> = BTreeMap::new();
@@ -181,7 +204,12 @@ fn unspent_sets_equal_the_node_rpc_state_for_every_address() {
 
 #[test]
 fn current_balances_equal_the_sum_of_the_unspent_utxos() {
-    let f = fixture();
+    for f in [fixture(), many()] {
+        current_balances_equal_the_sums(f);
+    }
+}
+
+fn current_balances_equal_the_sums(f: &Fixture) {
     let r = XHistoryReader::new(&f.store);
     let state = XReader::new(&f.store);
     let addrs: Vec<ShortId> = history_addrs(&f.store).into_iter().collect();

@@ -314,7 +314,11 @@ pub fn naive_balances(
     let mut out = XBalances::default();
     for e in r.utxos.values() {
         let Some(amount) = e.counted() else { continue };
-        if e.owners().is_disjoint(addrs) {
+        if !owners_of(&e.utxo.output)
+            .addrs
+            .iter()
+            .any(|a| addrs.contains(a))
+        {
             continue;
         }
         let live = match at {
