@@ -35,3 +35,68 @@ impl<A: Derive, B: Derive> Derive for DeriveBoth<A, B> {
         self.1.discard();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snowline_store::Schema;
+    use snowline_types::Id;
+    use snowline_types::container::IndexPath;
+
+    /// Records the calls it gets; fails `derive` when told to.
+    #[derive(Default)]
+    struct Probe {
+        fail: bool,
+        derived: u32,
+        committed: u32,
+        discarded: u32,
+    }
+
+    impl Derive for Probe {
+        fn derive(
+            &mut self,
+            _batch: &mut WriteBatch,
+            _view: &Store,
+            _record: &ContainerRecord,
+            _index: u64,
+        ) -> Result<(), IndexError> {
+            self.derived += 1;
+            if self.fail {
+                Err(IndexError::Derive("probe".into()))
+            } else {
+                Ok(())
+            }
+        }
+        fn committed(&mut self) {
+            self.committed += 1;
+        }
+        fn discard(&mut self) {
+            self.discarded += 1;
+        }
+    }
+
+    #[test]
+    fn both_hooks_run_in_order_and_hear_of_the_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &Schema::new(1)).unwrap();
+        let record = ContainerRecord {
+            path: IndexPath::XTx,
+            id: Id::EMPTY,
+            bytes: Vec::new(),
+            timestamp_ns: 0,
+        };
+        let mut batch = WriteBatch::new();
+        let mut both = DeriveBoth(Probe::default(), Probe::default());
+        both.derive(&mut batch, &store, &record, 0).unwrap();
+        both.committed();
+        assert_eq!((both.0.derived, both.1.derived), (1, 1));
+        assert_eq!((both.0.committed, both.1.committed), (1, 1));
+
+        // A failing first hook stops the second and fails the pair; a discard reaches both.
+        both.0.fail = true;
+        assert!(both.derive(&mut batch, &store, &record, 1).is_err());
+        assert_eq!((both.0.derived, both.1.derived), (2, 1));
+        both.discard();
+        assert_eq!((both.0.discarded, both.1.discarded), (1, 1));
+    }
+}
