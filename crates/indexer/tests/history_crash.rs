@@ -1,14 +1,20 @@
 //! Crash safety of the history: an ingest cut between batches (the source fails, the pending
 //! batch is dropped, the store is closed), then reopened and continued with fresh derivers, ends
 //! with every table equal, entry by entry, to a clean run's, whatever the cut point and batch
-//! sizes.
+//! sizes; and a snapshot reader keeps one state while ingest goes on.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod history_support;
 
+use std::collections::BTreeSet;
+
 use history_support::{dump_history, dump_state, open, run, world};
 use snowline_devnet::DevnetConfig;
+use snowline_indexer::history::tables::XhAllByTime;
+use snowline_indexer::history::{UtxoOrder, XHistoryReader};
+use snowline_store::{Direction, ReadView};
+use snowline_types::ShortId;
 
 #[test]
 fn interrupted_runs_end_with_the_tables_of_a_clean_run() {
@@ -57,4 +63,49 @@ fn batch_size_does_not_change_the_tables() {
     let b = open(b_dir.path());
     run(&b, &w, &w.records, 100_000, None).unwrap();
     assert_eq!(dump_history(&a), dump_history(&b));
+}
+
+fn addresses(store: &snowline_store::Store) -> BTreeSet<ShortId> {
+    store
+        .scan::<XhAllByTime, _>(.., Direction::Forward)
+        .unwrap()
+        .map(|e| e.unwrap().0.0)
+        .collect()
+}
+
+/// How many (address, UTXO) pairs the reader lists, spent included.
+fn positions<V: ReadView>(r: &XHistoryReader<'_, V>, addrs: &BTreeSet<ShortId>) -> usize {
+    addrs
+        .iter()
+        .map(|a| {
+            r.utxos_by_address(a, UtxoOrder::Amount, true, None, Direction::Forward)
+                .unwrap()
+                .count()
+        })
+        .sum()
+}
+
+#[test]
+fn a_snapshot_reader_keeps_its_state_while_ingest_goes_on() {
+    let w = world(DevnetConfig::small());
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let half = w.records.len() / 2;
+    run(&store, &w, &w.records[..half], 16, None).unwrap();
+    let before = dump_history(&store);
+    let snap = store.snapshot();
+    let r = XHistoryReader::new(&snap);
+    let seen_before = positions(&r, &addresses(&store));
+    let summary_before = r.summary().unwrap();
+    run(&store, &w, &w.records, 16, None).unwrap();
+    assert_ne!(dump_history(&store), before);
+    assert_eq!(
+        positions(&r, &addresses(&store)),
+        seen_before,
+        "the snapshot did not move"
+    );
+    assert_eq!(r.summary().unwrap(), summary_before);
+    let live = XHistoryReader::new(&store);
+    assert!(positions(&live, &addresses(&store)) > seen_before);
+    assert!(live.summary().unwrap().block_height > summary_before.block_height);
 }
