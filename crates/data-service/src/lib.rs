@@ -3,3 +3,5 @@
 //! `indexer` readers and `access`; none touches the store directly.
 
 pub mod chains;
+mod params;
+pub mod usage;

@@ -1,0 +1,194 @@
+//! `data-api serve`: opens the stores, builds the endpoints on the REST edge, serves until
+//! SIGINT/SIGTERM, then drains the usage writer.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use snowline_access::keys::ApiKeys;
+use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
+use snowline_data_service::chains::{self, ChainRegistry};
+use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
+use snowline_rest_api::{App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig};
+use snowline_store::{Schema, Store};
+
+use crate::adapters::{StoreKeys, StoreUsage};
+use crate::cli::{CompatArg, ServeArgs};
+
+/// Schema version of the data-api store; bumped when its tables change incompatibly.
+const SCHEMA_VERSION: u32 = 1;
+
+/// The tables of the data-api store.
+pub fn schema() -> Schema {
+    snowline_access::usage::tables()
+        .into_iter()
+        .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
+}
+
+/// Runs the server (blocking until it stops).
+pub fn run(args: ServeArgs) -> Result<(), String> {
+    std::fs::create_dir_all(&args.common.data_dir)
+        .map_err(|e| format!("cannot create {}: {e}", args.common.data_dir.display()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(serve(args))
+}
+
+async fn serve(args: ServeArgs) -> Result<(), String> {
+    let dir = args.common.data_dir.clone();
+    let _secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
+    let store = Arc::new(
+        Store::open(dir.join("index"), &schema())
+            .map_err(|e| format!("cannot open the store in {}: {e}", dir.display()))?,
+    );
+    let keys = Arc::new(StoreKeys(
+        ApiKeys::open_secondary(dir.join("keys"), dir.join("keys-secondary"))
+            .map_err(|e| format!("cannot open the keys store: {e}"))?,
+    ));
+    let log = Arc::new(UsageLog::new(Arc::clone(&store)));
+    let writer = UsageWriter::start(UsageLog::new(Arc::clone(&store)), WriterConfig::default())
+        .map_err(|e| format!("cannot start the usage writer: {e}"))?;
+    let usage = Arc::new(StoreUsage(writer));
+    let registry = registry(args.chains.as_deref())?;
+
+    let router = chains::routes(Router::new(), registry).map_err(|e| e.message)?;
+    let router = snowline_data_service::usage::routes(router, Arc::clone(&log));
+
+    let ready = Arc::new(Ready {
+        keys: Arc::clone(&keys),
+    });
+    let dropped = Gauge::<i64>::default();
+    let written = Gauge::<i64>::default();
+    let app = App::new(router)
+        .profile(match args.compat {
+            CompatArg::Spec => Profile::Spec,
+            CompatArg::Glacier => Profile::Glacier,
+        })
+        .keys(keys.clone())
+        .rate_limits(if args.no_rate_limits {
+            RateLimits::disabled()
+        } else {
+            RateLimits::default()
+        })
+        .usage_sink(usage.clone())
+        .metering(!args.no_metering)
+        .readiness(ready)
+        .metrics(|r| {
+            r.register(
+                "snowline_usage_events_dropped",
+                "Usage events dropped because the writer's queue was full",
+                dropped.clone(),
+            );
+            r.register(
+                "snowline_usage_events_written",
+                "Usage events written to the store",
+                written.clone(),
+            );
+        });
+    let config = ServerConfig {
+        max_body_bytes: args.max_body_bytes,
+        max_connections: args.max_connections,
+        request_timeout: Duration::from_millis(args.request_timeout_ms),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(args.listen, app, config)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let addr = server.local_addr().map_err(|e| e.to_string())?;
+    println!(
+        "data-api: listening on http://{addr} (data in {})",
+        dir.display()
+    );
+    print_examples(addr);
+
+    // Background upkeep: the keys secondary catches up with the CLI, usage counters are
+    // exported, and old usage is pruned.
+    let upkeep = {
+        let (keys, usage) = (Arc::clone(&keys), Arc::clone(&usage));
+        let retention_ms = args.usage_retention_days.saturating_mul(86_400_000);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            let mut n = 0u64;
+            loop {
+                tick.tick().await;
+                if let Err(e) = keys.0.catch_up() {
+                    tracing::warn!(error = %e, "keys store catch-up failed");
+                }
+                dropped.set(i64::try_from(usage.0.dropped()).unwrap_or(i64::MAX));
+                written.set(i64::try_from(usage.0.written()).unwrap_or(i64::MAX));
+                n += 1;
+                if n % 3600 == 1 {
+                    let cutoff = now_ms().saturating_sub(retention_ms);
+                    if let Err(e) = log.prune_before(cutoff) {
+                        tracing::warn!(error = %e, "pruning usage failed");
+                    }
+                }
+            }
+        })
+    };
+    server
+        .run_until(snowline_rest_api::shutdown_signal())
+        .await
+        .map_err(|e| e.to_string())?;
+    upkeep.abort();
+    drop(upkeep.await);
+    match Arc::try_unwrap(usage) {
+        Ok(StoreUsage(writer)) => writer
+            .shutdown()
+            .map_err(|e| format!("writing the last usage events: {e}"))?,
+        Err(usage) => usage
+            .0
+            .flush()
+            .map_err(|e| format!("writing the last usage events: {e}"))?,
+    }
+    println!("data-api: stopped");
+    Ok(())
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The built-in chain registry, merged with the operator's file if one is given.
+fn registry(file: Option<&Path>) -> Result<ChainRegistry, String> {
+    let builtin = ChainRegistry::builtin().map_err(|e| e.to_string())?;
+    let Some(file) = file else {
+        return Ok(builtin);
+    };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read the chain registry {}: {e}", file.display()))?;
+    let extra = ChainRegistry::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(builtin.merged_with(extra))
+}
+
+/// `/readyz`: the keys store must be readable.
+struct Ready {
+    keys: Arc<StoreKeys>,
+}
+
+impl Readiness for Ready {
+    fn check(&self) -> Vec<Check> {
+        vec![match self.keys.0.list() {
+            Ok(_) => Check::up("keys"),
+            Err(e) => Check::down("keys", e.to_string()),
+        }]
+    }
+}
+
+/// Prints curl commands that work against a fresh server.
+fn print_examples(addr: SocketAddr) {
+    println!("  try:");
+    for path in [
+        "/v1/chains",
+        "/v1/chains/43112",
+        "/v1/chains?network=mainnet",
+        "/healthz",
+    ] {
+        println!("    curl -s http://{addr}{path}");
+    }
+}
