@@ -1,7 +1,7 @@
 //! Benchmark hook: one trivial route on the REST framework and, for comparison, a plain
 //! hyper handler answering the same bytes on another port.
 //!
-//! `cargo run --release -p snowline-rest-api --example hello -- [REST_ADDR] [PLAIN_ADDR] [--limits] [--metering]`
+//! `cargo run --release -p snowline-rest-api --example rest-hello -- [REST_ADDR] [PLAIN_ADDR] [--limits] [--metering]`
 //! (defaults 127.0.0.1:9700 and 127.0.0.1:9701), then `GET` (or `POST`) `/v1/hello` on either.
 //! `--limits` runs the rate limiter on every request with a budget that never runs out;
 //! `--metering` sends every usage event to a counting sink. Stops on Ctrl-C / SIGTERM.

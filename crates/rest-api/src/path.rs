@@ -2,17 +2,18 @@
 //! invalid UTF-8 is an error (HTTP 400), not something passed on as-is.
 
 use percent_encoding::percent_decode_str;
+use std::borrow::Cow;
 
 /// Splits `path` (which starts with `/`) on `/`, then percent-decodes each segment, so
 /// an encoded `%2F` stays inside its segment and `%3A` becomes `:` before actions match.
-pub fn decode_segments(path: &str) -> Result<Vec<String>, String> {
+pub fn decode_segments(path: &str) -> Result<Vec<Cow<'_, str>>, String> {
     let rest = path.strip_prefix('/').unwrap_or(path);
     rest.split('/').map(decode_segment).collect()
 }
 
-fn decode_segment(raw: &str) -> Result<String, String> {
+fn decode_segment(raw: &str) -> Result<Cow<'_, str>, String> {
     if !raw.contains('%') {
-        return Ok(raw.to_owned());
+        return Ok(Cow::Borrowed(raw));
     }
     let bytes = raw.as_bytes();
     for (i, _) in raw.match_indices('%') {
@@ -28,7 +29,6 @@ fn decode_segment(raw: &str) -> Result<String, String> {
     }
     percent_decode_str(raw)
         .decode_utf8()
-        .map(|s| s.into_owned())
         .map_err(|_| format!("Path segment {raw:?} does not decode to valid UTF-8"))
 }
 

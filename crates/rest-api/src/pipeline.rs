@@ -12,7 +12,7 @@ use crate::path::decode_segments;
 use crate::ratelimit::LimitKey;
 use crate::reply::{JSON_CONTENT_TYPE, Reply};
 use crate::request::Request;
-use crate::route::{Handler, Weight};
+use crate::route::{BoxFuture, Handler, Weight};
 use crate::router::Match;
 use crate::server::ServerConfig;
 use bytes::Bytes;
@@ -20,8 +20,12 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{ALLOW, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue};
 use hyper::{Method, Response, StatusCode};
+use std::future::Future;
 use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// The response type of the server.
@@ -253,7 +257,7 @@ async fn serve(
             }
         };
         request.set_body(body);
-        call(handler, request).await
+        call(handler, request, &route.meta.template).await
     };
     match tokio::time::timeout(timeout, run).await {
         Ok(Err(e)) if e.status == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -274,27 +278,34 @@ fn too_large(limit: usize) -> ApiError {
     ))
 }
 
-/// Aborts the spawned handler if the request is dropped (timeout, disconnect).
-struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+/// Polls a handler's future, turning a panic into an `Err` instead of unwinding
+/// through the connection (the future is dropped with the request on timeout).
+struct CatchUnwind(BoxFuture<'static, Result<Reply, ApiError>>);
 
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
+impl Future for CatchUnwind {
+    type Output = std::thread::Result<Result<Reply, ApiError>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let fut = &mut self.0;
+        match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(r)) => Poll::Ready(Ok(r)),
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
     }
 }
 
-/// Runs the handler on its own task so a panic becomes a 500, not a dead connection.
-async fn call(handler: Handler, request: Request) -> Result<Reply, ApiError> {
-    let template = request.template().to_owned();
-    let mut task = AbortOnDrop(tokio::spawn(handler(request)));
-    match (&mut task.0).await {
-        Ok(r) => r,
-        Err(e) if e.is_panic() => {
-            tracing::error!(route = %template, "handler panicked");
-            Err(ApiError::internal("Internal server error"))
-        }
-        Err(_) => Err(ApiError::service_unavailable("request cancelled")),
-    }
+/// Runs the handler so that a panic (building or polling its future) becomes a 500,
+/// not a dead connection.
+async fn call(handler: Handler, request: Request, template: &str) -> Result<Reply, ApiError> {
+    let outcome = match std::panic::catch_unwind(AssertUnwindSafe(|| handler(request))) {
+        Ok(fut) => CatchUnwind(fut).await,
+        Err(panic) => Err(panic),
+    };
+    outcome.unwrap_or_else(|_| {
+        tracing::error!(route = %template, "handler panicked");
+        Err(ApiError::internal("Internal server error"))
+    })
 }
 
 fn respond(

@@ -11,6 +11,7 @@ use crate::reply::Reply;
 use crate::request::Request;
 use crate::route::{Handler, RouteMeta, Weight, handler};
 use hyper::Method;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
@@ -211,7 +212,7 @@ impl Router {
     }
 
     /// Looks up decoded path segments under `method`.
-    pub(crate) fn lookup(&self, method: &Method, segs: &[String]) -> Match<'_> {
+    pub(crate) fn lookup(&self, method: &Method, segs: &[Cow<'_, str>]) -> Match<'_> {
         let has_method = |n: &Node| {
             n.routes
                 .iter()
@@ -252,14 +253,14 @@ impl Router {
 /// collects the parameter values along the way.
 fn find<'n>(
     node: &'n Node,
-    segs: &[String],
+    segs: &[Cow<'_, str>],
     values: &mut Vec<String>,
     accept: &dyn Fn(&Node) -> bool,
 ) -> Option<&'n Node> {
     let Some((seg, rest)) = segs.split_first() else {
         return accept(node).then_some(node);
     };
-    if let Some(child) = node.literals.get(seg.as_str()) {
+    if let Some(child) = node.literals.get(&**seg) {
         if let Some(found) = find(child, rest, values, accept) {
             return Some(found);
         }
@@ -282,7 +283,7 @@ fn find<'n>(
     }
     if let Some(child) = &node.param {
         if !seg.is_empty() {
-            values.push(seg.clone());
+            values.push(seg.to_string());
             if let Some(found) = find(child, rest, values, accept) {
                 return Some(found);
             }
