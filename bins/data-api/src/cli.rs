@@ -73,6 +73,12 @@ pub struct ServeArgs {
     /// Do not enforce rate limits (requests are still metered unless --no-metering).
     #[arg(long, env = "SNOWLINE_DATA_API_NO_RATE_LIMITS")]
     pub no_rate_limits: bool,
+    /// Override a tier's limits, in compute units: `TIER=PER_MINUTE/PER_DAY`, or `TIER=none`
+    /// for no limit; repeatable. Defaults: anonymous 1000/100000, free 10000/2000000,
+    /// pro 100000/20000000, unlimited and admin none.
+    #[arg(long = "rate-limit", env = "SNOWLINE_DATA_API_RATE_LIMITS", value_delimiter = ',',
+          value_parser = parse_tier_limit)]
+    pub rate_limits: Vec<(String, Option<(u32, u32)>)>,
     /// Do not record usage (GET /v1/apiUsageMetrics then reports nothing new).
     #[arg(long, env = "SNOWLINE_DATA_API_NO_METERING")]
     pub no_metering: bool,
@@ -151,4 +157,54 @@ pub enum KeysAction {
         /// The key id.
         key_id: String,
     },
+}
+
+/// Parses `TIER=PER_MINUTE/PER_DAY` or `TIER=none`.
+fn parse_tier_limit(s: &str) -> Result<(String, Option<(u32, u32)>), String> {
+    let (tier, limits) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?}: expected TIER=PER_MINUTE/PER_DAY or TIER=none"))?;
+    if tier.is_empty() {
+        return Err(format!("{s:?}: the tier name is empty"));
+    }
+    if limits == "none" {
+        return Ok((tier.to_owned(), None));
+    }
+    let (minute, day) = limits
+        .split_once('/')
+        .ok_or_else(|| format!("{s:?}: expected PER_MINUTE/PER_DAY after '='"))?;
+    let unit = |v: &str| {
+        v.parse::<u32>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| format!("{s:?}: {v:?} is not a positive number of compute units"))
+    };
+    Ok((tier.to_owned(), Some((unit(minute)?, unit(day)?))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tier_limits_parse_or_say_why_not() {
+        assert_eq!(
+            parse_tier_limit("free=10/200").unwrap(),
+            ("free".to_owned(), Some((10, 200)))
+        );
+        assert_eq!(
+            parse_tier_limit("pro=none").unwrap(),
+            ("pro".to_owned(), None)
+        );
+        for bad in [
+            "free",
+            "=1/2",
+            "free=1",
+            "free=0/5",
+            "free=a/5",
+            "free=1/-2",
+        ] {
+            assert!(parse_tier_limit(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -10,7 +10,9 @@ use snowline_access::keys::ApiKeys;
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
 use snowline_data_service::chains::{self, ChainRegistry};
 use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
-use snowline_rest_api::{App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig};
+use snowline_rest_api::{
+    App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
+};
 use snowline_store::{Schema, Store};
 
 use crate::adapters::{StoreKeys, StoreUsage};
@@ -68,11 +70,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             CompatArg::Glacier => Profile::Glacier,
         })
         .keys(keys.clone())
-        .rate_limits(if args.no_rate_limits {
-            RateLimits::disabled()
-        } else {
-            RateLimits::default()
-        })
+        .rate_limits(rate_limits(&args))
         .usage_sink(usage.clone())
         .metering(!args.no_metering)
         .readiness(ready)
@@ -152,6 +150,23 @@ fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The default tiers (with `admin` unlimited, as `access` defines it), the operator's overrides.
+fn rate_limits(args: &ServeArgs) -> RateLimits {
+    let mut limits = RateLimits::default();
+    limits.enabled = !args.no_rate_limits;
+    limits
+        .tiers
+        .insert("admin".to_owned(), TierLimit::unlimited());
+    for (tier, limit) in &args.rate_limits {
+        let limit = match limit {
+            Some((minute, day)) => TierLimit::new(*minute, *day),
+            None => TierLimit::unlimited(),
+        };
+        limits.tiers.insert(tier.clone(), limit);
+    }
+    limits
 }
 
 /// The built-in chain registry, merged with the operator's file if one is given.

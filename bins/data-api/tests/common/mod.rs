@@ -1,0 +1,209 @@
+//! Starting the real `data-api` binary on port 0 and talking HTTP to it.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A running `data-api serve`, killed on drop.
+pub struct DataApi {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl Drop for DataApi {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `data-api ARGS` to completion and returns (success, stdout, stderr).
+pub fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_data-api"))
+        .args(args)
+        .output()
+        .expect("run data-api");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `data-api keys --data-dir DIR create ...`: returns (key id, secret).
+pub fn create_key(dir: &Path, name: &str, org: &str, tier: &str) -> (String, String) {
+    let d = dir.to_str().unwrap();
+    let (ok, out, err) = run(&[
+        "keys",
+        "--data-dir",
+        d,
+        "create",
+        "--name",
+        name,
+        "--org",
+        org,
+        "--tier",
+        tier,
+    ]);
+    assert!(ok, "keys create failed: {err}");
+    let secret = out
+        .split_whitespace()
+        .find(|w| w.starts_with("snl_"))
+        .expect("secret printed")
+        .to_owned();
+    let id = out
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+    (id, secret)
+}
+
+/// Starts `data-api serve --data-dir DIR ARGS --listen 127.0.0.1:0`; waits for "listening on".
+pub fn start(dir: &Path, args: &[&str]) -> DataApi {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_data-api"))
+        .args(["serve", "--data-dir", dir.to_str().unwrap()])
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn data-api");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let addr = loop {
+        let Some(line) = lines.next() else {
+            let _ = child.wait();
+            let said: Vec<String> = rx.try_iter().collect();
+            panic!(
+                "data-api {args:?} exited before listening; stderr:\n{}",
+                said.join("\n")
+            );
+        };
+        let line = line.expect("read stdout");
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.split_whitespace().next().expect("address").to_owned();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    DataApi { child, addr }
+}
+
+/// One HTTP response.
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
+    }
+
+    /// A header's value (names compared case-insensitively).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Asserts the spec's error body for `status` and returns its message.
+    pub fn error(&self, status: u16, reason: &str) -> String {
+        assert_eq!(self.status, status, "{}", self.body);
+        let v = self.json();
+        assert_eq!(v["statusCode"], status, "{v}");
+        assert_eq!(v["error"], reason, "{v}");
+        assert_eq!(v.as_object().unwrap().len(), 3, "{v}");
+        v["message"].as_str().expect("message string").to_owned()
+    }
+}
+
+impl DataApi {
+    /// `GET path` with extra headers.
+    pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Response {
+        request(&self.addr, "GET", path, headers, "")
+    }
+
+    /// `GET path`.
+    pub fn get(&self, path: &str) -> Response {
+        self.get_with(path, &[])
+    }
+
+    /// Polls `f` until it returns true, for at most `secs` seconds.
+    pub fn wait_until(&self, secs: u64, mut f: impl FnMut(&Self) -> bool) -> bool {
+        let end = Instant::now() + Duration::from_secs(secs);
+        while Instant::now() < end {
+            if f(self) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    }
+}
+
+/// A minimal HTTP/1.1 request with `Connection: close`.
+pub fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Response {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (n, v) in headers {
+        req.push_str(&format!("{n}: {v}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).expect("write");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read");
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("status line");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    Response {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}

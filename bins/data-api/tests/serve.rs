@@ -1,0 +1,354 @@
+//! `data-api serve` over HTTP: the chain endpoints, validation and error bodies, API keys
+//! managed by the CLI while the server runs, rate limits with their headers, and usage metrics
+//! aggregated from what the server metered.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{create_key, run, start};
+
+#[test]
+fn chains_are_listed_filtered_and_looked_up_by_either_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &[]);
+    let all = api.get("/v1/chains");
+    assert_eq!(all.status, 200, "{}", all.body);
+    assert_eq!(all.header("content-type"), Some("application/json"));
+    let chains = all.json()["chains"].as_array().unwrap().clone();
+    assert_eq!(chains.len(), 3);
+    assert!(!all.body.contains("null"));
+    for (network, expect) in [
+        ("mainnet", "43114"),
+        ("fuji", "43113"),
+        ("testnet", "43113"),
+        ("local", "43112"),
+    ] {
+        let r = api.get(&format!("/v1/chains?network={network}"));
+        let ids: Vec<_> = r.json()["chains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["chainId"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(ids, [expect], "{network}");
+    }
+    assert_eq!(
+        api.get("/v1/chains?feature=teleporter").json()["chains"],
+        serde_json::json!([])
+    );
+    // By EVM chain id and by blockchain id, the same record as in the listing.
+    let c = api.get("/v1/chains/43114").json();
+    assert_eq!(c, chains[0]);
+    let by_id = api.get(&format!(
+        "/v1/chains/{}",
+        c["platformChainId"].as_str().unwrap()
+    ));
+    assert_eq!(by_id.json(), c);
+}
+
+#[test]
+fn bad_input_gets_the_spec_error_body_naming_the_parameter() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &[]);
+    let m = api.get("/v1/chains?network=moon").error(400, "Bad Request");
+    assert!(m.contains("network") && m.contains("moon"), "{m}");
+    let m = api.get("/v1/chains?feature=NFT").error(400, "Bad Request");
+    assert!(m.contains("feature") && m.contains("nftIndexing"), "{m}");
+    let m = api.get("/v1/chains/0xa86a").error(400, "Bad Request");
+    assert!(m.contains("chainId"), "{m}");
+    let m = api.get("/v1/chains/999999").error(404, "Not Found");
+    assert!(m.contains("999999"), "{m}");
+    api.get("/v1/nothing/here").error(404, "Not Found");
+    let r = common::request(&api.addr, "POST", "/v1/chains", &[], "{}");
+    r.error(405, "Method Not Allowed");
+    assert!(r.header("allow").unwrap().contains("GET"));
+    // Percent-encoded path segments are decoded before matching.
+    assert_eq!(api.get("/v1/chains/%34%33%31%31%34").status, 200);
+}
+
+#[test]
+fn glacier_profile_sends_validation_messages_as_arrays() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &["--compat", "glacier"]);
+    let r = api.get("/v1/chains?network=moon");
+    assert_eq!(r.status, 400);
+    let v = r.json();
+    assert!(
+        v["message"].as_array().unwrap()[0]
+            .as_str()
+            .unwrap()
+            .contains("network")
+    );
+    // Not-found messages stay strings under every profile.
+    assert!(api.get("/v1/chains/999999").json()["message"].is_string());
+}
+
+#[test]
+fn keys_made_by_the_cli_apply_to_the_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &[]);
+    let (id, secret) = create_key(dir.path(), "ci", "acme", "pro");
+    let d = dir.path().to_str().unwrap();
+    // The server follows the keys store within about a second.
+    assert!(api.wait_until(10, |a| {
+        a.get_with("/v1/chains", &[("x-data-api-key", &secret)])
+            .status
+            == 200
+    }));
+    // Both headers are accepted; the glacier one too.
+    let r = api.get_with("/v1/chains", &[("x-glacier-api-key", &secret)]);
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("ratelimit-limit"),
+        Some("100000"),
+        "pro tier limits"
+    );
+    api.get_with("/v1/chains", &[("x-data-api-key", "snl_unknown")])
+        .error(401, "Unauthorized");
+    let (ok, out, _) = run(&["keys", "--data-dir", d, "list"]);
+    assert!(ok && out.contains(&id) && out.contains("acme") && !out.contains(&secret));
+    assert!(run(&["keys", "--data-dir", d, "disable", &id]).0);
+    assert!(api.wait_until(10, |a| {
+        a.get_with("/v1/chains", &[("x-data-api-key", &secret)])
+            .status
+            == 403
+    }));
+    api.get_with("/v1/chains", &[("x-data-api-key", &secret)])
+        .error(403, "Forbidden");
+    assert!(run(&["keys", "--data-dir", d, "enable", &id]).0);
+    assert!(api.wait_until(10, |a| {
+        a.get_with("/v1/chains", &[("x-data-api-key", &secret)])
+            .status
+            == 200
+    }));
+    assert!(run(&["keys", "--data-dir", d, "delete", &id]).0);
+    assert!(api.wait_until(10, |a| {
+        a.get_with("/v1/chains", &[("x-data-api-key", &secret)])
+            .status
+            == 401
+    }));
+    // Bad CLI input says why.
+    let (ok, _, err) = run(&[
+        "keys",
+        "--data-dir",
+        d,
+        "create",
+        "--name",
+        "x",
+        "--tier",
+        "gold",
+    ]);
+    assert!(!ok && err.contains("gold"), "{err}");
+    let (ok, _, err) = run(&["keys", "--data-dir", d, "disable", "nope"]);
+    assert!(!ok && !err.is_empty());
+}
+
+#[test]
+fn rate_limits_answer_429_with_their_headers_per_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(
+        dir.path(),
+        &["--rate-limit", "anonymous=5/1000,free=50/1000"],
+    );
+    // `/v1/chains` weighs 1 unit: five pass, the sixth is refused.
+    for left in (0..5).rev() {
+        let r = api.get("/v1/chains");
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("ratelimit-limit"), Some("5"));
+        assert_eq!(
+            r.header("ratelimit-remaining"),
+            Some(left.to_string().as_str())
+        );
+        assert!(r.header("ratelimit-policy").unwrap().contains("5;w=60"));
+    }
+    let r = api.get("/v1/chains");
+    let m = r.error(429, "Too Many Requests");
+    assert!(m.to_lowercase().contains("rate limit"), "{m}");
+    let retry: u64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert!(r.header("ratelimit-reset").is_some());
+    // A keyed caller has its own budget.
+    let (_, secret) = create_key(dir.path(), "k", "acme", "free");
+    assert!(api.wait_until(10, |a| {
+        a.get_with("/v1/chains", &[("x-data-api-key", &secret)])
+            .status
+            == 200
+    }));
+    let r = api.get_with("/v1/chains", &[("x-data-api-key", &secret)]);
+    assert_eq!(r.header("ratelimit-limit"), Some("50"));
+}
+
+#[test]
+fn usage_metrics_aggregate_what_the_server_metered() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &[]);
+    let (id, secret) = create_key(dir.path(), "m", "acme", "free");
+    let key = [("x-data-api-key", secret.as_str())];
+    assert!(api.wait_until(10, |a| a.get_with("/v1/chains", &key).status == 200));
+    // Known traffic: 3 more OK chain lookups, 2 bad ones, 1 not found.
+    for p in ["/v1/chains/43114", "/v1/chains/43113", "/v1/chains/43112"] {
+        assert_eq!(api.get_with(p, &key).status, 200);
+    }
+    for p in ["/v1/chains/zz", "/v1/chains?network=x"] {
+        assert_eq!(api.get_with(p, &key).status, 400);
+    }
+    assert_eq!(api.get_with("/v1/chains/5", &key).status, 404);
+    // Anonymous traffic is not this organisation's.
+    assert_eq!(api.get("/v1/chains").status, 200);
+    let metrics = |q: &str| {
+        let r = api.get_with(&format!("/v1/apiUsageMetrics?{q}"), &key);
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    };
+    // Events are written in batches: wait until all 7 keyed ones are visible.
+    assert!(api.wait_until(10, |_| {
+        let v = metrics("groupBy=requestType");
+        v["metrics"][0]["values"][0]["totalRequests"].as_u64() >= Some(7)
+    }));
+    let v = metrics("groupBy=requestPath&timeInterval=daily");
+    assert_eq!(v["orgId"], "acme");
+    assert_eq!(v["aggregateDuration"], "daily");
+    let values = v["metrics"][0]["values"].as_array().unwrap();
+    let by_path = |p: &str| {
+        values
+            .iter()
+            .find(|x| x["groupValue"] == p)
+            .unwrap()
+            .clone()
+    };
+    let one = by_path("/v1/chains/{chainId}");
+    assert_eq!(one["groupedBy"], "requestPath");
+    assert_eq!(one["totalRequests"], 5);
+    assert_eq!(one["invalidRequests"], 2);
+    assert_eq!(one["apiCreditsUsed"], 3);
+    assert_eq!(one["apiCreditsWasted"], 2);
+    assert_eq!(one["successRatePercent"], 60.0);
+    let list = by_path("/v1/chains");
+    assert_eq!(
+        (
+            list["totalRequests"].as_u64(),
+            list["invalidRequests"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+    // By status code, by key, filtered.
+    let v = metrics("groupBy=responseCode");
+    let codes: Vec<_> = v["metrics"][0]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["groupValue"].as_str().unwrap().to_owned())
+        .collect();
+    for c in ["200", "400", "404"] {
+        assert!(codes.iter().any(|x| x == c), "{codes:?}");
+    }
+    let v = metrics(&format!("groupBy=apiKeyId&apiKeyId={id}"));
+    assert_eq!(v["metrics"][0]["values"][0]["groupValue"], id.as_str());
+    let v = metrics("responseCode=404");
+    assert_eq!(v["metrics"][0]["values"][0]["totalRequests"], 1);
+    assert_eq!(v["metrics"][0]["values"][0]["groupedBy"], "None");
+    let v = metrics("groupBy=chainId&chainId=43114");
+    assert_eq!(v["metrics"][0]["values"][0]["totalRequests"], 1);
+    // Each interval buckets the same events.
+    for interval in ["minute", "hourly", "daily", "weekly", "monthly"] {
+        let v = metrics(&format!("timeInterval={interval}&groupBy=requestType"));
+        let total: u64 = v["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["values"].as_array().unwrap().iter())
+            .map(|x| x["totalRequests"].as_u64().unwrap())
+            .sum();
+        assert!(total >= 7, "{interval}: {v}");
+        assert_eq!(v["aggregateDuration"], interval);
+    }
+    // A range before any traffic is empty; bad parameters are 400; another org is 403.
+    let v = metrics("startTimestamp=0&endTimestamp=86400");
+    assert_eq!(v["metrics"], serde_json::json!([]));
+    for q in [
+        "timeInterval=yearly",
+        "groupBy=country",
+        "requestType=ws",
+        "startTimestamp=-1",
+        "startTimestamp=2000000000&endTimestamp=0",
+    ] {
+        api.get_with(&format!("/v1/apiUsageMetrics?{q}"), &key)
+            .error(400, "Bad Request");
+    }
+    api.get_with("/v1/apiUsageMetrics?orgId=other", &key)
+        .error(403, "Forbidden");
+    api.get("/v1/apiUsageMetrics").error(401, "Unauthorized");
+}
+
+#[test]
+fn health_readiness_and_prometheus_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &[]);
+    assert_eq!(api.get("/healthz").status, 200);
+    assert_eq!(api.get("/readyz").status, 200);
+    assert_eq!(api.get("/v1/chains/43114").status, 200);
+    let m = api.get("/metrics");
+    assert_eq!(m.status, 200);
+    assert!(m.body.contains("http_requests_total{"), "{}", m.body);
+    assert!(m.body.contains("route=\"/v1/chains/{chainId}\""));
+    assert!(m.body.contains("snowline_usage_events_dropped"));
+}
+
+#[test]
+fn serve_refuses_bad_flags_and_files_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let reg = dir.path().join("chains.json");
+    std::fs::write(&reg, r#"{"moon": []}"#).unwrap();
+    let (ok, _, err) = run(&[
+        "serve",
+        "--data-dir",
+        d,
+        "--listen",
+        "127.0.0.1:0",
+        "--chains",
+        reg.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("moon"), "{err}");
+    let (ok, _, err) = run(&[
+        "serve",
+        "--data-dir",
+        d,
+        "--listen",
+        "127.0.0.1:0",
+        "--token-secret",
+        "abc",
+    ]);
+    assert!(!ok && err.contains("token-secret"), "{err}");
+    let (ok, _, err) = run(&["serve", "--data-dir", d, "--rate-limit", "free=0/1"]);
+    assert!(!ok && err.contains("free=0/1"), "{err}");
+}
+
+#[test]
+fn an_operator_registry_adds_chains() {
+    let dir = tempfile::tempdir().unwrap();
+    let reg = dir.path().join("chains.json");
+    std::fs::write(
+        &reg,
+        r#"{"fuji": [{"chainId": "779672", "chainName": "Dispatch", "description": "an L1",
+            "rpcUrl": "http://127.0.0.1:9650/ext/bc/dispatch/rpc", "isTestnet": true,
+            "enabledFeatures": ["teleporter"],
+            "networkToken": {"name": "Dispatch", "symbol": "DIS", "decimals": 18}}]}"#,
+    )
+    .unwrap();
+    let api = start(dir.path(), &["--chains", reg.to_str().unwrap()]);
+    assert_eq!(
+        api.get("/v1/chains").json()["chains"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+    let t = api.get("/v1/chains?feature=teleporter").json();
+    assert_eq!(t["chains"][0]["chainId"], "779672");
+    assert_eq!(
+        api.get("/v1/chains/779672").json()["networkToken"]["symbol"],
+        "DIS"
+    );
+}
