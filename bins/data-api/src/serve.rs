@@ -154,8 +154,10 @@ fn now_ms() -> u64 {
 
 /// The default tiers (with `admin` unlimited, as `access` defines it), the operator's overrides.
 fn rate_limits(args: &ServeArgs) -> RateLimits {
-    let mut limits = RateLimits::default();
-    limits.enabled = !args.no_rate_limits;
+    let mut limits = RateLimits {
+        enabled: !args.no_rate_limits,
+        ..RateLimits::default()
+    };
     limits
         .tiers
         .insert("admin".to_owned(), TierLimit::unlimited());
