@@ -157,3 +157,32 @@ pub enum RestError {
     #[error("API key lookup failed: {0}")]
     KeyLookup(String),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const STATUSES: [u16; 10] = [400, 401, 403, 404, 405, 413, 429, 500, 502, 503];
+
+    proptest! {
+        /// Every body is exactly `{message, statusCode, error}` with the status echoed and
+        /// the message intact (a string, or under glacier a one-string array for 400).
+        #[test]
+        fn bodies_have_the_spec_shape(i in 0usize..STATUSES.len(), message in ".{0,40}", glacier: bool) {
+            let status = StatusCode::from_u16(STATUSES[i]).unwrap();
+            let profile = if glacier { Profile::Glacier } else { Profile::Spec };
+            let e = ApiError::new(status, message.clone());
+            let v: serde_json::Value = serde_json::from_slice(&e.body(profile)).unwrap();
+            prop_assert_eq!(v.as_object().unwrap().len(), 3);
+            prop_assert_eq!(&v["statusCode"], &serde_json::json!(STATUSES[i]));
+            prop_assert_eq!(&v["error"], &serde_json::json!(reason_phrase(status)));
+            let expected = if glacier && STATUSES[i] == 400 {
+                serde_json::json!([message])
+            } else {
+                serde_json::json!(message)
+            };
+            prop_assert_eq!(&v["message"], &expected);
+        }
+    }
+}

@@ -93,3 +93,20 @@ pub struct RouteMeta {
     /// The name of the path parameter holding the chain id, if any.
     pub chain_param: Option<Arc<str>>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openapi_weight_names_map_to_units() {
+        let units: Vec<u32> = ["free", "small", "medium", "large", "xl", "xxl"]
+            .iter()
+            .map(|n| Weight::from_name(n).unwrap().units())
+            .collect();
+        assert_eq!(units, [1, 10, 20, 50, 100, 200]);
+        assert_eq!(Weight::from_name("huge"), None);
+        assert_eq!(Weight::new(0), None);
+        assert_eq!(Weight::new(7).unwrap().units(), 7);
+    }
+}
