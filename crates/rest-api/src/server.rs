@@ -20,6 +20,7 @@ pub struct ServerConfig {
     /// Largest accepted request body; larger ones get 413 with the error body.
     pub max_body_bytes: usize,
     /// Time allowed to receive a request's headers; hyper closes the connection after it.
+    /// It also bounds how long an idle keep-alive connection waits for its next request.
     pub header_read_timeout: Duration,
     /// Time allowed to read the body and run the handler; after it the answer is 503
     /// `request timed out after Nms` and the handler is cancelled.

@@ -177,3 +177,18 @@ async fn graceful_shutdown_finishes_in_flight_requests() {
     assert_eq!((r.status, r.body.as_str()), (200, "\"released\""));
     s.handle.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn idle_keep_alive_connections_close_after_the_header_timeout() {
+    let s = spawn(plain_app(), config()).await;
+    let mut c = TcpStream::connect(s.addr).await.unwrap();
+    c.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(read_response(&mut c).await.unwrap().status, 200);
+    // Kept alive, then idle: the wait for the next request's head is bounded too.
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(20), c.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "idle connection still open");
+    assert!(buf.is_empty());
+}
