@@ -243,7 +243,6 @@ async fn serve(
         app.profile,
     );
     let timeout = shared.config.request_timeout;
-    let handler = Arc::clone(&route.handler);
     let run = async {
         let body = match Limited::new(body, limit).collect().await {
             Ok(c) => c.to_bytes(),
@@ -257,7 +256,7 @@ async fn serve(
             }
         };
         request.set_body(body);
-        call(handler, request, &route.meta.template).await
+        call(&route.handler, request, &route.meta.template).await
     };
     match tokio::time::timeout(timeout, run).await {
         Ok(Err(e)) if e.status == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -297,7 +296,7 @@ impl Future for CatchUnwind {
 
 /// Runs the handler so that a panic (building or polling its future) becomes a 500,
 /// not a dead connection.
-async fn call(handler: Handler, request: Request, template: &str) -> Result<Reply, ApiError> {
+async fn call(handler: &Handler, request: Request, template: &str) -> Result<Reply, ApiError> {
     let outcome = match std::panic::catch_unwind(AssertUnwindSafe(|| handler(request))) {
         Ok(fut) => CatchUnwind(fut).await,
         Err(panic) => Err(panic),
