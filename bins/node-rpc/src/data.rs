@@ -102,12 +102,18 @@ fn devnet_genesis(devnet: &Devnet) -> XGenesisState {
     }
 }
 
-/// Imports a JSON-lines file of containers, printing progress on stderr.
+/// Imports a JSON-lines file of containers, printing progress on stderr. The import writes
+/// without the write-ahead log (`Store::set_unlogged_writes`): a kill -9 loses the batches since
+/// the last memtable flush, never part of one, and a rerun resumes from what is on disk; at the
+/// end (success or not) everything written is flushed before the WAL is turned back on.
 pub fn import(store: &Store, file: &Path, batch: usize) -> Result<IngestStats, String> {
     let mut state = XChainState::new();
     let mut writer = IndexWriter::open(store).map_err(|e| e.to_string())?;
+    store
+        .set_unlogged_writes(true)
+        .map_err(|e| format!("import of {}: {e}", file.display()))?;
     let started = std::time::Instant::now();
-    let stats = import_file(store, &mut writer, file, batch, &mut state, |s| {
+    let imported = import_file(store, &mut writer, file, batch, &mut state, |s| {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
         eprint!(
             "\rnode-rpc: {} containers imported ({:.0}/s)   ",
@@ -115,7 +121,12 @@ pub fn import(store: &Store, file: &Path, batch: usize) -> Result<IngestStats, S
             s.added as f64 / secs
         );
     })
-    .map_err(|e| format!("import of {}: {e}", file.display()))?;
+    .map_err(|e| format!("import of {}: {e}", file.display()));
+    let flushed = store
+        .set_unlogged_writes(false)
+        .map_err(|e| format!("import of {}: flushing: {e}", file.display()));
     eprintln!();
+    let stats = imported?;
+    flushed?;
     Ok(stats)
 }

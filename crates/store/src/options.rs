@@ -73,6 +73,10 @@ impl StoreOptions {
             o.set_db_write_buffer_size(self.total_write_buffer_bytes);
         }
         o.set_bytes_per_sync(1 << 20);
+        // Flush all tables at one point, so the files on disk always hold whole batches even
+        // for writes that skipped the WAL (`Store::set_unlogged_writes`, bulk imports). With the
+        // WAL on it changes nothing for correctness; small tables then flush with the big ones.
+        o.set_atomic_flush(true);
         o.set_keep_log_file_num(10);
         o
     }

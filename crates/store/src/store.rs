@@ -3,6 +3,7 @@
 
 use std::ops::RangeBounds;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rocksdb::{Cache, ColumnFamily, ColumnFamilyDescriptor, DBWithThreadMode, SingleThreaded};
 
@@ -38,6 +39,8 @@ pub struct Store {
     path: PathBuf,
     unknown_tables: Vec<String>,
     sync_writes: bool,
+    /// Writes skip the write-ahead log ([`Store::set_unlogged_writes`]).
+    unlogged: AtomicBool,
     _cache: Cache,
 }
 
@@ -266,6 +269,7 @@ impl Store {
             path: path.to_path_buf(),
             unknown_tables,
             sync_writes: opts.sync_writes,
+            unlogged: AtomicBool::new(false),
             _cache: cache,
         }
     }
@@ -340,8 +344,9 @@ impl Store {
             }
         }
         let mut wo = rocksdb::WriteOptions::default();
-        wo.set_sync(self.sync_writes);
-        wo.disable_wal(false);
+        let unlogged = self.unlogged.load(Ordering::Acquire);
+        wo.set_sync(self.sync_writes && !unlogged);
+        wo.disable_wal(unlogged);
         self.db.write_opt(rb, &wo).map_err(rocks)
     }
 
@@ -368,18 +373,44 @@ impl Store {
         self.db.try_catch_up_with_primary().map_err(rocks)
     }
 
-    /// Flushes every table's memtable to disk (for shutdown or before a benchmark).
+    /// Flushes every table's memtable to disk, all tables at the same point (atomic flush), so
+    /// the files on disk always hold whole batches.
     pub fn flush(&self) -> Result<()> {
         if self.mode != Mode::ReadWrite {
             return Err(StoreError::ReadOnly);
         }
         let mut names: Vec<&str> = self.schema.tables().iter().map(|t| t.name).collect();
         names.push(META_TABLE);
-        for name in names {
-            let h = cf(&self.db, name)?;
-            self.db.flush_cf(h).map_err(rocks)?;
+        let handles = names
+            .into_iter()
+            .map(|name| cf(&self.db, name))
+            .collect::<Result<Vec<_>>>()?;
+        self.db
+            .flush_cfs_opt(&handles, &rocksdb::FlushOptions::default())
+            .map_err(rocks)
+    }
+
+    /// For bulk loads: while on, [`Store::write`] skips the write-ahead log (no WAL append, no
+    /// WAL checksum: the writer thread only fills memtables). Batches stay atomic for readers,
+    /// and because every flush is atomic across tables (`atomic_flush`), a crash loses the
+    /// batches written since the last flush but never part of one: the store reopens as a
+    /// consistent prefix of the batches, which a resumable loader (whose cursor is in the
+    /// same batches) simply continues. Turning it off flushes first, so every batch written
+    /// before is on disk before any logged write follows. `docs/store.md`, "Durability".
+    pub fn set_unlogged_writes(&self, on: bool) -> Result<()> {
+        if self.mode != Mode::ReadWrite {
+            return Err(StoreError::ReadOnly);
         }
-        Ok(())
+        if on {
+            self.unlogged.store(true, Ordering::Release);
+            Ok(())
+        } else {
+            let flushed = self.flush();
+            if flushed.is_ok() {
+                self.unlogged.store(false, Ordering::Release);
+            }
+            flushed
+        }
     }
 
     /// Compacts table `T` fully (after a bulk import, so reads touch fewer files).
