@@ -21,6 +21,38 @@ pub enum Command {
     Serve(ServeArgs),
     /// Manage API keys (works while the server runs; it sees changes within a second).
     Keys(KeysArgs),
+    /// Import a JSON-lines file of containers (docs/node-index.md) into the index, then exit.
+    Import(ImportArgs),
+}
+
+/// Where the X-Chain's genesis comes from (its UTXOs are in no container).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenesisArg {
+    /// The devnet's genesis (the real local network's AVAX asset), for following a devnet.
+    Devnet,
+    /// No genesis: genesis UTXOs and the genesis asset's description stay unknown.
+    None,
+}
+
+/// `import` flags.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The primary network the file belongs to (`local`, `fuji`, `mainnet`).
+    #[arg(long, env = "SNOWLINE_NETWORK", default_value = "local")]
+    pub network: String,
+    /// The X-Chain genesis to apply first.
+    #[arg(long, env = "SNOWLINE_GENESIS", value_enum, default_value = "none")]
+    pub genesis: GenesisArg,
+    /// Seed of the devnet whose genesis to use.
+    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
+    pub devnet_seed: u64,
+    /// Containers per atomic write batch.
+    #[arg(long, env = "SNOWLINE_BATCH", default_value_t = 1024)]
+    pub batch: usize,
+    /// The JSON-lines file of containers.
+    pub file: PathBuf,
 }
 
 /// Flags every subcommand shares.
@@ -59,6 +91,19 @@ pub struct ServeArgs {
     /// The primary network indexed here (`local`, `fuji`, `mainnet`).
     #[arg(long, env = "SNOWLINE_NETWORK", default_value = "local")]
     pub network: String,
+    /// An upstream node (AvalancheGo or `node-rpc`) whose X-Chain index API to follow, e.g.
+    /// `http://127.0.0.1:9650`; without it the server serves what the data directory holds.
+    #[arg(long, env = "SNOWLINE_UPSTREAM")]
+    pub upstream: Option<String>,
+    /// The X-Chain genesis to apply before following (once).
+    #[arg(long, env = "SNOWLINE_GENESIS", value_enum, default_value = "none")]
+    pub genesis: GenesisArg,
+    /// Seed of the devnet whose genesis to use.
+    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
+    pub devnet_seed: u64,
+    /// Pause between polls of the upstream once caught up, in milliseconds.
+    #[arg(long, env = "SNOWLINE_POLL_MS", default_value_t = 250)]
+    pub poll_ms: u64,
     /// Where the spec and the hosted service differ, whose behaviour to follow.
     #[arg(long, env = "SNOWLINE_COMPAT", value_enum, default_value = "spec")]
     pub compat: CompatArg,

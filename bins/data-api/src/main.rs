@@ -4,6 +4,7 @@
 
 mod adapters;
 mod cli;
+mod ingest;
 mod keys;
 mod secret;
 mod serve;
@@ -12,6 +13,15 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use cli::{Cli, Command};
+
+fn import(args: &cli::ImportArgs) -> Result<(), String> {
+    let network = serve::network(&args.network)?;
+    let store = ingest::open(&args.common.data_dir.join("index"))?;
+    if args.genesis == cli::GenesisArg::Devnet {
+        ingest::apply_devnet_genesis(&store, network, args.devnet_seed)?;
+    }
+    ingest::import(&store, network, &args.file, args.batch)
+}
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -25,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Keys(args) => keys::run(&args.common.data_dir, args.action),
+        Command::Import(args) => import(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

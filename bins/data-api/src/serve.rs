@@ -9,23 +9,25 @@ use std::time::Duration;
 use snowline_access::keys::ApiKeys;
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
 use snowline_data_service::chains::{self, ChainRegistry};
+use snowline_node_index::FollowStatus;
 use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
 use snowline_rest_api::{
     App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
 };
-use snowline_store::{Schema, Store};
+use snowline_types::network::NetworkInfo;
 
 use crate::adapters::{StoreKeys, StoreUsage};
-use crate::cli::{CompatArg, ServeArgs};
+use crate::cli::{CompatArg, GenesisArg, ServeArgs};
 
-/// Schema version of the data-api store; bumped when its tables change incompatibly.
-const SCHEMA_VERSION: u32 = 1;
-
-/// The tables of the data-api store.
-pub fn schema() -> Schema {
-    snowline_access::usage::tables()
-        .into_iter()
-        .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
+/// The built-in network named by `--network`.
+pub fn network(name: &str) -> Result<&'static NetworkInfo, String> {
+    match NetworkInfo::lookup_name(name) {
+        Ok(Some(info)) => Ok(info),
+        Ok(None) => Err(format!(
+            "network {name:?} has no known chain ids; use local, fuji or mainnet"
+        )),
+        Err(e) => Err(format!("--network: {e}")),
+    }
 }
 
 /// Runs the server (blocking until it stops).
@@ -41,11 +43,12 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let dir = args.common.data_dir.clone();
-    let _secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
-    let store = Arc::new(
-        Store::open(dir.join("index"), &schema())
-            .map_err(|e| format!("cannot open the store in {}: {e}", dir.display()))?,
-    );
+    let network = network(&args.network)?;
+    let secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
+    let store = crate::ingest::open(&dir.join("index"))?;
+    if args.genesis == GenesisArg::Devnet {
+        crate::ingest::apply_devnet_genesis(&store, network, args.devnet_seed)?;
+    }
     let keys = Arc::new(StoreKeys(
         ApiKeys::open_secondary(dir.join("keys"), dir.join("keys-secondary"))
             .map_err(|e| format!("cannot open the keys store: {e}"))?,
@@ -58,10 +61,17 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 
     let router = chains::routes(Router::new(), registry).map_err(|e| e.message)?;
     let router = snowline_data_service::usage::routes(router, Arc::clone(&log));
+    let router =
+        snowline_data_service::xchain::routes(router, Arc::clone(&store), network, secret)?;
 
+    let follow_status = Arc::new(FollowStatus::new());
     let ready = Arc::new(Ready {
         keys: Arc::clone(&keys),
+        follow: args.upstream.as_ref().map(|_| Arc::clone(&follow_status)),
     });
+    let behind = Gauge::<i64>::default();
+    let upstream_up = Gauge::<i64>::default();
+    let since_caught_up = Gauge::<f64, std::sync::atomic::AtomicU64>::default();
     let dropped = Gauge::<i64>::default();
     let written = Gauge::<i64>::default();
     let app = App::new(router)
@@ -85,6 +95,21 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 "Usage events written to the store",
                 written.clone(),
             );
+            r.register(
+                "snowline_ingest_behind_containers",
+                "Containers the upstream has accepted that are not indexed here yet",
+                behind.clone(),
+            );
+            r.register(
+                "snowline_ingest_upstream_up",
+                "1 when the last call to the upstream succeeded, else 0",
+                upstream_up.clone(),
+            );
+            r.register(
+                "snowline_ingest_seconds_since_caught_up",
+                "Seconds since the index last matched the upstream (-1: never)",
+                since_caught_up.clone(),
+            );
         });
     let config = ServerConfig {
         max_body_bytes: args.max_body_bytes,
@@ -97,15 +122,39 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = server.local_addr().map_err(|e| e.to_string())?;
     println!(
-        "data-api: listening on http://{addr} (data in {})",
+        "data-api: listening on http://{addr} (network {}, data in {})",
+        network.name,
         dir.display()
     );
-    print_examples(addr);
+    print_examples(addr, network);
+
+    let follower = args.upstream.clone().map(|upstream| {
+        let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
+        let poll = Duration::from_millis(args.poll_ms.max(10));
+        println!("data-api: following {upstream}");
+        tokio::spawn(async move {
+            let result = crate::ingest::follow(
+                store,
+                network,
+                &upstream,
+                poll,
+                status,
+                snowline_rest_api::shutdown_signal(),
+            )
+            .await;
+            if let Err(e) = &result {
+                tracing::error!(error = %e, "ingestion stopped");
+                eprintln!("data-api: ingestion stopped: {e}");
+            }
+            result
+        })
+    });
 
     // Background upkeep: the keys secondary catches up with the CLI, usage counters are
     // exported, and old usage is pruned.
     let upkeep = {
         let (keys, usage) = (Arc::clone(&keys), Arc::clone(&usage));
+        let status = Arc::clone(&follow_status);
         let retention_ms = args.usage_retention_days.saturating_mul(86_400_000);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -115,6 +164,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 if let Err(e) = keys.0.catch_up() {
                     tracing::warn!(error = %e, "keys store catch-up failed");
                 }
+                let f = status.snapshot();
+                behind.set(i64::try_from(f.behind()).unwrap_or(i64::MAX));
+                upstream_up.set(i64::from(f.upstream_up));
+                since_caught_up.set(f.since_caught_up.map_or(-1.0, |d| d.as_secs_f64()));
                 dropped.set(i64::try_from(usage.0.dropped()).unwrap_or(i64::MAX));
                 written.set(i64::try_from(usage.0.written()).unwrap_or(i64::MAX));
                 n += 1;
@@ -133,6 +186,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     upkeep.abort();
     drop(upkeep.await);
+    if let Some(f) = follower {
+        f.abort();
+        drop(f.await);
+    }
     match Arc::try_unwrap(usage) {
         Ok(StoreUsage(writer)) => writer
             .shutdown()
@@ -183,29 +240,53 @@ fn registry(file: Option<&Path>) -> Result<ChainRegistry, String> {
     Ok(builtin.merged_with(extra))
 }
 
-/// `/readyz`: the keys store must be readable.
+/// `/readyz`: the keys store must be readable, and a followed upstream must answer and have
+/// been caught up with at least once.
 struct Ready {
     keys: Arc<StoreKeys>,
+    follow: Option<Arc<FollowStatus>>,
 }
 
 impl Readiness for Ready {
     fn check(&self) -> Vec<Check> {
-        vec![match self.keys.0.list() {
+        let mut checks = vec![match self.keys.0.list() {
             Ok(_) => Check::up("keys"),
             Err(e) => Check::down("keys", e.to_string()),
-        }]
+        }];
+        if let Some(status) = &self.follow {
+            let s = status.snapshot();
+            checks.push(if !s.upstream_up {
+                Check::down(
+                    "ingest",
+                    match &s.last_error {
+                        Some(e) => format!("upstream unavailable: {e}"),
+                        None => "upstream not reached yet".to_owned(),
+                    },
+                )
+            } else if s.since_caught_up.is_none() {
+                Check::down(
+                    "ingest",
+                    format!("catching up: {} containers behind", s.behind()),
+                )
+            } else {
+                Check::up("ingest")
+            });
+        }
+        checks
     }
 }
 
 /// Prints curl commands that work against a fresh server.
-fn print_examples(addr: SocketAddr) {
+fn print_examples(addr: SocketAddr, network: &NetworkInfo) {
+    let n = network.name;
     println!("  try:");
     for path in [
-        "/v1/chains",
-        "/v1/chains/43112",
-        "/v1/chains?network=mainnet",
-        "/healthz",
+        "/v1/chains".to_owned(),
+        "/v1/chains/43112".to_owned(),
+        format!("/v1/networks/{n}/blockchains/x-chain"),
+        format!("/v1/networks/{n}/blockchains/x-chain/vertices:listByHeight?vertexHeight=1"),
+        "/readyz".to_owned(),
     ] {
-        println!("    curl -s http://{addr}{path}");
+        println!("    curl -s 'http://{addr}{path}'");
     }
 }

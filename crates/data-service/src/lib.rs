@@ -5,3 +5,4 @@
 pub mod chains;
 mod params;
 pub mod usage;
+pub mod xchain;

@@ -22,3 +22,22 @@ pub fn network_filter(req: &Request) -> Result<Option<&'static NetworkInfo>, Api
         .transpose()
         .map_err(bad)
 }
+
+/// The position carried by the request's `pageToken`, if any, checked against `digest` (the
+/// query's filters): a forged, truncated, expired or foreign token is a 400.
+pub(crate) fn page_token(
+    api: &crate::xchain::XChainApi,
+    req: &Request,
+    digest: &snowline_query::Digest,
+) -> Result<Option<Vec<u8>>, ApiError> {
+    let Some(token) = req.query("pageToken") else {
+        return Ok(None);
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    api.tokens
+        .decode(token, digest, now)
+        .map(Some)
+        .map_err(|e| ApiError::bad_request(format!("Invalid pageToken: {e}")))
+}

@@ -1,0 +1,33 @@
+//! `GET /v1/networks/{network}/blockchains/{blockchainId}/balances` for the X-Chain: the
+//! `ListXChainBalancesResponse` of the given addresses, now or as of `blockTimestamp`.
+
+use snowline_indexer::history::XHistoryReader;
+use snowline_query::params::{AddressList, u64_opt};
+use snowline_rest_api::{ApiError, Reply, Request};
+use snowline_types::Chain;
+use snowline_types::rest::ListXChainBalancesResponse;
+
+use super::context::{XChainApi, internal};
+use super::render::Assets;
+use crate::params::bad;
+
+/// The chains the balances endpoint names (P, X, C; only X is indexed here).
+const ALLOWED: [Chain; 3] = [Chain::P, Chain::X, Chain::C];
+
+pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = api.x_target(req, &ALLOWED)?;
+    let raw = snowline_query::params::required("addresses", req.query("addresses")).map_err(bad)?;
+    let addresses = AddressList::parse(raw, api.network.hrp, &[Chain::X]).map_err(bad)?;
+    let at = u64_opt("blockTimestamp", req.query("blockTimestamp"), 0).map_err(bad)?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let snapshot = api.store.snapshot();
+    let reader = XHistoryReader::new(&snapshot);
+    let balances = reader.balances(&addresses.ids, at, now).map_err(internal)?;
+    let mut assets = Assets::new(&reader);
+    Reply::json(&ListXChainBalancesResponse {
+        balances: api.balances_record(&balances, &mut assets)?,
+        chain_info: target.chain_info(),
+    })
+}
