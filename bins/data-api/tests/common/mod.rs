@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+pub mod upstream;
+
 /// A running `data-api serve`, killed on drop.
 pub struct DataApi {
     child: Child,

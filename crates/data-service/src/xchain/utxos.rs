@@ -1,11 +1,15 @@
 //! `GET /v1/networks/{network}/blockchains/{blockchainId}/utxos` for the X-Chain: the UTXOs of a
 //! set of addresses, one keyset-paged merge of each address's order (by creation time or amount,
-//! then UTXO id), a UTXO owned by several of them listed once.
+//! then UTXO id), a UTXO owned by several of them listed once. Listed are the UTXOs spendable on
+//! the X-Chain: its own, and those other chains exported to it (`createdOnChainId` names the
+//! source), as `avm.getUTXOs` lists them without and with `sourceChain`. Listed are the UTXOs spendable on
+//! the X-Chain: its own, and those other chains exported to it (`createdOnChainId` names the
+//! source), as `avm.getUTXOs` lists them without and with `sourceChain`.
 
 use std::cell::RefCell;
 
 use snowline_indexer::XStateError;
-use snowline_indexer::history::{HistoryUtxo, UtxoOrder, UtxoPosition, XHistoryReader};
+use snowline_indexer::history::{HistoryUtxo, Holding, UtxoOrder, UtxoPosition, XHistoryReader};
 use snowline_query::params::{
     AddressList, SortOrder, UtxoSortBy, boolean_or, page_size, required, u64_opt,
 };
@@ -191,8 +195,11 @@ fn page<V: snowline_store::ReadView>(
                     pos.utxo_id
                 ))
             })?;
-            let matches =
-                q.asset.is_none_or(|a| a == u.utxo.asset_id) && u.record.amount >= q.min_amount;
+            // UTXOs an X-Chain export put in another chain's atomic memory are spent there,
+            // not on X: they show in the balances' atomic memory, not in X's UTXO list.
+            let matches = u.record.holding != Holding::ExportedFromX
+                && q.asset.is_none_or(|a| a == u.utxo.asset_id)
+                && u.record.amount >= q.min_amount;
             if matches {
                 kept.push((pos, u));
                 if kept.len() > q.page_size {

@@ -1,0 +1,140 @@
+//! An in-process upstream node for the data-api to follow: a devnet loaded into a store the way
+//! `node-rpc` loads it (container index + X-Chain state), served with `index.*` and `avm.*`.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use snowline_devnet::{Devnet, DevnetConfig};
+use snowline_indexer::{XChainState, XGenesisState};
+use snowline_jsonrpc::{Router, Server, ServerConfig};
+use snowline_node_api::Compat;
+use snowline_node_api::avm::{AvmConfig, avm_routes};
+use snowline_node_index::{IndexWriter, ingest};
+use snowline_store::{Schema, Store};
+use snowline_types::ShortId;
+use snowline_types::container::{ContainerLine, ContainerRecord};
+use snowline_types::network::NetworkInfo;
+
+/// A running upstream; stops when dropped.
+pub struct Upstream {
+    pub url: String,
+    pub addrs: Vec<ShortId>,
+    pub records: Vec<ContainerRecord>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    _dir: tempfile::TempDir,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Upstream {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The devnet of `seed` (`txs` = 0: the small preset) and its X-Chain genesis.
+pub fn devnet(seed: u64, txs: u64) -> (Devnet, XGenesisState) {
+    let cfg = if txs == 0 {
+        DevnetConfig::small()
+    } else {
+        DevnetConfig::large(txs)
+    };
+    let devnet = Devnet::generate(cfg.with_seed(seed)).unwrap();
+    let g = devnet.genesis();
+    let genesis = XGenesisState {
+        txs: vec![g.avax_tx.clone()],
+        aliases: vec![("AVAX".to_owned(), g.avax_asset_id)],
+        linear_genesis: devnet.linear_genesis().cloned(),
+        atomic_utxos: devnet
+            .atomic_utxos()
+            .iter()
+            .map(|a| (a.source_chain, a.utxo.clone()))
+            .collect(),
+    };
+    (devnet, genesis)
+}
+
+/// Loads the devnet of `seed` and serves it on 127.0.0.1:0 (as `node-rpc serve` would).
+pub fn start(seed: u64, txs: u64) -> Upstream {
+    let (mut devnet, genesis) = devnet(seed, txs);
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    let schema = snowline_node_index::tables()
+        .into_iter()
+        .chain(snowline_indexer::tables::tables())
+        .fold(Schema::new(1), |s, t| s.with_spec(t));
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), &schema).unwrap();
+    let mut state = XChainState::new();
+    state.apply_genesis(&store, &genesis).unwrap();
+    let mut writer = IndexWriter::open(&store).unwrap();
+    let src = records.iter().map(|r| {
+        Ok(ContainerLine {
+            record: r.clone(),
+            index: None,
+        })
+    });
+    ingest(&store, &mut writer, src, 256, &mut state, |_| {}).unwrap();
+    let store = Arc::new(store);
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let router =
+                snowline_node_api::index_routes(Router::new(), Arc::clone(&store), Compat::Spec);
+            let router = avm_routes(
+                router,
+                store,
+                AvmConfig::new(NetworkInfo::LOCAL, Compat::Spec),
+            )
+            .unwrap();
+            let server = Server::bind(
+                "127.0.0.1:0".parse().unwrap(),
+                router,
+                ServerConfig::default(),
+            )
+            .await
+            .unwrap();
+            addr_tx.send(server.local_addr().unwrap()).unwrap();
+            server
+                .run_until(async {
+                    let _ = stop_rx.await;
+                })
+                .await
+                .unwrap();
+        });
+    });
+    let addr = addr_rx.recv().unwrap();
+    Upstream {
+        url: format!("http://{addr}"),
+        addrs: devnet.keys().addrs().to_vec(),
+        records,
+        stop: Some(stop_tx),
+        _dir: dir,
+        thread: Some(thread),
+    }
+}
+
+impl Upstream {
+    /// `avm.*` call on `/ext/bc/X`; returns `result`.
+    pub fn avm(&self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+                .to_string();
+        let addr = self.url.trim_start_matches("http://");
+        let r = super::request(addr, "POST", "/ext/bc/X", &[], &body);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.json();
+        assert!(v.get("error").is_none(), "{method}: {v}");
+        v["result"].clone()
+    }
+}
