@@ -179,12 +179,14 @@ fn utxos_and_balances_equal_the_nodes_for_every_address() {
                 .unwrap_or_default();
             let spends = inputs.iter().chain(&imported).any(|i| {
                 i["txID"] == u["creationTxHash"]
-                    && i["outputIndex"].to_string() == u["outputIndex"].as_str().unwrap()
+                    && i["outputIndex"].as_u64().map(|n| n.to_string()).as_deref()
+                        == u["outputIndex"].as_str()
             }) || ops.iter().any(|op| {
                 op["inputIDs"].as_array().is_some_and(|ids| {
                     ids.iter().any(|i| {
                         i["txID"] == u["creationTxHash"]
-                            && i["outputIndex"].to_string() == u["outputIndex"].as_str().unwrap()
+                            && i["outputIndex"].as_u64().map(|n| n.to_string()).as_deref()
+                                == u["outputIndex"].as_str()
                     })
                 })
             });
