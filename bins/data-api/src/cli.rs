@@ -101,6 +101,11 @@ pub struct ServeArgs {
     /// Seed of the devnet whose genesis to use.
     #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
     pub devnet_seed: u64,
+    /// Containers asked of the upstream per call (`numToFetch`, 1..=1024); each call's
+    /// containers are written in one atomic batch.
+    #[arg(long, env = "SNOWLINE_FOLLOW_BATCH", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub follow_batch: u64,
     /// Pause between polls of the upstream once caught up, in milliseconds.
     #[arg(long, env = "SNOWLINE_POLL_MS", default_value_t = 250)]
     pub poll_ms: u64,

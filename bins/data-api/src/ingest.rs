@@ -71,6 +71,7 @@ pub async fn follow(
     store: Arc<Store>,
     network: &'static NetworkInfo,
     upstream: &str,
+    batch: u64,
     poll: Duration,
     status: Arc<FollowStatus>,
     shutdown: impl std::future::Future<Output = ()>,
@@ -79,6 +80,7 @@ pub async fn follow(
         upstream,
         FollowConfig {
             paths: X_PATHS.to_vec(),
+            batch,
             poll_interval: poll,
             ..FollowConfig::default()
         },

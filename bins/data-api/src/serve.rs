@@ -131,12 +131,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
         let poll = Duration::from_millis(args.poll_ms.max(10));
+        let batch = args.follow_batch;
         println!("data-api: following {upstream}");
         tokio::spawn(async move {
             let result = crate::ingest::follow(
                 store,
                 network,
                 &upstream,
+                batch,
                 poll,
                 status,
                 snowline_rest_api::shutdown_signal(),

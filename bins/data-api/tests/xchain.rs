@@ -505,9 +505,28 @@ fn vertices_balances_in_time_and_blockchains() {
     );
 }
 
+/// UTXOs of every devnet address, spent included: how much of the chain the Data API shows.
+fn utxo_count(api: &DataApi, up: &upstream::Upstream) -> usize {
+    up.addrs
+        .iter()
+        .map(|a| {
+            all_pages(
+                api,
+                &format!("addresses={}&includeSpent=true&pageSize=100", x_addr(a)),
+            )
+            .0
+            .len()
+        })
+        .sum()
+}
+
 #[test]
 fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
-    let up = upstream::start(11, 0);
+    // The upstream starts without its last 12 containers (linear-era blocks).
+    let up = upstream::start_partial(11, 0, usize::MAX);
+    let total = up.records.len();
+    drop(up);
+    let up = upstream::start_partial(11, 0, total - 12);
     let dir = tempfile::tempdir().unwrap();
     let api = follow(dir.path(), &up, 11);
     // The ingest gauges are refreshed every second.
@@ -516,6 +535,16 @@ fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
         m.contains("snowline_ingest_upstream_up 1")
             && m.contains("snowline_ingest_behind_containers 0")
     }));
+    let before = utxo_count(&api, &up);
+    // The node accepts the rest: it shows up without a restart.
+    let accepted = std::time::Instant::now();
+    upstream::append(&up.store, &up.records[total - 12..]);
+    assert!(api.wait_until(30, |a| utxo_count(a, &up) > before));
+    eprintln!(
+        "new containers visible through the Data API {} ms after the upstream accepted them",
+        accepted.elapsed().as_millis()
+    );
+    // The upstream goes away: readiness and metrics say so; what is indexed is still served.
     drop(up);
     assert!(api.wait_until(60, |a| a.get("/readyz").status == 503));
     let r = api.get("/readyz");
@@ -525,7 +554,6 @@ fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
             .body
             .contains("snowline_ingest_upstream_up 0")
     }));
-    // Still serving what it has.
     assert_eq!(
         api.get(&format!("{X}/vertices:listByHeight?vertexHeight=0"))
             .status,

@@ -100,9 +100,15 @@ impl FollowStatus {
         });
     }
 
-    /// Records how many containers the upstream has accepted on `path`.
+    /// Records how many containers the upstream has accepted on `path` (it answered, so it is
+    /// up).
     pub fn set_upstream(&self, path: IndexPath, accepted: u64) {
-        self.with(|i| Self::path_mut(i, path).upstream = Some(accepted));
+        self.with(|i| {
+            i.upstream_up = true;
+            i.consecutive_failures = 0;
+            i.last_error = None;
+            Self::path_mut(i, path).upstream = Some(accepted);
+        });
     }
 
     /// Forgets a path the upstream does not serve.

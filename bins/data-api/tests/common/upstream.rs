@@ -19,6 +19,8 @@ use snowline_types::network::NetworkInfo;
 /// A running upstream; stops when dropped.
 pub struct Upstream {
     pub url: String,
+    /// The served store (containers can be appended while it serves).
+    pub store: Arc<Store>,
     pub addrs: Vec<ShortId>,
     pub records: Vec<ContainerRecord>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
@@ -61,6 +63,24 @@ pub fn devnet(seed: u64, txs: u64) -> (Devnet, XGenesisState) {
 
 /// Loads the devnet of `seed` and serves it on 127.0.0.1:0 (as `node-rpc serve` would).
 pub fn start(seed: u64, txs: u64) -> Upstream {
+    start_partial(seed, txs, usize::MAX)
+}
+
+/// Appends `records` to the served index (with the X-Chain state), as a node accepting them.
+pub fn append(store: &Store, records: &[ContainerRecord]) {
+    let mut state = XChainState::new();
+    let mut writer = IndexWriter::open(store).unwrap();
+    let src = records.iter().map(|r| {
+        Ok(ContainerLine {
+            record: r.clone(),
+            index: None,
+        })
+    });
+    ingest(store, &mut writer, src, 256, &mut state, |_| {}).unwrap();
+}
+
+/// Like [`start`], serving only the first `keep` containers; `records` holds them all.
+pub fn start_partial(seed: u64, txs: u64, keep: usize) -> Upstream {
     let (mut devnet, genesis) = devnet(seed, txs);
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
     let schema = snowline_node_index::tables()
@@ -69,17 +89,10 @@ pub fn start(seed: u64, txs: u64) -> Upstream {
         .fold(Schema::new(1), |s, t| s.with_spec(t));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), &schema).unwrap();
-    let mut state = XChainState::new();
-    state.apply_genesis(&store, &genesis).unwrap();
-    let mut writer = IndexWriter::open(&store).unwrap();
-    let src = records.iter().map(|r| {
-        Ok(ContainerLine {
-            record: r.clone(),
-            index: None,
-        })
-    });
-    ingest(&store, &mut writer, src, 256, &mut state, |_| {}).unwrap();
+    XChainState::new().apply_genesis(&store, &genesis).unwrap();
+    append(&store, &records[..keep.min(records.len())]);
     let store = Arc::new(store);
+    let served = Arc::clone(&store);
     let (addr_tx, addr_rx) = std::sync::mpsc::channel();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::spawn(move || {
@@ -116,6 +129,7 @@ pub fn start(seed: u64, txs: u64) -> Upstream {
     let addr = addr_rx.recv().unwrap();
     Upstream {
         url: format!("http://{addr}"),
+        store: served,
         addrs: devnet.keys().addrs().to_vec(),
         records,
         stop: Some(stop_tx),
