@@ -4,6 +4,7 @@
 //! it checks and installs what the workspace needs (a C/C++ compiler, libclang for RocksDB's bindgen,
 //! rustfmt and clippy), then runs the demo, the tests, the fuzzers or the benchmarks.
 
+mod demo;
 mod prereq;
 mod run;
 
@@ -14,7 +15,7 @@ usage: cargo xtask <command>
 
 commands:
   setup            check and install what a fresh machine lacks (libclang, a C++ compiler, rustfmt, clippy)
-  demo             set up, build everything, and run the main job on the bundled devnet
+  demo             set up, build everything, serve node-rpc and data-api on the bundled devnet
   test             set up, then cargo fmt --check, clippy -D warnings, and every test of the workspace
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
   bench            run the criterion benchmarks (release build; slow the first time)
@@ -25,7 +26,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("setup") => prereq::ensure_all(),
-        Some("demo") => prereq::ensure_all().and_then(|()| run::demo()),
+        Some("demo") => prereq::ensure_all().and_then(|()| demo::run()),
         Some("test") => prereq::ensure_all().and_then(|()| run::test()),
         Some("fuzz") => prereq::ensure_all().and_then(|()| run::fuzz(&args[1..])),
         Some("bench") => prereq::ensure_all().and_then(|()| run::bench(&args[1..])),

@@ -26,24 +26,6 @@ fn cargo(args: &[&str]) -> Result<(), String> {
     status(&mut cmd(&argv))
 }
 
-/// The main job: build everything, check the store end to end, then serve the node JSON-RPC
-/// on the bundled devnet until Ctrl-C (it prints where it listens and example calls).
-pub fn demo() -> Result<(), String> {
-    cargo(&["build", "--workspace"])?;
-    cargo(&[
-        "run",
-        "--quiet",
-        "-p",
-        "snowline-store",
-        "--example",
-        "smoke",
-    ])?;
-    eprintln!("xtask: starting node-rpc on the devnet (data in snowline-data/); Ctrl-C stops it");
-    cargo(&[
-        "run", "--quiet", "-p", "node-rpc", "--", "serve", "--source", "devnet",
-    ])
-}
-
 /// Every check CI runs: formatting, lints, then all tests of the workspace.
 pub fn test() -> Result<(), String> {
     cargo(&["fmt", "--all", "--check"])?;
