@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Schema fuzzing of the Data API (issues #4/#5): builds node-rpc and data-api, serves the devnet,
+# has data-api follow it, creates an admin key, and runs schemathesis 4 against the real Glacier
+# OpenAPI filtered to the operations this server implements, in two passes:
+#   1. the published OpenAPI as is (networks mainnet|fuji|testnet: X-Chain data is "not indexed");
+#   2. the X-Chain operations on the devnet's network `local` (prepare_local.py derives the schema,
+#      schemathesis-local.toml pins `network` and feeds the devnet's addresses).
+# Exits non-zero if any check fails or a pass tested nothing. docs/interop.md explains the results.
+#
+#   interop/data-api/schemathesis.sh
+#   ST_MAX_EXAMPLES=200 ST_SEED=42 interop/data-api/schemathesis.sh
+#
+# Environment: CARGO_TARGET_DIR (default <repo>/target); ST_MAX_EXAMPLES (per operation and
+# phase, default 100); ST_SEED (default: random, printed); ST_WORKERS (default 2);
+# SNOWLINE_OPENAPI (default <repo>/../shared/reference/openapi/glacier-data-api.json);
+# SNOWLINE_SCHEMATHESIS_VENV (default $HOME/.cache/snowline/schemathesis-venv, created with
+# schemathesis from PyPI when missing). Reports (NDJSON, JUnit) go to
+# $CARGO_TARGET_DIR/interop/schemathesis/. Needs python3 (>= 3.10), curl.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=servers.sh
+source "$here/servers.sh"
+
+SCHEMATHESIS_VERSION="4.32.5"
+venv="${SNOWLINE_SCHEMATHESIS_VENV:-$HOME/.cache/snowline/schemathesis-venv}"
+openapi="${SNOWLINE_OPENAPI:-$root/../shared/reference/openapi/glacier-data-api.json}"
+genesis="$root/fixtures/devnet/genesis.json"
+max_examples="${ST_MAX_EXAMPLES:-100}"
+seed="${ST_SEED:-$RANDOM$RANDOM}"
+workers="${ST_WORKERS:-2}"
+reports="${CARGO_TARGET_DIR:-$root/target}/interop/schemathesis"
+
+ensure_schemathesis() {
+  if "$venv/bin/schemathesis" --version 2>/dev/null | grep -q 'version 4\.'; then
+    return 0
+  fi
+  echo "== installing schemathesis $SCHEMATHESIS_VERSION into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  "$venv/bin/schemathesis" --version
+}
+
+ensure_schemathesis
+[ -f "$openapi" ] || { echo "OpenAPI not found: $openapi" >&2; exit 2; }
+build_servers
+trap stop_servers EXIT INT TERM
+start_servers
+
+rm -rf "$reports"
+mkdir -p "$reports"
+st="$venv/bin/schemathesis"
+py="$venv/bin/python"
+common=(--max-examples "$max_examples" --phases examples,coverage,fuzzing
+  --seed "$seed" --workers "$workers" --generation-database none --no-color
+  --request-timeout 30 --report ndjson,junit)
+echo "== schemathesis $("$st" --version | sed 's/.*version //'), seed $seed, max examples $max_examples"
+status=0
+
+echo "== pass 1: the published OpenAPI (networks mainnet|fuji|testnet)"
+if ! (cd "$WORK" && "$st" --config-file "$here/schemathesis.toml" run "$openapi" -u "$API_URL" \
+  --include-operation-id-regex \
+  '^(supportedChains|getChainInfo|getApiUsageMetrics|getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
+  -H "x-glacier-api-key: $API_KEY" "${common[@]}" --report-dir "$reports/published"); then
+  status=1
+fi
+"$py" "$here/st_summary.py" "$(ls "$reports"/published/*.ndjson)" "pass 1 (published OpenAPI)" \
+  --need-data /v1/chains --need-2xx '/v1/chains/{chainId}' /v1/apiUsageMetrics || status=1
+
+echo "== pass 2: the X-Chain operations on network local"
+"$py" "$here/prepare_local.py" "$openapi" "$genesis" "$WORK/local"
+cp "$here/schemathesis-local.toml" "$WORK/local/schemathesis.toml"
+if ! (cd "$WORK" && "$st" --config-file "$WORK/local/schemathesis.toml" run \
+  "$WORK/local/openapi-local.json" -u "$API_URL" \
+  --include-operation-id-regex \
+  '^(getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
+  -H "x-data-api-key: $API_KEY" "${common[@]}" --report-dir "$reports/local"); then
+  status=1
+fi
+"$py" "$here/st_summary.py" "$(ls "$reports"/local/*.ndjson)" "pass 2 (network local)" \
+  --need-data /balances /utxos /vertices:listByHeight --need-2xx '/blockchains/{blockchainId}' || status=1
+
+if [ "$status" -eq 0 ]; then
+  echo "schemathesis: both passes passed (seed $seed; reports in $reports)"
+else
+  echo "schemathesis: FAILED (seed $seed; reports in $reports)"
+fi
+exit "$status"

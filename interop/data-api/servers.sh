@@ -1,0 +1,95 @@
+# Shared by schemathesis.sh and run.sh (sourced, not run): builds node-rpc and data-api, serves
+# the seed-1 devnet with node-rpc, starts data-api following it, waits until it has caught up,
+# and creates an admin API key. After `start_servers`:
+#   API_URL   http://127.0.0.1:PORT of data-api
+#   NODE_URL  http://127.0.0.1:PORT of node-rpc
+#   API_KEY   the admin key's secret (send as x-data-api-key or x-glacier-api-key)
+#   WORK      a temp dir removed by stop_servers (which the EXIT trap calls)
+# Honors CARGO_TARGET_DIR (default <repo>/target). Needs curl.
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bindir="${CARGO_TARGET_DIR:-$root/target}/debug"
+
+node_pid=""
+api_pid=""
+WORK=""
+
+build_servers() {
+  echo "== cargo build -p node-rpc -p data-api"
+  (cd "$root" && cargo build -q -p node-rpc -p data-api)
+  for b in node-rpc data-api; do
+    [ -x "$bindir/$b" ] || { echo "$b binary not found at $bindir/$b" >&2; return 2; }
+  done
+}
+
+# wait_for_line PID LOG SED_EXPR: prints the first match of SED_EXPR in LOG, waiting up to 120 s.
+wait_for_line() {
+  local pid="$1" log="$2" expr="$3" found=""
+  for _ in $(seq 1 600); do
+    found="$(sed -n "$expr" "$log" | head -n1)"
+    [ -n "$found" ] && { echo "$found"; return 0; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "process $pid did not start; its output:" >&2
+  cat "$log" >&2
+  return 1
+}
+
+start_servers() {
+  WORK="$(mktemp -d)"
+  "$bindir/node-rpc" serve --listen 127.0.0.1:0 --data-dir "$WORK/node" >"$WORK/node.log" 2>&1 &
+  node_pid=$!
+  NODE_URL="$(wait_for_line "$node_pid" "$WORK/node.log" \
+    's/^node-rpc: listening on \(http:\/\/[0-9.:]*\).*/\1/p')"
+  echo "node-rpc at $NODE_URL"
+
+  "$bindir/data-api" serve --listen 127.0.0.1:0 --data-dir "$WORK/api" --upstream "$NODE_URL" \
+    --genesis devnet --no-rate-limits >"$WORK/api.log" 2>&1 &
+  api_pid=$!
+  API_URL="$(wait_for_line "$api_pid" "$WORK/api.log" \
+    's/^data-api: listening on \(http:\/\/[0-9.:]*\).*/\1/p')"
+  echo "data-api at $API_URL"
+
+  local ready=""
+  for _ in $(seq 1 600); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' "$API_URL/readyz")" = "200" ]; then
+      ready=1
+      break
+    fi
+    kill -0 "$api_pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  [ -n "$ready" ] || { echo "data-api never became ready:" >&2; cat "$WORK/api.log" >&2; return 1; }
+
+  API_KEY="$("$bindir/data-api" keys --data-dir "$WORK/api" create --name interop --tier admin |
+    grep -o 'snl_[A-Za-z0-9]*' | head -n1)"
+  [ -n "$API_KEY" ] || { echo "could not create an API key" >&2; return 1; }
+  # The server picks new keys up within a second: wait until it accepts this one.
+  local accepted=""
+  for _ in $(seq 1 100); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' -H "x-data-api-key: $API_KEY" \
+      "$API_URL/v1/apiUsageMetrics")" = "200" ]; then
+      accepted=1
+      break
+    fi
+    sleep 0.1
+  done
+  [ -n "$accepted" ] || { echo "data-api did not pick up the new API key" >&2; return 1; }
+  export API_URL NODE_URL API_KEY WORK
+}
+
+stop_servers() {
+  local pid
+  for pid in "$api_pid" "$node_pid"; do
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  api_pid=""
+  node_pid=""
+  if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
+  WORK=""
+}

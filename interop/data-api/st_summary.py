@@ -1,0 +1,103 @@
+"""Summarises a schemathesis NDJSON report: per operation, the test cases sent, the HTTP statuses
+answered, how many 2xx answers carried data (a non-empty list somewhere in the body), and the
+checks run (passed / failed). The totals are what docs/interop.md quotes.
+
+    python3 st_summary.py REPORT.ndjson LABEL [--need-2xx SUFFIX ...] [--need-data SUFFIX ...]
+
+Exits 1 if the report holds no test case (a run that tested nothing must not pass), if no
+operation whose label (`GET /v1/...`) ends with a `--need-2xx` SUFFIX answered 2xx, or if none
+ending with a `--need-data` SUFFIX answered 2xx with data: a pass that never reaches the data
+proves little about its shape.
+"""
+
+import base64
+import json
+import sys
+from collections import Counter, defaultdict
+
+
+def has_data(value) -> bool:
+    """Whether a JSON value holds a non-empty list anywhere."""
+    if isinstance(value, list):
+        return len(value) > 0
+    if isinstance(value, dict):
+        return any(has_data(v) for v in value.values())
+    return False
+
+
+def body_json(response: dict):
+    content = response.get("content") or {}
+    raw = content.get("$base64")
+    if raw is None:
+        return None
+    try:
+        return json.loads(base64.b64decode(raw))
+    except ValueError:
+        return None
+
+
+def parse_flags(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    positional, flags, current = [], {"--need-2xx": [], "--need-data": []}, None
+    for a in args:
+        if a in flags:
+            current = a
+        elif current:
+            flags[current].append(a)
+        else:
+            positional.append(a)
+    return positional, flags
+
+
+def main() -> int:
+    positional, flags = parse_flags(sys.argv[1:])
+    path, label = positional[0], positional[1] if len(positional) > 1 else positional[0]
+    cases = defaultdict(set)
+    statuses = defaultdict(Counter)
+    with_data = Counter()
+    checks = defaultdict(Counter)
+    for line in open(path, encoding="utf-8"):
+        finished = json.loads(line).get("ScenarioFinished")
+        if not finished:
+            continue
+        recorder = finished["recorder"]
+        op = recorder["label"]
+        for case_id, inter in recorder.get("interactions", {}).items():
+            cases[op].add(case_id)
+            response = inter.get("response") or {}
+            code = response.get("status_code")
+            statuses[op][code if code is not None else "no response"] += 1
+            if isinstance(code, int) and 200 <= code < 300 and has_data(body_json(response)):
+                with_data[op] += 1
+        for case_checks in recorder.get("checks", {}).values():
+            for c in case_checks:
+                checks[op][c["status"]] += 1
+    print(f"== schemathesis {label}: per operation")
+    total_cases = total_checks = total_failed = 0
+    for op in sorted(cases):
+        st = ", ".join(f"{k}: {v}" for k, v in sorted(statuses[op].items(), key=str))
+        ok, bad = checks[op]["success"], checks[op]["failure"]
+        total_cases += len(cases[op])
+        total_checks += ok + bad
+        total_failed += bad
+        print(f"  {op}\n      {len(cases[op])} cases; statuses {st} "
+              f"({with_data[op]} 2xx with data); checks {ok} passed, {bad} failed")
+    print(f"  total: {total_cases} cases, {total_checks} checks run, {total_failed} failed")
+    status = 0
+    if total_cases == 0:
+        print("  no test case was run", file=sys.stderr)
+        status = 1
+
+    def two_xx(op: str) -> int:
+        return sum(n for c, n in statuses[op].items() if isinstance(c, int) and 200 <= c < 300)
+
+    for flag, count, what in (("--need-2xx", two_xx, "2xx answer"),
+                              ("--need-data", with_data.__getitem__, "2xx answer with data")):
+        for want in flags[flag]:
+            if sum(count(op) for op in cases if op.endswith(want)) == 0:
+                print(f"  no {what} for {want}: the pass did not reach its data", file=sys.stderr)
+                status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
