@@ -45,8 +45,13 @@ pub fn open(dir: &Path) -> Result<Arc<Store>, String> {
 }
 
 /// Applies the devnet's X-Chain genesis (its AVAX asset, linear genesis block and atomic
-/// UTXOs) once; a no-op when the store has a genesis.
-pub fn apply_devnet_genesis(store: &Store, network: &NetworkInfo, seed: u64) -> Result<(), String> {
+/// UTXOs) once (a no-op when the store has a genesis); returns an address the devnet funds, as
+/// `X-local1...`, for example calls.
+pub fn apply_devnet_genesis(
+    store: &Store,
+    network: &NetworkInfo,
+    seed: u64,
+) -> Result<String, String> {
     let devnet = Devnet::generate(DevnetConfig::small().with_seed(seed))
         .map_err(|e| format!("devnet: {e}"))?;
     let g = devnet.genesis();
@@ -62,8 +67,10 @@ pub fn apply_devnet_genesis(store: &Store, network: &NetworkInfo, seed: u64) -> 
     };
     XHistory::new(network.x_chain_id)
         .apply_genesis(store, &genesis, GENESIS_START_TIME)
-        .map(|_| ())
-        .map_err(|e| format!("devnet genesis: {e}"))
+        .map_err(|e| format!("devnet genesis: {e}"))?;
+    // Key 1 is funded in the first vertex (docs/devnet.md).
+    snowline_types::address::format_address("X", network.hrp, &devnet.keys().addr(1))
+        .map_err(|e| format!("devnet address: {e}"))
 }
 
 /// Follows `upstream`'s X-Chain index paths until `shutdown`, keeping `status` current.

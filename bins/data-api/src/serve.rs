@@ -46,9 +46,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let network = network(&args.network)?;
     let secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
     let store = crate::ingest::open(&dir.join("index"))?;
-    if args.genesis == GenesisArg::Devnet {
-        crate::ingest::apply_devnet_genesis(&store, network, args.devnet_seed)?;
-    }
+    let example_address = match args.genesis {
+        GenesisArg::Devnet => Some(crate::ingest::apply_devnet_genesis(
+            &store,
+            network,
+            args.devnet_seed,
+        )?),
+        GenesisArg::None => None,
+    };
     let keys = Arc::new(StoreKeys(
         ApiKeys::open_secondary(dir.join("keys"), dir.join("keys-secondary"))
             .map_err(|e| format!("cannot open the keys store: {e}"))?,
@@ -126,7 +131,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         network.name,
         dir.display()
     );
-    print_examples(addr, network);
+    print_examples(addr, network, example_address.as_deref());
 
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
@@ -278,17 +283,27 @@ impl Readiness for Ready {
     }
 }
 
-/// Prints curl commands that work against a fresh server.
-fn print_examples(addr: SocketAddr, network: &NetworkInfo) {
+/// Prints curl commands that work against a fresh server (`address`: one the data funds).
+fn print_examples(addr: SocketAddr, network: &NetworkInfo, address: Option<&str>) {
     let n = network.name;
-    println!("  try:");
-    for path in [
+    let x = format!("/v1/networks/{n}/blockchains/x-chain");
+    let mut paths = vec![
         "/v1/chains".to_owned(),
         "/v1/chains/43112".to_owned(),
-        format!("/v1/networks/{n}/blockchains/x-chain"),
-        format!("/v1/networks/{n}/blockchains/x-chain/vertices:listByHeight?vertexHeight=1"),
-        "/readyz".to_owned(),
-    ] {
+        x.clone(),
+        format!("{x}/vertices:listByHeight?vertexHeight=1"),
+    ];
+    if let Some(a) = address {
+        paths.push(format!("{x}/balances?addresses={a}"));
+        paths.push(format!("{x}/utxos?addresses={a}&pageSize=2"));
+    }
+    paths.push("/readyz".to_owned());
+    println!("  try:");
+    for path in paths {
         println!("    curl -s 'http://{addr}{path}'");
     }
+    println!(
+        "  usage metrics need a key: data-api keys create --name me --tier admin, then\n    \
+         curl -s -H 'x-data-api-key: SECRET' 'http://{addr}/v1/apiUsageMetrics?groupBy=requestPath'"
+    );
 }
