@@ -89,20 +89,38 @@ impl ApiError {
         reason_phrase(self.status)
     }
 
-    /// The JSON error body under `profile`.
+    /// The JSON error body under `profile`, members in the spec's order
+    /// (`message`, `statusCode`, `error`).
     pub fn body(&self, profile: Profile) -> Bytes {
+        #[derive(serde::Serialize)]
+        #[serde(untagged)]
+        enum Message<'a> {
+            One(&'a str),
+            Many([&'a str; 1]),
+        }
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Body<'a> {
+            message: Message<'a>,
+            status_code: u16,
+            error: &'static str,
+        }
         let message = match profile {
             Profile::Glacier if self.status == StatusCode::BAD_REQUEST => {
-                serde_json::Value::Array(vec![self.message.clone().into()])
+                Message::Many([self.message.as_str()])
             }
-            _ => self.message.clone().into(),
+            _ => Message::One(&self.message),
         };
-        let body = serde_json::json!({
-            "message": message,
-            "statusCode": self.status.as_u16(),
-            "error": self.reason(),
-        });
-        Bytes::from(body.to_string())
+        let body = Body {
+            message,
+            status_code: self.status.as_u16(),
+            error: self.reason(),
+        };
+        // Serializing strings and integers cannot fail; keep a valid body if it ever did.
+        Bytes::from(serde_json::to_vec(&body).unwrap_or_else(|_| {
+            br#"{"message":"internal error","statusCode":500,"error":"Internal Server Error"}"#
+                .to_vec()
+        }))
     }
 }
 
@@ -184,5 +202,19 @@ mod tests {
             };
             prop_assert_eq!(&v["message"], &expected);
         }
+    }
+
+    #[test]
+    fn members_come_in_the_specs_order() {
+        let body = ApiError::not_found("no such chain").body(Profile::Spec);
+        assert_eq!(
+            std::str::from_utf8(&body).unwrap(),
+            r#"{"message":"no such chain","statusCode":404,"error":"Not Found"}"#
+        );
+        let body = ApiError::bad_request("Invalid x").body(Profile::Glacier);
+        assert_eq!(
+            std::str::from_utf8(&body).unwrap(),
+            r#"{"message":["Invalid x"],"statusCode":400,"error":"Bad Request"}"#
+        );
     }
 }
