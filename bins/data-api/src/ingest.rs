@@ -54,17 +54,7 @@ pub fn apply_devnet_genesis(
 ) -> Result<String, String> {
     let devnet = Devnet::generate(DevnetConfig::small().with_seed(seed))
         .map_err(|e| format!("devnet: {e}"))?;
-    let g = devnet.genesis();
-    let genesis = XGenesisState {
-        txs: vec![g.avax_tx.clone()],
-        aliases: vec![("AVAX".to_owned(), g.avax_asset_id)],
-        linear_genesis: devnet.linear_genesis().cloned(),
-        atomic_utxos: devnet
-            .atomic_utxos()
-            .iter()
-            .map(|a| (a.source_chain, a.utxo.clone()))
-            .collect(),
-    };
+    let genesis = XGenesisState::of_devnet(&devnet);
     XHistory::new(network.x_chain_id)
         .apply_genesis(store, &genesis, GENESIS_START_TIME)
         .map_err(|e| format!("devnet genesis: {e}"))?;

@@ -9,6 +9,8 @@
 //!
 //! See `docs/xchain-state.md`.
 
+#[cfg(feature = "devnet")]
+mod devnet;
 mod error;
 /// The Data API's X-Chain history: UTXOs with creation and consumption, per-address orders,
 /// balances, vertices, blocks and assets (`docs/xchain-history.md`).

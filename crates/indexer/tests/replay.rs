@@ -33,17 +33,7 @@ struct World {
 fn world() -> World {
     let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
-    let g = devnet.genesis();
-    let genesis = XGenesisState {
-        txs: vec![g.avax_tx.clone()],
-        aliases: vec![("AVAX".to_owned(), g.avax_asset_id)],
-        linear_genesis: devnet.linear_genesis().cloned(),
-        atomic_utxos: devnet
-            .atomic_utxos()
-            .iter()
-            .map(|a| (a.source_chain, a.utxo.clone()))
-            .collect(),
-    };
+    let genesis = XGenesisState::of_devnet(&devnet);
     World { records, genesis }
 }
 

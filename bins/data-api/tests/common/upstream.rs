@@ -47,17 +47,7 @@ pub fn devnet(seed: u64, txs: u64) -> (Devnet, XGenesisState) {
         DevnetConfig::large(txs)
     };
     let devnet = Devnet::generate(cfg.with_seed(seed)).unwrap();
-    let g = devnet.genesis();
-    let genesis = XGenesisState {
-        txs: vec![g.avax_tx.clone()],
-        aliases: vec![("AVAX".to_owned(), g.avax_asset_id)],
-        linear_genesis: devnet.linear_genesis().cloned(),
-        atomic_utxos: devnet
-            .atomic_utxos()
-            .iter()
-            .map(|a| (a.source_chain, a.utxo.clone()))
-            .collect(),
-    };
+    let genesis = XGenesisState::of_devnet(&devnet);
     (devnet, genesis)
 }
 

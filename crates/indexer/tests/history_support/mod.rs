@@ -45,16 +45,7 @@ pub fn world(cfg: DevnetConfig) -> World {
     let mut devnet = Devnet::generate(cfg).unwrap();
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
     let g = devnet.genesis();
-    let genesis = XGenesisState {
-        txs: vec![g.avax_tx.clone()],
-        aliases: vec![("AVAX".to_owned(), g.avax_asset_id)],
-        linear_genesis: devnet.linear_genesis().cloned(),
-        atomic_utxos: devnet
-            .atomic_utxos()
-            .iter()
-            .map(|a| (a.source_chain, a.utxo.clone()))
-            .collect(),
-    };
+    let genesis = XGenesisState::of_devnet(&devnet);
     World {
         records,
         genesis,
