@@ -64,7 +64,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let usage = Arc::new(StoreUsage(writer));
     let registry = registry(args.chains.as_deref())?;
 
-    let router = chains::routes(Router::new(), registry).map_err(|e| e.message)?;
+    let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
+    let router = snowline_data_service::planned::routes(router, registry, network);
     let router = snowline_data_service::usage::routes(router, Arc::clone(&log));
     let router =
         snowline_data_service::xchain::routes(router, Arc::clone(&store), network, secret)?;

@@ -4,5 +4,6 @@
 
 pub mod chains;
 mod params;
+pub mod planned;
 pub mod usage;
 pub mod xchain;

@@ -41,3 +41,14 @@ pub(crate) fn page_token(
         .map(Some)
         .map_err(|e| ApiError::bad_request(format!("Invalid pageToken: {e}")))
 }
+
+/// For endpoints whose data is not indexed yet: no token this server issued can exist for them,
+/// so any `pageToken` is refused as not valid for the query (400), like a foreign token.
+pub(crate) fn page_token_present(req: &Request) -> Result<(), ApiError> {
+    match req.query("pageToken") {
+        Some(_) => Err(ApiError::bad_request(
+            "Invalid pageToken: pageToken is not valid for this query",
+        )),
+        None => Ok(()),
+    }
+}

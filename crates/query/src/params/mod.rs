@@ -3,6 +3,7 @@
 
 mod address;
 mod enums;
+mod ids;
 mod interval;
 mod network;
 mod range;
@@ -11,6 +12,10 @@ mod scalar;
 pub use address::{AddressList, DEFAULT_MAX_ADDRESSES};
 pub use enums::{
     ApiFeature, Currency, RequestType, SortOrder, TimeInterval, UsageGroupBy, UtxoSortBy,
+};
+pub use ids::{
+    BlockRef, ChainRef, MAX_LIST, block_ref, cb58_id, cb58_or_hex_id, chain_ref, evm_address,
+    evm_hash, hex_payload, node_id, node_ids,
 };
 pub use network::{BlockchainRef, Network, chain_name};
 pub use range::{BlockRange, TimeRange};

@@ -1,0 +1,209 @@
+//! Every spec endpoint whose data is not indexed yet is routed and validates its parameters as
+//! the spec says: malformed input is a 400 naming the parameter; a valid request is a 404 (data
+//! not indexed here) or, for the signature aggregator, a 503; bodies are checked (JSON, size,
+//! quorum rules).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{request, start};
+
+const ADDR: &str = "0x71C7656EC7ab88b098defB751B7401B5f6d8976F";
+const NODE: &str = "NodeID-111111111111111111116DBWJs";
+const ID: &str = "11111111111111111111111111111111LpoYY";
+
+#[test]
+fn evm_endpoints_validate_then_say_not_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &["--no-rate-limits"]);
+    let ok = [
+        format!("/v1/chains/43112/contracts/{ADDR}/transactions:getDeployment?currency=eur"),
+        format!("/v1/chains/43112/tokens/{ADDR}/transfers?startBlock=1&endBlock=5&pageSize=100"),
+        format!("/v1/chains/43112/addresses/{ADDR}/transactions:listInternals?endBlock=9"),
+        format!(
+            "/v1/chains/43112/addresses/{ADDR}/balances:listErc721?pageSize=500&contractAddress={ADDR}"
+        ),
+        format!("/v1/chains/43112/contracts/{ADDR}/deployments?pageSize=1"),
+        format!("/v1/chains/43112/addresses/{ADDR}/balances:getNative"),
+        "/v1/chains/43112/blocks/12".to_owned(),
+        format!("/v1/chains/43112/blocks/0x{}", "ab".repeat(32)),
+    ];
+    for path in &ok {
+        let m = api.get(path).error(404, "Not Found");
+        assert!(m.contains("not indexed"), "{path}: {m}");
+    }
+    let bad = [
+        (
+            format!("/v1/chains/43112/contracts/0x12/transactions:getDeployment"),
+            "address",
+        ),
+        (
+            format!("/v1/chains/43112/contracts/{ADDR}/transactions:getDeployment?currency=btc"),
+            "currency",
+        ),
+        (
+            format!("/v1/chains/43112/tokens/{ADDR}/transfers?startBlock=5&endBlock=5"),
+            "startBlock",
+        ),
+        (
+            format!("/v1/chains/43112/tokens/{ADDR}/transfers?pageSize=101"),
+            "pageSize",
+        ),
+        (
+            format!("/v1/chains/43112/tokens/{ADDR}/transfers?startBlock=-1"),
+            "startBlock",
+        ),
+        (
+            format!("/v1/chains/43112/addresses/{ADDR}/balances:listErc721?pageSize=501"),
+            "pageSize",
+        ),
+        (
+            format!("/v1/chains/43112/addresses/{ADDR}/balances:listErc721?contractAddress=x"),
+            "contractAddress",
+        ),
+        (
+            format!("/v1/chains/43112/contracts/{ADDR}/deployments?pageToken=abc"),
+            "pageToken",
+        ),
+        ("/v1/chains/43112/blocks/latest".to_owned(), "blockId"),
+        (
+            format!("/v1/chains/nope/contracts/{ADDR}/deployments"),
+            "chainId",
+        ),
+    ];
+    for (path, param) in &bad {
+        let m = api.get(path).error(400, "Bad Request");
+        assert!(m.contains(param), "{path}: {m}");
+    }
+    // A well-formed chain id this instance does not serve is a 404.
+    let m = api
+        .get(&format!("/v1/chains/999/contracts/{ADDR}/deployments"))
+        .error(404, "Not Found");
+    assert!(m.contains("999"), "{m}");
+}
+
+#[test]
+fn primary_network_and_icm_endpoints_validate_then_say_not_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &["--no-rate-limits"]);
+    let p = "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
+    let ok = [
+        format!("/v1/networks/local/rewards?addresses={p}&currency=jpy&sortOrder=asc"),
+        format!("/v1/networks/local/rewards:listPending?nodeIds={NODE}"),
+        format!(
+            "/v1/networks/local/blockchains/p-chain/nodes/{NODE}/blocks?startTimestamp=1&endTimestamp=2"
+        ),
+        format!(
+            "/v1/networks/local/l1Validators?nodeId={NODE}&subnetId={ID}&includeInactiveL1Validators=true"
+        ),
+        format!(
+            "/v1/icm/messages?sourceBlockchainId=43114&destinationBlockchainId={ID}&to={ADDR}&network=local"
+        ),
+    ];
+    for path in &ok {
+        let m = api.get(path).error(404, "Not Found");
+        assert!(m.contains("not indexed"), "{path}: {m}");
+    }
+    let bad = [
+        ("/v1/networks/local/rewards".to_owned(), "addresses"),
+        (
+            format!("/v1/networks/local/rewards?nodeIds=NodeID-x"),
+            "nodeIds",
+        ),
+        (
+            format!("/v1/networks/local/rewards?addresses=P-fuji1qqq"),
+            "addresses",
+        ),
+        (
+            format!("/v1/networks/local/rewards:listPending?nodeIds={NODE}&sortOrder=up"),
+            "sortOrder",
+        ),
+        (
+            format!("/v1/networks/moon/rewards?nodeIds={NODE}"),
+            "network",
+        ),
+        (
+            format!("/v1/networks/local/blockchains/q-chain/nodes/{NODE}/blocks"),
+            "blockchainId",
+        ),
+        (
+            format!("/v1/networks/local/blockchains/p-chain/nodes/node1/blocks"),
+            "nodeId",
+        ),
+        (
+            format!(
+                "/v1/networks/local/blockchains/p-chain/nodes/{NODE}/blocks?startTimestamp=9&endTimestamp=3"
+            ),
+            "startTimestamp",
+        ),
+        (
+            "/v1/networks/local/l1Validators?includeInactiveL1Validators=1".to_owned(),
+            "includeInactiveL1Validators",
+        ),
+        (
+            "/v1/networks/local/l1Validators?l1ValidationId=zz".to_owned(),
+            "l1ValidationId",
+        ),
+        (
+            "/v1/icm/messages?sourceBlockchainId=0xa86a".to_owned(),
+            "sourceBlockchainId",
+        ),
+        ("/v1/icm/messages?from=bob".to_owned(), "from"),
+        ("/v1/icm/messages?network=moon".to_owned(), "network"),
+        ("/v1/icm/messages?pageSize=0".to_owned(), "pageSize"),
+    ];
+    for (path, param) in &bad {
+        let m = api.get(path).error(400, "Bad Request");
+        assert!(m.contains(param), "{path}: {m}");
+    }
+    // Another valid network than the one indexed.
+    api.get(&format!("/v1/networks/mainnet/rewards?nodeIds={NODE}"))
+        .error(404, "Not Found");
+}
+
+#[test]
+fn the_signature_aggregator_checks_its_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &["--max-body-bytes", "2048", "--no-rate-limits"]);
+    let post = |body: &str| {
+        request(
+            &api.addr,
+            "POST",
+            "/v1/signatureAggregator/local/aggregateSignatures",
+            &[],
+            body,
+        )
+    };
+    let m = post(r#"{"message": "0x00aa", "quorumPercentage": 70, "quorumPercentageBuffer": 30}"#)
+        .error(503, "Service Unavailable");
+    assert!(m.contains("signature aggregation"), "{m}");
+    for (body, needle) in [
+        ("{", "Invalid JSON body"),
+        ("{}", "message or justification"),
+        (r#"{"message": "0x0"}"#, "message"),
+        (
+            r#"{"justification": "00", "quorumPercentage": 101}"#,
+            "quorumPercentage",
+        ),
+        (
+            r#"{"message": "00", "quorumPercentage": 90, "quorumPercentageBuffer": 20}"#,
+            "at most 100",
+        ),
+        (
+            r#"{"message": "00", "signingSubnetId": "x"}"#,
+            "signingSubnetId",
+        ),
+    ] {
+        let m = post(body).error(400, "Bad Request");
+        assert!(m.contains(needle), "{body}: {m}");
+    }
+    let big = format!(r#"{{"message": "{}"}}"#, "00".repeat(2000));
+    post(&big).error(413, "Payload Too Large");
+    let r = api.get(&format!(
+        "/v1/signatureAggregator/local/aggregateSignatures/{ID}"
+    ));
+    r.error(503, "Service Unavailable");
+    api.get("/v1/signatureAggregator/local/aggregateSignatures/0x12")
+        .error(400, "Bad Request");
+}
