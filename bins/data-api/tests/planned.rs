@@ -35,7 +35,7 @@ fn evm_endpoints_validate_then_say_not_indexed() {
     }
     let bad = [
         (
-            format!("/v1/chains/43112/contracts/0x12/transactions:getDeployment"),
+            "/v1/chains/43112/contracts/0x12/transactions:getDeployment".to_owned(),
             "address",
         ),
         (
@@ -108,11 +108,11 @@ fn primary_network_and_icm_endpoints_validate_then_say_not_indexed() {
     let bad = [
         ("/v1/networks/local/rewards".to_owned(), "addresses"),
         (
-            format!("/v1/networks/local/rewards?nodeIds=NodeID-x"),
+            "/v1/networks/local/rewards?nodeIds=NodeID-x".to_owned(),
             "nodeIds",
         ),
         (
-            format!("/v1/networks/local/rewards?addresses=P-fuji1qqq"),
+            "/v1/networks/local/rewards?addresses=P-fuji1qqq".to_owned(),
             "addresses",
         ),
         (
@@ -128,7 +128,7 @@ fn primary_network_and_icm_endpoints_validate_then_say_not_indexed() {
             "blockchainId",
         ),
         (
-            format!("/v1/networks/local/blockchains/p-chain/nodes/node1/blocks"),
+            "/v1/networks/local/blockchains/p-chain/nodes/node1/blocks".to_owned(),
             "nodeId",
         ),
         (
@@ -165,7 +165,10 @@ fn primary_network_and_icm_endpoints_validate_then_say_not_indexed() {
 #[test]
 fn the_signature_aggregator_checks_its_body() {
     let dir = tempfile::tempdir().unwrap();
-    let api = start(dir.path(), &["--max-body-bytes", "2048", "--no-rate-limits"]);
+    let api = start(
+        dir.path(),
+        &["--max-body-bytes", "2048", "--no-rate-limits"],
+    );
     let post = |body: &str| {
         request(
             &api.addr,
