@@ -5,11 +5,11 @@
 #      hyper handler and its trivial framework route, all in the same run, two rounds interleaved;
 #   2. issue #5 ingest: the devnet imported into node-rpc, then data-api following that node
 #      from an empty data dir (wall time until /readyz is 200 and /metrics says 0 containers
-#      behind; peak RSS = VmHWM of the data-api process), then `data-api import` of the same
-#      file into another empty dir (/usr/bin/time -v);
+#      behind; peak RSS = VmHWM of the data-api process);
 #   3. issue #5 serving, on the followed data: UTXO listings and balances of 5 addresses
 #      (thousands of address sets taken from the data), and page 1 vs page 1,000 of one listing
-#      (pageSize 100, spent included, over an address set with >= 100k UTXOs).
+#      (pageSize 100, spent included, over an address set with >= 100k UTXOs);
+#   4. `data-api import` of the same file into another empty dir (/usr/bin/time -v).
 # Loopback only; every load run is bounded by a request count and seconds (examples/rest-load.rs
 # checks every response's status); every wait is bounded. The load generator and the servers
 # share the machine's cores. Needs curl, python3 (stdlib) and GNU time (Debian `time`).
@@ -17,7 +17,8 @@
 #   bench/data-api.sh [N_TXS=1000000] [WORK_DIR=/tmp/snowline-bench-data-api] [SECS=10] [CONNS=64]
 #
 # Environment: DEVNET_DIR=dir with containers.jsonl (default WORK_DIR/devnet-N_TXS, generated if
-# absent); PREFIX=N imports only the first N containers of the file.
+# absent); PREFIX=N imports only the first N containers of the file; STEPS="4 5" (default) or
+# STEPS=4 / STEPS=5 runs one issue's part only.
 set -euo pipefail
 
 N_TXS=${1:-1000000}
@@ -54,9 +55,22 @@ wait_http() { # url: bounded wait until it answers at all
   echo "no answer from $1" >&2
   return 1
 }
-run() { # name port path-or-file
+cpu_ticks() { # pid: user + system CPU time so far, in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+run() { # name port path-or-file [server-pid]: one load run; with a pid, also the server's CPU
+  # time per request, which other processes on the shared machine disturb far less than req/s.
+  local out before after
   printf '%-34s ' "$1"
-  "$REL/examples/rest-load" "127.0.0.1:$2" "$3" "$CONNS" "$MAX_REQ" "$SECS"
+  before=$([ -n "${4:-}" ] && cpu_ticks "$4" || echo 0)
+  out=$("$REL/examples/rest-load" "127.0.0.1:$2" "$3" "$CONNS" "$MAX_REQ" "$SECS")
+  after=$([ -n "${4:-}" ] && cpu_ticks "$4" || echo 0)
+  if [ -n "${4:-}" ]; then
+    echo "$out, server CPU $(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="${out%% *}" \
+      'BEGIN { printf "%.1f", t / hz * 1e6 / n }') us/request"
+  else
+    echo "$out"
+  fi
 }
 
 # The devnet (generated once; see bench/node-rpc.sh and docs/devnet.md).
@@ -72,30 +86,38 @@ if [ -n "${PREFIX:-}" ]; then
 fi
 echo "devnet file: $FILE, $(wc -l <"$FILE") containers"
 
+STEPS=${STEPS:-4 5}
+
+if [[ " $STEPS " == *" 4 "* ]]; then
 # 1. Issue #4: the cost of the Data API stack on its cheapest endpoint, and of limits + metering.
 rm -rf "$WORK/open" "$WORK/meter"
 "$REL/examples/rest-hello" "127.0.0.1:$HELLO_PORT" "127.0.0.1:$RAW_PORT" >"$WORK/hello.log" 2>&1 &
-PIDS+=($!)
+HELLO_PID=$!
+PIDS+=($HELLO_PID)
 "$REL/data-api" serve --data-dir "$WORK/open" --listen "127.0.0.1:$OPEN_PORT" \
   --no-rate-limits --no-metering >"$WORK/open.log" 2>&1 &
-PIDS+=($!)
+OPEN_PID=$!
+PIDS+=($OPEN_PID)
 "$REL/data-api" serve --data-dir "$WORK/meter" --listen "127.0.0.1:$METER_PORT" \
   --rate-limit anonymous=100000000/1000000000 >"$WORK/meter.log" 2>&1 &
-PIDS+=($!)
+METER_PID=$!
+PIDS+=($METER_PID)
 for p in $HELLO_PORT $RAW_PORT $OPEN_PORT $METER_PORT; do wait_http "http://127.0.0.1:$p/"; done
 echo "== issue #4: GET /v1/chains/43112, $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"
-for round in 1 2; do
+for round in 1 2 3; do
   echo "round $round, $(load)"
-  run "plain hyper handler" $RAW_PORT /v1/hello
-  run "rest-api trivial route" $HELLO_PORT /v1/hello
-  run "data-api, no limits, no metering" $OPEN_PORT /v1/chains/43112
-  run "data-api, limits + metering" $METER_PORT /v1/chains/43112
+  run "plain hyper handler" $RAW_PORT /v1/hello $HELLO_PID
+  run "rest-api trivial route" $HELLO_PORT /v1/hello $HELLO_PID
+  run "data-api, no limits, no metering" $OPEN_PORT /v1/chains/43112 $OPEN_PID
+  run "data-api, limits + metering" $METER_PORT /v1/chains/43112 $METER_PID
 done
 curl -s "http://127.0.0.1:$METER_PORT/metrics" | grep -E '^snowline_usage_events_(written|dropped)' || true
 # Stop the issue #4 servers so they do not compete with the ingest below.
 for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
 PIDS=()
+fi
 
+[[ " $STEPS " == *" 5 "* ]] || exit 0
 # 2. Issue #5 ingest. The upstream: node-rpc serving the devnet from its own imported store.
 # Its store is kept between runs of this script when it was imported from the same file.
 rm -rf "$WORK/follow" "$WORK/import"
@@ -128,24 +150,10 @@ done
 [ -n "$CAUGHT" ] || { echo "data-api did not catch up within $MAX_WAIT_SECS s" >&2; exit 1; }
 FOLLOW_SECS=$(python3 -c "print(f'{$CAUGHT - $START:.1f}')")
 FOLLOW_RSS_KB=$(awk '/VmHWM/ {print $2}' "/proc/$API_PID/status")
+FOLLOW_CPU=$(awk -v t="$(cpu_ticks "$API_PID")" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz }')
 sleep 1.5 # the gauge is refreshed once a second
 BEHIND=$(curl -s "http://127.0.0.1:$API_PORT/metrics" | awk '/^snowline_ingest_behind_containers/ {print $2}')
-echo "data-api follow: /readyz 200 after $FOLLOW_SECS s, snowline_ingest_behind_containers $BEHIND, peak RSS $((FOLLOW_RSS_KB / 1024)) MiB, $(load)"
-
-/usr/bin/time -v "$REL/data-api" import --data-dir "$WORK/import" --genesis devnet "$FILE" >"$WORK/import.log" 2>&1
-IMPORT_WALL=$(grep 'Elapsed (wall clock)' "$WORK/import.log" | awk '{print $NF}')
-IMPORT_RSS_KB=$(grep 'Maximum resident set size' "$WORK/import.log" | awk '{print $NF}')
-IMPORT_LINE=$(grep '^data-api: imported' "$WORK/import.log")
-echo "$IMPORT_LINE"
-python3 - "$FOLLOW_SECS" "$IMPORT_WALL" "$IMPORT_RSS_KB" "$IMPORT_LINE" <<'PY'
-import re, sys
-follow, wall, rss_kb, line = float(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
-txs = int(re.search(r"holding (\d+) txs", line).group(1))
-secs = sum(float(x) * 60**i for i, x in enumerate(reversed(wall.split(":"))))
-print(f"txs in the file: {txs}")
-print(f"data-api follow: {txs} txs in {follow:.1f} s = {txs / follow:,.0f} txs/s end to end")
-print(f"data-api import: {txs} txs in {secs:.1f} s = {txs / secs:,.0f} txs/s, peak RSS {rss_kb / 1024:,.0f} MiB")
-PY
+echo "data-api follow: /readyz 200 after $FOLLOW_SECS s, snowline_ingest_behind_containers $BEHIND, peak RSS $((FOLLOW_RSS_KB / 1024)) MiB, data-api CPU $FOLLOW_CPU s, $(load)"
 
 # 3. Issue #5 serving, on the followed data. Addresses: the outputs of random DAG-era txs and of
 # random blocks, read from node-rpc; then every page of one listing walked to find page 1,000.
@@ -211,10 +219,31 @@ with open(f"{work}/page1000.path", "w") as f:
     f.write(query + f"&pageToken={urllib.parse.quote(page1000)}\n")
 PY
 echo "$(load); $CONNS connections, $SECS s each"
-run "utxos, 5 addresses, pageSize 100" $API_PORT "$WORK/utxos.paths"
-run "balances, 5 addresses" $API_PORT "$WORK/balances.paths"
+run "utxos, 5 addresses, pageSize 100" $API_PORT "$WORK/utxos.paths" $API_PID
+run "balances, 5 addresses" $API_PORT "$WORK/balances.paths" $API_PID
 for round in 1 2; do
   echo "round $round, $(load)"
-  run "utxos page 1 (>=100k UTXOs)" $API_PORT "$(cat "$WORK/page1.path")"
-  run "utxos page 1000, same query" $API_PORT "$(cat "$WORK/page1000.path")"
+  run "utxos page 1 (>=100k UTXOs)" $API_PORT "$(cat "$WORK/page1.path")" $API_PID
+  run "utxos page 1000, same query" $API_PORT "$(cat "$WORK/page1000.path")" $API_PID
 done
+
+# The same file through `data-api import` into another empty data dir, the servers stopped.
+for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+PIDS=()
+sleep 1
+echo "== data-api import; $(load)"
+/usr/bin/time -v "$REL/data-api" import --data-dir "$WORK/import" --genesis devnet "$FILE" >"$WORK/import.log" 2>&1
+IMPORT_WALL=$(grep 'Elapsed (wall clock)' "$WORK/import.log" | awk '{print $NF}')
+IMPORT_RSS_KB=$(grep 'Maximum resident set size' "$WORK/import.log" | awk '{print $NF}')
+IMPORT_LINE=$(grep '^data-api: imported' "$WORK/import.log")
+echo "$IMPORT_LINE"
+python3 - "$FOLLOW_SECS" "$IMPORT_WALL" "$IMPORT_RSS_KB" "$IMPORT_LINE" <<'PY'
+import re, sys
+follow, wall, rss_kb, line = float(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+txs = int(re.search(r"holding (\d+) txs", line).group(1))
+secs = sum(float(x) * 60**i for i, x in enumerate(reversed(wall.split(":"))))
+print(f"txs in the file: {txs}")
+print(f"data-api follow: {txs} txs in {follow:.1f} s = {txs / follow:,.0f} txs/s end to end")
+print(f"data-api import: {txs} txs in {secs:.1f} s = {txs / secs:,.0f} txs/s, peak RSS {rss_kb / 1024:,.0f} MiB")
+PY
+
