@@ -71,8 +71,37 @@ pub fn bench(args: &[String]) -> Result<(), String> {
     cargo(&argv)
 }
 
-/// Runs `interop/run.sh`: node-rpc driven by the real npm clients (docs/interop.md).
+/// Runs the interop tests (docs/interop.md): `interop [PROFILE...]` is `interop/run.sh`, node-rpc
+/// driven by the real npm clients; `interop data-api [sdk|schemathesis]` drives data-api with the
+/// official SDK (`interop/data-api/run.sh`) and fuzzes it against the real OpenAPI
+/// (`interop/data-api/schemathesis.sh`), both when neither is named.
 pub fn interop(args: &[String]) -> Result<(), String> {
+    if args.first().map(String::as_str) == Some("data-api") {
+        let which = args.get(1).map(String::as_str);
+        let scripts: &[&str] = match which {
+            None => &[
+                "interop/data-api/run.sh",
+                "interop/data-api/schemathesis.sh",
+            ],
+            Some("sdk") => &["interop/data-api/run.sh"],
+            Some("schemathesis") => &["interop/data-api/schemathesis.sh"],
+            Some(other) => {
+                return Err(format!(
+                    "unknown `interop data-api` part `{other}`: sdk or schemathesis"
+                ));
+            }
+        };
+        // Run every script even if one fails, then report all that failed.
+        let failed: Vec<String> = scripts
+            .iter()
+            .filter_map(|s| status(&mut cmd(&["bash", s])).err())
+            .collect();
+        return if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(failed.join("; "))
+        };
+    }
     let mut argv = vec!["bash", "interop/run.sh"];
     argv.extend(args.iter().map(String::as_str));
     status(&mut cmd(&argv))
