@@ -18,7 +18,8 @@
 #
 # Environment: DEVNET_DIR=dir with containers.jsonl (default WORK_DIR/devnet-N_TXS, generated if
 # absent); PREFIX=N imports only the first N containers of the file; STEPS="4 5" (default) or
-# STEPS=4 / STEPS=5 runs one issue's part only.
+# STEPS=4 / STEPS=5 runs one issue's part only; NO_BUILD=1 uses the release binaries already in
+# CARGO_TARGET_DIR.
 set -euo pipefail
 
 N_TXS=${1:-1000000}
@@ -39,9 +40,11 @@ REL=$CARGO_TARGET_DIR/release
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 
-cargo build --release -p snowline-devnet --bin devnet-gen
-cargo build --release -p node-rpc -p data-api
-cargo build --release -p snowline-rest-api --example rest-hello --example rest-load
+if [ -z "${NO_BUILD:-}" ]; then
+  cargo build --release -p snowline-devnet --bin devnet-gen
+  cargo build --release -p node-rpc -p data-api
+  cargo build --release -p snowline-rest-api --example rest-hello --example rest-load
+fi
 
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 PIDS=()
