@@ -312,7 +312,7 @@ pub fn format_rfc3339_nano(timestamp_ns: i64) -> String {
     let nanos = timestamp_ns.rem_euclid(NANOS_PER_SEC);
     let days = secs.div_euclid(SECS_PER_DAY);
     let sod = secs.rem_euclid(SECS_PER_DAY);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = crate::time::civil_from_days(days);
     let mut out = format!(
         "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
         sod / 3600,
@@ -399,7 +399,11 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, TimestampError> {
     {
         return Err(range());
     }
-    let days = days_from_civil(year, month, day);
+    let days = crate::time::days_from_civil(
+        year,
+        u32::try_from(month).unwrap_or(1),
+        u32::try_from(day).unwrap_or(1),
+    );
     let secs = i128::from(days) * i128::from(SECS_PER_DAY)
         + i128::from(hour * 3600 + minute * 60 + second)
         - i128::from(offset_secs);
@@ -418,29 +422,4 @@ fn days_in_month(y: i64, m: i64) -> i64 {
         4 | 6 | 9 | 11 => 30,
         _ => 31,
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The date of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }

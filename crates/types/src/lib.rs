@@ -18,6 +18,7 @@ pub mod platformvm;
 pub mod proposervm;
 pub mod rest;
 pub mod secp256k1;
+pub mod time;
 pub mod vertex;
 pub mod warp;
 

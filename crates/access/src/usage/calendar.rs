@@ -1,6 +1,6 @@
 //! UTC calendar arithmetic for buckets: where a bucket starts and how long it lasts. Days are
-//! converted with Howard Hinnant's `days_from_civil` / `civil_from_days` algorithms (proleptic
-//! Gregorian calendar, exact for every `i64` second in range).
+//! converted with `snowline_types::time` (proleptic Gregorian, exact for every `i64` second in
+//! range).
 
 use super::query::Interval;
 
@@ -8,35 +8,7 @@ const MINUTE: i64 = 60;
 const HOUR: i64 = 3_600;
 const DAY: i64 = 86_400;
 
-/// Days since 1970-01-01 of the civil date `y-m-d` (`m` in 1..=12).
-pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = i64::from((m + 9) % 12);
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date `(year, month 1..=12, day 1..=31)` of a day count since 1970-01-01.
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    // m is 1..=12 and d is 1..=31 by construction, so the conversions cannot fail.
-    (
-        y,
-        u32::try_from(m).unwrap_or(1),
-        u32::try_from(d).unwrap_or(1),
-    )
-}
+pub use snowline_types::time::{civil_from_days, days_from_civil};
 
 /// Start (Unix seconds) of the bucket holding `ts_ms`; negative for the week of 1970-01-01, which
 /// began on Monday 1969-12-29.

@@ -4,7 +4,6 @@
 mod address;
 mod enums;
 mod ids;
-mod interval;
 mod network;
 mod range;
 mod scalar;

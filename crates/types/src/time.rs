@@ -1,0 +1,59 @@
+//! UTC civil-date arithmetic (proleptic Gregorian), shared by the RFC 3339 timestamps of the
+//! container index and the calendar buckets of usage metrics. Howard Hinnant's
+//! `days_from_civil` / `civil_from_days` ("chrono-compatible low-level date algorithms"): exact
+//! for every day count that fits in `i64` arithmetic here.
+
+/// Days since 1970-01-01 of the date `y-m-d` (`m` in 1..=12, `d` in 1..=31).
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date `(year, month 1..=12, day 1..=31)` of a day count since 1970-01-01.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    // m is 1..=12 and d is 1..=31 by construction.
+    (
+        y,
+        u32::try_from(m).unwrap_or(1),
+        u32::try_from(d).unwrap_or(1),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn known_dates() {
+        // 1599696000 (avalanchego genesis startTime) is 2020-09-10.
+        assert_eq!(civil_from_days(1_599_696_000 / 86_400), (2020, 9, 10));
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(days_from_civil(2024, 2, 29)), (2024, 2, 29));
+    }
+
+    proptest! {
+        #[test]
+        fn the_two_are_inverse(days in -1_000_000i64..10_000_000) {
+            let (y, m, d) = civil_from_days(days);
+            prop_assert!((1..=12).contains(&m) && (1..=31).contains(&d));
+            prop_assert_eq!(days_from_civil(y, m, d), days);
+        }
+    }
+}
