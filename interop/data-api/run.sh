@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Data API interop with the official SDK (issues #4/#5): builds node-rpc and data-api, installs
 # the pinned `@avalanche-sdk/chainkit` (package.json + package-lock.json), serves the devnet with
-# node-rpc, has data-api follow it, creates an admin key, and drives data-api with run.mjs.
-# Exits non-zero if any check fails. docs/interop.md lists the checks.
+# node-rpc, has data-api follow it, creates an admin key, and drives data-api with run.mjs, once
+# per data-api --compat profile. Exits non-zero if any check fails. docs/interop.md lists them.
 #
-#   interop/data-api/run.sh
+#   interop/data-api/run.sh            # both profiles: spec, then glacier
+#   interop/data-api/run.sh glacier    # one profile
 #
 # Honors CARGO_TARGET_DIR (default: <repo>/target). Needs node >= 18, npm and curl.
 set -euo pipefail
@@ -19,9 +20,15 @@ build_servers
 echo "== npm ci"
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 trap stop_servers EXIT INT TERM
-start_servers
+profiles=("$@")
+[ ${#profiles[@]} -gt 0 ] || profiles=(spec glacier)
 
 status=0
-node "$here/run.mjs" "$API_URL" "$NODE_URL" "$API_KEY" "$openapi" || status=1
-if [ "$status" -eq 0 ]; then echo "interop data-api: all checks passed"; else echo "interop data-api: FAILED"; fi
+for profile in "${profiles[@]}"; do
+  echo "== data-api --compat $profile"
+  start_servers --compat "$profile"
+  node "$here/run.mjs" "$API_URL" "$NODE_URL" "$API_KEY" "$openapi" || status=1
+  stop_servers
+done
+if [ "$status" -eq 0 ]; then echo "interop data-api: all checks passed (${profiles[*]})"; else echo "interop data-api: FAILED"; fi
 exit "$status"

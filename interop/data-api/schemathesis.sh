@@ -5,9 +5,12 @@
 #   1. the published OpenAPI as is (networks mainnet|fuji|testnet: X-Chain data is "not indexed");
 #   2. the X-Chain operations on the devnet's network `local` (prepare_local.py derives the schema,
 #      schemathesis-local.toml pins `network` and feeds the devnet's addresses).
-# Exits non-zero if any check fails or a pass tested nothing. docs/interop.md explains the results.
+# Both passes run once per data-api --compat profile (spec, then glacier, unless profiles are
+# named). Exits non-zero if any check fails or a pass tested nothing. docs/interop.md explains the
+# results.
 #
-#   interop/data-api/schemathesis.sh
+#   interop/data-api/schemathesis.sh            # profiles spec and glacier
+#   interop/data-api/schemathesis.sh glacier    # one profile
 #   ST_MAX_EXAMPLES=200 ST_SEED=42 interop/data-api/schemathesis.sh
 #
 # Environment: CARGO_TARGET_DIR (default <repo>/target); ST_MAX_EXAMPLES (per operation and
@@ -45,10 +48,10 @@ ensure_schemathesis
 [ -f "$openapi" ] || { echo "OpenAPI not found: $openapi" >&2; exit 2; }
 build_servers
 trap stop_servers EXIT INT TERM
-start_servers
+profiles=("$@")
+[ ${#profiles[@]} -gt 0 ] || profiles=(spec glacier)
 
 rm -rf "$reports"
-mkdir -p "$reports"
 st="$venv/bin/schemathesis"
 py="$venv/bin/python"
 common=(--max-examples "$max_examples" --phases examples,coverage,fuzzing
@@ -57,31 +60,39 @@ common=(--max-examples "$max_examples" --phases examples,coverage,fuzzing
 echo "== schemathesis $("$st" --version | sed 's/.*version //'), seed $seed, max examples $max_examples"
 status=0
 
-echo "== pass 1: the published OpenAPI (networks mainnet|fuji|testnet)"
-if ! (cd "$WORK" && "$st" --config-file "$here/schemathesis.toml" run "$openapi" -u "$API_URL" \
-  --include-operation-id-regex \
-  '^(supportedChains|getChainInfo|getApiUsageMetrics|getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
-  -H "x-glacier-api-key: $API_KEY" "${common[@]}" --report-dir "$reports/published"); then
-  status=1
-fi
-"$py" "$here/st_summary.py" "$(ls "$reports"/published/*.ndjson)" "pass 1 (published OpenAPI)" \
-  --need-data /v1/chains --need-2xx '/v1/chains/{chainId}' /v1/apiUsageMetrics || status=1
+for profile in "${profiles[@]}"; do
+  echo "== data-api --compat $profile"
+  start_servers --compat "$profile"
+  out="$reports/$profile"
+  mkdir -p "$out"
 
-echo "== pass 2: the X-Chain operations on network local"
-"$py" "$here/prepare_local.py" "$openapi" "$genesis" "$WORK/local"
-cp "$here/schemathesis-local.toml" "$WORK/local/schemathesis.toml"
-if ! (cd "$WORK" && "$st" --config-file "$WORK/local/schemathesis.toml" run \
-  "$WORK/local/openapi-local.json" -u "$API_URL" \
-  --include-operation-id-regex \
-  '^(getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
-  -H "x-data-api-key: $API_KEY" "${common[@]}" --report-dir "$reports/local"); then
-  status=1
-fi
-"$py" "$here/st_summary.py" "$(ls "$reports"/local/*.ndjson)" "pass 2 (network local)" \
-  --need-data /balances /utxos /vertices:listByHeight --need-2xx '/blockchains/{blockchainId}' || status=1
+  echo "== $profile pass 1: the published OpenAPI (networks mainnet|fuji|testnet)"
+  if ! (cd "$WORK" && "$st" --config-file "$here/schemathesis.toml" run "$openapi" -u "$API_URL" \
+    --include-operation-id-regex \
+    '^(supportedChains|getChainInfo|getApiUsageMetrics|getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
+    -H "x-glacier-api-key: $API_KEY" "${common[@]}" --report-dir "$out/published"); then
+    status=1
+  fi
+  "$py" "$here/st_summary.py" "$(ls "$out"/published/*.ndjson)" "$profile pass 1 (published OpenAPI)" \
+    --need-data /v1/chains --need-2xx '/v1/chains/{chainId}' /v1/apiUsageMetrics || status=1
+
+  echo "== $profile pass 2: the X-Chain operations on network local"
+  "$py" "$here/prepare_local.py" "$openapi" "$genesis" "$WORK/local"
+  cp "$here/schemathesis-local.toml" "$WORK/local/schemathesis.toml"
+  if ! (cd "$WORK" && "$st" --config-file "$WORK/local/schemathesis.toml" run \
+    "$WORK/local/openapi-local.json" -u "$API_URL" \
+    --include-operation-id-regex \
+    '^(getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
+    -H "x-data-api-key: $API_KEY" "${common[@]}" --report-dir "$out/local"); then
+    status=1
+  fi
+  "$py" "$here/st_summary.py" "$(ls "$out"/local/*.ndjson)" "$profile pass 2 (network local)" \
+    --need-data /balances /utxos /vertices:listByHeight --need-2xx '/blockchains/{blockchainId}' || status=1
+  stop_servers
+done
 
 if [ "$status" -eq 0 ]; then
-  echo "schemathesis: both passes passed (seed $seed; reports in $reports)"
+  echo "schemathesis: both passes passed under ${profiles[*]} (seed $seed; reports in $reports)"
 else
   echo "schemathesis: FAILED (seed $seed; reports in $reports)"
 fi

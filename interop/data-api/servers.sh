@@ -1,6 +1,7 @@
 # Shared by schemathesis.sh and run.sh (sourced, not run): builds node-rpc and data-api, serves
 # the seed-1 devnet with node-rpc, starts data-api following it, waits until it has caught up,
-# and creates an admin API key. After `start_servers`:
+# and creates an admin API key. `start_servers [DATA_API_SERVE_ARGS...]` (e.g. --compat glacier);
+# after it:
 #   API_URL   http://127.0.0.1:PORT of data-api
 #   NODE_URL  http://127.0.0.1:PORT of node-rpc
 #   API_KEY   the admin key's secret (send as x-data-api-key or x-glacier-api-key)
@@ -46,7 +47,7 @@ start_servers() {
   echo "node-rpc at $NODE_URL"
 
   "$bindir/data-api" serve --listen 127.0.0.1:0 --data-dir "$WORK/api" --upstream "$NODE_URL" \
-    --genesis devnet --no-rate-limits >"$WORK/api.log" 2>&1 &
+    --genesis devnet --no-rate-limits "$@" >"$WORK/api.log" 2>&1 &
   api_pid=$!
   API_URL="$(wait_for_line "$api_pid" "$WORK/api.log" \
     's/^data-api: listening on \(http:\/\/[0-9.:]*\).*/\1/p')"

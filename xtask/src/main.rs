@@ -20,9 +20,10 @@ commands:
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
   bench            run the criterion benchmarks (release build; slow the first time)
   interop          drive node-rpc with the real npm clients (avalanche 3, avalanchejs 5; needs npm)
-  interop data-api [sdk|schemathesis]
+  interop data-api [sdk|schemathesis [PROFILE...]]
                    drive data-api with the official SDK (@avalanche-sdk/chainkit; needs npm) and
-                   fuzz it against the real OpenAPI with schemathesis (needs python3); both by default
+                   fuzz it against the real OpenAPI with schemathesis (needs python3); both by
+                   default, under the --compat profiles spec and glacier unless named
 ";
 
 fn main() -> ExitCode {

@@ -72,9 +72,10 @@ pub fn bench(args: &[String]) -> Result<(), String> {
 }
 
 /// Runs the interop tests (docs/interop.md): `interop [PROFILE...]` is `interop/run.sh`, node-rpc
-/// driven by the real npm clients; `interop data-api [sdk|schemathesis]` drives data-api with the
-/// official SDK (`interop/data-api/run.sh`) and fuzzes it against the real OpenAPI
-/// (`interop/data-api/schemathesis.sh`), both when neither is named.
+/// driven by the real npm clients; `interop data-api [sdk|schemathesis [PROFILE...]]` drives
+/// data-api with the official SDK (`interop/data-api/run.sh`) and fuzzes it against the real
+/// OpenAPI (`interop/data-api/schemathesis.sh`), both when neither is named, under the data-api
+/// `--compat` profiles named (default: spec and glacier).
 pub fn interop(args: &[String]) -> Result<(), String> {
     if args.first().map(String::as_str) == Some("data-api") {
         let which = args.get(1).map(String::as_str);
@@ -91,10 +92,16 @@ pub fn interop(args: &[String]) -> Result<(), String> {
                 ));
             }
         };
-        // Run every script even if one fails, then report all that failed.
+        // Further arguments (data-api --compat profiles) go to each script. Every script runs
+        // even if one fails; then all that failed are reported.
+        let profiles = args.iter().skip(2).map(String::as_str);
         let failed: Vec<String> = scripts
             .iter()
-            .filter_map(|s| status(&mut cmd(&["bash", s])).err())
+            .filter_map(|s| {
+                let mut argv = vec!["bash", s];
+                argv.extend(profiles.clone());
+                status(&mut cmd(&argv)).err()
+            })
             .collect();
         return if failed.is_empty() {
             Ok(())
