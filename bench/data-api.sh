@@ -2,7 +2,8 @@
 # Reproduces every Data API figure of docs/benchmarks.md (issues #4 and #5):
 #   1. issue #4: `GET /v1/chains/43112` on data-api with rate limits + metering on (a tier budget
 #      that never refuses) and with --no-rate-limits --no-metering, next to rest-hello's plain
-#      hyper handler and its trivial framework route, all in the same run, two rounds interleaved;
+#      hyper handler and its trivial framework route, and with limits only / metering only, all
+#      in the same run, three rounds interleaved;
 #   2. issue #5 ingest: the devnet imported into node-rpc, then data-api following that node
 #      from an empty data dir (wall time until /readyz is 200 and /metrics says 0 containers
 #      behind; peak RSS = VmHWM of the data-api process);
@@ -32,6 +33,8 @@ NODE_PORT=19750
 API_PORT=19751     # data-api following node-rpc (issue #5)
 OPEN_PORT=19752    # data-api, --no-rate-limits --no-metering (issue #4)
 METER_PORT=19753   # data-api, rate limits + metering on (issue #4)
+LIMITS_PORT=19756  # data-api, rate limits on, --no-metering (issue #4)
+USAGE_PORT=19757   # data-api, metering on, --no-rate-limits (issue #4)
 HELLO_PORT=19754   # rest-hello: the framework's trivial route
 RAW_PORT=19755     # rest-hello: a plain hyper handler
 
@@ -93,7 +96,7 @@ STEPS=${STEPS:-4 5}
 
 if [[ " $STEPS " == *" 4 "* ]]; then
 # 1. Issue #4: the cost of the Data API stack on its cheapest endpoint, and of limits + metering.
-rm -rf "$WORK/open" "$WORK/meter"
+rm -rf "$WORK/open" "$WORK/meter" "$WORK/limits" "$WORK/usage"
 "$REL/examples/rest-hello" "127.0.0.1:$HELLO_PORT" "127.0.0.1:$RAW_PORT" >"$WORK/hello.log" 2>&1 &
 HELLO_PID=$!
 PIDS+=($HELLO_PID)
@@ -105,7 +108,17 @@ PIDS+=($OPEN_PID)
   --rate-limit anonymous=100000000/1000000000 >"$WORK/meter.log" 2>&1 &
 METER_PID=$!
 PIDS+=($METER_PID)
-for p in $HELLO_PORT $RAW_PORT $OPEN_PORT $METER_PORT; do wait_http "http://127.0.0.1:$p/"; done
+"$REL/data-api" serve --data-dir "$WORK/limits" --listen "127.0.0.1:$LIMITS_PORT" \
+  --rate-limit anonymous=100000000/1000000000 --no-metering >"$WORK/limits.log" 2>&1 &
+LIMITS_PID=$!
+PIDS+=($LIMITS_PID)
+"$REL/data-api" serve --data-dir "$WORK/usage" --listen "127.0.0.1:$USAGE_PORT" \
+  --no-rate-limits >"$WORK/usage.log" 2>&1 &
+USAGE_PID=$!
+PIDS+=($USAGE_PID)
+for p in $HELLO_PORT $RAW_PORT $OPEN_PORT $METER_PORT $LIMITS_PORT $USAGE_PORT; do
+  wait_http "http://127.0.0.1:$p/"
+done
 echo "== issue #4: GET /v1/chains/43112, $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"
 for round in 1 2 3; do
   echo "round $round, $(load)"
@@ -113,6 +126,8 @@ for round in 1 2 3; do
   run "rest-api trivial route" $HELLO_PORT /v1/hello $HELLO_PID
   run "data-api, no limits, no metering" $OPEN_PORT /v1/chains/43112 $OPEN_PID
   run "data-api, limits + metering" $METER_PORT /v1/chains/43112 $METER_PID
+  run "data-api, limits only" $LIMITS_PORT /v1/chains/43112 $LIMITS_PID
+  run "data-api, metering only" $USAGE_PORT /v1/chains/43112 $USAGE_PID
 done
 curl -s "http://127.0.0.1:$METER_PORT/metrics" | grep -E '^snowline_usage_events_(written|dropped)' || true
 # Stop the issue #4 servers so they do not compete with the ingest below.
