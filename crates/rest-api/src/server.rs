@@ -4,15 +4,11 @@
 use crate::app::App;
 use crate::error::RestError;
 use crate::pipeline::{Shared, handle};
-use hyper_util::rt::{TokioIo, TokioTimer};
-use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
-use tokio::task::JoinSet;
 
 /// Limits and timeouts of a [`Server`].
 #[derive(Debug, Clone)]
@@ -82,9 +78,7 @@ impl Server {
     /// finish (up to `shutdown_grace`) and closes idle keep-alive connections.
     pub async fn run_until<F: Future<Output = ()>>(self, shutdown: F) -> Result<(), RestError> {
         let Self { listener, shared } = self;
-        let limit = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
-        let (stop_tx, stop_rx) = watch::channel(false);
-        let mut conns = JoinSet::new();
+        // The rate limiter forgets callers it has not seen for a while, once a minute.
         let housekeeping = tokio::spawn({
             let shared = Arc::clone(&shared);
             async move {
@@ -95,91 +89,22 @@ impl Server {
                 }
             }
         });
-        tokio::pin!(shutdown);
-        loop {
-            while conns.try_join_next().is_some() {}
-            let permit = tokio::select! {
-                p = Arc::clone(&limit).acquire_owned() => match p {
-                    Ok(p) => p,
-                    Err(_) => break,
-                },
-                () = &mut shutdown => break,
-            };
-            let (stream, remote) = tokio::select! {
-                r = listener.accept() => match r {
-                    Ok(x) => x,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "accept failed");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                },
-                () = &mut shutdown => break,
-            };
-            let _ = stream.set_nodelay(true);
+        let config = snowline_http::ConnConfig {
+            max_connections: shared.config.max_connections,
+            header_read_timeout: shared.config.header_read_timeout,
+            shutdown_grace: shared.config.shutdown_grace,
+        };
+        let handler = move |req, remote| {
             let shared = Arc::clone(&shared);
-            let mut stop = stop_rx.clone();
-            conns.spawn(async move {
-                let _permit = permit;
-                let svc_shared = Arc::clone(&shared);
-                let svc = hyper::service::service_fn(move |req| {
-                    let shared = Arc::clone(&svc_shared);
-                    async move { Ok::<_, Infallible>(handle(&shared, req, remote).await) }
-                });
-                let conn = hyper::server::conn::http1::Builder::new()
-                    .timer(TokioTimer::new())
-                    .header_read_timeout(shared.config.header_read_timeout)
-                    .keep_alive(true)
-                    .serve_connection(TokioIo::new(stream), svc);
-                tokio::pin!(conn);
-                tokio::select! {
-                    r = conn.as_mut() => {
-                        if let Err(e) = r {
-                            tracing::debug!(error = %e, %remote, "connection ended with error");
-                        }
-                    }
-                    _ = async { stop.wait_for(|s| *s).await.is_ok() } => {
-                        conn.as_mut().graceful_shutdown();
-                        let _ = conn.await;
-                    }
-                }
-            });
-        }
-        drop(listener);
+            async move { handle(&shared, req, remote).await }
+        };
+        snowline_http::serve(listener, config, handler, shutdown).await;
         housekeeping.abort();
-        let _ = stop_tx.send(true);
-        let grace = shared.config.shutdown_grace;
-        let drained =
-            tokio::time::timeout(grace, async { while conns.join_next().await.is_some() {} }).await;
-        if drained.is_err() {
-            tracing::warn!(
-                remaining = conns.len(),
-                "shutdown grace elapsed; dropping connections"
-            );
-            conns.abort_all();
-        }
         Ok(())
     }
 }
 
 /// Completes on Ctrl-C or (on Unix) SIGTERM: pass it to [`Server::run_until`].
 pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
-    }
+    snowline_http::shutdown_signal().await;
 }

@@ -1,0 +1,189 @@
+//! The HTTP/1.1 connection loop under Snowline's servers (`snowline-jsonrpc`, `snowline-rest-api`):
+//! accept with a cap on concurrent connections, a header read timeout (which also closes idle
+//! keep-alive connections), keep-alive, and graceful shutdown that lets in-flight requests finish
+//! for a grace period. What a request gets is the caller's handler; this crate knows nothing of
+//! JSON-RPC or REST.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::{Body, Incoming};
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+
+/// Connection-level limits.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnConfig {
+    /// Connections served at once; further connections wait in the listen backlog until one
+    /// closes (they are not refused).
+    pub max_connections: usize,
+    /// Time allowed to receive a request's headers; hyper closes the connection after it.
+    pub header_read_timeout: Duration,
+    /// On shutdown, how long in-flight requests may take before connections are dropped.
+    pub shutdown_grace: Duration,
+}
+
+/// Serves `listener` with `handler` until `shutdown` completes; then stops accepting, asks every
+/// connection to finish its in-flight request and close, and waits up to `shutdown_grace` before
+/// dropping what remains.
+pub async fn serve<H, Fut, B, F>(listener: TcpListener, config: ConnConfig, handler: H, shutdown: F)
+where
+    H: Fn(Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Response<B>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    F: Future<Output = ()>,
+{
+    let handler = Arc::new(handler);
+    let limit = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut conns = JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        while conns.try_join_next().is_some() {}
+        let permit = tokio::select! {
+            p = Arc::clone(&limit).acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+            () = &mut shutdown => break,
+        };
+        let (stream, remote) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let handler = Arc::clone(&handler);
+        let mut stop = stop_rx.clone();
+        conns.spawn(async move {
+            let _permit = permit;
+            let svc = hyper::service::service_fn(move |req| {
+                let response = handler(req, remote);
+                async move { Ok::<_, Infallible>(response.await) }
+            });
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(config.header_read_timeout)
+                .keep_alive(true)
+                .serve_connection(TokioIo::new(stream), svc);
+            tokio::pin!(conn);
+            tokio::select! {
+                r = conn.as_mut() => {
+                    if let Err(e) = r {
+                        tracing::debug!(error = %e, %remote, "connection ended with error");
+                    }
+                }
+                _ = async { stop.wait_for(|s| *s).await.is_ok() } => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    let drained = tokio::time::timeout(config.shutdown_grace, async {
+        while conns.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            remaining = conns.len(),
+            "shutdown grace elapsed; dropping connections"
+        );
+        conns.abort_all();
+    }
+}
+
+/// Completes on Ctrl-C or (on Unix) SIGTERM: the usual `shutdown` of [`serve`].
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use bytes::Bytes;
+    use http_body_util::Full;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    async fn get(addr: SocketAddr) -> String {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"GET /x HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).await.unwrap();
+        out
+    }
+
+    #[tokio::test]
+    async fn serves_until_shutdown_and_finishes_in_flight_requests() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let config = ConnConfig {
+            max_connections: 1,
+            header_read_timeout: Duration::from_secs(5),
+            shutdown_grace: Duration::from_secs(5),
+        };
+        let server = tokio::spawn(serve(
+            listener,
+            config,
+            |req: Request<Incoming>, remote: SocketAddr| async move {
+                // A slow handler, so shutdown arrives while the request is in flight.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Response::new(Full::new(Bytes::from(format!(
+                    "{} from {}",
+                    req.uri().path(),
+                    remote.ip()
+                ))))
+            },
+            async {
+                let _ = stop_rx.await;
+            },
+        ));
+        let first = tokio::spawn(get(addr));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        stop_tx.send(()).unwrap();
+        let answer = first.await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.ends_with("/x from 127.0.0.1"), "{answer}");
+        server.await.unwrap();
+        // Stopped: nothing listens any more.
+        assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+    }
+}
