@@ -177,7 +177,9 @@ async function fetcher(input, init) {
       out = JSON.stringify(body);
     }
   }
-  return new Response(out, { status: res.status, statusText: res.statusText, headers: res.headers });
+  const headers = new Headers(res.headers);
+  headers.delete("content-length"); // the body may have changed length
+  return new Response(out, { status: res.status, statusText: res.statusText, headers });
 }
 const sdkOptions = { enableTelemetry: false, retryConfig: { strategy: "none" } };
 const sdk = new Avalanche({ ...sdkOptions, apiKey, httpClient: new HTTPClient({ fetcher }) });
