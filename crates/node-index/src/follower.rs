@@ -119,35 +119,24 @@ impl Follower {
         &self.config
     }
 
-    async fn fetch(
+    /// Runs `attempt` until it is done, retrying what it says is retryable with exponential
+    /// backoff, at most `max_attempts` times; then the path is `Unavailable`.
+    async fn with_retries<T, F, Fut>(
         &self,
         path: IndexPath,
-        client: &RpcClient,
-        start: u64,
-    ) -> Result<Page, IndexError> {
-        let n = self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE);
+        mut attempt: F,
+    ) -> Result<T, IndexError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Attempt<T>>,
+    {
         let mut delay = self.config.retry_initial;
         let mut attempts = 0u32;
         loop {
             attempts += 1;
-            let args = RangeArgs {
-                start_index: JsonU64(start),
-                num_to_fetch: JsonU64(n),
-                encoding: "hex",
-            };
-            let err = match client
-                .call::<_, Value>("index.getContainerRange", args)
-                .await
-            {
-                Ok(v) => return parse_range_result(path, &v, start).map(Page::Containers),
-                Err(ClientError::Rpc { message, .. })
-                    if message == "no containers have been accepted"
-                        || message.starts_with("start index (") =>
-                {
-                    return Ok(Page::CaughtUp);
-                }
-                Err(ClientError::Status { status: 404, .. }) => return Ok(Page::NotServed),
-                Err(e) => e.to_string(),
+            let err = match attempt().await {
+                Attempt::Done(r) => return r,
+                Attempt::Retry(err) => err,
             };
             if attempts >= self.config.max_attempts.max(1) {
                 return Err(IndexError::Unavailable {
@@ -160,6 +149,37 @@ impl Follower {
             tokio::time::sleep(delay).await;
             delay = (delay * 2).min(self.config.retry_max);
         }
+    }
+
+    async fn fetch(
+        &self,
+        path: IndexPath,
+        client: &RpcClient,
+        start: u64,
+    ) -> Result<Page, IndexError> {
+        let n = self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE);
+        self.with_retries(path, || async move {
+            let args = RangeArgs {
+                start_index: JsonU64(start),
+                num_to_fetch: JsonU64(n),
+                encoding: "hex",
+            };
+            match client
+                .call::<_, Value>("index.getContainerRange", args)
+                .await
+            {
+                Ok(v) => Attempt::Done(parse_range_result(path, &v, start).map(Page::Containers)),
+                Err(ClientError::Rpc { message, .. })
+                    if message == "no containers have been accepted"
+                        || message.starts_with("start index (") =>
+                {
+                    Attempt::Done(Ok(Page::CaughtUp))
+                }
+                Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(Page::NotServed)),
+                Err(e) => Attempt::Retry(e.to_string()),
+            }
+        })
+        .await
     }
 
     /// Fetches one page of `path` from our next index on and writes it (with what `derive`
@@ -334,45 +354,44 @@ impl Follower {
         }
         for (path, client) in &self.clients {
             let path = *path;
-            let mut delay = self.config.retry_initial;
-            let mut attempts = 0u32;
-            loop {
-                attempts += 1;
-                let err = match client
-                    .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
-                    .await
-                {
-                    Ok(v) => {
-                        let index = v
-                            .get("index")
-                            .and_then(Value::as_str)
-                            .and_then(|s| s.parse::<u64>().ok())
-                            .ok_or_else(|| bad(path, "getLastAccepted: no decimal `index`"))?;
-                        status.set_upstream(path, index.saturating_add(1));
-                        break;
-                    }
-                    Err(ClientError::Rpc { message, .. })
-                        if message == "no containers have been accepted" =>
+            // `Some(containers accepted)`, or `None` when the upstream does not serve the path.
+            let head = self
+                .with_retries(path, || async move {
+                    match client
+                        .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
+                        .await
                     {
-                        status.set_upstream(path, 0);
-                        break;
+                        Ok(v) => Attempt::Done(
+                            v.get("index")
+                                .and_then(Value::as_str)
+                                .and_then(|s| s.parse::<u64>().ok())
+                                .map(|i| Some(i.saturating_add(1)))
+                                .ok_or_else(|| bad(path, "getLastAccepted: no decimal `index`")),
+                        ),
+                        Err(ClientError::Rpc { message, .. })
+                            if message == "no containers have been accepted" =>
+                        {
+                            Attempt::Done(Ok(Some(0)))
+                        }
+                        Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(None)),
+                        Err(e) => Attempt::Retry(e.to_string()),
                     }
-                    Err(ClientError::Status { status: 404, .. }) => break,
-                    Err(e) => e.to_string(),
-                };
-                if attempts >= self.config.max_attempts.max(1) {
-                    return Err(IndexError::Unavailable {
-                        path,
-                        attempts,
-                        message: err,
-                    });
-                }
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(self.config.retry_max);
+                })
+                .await?;
+            if let Some(accepted) = head {
+                status.set_upstream(path, accepted);
             }
         }
         Ok(())
     }
+}
+
+/// What one call to the upstream came to.
+enum Attempt<T> {
+    /// An answer (or an error retrying cannot fix).
+    Done(Result<T, IndexError>),
+    /// A failure worth retrying, and why.
+    Retry(String),
 }
 
 fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {
