@@ -53,6 +53,9 @@ echo "load before import: $(cut -d' ' -f1-3 /proc/loadavg)"
 WALL=$(grep 'Elapsed (wall clock)' "$WORK/import.log" | awk '{print $NF}')
 SECS_IMPORT=$(python3 -c "p='$WALL'.split(':'); print(sum(float(x)*60**i for i,x in enumerate(reversed(p))))")
 RSS_KB=$(grep 'Maximum resident set size' "$WORK/import.log" | awk '{print $NF}')
+# CPU seconds (user + sys) do not depend on what else runs on the machine, wall time does.
+CPU_S=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$WORK/import.log")
+echo "import: wall ${SECS_IMPORT} s, CPU ${CPU_S} s (user+sys), load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # 3. Serve and load.
 PIDS=()
