@@ -522,11 +522,11 @@ fn utxo_count(api: &DataApi, up: &upstream::Upstream) -> usize {
 
 #[test]
 fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
-    // The upstream starts without its last 12 containers (linear-era blocks).
+    // The upstream starts without its last 24 containers (linear-era blocks).
     let up = upstream::start_partial(11, 0, usize::MAX);
     let total = up.records.len();
     drop(up);
-    let up = upstream::start_partial(11, 0, total - 12);
+    let up = upstream::start_partial(11, 0, total - 24);
     let dir = tempfile::tempdir().unwrap();
     let api = follow(dir.path(), &up, 11);
     // The ingest gauges are refreshed every second.
@@ -538,13 +538,15 @@ fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
     let before = utxo_count(&api, &up);
     // The node accepts the rest: it shows up without a restart.
     let accepted = std::time::Instant::now();
-    upstream::append(&up.store, &up.records[total - 12..]);
+    upstream::append(&up.store, &up.records[total - 24..total - 12]);
     assert!(api.wait_until(30, |a| utxo_count(a, &up) > before));
+    let after_append = utxo_count(&api, &up);
     eprintln!(
         "new containers visible through the Data API {} ms after the upstream accepted them",
         accepted.elapsed().as_millis()
     );
     // The upstream goes away: readiness and metrics say so; what is indexed is still served.
+    let up_addr = up.url.clone();
     drop(up);
     assert!(api.wait_until(60, |a| a.get("/readyz").status == 503));
     let r = api.get("/readyz");
@@ -559,4 +561,14 @@ fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
             .status,
         200
     );
+    // It comes back where it was, with the last 12 containers accepted meanwhile: ingestion
+    // resumes by itself, picks them up, and readiness returns.
+    let up = upstream::start_at(11, 0, usize::MAX, up_addr.trim_start_matches("http://"));
+    assert!(api.wait_until(60, |a| a.get("/readyz").status == 200));
+    assert!(api.wait_until(10, |a| {
+        a.get("/metrics")
+            .body
+            .contains("snowline_ingest_upstream_up 1")
+    }));
+    assert!(api.wait_until(30, |a| utxo_count(a, &up) > after_append));
 }

@@ -71,6 +71,12 @@ pub fn append(store: &Store, records: &[ContainerRecord]) {
 
 /// Like [`start`], serving only the first `keep` containers; `records` holds them all.
 pub fn start_partial(seed: u64, txs: u64, keep: usize) -> Upstream {
+    start_at(seed, txs, keep, "127.0.0.1:0")
+}
+
+/// Like [`start_partial`], listening on `addr` (to come back where a stopped upstream was).
+pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
+    let listen: std::net::SocketAddr = addr.parse().unwrap();
     let (mut devnet, genesis) = devnet(seed, txs);
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
     let schema = snowline_node_index::tables()
@@ -100,13 +106,9 @@ pub fn start_partial(seed: u64, txs: u64, keep: usize) -> Upstream {
                 AvmConfig::new(NetworkInfo::LOCAL, Compat::Spec),
             )
             .unwrap();
-            let server = Server::bind(
-                "127.0.0.1:0".parse().unwrap(),
-                router,
-                ServerConfig::default(),
-            )
-            .await
-            .unwrap();
+            let server = Server::bind(listen, router, ServerConfig::default())
+                .await
+                .unwrap();
             addr_tx.send(server.local_addr().unwrap()).unwrap();
             server
                 .run_until(async {
