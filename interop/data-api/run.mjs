@@ -418,12 +418,15 @@ await check("primaryNetwork.utxos.listByAddresses: includeSpent names consumers;
   const floor = unspent.map((u) => BigInt(u.asset.amount)).sort((a, b) => (a < b ? -1 : 1))[Math.floor(unspent.length / 2)];
   const big = (await allPages(sdk.data.primaryNetwork.utxos.listByAddresses({ ...q, minUtxoAmount: Number(floor) }, at))).flatMap((p) => p.utxos);
   eq(big.map((u) => u.utxoBytes).sort(), unspent.filter((u) => BigInt(u.asset.amount) >= floor).map((u) => u.utxoBytes).sort(), "minUtxoAmount filter");
+  // The parameter is a number: a fraction is a floor too (amounts are whole nano-units).
+  const frac = (await allPages(sdk.data.primaryNetwork.utxos.listByAddresses({ ...q, minUtxoAmount: Number(floor) - 0.5 }, at))).flatMap((p) => p.utxos);
+  eq(frac.map((u) => u.utxoBytes).sort(), big.map((u) => u.utxoBytes).sort(), "minUtxoAmount floor - 0.5");
   await expectError(
     () => sdk.data.primaryNetwork.utxos.listByAddresses({ ...q, pageToken: "bm90LWEtdG9rZW4" }, at),
     "BadRequestError",
     400,
   );
-  return `${unspent.length} unspent, ${spent.length} spent, 4 orders, 2 filters`;
+  return `${unspent.length} unspent, ${spent.length} spent, 4 orders, 3 filters`;
 });
 
 // ---------- vertices ----------
