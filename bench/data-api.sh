@@ -64,7 +64,7 @@ wait_http() { # url: bounded wait until it answers at all
 cpu_ticks() { # pid: user + system CPU time so far, in clock ticks
   awk '{print $14 + $15}' "/proc/$1/stat"
 }
-run() { # name port path-or-file [server-pid]: one load run; with a pid, also the server's CPU
+run() { # name port path|@file [server-pid]: one load run; with a pid, also the server's CPU
   # time per request, which other processes on the shared machine disturb far less than req/s.
   local out before after
   printf '%-34s ' "$1"
@@ -237,8 +237,8 @@ with open(f"{work}/page1000.path", "w") as f:
     f.write(query + f"&pageToken={urllib.parse.quote(page1000)}\n")
 PY
 echo "$(load); $CONNS connections, $SECS s each"
-run "utxos, 5 addresses, pageSize 100" $API_PORT "$WORK/utxos.paths" $API_PID
-run "balances, 5 addresses" $API_PORT "$WORK/balances.paths" $API_PID
+run "utxos, 5 addresses, pageSize 100" $API_PORT "@$WORK/utxos.paths" $API_PID
+run "balances, 5 addresses" $API_PORT "@$WORK/balances.paths" $API_PID
 for round in 1 2; do
   echo "round $round, $(load)"
   run "utxos page 1 (>=100k UTXOs)" $API_PORT "$(cat "$WORK/page1.path")" $API_PID

@@ -3,11 +3,11 @@
 //! done or `T` seconds pass; then it prints requests/s, p50/p99/max latency and the responses
 //! that were not HTTP 200.
 //!
-//! `cargo run --release -p snowline-rest-api --example rest-load -- 127.0.0.1:8080 PATHS 64 5000000 10`
+//! `cargo run --release -p snowline-rest-api --example rest-load -- 127.0.0.1:8080 @paths.txt 64 5000000 10`
 //!
-//! `PATHS` is either one path (`/v1/chains/43112`) or a file of paths, one per line, cycled
-//! (each connection starts at a different line), so a run can spread over many keys instead of
-//! hitting one cached answer. Only loopback addresses are accepted, so this cannot load anyone
+//! `PATHS` is either one path (`/v1/chains/43112`) or `@FILE`, a file of paths, one per line,
+//! cycled (each connection starts at a different line), so a run can spread over many keys
+//! instead of hitting one cached answer. Only loopback addresses are accepted, so this cannot load anyone
 //! else's server. Every response's status is checked: a benchmark of errors measures nothing.
 
 use std::collections::BTreeMap;
@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-const USAGE: &str = "usage: rest-load ADDR PATH_OR_FILE [CONNS=64] [MAX_REQUESTS=1000000] [MAX_SECS=10]\n  \
+const USAGE: &str = "usage: rest-load ADDR PATH|@FILE [CONNS=64] [MAX_REQUESTS=1000000] [MAX_SECS=10]\n  \
 ADDR: a loopback address, e.g. 127.0.0.1:8080\n  \
-PATH_OR_FILE: one path starting with '/', or a file of paths (one per line), cycled";
+PATH: one path starting with '/'; @FILE: a file of paths (one per line), cycled";
 
 /// The most requests or seconds one run may ask for, so a typo cannot run forever.
 const MAX_TOTAL: u64 = 100_000_000;
@@ -85,12 +85,15 @@ fn quantile(v: &[u32], q: f64) -> u32 {
 /// Per-connection results: latencies in µs, count per non-200 status, body bytes read.
 type ConnResult = (Vec<u32>, BTreeMap<u16, u64>, u64);
 
-/// The paths to cycle through: the argument itself when it is a path, else the file's lines.
+/// The paths to cycle through: the lines of `@FILE`, or the argument itself when it is a path.
 fn paths(arg: &str) -> Result<Vec<String>, Box<dyn std::error::Error>> {
-    if arg.starts_with('/') {
+    let Some(file) = arg.strip_prefix('@') else {
+        if !arg.starts_with('/') {
+            return Err(format!("{arg:?} is neither a path (/...) nor @FILE\n{USAGE}").into());
+        }
         return Ok(vec![arg.to_owned()]);
-    }
-    let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let paths: Vec<String> = text
         .lines()
         .map(str::trim)
@@ -98,10 +101,10 @@ fn paths(arg: &str) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         .map(str::to_owned)
         .collect();
     if let Some(bad) = paths.iter().find(|p| !p.starts_with('/')) {
-        return Err(format!("{arg}: {bad:?} is not a path (must start with '/')").into());
+        return Err(format!("{file}: {bad:?} is not a path (must start with '/')").into());
     }
     if paths.is_empty() {
-        return Err(format!("{arg} has no paths").into());
+        return Err(format!("{file} has no paths").into());
     }
     Ok(paths)
 }
