@@ -6,6 +6,7 @@
 
 pub mod initial_state;
 pub mod json;
+pub mod signed;
 pub mod transferables;
 pub mod utxo;
 pub mod utxo_id;
