@@ -4,7 +4,6 @@
 //! implement the field's Go interface); any other id is an error.
 
 use crate::Id;
-use crate::codec::{CodecError, Decode, Encode, MinSize, Reader, Writer};
 use crate::components::FxValue;
 use crate::components::json::{JsonCtx, JsonWriter, WriteJson};
 use crate::fx::{FxError, NFTFX_ID, PROPERTYFX_ID, SECP256K1FX_ID, nftfx, propertyfx, secp256k1fx};
@@ -55,42 +54,15 @@ pub mod type_id {
     pub const STANDARD_BLOCK: u32 = 20;
 }
 
+/// Declares an X-Chain interface enum (`crate::codec::typed_enum!` with the X-Chain's type ids)
+/// whose variants are fx values: each also names its fx, verifies, and writes its JSON.
 macro_rules! fx_enum {
     (
         $(#[$m:meta])* $name:ident, $what:literal,
         { $( $(#[$vm:meta])* $var:ident($ty:ty) = $id:path, $fx:expr; )+ }
     ) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vm])* $var($ty), )+
-        }
-
-        impl $name {
-            /// The X-Chain codec type id of this value.
-            pub fn type_id(&self) -> u32 {
-                match self { $( Self::$var(_) => $id, )+ }
-            }
-        }
-
-        impl Decode for $name {
-            fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
-                match r.u32()? {
-                    $( $id => Ok(Self::$var(<$ty>::decode(r)?)), )+
-                    type_id => Err(CodecError::UnknownTypeId { type_id, context: $what }),
-                }
-            }
-        }
-
-        impl Encode for $name {
-            fn encode(&self, w: &mut Writer) {
-                w.u32(self.type_id());
-                match self { $( Self::$var(v) => v.encode(w), )+ }
-            }
-        }
-
-        impl MinSize for $name {
-            const MIN_SIZE: usize = 4;
+        crate::codec::typed_enum! {
+            $(#[$m])* $name, $what, { $( $(#[$vm])* $var($ty) = $id; )+ }
         }
 
         impl FxValue for $name {

@@ -6,9 +6,11 @@
 //! allocated, so hostile input costs at most its own length in memory, and never panics.
 
 mod reader;
+mod typed_enum;
 mod writer;
 
 pub use reader::Reader;
+pub(crate) use typed_enum::typed_enum;
 pub use writer::Writer;
 
 /// The only codec version the X- and P-Chain know.

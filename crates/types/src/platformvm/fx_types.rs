@@ -9,7 +9,6 @@
 use super::signer::ProofOfPossession;
 use super::stakeable::{LockIn, LockOut};
 use crate::Id;
-use crate::codec::{CodecError, Decode, Encode, MinSize, Reader, Writer};
 use crate::components::FxValue;
 use crate::fx::{FxError, SECP256K1FX_ID, secp256k1fx};
 
@@ -99,44 +98,10 @@ pub mod type_id {
     pub const REWARD_AUTO_RENEWED_VALIDATOR_TX: u32 = 42;
 }
 
-/// Declares a P-Chain interface enum: `u32 type id | body`, only the listed ids accepted.
+/// Declares a P-Chain interface enum (`crate::codec::typed_enum!` with the P-Chain's type ids).
 macro_rules! pvm_enum {
-    (
-        $(#[$m:meta])* $name:ident, $what:literal,
-        { $( $(#[$vm:meta])* $var:ident($ty:ty) = $id:path; )+ }
-    ) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vm])* $var($ty), )+
-        }
-
-        impl $name {
-            /// The P-Chain codec type id of this value.
-            pub fn type_id(&self) -> u32 {
-                match self { $( Self::$var(_) => $id, )+ }
-            }
-        }
-
-        impl Decode for $name {
-            fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
-                match r.u32()? {
-                    $( $id => Ok(Self::$var(<$ty>::decode(r)?)), )+
-                    type_id => Err(CodecError::UnknownTypeId { type_id, context: $what }),
-                }
-            }
-        }
-
-        impl Encode for $name {
-            fn encode(&self, w: &mut Writer) {
-                w.u32(self.type_id());
-                match self { $( Self::$var(v) => v.encode(w), )+ }
-            }
-        }
-
-        impl MinSize for $name {
-            const MIN_SIZE: usize = 4;
-        }
+    ($($t:tt)*) => {
+        crate::codec::typed_enum! { $($t)* }
     };
 }
 
