@@ -55,7 +55,7 @@ pub fn devnet(seed: u64, txs: u64) -> Result<Devnet, String> {
 /// Writes the devnet's X-Chain genesis into the store, once (a no-op when it is there).
 pub fn apply_devnet_genesis(store: &Store, devnet: &Devnet) -> Result<(), String> {
     XChainState::new()
-        .apply_genesis(store, &devnet_genesis(devnet))
+        .apply_genesis(store, &XGenesisState::of_devnet(devnet))
         .map(|_| ())
         .map_err(|e| format!("devnet genesis: {e}"))
 }
@@ -84,22 +84,6 @@ pub fn load_devnet(store: &Store, seed: u64, txs: u64) -> Result<DevnetLoad, Str
         added: stats.added,
         funded_address,
     })
-}
-
-/// The X-Chain genesis of the devnet: its AVAX asset, the linear chain's genesis block, and the
-/// atomic UTXOs standing in for what the P- and C-Chain exported to X.
-fn devnet_genesis(devnet: &Devnet) -> XGenesisState {
-    let g = devnet.genesis();
-    XGenesisState {
-        txs: vec![g.avax_tx.clone()],
-        aliases: vec![("AVAX".to_owned(), g.avax_asset_id)],
-        linear_genesis: devnet.linear_genesis().cloned(),
-        atomic_utxos: devnet
-            .atomic_utxos()
-            .iter()
-            .map(|a| (a.source_chain, a.utxo.clone()))
-            .collect(),
-    }
 }
 
 /// Imports a JSON-lines file of containers, printing progress on stderr. The import writes
