@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::mpsc::{self, SyncSender};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::event::UsageEvent;
 use super::log::UsageLog;
@@ -14,11 +15,11 @@ use crate::error::{AccessError, Result};
 /// Tuning of a [`UsageWriter`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriterConfig {
-    /// Events the channel holds before `record` starts dropping.
+    /// Events the queue holds before `record` starts dropping.
     pub capacity: usize,
     /// A batch is written once it holds this many events...
     pub batch_events: usize,
-    /// ...or once its first event has waited this long.
+    /// ...or at the latest this long after the previous write.
     pub flush_interval: Duration,
 }
 
@@ -32,10 +33,13 @@ impl Default for WriterConfig {
     }
 }
 
-enum Msg {
-    Event(UsageEvent),
-    Flush(SyncSender<Result<()>>),
-    Stop,
+/// What the request path and the writer thread share: the queued events, pending flush
+/// requests, and the stop flag, under one short-held lock.
+#[derive(Default)]
+struct State {
+    events: Vec<UsageEvent>,
+    flushes: Vec<SyncSender<Result<()>>>,
+    stop: bool,
 }
 
 /// Counters shared with the background thread.
@@ -46,56 +50,78 @@ struct Counters {
     failed: AtomicU64,
 }
 
-/// Records usage events on a bounded channel that a background thread drains into a
-/// [`UsageLog`]. `record` never blocks: when the channel is full the event is dropped and
-/// counted. Dropping the writer writes what is queued and stops the thread.
-#[derive(Debug)]
+struct Shared {
+    state: Mutex<State>,
+    /// Wakes the writer early: a full batch, a flush, or stop.
+    wake: Condvar,
+    counters: Counters,
+    config: WriterConfig,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A poisoned lock means a panic while pushing to a Vec: the data is still usable.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Records usage events into a bounded in-memory queue that a background thread writes to a
+/// [`UsageLog`] every `flush_interval` (or once `batch_events` are queued). `record` never
+/// blocks and, unlike a channel, never wakes the writer per event (a futex wake-up per request
+/// was most of metering's cost): it takes a short lock and pushes. When the queue is full the
+/// event is dropped and counted. Dropping the writer writes what is queued and stops the thread.
 pub struct UsageWriter {
-    tx: SyncSender<Msg>,
-    counters: Arc<Counters>,
+    shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl std::fmt::Debug for Msg {
+impl std::fmt::Debug for UsageWriter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Msg::Event(_) => "Event",
-            Msg::Flush(_) => "Flush",
-            Msg::Stop => "Stop",
-        })
+        f.debug_struct("UsageWriter")
+            .field("config", &self.shared.config)
+            .finish_non_exhaustive()
     }
 }
 
 impl UsageWriter {
     /// Starts the background thread writing into `log`.
     pub fn start(log: UsageLog, config: WriterConfig) -> Result<Self> {
-        let (tx, rx) = mpsc::sync_channel(config.capacity.max(1));
-        let counters = Arc::new(Counters::default());
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+            counters: Counters::default(),
+            config,
+        });
         let worker = Worker {
             log,
-            config,
-            counters: Arc::clone(&counters),
+            shared: Arc::clone(&shared),
             next_seq: run_seq_base(),
         };
         let thread = std::thread::Builder::new()
             .name("usage-writer".to_owned())
-            .spawn(move || worker.run(&rx))
+            .spawn(move || worker.run())
             .map_err(|e| AccessError::Thread(e.to_string()))?;
         Ok(Self {
-            tx,
-            counters,
+            shared,
             thread: Some(thread),
         })
     }
 
     /// Queues `event` without blocking; drops and counts it when the queue is full (or the
-    /// thread has stopped).
+    /// writer has stopped).
     pub fn record(&self, event: UsageEvent) {
-        match self.tx.try_send(Msg::Event(event)) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
-                self.counters.dropped.fetch_add(1, Ordering::Relaxed);
-            }
+        let config = &self.shared.config;
+        let mut st = self.shared.lock();
+        if st.stop || st.events.len() >= config.capacity.max(1) {
+            drop(st);
+            self.shared.counters.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        st.events.push(event);
+        let full = st.events.len() == config.batch_events.max(1);
+        drop(st);
+        if full {
+            self.shared.wake.notify_one();
         }
     }
 
@@ -103,25 +129,30 @@ impl UsageWriter {
     /// graceful shutdown). Returns the error of that write, if it failed.
     pub fn flush(&self) -> Result<()> {
         let (ack_tx, ack_rx) = mpsc::sync_channel(1);
-        self.tx
-            .send(Msg::Flush(ack_tx))
-            .map_err(|_| AccessError::WriterStopped)?;
+        {
+            let mut st = self.shared.lock();
+            if st.stop {
+                return Err(AccessError::WriterStopped);
+            }
+            st.flushes.push(ack_tx);
+        }
+        self.shared.wake.notify_one();
         ack_rx.recv().map_err(|_| AccessError::WriterStopped)?
     }
 
     /// Events dropped because the queue was full.
     pub fn dropped(&self) -> u64 {
-        self.counters.dropped.load(Ordering::Relaxed)
+        self.shared.counters.dropped.load(Ordering::Relaxed)
     }
 
     /// Events written to the store.
     pub fn written(&self) -> u64 {
-        self.counters.written.load(Ordering::Relaxed)
+        self.shared.counters.written.load(Ordering::Relaxed)
     }
 
     /// Events lost because a store write failed.
     pub fn failed(&self) -> u64 {
-        self.counters.failed.load(Ordering::Relaxed)
+        self.shared.counters.failed.load(Ordering::Relaxed)
     }
 
     /// Writes what is queued, stops the thread and waits for it.
@@ -132,8 +163,8 @@ impl UsageWriter {
     }
 
     fn stop(&mut self) {
-        // A send error means the thread is gone already; joining still reaps it.
-        let _ = self.tx.send(Msg::Stop);
+        self.shared.lock().stop = true;
+        self.shared.wake.notify_one();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -161,45 +192,37 @@ fn run_seq_base() -> u64 {
 
 struct Worker {
     log: UsageLog,
-    config: WriterConfig,
-    counters: Arc<Counters>,
+    shared: Arc<Shared>,
     next_seq: u64,
 }
 
 impl Worker {
-    fn run(mut self, rx: &Receiver<Msg>) {
-        let mut buf: Vec<UsageEvent> = Vec::with_capacity(self.config.batch_events);
-        let mut deadline: Option<Instant> = None;
+    fn run(mut self) {
+        let config = self.shared.config;
+        let mut st = self.shared.lock();
         loop {
-            let msg = match deadline {
-                None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
-                Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
-            };
-            match msg {
-                Ok(Msg::Event(e)) => {
-                    if buf.is_empty() {
-                        deadline = Some(Instant::now() + self.config.flush_interval);
-                    }
-                    buf.push(e);
-                    if buf.len() >= self.config.batch_events {
-                        let _ = self.write(&mut buf);
-                        deadline = None;
-                    }
-                }
-                Ok(Msg::Flush(ack)) => {
-                    let result = self.write(&mut buf);
-                    deadline = None;
-                    let _ = ack.send(result);
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    let _ = self.write(&mut buf);
-                    deadline = None;
-                }
-                Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => {
-                    let _ = self.write(&mut buf);
-                    return;
-                }
+            let idle = !st.stop && st.flushes.is_empty();
+            if idle && st.events.len() < config.batch_events.max(1) {
+                // Sleep until the interval passes or a full batch, a flush or stop wakes us.
+                st = self
+                    .shared
+                    .wake
+                    .wait_timeout(st, config.flush_interval)
+                    .map_or_else(|p| p.into_inner().0, |(g, _)| g);
             }
+            let mut events = std::mem::take(&mut st.events);
+            // One flush request per round: later ones are answered by the next round's write.
+            let ack = (!st.flushes.is_empty()).then(|| st.flushes.remove(0));
+            let stop = st.stop && st.flushes.is_empty();
+            drop(st);
+            let result = self.write(&mut events);
+            if let Some(ack) = ack {
+                let _ = ack.send(result);
+            }
+            if stop {
+                return;
+            }
+            st = self.shared.lock();
         }
     }
 
@@ -209,9 +232,9 @@ impl Worker {
         let result = self.log.append(buf, &mut self.next_seq);
         buf.clear();
         let counter = if result.is_ok() {
-            &self.counters.written
+            &self.shared.counters.written
         } else {
-            &self.counters.failed
+            &self.shared.counters.failed
         };
         counter.fetch_add(n, Ordering::Relaxed);
         result
