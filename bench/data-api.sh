@@ -13,7 +13,8 @@
 #   4. `data-api import` of the same file into another empty dir (/usr/bin/time -v).
 # Loopback only; every load run is bounded by a request count and seconds (examples/rest-load.rs
 # checks every response's status); every wait is bounded. The load generator and the servers
-# share the machine's cores. Needs curl, python3 (stdlib) and GNU time (Debian `time`).
+# share the machine's cores. Needs curl, python3 (stdlib) and GNU time (Debian `time`), and for
+# the 1M-tx devnet about 4 GB free in WORK_DIR (node-rpc's store, the followed and imported ones).
 #
 #   bench/data-api.sh [N_TXS=1000000] [WORK_DIR=/tmp/snowline-bench-data-api] [SECS=10] [CONNS=64]
 #
