@@ -79,6 +79,7 @@ pub async fn follow(
             paths: X_PATHS.to_vec(),
             batch,
             poll_interval: poll,
+            unlogged_catch_up: true,
             ..FollowConfig::default()
         },
     )
@@ -102,9 +103,14 @@ pub fn import(
     let total = count_lines(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let mut writer = IndexWriter::open(store).map_err(|e| e.to_string())?;
     let mut history = XHistory::new(network.x_chain_id);
+    // Without the write-ahead log, as `node-rpc import`: a kill -9 loses the batches since the
+    // last flush (never part of one) and a rerun resumes; everything is flushed at the end.
+    store
+        .set_unlogged_writes(true)
+        .map_err(|e| format!("import of {}: {e}", file.display()))?;
     let started = Instant::now();
     let mut last_print = Instant::now();
-    let stats = snowline_node_index::import_file(
+    let imported = snowline_node_index::import_file(
         store,
         &mut writer,
         file,
@@ -117,7 +123,12 @@ pub fn import(
             }
         },
     )
-    .map_err(|e| format!("import of {}: {e}", file.display()))?;
+    .map_err(|e| format!("import of {}: {e}", file.display()));
+    let flushed = store
+        .set_unlogged_writes(false)
+        .map_err(|e| format!("import of {}: flushing: {e}", file.display()));
+    let stats = imported?;
+    flushed?;
     let secs = started.elapsed().as_secs_f64();
     let h = history.stats();
     eprintln!("\r{}   ", progress(stats.read, total, started.elapsed()));

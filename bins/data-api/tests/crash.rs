@@ -6,11 +6,6 @@
 mod common;
 
 use common::{DataApi, start, upstream};
-use serde_json::Value;
-use snowline_types::address::format_address;
-use snowline_types::network::NetworkInfo;
-
-const X: &str = "/v1/networks/local/blockchains/x-chain";
 
 fn args(up: &upstream::Upstream) -> Vec<String> {
     [
@@ -35,30 +30,6 @@ fn start_following(dir: &std::path::Path, up: &upstream::Upstream) -> DataApi {
     start(dir, &a.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-/// Everything the X-Chain endpoints show for the devnet's addresses and vertices.
-fn view(api: &DataApi, up: &upstream::Upstream) -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    for a in &up.addrs {
-        let addr = format_address("X", NetworkInfo::LOCAL.hrp, a).unwrap();
-        for q in [
-            format!("{X}/utxos?addresses={addr}&includeSpent=true&pageSize=100&sortOrder=asc"),
-            format!("{X}/balances?addresses={addr}&blockTimestamp=1900000000"),
-        ] {
-            let r = api.get(&q);
-            assert_eq!(r.status, 200, "{q}: {}", r.body);
-            let mut v = r.json();
-            // Tokens are authenticated per data directory: compare positions, not tokens.
-            v.as_object_mut().unwrap().remove("nextPageToken");
-            out.push((q, v));
-        }
-    }
-    for h in 0..40 {
-        let q = format!("{X}/vertices:listByHeight?vertexHeight={h}&pageSize=100");
-        out.push((q.clone(), api.get(&q).json()));
-    }
-    out
-}
-
 fn caught_up(api: &DataApi) -> bool {
     api.get("/readyz").status == 200
 }
@@ -76,7 +47,7 @@ fn killed_while_following_then_restarted_equals_a_clean_run() {
         "{}",
         clean.get("/readyz").body
     );
-    let want = view(&clean, &up);
+    let want = common::view(&clean, &up.addrs);
     drop(clean);
     let utxos: usize = want
         .iter()
@@ -119,7 +90,7 @@ fn killed_while_following_then_restarted_equals_a_clean_run() {
         "{}",
         api.get("/readyz").body
     );
-    let got = view(&api, &up);
+    let got = common::view(&api, &up.addrs);
     assert_eq!(got.len(), want.len());
     for ((q, w), (_, g)) in want.iter().zip(&got) {
         assert_eq!(g, w, "{q} differs after the kills");

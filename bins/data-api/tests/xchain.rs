@@ -572,3 +572,39 @@ fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
     }));
     assert!(api.wait_until(30, |a| utxo_count(a, &up) > after_append));
 }
+
+#[test]
+fn an_imported_file_serves_what_following_serves() {
+    // `fixtures/devnet` is the small devnet of seed 1 (docs/devnet.md).
+    let up = upstream::start(1, 0);
+    let followed_dir = tempfile::tempdir().unwrap();
+    let followed = follow(followed_dir.path(), &up, 1);
+    let want = common::view(&followed, &up.addrs);
+    drop(followed);
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/devnet/containers.jsonl"
+    );
+    let d = dir.path().to_str().unwrap();
+    let (ok, out, err) = common::run(&["import", "--data-dir", d, "--genesis", "devnet", fixture]);
+    assert!(ok, "{err}");
+    assert!(out.contains("imported 150 containers"), "{out}");
+    assert!(
+        err.contains("150 / 150 containers (100%)"),
+        "progress line: {err}"
+    );
+    let served = start(dir.path(), &["--no-rate-limits"]);
+    let got = common::view(&served, &up.addrs);
+    assert_eq!(got.len(), want.len());
+    for ((q, w), (_, g)) in want.iter().zip(&got) {
+        assert_eq!(g, w, "{q}");
+    }
+    // A second import of the same file adds nothing.
+    drop(served);
+    let (ok, out, _) = common::run(&["import", "--data-dir", d, "--genesis", "devnet", fixture]);
+    assert!(
+        ok && out.contains("imported 0 containers (150 already present)"),
+        "{out}"
+    );
+}

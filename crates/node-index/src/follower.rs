@@ -35,6 +35,10 @@ pub struct FollowConfig {
     pub call_timeout: Duration,
     /// The paths to mirror.
     pub paths: Vec<IndexPath>,
+    /// While more than a batch behind the upstream, write without the write-ahead log
+    /// (`Store::set_unlogged_writes`) and flush once caught up: a crash then loses the batches
+    /// since the last flush, never part of one, and the follower resumes from what is on disk.
+    pub unlogged_catch_up: bool,
 }
 
 impl Default for FollowConfig {
@@ -47,6 +51,7 @@ impl Default for FollowConfig {
             max_attempts: 8,
             call_timeout: Duration::from_secs(60),
             paths: IndexPath::ALL.to_vec(),
+            unlogged_catch_up: false,
         }
     }
 }
@@ -314,10 +319,25 @@ impl Follower {
         loop {
             let round = async {
                 self.heads(status).await?;
-                self.sync(store, writer, derive, |path, next| {
-                    status.set_local(path, next)
-                })
-                .await
+                let far_behind = status
+                    .snapshot()
+                    .paths
+                    .iter()
+                    .any(|p| p.behind() > self.config.batch);
+                let unlogged = self.config.unlogged_catch_up && far_behind;
+                if unlogged {
+                    store.set_unlogged_writes(true)?;
+                }
+                let synced = self
+                    .sync(store, writer, derive, |path, next| {
+                        status.set_local(path, next)
+                    })
+                    .await;
+                if unlogged {
+                    // Caught up (or failed): everything written is flushed before logging resumes.
+                    store.set_unlogged_writes(false)?;
+                }
+                synced
             };
             tokio::select! {
                 () = &mut shutdown => return Ok(()),

@@ -209,3 +209,38 @@ pub fn request(
         body: body.to_owned(),
     }
 }
+
+/// Everything the X-Chain endpoints show for the devnet's addresses and vertices.
+pub fn view(api: &DataApi, addrs: &[snowline_types::ShortId]) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for a in addrs {
+        let addr = snowline_types::address::format_address(
+            "X",
+            snowline_types::network::NetworkInfo::LOCAL.hrp,
+            a,
+        )
+        .unwrap();
+        for q in [
+            format!(
+                "/v1/networks/local/blockchains/x-chain/utxos?addresses={addr}&includeSpent=true&pageSize=100&sortOrder=asc"
+            ),
+            format!(
+                "/v1/networks/local/blockchains/x-chain/balances?addresses={addr}&blockTimestamp=1900000000"
+            ),
+        ] {
+            let r = api.get(&q);
+            assert_eq!(r.status, 200, "{q}: {}", r.body);
+            let mut v = r.json();
+            // Tokens are authenticated per data directory: compare positions, not tokens.
+            v.as_object_mut().unwrap().remove("nextPageToken");
+            out.push((q, v));
+        }
+    }
+    for h in 0..40 {
+        let q = format!(
+            "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight={h}&pageSize=100"
+        );
+        out.push((q.clone(), api.get(&q).json()));
+    }
+    out
+}
