@@ -62,8 +62,13 @@ impl<'a> Reader<'a> {
 
     /// One length-prefixed UTF-8 string, borrowed from the input.
     pub(crate) fn str(&mut self) -> Result<&'a str, DecodeError> {
+        std::str::from_utf8(self.bytes()?).map_err(|_| DecodeError::InvalidUtf8)
+    }
+
+    /// One length-prefixed byte string, borrowed from the input.
+    pub(crate) fn bytes(&mut self) -> Result<&'a [u8], DecodeError> {
         let len = usize::try_from(self.varint()?)
-            .map_err(|_| DecodeError::Other("string length overflows usize".to_owned()))?;
+            .map_err(|_| DecodeError::Other("length overflows usize".to_owned()))?;
         let (head, tail) = self
             .rest
             .split_at_checked(len)
@@ -72,7 +77,12 @@ impl<'a> Reader<'a> {
                 remaining: self.rest.len(),
             })?;
         self.rest = tail;
-        std::str::from_utf8(head).map_err(|_| DecodeError::InvalidUtf8)
+        Ok(head)
+    }
+
+    /// Whether every byte was read.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rest.is_empty()
     }
 
     /// Fails unless every byte was read.

@@ -1,5 +1,6 @@
 //! [`UsageLog`]: the stored events — appending, reading a range, pruning and aggregating.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use snowline_store::{Direction, Part, ReadView, Store, StoreError, Table, WriteBatch};
@@ -9,7 +10,39 @@ use super::event::{EventRef, UsageEvent, decode_ref, encode};
 use super::query::UsageQuery;
 use super::response::UsageMetrics;
 use super::table::UsageEventsTable;
+use crate::bytes::{Reader, put_varint};
 use crate::error::Result;
+
+/// One UTC minute, in ms: rows hold the events of one minute.
+const MINUTE_MS: u64 = 60_000;
+
+/// The start of the minute holding `ts_ms`.
+fn minute_of(ts_ms: u64) -> u64 {
+    ts_ms - ts_ms % MINUTE_MS
+}
+
+fn corrupt(source: snowline_store::DecodeError) -> StoreError {
+    StoreError::Decode {
+        table: UsageEventsTable::NAME,
+        part: Part::Value,
+        source,
+    }
+}
+
+/// Calls `f(timestamp_ms, encoded event)` for each event of a row of minute `minute`.
+fn for_each_in_block(
+    minute: u64,
+    block: &[u8],
+    mut f: impl FnMut(u64, &[u8]),
+) -> std::result::Result<(), StoreError> {
+    let mut r = Reader::new(block);
+    while !r.is_empty() {
+        let offset = r.varint().map_err(corrupt)?;
+        let bytes = r.bytes().map_err(corrupt)?;
+        f(minute.saturating_add(offset), bytes);
+    }
+    Ok(())
+}
 
 /// Deletes per write batch while pruning.
 const PRUNE_BATCH: usize = 10_000;
@@ -32,24 +65,34 @@ impl UsageLog {
         &self.store
     }
 
-    /// Writes `events` in one atomic batch, keyed `(timestamp_ms, seq)` with `seq` taken from
-    /// `next_seq` and advanced (the caller keeps `seq` unique per store).
+    /// Writes `events` in one atomic batch: one row per UTC minute they fall in, keyed
+    /// `(minute start ms, seq)` with `seq` taken from `next_seq` and advanced (the caller keeps
+    /// `seq` unique per store).
     pub fn append(&self, events: &[UsageEvent], next_seq: &mut u64) -> Result<()> {
         if events.is_empty() {
             return Ok(());
         }
-        let mut batch = WriteBatch::new();
+        let mut blocks: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
         let mut value = Vec::with_capacity(128);
         for e in events {
+            let minute = minute_of(e.timestamp_ms);
             value.clear();
             encode(e, &mut value);
-            batch.put::<UsageEventsTable>(&(e.timestamp_ms, *next_seq), &value);
+            let block = blocks.entry(minute).or_default();
+            put_varint(block, e.timestamp_ms - minute);
+            put_varint(block, value.len() as u64);
+            block.extend_from_slice(&value);
+        }
+        let mut batch = WriteBatch::new();
+        for (minute, block) in &blocks {
+            batch.put::<UsageEventsTable>(&(*minute, *next_seq), block);
             *next_seq = next_seq.wrapping_add(1);
         }
         Ok(self.store.write(batch)?)
     }
 
-    /// Every stored event with `start_ms <= timestamp_ms < end_ms`, oldest first.
+    /// Every stored event with `start_ms <= timestamp_ms < end_ms`, minute by minute (within a
+    /// minute in the order written).
     pub fn events(&self, start_ms: u64, end_ms: u64) -> Result<Vec<UsageEvent>> {
         let mut out = Vec::new();
         self.for_each(start_ms, end_ms, |e| out.push(e.to_owned_event()))?;
@@ -57,23 +100,43 @@ impl UsageLog {
     }
 
     /// Deletes every event older than `ts_ms` (retention); returns how many were deleted.
-    /// Deletes key by key in batches (the store has no range delete); compaction reclaims the
-    /// space later.
+    /// Rows of earlier minutes are deleted whole; rows of `ts_ms`'s own minute are rewritten
+    /// with the events they keep. Deletes key by key in batches (the store has no range delete);
+    /// compaction reclaims the space later.
     pub fn prune_before(&self, ts_ms: u64) -> Result<u64> {
+        let cutoff_minute = minute_of(ts_ms);
         let mut deleted = 0u64;
         let mut batch = WriteBatch::new();
+        let end = (cutoff_minute.saturating_add(MINUTE_MS), 0);
         for entry in self
             .store
-            .scan::<UsageEventsTable, _>(..(ts_ms, 0), Direction::Forward)?
+            .scan::<UsageEventsTable, _>(..end, Direction::Forward)?
         {
-            let (key, _) = entry?;
-            batch.delete::<UsageEventsTable>(&key);
+            let (key, block) = entry?;
+            let mut kept = Vec::new();
+            let mut dropped = 0u64;
+            for_each_in_block(key.0, &block, |ts, bytes| {
+                if ts < ts_ms {
+                    dropped += 1;
+                } else {
+                    put_varint(&mut kept, ts - key.0);
+                    put_varint(&mut kept, bytes.len() as u64);
+                    kept.extend_from_slice(bytes);
+                }
+            })?;
+            if dropped == 0 {
+                continue;
+            }
+            deleted += dropped;
+            if kept.is_empty() {
+                batch.delete::<UsageEventsTable>(&key);
+            } else {
+                batch.put::<UsageEventsTable>(&key, &kept);
+            }
             if batch.len() >= PRUNE_BATCH {
-                deleted += batch.len() as u64;
                 self.store.write(std::mem::take(&mut batch))?;
             }
         }
-        deleted += batch.len() as u64;
         if !batch.is_empty() {
             self.store.write(batch)?;
         }
@@ -88,22 +151,31 @@ impl UsageLog {
         Ok(agg.finish())
     }
 
-    /// Calls `f` on every event of `[start_ms, end_ms)`, oldest first, decoded as a borrowed view.
+    /// Calls `f` on every event of `[start_ms, end_ms)`, by minute (within a minute, in the order
+    /// written), decoded as a borrowed view.
     fn for_each(&self, start_ms: u64, end_ms: u64, mut f: impl FnMut(EventRef<'_>)) -> Result<()> {
         if start_ms >= end_ms {
             return Ok(());
         }
-        let scan = self
-            .store
-            .scan::<UsageEventsTable, _>((start_ms, 0)..(end_ms, 0), Direction::Forward)?;
+        let scan = self.store.scan::<UsageEventsTable, _>(
+            (minute_of(start_ms), 0)..(end_ms, 0),
+            Direction::Forward,
+        )?;
         for entry in scan {
-            let ((timestamp_ms, _), bytes) = entry?;
-            let event = decode_ref(&bytes, timestamp_ms).map_err(|source| StoreError::Decode {
-                table: UsageEventsTable::NAME,
-                part: Part::Value,
-                source,
+            let ((minute, _), block) = entry?;
+            let mut failed = None;
+            for_each_in_block(minute, &block, |ts, bytes| {
+                if failed.is_some() || ts < start_ms || ts >= end_ms {
+                    return;
+                }
+                match decode_ref(bytes, ts) {
+                    Ok(event) => f(event),
+                    Err(e) => failed = Some(e),
+                }
             })?;
-            f(event);
+            if let Some(source) = failed {
+                return Err(corrupt(source).into());
+            }
         }
         Ok(())
     }

@@ -5,10 +5,12 @@ use snowline_store::{Access, Table, TableSpec};
 /// Name of the usage events table (column family).
 pub const USAGE_EVENTS_TABLE: &str = "access_usage_events";
 
-/// `(timestamp ms, seq) -> event bytes` ([`encode`](super::event::encode)): a time range is
-/// one forward scan; `seq` separates events of the same millisecond. Values stay raw bytes in the
-/// table type so scans decode borrowed views ([`decode_ref`](super::event::decode_ref)) instead of
-/// allocating every string.
+/// `(minute start ms, seq) -> block of events`: every write batch stores the events of one UTC
+/// minute as one row (`seq` separates rows of the same minute), each event as
+/// `varint ms since the minute ‖ varint length ‖ encode(event)`
+/// ([`encode`](super::event::encode)). One row per minute and batch, not per request, keeps
+/// metering's cost per request to encoding; a time range is still one forward scan. Values stay
+/// raw bytes so scans decode borrowed views ([`decode_ref`](super::event::decode_ref)).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct UsageEventsTable;
 
