@@ -33,11 +33,8 @@ pub(crate) fn page_token(
     let Some(token) = req.query("pageToken") else {
         return Ok(None);
     };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
     api.tokens
-        .decode(token, digest, now)
+        .decode(token, digest, now_secs())
         .map(Some)
         .map_err(|e| ApiError::bad_request(format!("Invalid pageToken: {e}")))
 }
@@ -46,9 +43,37 @@ pub(crate) fn page_token(
 /// so any `pageToken` is refused as not valid for the query (400), like a foreign token.
 pub(crate) fn page_token_present(req: &Request) -> Result<(), ApiError> {
     match req.query("pageToken") {
-        Some(_) => Err(ApiError::bad_request(
-            "Invalid pageToken: pageToken is not valid for this query",
-        )),
+        Some(_) => Err(invalid_token()),
         None => Ok(()),
     }
+}
+
+/// The 400 of a token that authenticated but does not fit the query (or cannot be ours):
+/// the same message as any other invalid token, so it tells nothing about which check failed.
+pub(crate) fn invalid_token() -> ApiError {
+    ApiError::bad_request(format!(
+        "Invalid pageToken: {}",
+        snowline_query::TokenError::Invalid
+    ))
+}
+
+/// Now, Unix seconds.
+pub(crate) fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Resolves a `{network}` value against the network this instance indexes: malformed is a
+/// 400, another valid network a 404 naming the one indexed.
+pub(crate) fn served_network(raw: &str, served: &'static NetworkInfo) -> Result<(), ApiError> {
+    let allow_local = served.network_id == snowline_types::network::LOCAL_ID;
+    let n = snowline_query::params::Network::parse(raw, allow_local).map_err(bad)?;
+    if n.info().network_id != served.network_id {
+        return Err(ApiError::not_found(format!(
+            "network {raw} is not indexed by this instance (it indexes {})",
+            served.name
+        )));
+    }
+    Ok(())
 }

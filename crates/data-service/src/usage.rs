@@ -8,7 +8,7 @@ use snowline_access::usage::{GroupBy, Interval, UsageFilters, UsageLog, UsageQue
 use snowline_query::params::{RequestType, TimeInterval, UsageGroupBy, u64_at_least};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
-use crate::params::{bad, param_error};
+use crate::params::{bad, now_secs, param_error};
 
 /// Seconds in a day: the range is whole UTC days.
 const DAY: u64 = 86_400;
@@ -27,12 +27,6 @@ pub fn routes(router: Router, log: Arc<UsageLog>) -> Router {
             Reply::json(&metrics)
         }
     })
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 /// The aggregation a request asks for. `startTimestamp` and `endTimestamp` are rounded down to

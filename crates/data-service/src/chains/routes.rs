@@ -71,9 +71,15 @@ fn get_chain(chains: &Chains, req: &Request) -> Result<Reply, ApiError> {
         return Ok(Reply::bytes(StatusCode::OK, body.clone()));
     }
     // Not a canonical spelling of a served chain: say whether it is malformed or unknown.
-    match chains.registry.lookup(chain_ref) {
-        Ok(chain) => Reply::json(chain),
-        Err(e @ ChainLookupError::Invalid(_)) => Err(ApiError::bad_request(e.to_string())),
-        Err(e @ ChainLookupError::NotFound(_)) => Err(ApiError::not_found(e.to_string())),
+    Reply::json(chains.registry.lookup(chain_ref)?)
+}
+
+/// A malformed `chainId` is a 400, a well-formed one not served here a 404.
+impl From<ChainLookupError> for ApiError {
+    fn from(e: ChainLookupError) -> Self {
+        match e {
+            ChainLookupError::Invalid(_) => ApiError::bad_request(e.to_string()),
+            ChainLookupError::NotFound(_) => ApiError::not_found(e.to_string()),
+        }
     }
 }

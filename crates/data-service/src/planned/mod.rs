@@ -10,12 +10,11 @@ mod primary;
 
 use std::sync::Arc;
 
-use snowline_query::params::Network;
 use snowline_rest_api::{ApiError, Request, Router};
 use snowline_types::network::NetworkInfo;
 
 use crate::chains::ChainRegistry;
-use crate::params::bad;
+use crate::params::served_network;
 
 /// What the validating handlers share.
 pub(crate) struct Planned {
@@ -27,24 +26,16 @@ impl Planned {
     /// Resolves `{network}` (or the `network` query filter): malformed is 400, another network
     /// than the one indexed is 404.
     pub(crate) fn network(&self, raw: &str) -> Result<(), ApiError> {
-        let allow_local = self.network.network_id == snowline_types::network::LOCAL_ID;
-        let n = Network::parse(raw, allow_local).map_err(bad)?;
-        if n.info().network_id != self.network.network_id {
-            return Err(ApiError::not_found(format!(
-                "network {raw} is not indexed by this instance (it indexes {})",
-                self.network.name
-            )));
-        }
-        Ok(())
+        served_network(raw, self.network)
     }
 
     /// Resolves the `{chainId}` path value against the chain registry.
     pub(crate) fn chain(&self, req: &Request) -> Result<(), ApiError> {
         let raw = req.required_param("chainId")?;
-        self.registry.lookup(raw).map(|_| ()).map_err(|e| match e {
-            crate::chains::ChainLookupError::Invalid(_) => ApiError::bad_request(e.to_string()),
-            crate::chains::ChainLookupError::NotFound(_) => ApiError::not_found(e.to_string()),
-        })
+        self.registry
+            .lookup(raw)
+            .map(|_| ())
+            .map_err(ApiError::from)
     }
 }
 

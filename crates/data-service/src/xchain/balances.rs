@@ -9,7 +9,7 @@ use snowline_types::rest::ListXChainBalancesResponse;
 
 use super::context::{XChainApi, internal};
 use super::render::Assets;
-use crate::params::bad;
+use crate::params::{bad, now_secs};
 
 /// The chains the balances endpoint names (P, X, C; only X is indexed here).
 const ALLOWED: [Chain; 3] = [Chain::P, Chain::X, Chain::C];
@@ -19,9 +19,7 @@ pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> 
     let raw = snowline_query::params::required("addresses", req.query("addresses")).map_err(bad)?;
     let addresses = AddressList::parse(raw, api.network.hrp, &[Chain::X]).map_err(bad)?;
     let at = u64_opt("blockTimestamp", req.query("blockTimestamp"), 0).map_err(bad)?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let now = now_secs();
     let snapshot = api.store.snapshot();
     let reader = XHistoryReader::new(&snapshot);
     let balances = reader.balances(&addresses.ids, at, now).map_err(internal)?;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use snowline_query::PageTokens;
-use snowline_query::params::{BlockchainRef, Network, chain_name};
+use snowline_query::params::{BlockchainRef, chain_name};
 use snowline_rest_api::{ApiError, Request};
 use snowline_store::Store;
 use snowline_types::Chain;
@@ -12,7 +12,7 @@ use snowline_types::address::AddressFormatter;
 use snowline_types::network::NetworkInfo;
 use snowline_types::rest::{PrimaryChainInfo, PrimaryChainName};
 
-use crate::params::bad;
+use crate::params::{bad, served_network};
 
 /// Shared state of the X-Chain endpoints.
 pub struct XChainApi {
@@ -65,17 +65,7 @@ impl XChainApi {
     /// does not take is a 400; a well-formed network this instance does not index is a 404.
     pub(crate) fn target(&self, req: &Request, allowed: &[Chain]) -> Result<Target, ApiError> {
         let raw_network = req.required_param("network")?;
-        let network = Network::parse(
-            raw_network,
-            self.network.network_id == snowline_types::network::LOCAL_ID,
-        )
-        .map_err(bad)?;
-        if network.info().network_id != self.network.network_id {
-            return Err(ApiError::not_found(format!(
-                "network {raw_network} is not indexed by this instance (it indexes {})",
-                self.network.name
-            )));
-        }
+        served_network(raw_network, self.network)?;
         let raw_chain = req.required_param("blockchainId")?;
         let chain = BlockchainRef::parse(raw_chain, self.network, allowed)
             .map_err(bad)?

@@ -19,7 +19,7 @@ use snowline_types::{Chain, Id};
 
 use super::context::{XChainApi, internal};
 use super::render::Assets;
-use crate::params::{bad, page_token, param_error};
+use crate::params::{bad, invalid_token, page_token, param_error};
 
 /// The chains the UTXO endpoint names (P, X, C; only X is indexed here).
 const ALLOWED: [Chain; 3] = [Chain::P, Chain::X, Chain::C];
@@ -146,8 +146,7 @@ fn sort_by_name(order: UtxoOrder) -> &'static str {
 
 fn read_position(bytes: &[u8]) -> Result<UtxoPosition, ApiError> {
     let mut r = PositionReader::new(bytes);
-    let invalid =
-        |_| ApiError::bad_request("Invalid pageToken: pageToken is not valid for this query");
+    let invalid = |_| invalid_token();
     let sort = r.u64().map_err(invalid)?;
     let utxo_id = Id(r.bytes32().map_err(invalid)?);
     r.finish().map_err(invalid)?;

@@ -10,7 +10,7 @@ use snowline_types::Chain;
 use snowline_types::rest::{ListXChainVerticesResponse, XChainVertex};
 
 use super::context::{XChainApi, internal};
-use crate::params::{bad, page_token};
+use crate::params::{bad, invalid_token, page_token};
 
 pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
     let target = api.x_target(req, &[Chain::X])?;
@@ -30,9 +30,10 @@ pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> 
     let from = match page_token(api, req, &digest)? {
         Some(bytes) => {
             let mut r = PositionReader::new(&bytes);
-            let index = r.u64().and_then(|i| r.finish().map(|()| i)).map_err(|_| {
-                ApiError::bad_request("Invalid pageToken: pageToken is not valid for this query")
-            })?;
+            let index = r
+                .u64()
+                .and_then(|i| r.finish().map(|()| i))
+                .map_err(|_| invalid_token())?;
             Some(index)
         }
         None => None,
