@@ -141,26 +141,20 @@ pub const META_GENESIS: u8 = 1;
 
 /// Every table of this crate, for composing a binary's [`Schema`](snowline_store::Schema).
 pub fn tables() -> Vec<TableSpec> {
-    fn spec<T: Table>() -> TableSpec {
-        TableSpec {
-            name: T::NAME,
-            access: T::ACCESS,
-        }
-    }
     vec![
-        spec::<XUtxos>(),
-        spec::<XAddrUtxos>(),
-        spec::<XAddrUtxoPos>(),
-        spec::<XAtomicUtxos>(),
-        spec::<XAtomicAddrUtxos>(),
-        spec::<XAtomicAddrPos>(),
-        spec::<XTxs>(),
-        spec::<XAssets>(),
-        spec::<XAssetAliases>(),
-        spec::<XAssetPrimaryAlias>(),
-        spec::<XBlockIds>(),
-        spec::<XBlocks>(),
-        spec::<XMeta>(),
+        TableSpec::of::<XUtxos>(),
+        TableSpec::of::<XAddrUtxos>(),
+        TableSpec::of::<XAddrUtxoPos>(),
+        TableSpec::of::<XAtomicUtxos>(),
+        TableSpec::of::<XAtomicAddrUtxos>(),
+        TableSpec::of::<XAtomicAddrPos>(),
+        TableSpec::of::<XTxs>(),
+        TableSpec::of::<XAssets>(),
+        TableSpec::of::<XAssetAliases>(),
+        TableSpec::of::<XAssetPrimaryAlias>(),
+        TableSpec::of::<XBlockIds>(),
+        TableSpec::of::<XBlocks>(),
+        TableSpec::of::<XMeta>(),
     ]
 }
 

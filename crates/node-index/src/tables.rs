@@ -30,14 +30,8 @@ impl Table for ContainerIds {
 /// The tables of this crate, for composing a binary's [`Schema`](snowline_store::Schema).
 pub fn tables() -> [TableSpec; 2] {
     [
-        TableSpec {
-            name: Containers::NAME,
-            access: Containers::ACCESS,
-        },
-        TableSpec {
-            name: ContainerIds::NAME,
-            access: ContainerIds::ACCESS,
-        },
+        TableSpec::of::<Containers>(),
+        TableSpec::of::<ContainerIds>(),
     ]
 }
 

@@ -46,6 +46,16 @@ pub struct TableSpec {
     pub access: Access,
 }
 
+impl TableSpec {
+    /// The spec of table `T`: its name and access pattern.
+    pub const fn of<T: Table>() -> TableSpec {
+        TableSpec {
+            name: T::NAME,
+            access: T::ACCESS,
+        }
+    }
+}
+
 /// Column family that holds store metadata (the schema version); reserved.
 pub const META_TABLE: &str = "__snowline_meta";
 /// RocksDB's own default column family; reserved and unused.
@@ -71,10 +81,7 @@ impl Schema {
     /// Adds table `T` (builder style).
     #[must_use]
     pub fn with<T: Table>(mut self) -> Self {
-        self.tables.push(TableSpec {
-            name: T::NAME,
-            access: T::ACCESS,
-        });
+        self.tables.push(TableSpec::of::<T>());
         self
     }
 

@@ -24,10 +24,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// The tables of the keys store, for composing a [`Schema`].
 pub fn tables() -> [TableSpec; 1] {
-    [TableSpec {
-        name: ApiKeysTable::NAME,
-        access: ApiKeysTable::ACCESS,
-    }]
+    [TableSpec::of::<ApiKeysTable>()]
 }
 
 /// The whole schema of the keys store (its own directory, `DATA/keys`).

@@ -24,8 +24,5 @@ impl Table for UsageEventsTable {
 /// The tables of usage metering, for composing the main store's
 /// [`Schema`](snowline_store::Schema).
 pub fn tables() -> [TableSpec; 1] {
-    [TableSpec {
-        name: UsageEventsTable::NAME,
-        access: UsageEventsTable::ACCESS,
-    }]
+    [TableSpec::of::<UsageEventsTable>()]
 }

@@ -132,25 +132,19 @@ pub const META_LAST_TIME: u8 = 2;
 
 /// Every history table, for composing a binary's [`Schema`](snowline_store::Schema).
 pub fn tables() -> Vec<TableSpec> {
-    fn spec<T: Table>() -> TableSpec {
-        TableSpec {
-            name: T::NAME,
-            access: T::ACCESS,
-        }
-    }
     vec![
-        spec::<XhUtxos>(),
-        spec::<XhUnspentByTime>(),
-        spec::<XhUnspentByAmount>(),
-        spec::<XhAllByTime>(),
-        spec::<XhAllByAmount>(),
-        spec::<XhBalances>(),
-        spec::<XhMultiOwner>(),
-        spec::<XhTxs>(),
-        spec::<XhVertices>(),
-        spec::<XhBlocks>(),
-        spec::<XhAssets>(),
-        spec::<XhMeta>(),
+        TableSpec::of::<XhUtxos>(),
+        TableSpec::of::<XhUnspentByTime>(),
+        TableSpec::of::<XhUnspentByAmount>(),
+        TableSpec::of::<XhAllByTime>(),
+        TableSpec::of::<XhAllByAmount>(),
+        TableSpec::of::<XhBalances>(),
+        TableSpec::of::<XhMultiOwner>(),
+        TableSpec::of::<XhTxs>(),
+        TableSpec::of::<XhVertices>(),
+        TableSpec::of::<XhBlocks>(),
+        TableSpec::of::<XhAssets>(),
+        TableSpec::of::<XhMeta>(),
     ]
 }
 
