@@ -1,12 +1,14 @@
 //! The REST edge's hooks implemented with `access`: API keys from the keys store (followed as a
 //! RocksDB secondary), usage events into the usage log (through its non-blocking writer).
 
+use std::sync::Arc;
+
 use snowline_access::keys::{ApiKeys, KeyLookup as StoredLookup};
 use snowline_access::usage::{UsageEvent as StoredEvent, UsageWriter};
 use snowline_rest_api::{Caller, KeyLookup, KeyResolver, RestError, UsageEvent, UsageSink};
 
 /// Resolves `x-data-api-key` against the keys store.
-pub struct StoreKeys(pub ApiKeys);
+pub struct StoreKeys(pub Arc<ApiKeys>);
 
 impl KeyResolver for StoreKeys {
     fn resolve(&self, presented: &str) -> Result<KeyLookup, RestError> {

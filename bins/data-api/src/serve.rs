@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use snowline_access::keys::ApiKeys;
+use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
 use snowline_data_service::chains::{self, ChainRegistry};
 use snowline_node_index::FollowStatus;
@@ -54,12 +54,16 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         )?),
         GenesisArg::None => None,
     };
-    let keys = Arc::new(StoreKeys(
+    let api_keys = Arc::new(
         ApiKeys::open_secondary(dir.join("keys"), dir.join("keys-secondary"))
             .map_err(|e| format!("cannot open the keys store: {e}"))?,
-    ));
+    );
+    // The keys secondary catches up with the CLI every second, on a thread of its own.
+    let keys_catch_up = CatchUp::start(Arc::clone(&api_keys), Duration::from_secs(1))
+        .map_err(|e| format!("cannot follow the keys store: {e}"))?;
+    let keys = Arc::new(StoreKeys(api_keys));
     let log = Arc::new(UsageLog::new(Arc::clone(&store)));
-    let writer = UsageWriter::start(UsageLog::new(Arc::clone(&store)), WriterConfig::default())
+    let writer = UsageWriter::start((*log).clone(), WriterConfig::default())
         .map_err(|e| format!("cannot start the usage writer: {e}"))?;
     let usage = Arc::new(StoreUsage(writer));
     let registry = registry(args.chains.as_deref())?;
@@ -158,19 +162,22 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         })
     });
 
-    // Background upkeep: the keys secondary catches up with the CLI, usage counters are
+    // Background upkeep: failed key catch-ups are logged, ingest and usage counters are
     // exported, and old usage is pruned.
     let upkeep = {
-        let (keys, usage) = (Arc::clone(&keys), Arc::clone(&usage));
+        let usage = Arc::clone(&usage);
         let status = Arc::clone(&follow_status);
         let retention_ms = args.usage_retention_days.saturating_mul(86_400_000);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
             let mut n = 0u64;
+            let mut catch_up_failures = 0u64;
             loop {
                 tick.tick().await;
-                if let Err(e) = keys.0.catch_up() {
-                    tracing::warn!(error = %e, "keys store catch-up failed");
+                let failures = keys_catch_up.failures();
+                if failures > catch_up_failures {
+                    tracing::warn!(failures, "keys store catch-up failed");
+                    catch_up_failures = failures;
                 }
                 let f = status.snapshot();
                 behind.set(i64::try_from(f.behind()).unwrap_or(i64::MAX));
