@@ -5,10 +5,12 @@
 //! - [`tables`]: the tables (add [`tables::tables`] to a binary's schema);
 //! - [`XChainState`]: applies containers; it is the node-index [`Derive`](snowline_node_index::Derive)
 //!   hook, so its rows land in the same atomic batch as the containers;
+//! - [`XContainer`]: a container decoded once (the derivers' `Prepare`, run off the writer);
 //! - [`XReader`]: lookups and avalanchego's `getUTXOs` pagination.
 //!
 //! See `docs/xchain-state.md`.
 
+mod container;
 #[cfg(feature = "devnet")]
 mod devnet;
 mod error;
@@ -20,6 +22,7 @@ mod reader;
 mod state;
 pub mod tables;
 
+pub use container::{XContainer, XVertex};
 pub use error::XStateError;
 pub use reader::{UtxoPage, XReader};
 pub use state::{XChainState, XGenesisState, XStats};

@@ -7,11 +7,10 @@ use std::collections::{HashMap, HashSet};
 use snowline_node_index::{Derive, IndexError};
 use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::avm::{ParsedTx, StandardBlock, Tx, UnsignedTx, Utxo};
-use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::proposervm;
-use snowline_types::vertex::Vertex;
+use snowline_types::container::ContainerRecord;
 use snowline_types::{Id, ShortId};
 
+use crate::container::XContainer;
 use crate::error::XStateError;
 use crate::outputs::{owners, produced_utxos};
 use crate::tables::{
@@ -73,10 +72,6 @@ pub struct XChainState {
     next_seq: Option<u64>,
     committed_seq: Option<u64>,
     stats: XStats,
-}
-
-fn decode_err(id: Id) -> impl FnOnce(snowline_types::codec::CodecError) -> XStateError {
-    move |source| XStateError::Decode { id, source }
 }
 
 impl XChainState {
@@ -143,23 +138,24 @@ impl XChainState {
         view: &impl ReadView,
         record: &ContainerRecord,
     ) -> Result<(), XStateError> {
-        match record.path {
-            IndexPath::XTx => {
-                let tx = Tx::parse(&record.bytes).map_err(decode_err(record.id))?;
-                self.apply_tx(batch, view, &tx.id, &tx.bytes, &tx.tx)?;
-            }
-            IndexPath::XVtx => {
-                let vtx = Vertex::parse(&record.bytes).map_err(decode_err(record.id))?;
-                for bytes in &vtx.vertex.txs {
-                    let tx = Tx::parse(bytes).map_err(decode_err(record.id))?;
+        self.apply_parsed(batch, view, &XContainer::parse(record)?)
+    }
+
+    /// [`XChainState::apply`] of a container already decoded.
+    pub fn apply_parsed(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        container: &XContainer,
+    ) -> Result<(), XStateError> {
+        match container {
+            XContainer::Tx(tx) => self.apply_tx(batch, view, &tx.id, &tx.bytes, &tx.tx)?,
+            XContainer::Vertex(vtx) => {
+                for tx in &vtx.txs {
                     self.apply_tx(batch, view, &tx.id, &tx.bytes, &tx.tx)?;
                 }
             }
-            IndexPath::XBlock => {
-                let outer =
-                    proposervm::Block::parse(&record.bytes).map_err(decode_err(record.id))?;
-                let inner =
-                    StandardBlock::parse(outer.block.inner()).map_err(decode_err(record.id))?;
+            XContainer::Block(inner) => {
                 for (i, (tx, id)) in inner.block.txs.iter().zip(&inner.tx_ids).enumerate() {
                     let bytes = inner.tx_signed_bytes(i).unwrap_or_default();
                     self.apply_tx(batch, view, id, &bytes, tx)?;
@@ -168,7 +164,7 @@ impl XChainState {
                 batch.put::<XBlocks>(&inner.block.height, &inner.bytes);
                 self.stats.blocks += 1;
             }
-            IndexPath::PBlock | IndexPath::CBlock => {}
+            XContainer::Other => {}
         }
         self.flush_seq(batch);
         Ok(())
@@ -358,14 +354,18 @@ impl XChainState {
 }
 
 impl Derive for XChainState {
+    type Prepared = XContainer;
+
     fn derive(
         &mut self,
         batch: &mut WriteBatch,
         view: &Store,
-        record: &ContainerRecord,
+        _record: &ContainerRecord,
         _index: u64,
+        prepared: &XContainer,
     ) -> Result<(), IndexError> {
-        self.apply(batch, view, record).map_err(IndexError::from)
+        self.apply_parsed(batch, view, prepared)
+            .map_err(IndexError::from)
     }
 
     fn committed(&mut self) {

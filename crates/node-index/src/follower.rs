@@ -3,6 +3,7 @@
 //! restart resumes where the last committed batch ended.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -10,11 +11,11 @@ use serde_json::Value;
 use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::Id;
-use snowline_types::container::{ContainerRecord, IndexPath, parse_rfc3339};
+use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath, parse_rfc3339};
 use snowline_types::formatting::{decode_hex_checksum, decode_hex_plain};
 
 use crate::error::IndexError;
-use crate::ingest::Derive;
+use crate::ingest::{Derive, Prepare, PreparedLine, stage_line, write_batch};
 use crate::status::FollowStatus;
 use crate::writer::{IndexWriter, Staged};
 
@@ -86,18 +87,46 @@ struct RangeArgs {
     encoding: &'static str,
 }
 
-/// What one page fetch found.
-enum Page {
-    Containers(Vec<RemoteContainer>),
+/// What one page fetch found: the upstream's answer (`Page<Value>`), then its containers
+/// verified and prepared for the derive hook (`Page<Vec<PreparedLine<P>>>`).
+enum Page<C> {
+    Containers(C),
     CaughtUp,
     NotServed,
+}
+
+/// Fetches pages of one path. Owns what it needs, so a page can be fetched on another task
+/// while the previous one is written.
+#[derive(Debug, Clone)]
+struct PageFetcher {
+    path: IndexPath,
+    client: Arc<RpcClient>,
+    config: Arc<FollowConfig>,
 }
 
 /// Mirrors an upstream node's `/ext/index/...` endpoints into the local index.
 #[derive(Debug)]
 pub struct Follower {
-    clients: Vec<(IndexPath, RpcClient)>,
-    config: FollowConfig,
+    clients: Vec<(IndexPath, Arc<RpcClient>)>,
+    config: Arc<FollowConfig>,
+}
+
+/// A spawned task that is cancelled when its handle is dropped (an error ends a sync while a
+/// page is still being fetched).
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl<T> AbortOnDrop<T> {
+    async fn join(&mut self, path: IndexPath) -> Result<T, IndexError> {
+        (&mut self.0)
+            .await
+            .map_err(|e| bad(path, format!("page fetch task: {e}")))
+    }
 }
 
 impl Follower {
@@ -114,9 +143,12 @@ impl Follower {
                     message: e.to_string(),
                 })?
                 .with_timeout(config.call_timeout);
-            clients.push((*path, client));
+            clients.push((*path, Arc::new(client)));
         }
-        Ok(Self { clients, config })
+        Ok(Self {
+            clients,
+            config: Arc::new(config),
+        })
     }
 
     /// The configuration.
@@ -124,67 +156,15 @@ impl Follower {
         &self.config
     }
 
-    /// Runs `attempt` until it is done, retrying what it says is retryable with exponential
-    /// backoff, at most `max_attempts` times; then the path is `Unavailable`.
-    async fn with_retries<T, F, Fut>(
-        &self,
-        path: IndexPath,
-        mut attempt: F,
-    ) -> Result<T, IndexError>
-    where
-        F: FnMut() -> Fut,
-        Fut: Future<Output = Attempt<T>>,
-    {
-        let mut delay = self.config.retry_initial;
-        let mut attempts = 0u32;
-        loop {
-            attempts += 1;
-            let err = match attempt().await {
-                Attempt::Done(r) => return r,
-                Attempt::Retry(err) => err,
-            };
-            if attempts >= self.config.max_attempts.max(1) {
-                return Err(IndexError::Unavailable {
-                    path,
-                    attempts,
-                    message: err,
-                });
-            }
-            tracing::warn!(%path, attempts, error = %err, "upstream call failed; retrying");
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(self.config.retry_max);
-        }
-    }
-
-    async fn fetch(
-        &self,
-        path: IndexPath,
-        client: &RpcClient,
-        start: u64,
-    ) -> Result<Page, IndexError> {
-        let n = self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE);
-        self.with_retries(path, || async move {
-            let args = RangeArgs {
-                start_index: JsonU64(start),
-                num_to_fetch: JsonU64(n),
-                encoding: "hex",
-            };
-            match client
-                .call::<_, Value>("index.getContainerRange", args)
-                .await
-            {
-                Ok(v) => Attempt::Done(parse_range_result(path, &v, start).map(Page::Containers)),
-                Err(ClientError::Rpc { message, .. })
-                    if message == "no containers have been accepted"
-                        || message.starts_with("start index (") =>
-                {
-                    Attempt::Done(Ok(Page::CaughtUp))
-                }
-                Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(Page::NotServed)),
-                Err(e) => Attempt::Retry(e.to_string()),
-            }
-        })
-        .await
+    fn fetcher(&self, path: IndexPath) -> Option<PageFetcher> {
+        self.clients
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, client)| PageFetcher {
+                path,
+                client: Arc::clone(client),
+                config: Arc::clone(&self.config),
+            })
     }
 
     /// Fetches one page of `path` from our next index on and writes it (with what `derive`
@@ -197,48 +177,70 @@ impl Follower {
         path: IndexPath,
         derive: &mut D,
     ) -> Result<Option<u64>, IndexError> {
-        let Some((_, client)) = self.clients.iter().find(|(p, _)| *p == path) else {
+        let Some(fetcher) = self.fetcher(path) else {
             return Ok(None);
         };
-        let start = writer.next_index(path);
-        let containers = match self.fetch(path, client, start).await? {
-            Page::NotServed => return Ok(None),
-            Page::CaughtUp => return Ok(Some(0)),
-            Page::Containers(c) => c,
+        let page = fetcher.page::<D::Prepared>(writer.next_index(path)).await?;
+        match page {
+            Page::NotServed => Ok(None),
+            Page::CaughtUp => Ok(Some(0)),
+            Page::Containers(lines) => {
+                write_page(store, writer, derive, &mut WriteBatch::new(), lines).map(Some)
+            }
+        }
+    }
+
+    /// Follows `path` until the upstream has nothing more. Pipelined: the next page is fetched,
+    /// verified and prepared on other tasks while this one writes the current page.
+    async fn sync_path<D, F>(
+        &self,
+        store: &Store,
+        writer: &mut IndexWriter,
+        derive: &mut D,
+        fetcher: PageFetcher,
+        on_batch: &mut F,
+    ) -> Result<PathProgress, IndexError>
+    where
+        D: Derive + ?Sized,
+        F: FnMut(IndexPath, u64),
+    {
+        let path = fetcher.path;
+        let mut progress = PathProgress {
+            path,
+            added: 0,
+            next_index: writer.next_index(path),
+            served: true,
         };
+        let spawn = |start: u64| {
+            let f = fetcher.clone();
+            AbortOnDrop(tokio::spawn(
+                async move { f.page::<D::Prepared>(start).await },
+            ))
+        };
+        let mut start = writer.next_index(path);
+        let mut next = spawn(start);
         let mut batch = WriteBatch::new();
-        let mut added = 0u64;
-        for c in &containers {
-            let staged = writer
-                .stage_expecting(store, &mut batch, &c.record, c.index)
-                .and_then(|s| match s {
-                    Staged::New { index } => derive
-                        .derive(&mut batch, store, &c.record, index)
-                        .map(|()| true),
-                    Staged::Duplicate { .. } => Ok(false),
-                });
-            match staged {
-                Ok(true) => added += 1,
-                Ok(false) => {}
-                Err(e) => {
-                    writer.discard();
-                    derive.discard();
-                    return Err(e);
+        loop {
+            let lines = match next.join(path).await?? {
+                Page::NotServed => {
+                    progress.served = false;
+                    break;
                 }
+                Page::CaughtUp => break,
+                Page::Containers(lines) if lines.is_empty() => break,
+                Page::Containers(lines) => lines,
+            };
+            start = start.saturating_add(u64::try_from(lines.len()).unwrap_or(u64::MAX));
+            next = spawn(start);
+            let added = write_page(store, writer, derive, &mut batch, lines)?;
+            if added == 0 {
+                break;
             }
+            progress.added += added;
+            on_batch(path, writer.next_index(path));
         }
-        if added > 0 {
-            match writer.write(store, batch) {
-                Ok(()) => derive.committed(),
-                Err(e) => {
-                    derive.discard();
-                    return Err(e);
-                }
-            }
-        } else {
-            writer.discard();
-        }
-        Ok(Some(added))
+        progress.next_index = writer.next_index(path);
+        Ok(progress)
     }
 
     /// Follows every configured path until the upstream has nothing more, calling `on_batch`
@@ -256,27 +258,12 @@ impl Follower {
     {
         let mut out = Vec::with_capacity(self.clients.len());
         for (path, _) in &self.clients {
-            let mut progress = PathProgress {
-                path: *path,
-                added: 0,
-                next_index: writer.next_index(*path),
-                served: true,
-            };
-            loop {
-                match self.step(store, writer, *path, derive).await? {
-                    None => {
-                        progress.served = false;
-                        break;
-                    }
-                    Some(0) => break,
-                    Some(n) => {
-                        progress.added += n;
-                        on_batch(*path, writer.next_index(*path));
-                    }
-                }
+            if let Some(fetcher) = self.fetcher(*path) {
+                out.push(
+                    self.sync_path(store, writer, derive, fetcher, &mut on_batch)
+                        .await?,
+                );
             }
-            progress.next_index = writer.next_index(*path);
-            out.push(progress);
         }
         Ok(out)
     }
@@ -375,29 +362,28 @@ impl Follower {
         for (path, client) in &self.clients {
             let path = *path;
             // `Some(containers accepted)`, or `None` when the upstream does not serve the path.
-            let head = self
-                .with_retries(path, || async move {
-                    match client
-                        .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
-                        .await
+            let head = with_retries(&self.config, path, || async move {
+                match client
+                    .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
+                    .await
+                {
+                    Ok(v) => Attempt::Done(
+                        v.get("index")
+                            .and_then(Value::as_str)
+                            .and_then(|s| s.parse::<u64>().ok())
+                            .map(|i| Some(i.saturating_add(1)))
+                            .ok_or_else(|| bad(path, "getLastAccepted: no decimal `index`")),
+                    ),
+                    Err(ClientError::Rpc { message, .. })
+                        if message == "no containers have been accepted" =>
                     {
-                        Ok(v) => Attempt::Done(
-                            v.get("index")
-                                .and_then(Value::as_str)
-                                .and_then(|s| s.parse::<u64>().ok())
-                                .map(|i| Some(i.saturating_add(1)))
-                                .ok_or_else(|| bad(path, "getLastAccepted: no decimal `index`")),
-                        ),
-                        Err(ClientError::Rpc { message, .. })
-                            if message == "no containers have been accepted" =>
-                        {
-                            Attempt::Done(Ok(Some(0)))
-                        }
-                        Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(None)),
-                        Err(e) => Attempt::Retry(e.to_string()),
+                        Attempt::Done(Ok(Some(0)))
                     }
-                })
-                .await?;
+                    Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(None)),
+                    Err(e) => Attempt::Retry(e.to_string()),
+                }
+            })
+            .await?;
             if let Some(accepted) = head {
                 status.set_upstream(path, accepted);
             }
@@ -412,6 +398,124 @@ enum Attempt<T> {
     Done(Result<T, IndexError>),
     /// A failure worth retrying, and why.
     Retry(String),
+}
+
+/// Runs `attempt` until it is done, retrying what it says is retryable with exponential
+/// backoff, at most `max_attempts` times; then the path is `Unavailable`.
+async fn with_retries<T, F, Fut>(
+    config: &FollowConfig,
+    path: IndexPath,
+    mut attempt: F,
+) -> Result<T, IndexError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Attempt<T>>,
+{
+    let mut delay = config.retry_initial;
+    let mut attempts = 0u32;
+    loop {
+        attempts += 1;
+        let err = match attempt().await {
+            Attempt::Done(r) => return r,
+            Attempt::Retry(err) => err,
+        };
+        if attempts >= config.max_attempts.max(1) {
+            return Err(IndexError::Unavailable {
+                path,
+                attempts,
+                message: err,
+            });
+        }
+        tracing::warn!(%path, attempts, error = %err, "upstream call failed; retrying");
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(config.retry_max);
+    }
+}
+
+impl PageFetcher {
+    /// Fetches the page starting at `start` (with retries), then verifies and prepares its
+    /// containers on the blocking pool (hex decoding, hashing and the hook's decoding are most
+    /// of a page's CPU).
+    async fn page<P: Prepare>(&self, start: u64) -> Result<Page<Vec<PreparedLine<P>>>, IndexError> {
+        let path = self.path;
+        let client = &self.client;
+        let n = self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE);
+        let answer = with_retries(&self.config, path, || async move {
+            let args = RangeArgs {
+                start_index: JsonU64(start),
+                num_to_fetch: JsonU64(n),
+                encoding: "hex",
+            };
+            match client
+                .call::<_, Value>("index.getContainerRange", args)
+                .await
+            {
+                Ok(v) => Attempt::Done(Ok(Page::Containers(v))),
+                Err(ClientError::Rpc { message, .. })
+                    if message == "no containers have been accepted"
+                        || message.starts_with("start index (") =>
+                {
+                    Attempt::Done(Ok(Page::CaughtUp))
+                }
+                Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(Page::NotServed)),
+                Err(e) => Attempt::Retry(e.to_string()),
+            }
+        })
+        .await?;
+        let value = match answer {
+            Page::Containers(v) => v,
+            Page::CaughtUp => return Ok(Page::CaughtUp),
+            Page::NotServed => return Ok(Page::NotServed),
+        };
+        tokio::task::spawn_blocking(move || {
+            parse_range_result(path, &value, start).map(|containers| {
+                Page::Containers(
+                    containers
+                        .into_iter()
+                        .map(|c| {
+                            PreparedLine::new(ContainerLine {
+                                record: c.record,
+                                index: Some(c.index),
+                            })
+                        })
+                        .collect(),
+                )
+            })
+        })
+        .await
+        .map_err(|e| bad(path, format!("page parse task: {e}")))?
+    }
+}
+
+/// Stages a fetched page (each container at its stated index, with what `derive` adds) and
+/// writes it as one batch; returns the containers added. `batch` is empty before and after.
+fn write_page<D: Derive + ?Sized>(
+    store: &Store,
+    writer: &mut IndexWriter,
+    derive: &mut D,
+    batch: &mut WriteBatch,
+    lines: Vec<PreparedLine<D::Prepared>>,
+) -> Result<u64, IndexError> {
+    let mut added = 0u64;
+    for line in lines {
+        match stage_line(store, writer, batch, derive, line) {
+            Ok(Staged::New { .. }) => added += 1,
+            Ok(Staged::Duplicate { .. }) => {}
+            Err(e) => {
+                batch.clear();
+                writer.discard();
+                derive.discard();
+                return Err(e);
+            }
+        }
+    }
+    if added > 0 {
+        write_batch(store, writer, derive, batch)?;
+    } else {
+        batch.clear();
+        writer.discard();
+    }
+    Ok(added)
 }
 
 fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {

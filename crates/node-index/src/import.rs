@@ -7,11 +7,11 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use snowline_store::Store;
-use snowline_types::container::{ContainerError, ContainerLine, ContainerRecord, IndexPath};
+use snowline_types::container::{ContainerError, ContainerRecord, IndexPath};
 use snowline_types::proposervm;
 
 use crate::error::IndexError;
-use crate::ingest::{Derive, IngestStats, ingest};
+use crate::ingest::{Derive, IngestStats, Prepare, PreparedLine, ingest_prepared};
 use crate::writer::IndexWriter;
 
 /// Longest accepted line (a container is at most a few MiB; hex doubles it).
@@ -20,8 +20,9 @@ pub const MAX_LINE_BYTES: usize = 64 << 20;
 /// Counters of an import.
 pub type ImportStats = IngestStats;
 
-/// One parsed line: its 1-based number and the container line, or the error naming the line.
-type Item = Result<(u64, ContainerLine), IndexError>;
+/// One parsed line: its 1-based number and the container line with its [`Prepare`], or the
+/// error naming the line.
+type Item<P> = Result<(u64, PreparedLine<P>), IndexError>;
 
 fn at_line(line: u64) -> impl FnOnce(IndexError) -> IndexError {
     move |e| IndexError::Line {
@@ -50,9 +51,10 @@ fn check_id(record: &ContainerRecord) -> Result<(), ContainerError> {
     record.check_id()
 }
 
-/// Parses and checks one line (hex checksum, timestamp, id against the bytes); `None` for a
-/// blank line. This is the CPU-heavy part of an import (hex decoding and SHA-256).
-fn parse_line(number: u64, raw: &[u8]) -> Option<Item> {
+/// Parses, checks (hex checksum, timestamp, id against the bytes) and prepares one line; `None`
+/// for a blank line. This is the CPU-heavy part of an import (hex decoding, SHA-256, and the
+/// derive hook's decoding).
+fn parse_line<P: Prepare>(number: u64, raw: &[u8]) -> Option<Item<P>> {
     let text = match std::str::from_utf8(raw) {
         Ok(t) => t.trim(),
         Err(_) => {
@@ -66,14 +68,14 @@ fn parse_line(number: u64, raw: &[u8]) -> Option<Item> {
     }
     Some(
         ContainerRecord::parse_json_line(text)
-            .and_then(|line| check_id(&line.record).map(|()| (number, line)))
+            .and_then(|line| check_id(&line.record).map(|()| (number, PreparedLine::new(line))))
             .map_err(|e| at_line(number)(e.into())),
     )
 }
 
 /// Streams the lines of `reader` as container lines (blank lines skipped), each checked by
 /// [`parse_line`]; errors name the 1-based line and end the stream.
-fn lines<R: BufRead>(mut reader: R) -> impl Iterator<Item = Item> {
+fn lines<P: Prepare, R: BufRead>(mut reader: R) -> impl Iterator<Item = Item<P>> {
     let mut number = 0u64;
     let mut buf = Vec::new();
     let mut done = false;
@@ -172,7 +174,7 @@ fn read_chunks<R: BufRead>(
 }
 
 /// Parses a chunk's lines in order, stopping after the first error.
-fn parse_chunk(chunk: Chunk) -> Vec<Item> {
+fn parse_chunk<P: Prepare>(chunk: Chunk) -> Vec<Item<P>> {
     let mut out = Vec::with_capacity(chunk.ends.len());
     let mut start = 0usize;
     for (number, &end) in (chunk.first..).zip(&chunk.ends) {
@@ -204,13 +206,14 @@ fn parse_workers() -> usize {
 /// [`lines`] yields — while a reader thread splits the input into chunks of whole lines and
 /// `workers` threads parse them (hex decoding and hashing are most of an import's pure work).
 /// When `consume` returns early the threads stop at their next hand-over.
-fn with_parsed_lines<R, T>(
+fn with_parsed_lines<P, R, T>(
     reader: R,
     workers: usize,
     chunk_bytes: usize,
-    consume: impl FnOnce(&mut dyn Iterator<Item = Item>) -> T,
+    consume: impl FnOnce(&mut dyn Iterator<Item = Item<P>>) -> T,
 ) -> T
 where
+    P: Prepare,
     R: BufRead + Send,
 {
     let workers = workers.max(1);
@@ -219,7 +222,7 @@ where
         let mut from_workers = Vec::with_capacity(workers);
         for _ in 0..workers {
             let (to, chunks) = mpsc::sync_channel::<Chunk>(1);
-            let (parsed, from) = mpsc::sync_channel::<Vec<Item>>(1);
+            let (parsed, from) = mpsc::sync_channel::<Vec<Item<P>>>(1);
             scope.spawn(move || {
                 for chunk in chunks {
                     if parsed.send(parse_chunk(chunk)).is_err() {
@@ -234,7 +237,7 @@ where
         // Chunk k went to worker k % workers: taking results round-robin restores line order,
         // and the first worker found finished means no chunk came after.
         let mut turn = from_workers.iter().cycle();
-        let mut batch = Vec::<Item>::new().into_iter();
+        let mut batch = Vec::<Item<P>>::new().into_iter();
         let mut done = false;
         let mut items = std::iter::from_fn(|| {
             loop {
@@ -283,7 +286,7 @@ where
 fn import_items<D, F>(
     store: &Store,
     writer: &mut IndexWriter,
-    items: impl Iterator<Item = Item>,
+    items: impl Iterator<Item = Item<D::Prepared>>,
     batch_size: usize,
     derive: &mut D,
     on_batch: F,
@@ -299,7 +302,7 @@ where
             line
         })
     });
-    ingest(store, writer, source, batch_size, derive, on_batch).map_err(|e| match e {
+    ingest_prepared(store, writer, source, batch_size, derive, on_batch).map_err(|e| match e {
         IndexError::Line { .. } | IndexError::Store(_) => e,
         other => IndexError::Line {
             line: current.get(),
@@ -311,17 +314,17 @@ where
 /// Checks every line of `reader` without writing: syntax, checksums, ids, and that stated
 /// indexes run on contiguously per path. Returns the number of containers per path.
 pub fn validate_jsonl<R: BufRead>(reader: R) -> Result<HashMap<IndexPath, u64>, IndexError> {
-    check_items(&mut lines(reader))
+    check_items(&mut lines::<(), _>(reader))
 }
 
 /// The checks of [`validate_jsonl`] over parsed lines, whatever parsed them.
 fn check_items(
-    items: &mut dyn Iterator<Item = Item>,
+    items: &mut dyn Iterator<Item = Item<()>>,
 ) -> Result<HashMap<IndexPath, u64>, IndexError> {
     let mut next: HashMap<IndexPath, Option<u64>> = HashMap::new();
     let mut counts: HashMap<IndexPath, u64> = HashMap::new();
     for item in items {
-        let (number, line) = item?;
+        let (number, PreparedLine { line, .. }) = item?;
         let path = line.record.path;
         let expected = next.get(&path).copied().flatten();
         if let (Some(e), Some(stated)) = (expected, line.index) {
@@ -367,7 +370,7 @@ where
         ))
     };
     let workers = parse_workers();
-    with_parsed_lines(open()?, workers, CHUNK_BYTES, |items| check_items(items))?;
+    with_parsed_lines::<(), _, _>(open()?, workers, CHUNK_BYTES, |items| check_items(items))?;
     with_parsed_lines(open()?, workers, CHUNK_BYTES, |items| {
         import_items(store, writer, items, batch_size, derive, on_batch)
     })
@@ -402,9 +405,12 @@ mod tests {
         ]
     }
 
-    fn shape(items: impl Iterator<Item = Item>) -> Vec<Result<(u64, Id), String>> {
+    fn shape(items: impl Iterator<Item = Item<()>>) -> Vec<Result<(u64, Id), String>> {
         items
-            .map(|i| i.map(|(n, l)| (n, l.record.id)).map_err(|e| e.to_string()))
+            .map(|i| {
+                i.map(|(n, l)| (n, l.line.record.id))
+                    .map_err(|e| e.to_string())
+            })
             .collect()
     }
 
@@ -424,7 +430,7 @@ mod tests {
             if trailing_newline {
                 text.push(b'\n');
             }
-            let want = shape(lines(text.as_slice()));
+            let want = shape(lines::<(), _>(text.as_slice()));
             let got = with_parsed_lines(text.as_slice(), workers, chunk, |items| shape(items));
             prop_assert_eq!(got, want);
         }
@@ -460,13 +466,13 @@ mod tests {
     #[test]
     fn consumer_may_stop_early() {
         let text: String = (0..200).map(|i| good(i) + "\n").collect();
-        let first = with_parsed_lines(text.as_bytes(), 2, 64, |items| {
+        let first = with_parsed_lines::<(), _, _>(text.as_bytes(), 2, 64, |items| {
             items
                 .next()
                 .map(|i| i.map(|(n, _)| n).map_err(|e| e.to_string()))
         });
         assert_eq!(first, Some(Ok(1)));
-        let all = with_parsed_lines(text.as_bytes(), 3, 100, |items| items.count());
+        let all = with_parsed_lines::<(), _, _>(text.as_bytes(), 3, 100, |items| items.count());
         assert_eq!(all, 200);
     }
 }

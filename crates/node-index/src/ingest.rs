@@ -1,5 +1,9 @@
 //! The ingest loop shared by every source: stage whole containers into a batch together with the
 //! rows a [`Derive`] hook adds, write the batch atomically, repeat.
+//!
+//! A hook's store-independent work (decoding and hashing a container) is its [`Prepare`] type, so
+//! sources can run it ahead of the single writer thread: the import on its parse threads, the
+//! follower while the previous page is written.
 
 use snowline_store::{Store, WriteBatch};
 use snowline_types::container::{ContainerLine, ContainerRecord};
@@ -7,19 +11,38 @@ use snowline_types::container::{ContainerLine, ContainerRecord};
 use crate::error::IndexError;
 use crate::writer::{IndexWriter, Staged};
 
+/// What a [`Derive`] hook computes from a container alone, before it reaches the writer: no
+/// store access, so any thread may run it.
+pub trait Prepare: Sized + Send + 'static {
+    /// Prepares `record`. An error surfaces only if the container turns out to be new (a
+    /// duplicate is never derived), exactly as if the hook had failed on it.
+    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError>;
+}
+
+/// Nothing to prepare.
+impl Prepare for () {
+    fn prepare(_record: &ContainerRecord) -> Result<Self, IndexError> {
+        Ok(())
+    }
+}
+
 /// Rows derived from each new container (an X-Chain indexer's tx, UTXO and address rows), written
 /// in the same atomic batch as the container itself.
 pub trait Derive {
-    /// Adds the rows derived from `record` (now at `index` in its path) to `batch`. `view` is the
-    /// store as committed before this batch; earlier containers of the same batch are not visible
-    /// there, so a hook that needs them keeps its own pending state until
-    /// [`Derive::committed`].
+    /// What the hook needs prepared for each container (`()` for nothing).
+    type Prepared: Prepare;
+
+    /// Adds the rows derived from `record` (now at `index` in its path; `prepared` is its
+    /// [`Prepare`]) to `batch`. `view` is the store as committed before this batch; earlier
+    /// containers of the same batch are not visible there, so a hook that needs them keeps its
+    /// own pending state until [`Derive::committed`].
     fn derive(
         &mut self,
         batch: &mut WriteBatch,
         view: &Store,
         record: &ContainerRecord,
         index: u64,
+        prepared: &Self::Prepared,
     ) -> Result<(), IndexError>;
 
     /// The batch holding everything derived since the last call was written.
@@ -34,14 +57,35 @@ pub trait Derive {
 pub struct NoDerive;
 
 impl Derive for NoDerive {
+    type Prepared = ();
+
     fn derive(
         &mut self,
         _batch: &mut WriteBatch,
         _view: &Store,
         _record: &ContainerRecord,
         _index: u64,
+        _prepared: &(),
     ) -> Result<(), IndexError> {
         Ok(())
+    }
+}
+
+/// A container line with its [`Prepare`] (or the error preparing it gave), as
+/// [`ingest_prepared`] takes it.
+#[derive(Debug)]
+pub struct PreparedLine<P> {
+    /// The line.
+    pub line: ContainerLine,
+    /// Its preparation.
+    pub prepared: Result<P, IndexError>,
+}
+
+impl<P: Prepare> PreparedLine<P> {
+    /// Prepares `line` on the calling thread.
+    pub fn new(line: ContainerLine) -> Self {
+        let prepared = P::prepare(&line.record);
+        Self { line, prepared }
     }
 }
 
@@ -58,12 +102,76 @@ pub struct IngestStats {
     pub batches: u64,
 }
 
+/// Stages one container into `batch` (its index rows, then what `derive` adds when it is new).
+/// On an error nothing is undone here: the caller drops the batch and calls
+/// [`IndexWriter::discard`] and [`Derive::discard`].
+pub(crate) fn stage_line<D: Derive + ?Sized>(
+    store: &Store,
+    writer: &mut IndexWriter,
+    batch: &mut WriteBatch,
+    derive: &mut D,
+    line: PreparedLine<D::Prepared>,
+) -> Result<Staged, IndexError> {
+    let PreparedLine { line, prepared } = line;
+    let staged = match line.index {
+        Some(stated) => writer.stage_expecting(store, batch, &line.record, stated)?,
+        None => writer.stage(store, batch, &line.record)?,
+    };
+    if let Staged::New { index } = staged {
+        derive.derive(batch, store, &line.record, index, &prepared?)?;
+    }
+    Ok(staged)
+}
+
+/// Writes `batch` (then empties it, keeping its allocation) and tells `writer` and `derive`
+/// whether it landed.
+pub(crate) fn write_batch<D: Derive + ?Sized>(
+    store: &Store,
+    writer: &mut IndexWriter,
+    derive: &mut D,
+    batch: &mut WriteBatch,
+) -> Result<(), IndexError> {
+    let result = writer.write(store, batch);
+    batch.clear();
+    match result {
+        Ok(()) => {
+            derive.committed();
+            Ok(())
+        }
+        Err(e) => {
+            derive.discard();
+            Err(e)
+        }
+    }
+}
+
 /// Reads `source` to its end, writing batches of at most `batch_size` new containers (whole
 /// containers with everything `derive` adds, atomically) and calling `on_batch` after each write.
 /// A record with a stated index must get (or already have) exactly that index. On a source
 /// error the current batch is dropped and the error returned; batches written before stay (each
-/// is whole, so the index is always a consistent prefix and a rerun resumes).
+/// is whole, so the index is always a consistent prefix and a rerun resumes). Each container is
+/// prepared here, on the calling thread; [`ingest_prepared`] takes lines prepared elsewhere.
 pub fn ingest<I, D, F>(
+    store: &Store,
+    writer: &mut IndexWriter,
+    source: I,
+    batch_size: usize,
+    derive: &mut D,
+    on_batch: F,
+) -> Result<IngestStats, IndexError>
+where
+    I: IntoIterator<Item = Result<ContainerLine, IndexError>>,
+    D: Derive + ?Sized,
+    F: FnMut(&IngestStats),
+{
+    let source = source
+        .into_iter()
+        .map(|item| item.map(PreparedLine::<D::Prepared>::new));
+    ingest_prepared(store, writer, source, batch_size, derive, on_batch)
+}
+
+/// [`ingest`] of lines whose [`Prepare`] was already run (by the source's own threads).
+pub fn ingest_prepared<I, D, F>(
     store: &Store,
     writer: &mut IndexWriter,
     source: I,
@@ -72,7 +180,7 @@ pub fn ingest<I, D, F>(
     mut on_batch: F,
 ) -> Result<IngestStats, IndexError>
 where
-    I: IntoIterator<Item = Result<ContainerLine, IndexError>>,
+    I: IntoIterator<Item = Result<PreparedLine<D::Prepared>, IndexError>>,
     D: Derive + ?Sized,
     F: FnMut(&IngestStats),
 {
@@ -83,14 +191,7 @@ where
     for item in source {
         let staged = item.and_then(|line| {
             stats.read += 1;
-            let staged = match line.index {
-                Some(stated) => writer.stage_expecting(store, &mut batch, &line.record, stated)?,
-                None => writer.stage(store, &mut batch, &line.record)?,
-            };
-            if let Staged::New { index } = staged {
-                derive.derive(&mut batch, store, &line.record, index)?;
-            }
-            Ok(staged)
+            stage_line(store, writer, &mut batch, derive, line)
         });
         match staged {
             Ok(Staged::New { .. }) => {
@@ -105,35 +206,16 @@ where
             }
         }
         if in_batch >= batch_size {
-            flush(store, writer, derive, &mut batch, &mut stats)?;
+            write_batch(store, writer, derive, &mut batch)?;
+            stats.batches += 1;
             in_batch = 0;
             on_batch(&stats);
         }
     }
     if in_batch > 0 {
-        flush(store, writer, derive, &mut batch, &mut stats)?;
+        write_batch(store, writer, derive, &mut batch)?;
+        stats.batches += 1;
         on_batch(&stats);
     }
     Ok(stats)
-}
-
-fn flush<D: Derive + ?Sized>(
-    store: &Store,
-    writer: &mut IndexWriter,
-    derive: &mut D,
-    batch: &mut WriteBatch,
-    stats: &mut IngestStats,
-) -> Result<(), IndexError> {
-    let full = std::mem::take(batch);
-    match writer.write(store, full) {
-        Ok(()) => {
-            derive.committed();
-            stats.batches += 1;
-            Ok(())
-        }
-        Err(e) => {
-            derive.discard();
-            Err(e)
-        }
-    }
 }

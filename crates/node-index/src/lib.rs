@@ -24,7 +24,7 @@ mod writer;
 pub use error::IndexError;
 pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer, parse_range_result};
 pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
-pub use ingest::{Derive, IngestStats, NoDerive, ingest};
+pub use ingest::{Derive, IngestStats, NoDerive, Prepare, PreparedLine, ingest, ingest_prepared};
 pub use reader::{IndexReader, IndexedContainer};
 pub use status::{FollowSnapshot, FollowStatus, PathLag};
 pub use tables::{ContainerIds, Containers, StoredContainer, path_code, path_from_code, tables};

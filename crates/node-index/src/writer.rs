@@ -155,7 +155,7 @@ impl IndexWriter {
 
     /// Writes `batch` to `store` and then marks it committed (or discards the staging when the
     /// write fails).
-    pub fn write(&mut self, store: &Store, batch: WriteBatch) -> Result<(), IndexError> {
+    pub fn write(&mut self, store: &Store, batch: &WriteBatch) -> Result<(), IndexError> {
         match store.write(batch) {
             Ok(()) => {
                 self.committed();

@@ -5,8 +5,8 @@
 use std::io::Cursor;
 
 use snowline_node_index::{
-    ContainerIds, Containers, Derive, IndexError, IndexReader, IndexWriter, NoDerive, Staged,
-    import_file, import_jsonl, tables, validate_jsonl,
+    ContainerIds, Containers, Derive, IndexError, IndexReader, IndexWriter, NoDerive, Prepare,
+    Staged, import_file, import_jsonl, tables, validate_jsonl,
 };
 use snowline_store::{Direction, ReadView, Schema, Store, Table, WriteBatch};
 use snowline_types::Id;
@@ -64,7 +64,7 @@ fn write_then_read_every_way() {
     assert_eq!(w.next_index(IndexPath::XTx), 0);
     assert_eq!(w.staged_next_index(IndexPath::XTx), 5);
     assert!(IndexReader::new(&store, IndexPath::XTx).is_empty().unwrap());
-    w.write(&store, batch).unwrap();
+    w.write(&store, &batch).unwrap();
     assert_eq!(w.next_index(IndexPath::XTx), 5);
 
     let r = IndexReader::new(&store, IndexPath::XTx);
@@ -124,7 +124,7 @@ fn duplicates_are_detected_committed_and_staged() {
         Staged::Duplicate { index: 0 }
     );
     assert_eq!(batch.len(), ops, "a duplicate adds no rows");
-    w.write(&store, batch).unwrap();
+    w.write(&store, &batch).unwrap();
     let mut batch = WriteBatch::new();
     assert_eq!(
         w.stage(&store, &mut batch, &record(IndexPath::XTx, 0))
@@ -327,24 +327,40 @@ fn validate_checks_stated_indexes_run_on() {
     assert_eq!(counts.get(&IndexPath::XTx), Some(&3));
 }
 
-/// Adds a derived row per container, and fails on demand.
+/// A container's length, prepared off the writer thread; containers whose bytes start with
+/// `bad` cannot be prepared.
+struct Len(u64);
+
+impl Prepare for Len {
+    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError> {
+        if record.bytes.starts_with(b"bad") {
+            return Err(IndexError::Derive("unpreparable".into()));
+        }
+        Ok(Len(record.bytes.len() as u64))
+    }
+}
+
+/// Adds a derived row per container (its prepared length), and fails on demand.
 struct Lengths {
     fail_at: Option<u64>,
     committed: u64,
 }
 
 impl Derive for Lengths {
+    type Prepared = Len;
+
     fn derive(
         &mut self,
         batch: &mut WriteBatch,
         _view: &Store,
         record: &ContainerRecord,
         index: u64,
+        prepared: &Len,
     ) -> Result<(), IndexError> {
         if self.fail_at == Some(index) {
             return Err(IndexError::Derive(format!("refusing {index}")));
         }
-        batch.put::<Derived>(&record.id, &(record.bytes.len() as u64));
+        batch.put::<Derived>(&record.id, &prepared.0);
         Ok(())
     }
     fn committed(&mut self) {
@@ -389,4 +405,58 @@ fn derived_rows_commit_with_their_containers() {
             .count(),
         10
     );
+}
+
+/// A record of `path` whose bytes are `bytes` (its id their sha256).
+fn record_of(path: IndexPath, bytes: &[u8]) -> ContainerRecord {
+    ContainerRecord {
+        path,
+        id: Id(sha256(bytes)),
+        bytes: bytes.to_vec(),
+        timestamp_ns: 1_600_000_000_000_000_000,
+    }
+}
+
+#[test]
+fn prepare_errors_surface_only_for_new_containers() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let mut w = IndexWriter::open(&store).unwrap();
+    // "good" and i spaces: 4 + i bytes.
+    let good = |i: usize| record_of(IndexPath::XTx, format!("good{}", " ".repeat(i)).as_bytes());
+    let bad = record_of(IndexPath::XTx, b"bad one");
+    let line = |r: &ContainerRecord| format!("{}\n", r.to_json_line(None));
+    let file = dir.path().join("c.jsonl");
+
+    // Through the parallel import: the derive hook sees the prepared lengths; the unpreparable
+    // container stops the import at its line, its batch unwritten.
+    let text: String = [good(0), good(1), bad.clone(), good(2)]
+        .iter()
+        .map(line)
+        .collect();
+    std::fs::write(&file, &text).unwrap();
+    let mut d = Lengths {
+        fail_at: None,
+        committed: 0,
+    };
+    let err = import_file(&store, &mut w, &file, 2, &mut d, |_| {}).unwrap_err();
+    assert_eq!(err.to_string(), "line 3: derive: unpreparable");
+    assert_eq!(w.next_index(IndexPath::XTx), 2);
+    assert_eq!(store.get::<Derived>(&good(1).id).unwrap(), Some(5));
+
+    // Once the container is indexed (here without a hook), its failing preparation is never
+    // looked at again: a duplicate is not derived.
+    import_jsonl(
+        &store,
+        &mut w,
+        Cursor::new(line(&bad)),
+        2,
+        &mut NoDerive,
+        |_| {},
+    )
+    .unwrap();
+    let s = import_file(&store, &mut w, &file, 2, &mut d, |_| {}).unwrap();
+    assert_eq!((s.added, s.duplicates), (1, 3));
+    assert_eq!(store.get::<Derived>(&good(2).id).unwrap(), Some(6));
+    assert_eq!(store.get::<Derived>(&bad.id).unwrap(), None);
 }

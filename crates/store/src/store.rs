@@ -1,8 +1,10 @@
 //! The store handle: opening (read-write, read-only, secondary), the schema guard, atomic writes,
 //! snapshots.
 
+use std::borrow::Borrow;
 use std::ops::RangeBounds;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rocksdb::{Cache, ColumnFamily, ColumnFamilyDescriptor, DBWithThreadMode, SingleThreaded};
@@ -41,6 +43,8 @@ pub struct Store {
     sync_writes: bool,
     /// Writes skip the write-ahead log ([`Store::set_unlogged_writes`]).
     unlogged: AtomicBool,
+    /// The last write's buffers, reused by the next one.
+    scratch: Mutex<Scratch>,
     _cache: Cache,
 }
 
@@ -270,6 +274,7 @@ impl Store {
             unknown_tables,
             sync_writes: opts.sync_writes,
             unlogged: AtomicBool::new(false),
+            scratch: Mutex::new(Scratch::default()),
             _cache: cache,
         }
     }
@@ -296,18 +301,32 @@ impl Store {
 
     /// Applies `batch` atomically: after a crash either all of it or none of it is there, and
     /// readers never see part of it. Goes through the write-ahead log; fsynced only when
-    /// `StoreOptions::sync_writes` is set (see `docs/store.md`, "Durability").
-    pub fn write(&self, batch: WriteBatch) -> Result<()> {
+    /// `StoreOptions::sync_writes` is set (see `docs/store.md`, "Durability"). Takes the batch or
+    /// a reference to it: a writer that reuses one batch (an ingest loop) passes `&batch` and
+    /// clears it afterwards, keeping its allocation.
+    pub fn write(&self, batch: impl Borrow<WriteBatch>) -> Result<()> {
+        let batch = batch.borrow();
         if self.mode != Mode::ReadWrite {
             return Err(StoreError::ReadOnly);
         }
-        // Resolve each op's table and slices, then order them by (table, key). The sort is
-        // stable, so operations on the same key keep their order (a put then a delete of one key
-        // still ends deleted) and the batch means exactly what it did unsorted. RocksDB inserts a
+        // The previous write's buffer, when no other write holds it: a large batch then costs no
+        // fresh allocation (page faults and zeroing of megabytes) on every write.
+        let mut cached = self.scratch.try_lock().ok();
+        let mut own = Scratch::default();
+        let scratch = cached.as_deref_mut().unwrap_or(&mut own);
+        let result = self.write_with(batch, &mut scratch.ops);
+        scratch.ops.clear();
+        result
+    }
+
+    fn write_with(&self, batch: &WriteBatch, ops: &mut Vec<ResolvedOp>) -> Result<()> {
+        // Resolve each op's table, then order them by (table, key). The sort is stable, so
+        // operations on the same key keep their order (a put then a delete of one key still ends
+        // deleted) and the batch means exactly what it did unsorted. RocksDB inserts a
         // key-ordered run into a skip-list memtable far faster than random order: each insert
         // starts from the previous one's position (docs/store.md, "Write batches").
         let mut handles: Vec<(&'static str, &ColumnFamily)> = Vec::new();
-        let mut ops: Vec<ResolvedOp<'_>> = Vec::with_capacity(batch.ops.len());
+        ops.reserve(batch.ops.len());
         for op in &batch.ops {
             let slot = match handles.iter().position(|(name, _)| *name == op.table) {
                 Some(i) => i,
@@ -316,31 +335,43 @@ impl Store {
                     handles.len() - 1
                 }
             };
-            let key = batch.data.get(op.start..op.key_end);
-            let value = batch.data.get(op.key_end..op.end);
-            match (op.kind, key, value) {
-                (OpKind::Put, Some(k), Some(v)) => ops.push((slot, k, Some(v))),
-                (OpKind::Delete, Some(k), _) => ops.push((slot, k, None)),
-                (OpKind::Cancelled, _, _) => {}
-                _ => {
-                    return Err(StoreError::InvalidArgument(
-                        "write batch offsets out of range".to_owned(),
-                    ));
-                }
+            let put = match op.kind {
+                OpKind::Put => true,
+                OpKind::Delete => false,
+                OpKind::Cancelled => continue,
+            };
+            if op.start > op.key_end || op.key_end > op.end || op.end > batch.data.len() {
+                return Err(StoreError::InvalidArgument(
+                    "write batch offsets out of range".to_owned(),
+                ));
             }
+            ops.push(ResolvedOp {
+                slot,
+                put,
+                start: op.start,
+                key_end: op.key_end,
+                end: op.end,
+            });
         }
-        ops.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        let data = batch.data.as_slice();
+        let key = |o: &ResolvedOp| data.get(o.start..o.key_end).unwrap_or_default();
+        ops.sort_by(|a, b| a.slot.cmp(&b.slot).then_with(|| key(a).cmp(key(b))));
         let mut rb =
             rocksdb::WriteBatch::with_capacity_bytes(batch.data.len() + 32 * batch.ops.len());
-        for (slot, key, value) in ops {
-            let Some((_, handle)) = handles.get(slot) else {
+        for op in ops.iter() {
+            let Some((_, handle)) = handles.get(op.slot) else {
                 return Err(StoreError::InvalidArgument(
                     "write batch table out of range".to_owned(),
                 ));
             };
-            match value {
-                Some(v) => rb.put_cf(*handle, key, v),
-                None => rb.delete_cf(*handle, key),
+            if op.put {
+                rb.put_cf(
+                    *handle,
+                    key(op),
+                    data.get(op.key_end..op.end).unwrap_or_default(),
+                );
+            } else {
+                rb.delete_cf(*handle, key(op));
             }
         }
         let mut wo = rocksdb::WriteOptions::default();
@@ -432,7 +463,22 @@ impl Store {
 }
 
 /// A batch operation ready to apply: table slot, key, and the value (`None` for a delete).
-type ResolvedOp<'a> = (usize, &'a [u8], Option<&'a [u8]>);
+/// One operation of a batch, its table resolved to a slot of the write's handle list and its key
+/// and value left as offsets into the batch's buffer.
+#[derive(Debug, Clone, Copy)]
+struct ResolvedOp {
+    slot: usize,
+    put: bool,
+    start: usize,
+    key_end: usize,
+    end: usize,
+}
+
+/// A buffer one write needs, kept by the store between writes (see [`Store::write`]).
+#[derive(Debug, Default)]
+struct Scratch {
+    ops: Vec<ResolvedOp>,
+}
 
 fn cf<'a>(db: &'a Db, name: &str) -> Result<&'a ColumnFamily> {
     db.cf_handle(name)

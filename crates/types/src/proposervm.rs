@@ -91,6 +91,13 @@ impl Block {
         Ok(ParsedBlock { block, bytes, id })
     }
 
+    /// Decodes outer block bytes as [`Block::parse`] does, without hashing them for the id or
+    /// copying them: for a caller that needs only the wrapped block (an X-Chain indexer given a
+    /// container whose id was already checked).
+    pub fn decode(bytes: &[u8]) -> Result<Block, CodecError> {
+        Self::decode_outer(bytes)
+    }
+
     /// Decodes outer block bytes: version 0, a known type id, nothing trailing.
     fn decode_outer(bytes: &[u8]) -> Result<Block, CodecError> {
         let mut r = Reader::new(bytes);
@@ -203,6 +210,14 @@ impl Block {
         match self {
             Block::Option { inner, .. } => inner,
             Block::Stateless(b) => &b.inner,
+        }
+    }
+
+    /// The wrapped inner VM block bytes, taken out of the block without a copy.
+    pub fn into_inner(self) -> Vec<u8> {
+        match self {
+            Block::Option { inner, .. } => inner,
+            Block::Stateless(b) => b.inner,
         }
     }
 

@@ -107,3 +107,26 @@ fn unsigned_and_option_builders_follow_build_go() {
     assert_eq!(o.id, Id(sha256(&o.bytes)));
     assert_eq!(Block::parse(&o.bytes).unwrap(), o);
 }
+
+#[test]
+fn decode_is_parse_without_the_id() {
+    // The avalanchego vectors above, plus the builders' option block: `decode` gives the block
+    // `parse` gives, and fails exactly where `parse` fails.
+    let option = Block::build_option(id1(), vec![7, 8, 9]).bytes;
+    for bytes in [
+        hex::decode(SIGNED).unwrap(),
+        hex::decode(GRANITE_ZERO_EPOCH).unwrap(),
+        option,
+    ] {
+        let parsed = Block::parse(&bytes).unwrap();
+        assert_eq!(Block::decode(&bytes).unwrap(), parsed.block);
+        let inner = parsed.block.inner().to_vec();
+        assert_eq!(Block::decode(&bytes).unwrap().into_inner(), inner);
+        for n in 0..bytes.len() {
+            assert_eq!(
+                Block::decode(&bytes[..n]).err(),
+                Block::parse(&bytes[..n]).err()
+            );
+        }
+    }
+}

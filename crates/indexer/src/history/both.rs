@@ -8,21 +8,26 @@ use snowline_node_index::{Derive, IndexError};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::container::ContainerRecord;
 
-/// Runs `A` then `B` on every container; both see the same batch, and both are told when it was
-/// written or dropped (a failure of either drops the batch for both).
+/// Runs `A` then `B` on every container; both see the same batch and the same prepared
+/// container (prepared once: the two hooks must take the same [`Prepare`](snowline_node_index::Prepare)
+/// type), and both are told when it was written or dropped (a failure of either drops the batch
+/// for both).
 #[derive(Debug, Default)]
 pub struct DeriveBoth<A, B>(pub A, pub B);
 
-impl<A: Derive, B: Derive> Derive for DeriveBoth<A, B> {
+impl<A: Derive, B: Derive<Prepared = A::Prepared>> Derive for DeriveBoth<A, B> {
+    type Prepared = A::Prepared;
+
     fn derive(
         &mut self,
         batch: &mut WriteBatch,
         view: &Store,
         record: &ContainerRecord,
         index: u64,
+        prepared: &A::Prepared,
     ) -> Result<(), IndexError> {
-        self.0.derive(batch, view, record, index)?;
-        self.1.derive(batch, view, record, index)
+        self.0.derive(batch, view, record, index, prepared)?;
+        self.1.derive(batch, view, record, index, prepared)
     }
 
     fn committed(&mut self) {
@@ -53,12 +58,15 @@ mod tests {
     }
 
     impl Derive for Probe {
+        type Prepared = ();
+
         fn derive(
             &mut self,
             _batch: &mut WriteBatch,
             _view: &Store,
             _record: &ContainerRecord,
             _index: u64,
+            _prepared: &(),
         ) -> Result<(), IndexError> {
             self.derived += 1;
             if self.fail {
@@ -87,14 +95,14 @@ mod tests {
         };
         let mut batch = WriteBatch::new();
         let mut both = DeriveBoth(Probe::default(), Probe::default());
-        both.derive(&mut batch, &store, &record, 0).unwrap();
+        both.derive(&mut batch, &store, &record, 0, &()).unwrap();
         both.committed();
         assert_eq!((both.0.derived, both.1.derived), (1, 1));
         assert_eq!((both.0.committed, both.1.committed), (1, 1));
 
         // A failing first hook stops the second and fails the pair; a discard reaches both.
         both.0.fail = true;
-        assert!(both.derive(&mut batch, &store, &record, 1).is_err());
+        assert!(both.derive(&mut batch, &store, &record, 1, &()).is_err());
         assert_eq!((both.0.derived, both.1.derived), (2, 1));
         both.discard();
         assert_eq!((both.0.discarded, both.1.discarded), (1, 1));

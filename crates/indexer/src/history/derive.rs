@@ -5,13 +5,9 @@ use std::collections::HashMap;
 
 use snowline_node_index::{Derive, IndexError};
 use snowline_store::{ReadView, Store, WriteBatch};
-use snowline_types::avm::{
-    Output, ParsedBlock, StandardBlock, TransferableOut, Tx, UnsignedTx, Utxo,
-};
+use snowline_types::avm::{Output, ParsedBlock, TransferableOut, Tx, UnsignedTx, Utxo};
 use snowline_types::components::UtxoId;
-use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::proposervm;
-use snowline_types::vertex::Vertex;
+use snowline_types::container::ContainerRecord;
 use snowline_types::{Id, ShortId};
 
 use super::rows::{
@@ -23,6 +19,7 @@ use super::tables::{
     XhBalances, XhBlocks, XhMeta, XhMultiOwner, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos,
     XhVertices,
 };
+use crate::container::XContainer;
 use crate::error::XStateError;
 use crate::outputs::{owners, produced_utxos};
 use crate::state::XGenesisState;
@@ -213,43 +210,45 @@ impl XHistory {
         record: &ContainerRecord,
         index: u64,
     ) -> Result<(), XStateError> {
+        self.apply_parsed(batch, view, record, index, &XContainer::parse(record)?)
+    }
+
+    /// [`XHistory::apply`] of a container already decoded (`container` is `record` decoded).
+    pub fn apply_parsed(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+        index: u64,
+        container: &XContainer,
+    ) -> Result<(), XStateError> {
         let ts = seconds(record.timestamp_ns);
-        match record.path {
-            IndexPath::XTx => {
-                let tx = Tx::parse(&record.bytes).map_err(decode_err(record.id))?;
-                self.accept_tx(batch, view, &tx.id, &tx.tx, ts, None)?;
-            }
-            IndexPath::XVtx => {
-                let vtx = Vertex::parse(&record.bytes).map_err(decode_err(record.id))?;
-                let height = vtx.vertex.height;
-                let mut tx_ids = Vec::with_capacity(vtx.vertex.txs.len());
-                for bytes in &vtx.vertex.txs {
-                    let tx = Tx::parse(bytes).map_err(decode_err(record.id))?;
-                    self.accept_tx(batch, view, &tx.id, &tx.tx, ts, Some(height))?;
+        match container {
+            XContainer::Tx(tx) => self.accept_tx(batch, view, &tx.id, &tx.tx, ts, None)?,
+            XContainer::Vertex(vtx) => {
+                let mut tx_ids = Vec::with_capacity(vtx.txs.len());
+                for tx in &vtx.txs {
+                    self.accept_tx(batch, view, &tx.id, &tx.tx, ts, Some(vtx.height))?;
                     tx_ids.push(tx.id);
                 }
                 let row = VertexRow {
                     id: vtx.id,
-                    parent_ids: vtx.vertex.parent_ids.clone(),
+                    parent_ids: vtx.parent_ids.clone(),
                     timestamp: ts,
                     tx_ids,
                     size: u32::try_from(record.bytes.len()).unwrap_or(u32::MAX),
                 };
-                batch.put::<XhVertices>(&(height, index), &row);
+                batch.put::<XhVertices>(&(vtx.height, index), &row);
                 self.stats.vertices += 1;
             }
-            IndexPath::XBlock => {
-                let outer =
-                    proposervm::Block::parse(&record.bytes).map_err(decode_err(record.id))?;
-                let inner =
-                    StandardBlock::parse(outer.block.inner()).map_err(decode_err(record.id))?;
+            XContainer::Block(inner) => {
                 let height = Some(inner.block.height);
                 for (tx, id) in inner.block.txs.iter().zip(&inner.tx_ids) {
                     self.accept_tx(batch, view, id, tx, ts, height)?;
                 }
-                self.put_block(batch, &inner, record.id, record.bytes.len(), ts);
+                self.put_block(batch, inner, record.id, record.bytes.len(), ts);
             }
-            IndexPath::PBlock | IndexPath::CBlock => return Ok(()),
+            XContainer::Other => return Ok(()),
         }
         self.note_time(batch, view, ts)?;
         Ok(())
@@ -557,14 +556,17 @@ impl XHistory {
 }
 
 impl Derive for XHistory {
+    type Prepared = XContainer;
+
     fn derive(
         &mut self,
         batch: &mut WriteBatch,
         view: &Store,
         record: &ContainerRecord,
         index: u64,
+        prepared: &XContainer,
     ) -> Result<(), IndexError> {
-        self.apply(batch, view, record, index)
+        self.apply_parsed(batch, view, record, index, prepared)
             .map_err(IndexError::from)
     }
 

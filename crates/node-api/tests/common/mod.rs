@@ -43,7 +43,7 @@ pub fn fill(store: &Store, records: &[ContainerRecord]) {
     for r in records {
         w.stage(store, &mut batch, r).unwrap();
     }
-    w.write(store, batch).unwrap();
+    w.write(store, &batch).unwrap();
 }
 
 /// Every row of both index tables.
