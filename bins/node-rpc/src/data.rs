@@ -13,7 +13,7 @@ use snowline_types::address::format_address;
 use snowline_types::container::ContainerLine;
 
 /// Version of the combined schema of this binary's store.
-const SCHEMA_VERSION: u32 = 1;
+const SCHEMA_VERSION: u32 = 2;
 
 /// Containers per atomic write batch when loading the devnet.
 const DEVNET_BATCH: usize = 512;

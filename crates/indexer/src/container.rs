@@ -25,6 +25,8 @@ pub struct XVertex {
     pub parent_ids: Vec<Id>,
     /// Its txs, in order, each with its id.
     pub txs: Vec<ParsedTx>,
+    /// Where each tx starts in the vertex's bytes.
+    pub tx_offsets: Vec<usize>,
 }
 
 /// An accepted X-Chain container, decoded.
@@ -36,7 +38,12 @@ pub enum XContainer {
     Vertex(XVertex),
     /// An `X/block` container: the avm block inside the proposervm wrapper, with its id and the
     /// id of each tx (the wrapper's own id is the container id, already checked by the source).
-    Block(ParsedBlock),
+    Block {
+        /// The avm block.
+        block: ParsedBlock,
+        /// Where its bytes start in the container.
+        offset: usize,
+    },
     /// A container of another chain (`P/block`, `C/block`): nothing for the X-Chain.
     Other,
 }
@@ -52,6 +59,7 @@ impl XContainer {
             IndexPath::XTx => XContainer::Tx(Tx::parse(&record.bytes).map_err(failed)?),
             IndexPath::XVtx => {
                 let parsed = Vertex::parse(&record.bytes).map_err(failed)?;
+                let tx_offsets = parsed.vertex.tx_offsets();
                 let vertex = parsed.vertex;
                 let txs = vertex
                     .txs
@@ -64,11 +72,14 @@ impl XContainer {
                     height: vertex.height,
                     parent_ids: vertex.parent_ids,
                     txs,
+                    tx_offsets,
                 })
             }
             IndexPath::XBlock => {
                 let outer = proposervm::Block::decode(&record.bytes).map_err(failed)?;
-                XContainer::Block(StandardBlock::parse_vec(outer.into_inner()).map_err(failed)?)
+                let offset = outer.inner_offset();
+                let block = StandardBlock::parse_vec(outer.into_inner()).map_err(failed)?;
+                XContainer::Block { block, offset }
             }
             IndexPath::PBlock | IndexPath::CBlock => XContainer::Other,
         })

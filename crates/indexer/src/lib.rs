@@ -20,6 +20,7 @@ pub mod history;
 pub mod outputs;
 mod reader;
 mod state;
+mod stored_bytes;
 pub mod tables;
 
 pub use container::{XContainer, XVertex};

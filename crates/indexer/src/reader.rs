@@ -39,7 +39,10 @@ impl<'a, V: ReadView> XReader<'a, V> {
 
     /// The signed bytes of an accepted tx.
     pub fn tx(&self, id: &Id) -> Result<Option<Vec<u8>>, XStateError> {
-        Ok(self.view.get::<XTxs>(id)?)
+        self.view
+            .get::<XTxs>(id)?
+            .map(|stored| stored.resolve(self.view))
+            .transpose()
     }
 
     /// The bytes of an unspent UTXO.
@@ -69,7 +72,10 @@ impl<'a, V: ReadView> XReader<'a, V> {
 
     /// The avm block bytes at `height`.
     pub fn block_at(&self, height: u64) -> Result<Option<Vec<u8>>, XStateError> {
-        Ok(self.view.get::<XBlocks>(&height)?)
+        self.view
+            .get::<XBlocks>(&height)?
+            .map(|stored| stored.resolve(self.view))
+            .transpose()
     }
 
     /// The height of the last accepted block.

@@ -7,12 +7,13 @@ use std::collections::{HashMap, HashSet};
 use snowline_node_index::{Derive, IndexError};
 use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::avm::{ParsedTx, StandardBlock, Tx, UnsignedTx, Utxo};
-use snowline_types::container::ContainerRecord;
+use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::{Id, ShortId};
 
 use crate::container::XContainer;
 use crate::error::XStateError;
 use crate::outputs::{owners, produced_utxos};
+use crate::stored_bytes::StoredBytes;
 use crate::tables::{
     AssetRow, META_GENESIS, META_NEXT_SEQ, UtxoRow, XAddrUtxoPos, XAddrUtxos, XAssetAliases,
     XAssetPrimaryAlias, XAssets, XAtomicAddrPos, XAtomicAddrUtxos, XAtomicUtxos, XBlockIds,
@@ -97,7 +98,8 @@ impl XChainState {
         }
         let mut batch = WriteBatch::new();
         for tx in &genesis.txs {
-            self.apply_tx(&mut batch, store, &tx.id, &tx.bytes, &tx.tx)?;
+            let bytes = StoredBytes::Inline(tx.bytes.clone());
+            self.apply_tx(&mut batch, store, &tx.id, bytes, &tx.tx)?;
         }
         let mut primary = HashSet::new();
         for (alias, id) in &genesis.aliases {
@@ -109,7 +111,7 @@ impl XChainState {
         if let Some(block) = &genesis.linear_genesis {
             let bytes = block.bytes();
             batch.put::<XBlockIds>(&block.id(), &block.height);
-            batch.put::<XBlocks>(&block.height, &bytes);
+            batch.put::<XBlocks>(&block.height, &StoredBytes::Inline(bytes));
         }
         for (chain, utxo) in &genesis.atomic_utxos {
             let seq = self.take_seq(store)?;
@@ -129,16 +131,18 @@ impl XChainState {
         }
     }
 
-    /// Applies one accepted container to `batch` (`view` = the committed store). `X/tx`: the
-    /// tx; `X/vtx`: each tx of the vertex not yet applied; `X/block`: the proposervm block's
-    /// inner avm block and its txs in order. Other paths are ignored.
+    /// Applies one accepted container, at `index` in its path, to `batch` (`view` = the
+    /// committed store). `X/tx`: the tx; `X/vtx`: each tx of the vertex not yet applied;
+    /// `X/block`: the proposervm block's inner avm block and its txs in order. Other paths are
+    /// ignored. Tx and block bytes are stored as ranges of the container ([`StoredBytes`]).
     pub fn apply(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
         record: &ContainerRecord,
+        index: u64,
     ) -> Result<(), XStateError> {
-        self.apply_parsed(batch, view, &XContainer::parse(record)?)
+        self.apply_parsed(batch, view, &XContainer::parse(record)?, index)
     }
 
     /// [`XChainState::apply`] of a container already decoded.
@@ -147,21 +151,33 @@ impl XChainState {
         batch: &mut WriteBatch,
         view: &impl ReadView,
         container: &XContainer,
+        index: u64,
     ) -> Result<(), XStateError> {
+        let at = |path, offset: usize, len: usize, versioned| {
+            StoredBytes::in_container(path, index, offset, len, versioned).ok_or_else(|| {
+                XStateError::Corrupt(format!("{path} container {index} is over 4 GiB"))
+            })
+        };
         match container {
-            XContainer::Tx(tx) => self.apply_tx(batch, view, &tx.id, &tx.bytes, &tx.tx)?,
+            XContainer::Tx(tx) => {
+                let stored = at(IndexPath::XTx, 0, tx.bytes.len(), false)?;
+                self.apply_tx(batch, view, &tx.id, stored, &tx.tx)?;
+            }
             XContainer::Vertex(vtx) => {
-                for tx in &vtx.txs {
-                    self.apply_tx(batch, view, &tx.id, &tx.bytes, &tx.tx)?;
+                for (tx, offset) in vtx.txs.iter().zip(&vtx.tx_offsets) {
+                    let stored = at(IndexPath::XVtx, *offset, tx.bytes.len(), false)?;
+                    self.apply_tx(batch, view, &tx.id, stored, &tx.tx)?;
                 }
             }
-            XContainer::Block(inner) => {
-                for (i, (tx, id)) in inner.block.txs.iter().zip(&inner.tx_ids).enumerate() {
-                    let bytes = inner.tx_signed_bytes(i).unwrap_or_default();
-                    self.apply_tx(batch, view, id, &bytes, tx)?;
+            XContainer::Block { block, offset } => {
+                for (i, (tx, id)) in block.block.txs.iter().zip(&block.tx_ids).enumerate() {
+                    let range = block.tx_range(i).unwrap_or_default();
+                    let stored = at(IndexPath::XBlock, offset + range.start, range.len(), true)?;
+                    self.apply_tx(batch, view, id, stored, tx)?;
                 }
-                batch.put::<XBlockIds>(&inner.id, &inner.block.height);
-                batch.put::<XBlocks>(&inner.block.height, &inner.bytes);
+                batch.put::<XBlockIds>(&block.id, &block.block.height);
+                let stored = at(IndexPath::XBlock, *offset, block.bytes.len(), false)?;
+                batch.put::<XBlocks>(&block.block.height, &stored);
                 self.stats.blocks += 1;
             }
             XContainer::Other => {}
@@ -202,7 +218,7 @@ impl XChainState {
         batch: &mut WriteBatch,
         view: &impl ReadView,
         id: &Id,
-        bytes: &[u8],
+        bytes: StoredBytes,
         tx: &Tx,
     ) -> Result<(), XStateError> {
         if self.tx_known(view, id)? {
@@ -210,7 +226,7 @@ impl XChainState {
             return Ok(());
         }
         self.txs.insert(*id);
-        batch.put::<XTxs>(id, &bytes.to_vec());
+        batch.put::<XTxs>(id, &bytes);
         let base_inputs = tx.unsigned.base().inputs.iter().map(|i| i.utxo_id.id());
         let op_inputs: Vec<Id> = match &tx.unsigned {
             UnsignedTx::Operation(t) => t
@@ -361,10 +377,10 @@ impl Derive for XChainState {
         batch: &mut WriteBatch,
         view: &Store,
         _record: &ContainerRecord,
-        _index: u64,
+        index: u64,
         prepared: &XContainer,
     ) -> Result<(), IndexError> {
-        self.apply_parsed(batch, view, prepared)
+        self.apply_parsed(batch, view, prepared, index)
             .map_err(IndexError::from)
     }
 

@@ -5,6 +5,8 @@ use snowline_store::value::ValueCodec;
 use snowline_store::{Access, DecodeError, Desc, Table, TableSpec};
 use snowline_types::{Id, ShortId};
 
+pub use crate::stored_bytes::StoredBytes;
+
 /// `utxo id -> (creation seq, utxo bytes)`: the current (unspent) UTXO set of the X-Chain.
 #[derive(Debug, Clone, Copy)]
 pub struct XUtxos;
@@ -66,14 +68,15 @@ impl Table for XAtomicAddrPos {
     type Value = u64;
 }
 
-/// `tx id -> signed tx bytes`: every accepted X-Chain tx (genesis txs included).
+/// `tx id -> where its signed bytes are`: every accepted X-Chain tx (genesis txs included),
+/// as a range of the container holding it (or inline for genesis txs).
 #[derive(Debug, Clone, Copy)]
 pub struct XTxs;
 impl Table for XTxs {
     const NAME: &'static str = "x_txs";
     const ACCESS: Access = Access::PointLookup;
     type Key = Id;
-    type Value = Vec<u8>;
+    type Value = StoredBytes;
 }
 
 /// `asset id -> (name, symbol, denomination)`: every asset a `CreateAssetTx` created.
@@ -116,13 +119,14 @@ impl Table for XBlockIds {
     type Value = u64;
 }
 
-/// `height -> inner avm block bytes` (what `avm.getBlock` serves, not the proposervm wrapper).
+/// `height -> where the inner avm block bytes are` (what `avm.getBlock` serves, not the
+/// proposervm wrapper): a range of its `X/block` container, or inline for the genesis block.
 #[derive(Debug, Clone, Copy)]
 pub struct XBlocks;
 impl Table for XBlocks {
     const NAME: &'static str = "x_blocks";
     type Key = u64;
-    type Value = Vec<u8>;
+    type Value = StoredBytes;
 }
 
 /// Counters: [`META_NEXT_SEQ`], [`META_GENESIS`].

@@ -164,11 +164,28 @@ fn derived_state_equals_independent_replay() {
     assert_eq!(got.len(), want.len());
     assert_eq!(got, want);
 
-    let txs = store
+    let tx_ids: Vec<Id> = store
         .scan::<XTxs, _>(.., Direction::Forward)
         .unwrap()
-        .count();
-    assert_eq!(txs, n_txs);
+        .map(|e| e.unwrap().0)
+        .collect();
+    assert_eq!(tx_ids.len(), n_txs);
+    // Every tx's bytes, read back through the container holding them (DAG txs from X/tx or
+    // their vertex, block txs from inside the proposervm-wrapped block, genesis txs inline),
+    // are its signed bytes: they hash to its id and decode.
+    let reader = XReader::new(&store);
+    for id in &tx_ids {
+        let bytes = reader.tx(id).unwrap().unwrap();
+        assert_eq!(Tx::parse(&bytes).unwrap().id, *id);
+    }
+    // Every block's bytes are the inner avm block: its id is the one indexed at its height.
+    let height = reader.height().unwrap().unwrap();
+    assert!(height > 0, "the small devnet has a linear era");
+    for h in 0..=height {
+        let block = StandardBlock::parse(&reader.block_at(h).unwrap().unwrap()).unwrap();
+        assert_eq!(block.block.height, h);
+        assert_eq!(reader.block_height(&block.id).unwrap(), Some(h));
+    }
     let stored_atomic: BTreeSet<(Id, Id)> = store
         .scan::<XAtomicUtxos, _>(.., Direction::Forward)
         .unwrap()

@@ -213,6 +213,18 @@ impl Block {
         }
     }
 
+    /// Where the inner VM block bytes start in this block's encoding ([`Block::bytes`]): after
+    /// the fields before it and its `u32` length. Lets an index point into a stored container
+    /// instead of keeping a second copy of the inner block.
+    pub fn inner_offset(&self) -> usize {
+        // version (2), type id (4), parent id (32), then for a stateless block timestamp (8),
+        // P-Chain height (8) and the length-prefixed certificate (4 + n); the inner's length (4).
+        match self {
+            Block::Option { .. } => 2 + 4 + 32 + 4,
+            Block::Stateless(b) => 2 + 4 + 32 + 8 + 8 + 4 + b.certificate.len() + 4,
+        }
+    }
+
     /// The wrapped inner VM block bytes, taken out of the block without a copy.
     pub fn into_inner(self) -> Vec<u8> {
         match self {

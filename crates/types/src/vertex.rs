@@ -136,6 +136,25 @@ impl Vertex {
         })
     }
 
+    /// Where each tx's bytes start in this vertex's encoding ([`Vertex::bytes`]), in order: lets
+    /// an index point into a stored vertex instead of keeping a second copy of its txs.
+    pub fn tx_offsets(&self) -> Vec<usize> {
+        // version (2), chain id (32), height (8), epoch (4, not in a stop vertex), the parents
+        // (4 + 32 each), the tx count (4); then each tx as its u32 length and its bytes.
+        if self.stop {
+            return Vec::new();
+        }
+        let mut at = 2 + 32 + 8 + 4 + 4 + 32 * self.parent_ids.len() + 4;
+        self.txs
+            .iter()
+            .map(|tx| {
+                let start = at + 4;
+                at = start + tx.len();
+                start
+            })
+            .collect()
+    }
+
     /// The vertex bytes: the version then the fields that version serializes.
     pub fn bytes(&self) -> Vec<u8> {
         let tx_len: usize = self.txs.iter().map(|t| t.len() + 4).sum();

@@ -130,3 +130,23 @@ fn decode_is_parse_without_the_id() {
         }
     }
 }
+
+#[test]
+fn inner_offset_points_at_the_inner_block() {
+    // The avalanchego vectors (inner `[3]` and `[]`-less granite inner) and both builders.
+    let unsigned = Block::build_unsigned(id1(), 5, 6, Epoch::default(), vec![4, 5, 6, 7]);
+    let option = Block::build_option(id1(), vec![7, 8, 9]);
+    for bytes in [
+        hex::decode(SIGNED).unwrap(),
+        hex::decode(GRANITE_ZERO_EPOCH).unwrap(),
+        unsigned.bytes,
+        option.bytes,
+    ] {
+        let block = Block::decode(&bytes).unwrap();
+        let at = block.inner_offset();
+        assert_eq!(&bytes[at..at + block.inner().len()], block.inner());
+        // The u32 length right before it.
+        let len = u32::from_be_bytes(bytes[at - 4..at].try_into().unwrap());
+        assert_eq!(len as usize, block.inner().len());
+    }
+}

@@ -245,3 +245,27 @@ fn error_messages_are_avalanchegos() {
         "vertex contains no operations"
     );
 }
+
+#[test]
+fn tx_offsets_point_at_each_tx_in_the_encoding() {
+    // vector: avalanchego snow/engine/avalanche/vertex/parser_test.go TestParseValid: the two
+    // txs sit after the 4-byte tx count (offset 118) as u32 length + byte.
+    let bytes = parse_valid_bytes();
+    let p = Vertex::parse(&bytes).unwrap();
+    assert_eq!(p.vertex.tx_offsets(), vec![122, 127]);
+    // Several parents and longer txs, and a stop vertex (no txs at all).
+    let built = Vertex::build(
+        id(9),
+        7,
+        vec![id(1), id(2), id(3)],
+        vec![vec![1; 40], vec![2; 3], vec![3; 300]],
+    )
+    .unwrap();
+    let offsets = built.vertex.tx_offsets();
+    assert_eq!(offsets.len(), 3);
+    for (tx, at) in built.vertex.txs.iter().zip(offsets) {
+        assert_eq!(&built.bytes[at..at + tx.len()], tx.as_slice());
+    }
+    let stop = Vertex::build_stop(id(9), 7, vec![id(1)]).unwrap();
+    assert!(stop.vertex.tx_offsets().is_empty());
+}

@@ -241,7 +241,7 @@ impl XHistory {
                 batch.put::<XhVertices>(&(vtx.height, index), &row);
                 self.stats.vertices += 1;
             }
-            XContainer::Block(inner) => {
+            XContainer::Block { block: inner, .. } => {
                 let height = Some(inner.block.height);
                 for (tx, id) in inner.block.txs.iter().zip(&inner.tx_ids) {
                     self.accept_tx(batch, view, id, tx, ts, height)?;

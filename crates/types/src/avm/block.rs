@@ -180,6 +180,11 @@ impl ParsedBlock {
         Self::parse_with_max(&bytes, MAX_GENESIS_TX_SIZE)
     }
 
+    /// Where tx `i` sits in the block's bytes (no version prefix).
+    pub fn tx_range(&self, i: usize) -> Option<Range<usize>> {
+        self.tx_ranges.get(i).cloned()
+    }
+
     /// The bytes of tx `i` inside the block (no version prefix).
     pub fn tx_bytes(&self, i: usize) -> Option<&[u8]> {
         self.tx_ranges
