@@ -2,7 +2,9 @@
 //! [`Derive`] hook of the node-index ingest loop, so derived rows commit in the same atomic batch
 //! as the containers they come from (a crash leaves both or neither).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use snowline_node_index::{Derive, IndexError};
 use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
@@ -64,11 +66,11 @@ enum Pending {
 #[derive(Debug, Default)]
 pub struct XChainState {
     /// UTXOs created or spent in the batch.
-    utxos: HashMap<Id, Pending>,
+    utxos: FxHashMap<Id, Pending>,
     /// Atomic UTXOs spent in the batch.
-    atomic_spent: HashSet<(Id, Id)>,
+    atomic_spent: FxHashSet<(Id, Id)>,
     /// Txs applied in the batch.
-    txs: HashSet<Id>,
+    txs: FxHashSet<Id>,
     /// Next sequence number (committed value plus the batch), loaded lazily.
     next_seq: Option<u64>,
     committed_seq: Option<u64>,

@@ -1,8 +1,7 @@
 //! Appending containers: [`IndexWriter`] stages rows into a caller's batch and advances once the
 //! batch is durably written, so an append is atomic with everything derived from it.
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap;
 use snowline_store::{ReadView, Store, WriteBatch};
 use snowline_types::Id;
 use snowline_types::container::{ContainerRecord, IndexPath};
@@ -43,7 +42,8 @@ impl Staged {
 pub struct IndexWriter {
     next: [u64; 5],
     staged_next: [u64; 5],
-    staged_ids: HashMap<(u8, Id), u64>,
+    /// FxHash: the keys are container ids (hashes); SipHash cost more than the lookups.
+    staged_ids: FxHashMap<(u8, Id), u64>,
 }
 
 fn slot(path: IndexPath) -> usize {
@@ -62,7 +62,7 @@ impl IndexWriter {
         Ok(Self {
             next,
             staged_next: next,
-            staged_ids: HashMap::new(),
+            staged_ids: FxHashMap::default(),
         })
     }
 

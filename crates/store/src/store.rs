@@ -345,8 +345,11 @@ impl Store {
                     "write batch offsets out of range".to_owned(),
                 ));
             }
+            let key = batch.data.get(op.start..op.key_end).unwrap_or_default();
             ops.push(ResolvedOp {
                 slot,
+                prefix: key_prefix(key),
+                seq: ops.len(),
                 put,
                 start: op.start,
                 key_end: op.key_end,
@@ -355,7 +358,14 @@ impl Store {
         }
         let data = batch.data.as_slice();
         let key = |o: &ResolvedOp| data.get(o.start..o.key_end).unwrap_or_default();
-        ops.sort_by(|a, b| a.slot.cmp(&b.slot).then_with(|| key(a).cmp(key(b))));
+        // (slot, key, seq) is unique, so the unstable sort orders exactly as a stable sort by
+        // (slot, key) would; the 8-byte prefix settles most comparisons without a memcmp.
+        ops.sort_unstable_by(|a, b| {
+            (a.slot, a.prefix)
+                .cmp(&(b.slot, b.prefix))
+                .then_with(|| key(a).cmp(key(b)))
+                .then(a.seq.cmp(&b.seq))
+        });
         let mut rb =
             rocksdb::WriteBatch::with_capacity_bytes(batch.data.len() + 32 * batch.ops.len());
         for op in ops.iter() {
@@ -468,10 +478,25 @@ impl Store {
 #[derive(Debug, Clone, Copy)]
 struct ResolvedOp {
     slot: usize,
+    /// The key's first 8 bytes, big-endian, zero-padded: orders as the key does, up to ties.
+    prefix: u64,
+    /// Position in the batch: orders operations on the same key as they were recorded.
+    seq: usize,
     put: bool,
     start: usize,
     key_end: usize,
     end: usize,
+}
+
+/// The first 8 bytes of `key` as a big-endian number (zero-padded): comparing prefixes orders
+/// keys as comparing them byte-wise does, except that equal prefixes need the full keys.
+fn key_prefix(key: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = key.len().min(8);
+    if let (Some(dst), Some(src)) = (b.get_mut(..n), key.get(..n)) {
+        dst.copy_from_slice(src);
+    }
+    u64::from_be_bytes(b)
 }
 
 /// A buffer one write needs, kept by the store between writes (see [`Store::write`]).

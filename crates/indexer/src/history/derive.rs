@@ -1,7 +1,7 @@
 //! [`XHistory`]: the node-index [`Derive`] hook that fills the history tables from accepted
 //! `X/tx`, `X/vtx` and `X/block` containers, in the same atomic batch as the containers.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use snowline_node_index::{Derive, IndexError};
 use snowline_store::{ReadView, Store, WriteBatch};
@@ -54,9 +54,9 @@ pub struct HistoryStats {
 #[derive(Debug)]
 pub struct XHistory {
     x_chain: Id,
-    utxos: HashMap<Id, UtxoRecord>,
-    txs: HashMap<Id, TxRow>,
-    balances: HashMap<BalanceKey, AssetTotal>,
+    utxos: FxHashMap<Id, UtxoRecord>,
+    txs: FxHashMap<Id, TxRow>,
+    balances: FxHashMap<BalanceKey, AssetTotal>,
     first_time_known: bool,
     first_time_pending: bool,
     stats: HistoryStats,
@@ -126,9 +126,9 @@ impl XHistory {
     pub fn new(x_chain: Id) -> Self {
         Self {
             x_chain,
-            utxos: HashMap::new(),
-            txs: HashMap::new(),
-            balances: HashMap::new(),
+            utxos: FxHashMap::default(),
+            txs: FxHashMap::default(),
+            balances: FxHashMap::default(),
             first_time_known: false,
             first_time_pending: false,
             stats: HistoryStats::default(),
