@@ -13,6 +13,11 @@ use cli::{Cli, Command, Common, Source};
 use snowline_node_index::{FollowConfig, Follower, IndexWriter};
 use snowline_types::NetworkInfo;
 
+/// mimalloc: an import allocates decoded containers on its parse threads and frees them on the
+/// writer thread, which glibc's per-thread arenas handle slowly.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
