@@ -4,12 +4,13 @@
 use rustc_hash::FxHashMap;
 
 use snowline_node_index::{Derive, IndexError};
-use snowline_store::{ReadView, Store, WriteBatch};
+use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::avm::{Output, ParsedBlock, TransferableOut, Tx, UnsignedTx, Utxo};
 use snowline_types::components::UtxoId;
 use snowline_types::container::ContainerRecord;
 use snowline_types::{Id, ShortId};
 
+use super::pending::PendingRows;
 use super::rows::{
     AssetCap, AssetInfo, AssetTotal, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord,
     VertexRow, output_amount, output_owners,
@@ -23,9 +24,6 @@ use crate::container::XContainer;
 use crate::error::XStateError;
 use crate::outputs::{owners, produced_utxos};
 use crate::state::XGenesisState;
-
-/// Key of [`XhBalances`]: `(address, asset, holding code, shared chain, locktime)`.
-type BalanceKey = (ShortId, Id, u8, Id, u64);
 
 /// Counters of what [`XHistory`] applied since it was created.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -54,9 +52,14 @@ pub struct HistoryStats {
 #[derive(Debug)]
 pub struct XHistory {
     x_chain: Id,
-    utxos: FxHashMap<Id, UtxoRecord>,
-    txs: FxHashMap<Id, TxRow>,
-    balances: FxHashMap<BalanceKey, AssetTotal>,
+    utxos: PendingRows<XhUtxos>,
+    txs: PendingRows<XhTxs>,
+    balances: PendingRows<XhBalances>,
+    /// Per UTXO created in the batch, the puts of its unspent orders and multi-owner rows:
+    /// withdrawn if the batch also consumes it.
+    unspent: FxHashMap<Id, Vec<OpHandle>>,
+    /// The batch's put of [`META_LAST_TIME`], replaced by each container's.
+    last_time: Option<OpHandle>,
     first_time_known: bool,
     first_time_pending: bool,
     stats: HistoryStats,
@@ -126,9 +129,11 @@ impl XHistory {
     pub fn new(x_chain: Id) -> Self {
         Self {
             x_chain,
-            utxos: FxHashMap::default(),
-            txs: FxHashMap::default(),
-            balances: FxHashMap::default(),
+            utxos: PendingRows::default(),
+            txs: PendingRows::default(),
+            balances: PendingRows::default(),
+            unspent: FxHashMap::default(),
+            last_time: None,
             first_time_known: false,
             first_time_pending: false,
             stats: HistoryStats::default(),
@@ -288,27 +293,30 @@ impl XHistory {
             }
             self.first_time_known = true;
         }
-        batch.put::<XhMeta>(&META_LAST_TIME, &ts);
+        let put = batch.put_tracked::<XhMeta>(&META_LAST_TIME, &ts);
+        if let Some(old) = self.last_time.replace(put) {
+            batch.cancel(old);
+        }
         Ok(())
     }
 
     fn tx_row(&self, view: &impl ReadView, id: &Id) -> Result<Option<TxRow>, XStateError> {
         match self.txs.get(id) {
-            Some(row) => Ok(Some(*row)),
+            Some(row) => Ok(row.copied()),
             None => Ok(view.get::<XhTxs>(id)?),
         }
     }
 
-    fn utxo_row(&self, view: &impl ReadView, id: &Id) -> Result<Option<UtxoRecord>, XStateError> {
+    /// A UTXO's row as of this batch, and whether it is in the committed store.
+    fn utxo_row(
+        &self,
+        view: &impl ReadView,
+        id: &Id,
+    ) -> Result<Option<(UtxoRecord, bool)>, XStateError> {
         match self.utxos.get(id) {
-            Some(row) => Ok(Some(row.clone())),
-            None => Ok(view.get::<XhUtxos>(id)?),
+            Some(row) => Ok(row.map(|r| (r.clone(), false))),
+            None => Ok(view.get::<XhUtxos>(id)?.map(|r| (r, true))),
         }
-    }
-
-    fn put_utxo(&mut self, batch: &mut WriteBatch, id: Id, row: UtxoRecord) {
-        batch.put::<XhUtxos>(&id, &row);
-        self.utxos.insert(id, row);
     }
 
     /// Applies `tx` unless already applied; a known tx without height gets `height`.
@@ -343,8 +351,7 @@ impl XHistory {
         height: Option<u64>,
     ) -> Result<(), XStateError> {
         let row = TxRow { timestamp, height };
-        batch.put::<XhTxs>(id, &row);
-        self.txs.insert(*id, row);
+        self.txs.put(batch, *id, row, false);
         let ev = Event {
             tx_id: *id,
             height,
@@ -387,26 +394,25 @@ impl XHistory {
         height: Option<u64>,
     ) -> Result<(), XStateError> {
         let row = TxRow { height, ..row };
-        batch.put::<XhTxs>(id, &row);
-        self.txs.insert(*id, row);
+        self.txs.put(batch, *id, row, true);
         let created = produced_utxos(tx, id)
             .into_iter()
             .chain(exported_utxos(tx, id).into_iter().map(|(_, u)| u));
         for utxo in created {
             let uid = utxo.id();
-            if let Some(mut rec) = self.utxo_row(view, &uid)? {
+            if let Some((mut rec, stored)) = self.utxo_row(view, &uid)? {
                 if rec.created.tx_id == *id && rec.created.height.is_none() {
                     rec.created.height = height;
-                    self.put_utxo(batch, uid, rec);
+                    self.utxos.put(batch, uid, rec, stored);
                 }
             }
         }
         for input in tx.unsigned.input_utxos() {
             let uid = input.id();
-            if let Some(mut rec) = self.utxo_row(view, &uid)? {
+            if let Some((mut rec, stored)) = self.utxo_row(view, &uid)? {
                 if let Some(c) = rec.consumed.as_mut().filter(|c| c.tx_id == *id) {
                     c.height = height;
-                    self.put_utxo(batch, uid, rec);
+                    self.utxos.put(batch, uid, rec, stored);
                 }
             }
         }
@@ -430,9 +436,12 @@ impl XHistory {
         let amount = counted.unwrap_or(0);
         let addrs = owners(&utxo.output);
         let ts = created.timestamp;
+        // The unspent orders (and multi-owner rows) are withdrawn if the batch consumes the
+        // UTXO; the orders of all UTXOs stay.
+        let mut unspent = Vec::with_capacity(3 * addrs.len());
         for a in &addrs {
-            batch.put::<XhUnspentByTime>(&(*a, ts, uid), &());
-            batch.put::<XhUnspentByAmount>(&(*a, amount, uid), &());
+            unspent.push(batch.put_tracked::<XhUnspentByTime>(&(*a, ts, uid), &()));
+            unspent.push(batch.put_tracked::<XhUnspentByAmount>(&(*a, amount, uid), &()));
             batch.put::<XhAllByTime>(&(*a, ts, uid), &());
             batch.put::<XhAllByAmount>(&(*a, amount, uid), &());
         }
@@ -446,9 +455,16 @@ impl XHistory {
             bytes: utxo.to_bytes(),
         };
         if let Some(counted) = counted {
-            self.count(batch, view, &rec, &utxo, &addrs, counted, true)?;
+            if let [addr] = addrs.as_slice() {
+                self.count(batch, view, &rec, &utxo, addr, counted, true)?;
+            } else {
+                for a in &addrs {
+                    unspent.push(batch.put_tracked::<XhMultiOwner>(&(*a, uid), &()));
+                }
+            }
         }
-        self.put_utxo(batch, uid, rec);
+        self.unspent.insert(uid, unspent);
+        self.utxos.put(batch, uid, rec, false);
         self.stats.utxos_created += 1;
         Ok(())
     }
@@ -461,7 +477,7 @@ impl XHistory {
         uid: Id,
         ev: Event,
     ) -> Result<(), XStateError> {
-        let Some(mut rec) = self.utxo_row(view, &uid)? else {
+        let Some((mut rec, stored)) = self.utxo_row(view, &uid)? else {
             self.stats.missing_inputs += 1;
             return Ok(());
         };
@@ -473,21 +489,35 @@ impl XHistory {
             .utxo()
             .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
         let addrs = owners(&utxo.output);
-        for a in &addrs {
-            batch.delete::<XhUnspentByTime>(&(*a, rec.created.timestamp, uid));
-            batch.delete::<XhUnspentByAmount>(&(*a, rec.amount, uid));
+        let counted = output_amount(&utxo.output);
+        match self.unspent.remove(&uid) {
+            // Created in this very batch: withdraw its unspent rows instead of writing them
+            // and their deletes.
+            Some(puts) => {
+                for op in puts {
+                    batch.cancel(op);
+                }
+            }
+            None => {
+                for a in &addrs {
+                    batch.delete::<XhUnspentByTime>(&(*a, rec.created.timestamp, uid));
+                    batch.delete::<XhUnspentByAmount>(&(*a, rec.amount, uid));
+                    if counted.is_some() && addrs.len() > 1 {
+                        batch.delete::<XhMultiOwner>(&(*a, uid));
+                    }
+                }
+            }
         }
-        if let Some(counted) = output_amount(&utxo.output) {
-            self.count(batch, view, &rec, &utxo, &addrs, counted, false)?;
+        if let (Some(counted), [addr]) = (counted, addrs.as_slice()) {
+            self.count(batch, view, &rec, &utxo, addr, counted, false)?;
         }
         rec.consumed = Some(ev);
-        self.put_utxo(batch, uid, rec);
+        self.utxos.put(batch, uid, rec, stored);
         self.stats.utxos_consumed += 1;
         Ok(())
     }
 
-    /// Adds (`add`) or removes an unspent UTXO from its owner's balance row, or from the
-    /// multi-owner set when it has several owners.
+    /// Adds (`add`) or removes an unspent UTXO of a single owner `addr` from its balance row.
     #[allow(clippy::too_many_arguments)]
     fn count(
         &mut self,
@@ -495,42 +525,29 @@ impl XHistory {
         view: &impl ReadView,
         rec: &UtxoRecord,
         utxo: &Utxo,
-        addrs: &[ShortId],
+        addr: &ShortId,
         amount: u64,
         add: bool,
     ) -> Result<(), XStateError> {
-        let uid = utxo.id();
-        match addrs {
-            [] => {}
-            [addr] => {
-                let chain = rec.shared_with().unwrap_or(Id::EMPTY);
-                let locktime = output_owners(&utxo.output).locktime;
-                let key = (*addr, utxo.asset_id, rec.holding.code(), chain, locktime);
-                let mut total = match self.balances.get(&key) {
-                    Some(t) => *t,
-                    None => view.get::<XhBalances>(&key)?.unwrap_or_default(),
-                };
-                if add {
-                    total.add(amount);
-                } else {
-                    total.sub(amount);
-                }
-                if total.utxo_count == 0 {
-                    batch.delete::<XhBalances>(&key);
-                } else {
-                    batch.put::<XhBalances>(&key, &total);
-                }
-                self.balances.insert(key, total);
-            }
-            many => {
-                for a in many {
-                    if add {
-                        batch.put::<XhMultiOwner>(&(*a, uid), &());
-                    } else {
-                        batch.delete::<XhMultiOwner>(&(*a, uid));
-                    }
-                }
-            }
+        let chain = rec.shared_with().unwrap_or(Id::EMPTY);
+        let locktime = output_owners(&utxo.output).locktime;
+        let key = (*addr, utxo.asset_id, rec.holding.code(), chain, locktime);
+        let (mut total, stored) = match self.balances.get(&key) {
+            Some(t) => (t.copied().unwrap_or_default(), false),
+            None => match view.get::<XhBalances>(&key)? {
+                Some(t) => (t, true),
+                None => (AssetTotal::default(), false),
+            },
+        };
+        if add {
+            total.add(amount);
+        } else {
+            total.sub(amount);
+        }
+        if total.utxo_count == 0 {
+            self.balances.delete(batch, key, stored);
+        } else {
+            self.balances.put(batch, key, total, stored);
         }
         Ok(())
     }
@@ -540,6 +557,8 @@ impl XHistory {
         self.utxos.clear();
         self.txs.clear();
         self.balances.clear();
+        self.unspent.clear();
+        self.last_time = None;
         self.first_time_pending = false;
     }
 
@@ -548,6 +567,8 @@ impl XHistory {
         self.utxos.clear();
         self.txs.clear();
         self.balances.clear();
+        self.unspent.clear();
+        self.last_time = None;
         if self.first_time_pending {
             self.first_time_known = false;
             self.first_time_pending = false;

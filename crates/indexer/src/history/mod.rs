@@ -13,6 +13,7 @@ mod balances;
 mod both;
 mod codec;
 mod derive;
+mod pending;
 mod reader;
 pub mod rows;
 pub mod tables;

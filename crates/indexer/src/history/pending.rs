@@ -1,0 +1,177 @@
+//! [`PendingRows`]: the rows of one table that the current batch wrote, by key, so a later write
+//! of the same key in the same batch withdraws the earlier put instead of adding a second one.
+//! A batch then holds only what the store must end with: one balance row per key however many
+//! txs changed it, and nothing at all for a UTXO created and consumed within the batch.
+
+use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
+use snowline_store::{OpHandle, Table, WriteBatch};
+
+/// What the batch holds for one key.
+#[derive(Debug, Clone)]
+struct Row<V> {
+    /// The value the key ends with (`None`: removed).
+    value: Option<V>,
+    /// The put writing it, withdrawn if the key is written again.
+    put: Option<OpHandle>,
+    /// Whether the key is in the committed store and the batch has not recorded its delete yet
+    /// (a removal then needs one).
+    needs_delete: bool,
+}
+
+/// The rows of table `T` the current batch wrote.
+#[derive(Debug)]
+pub(crate) struct PendingRows<T: Table>
+where
+    T::Key: Eq + Hash,
+{
+    rows: FxHashMap<T::Key, Row<T::Value>>,
+}
+
+impl<T: Table> Default for PendingRows<T>
+where
+    T::Key: Eq + Hash,
+{
+    fn default() -> Self {
+        Self {
+            rows: FxHashMap::default(),
+        }
+    }
+}
+
+impl<T: Table> PendingRows<T>
+where
+    T::Key: Eq + Hash,
+{
+    /// What the batch wrote for `key`: `None` if untouched, `Some(None)` if removed.
+    pub(crate) fn get(&self, key: &T::Key) -> Option<Option<&T::Value>> {
+        self.rows.get(key).map(|r| r.value.as_ref())
+    }
+
+    /// Writes `key -> value`, withdrawing the batch's earlier put of the key. `stored` says
+    /// whether the key is in the committed store; only the batch's first write of a key uses it.
+    pub(crate) fn put(
+        &mut self,
+        batch: &mut WriteBatch,
+        key: T::Key,
+        value: T::Value,
+        stored: bool,
+    ) {
+        let handle = batch.put_tracked::<T>(&key, &value);
+        let row = self.rows.entry(key).or_insert(Row {
+            value: None,
+            put: None,
+            needs_delete: stored,
+        });
+        if let Some(old) = row.put.replace(handle) {
+            batch.cancel(old);
+        }
+        row.value = Some(value);
+    }
+
+    /// Removes `key`: withdraws the batch's put of it, and records a delete only when the
+    /// committed store has the key (once per batch). `stored` as for [`PendingRows::put`].
+    pub(crate) fn delete(&mut self, batch: &mut WriteBatch, key: T::Key, stored: bool) {
+        let needs_delete = match self.rows.get_mut(&key) {
+            Some(row) => {
+                if let Some(old) = row.put.take() {
+                    batch.cancel(old);
+                }
+                row.value = None;
+                std::mem::take(&mut row.needs_delete)
+            }
+            None => stored,
+        };
+        if needs_delete {
+            // Recorded after the withdrawn put, so the store ends without the key either way.
+            batch.delete::<T>(&key);
+        }
+        self.rows.entry(key).or_insert(Row {
+            value: None,
+            put: None,
+            needs_delete: false,
+        });
+    }
+
+    /// Forgets everything (the batch was written or dropped).
+    pub(crate) fn clear(&mut self) {
+        self.rows.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use snowline_store::{ReadView, Schema, Store};
+    use std::collections::BTreeMap;
+
+    #[derive(Debug, Clone, Copy)]
+    struct Rows;
+    impl Table for Rows {
+        const NAME: &'static str = "rows";
+        type Key = u8;
+        type Value = u8;
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Put(u8, u8),
+        Delete(u8),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u8..6, any::<u8>()).prop_map(|(k, v)| Op::Put(k, v)),
+            (0u8..6).prop_map(Op::Delete),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the committed rows and the batch's puts and deletes, the store ends as if
+        /// each had been written, and the batch holds at most one put and one delete per key.
+        #[test]
+        fn batch_ends_as_the_plain_writes_would(
+            before in proptest::collection::btree_map(0u8..6, any::<u8>(), 0..6),
+            ops in proptest::collection::vec(op(), 0..40),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let store = Store::open(dir.path(), &Schema::new(1).with::<Rows>()).unwrap();
+            let mut first = WriteBatch::new();
+            for (k, v) in &before {
+                first.put::<Rows>(k, v);
+            }
+            store.write(first).unwrap();
+
+            let mut model: BTreeMap<u8, u8> = before.clone();
+            let mut pending = PendingRows::<Rows>::default();
+            let mut batch = WriteBatch::new();
+            for op in &ops {
+                match *op {
+                    Op::Put(k, v) => {
+                        pending.put(&mut batch, k, v, before.contains_key(&k));
+                        model.insert(k, v);
+                    }
+                    Op::Delete(k) => {
+                        pending.delete(&mut batch, k, before.contains_key(&k));
+                        model.remove(&k);
+                    }
+                }
+                let got = pending.get(&match *op { Op::Put(k, _) | Op::Delete(k) => k });
+                prop_assert_eq!(got.flatten().copied(), model.get(&match *op { Op::Put(k, _) | Op::Delete(k) => k }).copied());
+            }
+            let touched = ops.iter().map(|o| match *o { Op::Put(k, _) | Op::Delete(k) => k }).collect::<std::collections::BTreeSet<_>>();
+            prop_assert!(batch.len() <= 2 * touched.len());
+            store.write(&batch).unwrap();
+            let stored: BTreeMap<u8, u8> = store
+                .scan::<Rows, _>(.., snowline_store::Direction::Forward)
+                .unwrap()
+                .map(|e| e.unwrap())
+                .collect();
+            prop_assert_eq!(stored, model);
+        }
+    }
+}
