@@ -45,6 +45,12 @@ pub trait Derive {
         prepared: &Self::Prepared,
     ) -> Result<(), IndexError>;
 
+    /// The batch is complete and about to be written: add the rows the hook held back until
+    /// now (e.g. the final value of a row many containers of the batch changed, written once).
+    fn finish(&mut self, _batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+        Ok(())
+    }
+
     /// The batch holding everything derived since the last call was written.
     fn committed(&mut self) {}
 
@@ -123,14 +129,20 @@ pub(crate) fn stage_line<D: Derive + ?Sized>(
     Ok(staged)
 }
 
-/// Writes `batch` (then empties it, keeping its allocation) and tells `writer` and `derive`
-/// whether it landed.
+/// Completes `batch` with what `derive` held back, writes it (then empties it, keeping its
+/// allocation) and tells `writer` and `derive` whether it landed.
 pub(crate) fn write_batch<D: Derive + ?Sized>(
     store: &Store,
     writer: &mut IndexWriter,
     derive: &mut D,
     batch: &mut WriteBatch,
 ) -> Result<(), IndexError> {
+    if let Err(e) = derive.finish(batch, store) {
+        batch.clear();
+        writer.discard();
+        derive.discard();
+        return Err(e);
+    }
     let result = writer.write(store, batch);
     batch.clear();
     match result {

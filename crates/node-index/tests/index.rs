@@ -346,6 +346,43 @@ struct Lengths {
     committed: u64,
 }
 
+/// Holds its rows back until the batch is complete (as the Data API's history does), and
+/// fails there on demand.
+struct Deferred {
+    rows: Vec<(Id, u64)>,
+    fail_finish: bool,
+}
+
+impl Derive for Deferred {
+    type Prepared = Len;
+
+    fn derive(
+        &mut self,
+        _batch: &mut WriteBatch,
+        _view: &Store,
+        record: &ContainerRecord,
+        _index: u64,
+        prepared: &Len,
+    ) -> Result<(), IndexError> {
+        self.rows.push((record.id, prepared.0));
+        Ok(())
+    }
+
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+        if self.fail_finish {
+            return Err(IndexError::Derive("cannot finish".into()));
+        }
+        for (id, len) in self.rows.drain(..) {
+            batch.put::<Derived>(&id, &len);
+        }
+        Ok(())
+    }
+
+    fn discard(&mut self) {
+        self.rows.clear();
+    }
+}
+
 impl Derive for Lengths {
     type Prepared = Len;
 
@@ -459,4 +496,39 @@ fn prepare_errors_surface_only_for_new_containers() {
     assert_eq!((s.added, s.duplicates), (1, 3));
     assert_eq!(store.get::<Derived>(&good(2).id).unwrap(), Some(6));
     assert_eq!(store.get::<Derived>(&bad.id).unwrap(), None);
+}
+
+#[test]
+fn rows_held_back_until_finish_land_with_their_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let mut w = IndexWriter::open(&store).unwrap();
+    let text: String = (0..5)
+        .map(|i| format!("{}\n", record(IndexPath::XTx, i).to_json_line(None)))
+        .collect();
+    let mut d = Deferred {
+        rows: Vec::new(),
+        fail_finish: true,
+    };
+    let err =
+        import_jsonl(&store, &mut w, Cursor::new(text.clone()), 2, &mut d, |_| {}).unwrap_err();
+    assert!(err.to_string().contains("cannot finish"), "{err}");
+    // The failed finish dropped the whole first batch: no container, no row.
+    assert_eq!(w.next_index(IndexPath::XTx), 0);
+    assert_eq!(
+        IndexWriter::open(&store)
+            .unwrap()
+            .next_index(IndexPath::XTx),
+        0
+    );
+    d.fail_finish = false;
+    let s = import_jsonl(&store, &mut w, Cursor::new(text), 2, &mut d, |_| {}).unwrap();
+    assert_eq!((s.added, s.batches), (5, 3));
+    for i in 0..5 {
+        let r = record(IndexPath::XTx, i);
+        assert_eq!(
+            store.get::<Derived>(&r.id).unwrap(),
+            Some(r.bytes.len() as u64)
+        );
+    }
 }

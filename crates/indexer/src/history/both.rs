@@ -30,6 +30,11 @@ impl<A: Derive, B: Derive<Prepared = A::Prepared>> Derive for DeriveBoth<A, B> {
         self.1.derive(batch, view, record, index, prepared)
     }
 
+    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
+        self.0.finish(batch, view)?;
+        self.1.finish(batch, view)
+    }
+
     fn committed(&mut self) {
         self.0.committed();
         self.1.committed();

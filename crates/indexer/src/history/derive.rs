@@ -58,8 +58,8 @@ pub struct XHistory {
     /// Per UTXO created in the batch, the puts of its unspent orders and multi-owner rows:
     /// withdrawn if the batch also consumes it.
     unspent: FxHashMap<Id, Vec<OpHandle>>,
-    /// The batch's put of [`META_LAST_TIME`], replaced by each container's.
-    last_time: Option<OpHandle>,
+    /// The batch's last container time: [`META_LAST_TIME`] once the batch is complete.
+    last_time: Option<u64>,
     first_time_known: bool,
     first_time_pending: bool,
     stats: HistoryStats,
@@ -158,7 +158,9 @@ impl XHistory {
             return Ok(false);
         }
         let mut batch = WriteBatch::new();
-        let result = self.stage_genesis(&mut batch, store, genesis, timestamp);
+        let result = self
+            .stage_genesis(&mut batch, store, genesis, timestamp)
+            .map(|()| self.finish(&mut batch));
         match result.and_then(|()| store.write(batch).map_err(XStateError::from)) {
             Ok(()) => {
                 self.committed();
@@ -293,10 +295,7 @@ impl XHistory {
             }
             self.first_time_known = true;
         }
-        let put = batch.put_tracked::<XhMeta>(&META_LAST_TIME, &ts);
-        if let Some(old) = self.last_time.replace(put) {
-            batch.cancel(old);
-        }
+        self.last_time = Some(ts);
         Ok(())
     }
 
@@ -332,7 +331,7 @@ impl XHistory {
         match self.tx_row(view, id)? {
             None => self.apply_tx(batch, view, id, tx, ts, height),
             Some(row) if row.height.is_none() && height.is_some() => {
-                self.patch_height(batch, view, id, tx, row, height)
+                self.patch_height(view, id, tx, row, height)
             }
             Some(_) => {
                 self.stats.duplicate_txs += 1;
@@ -351,7 +350,7 @@ impl XHistory {
         height: Option<u64>,
     ) -> Result<(), XStateError> {
         let row = TxRow { timestamp, height };
-        self.txs.put(batch, *id, row, false);
+        self.txs.put(*id, row, false);
         let ev = Event {
             tx_id: *id,
             height,
@@ -386,7 +385,6 @@ impl XHistory {
     /// Gives a tx applied without a height (and what it created and consumed) its height.
     fn patch_height(
         &mut self,
-        batch: &mut WriteBatch,
         view: &impl ReadView,
         id: &Id,
         tx: &Tx,
@@ -394,7 +392,7 @@ impl XHistory {
         height: Option<u64>,
     ) -> Result<(), XStateError> {
         let row = TxRow { height, ..row };
-        self.txs.put(batch, *id, row, true);
+        self.txs.put(*id, row, true);
         let created = produced_utxos(tx, id)
             .into_iter()
             .chain(exported_utxos(tx, id).into_iter().map(|(_, u)| u));
@@ -403,7 +401,7 @@ impl XHistory {
             if let Some((mut rec, stored)) = self.utxo_row(view, &uid)? {
                 if rec.created.tx_id == *id && rec.created.height.is_none() {
                     rec.created.height = height;
-                    self.utxos.put(batch, uid, rec, stored);
+                    self.utxos.put(uid, rec, stored);
                 }
             }
         }
@@ -412,7 +410,7 @@ impl XHistory {
             if let Some((mut rec, stored)) = self.utxo_row(view, &uid)? {
                 if let Some(c) = rec.consumed.as_mut().filter(|c| c.tx_id == *id) {
                     c.height = height;
-                    self.utxos.put(batch, uid, rec, stored);
+                    self.utxos.put(uid, rec, stored);
                 }
             }
         }
@@ -456,7 +454,7 @@ impl XHistory {
         };
         if let Some(counted) = counted {
             if let [addr] = addrs.as_slice() {
-                self.count(batch, view, &rec, &utxo, addr, counted, true)?;
+                self.count(view, &rec, &utxo, addr, counted, true)?;
             } else {
                 for a in &addrs {
                     unspent.push(batch.put_tracked::<XhMultiOwner>(&(*a, uid), &()));
@@ -464,7 +462,7 @@ impl XHistory {
             }
         }
         self.unspent.insert(uid, unspent);
-        self.utxos.put(batch, uid, rec, false);
+        self.utxos.put(uid, rec, false);
         self.stats.utxos_created += 1;
         Ok(())
     }
@@ -509,19 +507,17 @@ impl XHistory {
             }
         }
         if let (Some(counted), [addr]) = (counted, addrs.as_slice()) {
-            self.count(batch, view, &rec, &utxo, addr, counted, false)?;
+            self.count(view, &rec, &utxo, addr, counted, false)?;
         }
         rec.consumed = Some(ev);
-        self.utxos.put(batch, uid, rec, stored);
+        self.utxos.put(uid, rec, stored);
         self.stats.utxos_consumed += 1;
         Ok(())
     }
 
     /// Adds (`add`) or removes an unspent UTXO of a single owner `addr` from its balance row.
-    #[allow(clippy::too_many_arguments)]
     fn count(
         &mut self,
-        batch: &mut WriteBatch,
         view: &impl ReadView,
         rec: &UtxoRecord,
         utxo: &Utxo,
@@ -545,11 +541,23 @@ impl XHistory {
             total.sub(amount);
         }
         if total.utxo_count == 0 {
-            self.balances.delete(batch, key, stored);
+            self.balances.delete(key, stored);
         } else {
-            self.balances.put(batch, key, total, stored);
+            self.balances.put(key, total, stored);
         }
         Ok(())
+    }
+
+    /// The batch was written: pending changes are now visible through the store.
+    /// The batch is complete: adds the rows held back until now (the final UTXO, tx and
+    /// balance rows, the last container time), each written once.
+    pub fn finish(&mut self, batch: &mut WriteBatch) {
+        self.utxos.finish(batch);
+        self.txs.finish(batch);
+        self.balances.finish(batch);
+        if let Some(ts) = self.last_time.take() {
+            batch.put::<XhMeta>(&META_LAST_TIME, &ts);
+        }
     }
 
     /// The batch was written: pending changes are now visible through the store.
@@ -589,6 +597,11 @@ impl Derive for XHistory {
     ) -> Result<(), IndexError> {
         self.apply_parsed(batch, view, record, index, prepared)
             .map_err(IndexError::from)
+    }
+
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+        XHistory::finish(self, batch);
+        Ok(())
     }
 
     fn committed(&mut self) {

@@ -1,26 +1,23 @@
-//! [`PendingRows`]: the rows of one table that the current batch wrote, by key, so a later write
-//! of the same key in the same batch withdraws the earlier put instead of adding a second one.
-//! A batch then holds only what the store must end with: one balance row per key however many
-//! txs changed it, and nothing at all for a UTXO created and consumed within the batch.
+//! [`PendingRows`]: the rows of one table that the current batch changes, by key, written once
+//! with their final value when the batch is complete. A batch then holds only what the store
+//! must end with: one balance row per key however many txs changed it, one row per UTXO however
+//! often the batch touched it.
 
 use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
-use snowline_store::{OpHandle, Table, WriteBatch};
+use snowline_store::{Table, WriteBatch};
 
-/// What the batch holds for one key.
+/// What the batch does to one key.
 #[derive(Debug, Clone)]
 struct Row<V> {
     /// The value the key ends with (`None`: removed).
     value: Option<V>,
-    /// The put writing it, withdrawn if the key is written again.
-    put: Option<OpHandle>,
-    /// Whether the key is in the committed store and the batch has not recorded its delete yet
-    /// (a removal then needs one).
-    needs_delete: bool,
+    /// Whether the key is in the committed store (a removal then needs a delete).
+    stored: bool,
 }
 
-/// The rows of table `T` the current batch wrote.
+/// The rows of table `T` the current batch changes.
 #[derive(Debug)]
 pub(crate) struct PendingRows<T: Table>
 where
@@ -44,57 +41,51 @@ impl<T: Table> PendingRows<T>
 where
     T::Key: Eq + Hash,
 {
-    /// What the batch wrote for `key`: `None` if untouched, `Some(None)` if removed.
+    /// What the batch holds for `key`: `None` if untouched, `Some(None)` if removed.
     pub(crate) fn get(&self, key: &T::Key) -> Option<Option<&T::Value>> {
         self.rows.get(key).map(|r| r.value.as_ref())
     }
 
-    /// Writes `key -> value`, withdrawing the batch's earlier put of the key. `stored` says
-    /// whether the key is in the committed store; only the batch's first write of a key uses it.
-    pub(crate) fn put(
-        &mut self,
-        batch: &mut WriteBatch,
-        key: T::Key,
-        value: T::Value,
-        stored: bool,
-    ) {
-        let handle = batch.put_tracked::<T>(&key, &value);
-        let row = self.rows.entry(key).or_insert(Row {
-            value: None,
-            put: None,
-            needs_delete: stored,
-        });
-        if let Some(old) = row.put.replace(handle) {
-            batch.cancel(old);
-        }
-        row.value = Some(value);
+    /// Sets `key -> value`. `stored` says whether the key is in the committed store; only the
+    /// batch's first change of a key uses it.
+    pub(crate) fn put(&mut self, key: T::Key, value: T::Value, stored: bool) {
+        self.rows
+            .entry(key)
+            .or_insert(Row {
+                value: None,
+                stored,
+            })
+            .value = Some(value);
     }
 
-    /// Removes `key`: withdraws the batch's put of it, and records a delete only when the
-    /// committed store has the key (once per batch). `stored` as for [`PendingRows::put`].
-    pub(crate) fn delete(&mut self, batch: &mut WriteBatch, key: T::Key, stored: bool) {
-        let needs_delete = match self.rows.get_mut(&key) {
-            Some(row) => {
-                if let Some(old) = row.put.take() {
-                    batch.cancel(old);
+    /// Removes `key`; `stored` as for [`PendingRows::put`].
+    pub(crate) fn delete(&mut self, key: T::Key, stored: bool) {
+        self.rows
+            .entry(key)
+            .or_insert(Row {
+                value: None,
+                stored,
+            })
+            .value = None;
+    }
+
+    /// Adds the final state of every changed key to `batch` (a put, or a delete of a key the
+    /// store has) and forgets them.
+    pub(crate) fn finish(&mut self, batch: &mut WriteBatch) {
+        for (key, row) in self.rows.drain() {
+            match row.value {
+                Some(value) => {
+                    batch.put::<T>(&key, &value);
                 }
-                row.value = None;
-                std::mem::take(&mut row.needs_delete)
+                None if row.stored => {
+                    batch.delete::<T>(&key);
+                }
+                None => {}
             }
-            None => stored,
-        };
-        if needs_delete {
-            // Recorded after the withdrawn put, so the store ends without the key either way.
-            batch.delete::<T>(&key);
         }
-        self.rows.entry(key).or_insert(Row {
-            value: None,
-            put: None,
-            needs_delete: false,
-        });
     }
 
-    /// Forgets everything (the batch was written or dropped).
+    /// Forgets everything (the batch was dropped).
     pub(crate) fn clear(&mut self) {
         self.rows.clear();
     }
@@ -132,7 +123,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         /// Whatever the committed rows and the batch's puts and deletes, the store ends as if
-        /// each had been written, and the batch holds at most one put and one delete per key.
+        /// each had been written, and the batch holds at most one operation per key.
         #[test]
         fn batch_ends_as_the_plain_writes_would(
             before in proptest::collection::btree_map(0u8..6, any::<u8>(), 0..6),
@@ -152,11 +143,11 @@ mod tests {
             for op in &ops {
                 match *op {
                     Op::Put(k, v) => {
-                        pending.put(&mut batch, k, v, before.contains_key(&k));
+                        pending.put(k, v, before.contains_key(&k));
                         model.insert(k, v);
                     }
                     Op::Delete(k) => {
-                        pending.delete(&mut batch, k, before.contains_key(&k));
+                        pending.delete(k, before.contains_key(&k));
                         model.remove(&k);
                     }
                 }
@@ -164,7 +155,9 @@ mod tests {
                 prop_assert_eq!(got.flatten().copied(), model.get(&match *op { Op::Put(k, _) | Op::Delete(k) => k }).copied());
             }
             let touched = ops.iter().map(|o| match *o { Op::Put(k, _) | Op::Delete(k) => k }).collect::<std::collections::BTreeSet<_>>();
-            prop_assert!(batch.len() <= 2 * touched.len());
+            pending.finish(&mut batch);
+            prop_assert!(batch.len() <= touched.len());
+            prop_assert_eq!(pending.get(&0), None);
             store.write(&batch).unwrap();
             let stored: BTreeMap<u8, u8> = store
                 .scan::<Rows, _>(.., snowline_store::Direction::Forward)
