@@ -137,11 +137,11 @@ pub(crate) fn encode(e: &UsageEventRef<'_>, out: &mut Vec<u8>) {
     put_varint(out, e.latency_us);
     put_varint(out, e.credits_used);
     put_varint(out, e.credits_wasted);
-    put_str(out, &e.org_id);
-    put_str(out, &e.api_key_id);
-    put_str(out, &e.request_path);
-    put_str(out, &e.chain_id);
-    put_str(out, &e.request_type);
+    put_str(out, e.org_id);
+    put_str(out, e.api_key_id);
+    put_str(out, e.request_path);
+    put_str(out, e.chain_id);
+    put_str(out, e.request_type);
 }
 
 #[cfg(test)]
