@@ -21,7 +21,8 @@
 # Environment: DEVNET_DIR=dir with containers.jsonl (default WORK_DIR/devnet-N_TXS, generated if
 # absent); PREFIX=N imports only the first N containers of the file; STEPS="4 5" (default) or
 # STEPS=4 / STEPS=5 runs one issue's part only; NO_BUILD=1 uses the release binaries already in
-# CARGO_TARGET_DIR.
+# CARGO_TARGET_DIR; ROUNDS=N runs issue #4's interleaved rounds N times (default 3; more rounds
+# of fewer SECS narrow the noise of a shared machine).
 set -euo pipefail
 
 N_TXS=${1:-1000000}
@@ -121,7 +122,7 @@ for p in $HELLO_PORT $RAW_PORT $OPEN_PORT $METER_PORT $LIMITS_PORT $USAGE_PORT; 
   wait_http "http://127.0.0.1:$p/"
 done
 echo "== issue #4: GET /v1/chains/43112, $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"
-for round in 1 2 3; do
+for round in $(seq 1 "${ROUNDS:-3}"); do
   echo "round $round, $(load)"
   run "plain hyper handler" $RAW_PORT /v1/hello $HELLO_PID
   run "rest-api trivial route" $HELLO_PORT /v1/hello $HELLO_PID

@@ -4,8 +4,10 @@
 use std::sync::Arc;
 
 use snowline_access::keys::{ApiKeys, KeyLookup as StoredLookup};
-use snowline_access::usage::{UsageEvent as StoredEvent, UsageWriter};
-use snowline_rest_api::{Caller, KeyLookup, KeyResolver, RestError, UsageEvent, UsageSink};
+use snowline_access::usage::{UsageEventRef as StoredEvent, UsageWriter};
+use snowline_rest_api::{
+    Caller, KeyLookup, KeyResolver, RestError, UsageEvent, UsageEventRef, UsageSink,
+};
 
 /// Resolves `x-data-api-key` against the keys store.
 pub struct StoreKeys(pub Arc<ApiKeys>);
@@ -26,11 +28,17 @@ impl KeyResolver for StoreKeys {
 }
 
 /// Hands metered requests to the usage writer (which never blocks; it counts what it drops).
+/// Events arrive borrowed and are copied straight into the writer's queue: no allocation per
+/// request.
 pub struct StoreUsage(pub UsageWriter);
 
 impl UsageSink for StoreUsage {
     fn record(&self, e: UsageEvent) {
-        self.0.record(StoredEvent {
+        self.record_ref(&e.as_ref());
+    }
+
+    fn record_ref(&self, e: &UsageEventRef<'_>) {
+        self.0.record_ref(&StoredEvent {
             timestamp_ms: e.timestamp_ms,
             org_id: e.org_id,
             api_key_id: e.api_key_id,

@@ -9,8 +9,8 @@ use common::*;
 use proptest::prelude::*;
 use snowline_access::AccessError;
 use snowline_access::usage::{
-    GroupBy, Interval, UsageEvent, UsageFilters, UsageQuery, UsageWriter, WriterConfig,
-    aggregate_events,
+    GroupBy, Interval, UsageEvent, UsageEventRef, UsageFilters, UsageQuery, UsageWriter,
+    WriterConfig, aggregate_events,
 };
 
 /// A mix of paths, codes, chains, keys and types over two days, with uneven counts.
@@ -385,6 +385,44 @@ fn events_round_trip_and_same_millisecond_events_are_all_kept_across_writers() {
     let mut stored = log.events(t, t + 1).unwrap();
     stored.sort_by_key(|e| e.latency_us);
     assert_eq!(stored, events);
+}
+
+#[test]
+fn borrowed_events_are_stored_like_owned_ones() {
+    let (_dir, log) = open_log();
+    let t = JAN_1_2024 * 1000;
+    // Across a minute edge, anonymous and keyed, with and without a chain.
+    let events: Vec<UsageEvent> = (0..6u64)
+        .map(|i| UsageEvent {
+            latency_us: i,
+            org_id: if i % 2 == 0 {
+                String::new()
+            } else {
+                format!("org-{i}")
+            },
+            chain_id: if i % 3 == 0 {
+                String::new()
+            } else {
+                "43114".into()
+            },
+            ..ev(t + 59_998 + i)
+        })
+        .collect();
+    let writer = UsageWriter::start(log.clone(), WriterConfig::default()).unwrap();
+    for (i, e) in events.iter().enumerate() {
+        if i % 2 == 0 {
+            writer.record_ref(&UsageEventRef {
+                org_id: &e.org_id.clone(),
+                ..e.as_ref()
+            });
+        } else {
+            writer.record(e.clone());
+        }
+    }
+    writer.flush().unwrap();
+    assert_eq!(writer.written(), 6);
+    assert_eq!(log.events(t, t + 120_000).unwrap(), events);
+    assert_eq!(log.events(t + 60_000, t + 120_000).unwrap(), events[2..]);
 }
 
 #[test]

@@ -39,7 +39,7 @@ pub use auth::{
 };
 pub use error::{ApiError, Profile, RestError, reason_phrase};
 pub use health::{AlwaysReady, Check, Readiness};
-pub use metering::{MemorySink, UNKNOWN_PATH, UsageEvent, UsageSink, credits};
+pub use metering::{MemorySink, UNKNOWN_PATH, UsageEvent, UsageEventRef, UsageSink, credits};
 pub use metrics::METRICS_CONTENT_TYPE;
 pub use ratelimit::{
     LimitKey, Limiter, RATELIMIT_LIMIT, RATELIMIT_POLICY, RATELIMIT_REMAINING, RATELIMIT_RESET,

@@ -6,7 +6,7 @@ use crate::app::Built;
 use crate::auth::{ANONYMOUS_TIER, Caller, authenticate};
 use crate::error::ApiError;
 use crate::health;
-use crate::metering::{UNKNOWN_PATH, UsageEvent, credits};
+use crate::metering::{UNKNOWN_PATH, UsageEventRef, credits};
 use crate::metrics::{self, METRICS_CONTENT_TYPE};
 use crate::path::decode_segments;
 use crate::ratelimit::LimitKey;
@@ -18,7 +18,7 @@ use crate::server::ServerConfig;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ALLOW, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper::header::{ALLOW, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue};
 use hyper::{Method, Response, StatusCode};
 use std::future::Future;
 use std::net::SocketAddr;
@@ -53,9 +53,12 @@ struct Facts {
     template: Arc<str>,
     weight: Weight,
     request_type: Option<Arc<str>>,
+    /// Only filled when metering is on.
     chain_id: Option<String>,
-    caller: Option<Caller>,
-    headers: Vec<(HeaderName, HeaderValue)>,
+    caller: Option<Arc<Caller>>,
+    /// The answer's headers so far (`content-type` first, then the rate-limit ones), added to
+    /// in place so the limiter's headers need no list of their own.
+    headers: HeaderMap,
     close: bool,
 }
 
@@ -69,7 +72,7 @@ pub(crate) async fn handle(
     let _in_flight = app.metrics.in_flight();
     let method = req.method().clone();
     if let Some((route, reply)) = builtin(app, &method, req.uri().path()) {
-        let resp = respond(shared, Ok(reply), Vec::new(), false);
+        let resp = respond(shared, Ok(reply), json_headers(), false);
         let route: Arc<str> = Arc::from(route);
         app.metrics.observe(
             &route,
@@ -85,7 +88,7 @@ pub(crate) async fn handle(
         request_type: None,
         chain_id: None,
         caller: None,
-        headers: Vec::new(),
+        headers: json_headers(),
         close: false,
     };
     let result = serve(shared, req, remote, &mut facts).await;
@@ -105,22 +108,20 @@ pub(crate) async fn handle(
     );
     if let Some(sink) = &app.sink {
         let (used, wasted) = credits(facts.weight, status);
-        let (org_id, api_key_id) = match facts.caller {
-            Some(c) => (c.org_id, c.key_id),
-            None => (String::new(), String::new()),
-        };
-        sink.record(UsageEvent {
+        let (org_id, api_key_id) = facts
+            .caller
+            .as_deref()
+            .map_or(("", ""), |c| (c.org_id.as_str(), c.key_id.as_str()));
+        sink.record_ref(&UsageEventRef {
             timestamp_ms: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             org_id,
             api_key_id,
-            request_path: facts.template.to_string(),
+            request_path: &facts.template,
             response_code: status.as_u16(),
-            chain_id: facts.chain_id,
-            request_type: facts
-                .request_type
-                .map_or_else(|| "data".to_owned(), |t| t.to_string()),
+            chain_id: facts.chain_id.as_deref(),
+            request_type: facts.request_type.as_deref().unwrap_or("data"),
             latency_us: u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
             credits_used: used,
             credits_wasted: wasted,
@@ -173,12 +174,14 @@ async fn serve(
             facts.template = Arc::clone(&route.meta.template);
             facts.weight = route.meta.weight;
             facts.request_type = Some(Arc::clone(&route.meta.request_type));
-            facts.chain_id = route.meta.chain_param.as_ref().and_then(|name| {
-                params
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| v.clone())
-            });
+            if app.sink.is_some() {
+                facts.chain_id = route.meta.chain_param.as_ref().and_then(|name| {
+                    params
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, v)| v.clone())
+                });
+            }
         }
         Ok(Match::MethodNotAllowed(route, _)) => {
             facts.template = Arc::clone(&route.meta.template);
@@ -186,15 +189,16 @@ async fn serve(
         }
         Ok(Match::NotFound) | Err(_) => {}
     }
-    let caller = authenticate(app.keys.as_ref(), &parts.headers)?;
+    let caller = authenticate(app.keys.as_ref(), &parts.headers)?.map(Arc::new);
     facts.caller.clone_from(&caller);
-    let (tier, key) = match &caller {
+    let (tier, key) = match caller.as_deref() {
         Some(c) => (c.tier.as_str(), LimitKey::Key(c.key_id.clone())),
         None => (ANONYMOUS_TIER, LimitKey::Ip(remote.ip())),
     };
-    let verdict = app.limiter.check(tier, &key, facts.weight);
-    facts.headers = verdict.headers;
-    if let Some(message) = verdict.rejected {
+    let rejected = app
+        .limiter
+        .check_into(tier, &key, facts.weight, &mut facts.headers);
+    if let Some(message) = rejected {
         app.metrics.rejected(tier);
         return Err(ApiError::too_many_requests(message));
     }
@@ -211,7 +215,7 @@ async fn serve(
             let allow: Vec<&str> = methods.iter().map(Method::as_str).collect();
             let allow = allow.join(", ");
             if let Ok(v) = HeaderValue::from_str(&allow) {
-                facts.headers.push((ALLOW, v));
+                facts.headers.append(ALLOW, v);
             }
             return Err(ApiError::method_not_allowed(format!(
                 "Cannot {} {}; allowed: {allow}",
@@ -307,10 +311,19 @@ async fn call(handler: &Handler, request: Request, template: &str) -> Result<Rep
     })
 }
 
+/// A header map holding `content-type: application/json` first, as every answer starts.
+fn json_headers() -> HeaderMap {
+    let mut h = HeaderMap::new();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
+    h
+}
+
+/// The response: `headers` (the pipeline's: `content-type` first, then rate-limit headers and
+/// `allow`; `content-type` is set again in place), then the reply's own headers.
 fn respond(
     shared: &Shared,
     result: Result<Reply, ApiError>,
-    limit_headers: Vec<(HeaderName, HeaderValue)>,
+    headers: HeaderMap,
     close: bool,
 ) -> HttpResponse {
     let reply = match result {
@@ -319,11 +332,9 @@ fn respond(
     };
     let mut resp = Response::new(Full::new(reply.body));
     *resp.status_mut() = reply.status;
+    *resp.headers_mut() = headers;
     let h = resp.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
-    for (n, v) in limit_headers {
-        h.append(n, v);
-    }
     for (n, v) in reply.headers {
         if n == CONTENT_TYPE {
             h.insert(n, v);

@@ -4,14 +4,16 @@
 
 use crate::error::RestError;
 use crate::route::Weight;
+use bytes::Bytes;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter};
-use hyper::header::{HeaderName, HeaderValue};
-use std::collections::HashMap;
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// `ratelimit-policy`: the windows of the caller's tier, e.g. `10000;w=60, 2000000;w=86400`.
@@ -114,6 +116,8 @@ type Keyed<C> = RateLimiter<LimitKey, DashMapStateStore<LimitKey>, C, StateInfor
 
 struct Window<C: Clock> {
     limit: u32,
+    /// `limit` as a header value, built once (cloning it only bumps a reference count).
+    limit_value: HeaderValue,
     seconds: u64,
     name: &'static str,
     limiter: Keyed<C>,
@@ -127,8 +131,10 @@ struct Tier<C: Clock> {
 /// The limiters of every tier; cheap to share behind an `Arc`.
 pub struct Limiter<C: Clock = DefaultClock> {
     enabled: bool,
-    tiers: HashMap<String, Tier<C>>,
-    fallback: String,
+    /// By name; a handful, so a scan comparing names beats hashing the name per request.
+    tiers: Vec<(String, Tier<C>)>,
+    /// The index in `tiers` of the fallback tier (when it is configured).
+    fallback: Option<usize>,
 }
 
 impl Limiter<DefaultClock> {
@@ -141,7 +147,7 @@ impl Limiter<DefaultClock> {
 impl<C: Clock + Clone> Limiter<C> {
     /// Builds the limiters of `limits` on `clock` (a fake clock in tests).
     pub fn with_clock(limits: &RateLimits, clock: &C) -> Result<Self, RestError> {
-        let mut tiers = HashMap::new();
+        let mut tiers = Vec::new();
         for (name, limit) in &limits.tiers {
             let mut windows = Vec::new();
             for (units, seconds, wname) in [
@@ -157,12 +163,15 @@ impl<C: Clock + Clone> Limiter<C> {
                         .iter()
                         .map(|w| format!("{};w={}", w.limit, w.seconds))
                         .collect();
-                    HeaderValue::from_str(&text.join(", ")).ok()
+                    interned(&text.join(", "))
                 })
                 .flatten();
-            tiers.insert(name.clone(), Tier { windows, policy });
+            tiers.push((name.clone(), Tier { windows, policy }));
         }
-        if limits.enabled && !tiers.contains_key(&limits.fallback_tier) {
+        let fallback = tiers
+            .iter()
+            .position(|(name, _)| *name == limits.fallback_tier);
+        if limits.enabled && fallback.is_none() {
             return Err(RestError::RateLimit {
                 tier: limits.fallback_tier.clone(),
                 reason: "the fallback tier is not configured".to_owned(),
@@ -171,7 +180,7 @@ impl<C: Clock + Clone> Limiter<C> {
         Ok(Self {
             enabled: limits.enabled,
             tiers,
-            fallback: limits.fallback_tier.clone(),
+            fallback,
         })
     }
 
@@ -185,73 +194,95 @@ impl<C: Clock + Clone> Limiter<C> {
     /// Windows are checked minute first, then day; units taken from the minute window
     /// stay taken when the day window refuses (an over-count of at most one request).
     pub fn check(&self, tier: &str, key: &LimitKey, weight: Weight) -> Verdict {
+        let mut headers = Vec::new();
+        let rejected = self.check_with(tier, key, weight, |n, v| {
+            if headers.is_empty() {
+                // policy, limit, remaining: every admitted request's answer, in one allocation.
+                headers.reserve_exact(3);
+            }
+            headers.push((n, v));
+        });
+        Verdict { headers, rejected }
+    }
+
+    /// [`check`](Self::check) appending the headers straight to `headers` (the response's, in
+    /// the server) instead of collecting them in a [`Verdict`]: no allocation of its own.
+    /// Returns the rejection message when the request is refused (HTTP 429).
+    pub fn check_into(
+        &self,
+        tier: &str,
+        key: &LimitKey,
+        weight: Weight,
+        headers: &mut HeaderMap,
+    ) -> Option<String> {
+        self.check_with(tier, key, weight, |n, v| {
+            headers.append(n, v);
+        })
+    }
+
+    /// The check itself: hands each header to `add`, in answer order, and returns the rejection.
+    fn check_with(
+        &self,
+        tier: &str,
+        key: &LimitKey,
+        weight: Weight,
+        mut add: impl FnMut(HeaderName, HeaderValue),
+    ) -> Option<String> {
         if !self.enabled {
-            return Verdict::default();
+            return None;
         }
-        let Some(t) = self
-            .tiers
-            .get(tier)
-            .or_else(|| self.tiers.get(&self.fallback))
-        else {
-            return Verdict::default();
-        };
-        let Some(policy) = &t.policy else {
-            return Verdict::default();
-        };
-        let mut headers = vec![(RATELIMIT_POLICY, policy.clone())];
-        let mut tightest: Option<(u32, u32)> = None;
+        let found = self.tiers.iter().find(|(name, _)| name == tier);
+        let (_, t) = found.or_else(|| self.fallback.and_then(|i| self.tiers.get(i)))?;
+        let policy = t.policy.as_ref()?;
+        add(RATELIMIT_POLICY, policy.clone());
+        let mut tightest: Option<(&Window<C>, u32)> = None;
         for w in &t.windows {
             match w.limiter.check_key_n(key, weight.cells()) {
                 Ok(Ok(state)) => {
                     let remaining = state.remaining_burst_capacity();
                     if tightest.is_none_or(|(_, r)| remaining < r) {
-                        tightest = Some((w.limit, remaining));
+                        tightest = Some((w, remaining));
                     }
                 }
                 Ok(Err(not_until)) => {
                     let wait = not_until.wait_time_from(w.limiter.clock().now());
                     let secs = ceil_secs(wait).to_string();
-                    headers.push((RATELIMIT_LIMIT, HeaderValue::from(w.limit)));
-                    headers.push((RATELIMIT_REMAINING, HeaderValue::from(0u32)));
+                    add(RATELIMIT_LIMIT, w.limit_value.clone());
+                    add(RATELIMIT_REMAINING, HeaderValue::from_static("0"));
                     if let Ok(v) = HeaderValue::from_str(&secs) {
-                        headers.push((RATELIMIT_RESET, v.clone()));
-                        headers.push((hyper::header::RETRY_AFTER, v));
+                        add(RATELIMIT_RESET, v.clone());
+                        add(hyper::header::RETRY_AFTER, v);
                     }
-                    let rejected = Some(format!(
+                    return Some(format!(
                         "Rate limit exceeded: {} compute units per {} for tier {tier:?}; \
                          this request costs {}, retry after {secs} s",
                         w.limit,
                         w.name,
                         weight.units()
                     ));
-                    return Verdict { headers, rejected };
                 }
                 Err(_insufficient) => {
-                    headers.push((RATELIMIT_LIMIT, HeaderValue::from(w.limit)));
-                    let rejected = Some(format!(
+                    add(RATELIMIT_LIMIT, w.limit_value.clone());
+                    return Some(format!(
                         "Rate limit exceeded: this request costs {} compute units, more than \
                          the {} per {} of tier {tier:?}",
                         weight.units(),
                         w.limit,
                         w.name
                     ));
-                    return Verdict { headers, rejected };
                 }
             }
         }
-        if let Some((limit, remaining)) = tightest {
-            headers.push((RATELIMIT_LIMIT, HeaderValue::from(limit)));
-            headers.push((RATELIMIT_REMAINING, HeaderValue::from(remaining)));
+        if let Some((w, remaining)) = tightest {
+            add(RATELIMIT_LIMIT, w.limit_value.clone());
+            add(RATELIMIT_REMAINING, number(remaining));
         }
-        Verdict {
-            headers,
-            rejected: None,
-        }
+        None
     }
 
     /// Forgets keys whose budget is full again, bounding memory (call periodically).
     pub fn retain_recent(&self) {
-        for t in self.tiers.values() {
+        for (_, t) in &self.tiers {
             for w in &t.windows {
                 w.limiter.retain_recent();
                 w.limiter.shrink_to_fit();
@@ -279,10 +310,53 @@ fn window<C: Clock + Clone>(
         .with_middleware::<StateInformationMiddleware>();
     Ok(Window {
         limit: units,
+        limit_value: interned(&units.to_string()).unwrap_or_else(|| number(units)),
         seconds,
         name,
         limiter,
     })
+}
+
+/// `text` as a header value over a process-wide copy of it, or `None` if it is not a valid value.
+/// The policy and limit values are built once per tier but cloned into every answer: over
+/// `'static` bytes a clone and its drop are free, where a shared value's reference count is one
+/// more cache line the server's threads pass back and forth per request. Each distinct text is
+/// kept once for the life of the process (there are as many as configured windows).
+fn interned(text: &str) -> Option<HeaderValue> {
+    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut texts = TEXTS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let kept: &'static str = match texts.get(text) {
+        Some(kept) => kept,
+        None => {
+            let kept: &'static str = Box::leak(text.into());
+            texts.insert(kept);
+            kept
+        }
+    };
+    HeaderValue::from_maybe_shared(Bytes::from_static(kept.as_bytes())).ok()
+}
+
+/// `n` in decimal as a header value, in one exact-size allocation (`HeaderValue::from(u32)`
+/// goes through a `BytesMut` with spare capacity and costs two, plus two frees).
+fn number(n: u32) -> HeaderValue {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    let mut rest = n;
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        start -= 1;
+        if rest == 0 {
+            break;
+        }
+    }
+    digits
+        .get(start..)
+        .and_then(|d| HeaderValue::from_bytes(d).ok())
+        .unwrap_or_else(|| HeaderValue::from(n))
 }
 
 /// Whole seconds, rounded up, at least 1.
@@ -367,6 +441,22 @@ mod tests {
     }
 
     #[test]
+    fn interned_values_are_shared_and_invalid_text_is_refused() {
+        let a = interned("30;w=60, 1000;w=86400").unwrap();
+        let b = interned(&format!("{};w=60, {};w=86400", 30, 1000)).unwrap();
+        assert_eq!(a.as_bytes().as_ptr(), b.as_bytes().as_ptr());
+        assert_eq!(a, "30;w=60, 1000;w=86400");
+        assert_eq!(interned("line\nbreak"), None);
+    }
+
+    #[test]
+    fn number_edges_are_decimal() {
+        for n in [0, 9, 10, 99, 100, 1_000_000, u32::MAX] {
+            assert_eq!(number(n).to_str().unwrap(), n.to_string());
+        }
+    }
+
+    #[test]
     fn zero_units_and_missing_fallback_are_config_errors() {
         assert!(Limiter::new(&limits(0, 10)).is_err());
         let mut l = limits(10, 10);
@@ -375,6 +465,39 @@ mod tests {
     }
 
     proptest! {
+        /// Header numbers are the decimal numbers `HeaderValue::from(u32)` would write.
+        #[test]
+        fn numbers_are_decimal(n in any::<u32>()) {
+            prop_assert_eq!(number(n), HeaderValue::from(n));
+        }
+
+        /// `check_into` adds exactly the headers `check` returns, in order, and refuses alike.
+        #[test]
+        fn check_into_answers_like_check(
+            per_minute in 1u32..300,
+            per_day in 1u32..300,
+            steps in proptest::collection::vec((1u32..60, 0u64..30), 1..40),
+        ) {
+            let (ca, cb) = (FakeRelativeClock::default(), FakeRelativeClock::default());
+            let a = Limiter::with_clock(&limits(per_minute, per_day), &ca).unwrap();
+            let b = Limiter::with_clock(&limits(per_minute, per_day), &cb).unwrap();
+            let key = LimitKey::Ip(IpAddr::from([192, 0, 2, 7]));
+            for (w, secs) in steps {
+                let weight = Weight::new(w).unwrap();
+                let verdict = a.check("t", &key, weight);
+                let mut map = HeaderMap::new();
+                let rejected = b.check_into("t", &key, weight, &mut map);
+                let added: Vec<(HeaderName, HeaderValue)> = map
+                    .iter()
+                    .map(|(n, v)| (n.clone(), v.clone()))
+                    .collect();
+                prop_assert_eq!(&added, &verdict.headers);
+                prop_assert_eq!(rejected, verdict.rejected);
+                ca.advance(Duration::from_secs(secs));
+                cb.advance(Duration::from_secs(secs));
+            }
+        }
+
         /// Without time passing, the admitted units never exceed the tighter window.
         #[test]
         fn admitted_units_never_exceed_the_budget(

@@ -21,7 +21,7 @@ pub struct Request {
     headers: HeaderMap,
     client_ip: IpAddr,
     body: Bytes,
-    caller: Option<Caller>,
+    caller: Option<Arc<Caller>>,
     profile: Profile,
 }
 
@@ -53,7 +53,7 @@ impl Request {
         query: Option<&str>,
         headers: HeaderMap,
         client_ip: IpAddr,
-        caller: Option<Caller>,
+        caller: Option<Arc<Caller>>,
         profile: Profile,
     ) -> Request {
         Request {
@@ -91,7 +91,7 @@ impl Request {
 
     /// The same request made by `caller` (for tests).
     pub fn with_caller(mut self, caller: Caller) -> Request {
-        self.caller = Some(caller);
+        self.caller = Some(Arc::new(caller));
         self
     }
 
@@ -170,7 +170,7 @@ impl Request {
 
     /// The API-key holder, or `None` for an anonymous caller.
     pub fn caller(&self) -> Option<&Caller> {
-        self.caller.as_ref()
+        self.caller.as_deref()
     }
 
     /// The compatibility profile the server runs under.

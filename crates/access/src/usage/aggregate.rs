@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::calendar::{bucket_len, bucket_start};
-use super::event::{EventRef, UsageEvent};
+use super::event::{UsageEvent, UsageEventRef};
 use super::query::{GroupBy, UsageQuery};
 use super::response::{Metric, UsageMetrics, UsageMetricsValue};
 use crate::error::{AccessError, Result};
@@ -61,7 +61,7 @@ impl<'q> Aggregator<'q> {
         self.matches_ref(&e.as_ref())
     }
 
-    fn matches_ref(&self, e: &EventRef<'_>) -> bool {
+    fn matches_ref(&self, e: &UsageEventRef<'_>) -> bool {
         let q = self.query;
         let f = &q.filters;
         let eq = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);
@@ -81,7 +81,7 @@ impl<'q> Aggregator<'q> {
     }
 
     /// [`Aggregator::add`] for a borrowed event.
-    pub(crate) fn add_ref(&mut self, e: &EventRef<'_>) {
+    pub(crate) fn add_ref(&mut self, e: &UsageEventRef<'_>) {
         if !self.matches_ref(e) {
             return;
         }

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use snowline_store::{Direction, Part, ReadView, Store, StoreError, Table, WriteBatch};
 
 use super::aggregate::Aggregator;
-use super::event::{EventRef, UsageEvent, decode_ref, encode};
+use super::event::{UsageEvent, UsageEventRef, decode_ref};
 use super::query::UsageQuery;
+use super::queue::Queue;
 use super::response::UsageMetrics;
 use super::table::UsageEventsTable;
 use crate::bytes::{Reader, put_varint};
@@ -69,20 +70,26 @@ impl UsageLog {
     /// `(minute start ms, seq)` with `seq` taken from `next_seq` and advanced (the caller keeps
     /// `seq` unique per store).
     pub fn append(&self, events: &[UsageEvent], next_seq: &mut u64) -> Result<()> {
-        if events.is_empty() {
+        let mut queue = Queue::default();
+        for e in events {
+            queue.push(&e.as_ref());
+        }
+        self.append_queued(&queue, next_seq)
+    }
+
+    /// [`append`](Self::append) for events already encoded in the writer's queue.
+    pub(crate) fn append_queued(&self, queue: &Queue, next_seq: &mut u64) -> Result<()> {
+        if queue.is_empty() {
             return Ok(());
         }
         let mut blocks: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
-        let mut value = Vec::with_capacity(128);
-        for e in events {
-            let minute = minute_of(e.timestamp_ms);
-            value.clear();
-            encode(e, &mut value);
+        queue.for_each(|ts, value| {
+            let minute = minute_of(ts);
             let block = blocks.entry(minute).or_default();
-            put_varint(block, e.timestamp_ms - minute);
+            put_varint(block, ts - minute);
             put_varint(block, value.len() as u64);
-            block.extend_from_slice(&value);
-        }
+            block.extend_from_slice(value);
+        });
         let mut batch = WriteBatch::new();
         for (minute, block) in &blocks {
             batch.put::<UsageEventsTable>(&(*minute, *next_seq), block);
@@ -153,7 +160,12 @@ impl UsageLog {
 
     /// Calls `f` on every event of `[start_ms, end_ms)`, by minute (within a minute, in the order
     /// written), decoded as a borrowed view.
-    fn for_each(&self, start_ms: u64, end_ms: u64, mut f: impl FnMut(EventRef<'_>)) -> Result<()> {
+    fn for_each(
+        &self,
+        start_ms: u64,
+        end_ms: u64,
+        mut f: impl FnMut(UsageEventRef<'_>),
+    ) -> Result<()> {
         if start_ms >= end_ms {
             return Ok(());
         }

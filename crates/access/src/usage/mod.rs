@@ -6,12 +6,13 @@ pub mod calendar;
 mod event;
 mod log;
 mod query;
+mod queue;
 pub mod response;
 mod table;
 mod writer;
 
 pub use aggregate::{Aggregator, aggregate_events};
-pub use event::UsageEvent;
+pub use event::{UsageEvent, UsageEventRef};
 pub use log::UsageLog;
 pub use query::{GroupBy, Interval, UsageFilters, UsageQuery};
 pub use response::{Metric, UsageMetrics, UsageMetricsValue};

@@ -8,8 +8,9 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::event::UsageEvent;
+use super::event::{UsageEvent, UsageEventRef};
 use super::log::UsageLog;
+use super::queue::Queue;
 use crate::error::{AccessError, Result};
 
 /// Tuning of a [`UsageWriter`].
@@ -33,11 +34,11 @@ impl Default for WriterConfig {
     }
 }
 
-/// What the request path and the writer thread share: the queued events, pending flush
-/// requests, and the stop flag, under one short-held lock.
+/// What the request path and the writer thread share: the queued events (encoded), pending
+/// flush requests, and the stop flag, under one short-held lock.
 #[derive(Default)]
 struct State {
-    events: Vec<UsageEvent>,
+    events: Queue,
     flushes: Vec<SyncSender<Result<()>>>,
     stop: bool,
 }
@@ -68,8 +69,10 @@ impl Shared {
 /// Records usage events into a bounded in-memory queue that a background thread writes to a
 /// [`UsageLog`] every `flush_interval` (or once `batch_events` are queued). `record` never
 /// blocks and, unlike a channel, never wakes the writer per event (a futex wake-up per request
-/// was most of metering's cost): it takes a short lock and pushes. When the queue is full the
-/// event is dropped and counted. Dropping the writer writes what is queued and stops the thread.
+/// was most of metering's cost): it takes a short lock and appends the event's encoding to a
+/// byte buffer ([`record_ref`](Self::record_ref) allocates nothing but that buffer's growth).
+/// When the queue is full the event is dropped and counted. Dropping the writer writes what is
+/// queued and stops the thread.
 pub struct UsageWriter {
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
@@ -96,6 +99,7 @@ impl UsageWriter {
             log,
             shared: Arc::clone(&shared),
             next_seq: run_seq_base(),
+            spare: Queue::default(),
         };
         let thread = std::thread::Builder::new()
             .name("usage-writer".to_owned())
@@ -110,14 +114,19 @@ impl UsageWriter {
     /// Queues `event` without blocking; drops and counts it when the queue is full (or the
     /// writer has stopped).
     pub fn record(&self, event: UsageEvent) {
+        self.record_ref(&event.as_ref());
+    }
+
+    /// [`record`](Self::record) for a borrowed event: its strings are copied into the queue's
+    /// buffer, so the caller need not own (or allocate) them.
+    pub fn record_ref(&self, event: &UsageEventRef<'_>) {
         let config = &self.shared.config;
         let mut st = self.shared.lock();
-        if st.stop || st.events.len() >= config.capacity.max(1) {
+        if st.stop || st.events.len() >= config.capacity.max(1) || !st.events.push(event) {
             drop(st);
             self.shared.counters.dropped.fetch_add(1, Ordering::Relaxed);
             return;
         }
-        st.events.push(event);
         let full = st.events.len() == config.batch_events.max(1);
         drop(st);
         if full {
@@ -194,6 +203,8 @@ struct Worker {
     log: UsageLog,
     shared: Arc<Shared>,
     next_seq: u64,
+    /// The buffer swapped in for the queue at each round, so both keep their capacity.
+    spare: Queue,
 }
 
 impl Worker {
@@ -210,12 +221,12 @@ impl Worker {
                     .wait_timeout(st, config.flush_interval)
                     .map_or_else(|p| p.into_inner().0, |(g, _)| g);
             }
-            let mut events = std::mem::take(&mut st.events);
+            std::mem::swap(&mut st.events, &mut self.spare);
             // One flush request per round: later ones are answered by the next round's write.
             let ack = (!st.flushes.is_empty()).then(|| st.flushes.remove(0));
             let stop = st.stop && st.flushes.is_empty();
             drop(st);
-            let result = self.write(&mut events);
+            let result = self.write();
             if let Some(ack) = ack {
                 let _ = ack.send(result);
             }
@@ -226,11 +237,11 @@ impl Worker {
         }
     }
 
-    /// Writes and empties `buf`, counting the events written or lost.
-    fn write(&mut self, buf: &mut Vec<UsageEvent>) -> Result<()> {
-        let n = buf.len() as u64;
-        let result = self.log.append(buf, &mut self.next_seq);
-        buf.clear();
+    /// Writes and empties the events taken from the queue, counting those written or lost.
+    fn write(&mut self) -> Result<()> {
+        let n = self.spare.len() as u64;
+        let result = self.log.append_queued(&self.spare, &mut self.next_seq);
+        self.spare.clear();
         let counter = if result.is_ok() {
             &self.shared.counters.written
         } else {
