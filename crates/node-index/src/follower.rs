@@ -2,6 +2,7 @@
 //! `index.getContainerRange` pages of up to 1024 containers starting at our own next index, so a
 //! restart resumes where the last committed batch ended.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -111,6 +112,10 @@ pub struct Follower {
     config: Arc<FollowConfig>,
 }
 
+/// Pages fetched ahead of the one being written (each page of the block era is tens of MB of
+/// JSON while in flight, so a few are enough to keep the writer busy).
+const PAGES_AHEAD: usize = 2;
+
 /// A spawned task that is cancelled when its handle is dropped (an error ends a sync while a
 /// page is still being fetched).
 struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
@@ -190,8 +195,9 @@ impl Follower {
         }
     }
 
-    /// Follows `path` until the upstream has nothing more. Pipelined: the next page is fetched,
-    /// verified and prepared on other tasks while this one writes the current page.
+    /// Follows `path` until the upstream has nothing more. Pipelined: the next
+    /// [`PAGES_AHEAD`] pages are fetched, verified and prepared on other tasks while this one
+    /// writes the current page.
     async fn sync_path<D, F>(
         &self,
         store: &Store,
@@ -217,11 +223,15 @@ impl Follower {
                 async move { f.page::<D::Prepared>(start).await },
             ))
         };
-        let mut start = writer.next_index(path);
-        let mut next = spawn(start);
+        // Pages are fetched ahead on the assumption that each is full (`n` containers, as
+        // every page but the upstream's last is); a shorter page drops the guesses after it.
+        let n = fetcher.page_size();
+        let mut ahead: VecDeque<(u64, AbortOnDrop<_>)> = VecDeque::new();
+        let first = writer.next_index(path);
+        ahead.push_back((first, spawn(first)));
         let mut batch = WriteBatch::new();
-        loop {
-            let lines = match next.join(path).await?? {
+        while let Some((start, mut fetch)) = ahead.pop_front() {
+            let lines = match fetch.join(path).await?? {
                 Page::NotServed => {
                     progress.served = false;
                     break;
@@ -230,8 +240,15 @@ impl Follower {
                 Page::Containers(lines) if lines.is_empty() => break,
                 Page::Containers(lines) => lines,
             };
-            start = start.saturating_add(u64::try_from(lines.len()).unwrap_or(u64::MAX));
-            next = spawn(start);
+            let next = start.saturating_add(u64::try_from(lines.len()).unwrap_or(u64::MAX));
+            if ahead.front().is_some_and(|(s, _)| *s != next) {
+                ahead.clear();
+            }
+            let mut guess = ahead.back().map_or(next, |(s, _)| s.saturating_add(n));
+            while ahead.len() < PAGES_AHEAD {
+                ahead.push_back((guess, spawn(guess)));
+                guess = guess.saturating_add(n);
+            }
             let added = write_page(store, writer, derive, &mut batch, lines)?;
             if added == 0 {
                 break;
@@ -433,13 +450,18 @@ where
 }
 
 impl PageFetcher {
+    /// Containers asked for per page.
+    fn page_size(&self) -> u64 {
+        self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE)
+    }
+
     /// Fetches the page starting at `start` (with retries), then verifies and prepares its
     /// containers on the blocking pool (hex decoding, hashing and the hook's decoding are most
     /// of a page's CPU).
     async fn page<P: Prepare>(&self, start: u64) -> Result<Page<Vec<PreparedLine<P>>>, IndexError> {
         let path = self.path;
         let client = &self.client;
-        let n = self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE);
+        let n = self.page_size();
         let answer = with_retries(&self.config, path, || async move {
             let args = RangeArgs {
                 start_index: JsonU64(start),
