@@ -74,7 +74,13 @@ fn run(cli: Cli) -> Result<(), String> {
             if args.genesis == Source::Devnet {
                 data::apply_devnet_genesis(&store, &data::devnet(args.devnet_seed, 0)?)?;
             }
-            let follower = Follower::new(&args.upstream, FollowConfig::default())
+            // Far behind, write without the WAL and flush on catching up, as the import does
+            // (docs/node-index.md): a kill -9 loses only unflushed whole batches.
+            let config = FollowConfig {
+                unlogged_catch_up: true,
+                ..FollowConfig::default()
+            };
+            let follower = Follower::new(&args.upstream, config)
                 .map_err(|e| format!("upstream {}: {e}", args.upstream))?;
             runtime()?.block_on(async move {
                 let follow_store = Arc::clone(&store);
