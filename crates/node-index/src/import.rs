@@ -7,8 +7,7 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use snowline_store::Store;
-use snowline_types::container::{ContainerError, ContainerRecord, IndexPath};
-use snowline_types::proposervm;
+use snowline_types::container::{ContainerRecord, IndexPath};
 
 use crate::error::IndexError;
 use crate::ingest::{Derive, IngestStats, Prepare, PreparedLine, ingest_prepared};
@@ -37,20 +36,6 @@ fn too_long(line: u64) -> IndexError {
     ))))
 }
 
-/// [`ContainerRecord::check_id`], trying the usual candidate first: a proposervm-wrapped
-/// block's id is found with one SHA-256 of the bytes instead of two (the plain hash is only
-/// computed, by `check_id`, when that one does not match).
-fn check_id(record: &ContainerRecord) -> Result<(), ContainerError> {
-    if matches!(
-        record.path,
-        IndexPath::XBlock | IndexPath::PBlock | IndexPath::CBlock
-    ) && proposervm::Block::parse(&record.bytes).is_ok_and(|p| p.id == record.id)
-    {
-        return Ok(());
-    }
-    record.check_id()
-}
-
 /// Parses, checks (hex checksum, timestamp, id against the bytes) and prepares one line; `None`
 /// for a blank line. This is the CPU-heavy part of an import (hex decoding, SHA-256, and the
 /// derive hook's decoding).
@@ -68,7 +53,11 @@ fn parse_line<P: Prepare>(number: u64, raw: &[u8]) -> Option<Item<P>> {
     }
     Some(
         ContainerRecord::parse_json_line(text)
-            .and_then(|line| check_id(&line.record).map(|()| (number, PreparedLine::new(line))))
+            .and_then(|line| {
+                line.record
+                    .check_id()
+                    .map(|()| (number, PreparedLine::new(line)))
+            })
             .map_err(|e| at_line(number)(e.into())),
     )
 }
@@ -434,33 +423,6 @@ mod tests {
             let got = with_parsed_lines(text.as_slice(), workers, chunk, |items| shape(items));
             prop_assert_eq!(got, want);
         }
-    }
-
-    #[test]
-    fn check_id_agrees_with_the_record_check() {
-        let block = proposervm::Block::build_option(Id([3; 32]), b"inner block".to_vec());
-        let plain = Id(sha256(&block.bytes));
-        let cases = [
-            (IndexPath::XBlock, block.bytes.clone(), block.id),
-            (IndexPath::XBlock, block.bytes.clone(), plain),
-            (IndexPath::XBlock, block.bytes.clone(), Id([9; 32])),
-            (IndexPath::CBlock, b"not proposervm".to_vec(), Id([9; 32])),
-            (IndexPath::PBlock, b"not proposervm".to_vec(), Id([9; 32])),
-            (IndexPath::XTx, b"a tx".to_vec(), Id(sha256(b"a tx"))),
-            (IndexPath::XTx, b"a tx".to_vec(), Id([9; 32])),
-        ];
-        let mut passed = 0;
-        for (path, bytes, id) in cases {
-            let r = ContainerRecord {
-                path,
-                id,
-                bytes,
-                timestamp_ns: 0,
-            };
-            assert_eq!(check_id(&r), r.check_id(), "{path} {id}");
-            passed += usize::from(check_id(&r).is_ok());
-        }
-        assert_eq!(passed, 4, "both outcomes are exercised");
     }
 
     #[test]

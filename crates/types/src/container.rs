@@ -239,10 +239,22 @@ impl ContainerRecord {
     }
 
     /// Checks the id against the bytes (see [`ContainerRecord::candidate_ids`]); a non-wrapped
-    /// C-Chain block cannot be checked and passes.
+    /// C-Chain block cannot be checked and passes. Hashes only as much as it must: a block's
+    /// proposervm id is tried first, the plain hash only when that is not it.
     pub fn check_id(&self) -> Result<(), ContainerError> {
-        let candidates = self.candidate_ids();
-        if candidates.is_empty() || candidates.contains(&self.id) {
+        let plain = || Id(sha256(&self.bytes)) == self.id;
+        let ok = match self.path {
+            IndexPath::XTx | IndexPath::XVtx => plain(),
+            IndexPath::XBlock | IndexPath::PBlock | IndexPath::CBlock => {
+                match proposervm::Block::decode(&self.bytes) {
+                    Ok(block) if block.id_of(&self.bytes) == self.id => true,
+                    Ok(_) if self.path == IndexPath::CBlock => false,
+                    Err(_) if self.path == IndexPath::CBlock => true,
+                    _ => plain(),
+                }
+            }
+        };
+        if ok {
             Ok(())
         } else {
             Err(ContainerError::IdMismatch {

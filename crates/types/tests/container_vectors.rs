@@ -238,3 +238,41 @@ fn index_counter_checks_positions_per_path() {
     assert_eq!(c.len(IndexPath::XTx), 2);
     assert_eq!(c.len(IndexPath::PBlock), 0);
 }
+
+#[test]
+fn check_id_accepts_exactly_the_candidate_ids() {
+    // The proposervm vectors of avalanchego `vms/proposervm/block/parse_test.go` are covered in
+    // proposervm_vectors.rs; here built blocks of each kind, plain bytes, and every path, with
+    // each candidate id, the other kind's id and a foreign id.
+    let signed_like = Block::build_unsigned(Id([1; 32]), 5, 6, Epoch::default(), vec![1, 2, 3]);
+    let option = Block::build_option(Id([2; 32]), vec![4, 5]);
+    let byte_forms = [
+        signed_like.bytes,
+        option.bytes,
+        b"not a block".to_vec(),
+        Vec::new(),
+    ];
+    let mut accepted = 0;
+    for path in IndexPath::ALL {
+        for bytes in &byte_forms {
+            let proposervm = Block::parse(bytes).ok().map(|p| p.id);
+            let plain = Id(snowline_types::hashing::sha256(bytes));
+            for id in [proposervm, Some(plain), Some(Id([7; 32]))]
+                .into_iter()
+                .flatten()
+            {
+                let r = ContainerRecord {
+                    path,
+                    id,
+                    bytes: bytes.clone(),
+                    timestamp_ns: 0,
+                };
+                let candidates = r.candidate_ids();
+                let want = candidates.is_empty() || candidates.contains(&id);
+                assert_eq!(r.check_id().is_ok(), want, "{path} {id}");
+                accepted += usize::from(want);
+            }
+        }
+    }
+    assert!(accepted > 10, "both outcomes are exercised");
+}
