@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::Id;
@@ -88,7 +89,7 @@ struct RangeArgs {
     encoding: &'static str,
 }
 
-/// What one page fetch found: the upstream's answer (`Page<Value>`), then its containers
+/// What one page fetch found: the upstream's answer (`Page<Box<RawValue>>`), then its containers
 /// verified and prepared for the derive hook (`Page<Vec<PreparedLine<P>>>`).
 enum Page<C> {
     Containers(C),
@@ -469,7 +470,7 @@ impl PageFetcher {
                 encoding: "hex",
             };
             match client
-                .call::<_, Value>("index.getContainerRange", args)
+                .call::<_, Box<RawValue>>("index.getContainerRange", args)
                 .await
             {
                 Ok(v) => Attempt::Done(Ok(Page::Containers(v))),
@@ -489,7 +490,11 @@ impl PageFetcher {
             Page::CaughtUp => return Ok(Page::CaughtUp),
             Page::NotServed => return Ok(Page::NotServed),
         };
+        // The answer's JSON is parsed here too, not on the async worker: pages then parse in
+        // parallel instead of one after the other on the one worker the writer leaves free.
         tokio::task::spawn_blocking(move || {
+            let value: Value = serde_json::from_str(value.get())
+                .map_err(|e| bad(path, format!("getContainerRange result: {e}")))?;
             parse_range_result(path, &value, start).map(|containers| {
                 Page::Containers(
                     containers

@@ -179,16 +179,40 @@ fn push_html_safe(out: &mut Vec<u8>, raw: &[u8], i: &mut usize, c: u8) {
 }
 
 /// Makes compact JSON produced by serde_json HTML-safe like Go's encoder output.
-/// In compact JSON these bytes can only occur inside strings, so a byte scan is exact.
+/// In compact JSON these bytes can only occur inside strings, so a byte scan is exact. The
+/// scan is memchr's (SIMD): a `getContainerRange` answer is megabytes of hex with nothing to
+/// escape, and a byte-by-byte loop was 7% of a follow's CPU.
 pub(crate) fn write_html_safe(out: &mut Vec<u8>, json: &[u8]) {
+    // The next `<`, `>` or `&`, and the next 0xe2 (lead byte of U+2028 / U+2029), each kept
+    // until the copy passes it, so the text is scanned once however many of them it has.
+    let find_angle = |from: usize| {
+        json.get(from..)
+            .and_then(|rest| memchr::memchr3(b'<', b'>', b'&', rest))
+            .map(|p| p + from)
+    };
+    let find_e2 = |from: usize| {
+        json.get(from..)
+            .and_then(|rest| memchr::memchr(0xe2, rest))
+            .map(|p| p + from)
+    };
+    let (mut angle, mut e2) = (find_angle(0), find_e2(0));
     let mut start = 0;
-    let mut i = 0;
-    while let Some(&c) = json.get(i) {
-        i += 1;
-        if matches!(c, b'<' | b'>' | b'&' | 0xe2) {
-            out.extend_from_slice(json.get(start..i - 1).unwrap_or_default());
-            push_html_safe(out, json, &mut i, c);
-            start = i;
+    loop {
+        let at = match (angle, e2) {
+            (Some(a), Some(e)) => a.min(e),
+            (Some(p), None) | (None, Some(p)) => p,
+            (None, None) => break,
+        };
+        let Some(&c) = json.get(at) else { break };
+        out.extend_from_slice(json.get(start..at).unwrap_or_default());
+        let mut i = at + 1;
+        push_html_safe(out, json, &mut i, c);
+        start = i;
+        if angle.is_some_and(|p| p < i) {
+            angle = find_angle(i);
+        }
+        if e2.is_some_and(|p| p < i) {
+            e2 = find_e2(i);
         }
     }
     out.extend_from_slice(json.get(start..).unwrap_or_default());
@@ -269,6 +293,45 @@ mod tests {
             go_quote("a\"b\\\n\u{1}é\u{a0}"),
             "\"a\\\"b\\\\\\n\\x01é\\u00a0\""
         );
+    }
+
+    /// The byte-by-byte scan the memchr one replaced: the oracle below.
+    fn html_safe_bytewise(out: &mut Vec<u8>, json: &[u8]) {
+        let mut start = 0;
+        let mut i = 0;
+        while let Some(&c) = json.get(i) {
+            i += 1;
+            if matches!(c, b'<' | b'>' | b'&' | 0xe2) {
+                out.extend_from_slice(&json[start..i - 1]);
+                push_html_safe(out, json, &mut i, c);
+                start = i;
+            }
+        }
+        out.extend_from_slice(&json[start..]);
+    }
+
+    proptest::proptest! {
+        /// Any bytes (dense in the special ones and in U+2028/U+2029's encodings) come out as
+        /// the byte-by-byte scan makes them.
+        #[test]
+        fn html_safe_equals_the_bytewise_scan(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just(b"<".to_vec()),
+                proptest::strategy::Just(b">".to_vec()),
+                proptest::strategy::Just(b"&".to_vec()),
+                proptest::strategy::Just("\u{2028}".as_bytes().to_vec()),
+                proptest::strategy::Just("\u{2029}".as_bytes().to_vec()),
+                proptest::strategy::Just(vec![0xe2]),
+                proptest::strategy::Just(vec![0xe2, 0x80]),
+                proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+            ], 0..30),
+        ) {
+            let json: Vec<u8> = parts.concat();
+            let (mut got, mut want) = (Vec::new(), Vec::new());
+            write_html_safe(&mut got, &json);
+            html_safe_bytewise(&mut want, &json);
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]
