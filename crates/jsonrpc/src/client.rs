@@ -68,12 +68,33 @@ struct ErrorObject {
     data: Option<Box<RawValue>>,
 }
 
+/// The envelope, its `result` borrowed from the body (a large result is not copied).
 #[derive(Deserialize)]
-struct ResponseEnvelope {
-    #[serde(default)]
-    result: Option<Box<RawValue>>,
+struct ResponseEnvelope<'a> {
+    #[serde(default, borrow)]
+    result: Option<&'a RawValue>,
     #[serde(default)]
     error: Option<ErrorObject>,
+}
+
+/// A call's `result` as JSON text, still inside the response body it came in: a caller with a
+/// large result parses it where it likes (another thread) without a copy first.
+#[derive(Debug, Clone)]
+pub struct RawResult {
+    body: Bytes,
+    /// Where the result's JSON is in `body`; `None` when the response had none (`null`).
+    range: Option<std::ops::Range<usize>>,
+}
+
+impl RawResult {
+    /// The result's JSON text (`null` when the response had none).
+    pub fn json(&self) -> &str {
+        self.range
+            .clone()
+            .and_then(|r| self.body.get(r))
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("null")
+    }
 }
 
 /// A JSON-RPC client for one URL (e.g. `http://127.0.0.1:9650/ext/index/X/tx`).
@@ -120,6 +141,16 @@ impl RpcClient {
         method: &str,
         params: P,
     ) -> Result<R, ClientError> {
+        let raw = self.call_raw(method, params).await?;
+        serde_json::from_str(raw.json()).map_err(|e| ClientError::Decode(e.to_string()))
+    }
+
+    /// [`RpcClient::call`] without decoding `result`: its JSON text, left in the response body.
+    pub async fn call_raw<P: Serialize>(
+        &self,
+        method: &str,
+        params: P,
+    ) -> Result<RawResult, ClientError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let body = serde_json::to_vec(&Call {
             jsonrpc: "2.0",
@@ -131,7 +162,7 @@ impl RpcClient {
         let raw = tokio::time::timeout(self.timeout, self.post(body))
             .await
             .map_err(|_| ClientError::Timeout(self.timeout))??;
-        let env: ResponseEnvelope =
+        let env: ResponseEnvelope<'_> =
             serde_json::from_slice(&raw).map_err(|e| ClientError::Decode(e.to_string()))?;
         if let Some(err) = env.error {
             let data = err.data.map(|d| d.get().to_owned()).filter(|d| d != "null");
@@ -141,8 +172,12 @@ impl RpcClient {
                 data,
             });
         }
-        let result = env.result.as_deref().map_or("null", RawValue::get);
-        serde_json::from_str(result).map_err(|e| ClientError::Decode(e.to_string()))
+        // The borrowed result lies inside `raw`: its offset is the distance between the two.
+        let range = env.result.map(|r| {
+            let start = (r.get().as_ptr() as usize).saturating_sub(raw.as_ptr() as usize);
+            start..start + r.get().len()
+        });
+        Ok(RawResult { body: raw, range })
     }
 
     async fn post(&self, body: Vec<u8>) -> Result<Bytes, ClientError> {

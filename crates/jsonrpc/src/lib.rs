@@ -25,7 +25,7 @@ mod router;
 mod server;
 mod service;
 
-pub use client::{ClientError, RpcClient};
+pub use client::{ClientError, RawResult, RpcClient};
 pub use error::{
     INVALID_ARG_MESSAGE, INVALID_REQUEST, PARSE_ERROR, RpcError, SERVER_ERROR,
     UPPERCASE_METHOD_MESSAGE,

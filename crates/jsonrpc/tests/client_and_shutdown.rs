@@ -16,6 +16,16 @@ async fn client_calls_and_errors() {
         .await
         .unwrap();
     assert_eq!(r, json!({"tx": "abc", "encoding": "hex"}));
+    // The raw result is exactly the result's JSON text, cut out of the response body.
+    let raw = c
+        .call_raw("avm.getTx", json!({"txID": "abc", "encoding": "hex"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(raw.json()).unwrap(),
+        r
+    );
+    assert!(raw.json().starts_with('{') && raw.json().ends_with('}'));
     // Keep-alive: many calls on the pooled connection.
     for h in 0..20u64 {
         let r: serde_json::Value = c

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
 use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::Id;
@@ -89,7 +88,7 @@ struct RangeArgs {
     encoding: &'static str,
 }
 
-/// What one page fetch found: the upstream's answer (`Page<Box<RawValue>>`), then its containers
+/// What one page fetch found: the upstream's answer (`Page<RawResult>`), then its containers
 /// verified and prepared for the derive hook (`Page<Vec<PreparedLine<P>>>`).
 enum Page<C> {
     Containers(C),
@@ -469,10 +468,7 @@ impl PageFetcher {
                 num_to_fetch: JsonU64(n),
                 encoding: "hex",
             };
-            match client
-                .call::<_, Box<RawValue>>("index.getContainerRange", args)
-                .await
-            {
+            match client.call_raw("index.getContainerRange", args).await {
                 Ok(v) => Attempt::Done(Ok(Page::Containers(v))),
                 Err(ClientError::Rpc { message, .. })
                     if message == "no containers have been accepted"
@@ -493,7 +489,7 @@ impl PageFetcher {
         // The answer's JSON is parsed here too, not on the async worker: pages then parse in
         // parallel instead of one after the other on the one worker the writer leaves free.
         tokio::task::spawn_blocking(move || {
-            let value: Value = serde_json::from_str(value.get())
+            let value: Value = serde_json::from_str(value.json())
                 .map_err(|e| bad(path, format!("getContainerRange result: {e}")))?;
             parse_range_result(path, &value, start).map(|containers| {
                 Page::Containers(
