@@ -2,12 +2,13 @@
 //! `index.getContainerRange` pages of up to 1024 containers starting at our own next index, so a
 //! restart resumes where the last committed batch ended.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
 use snowline_store::{Store, WriteBatch};
@@ -489,9 +490,7 @@ impl PageFetcher {
         // The answer's JSON is parsed here too, not on the async worker: pages then parse in
         // parallel instead of one after the other on the one worker the writer leaves free.
         tokio::task::spawn_blocking(move || {
-            let value: Value = serde_json::from_str(value.json())
-                .map_err(|e| bad(path, format!("getContainerRange result: {e}")))?;
-            parse_range_result(path, &value, start).map(|containers| {
+            parse_range_text(path, value.json(), start).map(|containers| {
                 Page::Containers(
                     containers
                         .into_iter()
@@ -589,15 +588,48 @@ fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexE
             .and_then(Value::as_str)
             .ok_or_else(|| bad(path, format!("container has no string {name:?}")))
     };
-    let id: Id = field("id")?
+    let encoding = match v.get("encoding") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.as_str())),
+        Some(_) => Err(bad(path, "container encoding is not a string")),
+    };
+    let index = match v.get("index") {
+        Some(Value::String(s)) => decimal(s),
+        Some(Value::Number(n)) => n.as_u64(),
+        _ => None,
+    };
+    build_container(
+        path,
+        field("id"),
+        encoding,
+        field("bytes"),
+        field("timestamp"),
+        index,
+    )
+}
+
+/// A decimal index as avalanchego writes it (digits only).
+fn decimal(s: &str) -> Option<u64> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+/// A container from its fields, each either read or the error reading it gave; the errors are
+/// reported in field order (id, encoding, bytes, timestamp, index).
+fn build_container(
+    path: IndexPath,
+    id: Result<&str, IndexError>,
+    encoding: Result<Option<&str>, IndexError>,
+    bytes: Result<&str, IndexError>,
+    timestamp: Result<&str, IndexError>,
+    index: Option<u64>,
+) -> Result<RemoteContainer, IndexError> {
+    let id: Id = id?
         .parse()
         .map_err(|e| bad(path, format!("container id: {e}")))?;
-    let encoding = match v.get("encoding") {
-        None | Some(Value::Null) => "hex".to_owned(),
-        Some(Value::String(s)) => s.to_ascii_lowercase(),
-        Some(_) => return Err(bad(path, "container encoding is not a string")),
-    };
-    let raw = field("bytes")?;
+    let encoding = encoding?.map_or_else(|| "hex".to_owned(), str::to_ascii_lowercase);
+    let raw = bytes?;
     let bytes = match encoding.as_str() {
         "hex" | "hexc" => decode_hex_checksum(raw),
         "hexnc" => decode_hex_plain(raw),
@@ -609,16 +641,9 @@ fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexE
         }
     }
     .map_err(|e| bad(path, format!("container {id} bytes: {e}")))?;
-    let timestamp_ns = parse_rfc3339(field("timestamp")?)
-        .map_err(|e| bad(path, format!("container {id}: {e}")))?;
-    let index = match v.get("index") {
-        Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
-            s.parse::<u64>().ok()
-        }
-        Some(Value::Number(n)) => n.as_u64(),
-        _ => None,
-    }
-    .ok_or_else(|| bad(path, format!("container {id} has no decimal index")))?;
+    let timestamp_ns =
+        parse_rfc3339(timestamp?).map_err(|e| bad(path, format!("container {id}: {e}")))?;
+    let index = index.ok_or_else(|| bad(path, format!("container {id} has no decimal index")))?;
     Ok(RemoteContainer {
         index,
         record: ContainerRecord {
@@ -628,4 +653,180 @@ fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexE
             timestamp_ns,
         },
     })
+}
+
+/// One container of an answer as the wire has it, its strings borrowed from the answer.
+#[derive(Deserialize)]
+struct WireContainer<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(borrow)]
+    bytes: Cow<'a, str>,
+    #[serde(borrow)]
+    timestamp: Cow<'a, str>,
+    #[serde(default, borrow)]
+    encoding: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    index: WireIndex<'a>,
+}
+
+/// An index as a decimal string (avalanchego) or a number.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WireIndex<'a> {
+    Text(#[serde(borrow)] Cow<'a, str>),
+    Number(u64),
+}
+
+/// The two shapes of an answer.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WireRange<'a> {
+    Wrapped {
+        #[serde(borrow)]
+        containers: Vec<WireContainer<'a>>,
+    },
+    Bare(#[serde(borrow)] Vec<WireContainer<'a>>),
+}
+
+/// [`parse_range_result`] of the result's JSON text. A well-formed answer is read with its
+/// strings borrowed (a page of blocks is ~90 MB of hex: no `Value` tree, no string copies);
+/// anything else is parsed again as a `Value`, so it fails (or passes) with exactly the same
+/// outcome and message.
+fn parse_range_text(
+    path: IndexPath,
+    text: &str,
+    start: u64,
+) -> Result<Vec<RemoteContainer>, IndexError> {
+    let fast = serde_json::from_str::<WireRange<'_>>(text)
+        .ok()
+        .and_then(|range| {
+            let items = match range {
+                WireRange::Wrapped { containers } | WireRange::Bare(containers) => containers,
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for (i, w) in items.iter().enumerate() {
+                let expected = start.saturating_add(u64::try_from(i).unwrap_or(u64::MAX));
+                let index = match &w.index {
+                    WireIndex::Text(s) => decimal(s),
+                    WireIndex::Number(n) => Some(*n),
+                };
+                let c = build_container(
+                    path,
+                    Ok(&w.id),
+                    Ok(w.encoding.as_deref()),
+                    Ok(&w.bytes),
+                    Ok(&w.timestamp),
+                    index,
+                )
+                .ok()?;
+                if c.index != expected || c.record.check_id().is_err() {
+                    return None;
+                }
+                out.push(c);
+            }
+            Some(out)
+        });
+    match fast {
+        Some(containers) => Ok(containers),
+        None => {
+            let value: Value = serde_json::from_str(text)
+                .map_err(|e| bad(path, format!("getContainerRange result: {e}")))?;
+            parse_range_result(path, &value, start)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+    use snowline_types::container::format_rfc3339_nano;
+    use snowline_types::formatting::encode_hex_checksum;
+    use snowline_types::hashing::sha256;
+
+    /// A container of `X/tx` as an upstream answers it, at `index`.
+    fn wire(i: u64, index: u64) -> Value {
+        let bytes = format!("tx {i}").into_bytes();
+        json!({
+            "id": Id(sha256(&bytes)).to_string(),
+            "bytes": encode_hex_checksum(&bytes),
+            "timestamp": format_rfc3339_nano(1_600_000_000_000_000_000 + i as i64),
+            "encoding": "hex",
+            "index": index.to_string(),
+        })
+    }
+
+    /// One way to spoil (or keep) a container's JSON.
+    fn mutate(v: &mut Value, how: u8) {
+        let o = v.as_object_mut().unwrap();
+        match how {
+            0 => {}
+            1 => drop(o.remove("encoding")),
+            2 => drop(o.insert("encoding".into(), Value::Null)),
+            3 => drop(o.insert("encoding".into(), json!("HEXNC"))),
+            4 => drop(o.insert("encoding".into(), json!(5))),
+            5 => drop(o.insert(
+                "index".into(),
+                json!(o["index"].as_str().unwrap().parse::<u64>().unwrap()),
+            )),
+            6 => drop(o.insert("index".into(), json!("-1"))),
+            7 => drop(o.insert("index".into(), json!(1.5))),
+            8 => drop(o.remove("timestamp")),
+            9 => drop(o.insert("id".into(), json!("not an id"))),
+            10 => drop(o.insert("bytes".into(), json!("0x00"))),
+            11 => drop(o.insert("timestamp".into(), json!("yesterday"))),
+            12 => drop(o.insert("extra".into(), json!([1, 2]))),
+            _ => drop(o.insert("id".into(), Value::Null)),
+        }
+    }
+
+    fn outcome(
+        r: Result<Vec<RemoteContainer>, IndexError>,
+    ) -> Result<Vec<RemoteContainer>, String> {
+        r.map_err(|e| e.to_string())
+    }
+
+    proptest! {
+        /// The borrowed-string reading of an answer gives exactly what the `Value` one gives:
+        /// the same containers, or the same error.
+        #[test]
+        fn text_parse_equals_value_parse(
+            hows in proptest::collection::vec(prop_oneof![8 => Just(0u8), 1 => 1u8..14], 0..6),
+            wrapped in any::<bool>(),
+            skew in 0u64..2,
+        ) {
+            let start = 40;
+            let items: Vec<Value> = hows
+                .iter()
+                .enumerate()
+                .map(|(i, how)| {
+                    let i = i as u64;
+                    let mut v = wire(i, start + i + u64::from(skew == 1 && i == 2));
+                    mutate(&mut v, *how);
+                    v
+                })
+                .collect();
+            let answer = if wrapped { json!({ "containers": items }) } else { Value::Array(items) };
+            let text = answer.to_string();
+            let want = outcome(parse_range_result(IndexPath::XTx, &answer, start));
+            let got = outcome(parse_range_text(IndexPath::XTx, &text, start));
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn text_parse_takes_null_and_empty_answers() {
+        for text in ["null", "[]", "{\"containers\":null}", "{\"containers\":[]}"] {
+            assert_eq!(
+                outcome(parse_range_text(IndexPath::XTx, text, 0)),
+                Ok(Vec::new())
+            );
+        }
+        assert!(parse_range_text(IndexPath::XTx, "{}", 0).is_err());
+        assert!(parse_range_text(IndexPath::XTx, "{\"containers\":", 0).is_err());
+    }
 }
