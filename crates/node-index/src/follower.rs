@@ -13,7 +13,9 @@ use serde_json::Value;
 use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::Id;
-use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath, parse_rfc3339};
+use snowline_types::container::{
+    ContainerLine, ContainerRecord, IndexPath, parse_decimal_u64, parse_rfc3339,
+};
 use snowline_types::formatting::{decode_hex_checksum, decode_hex_plain};
 
 use crate::error::IndexError;
@@ -566,10 +568,21 @@ pub fn parse_range_result(
         },
         _ => return Err(bad(path, "result is neither an array nor an object")),
     };
+    verify_page(path, start, items, |item| parse_container(path, item))
+}
+
+/// Reads each item of a page with `read` and checks it: indexes running on from `start`
+/// without a gap, and each id against its bytes.
+fn verify_page<T>(
+    path: IndexPath,
+    start: u64,
+    items: &[T],
+    read: impl Fn(&T) -> Result<RemoteContainer, IndexError>,
+) -> Result<Vec<RemoteContainer>, IndexError> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let expected = start.saturating_add(u64::try_from(i).unwrap_or(u64::MAX));
-        let c = parse_container(path, item)?;
+        let c = read(item)?;
         if c.index != expected {
             return Err(bad(
                 path,
@@ -594,7 +607,7 @@ fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexE
         Some(_) => Err(bad(path, "container encoding is not a string")),
     };
     let index = match v.get("index") {
-        Some(Value::String(s)) => decimal(s),
+        Some(Value::String(s)) => parse_decimal_u64(s),
         Some(Value::Number(n)) => n.as_u64(),
         _ => None,
     };
@@ -606,13 +619,6 @@ fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexE
         field("timestamp"),
         index,
     )
-}
-
-/// A decimal index as avalanchego writes it (digits only).
-fn decimal(s: &str) -> Option<u64> {
-    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| s.parse().ok())
-        .flatten()
 }
 
 /// A container from its fields, each either read or the error reading it gave; the errors are
@@ -704,14 +710,12 @@ fn parse_range_text(
             let items = match range {
                 WireRange::Wrapped { containers } | WireRange::Bare(containers) => containers,
             };
-            let mut out = Vec::with_capacity(items.len());
-            for (i, w) in items.iter().enumerate() {
-                let expected = start.saturating_add(u64::try_from(i).unwrap_or(u64::MAX));
+            verify_page(path, start, &items, |w| {
                 let index = match &w.index {
-                    WireIndex::Text(s) => decimal(s),
+                    WireIndex::Text(s) => parse_decimal_u64(s),
                     WireIndex::Number(n) => Some(*n),
                 };
-                let c = build_container(
+                build_container(
                     path,
                     Ok(&w.id),
                     Ok(w.encoding.as_deref()),
@@ -719,13 +723,8 @@ fn parse_range_text(
                     Ok(&w.timestamp),
                     index,
                 )
-                .ok()?;
-                if c.index != expected || c.record.check_id().is_err() {
-                    return None;
-                }
-                out.push(c);
-            }
-            Some(out)
+            })
+            .ok()
         });
     match fast {
         Some(containers) => Ok(containers),

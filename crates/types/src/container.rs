@@ -307,7 +307,7 @@ impl IndexCounter {
 }
 
 /// A decimal `u64` with digits only (no sign, no spaces), as avalanchego's `json.Uint64` emits.
-fn parse_decimal_u64(s: &str) -> Option<u64> {
+pub fn parse_decimal_u64(s: &str) -> Option<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
