@@ -19,7 +19,7 @@ use snowline_types::container::{
 use snowline_types::formatting::{decode_hex_checksum, decode_hex_plain};
 
 use crate::error::IndexError;
-use crate::ingest::{Derive, Prepare, PreparedLine, stage_line, write_batch};
+use crate::ingest::{Derive, Prepare, PreparedLine, drop_batch, stage_line, write_batch};
 use crate::status::FollowStatus;
 use crate::writer::{IndexWriter, Staged};
 
@@ -526,9 +526,7 @@ fn write_page<D: Derive + ?Sized>(
             Ok(Staged::New { .. }) => added += 1,
             Ok(Staged::Duplicate { .. }) => {}
             Err(e) => {
-                batch.clear();
-                writer.discard();
-                derive.discard();
+                drop_batch(writer, derive, batch);
                 return Err(e);
             }
         }
@@ -536,8 +534,8 @@ fn write_page<D: Derive + ?Sized>(
     if added > 0 {
         write_batch(store, writer, derive, batch)?;
     } else {
-        batch.clear();
-        writer.discard();
+        // Only duplicates: nothing was derived, nothing to write.
+        drop_batch(writer, derive, batch);
     }
     Ok(added)
 }

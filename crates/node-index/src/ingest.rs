@@ -129,6 +129,17 @@ pub(crate) fn stage_line<D: Derive + ?Sized>(
     Ok(staged)
 }
 
+/// Drops what `batch` staged: empties it and tells `writer` and `derive` to forget it.
+pub(crate) fn drop_batch<D: Derive + ?Sized>(
+    writer: &mut IndexWriter,
+    derive: &mut D,
+    batch: &mut WriteBatch,
+) {
+    batch.clear();
+    writer.discard();
+    derive.discard();
+}
+
 /// Completes `batch` with what `derive` held back, writes it (then empties it, keeping its
 /// allocation) and tells `writer` and `derive` whether it landed.
 pub(crate) fn write_batch<D: Derive + ?Sized>(
@@ -138,9 +149,7 @@ pub(crate) fn write_batch<D: Derive + ?Sized>(
     batch: &mut WriteBatch,
 ) -> Result<(), IndexError> {
     if let Err(e) = derive.finish(batch, store) {
-        batch.clear();
-        writer.discard();
-        derive.discard();
+        drop_batch(writer, derive, batch);
         return Err(e);
     }
     let result = writer.write(store, batch);
@@ -212,8 +221,7 @@ where
             }
             Ok(Staged::Duplicate { .. }) => stats.duplicates += 1,
             Err(e) => {
-                writer.discard();
-                derive.discard();
+                drop_batch(writer, derive, &mut batch);
                 return Err(e);
             }
         }
