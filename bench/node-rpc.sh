@@ -9,6 +9,9 @@
 # Loopback only; every load run is bounded by a request count and seconds. The load generator and
 # the servers share the machine's cores. Needs curl, python3 (stdlib) and GNU time (Debian `time`).
 #
+#   4. time `node-rpc follow` of the serving node (step 3's) into an empty data dir until its
+#      X/block head is the upstream's (txs/s, follower and upstream CPU, follower peak RSS).
+#
 #   bench/node-rpc.sh [N_TXS=1000000] [WORK_DIR=/tmp/snowline-bench] [SECS=10] [CONNS=64]
 set -euo pipefail
 
@@ -19,6 +22,7 @@ CONNS=${4:-64}
 MAX_REQ=5000000
 PORT=19650
 HELLO_PORT=19651
+FOLLOW_PORT=19652
 
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
 REL=$CARGO_TARGET_DIR/release
@@ -88,6 +92,8 @@ for h in range(1, top + 1):
 txs = x_tx + block_txs
 print(f"import: {txs} txs ({x_tx} X/tx + {block_txs} in {top} blocks) in {secs:.1f} s = {txs / secs:,.0f} txs/s "
       f"({containers / secs:,.0f} containers/s), peak RSS {rss_kb / 1024:,.0f} MiB")
+with open(f"{work}/txs", "w") as f:
+    f.write(str(txs))
 rng = random.Random(1)
 last = int(rpc("/ext/index/X/tx", "index.getLastAccepted", {"encoding": "hex"})["result"]["index"])
 tx_ids = []
@@ -127,3 +133,38 @@ run getUTXOs $PORT /ext/bc/X "$WORK/getUTXOs.jsonl"
 run getTx-json $PORT /ext/bc/X "$WORK/getTx.jsonl"
 run hello.world $HELLO_PORT /ext/bc/X ""
 run raw-hyper $HELLO_PORT /raw ""
+
+# 4. Follow the serving node from an empty data dir, until the follower's head of every path is
+# the upstream's.
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$1/stat"; }
+head_of() { # port path -> last accepted index, or empty
+  curl -s -H 'content-type: application/json' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","params":{"encoding":"hex"}}' \
+    "http://127.0.0.1:$1/ext/index/$2" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("result",{}).get("index",""))' 2>/dev/null
+}
+FOLLOW=$WORK/data-follow
+rm -rf "$FOLLOW"
+# The upstream's heads do not move (it serves a finished import): asked once.
+FOLLOW_PATHS=(X/vtx X/tx X/block)
+UP_HEADS=()
+for path in "${FOLLOW_PATHS[@]}"; do UP_HEADS+=("$(head_of $PORT $path)"); done
+UP_PID=${PIDS[0]}
+UP_CPU0=$(cpu_s "$UP_PID")
+echo "load before follow: $(cut -d' ' -f1-3 /proc/loadavg)"
+START=$(date +%s.%N)
+"$REL/node-rpc" follow --data-dir "$FOLLOW" --listen "127.0.0.1:$FOLLOW_PORT" \
+  --upstream "http://127.0.0.1:$PORT" >"$WORK/follow.log" 2>&1 &
+FOLLOW_PID=$!
+PIDS+=($FOLLOW_PID)
+CAUGHT=""
+for _ in $(seq 1 3000); do
+  behind=""
+  for i in 0 1 2; do
+    [ "$(head_of $FOLLOW_PORT "${FOLLOW_PATHS[$i]}")" = "${UP_HEADS[$i]}" ] || { behind=1; break; }
+  done
+  if [ -z "$behind" ]; then CAUGHT=$(date +%s.%N); break; fi
+  kill -0 "$FOLLOW_PID" 2>/dev/null || { echo "node-rpc follow stopped; see $WORK/follow.log" >&2; exit 1; }
+  sleep 0.2
+done
+[ -n "$CAUGHT" ] || { echo "node-rpc follow did not catch up within 600 s" >&2; exit 1; }
+python3 -c "s = $CAUGHT - $START; t = int(open('$WORK/txs').read()); print(f'follow: {t} txs in {s:.1f} s = {t / s:,.0f} txs/s, follower CPU $(cpu_s $FOLLOW_PID) s, upstream CPU', round($(cpu_s "$UP_PID") - $UP_CPU0, 1), 's, follower peak RSS', $(awk '/VmHWM/ {print $2}' /proc/$FOLLOW_PID/status) // 1024, 'MiB, load after: $(cut -d' ' -f1-3 /proc/loadavg)')"

@@ -173,7 +173,9 @@ impl XChainState {
             }
             XContainer::Block { block, offset } => {
                 for (i, (tx, id)) in block.block.txs.iter().zip(&block.tx_ids).enumerate() {
-                    let range = block.tx_range(i).unwrap_or_default();
+                    let range = block.tx_range(i).ok_or_else(|| {
+                        XStateError::Corrupt(format!("block {} has no range for tx {i}", block.id))
+                    })?;
                     let stored = at(IndexPath::XBlock, offset + range.start, range.len(), true)?;
                     self.apply_tx(batch, view, id, stored, tx)?;
                 }
