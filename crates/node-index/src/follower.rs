@@ -14,9 +14,9 @@ use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::Id;
 use snowline_types::container::{
-    ContainerLine, ContainerRecord, IndexPath, parse_decimal_u64, parse_rfc3339,
+    ContainerError, ContainerLine, ContainerRecord, IndexPath, parse_decimal_u64, parse_rfc3339,
 };
-use snowline_types::formatting::{decode_hex_checksum, decode_hex_plain};
+use snowline_types::formatting::{CHECKSUM_LEN, HexError, decode_hex_plain};
 
 use crate::error::IndexError;
 use crate::ingest::{Derive, Prepare, PreparedLine, drop_batch, stage_line, write_batch};
@@ -569,31 +569,43 @@ pub fn parse_range_result(
     verify_page(path, start, items, |item| parse_container(path, item))
 }
 
-/// Reads each item of a page with `read` and checks it: indexes running on from `start`
-/// without a gap, and each id against its bytes.
+/// Reads each item of a page with `read` and checks it: the hex checksum, indexes running on
+/// from `start` without a gap, and each id against its bytes (checksum and id in one hashing
+/// pass, [`ContainerRecord::check_sum_and_id`]).
 fn verify_page<T>(
     path: IndexPath,
     start: u64,
     items: &[T],
-    read: impl Fn(&T) -> Result<RemoteContainer, IndexError>,
+    read: impl Fn(&T) -> Result<Unverified, IndexError>,
 ) -> Result<Vec<RemoteContainer>, IndexError> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let expected = start.saturating_add(u64::try_from(i).unwrap_or(u64::MAX));
-        let c = read(item)?;
+        let Unverified { container: c, sum } = read(item)?;
+        let checked = c.record.check_sum_and_id(sum);
+        if let Err(ContainerError::Hex(e)) = &checked {
+            return Err(bad(path, format!("container {} bytes: {e}", c.record.id)));
+        }
         if c.index != expected {
             return Err(bad(
                 path,
                 format!("expected container {expected}, got index {}", c.index),
             ));
         }
-        c.record.check_id()?;
+        checked?;
         out.push(c);
     }
     Ok(out)
 }
 
-fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexError> {
+/// A container as read from an answer, before [`verify_page`] checks it: `sum` is the API hex
+/// checksum that followed its bytes (`None` for `hexnc`).
+struct Unverified {
+    container: RemoteContainer,
+    sum: Option<[u8; CHECKSUM_LEN]>,
+}
+
+fn parse_container(path: IndexPath, v: &Value) -> Result<Unverified, IndexError> {
     let field = |name: &str| -> Result<&str, IndexError> {
         v.get(name)
             .and_then(Value::as_str)
@@ -620,7 +632,8 @@ fn parse_container(path: IndexPath, v: &Value) -> Result<RemoteContainer, IndexE
 }
 
 /// A container from its fields, each either read or the error reading it gave; the errors are
-/// reported in field order (id, encoding, bytes, timestamp, index).
+/// reported in field order (id, encoding, bytes, timestamp, index). The hex checksum is split
+/// off, not checked: [`verify_page`] checks it in the same pass as the id.
 fn build_container(
     path: IndexPath,
     id: Result<&str, IndexError>,
@@ -628,35 +641,55 @@ fn build_container(
     bytes: Result<&str, IndexError>,
     timestamp: Result<&str, IndexError>,
     index: Option<u64>,
-) -> Result<RemoteContainer, IndexError> {
+) -> Result<Unverified, IndexError> {
     let id: Id = id?
         .parse()
         .map_err(|e| bad(path, format!("container id: {e}")))?;
     let encoding = encoding?.map_or_else(|| "hex".to_owned(), str::to_ascii_lowercase);
     let raw = bytes?;
-    let bytes = match encoding.as_str() {
-        "hex" | "hexc" => decode_hex_checksum(raw),
-        "hexnc" => decode_hex_plain(raw),
+    let decoded = match encoding.as_str() {
+        "hex" | "hexc" => split_checksum(raw),
+        "hexnc" => decode_hex_plain(raw).map(|b| (b, None)),
         other => {
             return Err(bad(
                 path,
                 format!("unsupported container encoding {other:?}"),
             ));
         }
-    }
-    .map_err(|e| bad(path, format!("container {id} bytes: {e}")))?;
+    };
+    let (bytes, sum) = decoded.map_err(|e| bad(path, format!("container {id} bytes: {e}")))?;
     let timestamp_ns =
         parse_rfc3339(timestamp?).map_err(|e| bad(path, format!("container {id}: {e}")))?;
     let index = index.ok_or_else(|| bad(path, format!("container {id} has no decimal index")))?;
-    Ok(RemoteContainer {
-        index,
-        record: ContainerRecord {
-            path,
-            id,
-            bytes,
-            timestamp_ns,
+    Ok(Unverified {
+        container: RemoteContainer {
+            index,
+            record: ContainerRecord {
+                path,
+                id,
+                bytes,
+                timestamp_ns,
+            },
         },
+        sum,
     })
+}
+
+/// API `hex` (with checksum) decoded, the checksum split off unverified: the bytes, and the
+/// checksum unless the string was empty (which avalanchego decodes to no bytes).
+fn split_checksum(raw: &str) -> Result<(Vec<u8>, Option<[u8; CHECKSUM_LEN]>), HexError> {
+    let mut bytes = decode_hex_plain(raw)?;
+    if raw.is_empty() {
+        return Ok((bytes, None));
+    }
+    let body = bytes
+        .len()
+        .checked_sub(CHECKSUM_LEN)
+        .ok_or(HexError::MissingChecksum)?;
+    let mut sum = [0; CHECKSUM_LEN];
+    sum.copy_from_slice(&bytes[body..]);
+    bytes.truncate(body);
+    Ok((bytes, Some(sum)))
 }
 
 /// One container of an answer as the wire has it, its strings borrowed from the answer.

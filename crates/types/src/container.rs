@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::formatting::{HexError, decode_hex_checksum, encode_hex_checksum};
-use crate::hashing::sha256;
+use crate::formatting::{CHECKSUM_LEN, HexError, decode_hex_checksum, encode_hex_checksum};
+use crate::hashing::{sha256, sha256_and_prefix};
 use crate::{Id, IdError, proposervm};
 
 /// One of the five indexes a node serves under `/ext/index/…`.
@@ -235,6 +235,46 @@ impl ContainerRecord {
                 }
                 out
             }
+        }
+    }
+
+    /// Checks, in one SHA-256 pass over the bytes, the API hex checksum `sum` that followed
+    /// them (when given) and then the id as [`ContainerRecord::check_id`] does. The checksum is
+    /// the tail of `sha256(bytes)`, which is also the id of a tx, a vertex or a pre-fork block,
+    /// and a proposervm block's id hashes a prefix of the same bytes: so a page of containers
+    /// is hashed once instead of twice. A bad checksum is reported first, as decoding the hex
+    /// would have.
+    pub fn check_sum_and_id(&self, sum: Option<[u8; CHECKSUM_LEN]>) -> Result<(), ContainerError> {
+        let block = match self.path {
+            IndexPath::XTx | IndexPath::XVtx => None,
+            IndexPath::XBlock | IndexPath::PBlock | IndexPath::CBlock => {
+                Some(proposervm::Block::decode(&self.bytes))
+            }
+        };
+        let id_len = match &block {
+            Some(Ok(b)) => b.id_len(self.bytes.len()),
+            _ => self.bytes.len(),
+        };
+        let (plain, prefix) = sha256_and_prefix(&self.bytes, id_len);
+        if let Some(sum) = sum {
+            if plain[32 - CHECKSUM_LEN..] != sum {
+                return Err(ContainerError::Hex(HexError::BadChecksum));
+            }
+        }
+        let ok = match block {
+            None => Id(plain) == self.id,
+            Some(Ok(_)) if Id(prefix.unwrap_or(plain)) == self.id => true,
+            Some(Ok(_)) if self.path == IndexPath::CBlock => false,
+            Some(Err(_)) if self.path == IndexPath::CBlock => true,
+            Some(_) => Id(plain) == self.id,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(ContainerError::IdMismatch {
+                path: self.path,
+                id: self.id,
+            })
         }
     }
 

@@ -9,6 +9,18 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
     Sha256::digest(data).into()
 }
 
+/// SHA-256 of `data` and, in the same pass, of its first `prefix` bytes when that is shorter
+/// (`None` otherwise): a proposervm block's id hashes all but its signature, while its API hex
+/// checksum hashes all of it.
+pub fn sha256_and_prefix(data: &[u8], prefix: usize) -> ([u8; 32], Option<[u8; 32]>) {
+    let (head, tail) = data.split_at(prefix.min(data.len()));
+    let mut hasher = Sha256::new();
+    hasher.update(head);
+    let of_prefix = (!tail.is_empty()).then(|| hasher.clone().finalize().into());
+    hasher.update(tail);
+    (hasher.finalize().into(), of_prefix)
+}
+
 /// RIPEMD-160 of `data`, used on top of SHA-256 for addresses and node ids.
 #[inline]
 pub fn ripemd160(data: &[u8]) -> [u8; 20] {
@@ -26,4 +38,24 @@ pub fn hash160(data: &[u8]) -> [u8; 20] {
 pub fn checksum(data: &[u8]) -> [u8; 4] {
     let h = sha256(data);
     [h[28], h[29], h[30], h[31]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_pass_gives_the_whole_and_the_prefix_hash() {
+        // FIPS 180-2 appendix B.1: SHA-256("abc").
+        let abc = hex::decode("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            .unwrap();
+        let (whole, prefix) = sha256_and_prefix(b"abcdef", 3);
+        assert_eq!(prefix.map(|p| p.to_vec()), Some(abc.clone()));
+        assert_eq!(whole, sha256(b"abcdef"));
+        assert_ne!(whole.to_vec(), abc);
+        // A prefix as long as the data (or longer) is the whole hash, given once.
+        assert_eq!(sha256_and_prefix(b"abc", 3), (sha256(b"abc"), None));
+        assert_eq!(sha256_and_prefix(b"abc", 9), (sha256(b"abc"), None));
+        assert_eq!(sha256_and_prefix(b"abc", 0).1, Some(sha256(b"")));
+    }
 }

@@ -185,10 +185,19 @@ impl Block {
     pub fn id_of(&self, bytes: &[u8]) -> Id {
         match self {
             Block::Option { .. } => Id(sha256(bytes)),
-            Block::Stateless(b) => {
-                let cut = bytes.len().saturating_sub(4 + b.signature.len());
+            Block::Stateless(_) => {
+                let cut = self.id_len(bytes.len());
                 Id(sha256(bytes.get(..cut).unwrap_or(&[])))
             }
+        }
+    }
+
+    /// How many leading bytes of its `len` encoded bytes the id hashes (see
+    /// [`Block::id_of`]): all of an option, all but the trailing signature of a stateless block.
+    pub fn id_len(&self, len: usize) -> usize {
+        match self {
+            Block::Option { .. } => len,
+            Block::Stateless(b) => len.saturating_sub(4 + b.signature.len()),
         }
     }
 

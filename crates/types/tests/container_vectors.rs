@@ -5,6 +5,7 @@ use snowline_types::container::{
     ContainerError, ContainerRecord, IndexCounter, IndexPath, TimestampError, format_rfc3339_nano,
     parse_rfc3339,
 };
+use snowline_types::formatting::HexError;
 use snowline_types::hashing::sha256;
 use snowline_types::proposervm::{Block, Epoch};
 
@@ -246,9 +247,13 @@ fn check_id_accepts_exactly_the_candidate_ids() {
     // each candidate id, the other kind's id and a foreign id.
     let signed_like = Block::build_unsigned(Id([1; 32]), 5, 6, Epoch::default(), vec![1, 2, 3]);
     let option = Block::build_option(Id([2; 32]), vec![4, 5]);
+    // The signed block of avalanchego `vms/proposervm/block/parse_test.go` (TestParseBlocks,
+    // also in proposervm_vectors.rs): its id leaves out a 512-byte signature.
+    let signed = hex::decode(include_str!("proposervm_signed_block.hex")).unwrap();
     let byte_forms = [
         signed_like.bytes,
         option.bytes,
+        signed,
         b"not a block".to_vec(),
         Vec::new(),
     ];
@@ -270,6 +275,16 @@ fn check_id_accepts_exactly_the_candidate_ids() {
                 let candidates = r.candidate_ids();
                 let want = candidates.is_empty() || candidates.contains(&id);
                 assert_eq!(r.check_id().is_ok(), want, "{path} {id}");
+                // The one-pass check of checksum and id agrees, with or without a checksum,
+                // and a wrong checksum is reported before the id.
+                let sum = snowline_types::hashing::checksum(bytes);
+                assert_eq!(r.check_sum_and_id(Some(sum)).is_ok(), want, "{path} {id}");
+                assert_eq!(r.check_sum_and_id(None).is_ok(), want, "{path} {id}");
+                let bad = [sum[0] ^ 1, sum[1], sum[2], sum[3]];
+                assert!(matches!(
+                    r.check_sum_and_id(Some(bad)),
+                    Err(ContainerError::Hex(HexError::BadChecksum))
+                ));
                 accepted += usize::from(want);
             }
         }
