@@ -17,7 +17,7 @@ use snowline_types::container::IndexPath;
 use snowline_types::network::NetworkInfo;
 
 /// Schema version of the data-api store; bumped when its tables change incompatibly.
-const SCHEMA_VERSION: u32 = 1;
+const SCHEMA_VERSION: u32 = 2;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis

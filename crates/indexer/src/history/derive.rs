@@ -55,9 +55,8 @@ pub struct XHistory {
     utxos: PendingRows<XhUtxos>,
     txs: PendingRows<XhTxs>,
     balances: PendingRows<XhBalances>,
-    /// Per UTXO created in the batch, the puts of its unspent orders and multi-owner rows:
-    /// withdrawn if the batch also consumes it.
-    unspent: FxHashMap<Id, Vec<OpHandle>>,
+    /// The UTXOs created in the batch and not yet consumed by it.
+    fresh: FxHashMap<Id, Fresh>,
     /// The batch's last container time: [`META_LAST_TIME`] once the batch is complete.
     last_time: Option<u64>,
     first_time_known: bool,
@@ -65,8 +64,30 @@ pub struct XHistory {
     stats: HistoryStats,
 }
 
+/// The key of a balance row: (owner, asset, holding code, shared chain, locktime).
+type BalanceKey = <XhBalances as snowline_store::Table>::Key;
+
+/// What consuming a UTXO created in the same batch takes, kept from its creation: in a batch of
+/// blocks most outputs are spent within the batch, and this spares each one a copy and a
+/// re-parse of its row.
+#[derive(Debug)]
+struct Fresh {
+    /// The puts of its unspent orders and multi-owner rows, withdrawn when the batch consumes it.
+    puts: Vec<OpHandle>,
+    /// Its balance row and the amount it adds there, when it counts in one owner's balance.
+    balance: Option<(BalanceKey, u64)>,
+}
+
 fn decode_err(id: Id) -> impl FnOnce(snowline_types::codec::CodecError) -> XStateError {
     move |source| XStateError::Decode { id, source }
+}
+
+/// The balance row a single-owner UTXO counts in: its owner `addr`, asset, holding, shared
+/// chain (none for native UTXOs) and locktime.
+fn balance_key(rec: &UtxoRecord, utxo: &Utxo, addr: &ShortId) -> BalanceKey {
+    let chain = rec.shared_with().unwrap_or(Id::EMPTY);
+    let locktime = output_owners(&utxo.output).locktime;
+    (*addr, utxo.asset_id, rec.holding.code(), chain, locktime)
 }
 
 /// Unix seconds of a container timestamp in ns (times before 1970 become 0).
@@ -132,7 +153,7 @@ impl XHistory {
             utxos: PendingRows::default(),
             txs: PendingRows::default(),
             balances: PendingRows::default(),
-            unspent: FxHashMap::default(),
+            fresh: FxHashMap::default(),
             last_time: None,
             first_time_known: false,
             first_time_pending: false,
@@ -181,7 +202,12 @@ impl XHistory {
         timestamp: u64,
     ) -> Result<(), XStateError> {
         for tx in &genesis.txs {
-            self.accept_tx(batch, view, &tx.id, &tx.tx, timestamp, None)?;
+            let stored = view.get::<XhTxs>(&tx.id)?;
+            let place = TxRow {
+                timestamp,
+                height: None,
+            };
+            self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
         }
         if let Some(block) = &genesis.linear_genesis {
             let parsed = ParsedBlock::from_block(block.clone()).map_err(decode_err(block.id()))?;
@@ -231,11 +257,23 @@ impl XHistory {
     ) -> Result<(), XStateError> {
         let ts = seconds(record.timestamp_ns);
         match container {
-            XContainer::Tx(tx) => self.accept_tx(batch, view, &tx.id, &tx.tx, ts, None)?,
+            XContainer::Tx(tx) => {
+                let stored = view.get::<XhTxs>(&tx.id)?;
+                let place = TxRow {
+                    timestamp: ts,
+                    height: None,
+                };
+                self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
+            }
             XContainer::Vertex(vtx) => {
+                let stored = self.stored_tx_rows(view, vtx.txs.iter().map(|t| &t.id))?;
+                let place = TxRow {
+                    timestamp: ts,
+                    height: Some(vtx.height),
+                };
                 let mut tx_ids = Vec::with_capacity(vtx.txs.len());
-                for tx in &vtx.txs {
-                    self.accept_tx(batch, view, &tx.id, &tx.tx, ts, Some(vtx.height))?;
+                for (tx, stored) in vtx.txs.iter().zip(stored) {
+                    self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
                     tx_ids.push(tx.id);
                 }
                 let row = VertexRow {
@@ -249,9 +287,13 @@ impl XHistory {
                 self.stats.vertices += 1;
             }
             XContainer::Block { block: inner, .. } => {
-                let height = Some(inner.block.height);
-                for (tx, id) in inner.block.txs.iter().zip(&inner.tx_ids) {
-                    self.accept_tx(batch, view, id, tx, ts, height)?;
+                let place = TxRow {
+                    timestamp: ts,
+                    height: Some(inner.block.height),
+                };
+                let stored = self.stored_tx_rows(view, inner.tx_ids.iter())?;
+                for ((tx, id), stored) in inner.block.txs.iter().zip(&inner.tx_ids).zip(stored) {
+                    self.accept_tx(batch, view, (id, tx), place, stored)?;
                 }
                 self.put_block(batch, inner, record.id, record.bytes.len(), ts);
             }
@@ -299,11 +341,15 @@ impl XHistory {
         Ok(())
     }
 
-    fn tx_row(&self, view: &impl ReadView, id: &Id) -> Result<Option<TxRow>, XStateError> {
-        match self.txs.get(id) {
-            Some(row) => Ok(row.copied()),
-            None => Ok(view.get::<XhTxs>(id)?),
-        }
+    /// The committed rows of a container's txs, read in one batched lookup: almost all are
+    /// new, and RocksDB answers a batch of misses far faster than one `get` each.
+    fn stored_tx_rows<'i>(
+        &self,
+        view: &impl ReadView,
+        ids: impl Iterator<Item = &'i Id>,
+    ) -> Result<Vec<Option<TxRow>>, XStateError> {
+        let ids: Vec<Id> = ids.copied().collect();
+        Ok(view.multi_get::<XhTxs>(&ids)?)
     }
 
     /// A UTXO's row as of this batch, and whether it is in the committed store.
@@ -318,17 +364,26 @@ impl XHistory {
         }
     }
 
-    /// Applies `tx` unless already applied; a known tx without height gets `height`.
+    /// Applies `tx` at `place` (its container's time and height) unless already applied; a
+    /// known tx without height gets `place.height`. `stored` is the tx's row in the committed
+    /// store (the batch's own rows take precedence).
     fn accept_tx(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
-        id: &Id,
-        tx: &Tx,
-        ts: u64,
-        height: Option<u64>,
+        (id, tx): (&Id, &Tx),
+        place: TxRow,
+        stored: Option<TxRow>,
     ) -> Result<(), XStateError> {
-        match self.tx_row(view, id)? {
+        let known = match self.txs.get(id) {
+            Some(row) => row.copied(),
+            None => stored,
+        };
+        let TxRow {
+            timestamp: ts,
+            height,
+        } = place;
+        match known {
             None => self.apply_tx(batch, view, id, tx, ts, height),
             Some(row) if row.height.is_none() && height.is_some() => {
                 self.patch_height(view, id, tx, row, height)
@@ -436,10 +491,10 @@ impl XHistory {
         let ts = created.timestamp;
         // The unspent orders (and multi-owner rows) are withdrawn if the batch consumes the
         // UTXO; the orders of all UTXOs stay.
-        let mut unspent = Vec::with_capacity(3 * addrs.len());
+        let mut puts = Vec::with_capacity(3 * addrs.len());
         for a in &addrs {
-            unspent.push(batch.put_tracked::<XhUnspentByTime>(&(*a, ts, uid), &()));
-            unspent.push(batch.put_tracked::<XhUnspentByAmount>(&(*a, amount, uid), &()));
+            puts.push(batch.put_tracked::<XhUnspentByTime>(&(*a, ts, uid), &()));
+            puts.push(batch.put_tracked::<XhUnspentByAmount>(&(*a, amount, uid), &()));
             batch.put::<XhAllByTime>(&(*a, ts, uid), &());
             batch.put::<XhAllByAmount>(&(*a, amount, uid), &());
         }
@@ -452,16 +507,19 @@ impl XHistory {
             consumed: None,
             bytes: utxo.to_bytes(),
         };
+        let mut balance = None;
         if let Some(counted) = counted {
             if let [addr] = addrs.as_slice() {
-                self.count(view, &rec, &utxo, addr, counted, true)?;
+                let key = balance_key(&rec, &utxo, addr);
+                self.count(view, key, counted, true)?;
+                balance = Some((key, counted));
             } else {
                 for a in &addrs {
-                    unspent.push(batch.put_tracked::<XhMultiOwner>(&(*a, uid), &()));
+                    puts.push(batch.put_tracked::<XhMultiOwner>(&(*a, uid), &()));
                 }
             }
         }
-        self.unspent.insert(uid, unspent);
+        self.fresh.insert(uid, Fresh { puts, balance });
         self.utxos.put(uid, rec, false);
         self.stats.utxos_created += 1;
         Ok(())
@@ -475,6 +533,22 @@ impl XHistory {
         uid: Id,
         ev: Event,
     ) -> Result<(), XStateError> {
+        // Created in this very batch: withdraw its unspent rows instead of writing them and
+        // their deletes, and mark its pending row in place.
+        if let Some(fresh) = self.fresh.remove(&uid) {
+            for op in fresh.puts {
+                batch.cancel(op);
+            }
+            if let Some((key, amount)) = fresh.balance {
+                self.count(view, key, amount, false)?;
+            }
+            let rec = self.utxos.get_mut(&uid).ok_or_else(|| {
+                XStateError::Corrupt(format!("UTXO {uid} created in this batch has no row"))
+            })?;
+            rec.consumed = Some(ev);
+            self.stats.utxos_consumed += 1;
+            return Ok(());
+        }
         let Some((mut rec, stored)) = self.utxo_row(view, &uid)? else {
             self.stats.missing_inputs += 1;
             return Ok(());
@@ -488,26 +562,15 @@ impl XHistory {
             .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
         let addrs = owners(&utxo.output);
         let counted = output_amount(&utxo.output);
-        match self.unspent.remove(&uid) {
-            // Created in this very batch: withdraw its unspent rows instead of writing them
-            // and their deletes.
-            Some(puts) => {
-                for op in puts {
-                    batch.cancel(op);
-                }
-            }
-            None => {
-                for a in &addrs {
-                    batch.delete::<XhUnspentByTime>(&(*a, rec.created.timestamp, uid));
-                    batch.delete::<XhUnspentByAmount>(&(*a, rec.amount, uid));
-                    if counted.is_some() && addrs.len() > 1 {
-                        batch.delete::<XhMultiOwner>(&(*a, uid));
-                    }
-                }
+        for a in &addrs {
+            batch.delete::<XhUnspentByTime>(&(*a, rec.created.timestamp, uid));
+            batch.delete::<XhUnspentByAmount>(&(*a, rec.amount, uid));
+            if counted.is_some() && addrs.len() > 1 {
+                batch.delete::<XhMultiOwner>(&(*a, uid));
             }
         }
         if let (Some(counted), [addr]) = (counted, addrs.as_slice()) {
-            self.count(view, &rec, &utxo, addr, counted, false)?;
+            self.count(view, balance_key(&rec, &utxo, addr), counted, false)?;
         }
         rec.consumed = Some(ev);
         self.utxos.put(uid, rec, stored);
@@ -515,19 +578,14 @@ impl XHistory {
         Ok(())
     }
 
-    /// Adds (`add`) or removes an unspent UTXO of a single owner `addr` from its balance row.
+    /// Adds (`add`) or removes `amount` (one unspent UTXO) at the balance row `key`.
     fn count(
         &mut self,
         view: &impl ReadView,
-        rec: &UtxoRecord,
-        utxo: &Utxo,
-        addr: &ShortId,
+        key: BalanceKey,
         amount: u64,
         add: bool,
     ) -> Result<(), XStateError> {
-        let chain = rec.shared_with().unwrap_or(Id::EMPTY);
-        let locktime = output_owners(&utxo.output).locktime;
-        let key = (*addr, utxo.asset_id, rec.holding.code(), chain, locktime);
         let (mut total, stored) = match self.balances.get(&key) {
             Some(t) => (t.copied().unwrap_or_default(), false),
             None => match view.get::<XhBalances>(&key)? {
@@ -548,7 +606,6 @@ impl XHistory {
         Ok(())
     }
 
-    /// The batch was written: pending changes are now visible through the store.
     /// The batch is complete: adds the rows held back until now (the final UTXO, tx and
     /// balance rows, the last container time), each written once.
     pub fn finish(&mut self, batch: &mut WriteBatch) {
@@ -565,7 +622,7 @@ impl XHistory {
         self.utxos.clear();
         self.txs.clear();
         self.balances.clear();
-        self.unspent.clear();
+        self.fresh.clear();
         self.last_time = None;
         self.first_time_pending = false;
     }
@@ -575,7 +632,7 @@ impl XHistory {
         self.utxos.clear();
         self.txs.clear();
         self.balances.clear();
-        self.unspent.clear();
+        self.fresh.clear();
         self.last_time = None;
         if self.first_time_pending {
             self.first_time_known = false;

@@ -46,6 +46,11 @@ where
         self.rows.get(key).map(|r| r.value.as_ref())
     }
 
+    /// The batch's value for `key`, to change in place; `None` if untouched or removed.
+    pub(crate) fn get_mut(&mut self, key: &T::Key) -> Option<&mut T::Value> {
+        self.rows.get_mut(key).and_then(|r| r.value.as_mut())
+    }
+
     /// Sets `key -> value`. `stored` says whether the key is in the committed store; only the
     /// batch's first change of a key uses it.
     pub(crate) fn put(&mut self, key: T::Key, value: T::Value, stored: bool) {
