@@ -14,6 +14,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use cli::{Cli, Command};
 
+/// mimalloc: ingestion decodes containers on the blocking pool and frees them on the writer
+/// thread, which glibc's per-thread arenas handle slowly (docs/benchmarks.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn import(args: &cli::ImportArgs) -> Result<(), String> {
     let network = serve::network(&args.network)?;
     let store = ingest::open(&args.common.data_dir.join("index"))?;
