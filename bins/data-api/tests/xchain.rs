@@ -21,6 +21,9 @@ fn x_addr(a: &snowline_types::ShortId) -> String {
 }
 
 /// Starts data-api following `up` and waits until it has caught up.
+/// `data-api` following `up` in pages of 16 containers, so that most batches are derived while
+/// the previous one is being written (the follower's write-behind) and the comparisons below
+/// cover it.
 fn follow(dir: &std::path::Path, up: &upstream::Upstream, seed: u64) -> DataApi {
     let seed = seed.to_string();
     let api = start(
@@ -32,6 +35,8 @@ fn follow(dir: &std::path::Path, up: &upstream::Upstream, seed: u64) -> DataApi 
             "devnet",
             "--devnet-seed",
             &seed,
+            "--follow-batch",
+            "16",
             "--no-rate-limits",
         ],
     );

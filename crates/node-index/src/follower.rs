@@ -233,8 +233,20 @@ impl Follower {
         let first = writer.next_index(path);
         ahead.push_back((first, spawn(first)));
         let mut batch = WriteBatch::new();
+        let mut behind = derive.overlaps_writes().then(WriteBehind::default);
         while let Some((start, mut fetch)) = ahead.pop_front() {
-            let lines = match fetch.join(path).await?? {
+            let page = match fetch.join(path).await.and_then(|page| page) {
+                Ok(page) => page,
+                Err(e) => {
+                    // The finished batch is whole: write it before giving up.
+                    if let Some(behind) = behind.take() {
+                        behind.land(store, writer, derive)?;
+                        on_batch(path, writer.next_index(path));
+                    }
+                    return Err(e);
+                }
+            };
+            let lines = match page {
                 Page::NotServed => {
                     progress.served = false;
                     break;
@@ -252,12 +264,30 @@ impl Follower {
                 ahead.push_back((guess, spawn(guess)));
                 guess = guess.saturating_add(n);
             }
-            let added = write_page(store, writer, derive, &mut batch, lines)?;
+            let added = match behind.as_mut() {
+                None => write_page(store, writer, derive, &mut batch, lines)?,
+                Some(behind) => {
+                    let landed = behind.overlap(store, writer, derive, &mut batch, lines)?;
+                    if landed > 0 {
+                        progress.added += landed;
+                        on_batch(path, writer.next_index(path));
+                    }
+                    behind.sealed_added()
+                }
+            };
             if added == 0 {
                 break;
             }
-            progress.added += added;
-            on_batch(path, writer.next_index(path));
+            if behind.is_none() {
+                progress.added += added;
+                on_batch(path, writer.next_index(path));
+            }
+        }
+        if let Some(landed) = behind.map(|b| b.land(store, writer, derive)).transpose()? {
+            if landed > 0 {
+                progress.added += landed;
+                on_batch(path, writer.next_index(path));
+            }
         }
         progress.next_index = writer.next_index(path);
         Ok(progress)
@@ -513,7 +543,9 @@ impl PageFetcher {
 
 /// Stages a fetched page (each container at its stated index, with what `derive` adds) and
 /// writes it as one batch; returns the containers added. `batch` is empty before and after.
-fn write_page<D: Derive + ?Sized>(
+/// Stages a page's lines into `batch`; returns the new containers. On an error the batch is
+/// left as it is, for the caller to drop.
+fn stage_page<D: Derive + ?Sized>(
     store: &Store,
     writer: &mut IndexWriter,
     derive: &mut D,
@@ -522,15 +554,28 @@ fn write_page<D: Derive + ?Sized>(
 ) -> Result<u64, IndexError> {
     let mut added = 0u64;
     for line in lines {
-        match stage_line(store, writer, batch, derive, line) {
-            Ok(Staged::New { .. }) => added += 1,
-            Ok(Staged::Duplicate { .. }) => {}
-            Err(e) => {
-                drop_batch(writer, derive, batch);
-                return Err(e);
-            }
+        if let Staged::New { .. } = stage_line(store, writer, batch, derive, line)? {
+            added += 1;
         }
     }
+    Ok(added)
+}
+
+/// Stages a page and writes it as one batch; returns the new containers.
+fn write_page<D: Derive + ?Sized>(
+    store: &Store,
+    writer: &mut IndexWriter,
+    derive: &mut D,
+    batch: &mut WriteBatch,
+    lines: Vec<PreparedLine<D::Prepared>>,
+) -> Result<u64, IndexError> {
+    let added = match stage_page(store, writer, derive, batch, lines) {
+        Ok(added) => added,
+        Err(e) => {
+            drop_batch(writer, derive, batch);
+            return Err(e);
+        }
+    };
     if added > 0 {
         write_batch(store, writer, derive, batch)?;
     } else {
@@ -538,6 +583,114 @@ fn write_page<D: Derive + ?Sized>(
         drop_batch(writer, derive, batch);
     }
     Ok(added)
+}
+
+/// The follower's write-behind (for hooks whose [`Derive::overlaps_writes`] is true): page
+/// *n*'s finished batch is written on a scoped thread while page *n+1* is staged on this one,
+/// so the store's sort, copy and memtable inserts leave the derive thread's path. Each batch
+/// stays whole and atomic with its cursor; a batch is finished only after the previous one is
+/// written, and a failed write drops everything staged on top of it.
+#[derive(Default)]
+struct WriteBehind {
+    /// The finished batch not yet written, and its new containers.
+    sealed: Option<(WriteBatch, u64)>,
+    /// An emptied batch, to stage the page after next into (keeps its allocation).
+    spare: WriteBatch,
+}
+
+impl WriteBehind {
+    /// New containers in the finished batch not yet written.
+    fn sealed_added(&self) -> u64 {
+        self.sealed.as_ref().map_or(0, |(_, n)| *n)
+    }
+
+    /// Writes the finished batch while staging `lines` into `batch`, then finishes `batch`
+    /// and keeps it to write with the next page. Returns the containers the written batch
+    /// added (0 when none was waiting). A page of duplicates only is dropped, not kept.
+    fn overlap<D: Derive + ?Sized>(
+        &mut self,
+        store: &Store,
+        writer: &mut IndexWriter,
+        derive: &mut D,
+        batch: &mut WriteBatch,
+        lines: Vec<PreparedLine<D::Prepared>>,
+    ) -> Result<u64, IndexError> {
+        let sealed = self.sealed.take();
+        let (staged, written) = std::thread::scope(|s| {
+            let write = sealed
+                .as_ref()
+                .map(|(b, _)| s.spawn(move || store.write(b)));
+            let staged = stage_page(store, writer, derive, batch, lines);
+            (staged, write.map(|w| w.join()))
+        });
+        // The written batch first: what was staged builds on it.
+        let mut landed = 0;
+        if let (Some((mut done, added)), Some(written)) = (sealed, written) {
+            match written {
+                Ok(Ok(())) => {
+                    writer.committed();
+                    derive.committed();
+                    done.clear();
+                    self.spare = done;
+                    landed = added;
+                }
+                Ok(Err(e)) => {
+                    drop_batch(writer, derive, batch);
+                    return Err(e.into());
+                }
+                Err(_) => {
+                    drop_batch(writer, derive, batch);
+                    return Err(IndexError::Corrupt(
+                        "the batch writer thread panicked".into(),
+                    ));
+                }
+            }
+        }
+        let added = match staged {
+            Ok(added) => added,
+            Err(e) => {
+                drop_batch(writer, derive, batch);
+                return Err(e);
+            }
+        };
+        if added == 0 {
+            // Only duplicates: nothing was derived, nothing to write.
+            drop_batch(writer, derive, batch);
+            return Ok(landed);
+        }
+        if let Err(e) = derive.finish(batch, store) {
+            drop_batch(writer, derive, batch);
+            return Err(e);
+        }
+        writer.seal();
+        let next = std::mem::take(&mut self.spare);
+        self.sealed = Some((std::mem::replace(batch, next), added));
+        Ok(landed)
+    }
+
+    /// Writes the finished batch, if any; returns the containers it added.
+    fn land<D: Derive + ?Sized>(
+        self,
+        store: &Store,
+        writer: &mut IndexWriter,
+        derive: &mut D,
+    ) -> Result<u64, IndexError> {
+        let Some((batch, added)) = self.sealed else {
+            return Ok(0);
+        };
+        match store.write(&batch) {
+            Ok(()) => {
+                writer.committed();
+                derive.committed();
+                Ok(added)
+            }
+            Err(e) => {
+                writer.discard();
+                derive.discard();
+                Err(e.into())
+            }
+        }
+    }
 }
 
 fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {

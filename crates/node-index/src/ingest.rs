@@ -51,11 +51,21 @@ pub trait Derive {
         Ok(())
     }
 
-    /// The batch holding everything derived since the last call was written.
+    /// The finished batch (the one [`Derive::finish`] last completed) was written.
     fn committed(&mut self) {}
 
-    /// The batch was dropped (an error): forget pending state.
+    /// The batches not written were dropped (an error): forget their pending state.
     fn discard(&mut self) {}
+
+    /// Whether the follower may derive the next batch while the finished one is being written.
+    /// A hook that says so answers reads about a finished batch from its own state until
+    /// [`Derive::committed`] (the store may not show that batch yet), and takes `committed`
+    /// while the next batch is part-derived; `finish` still comes only after the previous
+    /// batch's `committed`, so at most one finished batch is unwritten. `false` by default:
+    /// each batch is then written before the next one starts.
+    fn overlaps_writes(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Derive`] that adds nothing: the container index alone.

@@ -36,14 +36,18 @@ impl Staged {
     }
 }
 
-/// Holds the next index of every path (loaded from the store at open) and the containers staged
-/// in the current batch. One writer per store.
+/// Holds the next index of every path (loaded from the store at open), the containers staged
+/// in the current batch, and those of a sealed batch being written. One writer per store.
 #[derive(Debug, Clone, Default)]
 pub struct IndexWriter {
     next: [u64; 5],
+    /// The next indexes once the sealed batch is written.
+    sealed_next: [u64; 5],
     staged_next: [u64; 5],
     /// FxHash: the keys are container ids (hashes); SipHash cost more than the lookups.
     staged_ids: FxHashMap<(u8, Id), u64>,
+    /// The containers of the sealed batch, which the store may not show yet.
+    sealed_ids: FxHashMap<(u8, Id), u64>,
 }
 
 fn slot(path: IndexPath) -> usize {
@@ -61,8 +65,10 @@ impl IndexWriter {
         }
         Ok(Self {
             next,
+            sealed_next: next,
             staged_next: next,
             staged_ids: FxHashMap::default(),
+            sealed_ids: FxHashMap::default(),
         })
     }
 
@@ -92,8 +98,8 @@ impl IndexWriter {
         record: &ContainerRecord,
     ) -> Result<Staged, IndexError> {
         let code = path_code(record.path);
-        if let Some(index) = self.staged_ids.get(&(code, record.id)) {
-            return Ok(Staged::Duplicate { index: *index });
+        if let Some(index) = self.unwritten_index(code, record.id) {
+            return Ok(Staged::Duplicate { index });
         }
         if let Some(index) = view.get::<ContainerIds>(&(code, record.id))? {
             return Ok(Staged::Duplicate { index });
@@ -125,8 +131,8 @@ impl IndexWriter {
         stated: u64,
     ) -> Result<Staged, IndexError> {
         let code = path_code(record.path);
-        let actual = match self.staged_ids.get(&(code, record.id)) {
-            Some(i) => Some(*i),
+        let actual = match self.unwritten_index(code, record.id) {
+            Some(i) => Some(i),
             None => view.get::<ContainerIds>(&(code, record.id))?,
         }
         .unwrap_or_else(|| self.staged_next_index(record.path));
@@ -141,21 +147,40 @@ impl IndexWriter {
         self.stage(view, batch, record)
     }
 
-    /// The staged batch was written: staged containers become committed.
-    pub fn committed(&mut self) {
-        self.next = self.staged_next;
-        self.staged_ids.clear();
+    /// The index of a container staged or sealed and not yet written.
+    fn unwritten_index(&self, code: u8, id: Id) -> Option<u64> {
+        self.staged_ids
+            .get(&(code, id))
+            .or_else(|| self.sealed_ids.get(&(code, id)))
+            .copied()
     }
 
-    /// The staged batch was dropped: forget what was staged.
+    /// The staged batch is complete and goes to the store: containers staged from now on
+    /// belong to the next batch. [`IndexWriter::committed`] follows once it is written.
+    pub fn seal(&mut self) {
+        self.sealed_next = self.staged_next;
+        self.sealed_ids.extend(self.staged_ids.drain());
+    }
+
+    /// The sealed batch was written: its containers become committed.
+    pub fn committed(&mut self) {
+        self.next = self.sealed_next;
+        self.sealed_ids.clear();
+    }
+
+    /// The batches not written (staged, and sealed if its write failed) were dropped: forget
+    /// what they held.
     pub fn discard(&mut self) {
+        self.sealed_next = self.next;
         self.staged_next = self.next;
         self.staged_ids.clear();
+        self.sealed_ids.clear();
     }
 
-    /// Writes `batch` to `store` and then marks it committed (or discards the staging when the
-    /// write fails).
+    /// Seals the staged batch, writes `batch` to `store` and then marks it committed (or
+    /// discards the staging when the write fails).
     pub fn write(&mut self, store: &Store, batch: &WriteBatch) -> Result<(), IndexError> {
+        self.seal();
         match store.write(batch) {
             Ok(()) => {
                 self.committed();

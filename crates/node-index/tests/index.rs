@@ -142,6 +142,51 @@ fn duplicates_are_detected_committed_and_staged() {
 }
 
 #[test]
+fn a_sealed_batch_counts_until_written_and_is_dropped_with_a_failure() {
+    // The follower's write-behind: batch 1 is sealed and written while batch 2 is staged.
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let mut w = IndexWriter::open(&store).unwrap();
+    let mut first = WriteBatch::new();
+    w.stage(&store, &mut first, &record(IndexPath::XTx, 0))
+        .unwrap();
+    w.seal();
+    let mut second = WriteBatch::new();
+    // The sealed container is not in the store yet, and still a duplicate.
+    assert_eq!(
+        w.stage(&store, &mut second, &record(IndexPath::XTx, 0))
+            .unwrap(),
+        Staged::Duplicate { index: 0 }
+    );
+    assert_eq!(
+        w.stage_expecting(&store, &mut second, &record(IndexPath::XTx, 1), 1)
+            .unwrap(),
+        Staged::New { index: 1 }
+    );
+    assert_eq!(w.next_index(IndexPath::XTx), 0);
+    store.write(&first).unwrap();
+    w.committed();
+    // Only the sealed batch counts as written; the staged one is still pending.
+    assert_eq!(w.next_index(IndexPath::XTx), 1);
+    assert_eq!(w.staged_next_index(IndexPath::XTx), 2);
+    assert!(w.has_staged());
+    w.seal();
+    // A failed write drops the sealed batch and anything staged after it.
+    let mut third = WriteBatch::new();
+    w.stage(&store, &mut third, &record(IndexPath::XTx, 2))
+        .unwrap();
+    w.discard();
+    assert_eq!(w.next_index(IndexPath::XTx), 1);
+    assert!(!w.has_staged());
+    let mut again = WriteBatch::new();
+    assert_eq!(
+        w.stage(&store, &mut again, &record(IndexPath::XTx, 1))
+            .unwrap(),
+        Staged::New { index: 1 }
+    );
+}
+
+#[test]
 fn discard_forgets_staged_rows() {
     let dir = tempfile::tempdir().unwrap();
     let store = open(&dir);

@@ -44,6 +44,10 @@ impl<A: Derive, B: Derive<Prepared = A::Prepared>> Derive for DeriveBoth<A, B> {
         self.0.discard();
         self.1.discard();
     }
+
+    fn overlaps_writes(&self) -> bool {
+        self.0.overlaps_writes() && self.1.overlaps_writes()
+    }
 }
 
 #[cfg(test)]

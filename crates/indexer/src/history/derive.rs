@@ -352,14 +352,15 @@ impl XHistory {
         Ok(view.multi_get::<XhTxs>(&ids)?)
     }
 
-    /// A UTXO's row as of this batch, and whether it is in the committed store.
+    /// A UTXO's row as of this batch, and whether it is in the store once the unwritten
+    /// batches are written.
     fn utxo_row(
         &self,
         view: &impl ReadView,
         id: &Id,
     ) -> Result<Option<(UtxoRecord, bool)>, XStateError> {
         match self.utxos.get(id) {
-            Some(row) => Ok(row.map(|r| (r.clone(), false))),
+            Some((row, stored)) => Ok(row.map(|r| (r.clone(), stored))),
             None => Ok(view.get::<XhUtxos>(id)?.map(|r| (r, true))),
         }
     }
@@ -376,7 +377,7 @@ impl XHistory {
         stored: Option<TxRow>,
     ) -> Result<(), XStateError> {
         let known = match self.txs.get(id) {
-            Some(row) => row.copied(),
+            Some((row, _)) => row.copied(),
             None => stored,
         };
         let TxRow {
@@ -587,7 +588,7 @@ impl XHistory {
         add: bool,
     ) -> Result<(), XStateError> {
         let (mut total, stored) = match self.balances.get(&key) {
-            Some(t) => (t.copied().unwrap_or_default(), false),
+            Some((t, stored)) => (t.copied().unwrap_or_default(), stored),
             None => match view.get::<XhBalances>(&key)? {
                 Some(t) => (t, true),
                 None => (AssetTotal::default(), false),
@@ -607,27 +608,29 @@ impl XHistory {
     }
 
     /// The batch is complete: adds the rows held back until now (the final UTXO, tx and
-    /// balance rows, the last container time), each written once.
+    /// balance rows, the last container time), each written once. Its rows stay readable
+    /// until [`XHistory::committed`], so the next batch may be derived while it is written.
     pub fn finish(&mut self, batch: &mut WriteBatch) {
         self.utxos.finish(batch);
         self.txs.finish(batch);
         self.balances.finish(batch);
+        // Withdrawing a put is only possible within its own batch.
+        self.fresh.clear();
         if let Some(ts) = self.last_time.take() {
             batch.put::<XhMeta>(&META_LAST_TIME, &ts);
         }
     }
 
-    /// The batch was written: pending changes are now visible through the store.
+    /// The finished batch was written: its changes are visible through the store now.
     pub fn committed(&mut self) {
-        self.utxos.clear();
-        self.txs.clear();
-        self.balances.clear();
-        self.fresh.clear();
-        self.last_time = None;
+        self.utxos.committed();
+        self.txs.committed();
+        self.balances.committed();
         self.first_time_pending = false;
     }
 
-    /// The batch was dropped: forget pending changes.
+    /// The batches not written (the current one, and a finished one whose write failed) were
+    /// dropped: forget their changes.
     pub fn discard(&mut self) {
         self.utxos.clear();
         self.txs.clear();
@@ -667,5 +670,9 @@ impl Derive for XHistory {
 
     fn discard(&mut self) {
         XHistory::discard(self);
+    }
+
+    fn overlaps_writes(&self) -> bool {
+        true
     }
 }

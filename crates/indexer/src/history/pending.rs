@@ -1,7 +1,8 @@
 //! [`PendingRows`]: the rows of one table that the current batch changes, by key, written once
 //! with their final value when the batch is complete. A batch then holds only what the store
 //! must end with: one balance row per key however many txs changed it, one row per UTXO however
-//! often the batch touched it.
+//! often the batch touched it. The rows of a finished batch stay readable until it is written,
+//! so the next batch can be derived while the store writes the previous one.
 
 use std::hash::Hash;
 
@@ -17,13 +18,17 @@ struct Row<V> {
     stored: bool,
 }
 
-/// The rows of table `T` the current batch changes.
+/// The rows of table `T` the current batch changes, and those of the finished batch being
+/// written (at most one: [`PendingRows::finish`] comes after the previous batch's
+/// [`PendingRows::committed`]).
 #[derive(Debug)]
 pub(crate) struct PendingRows<T: Table>
 where
     T::Key: Eq + Hash,
 {
     rows: FxHashMap<T::Key, Row<T::Value>>,
+    /// The finished batch's rows, until it is written.
+    landing: FxHashMap<T::Key, Row<T::Value>>,
 }
 
 impl<T: Table> Default for PendingRows<T>
@@ -33,6 +38,7 @@ where
     fn default() -> Self {
         Self {
             rows: FxHashMap::default(),
+            landing: FxHashMap::default(),
         }
     }
 }
@@ -41,18 +47,27 @@ impl<T: Table> PendingRows<T>
 where
     T::Key: Eq + Hash,
 {
-    /// What the batch holds for `key`: `None` if untouched, `Some(None)` if removed.
-    pub(crate) fn get(&self, key: &T::Key) -> Option<Option<&T::Value>> {
-        self.rows.get(key).map(|r| r.value.as_ref())
+    /// What the unwritten batches hold for `key` (the current one first): `None` if neither
+    /// touched it, else its value (`None` if removed) and whether the key is in the store once
+    /// they are written — the `stored` to pass to [`PendingRows::put`] or
+    /// [`PendingRows::delete`].
+    pub(crate) fn get(&self, key: &T::Key) -> Option<(Option<&T::Value>, bool)> {
+        match self.rows.get(key) {
+            Some(r) => Some((r.value.as_ref(), r.stored)),
+            None => self
+                .landing
+                .get(key)
+                .map(|r| (r.value.as_ref(), r.value.is_some())),
+        }
     }
 
-    /// The batch's value for `key`, to change in place; `None` if untouched or removed.
+    /// The current batch's value for `key`, to change in place; `None` if it did not set one.
     pub(crate) fn get_mut(&mut self, key: &T::Key) -> Option<&mut T::Value> {
         self.rows.get_mut(key).and_then(|r| r.value.as_mut())
     }
 
-    /// Sets `key -> value`. `stored` says whether the key is in the committed store; only the
-    /// batch's first change of a key uses it.
+    /// Sets `key -> value`. `stored` says whether the key is in the store as the earlier
+    /// batches leave it; only the current batch's first change of a key uses it.
     pub(crate) fn put(&mut self, key: T::Key, value: T::Value, stored: bool) {
         self.rows
             .entry(key)
@@ -74,25 +89,37 @@ where
             .value = None;
     }
 
-    /// Adds the final state of every changed key to `batch` (a put, or a delete of a key the
-    /// store has) and forgets them.
+    /// The current batch is complete: adds the final state of every key it changed to `batch`
+    /// (a put, or a delete of a key the store has) and keeps those rows readable, as the
+    /// finished batch's, until [`PendingRows::committed`].
     pub(crate) fn finish(&mut self, batch: &mut WriteBatch) {
-        for (key, row) in self.rows.drain() {
-            match row.value {
+        for (key, row) in &self.rows {
+            match &row.value {
                 Some(value) => {
-                    batch.put::<T>(&key, &value);
+                    batch.put::<T>(key, value);
                 }
                 None if row.stored => {
-                    batch.delete::<T>(&key);
+                    batch.delete::<T>(key);
                 }
                 None => {}
             }
         }
+        if self.landing.is_empty() {
+            std::mem::swap(&mut self.rows, &mut self.landing);
+        } else {
+            self.landing.extend(self.rows.drain());
+        }
     }
 
-    /// Forgets everything (the batch was dropped).
+    /// The finished batch was written: its rows are in the store now.
+    pub(crate) fn committed(&mut self) {
+        self.landing.clear();
+    }
+
+    /// Forgets everything not written (the batches were dropped).
     pub(crate) fn clear(&mut self) {
         self.rows.clear();
+        self.landing.clear();
     }
 }
 
@@ -127,12 +154,14 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
-        /// Whatever the committed rows and the batch's puts and deletes, the store ends as if
-        /// each had been written, and the batch holds at most one operation per key.
+        /// Whatever the committed rows and the batches' puts and deletes, the store ends as if
+        /// each had been written, each batch holds at most one operation per key, and reads see
+        /// every earlier change. Each batch is derived while the previous finished one is still
+        /// unwritten, as the follower does, and written before the next one finishes.
         #[test]
-        fn batch_ends_as_the_plain_writes_would(
+        fn batches_end_as_the_plain_writes_would(
             before in proptest::collection::btree_map(0u8..6, any::<u8>(), 0..6),
-            ops in proptest::collection::vec(op(), 0..40),
+            batches in proptest::collection::vec(proptest::collection::vec(op(), 0..20), 1..4),
         ) {
             let dir = tempfile::tempdir().unwrap();
             let store = Store::open(dir.path(), &Schema::new(1).with::<Rows>()).unwrap();
@@ -142,28 +171,56 @@ mod tests {
             }
             store.write(first).unwrap();
 
+            let key = |op: &Op| match *op { Op::Put(k, _) | Op::Delete(k) => k };
             let mut model: BTreeMap<u8, u8> = before.clone();
             let mut pending = PendingRows::<Rows>::default();
-            let mut batch = WriteBatch::new();
-            for op in &ops {
-                match *op {
-                    Op::Put(k, v) => {
-                        pending.put(k, v, before.contains_key(&k));
-                        model.insert(k, v);
+            let mut sealed: Option<WriteBatch> = None;
+            for ops in &batches {
+                let mut batch = WriteBatch::new();
+                for op in ops {
+                    let k = key(op);
+                    let stored = match pending.get(&k) {
+                        Some((_, stored)) => stored,
+                        None => store.get::<Rows>(&k).unwrap().is_some(),
+                    };
+                    match *op {
+                        Op::Put(k, v) => {
+                            pending.put(k, v, stored);
+                            model.insert(k, v);
+                        }
+                        Op::Delete(k) => {
+                            pending.delete(k, stored);
+                            model.remove(&k);
+                        }
                     }
-                    Op::Delete(k) => {
-                        pending.delete(k, before.contains_key(&k));
-                        model.remove(&k);
-                    }
+                    let seen = match pending.get(&k) {
+                        Some((v, _)) => v.copied(),
+                        None => store.get::<Rows>(&k).unwrap(),
+                    };
+                    prop_assert_eq!(seen, model.get(&k).copied());
                 }
-                let got = pending.get(&match *op { Op::Put(k, _) | Op::Delete(k) => k });
-                prop_assert_eq!(got.flatten().copied(), model.get(&match *op { Op::Put(k, _) | Op::Delete(k) => k }).copied());
+                if let Some(previous) = sealed.take() {
+                    store.write(&previous).unwrap();
+                    pending.committed();
+                }
+                let touched = ops.iter().map(key).collect::<std::collections::BTreeSet<_>>();
+                pending.finish(&mut batch);
+                prop_assert!(batch.len() <= touched.len());
+                // The finished batch stays readable until it is written.
+                for k in 0u8..6 {
+                    let seen = match pending.get(&k) {
+                        Some((v, _)) => v.copied(),
+                        None => store.get::<Rows>(&k).unwrap(),
+                    };
+                    prop_assert_eq!(seen, model.get(&k).copied());
+                }
+                sealed = Some(batch);
             }
-            let touched = ops.iter().map(|o| match *o { Op::Put(k, _) | Op::Delete(k) => k }).collect::<std::collections::BTreeSet<_>>();
-            pending.finish(&mut batch);
-            prop_assert!(batch.len() <= touched.len());
-            prop_assert_eq!(pending.get(&0), None);
-            store.write(&batch).unwrap();
+            if let Some(last) = sealed {
+                store.write(&last).unwrap();
+                pending.committed();
+            }
+            prop_assert!((0u8..6).all(|k| pending.get(&k).is_none()));
             let stored: BTreeMap<u8, u8> = store
                 .scan::<Rows, _>(.., snowline_store::Direction::Forward)
                 .unwrap()
