@@ -112,6 +112,11 @@ pub struct FollowArgs {
     /// Seed of the devnet whose genesis to use.
     #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
     pub devnet_seed: u64,
+    /// Containers asked of the upstream per call (`numToFetch`, 1..=1024); each call's
+    /// containers are written in one atomic batch.
+    #[arg(long, env = "SNOWLINE_FOLLOW_BATCH", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub batch: u64,
 }
 
 fn parse_compat(s: &str) -> Result<Compat, String> {

@@ -77,6 +77,7 @@ fn run(cli: Cli) -> Result<(), String> {
             // Far behind, write without the WAL and flush on catching up, as the import does
             // (docs/node-index.md): a kill -9 loses only unflushed whole batches.
             let config = FollowConfig {
+                batch: args.batch,
                 unlogged_catch_up: true,
                 ..FollowConfig::default()
             };

@@ -385,6 +385,8 @@ fn follower_killed_mid_sync_resumes_to_the_clean_state() {
     let up_dir = tempfile::tempdir().unwrap();
     let up = start(&["serve", "--data-dir", dir_arg(up_dir.path())]);
     let upstream = format!("http://{}", up.addr);
+    // Pages of 16: most batches are then derived while the previous one is being written (the
+    // follower's write-behind), and the clean run below is compared with the upstream.
     let follow = |dir: &Path| {
         start(&[
             "follow",
@@ -392,6 +394,8 @@ fn follower_killed_mid_sync_resumes_to_the_clean_state() {
             &upstream,
             "--genesis",
             "devnet",
+            "--batch",
+            "16",
             "--data-dir",
             dir_arg(dir),
         ])

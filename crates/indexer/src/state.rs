@@ -55,14 +55,24 @@ pub struct XStats {
 #[derive(Debug)]
 enum Pending {
     /// Created in the batch: the batch's puts of it (the UTXO row and its address index rows),
-    /// withdrawn if the batch also spends it.
-    Created { puts: Vec<OpHandle> },
+    /// withdrawn if the batch also spends it, and the row itself.
+    Created { puts: Vec<OpHandle>, row: UtxoRow },
     /// Spent in the batch.
     Spent,
 }
 
+/// What a finished batch, not yet written, did to a UTXO.
+#[derive(Debug)]
+enum Landing {
+    /// Created (and not spent): its row, which the store may not show yet.
+    Unspent(UtxoRow),
+    /// Spent.
+    Spent,
+}
+
 /// The X-Chain state deriver. Keeps what the current (unwritten) batch changed, because reads
-/// through the store do not see it yet.
+/// through the store do not see it yet, and what the finished batch being written changed
+/// (the follower derives the next batch meanwhile: [`Derive::overlaps_writes`]).
 #[derive(Debug, Default)]
 pub struct XChainState {
     /// UTXOs created or spent in the batch.
@@ -71,8 +81,14 @@ pub struct XChainState {
     atomic_spent: FxHashSet<(Id, Id)>,
     /// Txs applied in the batch.
     txs: FxHashSet<Id>,
-    /// Next sequence number (committed value plus the batch), loaded lazily.
+    /// The same three for the finished batch until it is written.
+    landing_utxos: FxHashMap<Id, Landing>,
+    landing_atomic_spent: FxHashSet<(Id, Id)>,
+    landing_txs: FxHashSet<Id>,
+    /// Next sequence number (committed value plus the batches), loaded lazily.
     next_seq: Option<u64>,
+    /// The sequence number the store holds once the finished batch is written.
+    sealed_seq: Option<u64>,
     committed_seq: Option<u64>,
     stats: XStats,
 }
@@ -121,6 +137,7 @@ impl XChainState {
         }
         batch.put::<XMeta>(&META_GENESIS, &1);
         self.flush_seq(&mut batch);
+        self.finish();
         match store.write(batch) {
             Ok(()) => {
                 self.committed();
@@ -212,7 +229,9 @@ impl XChainState {
     }
 
     fn tx_known(&self, view: &impl ReadView, id: &Id) -> Result<bool, XStateError> {
-        Ok(self.txs.contains(id) || view.get::<XTxs>(id)?.is_some())
+        Ok(self.txs.contains(id)
+            || self.landing_txs.contains(id)
+            || view.get::<XTxs>(id)?.is_some())
     }
 
     /// Applies one tx: stores it, spends its inputs, imports atomic inputs, creates its outputs
@@ -262,7 +281,7 @@ impl XChainState {
                 puts.push(batch.put_tracked::<XAddrUtxoPos>(&(addr, uid), &seq));
             }
             puts.push(batch.put_tracked::<XUtxos>(&uid, &row));
-            self.utxos.insert(uid, Pending::Created { puts });
+            self.utxos.insert(uid, Pending::Created { puts, row });
         }
         if let UnsignedTx::CreateAsset(c) = &tx.unsigned {
             batch.put::<XAssets>(
@@ -288,7 +307,7 @@ impl XChainState {
             Some(pending @ Pending::Created { .. }) => {
                 // Created in this very batch: withdraw its puts instead of writing them and
                 // their deletes (the store ends the same, with no rows and no tombstones).
-                if let Pending::Created { puts } = std::mem::replace(pending, Pending::Spent) {
+                if let Pending::Created { puts, .. } = std::mem::replace(pending, Pending::Spent) {
                     for op in puts {
                         batch.cancel(op);
                     }
@@ -296,7 +315,11 @@ impl XChainState {
                 return Ok(());
             }
             Some(Pending::Spent) => None,
-            None => view.get::<XUtxos>(&uid)?,
+            None => match self.landing_utxos.get(&uid) {
+                Some(Landing::Unspent(row)) => Some(row.clone()),
+                Some(Landing::Spent) => None,
+                None => view.get::<XUtxos>(&uid)?,
+            },
         };
         let Some(row) = row else {
             self.stats.missing_inputs += 1;
@@ -335,7 +358,9 @@ impl XChainState {
         chain: Id,
         uid: Id,
     ) -> Result<(), XStateError> {
-        if self.atomic_spent.contains(&(chain, uid)) {
+        if self.atomic_spent.contains(&(chain, uid))
+            || self.landing_atomic_spent.contains(&(chain, uid))
+        {
             self.stats.missing_inputs += 1;
             return Ok(());
         }
@@ -355,20 +380,40 @@ impl XChainState {
         Ok(())
     }
 
-    /// The batch was written: pending changes are now visible through the store.
-    pub fn committed(&mut self) {
-        self.utxos.clear();
-        self.atomic_spent.clear();
-        self.txs.clear();
-        self.committed_seq = self.next_seq;
+    /// The batch is complete: what it changed becomes the finished batch's, readable here
+    /// until [`XChainState::committed`] (at most one finished batch is unwritten).
+    pub fn finish(&mut self) {
+        for (uid, pending) in self.utxos.drain() {
+            let landing = match pending {
+                Pending::Created { row, .. } => Landing::Unspent(row),
+                Pending::Spent => Landing::Spent,
+            };
+            self.landing_utxos.insert(uid, landing);
+        }
+        self.landing_atomic_spent.extend(self.atomic_spent.drain());
+        self.landing_txs.extend(self.txs.drain());
+        self.sealed_seq = self.next_seq;
     }
 
-    /// The batch was dropped: forget pending changes (the counter reloads from the store).
+    /// The finished batch was written: its changes are visible through the store now.
+    pub fn committed(&mut self) {
+        self.landing_utxos.clear();
+        self.landing_atomic_spent.clear();
+        self.landing_txs.clear();
+        self.committed_seq = self.sealed_seq;
+    }
+
+    /// The batches not written were dropped: forget their changes (the counter reloads from
+    /// the store).
     pub fn discard(&mut self) {
         self.utxos.clear();
         self.atomic_spent.clear();
         self.txs.clear();
+        self.landing_utxos.clear();
+        self.landing_atomic_spent.clear();
+        self.landing_txs.clear();
         self.next_seq = None;
+        self.sealed_seq = None;
         self.committed_seq = None;
     }
 }
@@ -388,11 +433,20 @@ impl Derive for XChainState {
             .map_err(IndexError::from)
     }
 
+    fn finish(&mut self, _batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+        XChainState::finish(self);
+        Ok(())
+    }
+
     fn committed(&mut self) {
         XChainState::committed(self);
     }
 
     fn discard(&mut self) {
         XChainState::discard(self);
+    }
+
+    fn overlaps_writes(&self) -> bool {
+        true
     }
 }
