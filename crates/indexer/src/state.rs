@@ -57,17 +57,10 @@ enum Pending {
     /// Created in the batch: the batch's puts of it (the UTXO row and its address index rows),
     /// withdrawn if the batch also spends it, and the row itself.
     Created { puts: Vec<OpHandle>, row: UtxoRow },
-    /// Spent in the batch.
+    /// Spent in the batch, its row deleted.
     Spent,
-}
-
-/// What a finished batch, not yet written, did to a UTXO.
-#[derive(Debug)]
-enum Landing {
-    /// Created (and not spent): its row, which the store may not show yet.
-    Unspent(UtxoRow),
-    /// Spent.
-    Spent,
+    /// Created and spent in the batch: never written, nothing to remember once it is finished.
+    Withdrawn,
 }
 
 /// The X-Chain state deriver. Keeps what the current (unwritten) batch changed, because reads
@@ -81,8 +74,9 @@ pub struct XChainState {
     atomic_spent: FxHashSet<(Id, Id)>,
     /// Txs applied in the batch.
     txs: FxHashSet<Id>,
-    /// The same three for the finished batch until it is written.
-    landing_utxos: FxHashMap<Id, Landing>,
+    /// The same three for the finished batch until it is written (its `Created` UTXOs are
+    /// the unspent ones the store may not show yet; their puts are spent handles).
+    landing_utxos: FxHashMap<Id, Pending>,
     landing_atomic_spent: FxHashSet<(Id, Id)>,
     landing_txs: FxHashSet<Id>,
     /// Next sequence number (committed value plus the batches), loaded lazily.
@@ -307,17 +301,19 @@ impl XChainState {
             Some(pending @ Pending::Created { .. }) => {
                 // Created in this very batch: withdraw its puts instead of writing them and
                 // their deletes (the store ends the same, with no rows and no tombstones).
-                if let Pending::Created { puts, .. } = std::mem::replace(pending, Pending::Spent) {
+                if let Pending::Created { puts, .. } =
+                    std::mem::replace(pending, Pending::Withdrawn)
+                {
                     for op in puts {
                         batch.cancel(op);
                     }
                 }
                 return Ok(());
             }
-            Some(Pending::Spent) => None,
+            Some(Pending::Spent | Pending::Withdrawn) => None,
             None => match self.landing_utxos.get(&uid) {
-                Some(Landing::Unspent(row)) => Some(row.clone()),
-                Some(Landing::Spent) => None,
+                Some(Pending::Created { row, .. }) => Some(row.clone()),
+                Some(Pending::Spent | Pending::Withdrawn) => None,
                 None => view.get::<XUtxos>(&uid)?,
             },
         };
@@ -383,15 +379,23 @@ impl XChainState {
     /// The batch is complete: what it changed becomes the finished batch's, readable here
     /// until [`XChainState::committed`] (at most one finished batch is unwritten).
     pub fn finish(&mut self) {
-        for (uid, pending) in self.utxos.drain() {
-            let landing = match pending {
-                Pending::Created { row, .. } => Landing::Unspent(row),
-                Pending::Spent => Landing::Spent,
-            };
-            self.landing_utxos.insert(uid, landing);
+        // The maps change places (the landing ones are empty: `committed` came first), so
+        // finishing a batch costs nothing per row.
+        if self.landing_utxos.is_empty() {
+            std::mem::swap(&mut self.utxos, &mut self.landing_utxos);
+        } else {
+            self.landing_utxos.extend(self.utxos.drain());
         }
-        self.landing_atomic_spent.extend(self.atomic_spent.drain());
-        self.landing_txs.extend(self.txs.drain());
+        if self.landing_atomic_spent.is_empty() {
+            std::mem::swap(&mut self.atomic_spent, &mut self.landing_atomic_spent);
+        } else {
+            self.landing_atomic_spent.extend(self.atomic_spent.drain());
+        }
+        if self.landing_txs.is_empty() {
+            std::mem::swap(&mut self.txs, &mut self.landing_txs);
+        } else {
+            self.landing_txs.extend(self.txs.drain());
+        }
         self.sealed_seq = self.next_seq;
     }
 
