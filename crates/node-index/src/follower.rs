@@ -541,10 +541,9 @@ impl PageFetcher {
     }
 }
 
-/// Stages a fetched page (each container at its stated index, with what `derive` adds) and
-/// writes it as one batch; returns the containers added. `batch` is empty before and after.
-/// Stages a page's lines into `batch`; returns the new containers. On an error the batch is
-/// left as it is, for the caller to drop.
+/// Stages a fetched page's lines into `batch` (each container at its stated index, with what
+/// `derive` adds); returns the new containers. On an error the batch is left as it is, for
+/// the caller to drop.
 fn stage_page<D: Derive + ?Sized>(
     store: &Store,
     writer: &mut IndexWriter,
@@ -561,7 +560,8 @@ fn stage_page<D: Derive + ?Sized>(
     Ok(added)
 }
 
-/// Stages a page and writes it as one batch; returns the new containers.
+/// Stages a page and writes it as one batch; returns the new containers. `batch` is empty
+/// before and after.
 fn write_page<D: Derive + ?Sized>(
     store: &Store,
     writer: &mut IndexWriter,

@@ -279,29 +279,10 @@ impl ContainerRecord {
     }
 
     /// Checks the id against the bytes (see [`ContainerRecord::candidate_ids`]); a non-wrapped
-    /// C-Chain block cannot be checked and passes. Hashes only as much as it must: a block's
-    /// proposervm id is tried first, the plain hash only when that is not it.
+    /// C-Chain block cannot be checked and passes. One SHA-256 pass over the bytes
+    /// ([`ContainerRecord::check_sum_and_id`] without a checksum).
     pub fn check_id(&self) -> Result<(), ContainerError> {
-        let plain = || Id(sha256(&self.bytes)) == self.id;
-        let ok = match self.path {
-            IndexPath::XTx | IndexPath::XVtx => plain(),
-            IndexPath::XBlock | IndexPath::PBlock | IndexPath::CBlock => {
-                match proposervm::Block::decode(&self.bytes) {
-                    Ok(block) if block.id_of(&self.bytes) == self.id => true,
-                    Ok(_) if self.path == IndexPath::CBlock => false,
-                    Err(_) if self.path == IndexPath::CBlock => true,
-                    _ => plain(),
-                }
-            }
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(ContainerError::IdMismatch {
-                path: self.path,
-                id: self.id,
-            })
-        }
+        self.check_sum_and_id(None)
     }
 }
 
