@@ -19,7 +19,7 @@ use snowline_types::container::{
 use snowline_types::formatting::{CHECKSUM_LEN, HexError, decode_hex_plain};
 
 use crate::error::IndexError;
-use crate::ingest::{Derive, Prepare, PreparedLine, drop_batch, stage_line, write_batch};
+use crate::ingest::{Derive, Prepare, PreparedLine, drop_batch, settle, stage_line, write_batch};
 use crate::status::FollowStatus;
 use crate::writer::{IndexWriter, Staged};
 
@@ -264,23 +264,23 @@ impl Follower {
                 ahead.push_back((guess, spawn(guess)));
                 guess = guess.saturating_add(n);
             }
-            let added = match behind.as_mut() {
-                None => write_page(store, writer, derive, &mut batch, lines)?,
+            // What this step wrote, and whether the page brought anything new.
+            let (landed, new) = match behind.as_mut() {
+                None => {
+                    let added = write_page(store, writer, derive, &mut batch, lines)?;
+                    (added, added > 0)
+                }
                 Some(behind) => {
                     let landed = behind.overlap(store, writer, derive, &mut batch, lines)?;
-                    if landed > 0 {
-                        progress.added += landed;
-                        on_batch(path, writer.next_index(path));
-                    }
-                    behind.sealed_added()
+                    (landed, behind.sealed_added() > 0)
                 }
             };
-            if added == 0 {
-                break;
-            }
-            if behind.is_none() {
-                progress.added += added;
+            if landed > 0 {
+                progress.added += landed;
                 on_batch(path, writer.next_index(path));
+            }
+            if !new {
+                break;
             }
         }
         if let Some(landed) = behind.map(|b| b.land(store, writer, derive)).transpose()? {
@@ -626,25 +626,19 @@ impl WriteBehind {
         // The written batch first: what was staged builds on it.
         let mut landed = 0;
         if let (Some((mut done, added)), Some(written)) = (sealed, written) {
-            match written {
-                Ok(Ok(())) => {
-                    writer.committed();
-                    derive.committed();
-                    done.clear();
-                    self.spare = done;
-                    landed = added;
-                }
-                Ok(Err(e)) => {
-                    drop_batch(writer, derive, batch);
-                    return Err(e.into());
-                }
-                Err(_) => {
-                    drop_batch(writer, derive, batch);
-                    return Err(IndexError::Corrupt(
-                        "the batch writer thread panicked".into(),
-                    ));
-                }
+            let Ok(written) = written else {
+                drop_batch(writer, derive, batch);
+                return Err(IndexError::Corrupt(
+                    "the batch writer thread panicked".into(),
+                ));
+            };
+            if let Err(e) = settle(written, writer, derive) {
+                batch.clear();
+                return Err(e);
             }
+            done.clear();
+            self.spare = done;
+            landed = added;
         }
         let added = match staged {
             Ok(added) => added,
@@ -678,18 +672,7 @@ impl WriteBehind {
         let Some((batch, added)) = self.sealed else {
             return Ok(0);
         };
-        match store.write(&batch) {
-            Ok(()) => {
-                writer.committed();
-                derive.committed();
-                Ok(added)
-            }
-            Err(e) => {
-                writer.discard();
-                derive.discard();
-                Err(e.into())
-            }
-        }
+        settle(store.write(&batch), writer, derive).map(|()| added)
     }
 }
 

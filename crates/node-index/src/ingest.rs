@@ -5,7 +5,7 @@
 //! sources can run it ahead of the single writer thread: the import on its parse threads, the
 //! follower while the previous page is written.
 
-use snowline_store::{Store, WriteBatch};
+use snowline_store::{Store, StoreError, WriteBatch};
 use snowline_types::container::{ContainerLine, ContainerRecord};
 
 use crate::error::IndexError;
@@ -162,16 +162,29 @@ pub(crate) fn write_batch<D: Derive + ?Sized>(
         drop_batch(writer, derive, batch);
         return Err(e);
     }
-    let result = writer.write(store, batch);
+    writer.seal();
+    let written = store.write(&*batch);
     batch.clear();
-    match result {
+    settle(written, writer, derive)
+}
+
+/// Tells `writer` and `derive` how the write of the sealed batch ended: on success it is
+/// committed; on failure everything not written (it, and anything staged after it) is dropped.
+pub(crate) fn settle<D: Derive + ?Sized>(
+    written: Result<(), StoreError>,
+    writer: &mut IndexWriter,
+    derive: &mut D,
+) -> Result<(), IndexError> {
+    match written {
         Ok(()) => {
+            writer.committed();
             derive.committed();
             Ok(())
         }
         Err(e) => {
+            writer.discard();
             derive.discard();
-            Err(e)
+            Err(e.into())
         }
     }
 }
