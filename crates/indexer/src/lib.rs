@@ -17,6 +17,7 @@ mod error;
 /// The Data API's X-Chain history: UTXOs with creation and consumption, per-address orders,
 /// balances, vertices, blocks and assets (`docs/xchain-history.md`).
 pub mod history;
+mod landing;
 pub mod outputs;
 mod reader;
 mod state;

@@ -14,6 +14,7 @@ use snowline_types::{Id, ShortId};
 
 use crate::container::XContainer;
 use crate::error::XStateError;
+use crate::landing::hand_over;
 use crate::outputs::{owners, produced_utxos};
 use crate::stored_bytes::StoredBytes;
 use crate::tables::{
@@ -379,23 +380,17 @@ impl XChainState {
     /// The batch is complete: what it changed becomes the finished batch's, readable here
     /// until [`XChainState::committed`] (at most one finished batch is unwritten).
     pub fn finish(&mut self) {
-        // The maps change places (the landing ones are empty: `committed` came first), so
-        // finishing a batch costs nothing per row.
-        if self.landing_utxos.is_empty() {
-            std::mem::swap(&mut self.utxos, &mut self.landing_utxos);
-        } else {
-            self.landing_utxos.extend(self.utxos.drain());
-        }
-        if self.landing_atomic_spent.is_empty() {
-            std::mem::swap(&mut self.atomic_spent, &mut self.landing_atomic_spent);
-        } else {
-            self.landing_atomic_spent.extend(self.atomic_spent.drain());
-        }
-        if self.landing_txs.is_empty() {
-            std::mem::swap(&mut self.txs, &mut self.landing_txs);
-        } else {
-            self.landing_txs.extend(self.txs.drain());
-        }
+        hand_over(
+            &mut self.utxos,
+            &mut self.landing_utxos,
+            FxHashMap::is_empty,
+        );
+        hand_over(
+            &mut self.atomic_spent,
+            &mut self.landing_atomic_spent,
+            FxHashSet::is_empty,
+        );
+        hand_over(&mut self.txs, &mut self.landing_txs, FxHashSet::is_empty);
         self.sealed_seq = self.next_seq;
     }
 

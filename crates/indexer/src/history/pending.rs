@@ -9,6 +9,8 @@ use std::hash::Hash;
 use rustc_hash::FxHashMap;
 use snowline_store::{Table, WriteBatch};
 
+use crate::landing::hand_over;
+
 /// What the batch does to one key.
 #[derive(Debug, Clone)]
 struct Row<V> {
@@ -104,11 +106,7 @@ where
                 None => {}
             }
         }
-        if self.landing.is_empty() {
-            std::mem::swap(&mut self.rows, &mut self.landing);
-        } else {
-            self.landing.extend(self.rows.drain());
-        }
+        hand_over(&mut self.rows, &mut self.landing, FxHashMap::is_empty);
     }
 
     /// The finished batch was written: its rows are in the store now.
