@@ -16,7 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::formatting::{CHECKSUM_LEN, HexError, decode_hex_checksum, encode_hex_checksum};
-use crate::hashing::{sha256, sha256_and_prefix};
+use crate::hashing::{checksum_of, sha256, sha256_and_prefix};
 use crate::{Id, IdError, proposervm};
 
 /// One of the five indexes a node serves under `/ext/index/…`.
@@ -257,7 +257,7 @@ impl ContainerRecord {
         };
         let (plain, prefix) = sha256_and_prefix(&self.bytes, id_len);
         if let Some(sum) = sum {
-            if plain[32 - CHECKSUM_LEN..] != sum {
+            if checksum_of(&plain) != sum {
                 return Err(ContainerError::Hex(HexError::BadChecksum));
             }
         }

@@ -36,8 +36,13 @@ pub fn hash160(data: &[u8]) -> [u8; 20] {
 /// The 4-byte checksum Avalanche appends in cb58 and API hex: the last four bytes of SHA-256.
 #[inline]
 pub fn checksum(data: &[u8]) -> [u8; 4] {
-    let h = sha256(data);
-    [h[28], h[29], h[30], h[31]]
+    checksum_of(&sha256(data))
+}
+
+/// [`checksum`] of data whose SHA-256 is `hash`.
+#[inline]
+pub fn checksum_of(hash: &[u8; 32]) -> [u8; 4] {
+    [hash[28], hash[29], hash[30], hash[31]]
 }
 
 #[cfg(test)]
