@@ -29,19 +29,25 @@ pub struct ConnConfig {
     pub shutdown_grace: Duration,
 }
 
-/// Serves `listener` with `handler` until `shutdown` completes; then stops accepting, asks every
-/// connection to finish its in-flight request and close, and waits up to `shutdown_grace` before
-/// dropping what remains.
-pub async fn serve<H, Fut, B, F>(listener: TcpListener, config: ConnConfig, handler: H, shutdown: F)
-where
-    H: Fn(Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+/// Serves `listener` until `shutdown` completes; then stops accepting, asks every connection to
+/// finish its in-flight request and close, and waits up to `shutdown_grace` before dropping what
+/// remains. `connect` is called once per accepted connection with the peer's address and returns
+/// that connection's handler, which answers its requests one after another: state a connection
+/// keeps between its requests lives in the handler, without any lookup per request.
+pub async fn serve<M, H, Fut, B, F>(
+    listener: TcpListener,
+    config: ConnConfig,
+    connect: M,
+    shutdown: F,
+) where
+    M: Fn(SocketAddr) -> H,
+    H: Fn(Request<Incoming>) -> Fut + Send + 'static,
     Fut: Future<Output = Response<B>> + Send + 'static,
     B: Body + Send + 'static,
     B::Data: Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     F: Future<Output = ()>,
 {
-    let handler = Arc::new(handler);
     let limit = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut conns = JoinSet::new();
@@ -67,12 +73,12 @@ where
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
-        let handler = Arc::clone(&handler);
+        let handler = connect(remote);
         let mut stop = stop_rx.clone();
         conns.spawn(async move {
             let _permit = permit;
             let svc = hyper::service::service_fn(move |req| {
-                let response = handler(req, remote);
+                let response = handler(req);
                 async move { Ok::<_, Infallible>(response.await) }
             });
             let conn = hyper::server::conn::http1::Builder::new()
@@ -163,14 +169,16 @@ mod tests {
         let server = tokio::spawn(serve(
             listener,
             config,
-            |req: Request<Incoming>, remote: SocketAddr| async move {
-                // A slow handler, so shutdown arrives while the request is in flight.
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                Response::new(Full::new(Bytes::from(format!(
-                    "{} from {}",
-                    req.uri().path(),
-                    remote.ip()
-                ))))
+            |remote: SocketAddr| {
+                move |req: Request<Incoming>| async move {
+                    // A slow handler, so shutdown arrives while the request is in flight.
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    Response::new(Full::new(Bytes::from(format!(
+                        "{} from {}",
+                        req.uri().path(),
+                        remote.ip()
+                    ))))
+                }
             },
             async {
                 let _ = stop_rx.await;

@@ -102,11 +102,14 @@ impl Server {
             header_read_timeout: shared.config.header_read_timeout,
             shutdown_grace: shared.config.shutdown_grace,
         };
-        let handler = move |req, remote| {
+        let connect = move |remote| {
             let shared = Arc::clone(&shared);
-            async move { handle(&shared, req, remote).await }
+            move |req| {
+                let shared = Arc::clone(&shared);
+                async move { handle(&shared, req, remote).await }
+            }
         };
-        snowline_http::serve(listener, config, handler, shutdown).await;
+        snowline_http::serve(listener, config, connect, shutdown).await;
         Ok(())
     }
 }

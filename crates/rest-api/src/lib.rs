@@ -42,8 +42,8 @@ pub use health::{AlwaysReady, Check, Readiness};
 pub use metering::{MemorySink, UNKNOWN_PATH, UsageEvent, UsageEventRef, UsageSink, credits};
 pub use metrics::METRICS_CONTENT_TYPE;
 pub use ratelimit::{
-    LimitKey, Limiter, RATELIMIT_LIMIT, RATELIMIT_POLICY, RATELIMIT_REMAINING, RATELIMIT_RESET,
-    RateLimits, TierLimit, Verdict,
+    BudgetCache, LimitKey, LimitKeyRef, Limiter, RATELIMIT_LIMIT, RATELIMIT_POLICY,
+    RATELIMIT_REMAINING, RATELIMIT_RESET, RateLimits, TierLimit, Verdict,
 };
 pub use reply::{JSON_CONTENT_TYPE, Reply};
 pub use request::Request;

@@ -9,7 +9,7 @@ use crate::health;
 use crate::metering::{UNKNOWN_PATH, UsageEventRef, credits};
 use crate::metrics::{self, METRICS_CONTENT_TYPE};
 use crate::path::decode_segments;
-use crate::ratelimit::LimitKey;
+use crate::ratelimit::{BudgetCache, LimitKeyRef};
 use crate::reply::{JSON_CONTENT_TYPE, Reply};
 use crate::request::Request;
 use crate::route::{BoxFuture, Handler, Weight};
@@ -48,6 +48,24 @@ impl Shared {
     }
 }
 
+/// One connection: the server, the peer, and what its requests keep from one to the next.
+pub(crate) struct Conn {
+    shared: Arc<Shared>,
+    remote: SocketAddr,
+    /// The rate-limit budget of the connection's last caller.
+    budget: BudgetCache,
+}
+
+impl Conn {
+    pub(crate) fn new(shared: Arc<Shared>, remote: SocketAddr) -> Self {
+        Self {
+            shared,
+            remote,
+            budget: BudgetCache::new(),
+        }
+    }
+}
+
 /// What the request turned out to be, for metrics and metering.
 struct Facts {
     template: Arc<str>,
@@ -62,12 +80,9 @@ struct Facts {
     close: bool,
 }
 
-pub(crate) async fn handle(
-    shared: &Shared,
-    req: hyper::Request<Incoming>,
-    remote: SocketAddr,
-) -> HttpResponse {
+pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpResponse {
     let start = Instant::now();
+    let shared = &*conn.shared;
     let app = &shared.app;
     let _in_flight = app.metrics.in_flight();
     let method = req.method().clone();
@@ -91,7 +106,7 @@ pub(crate) async fn handle(
         headers: json_headers(),
         close: false,
     };
-    let result = serve(shared, req, remote, &mut facts).await;
+    let result = serve(conn, req, &mut facts).await;
     let resp = respond(
         shared,
         result,
@@ -160,11 +175,11 @@ fn builtin(app: &Built, method: &Method, path: &str) -> Option<(&'static str, Re
 }
 
 async fn serve(
-    shared: &Shared,
+    conn: &Conn,
     req: hyper::Request<Incoming>,
-    remote: SocketAddr,
     facts: &mut Facts,
 ) -> Result<Reply, ApiError> {
+    let (shared, remote) = (&*conn.shared, conn.remote);
     let app = &shared.app;
     let (parts, body) = req.into_parts();
     let routed =
@@ -192,12 +207,16 @@ async fn serve(
     let caller = authenticate(app.keys.as_ref(), &parts.headers)?.map(Arc::new);
     facts.caller.clone_from(&caller);
     let (tier, key) = match caller.as_deref() {
-        Some(c) => (c.tier.as_str(), LimitKey::Key(c.key_id.clone())),
-        None => (ANONYMOUS_TIER, LimitKey::Ip(remote.ip())),
+        Some(c) => (c.tier.as_str(), LimitKeyRef::Key(&c.key_id)),
+        None => (ANONYMOUS_TIER, LimitKeyRef::Ip(remote.ip())),
     };
-    let rejected = app
-        .limiter
-        .check_into(tier, &key, facts.weight, &mut facts.headers);
+    let rejected = app.limiter.check_into(
+        tier,
+        key,
+        facts.weight,
+        &mut facts.headers,
+        Some(&conn.budget),
+    );
     if let Some(message) = rejected {
         app.metrics.rejected(tier);
         return Err(ApiError::too_many_requests(message));

@@ -3,7 +3,7 @@
 
 use crate::app::App;
 use crate::error::RestError;
-use crate::pipeline::{Shared, handle};
+use crate::pipeline::{Conn, Shared, handle};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -94,11 +94,14 @@ impl Server {
             header_read_timeout: shared.config.header_read_timeout,
             shutdown_grace: shared.config.shutdown_grace,
         };
-        let handler = move |req, remote| {
-            let shared = Arc::clone(&shared);
-            async move { handle(&shared, req, remote).await }
+        let connect = move |remote| {
+            let conn = Arc::new(Conn::new(Arc::clone(&shared), remote));
+            move |req| {
+                let conn = Arc::clone(&conn);
+                async move { handle(&conn, req).await }
+            }
         };
-        snowline_http::serve(listener, config, handler, shutdown).await;
+        snowline_http::serve(listener, config, connect, shutdown).await;
         housekeeping.abort();
         Ok(())
     }

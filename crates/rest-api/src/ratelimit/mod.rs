@@ -1,19 +1,24 @@
-//! Weighted rate limits per tier, per minute and per day, on governor's keyed GCRA
-//! limiters: keyed by API-key id for keyed callers, by client IP for anonymous ones.
-//! A request costs its route's weight in compute units and must fit in both windows.
+//! Weighted rate limits per tier, per minute and per day, on governor's GCRA limiters: by
+//! API-key id for keyed callers, by client IP for anonymous ones. A request costs its route's
+//! weight in compute units and must fit in both windows. Each caller's state is a [`Budget`]
+//! that a keep-alive connection holds on to ([`BudgetCache`]).
+
+mod budget;
+
+pub use budget::{BudgetCache, LimitKeyRef};
 
 use crate::error::RestError;
 use crate::route::Weight;
+use budget::{Budget, Budgets, Slot};
 use bytes::Bytes;
-use governor::clock::{Clock, DefaultClock};
+use governor::clock::{Clock, DefaultClock, Reference};
 use governor::middleware::StateInformationMiddleware;
-use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter};
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// `ratelimit-policy`: the windows of the caller's tier, e.g. `10000;w=60, 2000000;w=86400`.
@@ -112,7 +117,8 @@ pub struct Verdict {
     pub rejected: Option<String>,
 }
 
-type Keyed<C> = RateLimiter<LimitKey, DashMapStateStore<LimitKey>, C, StateInformationMiddleware>;
+/// A window's limiter: keyed by the caller's budget, keeping its state in the budget.
+type Keyed<C> = RateLimiter<Arc<Budget>, Slot, C, StateInformationMiddleware>;
 
 struct Window<C: Clock> {
     limit: u32,
@@ -126,6 +132,9 @@ struct Window<C: Clock> {
 struct Tier<C: Clock> {
     windows: Vec<Window<C>>,
     policy: Option<HeaderValue>,
+    budgets: Budgets,
+    /// Taken after the windows' limiters were built, so time since it never exceeds theirs.
+    start: C::Instant,
 }
 
 /// The limiters of every tier; cheap to share behind an `Arc`.
@@ -135,6 +144,7 @@ pub struct Limiter<C: Clock = DefaultClock> {
     tiers: Vec<(String, Tier<C>)>,
     /// The index in `tiers` of the fallback tier (when it is configured).
     fallback: Option<usize>,
+    clock: C,
 }
 
 impl Limiter<DefaultClock> {
@@ -150,12 +160,12 @@ impl<C: Clock + Clone> Limiter<C> {
         let mut tiers = Vec::new();
         for (name, limit) in &limits.tiers {
             let mut windows = Vec::new();
-            for (units, seconds, wname) in [
-                (limit.per_minute, 60, "minute"),
-                (limit.per_day, 86_400, "day"),
+            for (units, seconds, slot) in [
+                (limit.per_minute, 60, Slot::Minute),
+                (limit.per_day, 86_400, Slot::Day),
             ] {
                 let Some(units) = units else { continue };
-                windows.push(window(name, units, seconds, wname, clock)?);
+                windows.push(window(name, units, seconds, slot, clock)?);
             }
             let policy = (!windows.is_empty())
                 .then(|| {
@@ -166,7 +176,13 @@ impl<C: Clock + Clone> Limiter<C> {
                     interned(&text.join(", "))
                 })
                 .flatten();
-            tiers.push((name.clone(), Tier { windows, policy }));
+            let tier = Tier {
+                windows,
+                policy,
+                budgets: Budgets::default(),
+                start: clock.now(),
+            };
+            tiers.push((name.clone(), tier));
         }
         let fallback = tiers
             .iter()
@@ -181,6 +197,7 @@ impl<C: Clock + Clone> Limiter<C> {
             enabled: limits.enabled,
             tiers,
             fallback,
+            clock: clock.clone(),
         })
     }
 
@@ -195,7 +212,7 @@ impl<C: Clock + Clone> Limiter<C> {
     /// stay taken when the day window refuses (an over-count of at most one request).
     pub fn check(&self, tier: &str, key: &LimitKey, weight: Weight) -> Verdict {
         let mut headers = Vec::new();
-        let rejected = self.check_with(tier, key, weight, |n, v| {
+        let rejected = self.check_with(tier, key.as_ref(), None, weight, |n, v| {
             if headers.is_empty() {
                 // policy, limit, remaining: every admitted request's answer, in one allocation.
                 headers.reserve_exact(3);
@@ -206,96 +223,121 @@ impl<C: Clock + Clone> Limiter<C> {
     }
 
     /// [`check`](Self::check) appending the headers straight to `headers` (the response's, in
-    /// the server) instead of collecting them in a [`Verdict`]: no allocation of its own.
-    /// Returns the rejection message when the request is refused (HTTP 429).
+    /// the server) instead of collecting them in a [`Verdict`]: no allocation of its own. With
+    /// `cache` (the connection's), a caller's budget is looked up once per connection rather
+    /// than once per request. Returns the rejection message when the request is refused (429).
     pub fn check_into(
         &self,
         tier: &str,
-        key: &LimitKey,
+        key: LimitKeyRef<'_>,
         weight: Weight,
         headers: &mut HeaderMap,
+        cache: Option<&BudgetCache>,
     ) -> Option<String> {
-        self.check_with(tier, key, weight, |n, v| {
+        self.check_with(tier, key, cache, weight, |n, v| {
             headers.append(n, v);
         })
     }
 
-    /// The check itself: hands each header to `add`, in answer order, and returns the rejection.
+    /// The check itself: finds the tier and the caller's budget, hands each header to `add`,
+    /// in answer order, and returns the rejection.
     fn check_with(
         &self,
         tier: &str,
-        key: &LimitKey,
+        key: LimitKeyRef<'_>,
+        cache: Option<&BudgetCache>,
         weight: Weight,
         mut add: impl FnMut(HeaderName, HeaderValue),
     ) -> Option<String> {
         if !self.enabled {
             return None;
         }
-        let found = self.tiers.iter().find(|(name, _)| name == tier);
-        let (_, t) = found.or_else(|| self.fallback.and_then(|i| self.tiers.get(i)))?;
+        let index = self.tiers.iter().position(|(name, _)| name == tier);
+        let index = index.or(self.fallback)?;
+        let (_, t) = self.tiers.get(index)?;
         let policy = t.policy.as_ref()?;
         add(RATELIMIT_POLICY, policy.clone());
-        let mut tightest: Option<(&Window<C>, u32)> = None;
-        for w in &t.windows {
-            match w.limiter.check_key_n(key, weight.cells()) {
-                Ok(Ok(state)) => {
-                    let remaining = state.remaining_burst_capacity();
-                    if tightest.is_none_or(|(_, r)| remaining < r) {
-                        tightest = Some((w, remaining));
-                    }
-                }
-                Ok(Err(not_until)) => {
-                    let wait = not_until.wait_time_from(w.limiter.clock().now());
-                    let secs = ceil_secs(wait).to_string();
-                    add(RATELIMIT_LIMIT, w.limit_value.clone());
-                    add(RATELIMIT_REMAINING, HeaderValue::from_static("0"));
-                    if let Ok(v) = HeaderValue::from_str(&secs) {
-                        add(RATELIMIT_RESET, v.clone());
-                        add(hyper::header::RETRY_AFTER, v);
-                    }
-                    return Some(format!(
-                        "Rate limit exceeded: {} compute units per {} for tier {tier:?}; \
-                         this request costs {}, retry after {secs} s",
-                        w.limit,
-                        w.name,
-                        weight.units()
-                    ));
-                }
-                Err(_insufficient) => {
-                    add(RATELIMIT_LIMIT, w.limit_value.clone());
-                    return Some(format!(
-                        "Rate limit exceeded: this request costs {} compute units, more than \
-                         the {} per {} of tier {tier:?}",
-                        weight.units(),
-                        w.limit,
-                        w.name
-                    ));
-                }
-            }
+        let run = |budget: &Arc<Budget>| spend(t, tier, budget, weight, &mut add);
+        match cache {
+            Some(cache) => cache.with(index, key, &t.budgets, run),
+            None => t.budgets.with(key, run),
         }
-        if let Some((w, remaining)) = tightest {
-            add(RATELIMIT_LIMIT, w.limit_value.clone());
-            add(RATELIMIT_REMAINING, number(remaining));
-        }
-        None
     }
 
-    /// Forgets keys whose budget is full again, bounding memory (call periodically).
+    /// Forgets callers whose budget is full again and that no connection holds, bounding
+    /// memory (call periodically).
     pub fn retain_recent(&self) {
         for (_, t) in &self.tiers {
-            for w in &t.windows {
-                w.limiter.retain_recent();
-                w.limiter.shrink_to_fit();
+            let now = self.clock.now().duration_since(t.start);
+            t.budgets.retain_recent(now.into());
+        }
+    }
+
+    /// Callers with a budget in memory, over all tiers.
+    pub fn callers(&self) -> usize {
+        self.tiers.iter().map(|(_, t)| t.budgets.len()).sum()
+    }
+}
+
+/// Spends `weight` units of `budget` in every window of `t` (named `tier` in messages), minute
+/// first, then day; units taken from the minute window stay taken when the day window refuses.
+fn spend<C: Clock>(
+    t: &Tier<C>,
+    tier: &str,
+    budget: &Arc<Budget>,
+    weight: Weight,
+    add: &mut impl FnMut(HeaderName, HeaderValue),
+) -> Option<String> {
+    let mut tightest: Option<(&Window<C>, u32)> = None;
+    for w in &t.windows {
+        match w.limiter.check_key_n(budget, weight.cells()) {
+            Ok(Ok(state)) => {
+                let remaining = state.remaining_burst_capacity();
+                if tightest.is_none_or(|(_, r)| remaining < r) {
+                    tightest = Some((w, remaining));
+                }
+            }
+            Ok(Err(not_until)) => {
+                let wait = not_until.wait_time_from(w.limiter.clock().now());
+                let secs = ceil_secs(wait).to_string();
+                add(RATELIMIT_LIMIT, w.limit_value.clone());
+                add(RATELIMIT_REMAINING, HeaderValue::from_static("0"));
+                if let Ok(v) = HeaderValue::from_str(&secs) {
+                    add(RATELIMIT_RESET, v.clone());
+                    add(hyper::header::RETRY_AFTER, v);
+                }
+                return Some(format!(
+                    "Rate limit exceeded: {} compute units per {} for tier {tier:?}; \
+                     this request costs {}, retry after {secs} s",
+                    w.limit,
+                    w.name,
+                    weight.units()
+                ));
+            }
+            Err(_insufficient) => {
+                add(RATELIMIT_LIMIT, w.limit_value.clone());
+                return Some(format!(
+                    "Rate limit exceeded: this request costs {} compute units, more than \
+                     the {} per {} of tier {tier:?}",
+                    weight.units(),
+                    w.limit,
+                    w.name
+                ));
             }
         }
     }
+    if let Some((w, remaining)) = tightest {
+        add(RATELIMIT_LIMIT, w.limit_value.clone());
+        add(RATELIMIT_REMAINING, number(remaining));
+    }
+    None
 }
 
 fn window<C: Clock + Clone>(
     tier: &str,
     units: u32,
     seconds: u64,
-    name: &'static str,
+    slot: Slot,
     clock: &C,
 ) -> Result<Window<C>, RestError> {
     let bad = |reason: &str| RestError::RateLimit {
@@ -306,13 +348,15 @@ fn window<C: Clock + Clone>(
     let quota = Quota::with_period(Duration::from_secs(seconds) / units)
         .ok_or_else(|| bad("more units than nanoseconds in the window"))?
         .allow_burst(burst);
-    let limiter = RateLimiter::dashmap_with_clock(quota, clock.clone())
-        .with_middleware::<StateInformationMiddleware>();
+    let limiter: Keyed<C> = RateLimiter::new(quota, slot, clock.clone());
     Ok(Window {
         limit: units,
         limit_value: interned(&units.to_string()).unwrap_or_else(|| number(units)),
         seconds,
-        name,
+        name: match slot {
+            Slot::Minute => "minute",
+            Slot::Day => "day",
+        },
         limiter,
     })
 }
@@ -457,6 +501,41 @@ mod tests {
     }
 
     #[test]
+    fn idle_callers_are_forgotten_unless_a_connection_holds_them() {
+        let clock = FakeRelativeClock::default();
+        let l = Limiter::with_clock(&limits(60, 100_000), &clock).unwrap();
+        let cache = BudgetCache::new();
+        let held = LimitKey::Ip(IpAddr::from([10, 0, 0, 1]));
+        let mut map = HeaderMap::new();
+        assert_eq!(
+            l.check_into("t", held.as_ref(), Weight::SMALL, &mut map, Some(&cache)),
+            None
+        );
+        assert_eq!(
+            l.check("t", &LimitKey::Key("k".into()), Weight::SMALL)
+                .rejected,
+            None
+        );
+        assert_eq!(l.callers(), 2);
+        l.retain_recent();
+        assert_eq!(l.callers(), 2, "both budgets are still spent");
+        // 10 units at 100,000 a day take 8.64 s to come back; the minute's in 10 s.
+        clock.advance(Duration::from_secs(10));
+        l.retain_recent();
+        assert_eq!(l.callers(), 1, "the unheld, full budget is forgotten");
+        // Full again but held: the connection and new lookups still spend one budget.
+        let mut map = HeaderMap::new();
+        l.check_into("t", held.as_ref(), Weight::SMALL, &mut map, Some(&cache));
+        assert_eq!(map.get(RATELIMIT_REMAINING).unwrap(), "50");
+        let v = l.check("t", &held, Weight::SMALL);
+        assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("40"));
+        drop(cache);
+        clock.advance(Duration::from_secs(20));
+        l.retain_recent();
+        assert_eq!(l.callers(), 0);
+    }
+
+    #[test]
     fn zero_units_and_missing_fallback_are_config_errors() {
         assert!(Limiter::new(&limits(0, 10)).is_err());
         let mut l = limits(10, 10);
@@ -482,11 +561,12 @@ mod tests {
             let a = Limiter::with_clock(&limits(per_minute, per_day), &ca).unwrap();
             let b = Limiter::with_clock(&limits(per_minute, per_day), &cb).unwrap();
             let key = LimitKey::Ip(IpAddr::from([192, 0, 2, 7]));
+            let cache = BudgetCache::new();
             for (w, secs) in steps {
                 let weight = Weight::new(w).unwrap();
                 let verdict = a.check("t", &key, weight);
                 let mut map = HeaderMap::new();
-                let rejected = b.check_into("t", &key, weight, &mut map);
+                let rejected = b.check_into("t", key.as_ref(), weight, &mut map, Some(&cache));
                 let added: Vec<(HeaderName, HeaderValue)> = map
                     .iter()
                     .map(|(n, v)| (n.clone(), v.clone()))
@@ -495,6 +575,68 @@ mod tests {
                 prop_assert_eq!(rejected, verdict.rejected);
                 ca.advance(Duration::from_secs(secs));
                 cb.advance(Duration::from_secs(secs));
+            }
+        }
+
+        /// Budgets decide exactly as governor's own keyed limiters (a `DashMap` of states per
+        /// window) do, for several callers, with and without a connection's cache, as time
+        /// passes and idle callers are forgotten.
+        #[test]
+        fn decides_like_governors_own_keyed_limiters(
+            per_minute in 1u32..300,
+            per_day in 1u32..600,
+            steps in proptest::collection::vec((0usize..3, 1u32..60, 0u64..40, any::<bool>()), 1..60),
+        ) {
+            let (ours, theirs) = (FakeRelativeClock::default(), FakeRelativeClock::default());
+            let l = Limiter::with_clock(&limits(per_minute, per_day), &ours).unwrap();
+            let reference = |units: u32, secs: u64| {
+                let quota = Quota::with_period(Duration::from_secs(secs) / units)
+                    .unwrap()
+                    .allow_burst(NonZeroU32::new(units).unwrap());
+                RateLimiter::dashmap_with_clock(quota, theirs.clone())
+                    .with_middleware::<StateInformationMiddleware>()
+            };
+            let (minute, day) = (reference(per_minute, 60), reference(per_day, 86_400));
+            let keys = [
+                LimitKey::Ip(IpAddr::from([192, 0, 2, 7])),
+                LimitKey::Key("a".into()),
+                LimitKey::Key("b".into()),
+            ];
+            let cache = BudgetCache::new();
+            for (k, w, secs, cached) in steps {
+                let weight = Weight::new(w).unwrap();
+                let key = &keys[k];
+                let mut expected = Some(u32::MAX);
+                for window in [&minute, &day] {
+                    match window.check_key_n(key, weight.cells()) {
+                        Ok(Ok(state)) => {
+                            expected = expected.map(|r| r.min(state.remaining_burst_capacity()));
+                        }
+                        _ => {
+                            expected = None;
+                            break;
+                        }
+                    }
+                }
+                let verdict = if cached {
+                    let mut map = HeaderMap::new();
+                    let rejected = l.check_into("t", key.as_ref(), weight, &mut map, Some(&cache));
+                    let headers = map.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
+                    Verdict { headers, rejected }
+                } else {
+                    l.check("t", key, weight)
+                };
+                match expected {
+                    Some(left) => {
+                        prop_assert_eq!(&verdict.rejected, &None);
+                        let left = left.to_string();
+                        prop_assert_eq!(header(&verdict, &RATELIMIT_REMAINING), Some(left.as_str()));
+                    }
+                    None => prop_assert!(verdict.rejected.is_some()),
+                }
+                ours.advance(Duration::from_secs(secs));
+                theirs.advance(Duration::from_secs(secs));
+                l.retain_recent();
             }
         }
 
