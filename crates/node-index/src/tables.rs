@@ -1,7 +1,7 @@
 //! The two tables of the index. Keys start with the path's code so every path is one contiguous,
 //! ordered key range.
 
-use snowline_store::value::ValueCodec;
+use snowline_store::value::{EncodesAs, ValueCodec};
 use snowline_store::{Access, DecodeError, Table, TableSpec};
 use snowline_types::Id;
 use snowline_types::container::IndexPath;
@@ -62,14 +62,37 @@ pub struct StoredContainer {
     pub bytes: Vec<u8>,
 }
 
+/// [`StoredContainer`] borrowed: what the writer stores straight from a fetched record, without
+/// copying its bytes into an owned value first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredContainerRef<'a> {
+    /// The container id.
+    pub id: Id,
+    /// Acceptance time, ns since the Unix epoch.
+    pub timestamp_ns: i64,
+    /// The container bytes.
+    pub bytes: &'a [u8],
+}
+
 const HEAD: usize = 32 + 8;
 
-impl ValueCodec for StoredContainer {
-    fn encode_value(&self, out: &mut Vec<u8>) {
+impl EncodesAs<StoredContainer> for StoredContainerRef<'_> {
+    fn encode_as(&self, out: &mut Vec<u8>) {
         out.reserve(HEAD + self.bytes.len());
         out.extend_from_slice(&self.id.0);
         out.extend_from_slice(&self.timestamp_ns.to_be_bytes());
-        out.extend_from_slice(&self.bytes);
+        out.extend_from_slice(self.bytes);
+    }
+}
+
+impl ValueCodec for StoredContainer {
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        StoredContainerRef {
+            id: self.id,
+            timestamp_ns: self.timestamp_ns,
+            bytes: &self.bytes,
+        }
+        .encode_as(out);
     }
 
     fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
@@ -109,6 +132,14 @@ mod tests {
             &enc[32..40],
             &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe]
         );
+        let mut borrowed = Vec::new();
+        StoredContainerRef {
+            id: c.id,
+            timestamp_ns: c.timestamp_ns,
+            bytes: &c.bytes,
+        }
+        .encode_as(&mut borrowed);
+        assert_eq!(borrowed, enc);
         assert_eq!(StoredContainer::decode_value(&enc), Ok(c));
         assert!(StoredContainer::decode_value(&enc[..39]).is_err());
     }

@@ -8,7 +8,7 @@ use snowline_types::container::{ContainerRecord, IndexPath};
 
 use crate::error::IndexError;
 use crate::reader::IndexReader;
-use crate::tables::{ContainerIds, Containers, StoredContainer, path_code};
+use crate::tables::{ContainerIds, Containers, StoredContainerRef, path_code};
 
 /// What [`IndexWriter::stage`] did with a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,12 +108,12 @@ impl IndexWriter {
             return Err(IndexError::Corrupt(format!("no slot for {}", record.path)));
         };
         let index = *next;
-        batch.put::<Containers>(
+        batch.put_as::<Containers>(
             &(code, index),
-            &StoredContainer {
+            &StoredContainerRef {
                 id: record.id,
                 timestamp_ns: record.timestamp_ns,
-                bytes: record.bytes.clone(),
+                bytes: &record.bytes,
             },
         );
         batch.put::<ContainerIds>(&(code, record.id), &index);

@@ -3,7 +3,7 @@
 
 use crate::key::KeyCodec;
 use crate::table::Table;
-use crate::value::ValueCodec;
+use crate::value::{EncodesAs, ValueCodec};
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum OpKind {
@@ -53,11 +53,30 @@ impl WriteBatch {
     /// [`WriteBatch::put`], returning where the put sits so it can be withdrawn with
     /// [`WriteBatch::cancel`] while the batch is being built.
     pub fn put_tracked<T: Table>(&mut self, key: &T::Key, value: &T::Value) -> OpHandle {
+        self.put_encoded::<T>(key, |out| value.encode_value(out))
+    }
+
+    /// [`WriteBatch::put`] of a borrowed form of the value (see [`EncodesAs`]): the same bytes
+    /// are stored, without building the owned value first.
+    pub fn put_as<T: Table>(
+        &mut self,
+        key: &T::Key,
+        value: &impl EncodesAs<T::Value>,
+    ) -> &mut Self {
+        self.put_encoded::<T>(key, |out| value.encode_as(out));
+        self
+    }
+
+    fn put_encoded<T: Table>(
+        &mut self,
+        key: &T::Key,
+        encode_value: impl FnOnce(&mut Vec<u8>),
+    ) -> OpHandle {
         let at = self.ops.len();
         let start = self.data.len();
         key.encode_key(&mut self.data);
         let key_end = self.data.len();
-        value.encode_value(&mut self.data);
+        encode_value(&mut self.data);
         self.ops.push(Op {
             kind: OpKind::Put,
             table: T::NAME,

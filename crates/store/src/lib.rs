@@ -46,4 +46,4 @@ pub use options::StoreOptions;
 pub use read::{Direction, ReadView, Scan};
 pub use store::{Mode, Snapshot, Store};
 pub use table::{Access, DEFAULT_CF, META_TABLE, Schema, Table, TableSpec};
-pub use value::{Linear, ValueCodec, encode_value};
+pub use value::{EncodesAs, Linear, ValueCodec, encode_value};

@@ -17,6 +17,20 @@ pub trait ValueCodec: Sized {
     fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError>;
 }
 
+/// A borrowed form of the stored value `V` that encodes exactly as `V` does, so a batch can store
+/// it ([`WriteBatch::put_as`](crate::WriteBatch::put_as)) without first copying its parts into an
+/// owned `V`. Every value type is its own such form.
+pub trait EncodesAs<V: ValueCodec> {
+    /// Appends the encoding `V` would write.
+    fn encode_as(&self, out: &mut Vec<u8>);
+}
+
+impl<V: ValueCodec> EncodesAs<V> for V {
+    fn encode_as(&self, out: &mut Vec<u8>) {
+        self.encode_value(out);
+    }
+}
+
 /// Encodes a value into a fresh buffer.
 pub fn encode_value<V: ValueCodec>(value: &V) -> Vec<u8> {
     let mut out = Vec::new();
