@@ -74,8 +74,8 @@ struct Facts {
     /// Only filled when metering is on.
     chain_id: Option<String>,
     caller: Option<Arc<Caller>>,
-    /// The answer's headers so far (`content-type` first, then the rate-limit ones), added to
-    /// in place so the limiter's headers need no list of their own.
+    /// The answer's headers so far (the rate-limit ones, `allow`), added to in place so the
+    /// limiter's headers need no list of their own; [`respond`] adds `content-type`.
     headers: HeaderMap,
     close: bool,
 }
@@ -87,7 +87,7 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
     let _in_flight = app.metrics.in_flight();
     let method = req.method().clone();
     if let Some((route, reply)) = builtin(app, &method, req.uri().path()) {
-        let resp = respond(shared, Ok(reply), json_headers(), false);
+        let resp = respond(shared, Ok(reply), HeaderMap::new(), false);
         let route: Arc<str> = Arc::from(route);
         app.metrics.observe(
             &route,
@@ -103,7 +103,7 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
         request_type: None,
         chain_id: None,
         caller: None,
-        headers: json_headers(),
+        headers: HeaderMap::new(),
         close: false,
     };
     let result = serve(conn, req, &mut facts).await;
@@ -330,15 +330,8 @@ async fn call(handler: &Handler, request: Request, template: &str) -> Result<Rep
     })
 }
 
-/// A header map holding `content-type: application/json` first, as every answer starts.
-fn json_headers() -> HeaderMap {
-    let mut h = HeaderMap::new();
-    h.insert(CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
-    h
-}
-
-/// The response: `headers` (the pipeline's: `content-type` first, then rate-limit headers and
-/// `allow`; `content-type` is set again in place), then the reply's own headers.
+/// The response: `headers` (the pipeline's: rate-limit headers and `allow`), `content-type`,
+/// then the reply's own headers.
 fn respond(
     shared: &Shared,
     result: Result<Reply, ApiError>,

@@ -211,15 +211,16 @@ impl<C: Clock + Clone> Limiter<C> {
     /// Windows are checked minute first, then day; units taken from the minute window
     /// stay taken when the day window refuses (an over-count of at most one request).
     pub fn check(&self, tier: &str, key: &LimitKey, weight: Weight) -> Verdict {
-        let mut headers = Vec::new();
-        let rejected = self.check_with(tier, key.as_ref(), None, weight, |n, v| {
-            if headers.is_empty() {
-                // policy, limit, remaining: every admitted request's answer, in one allocation.
-                headers.reserve_exact(3);
-            }
-            headers.push((n, v));
-        });
-        Verdict { headers, rejected }
+        let Some((policy, spent)) = self.decide(tier, key.as_ref(), None, weight) else {
+            return Verdict::default();
+        };
+        // policy, limit, remaining: every admitted request's answer, in one allocation.
+        let mut headers = Vec::with_capacity(3);
+        spent.headers(policy, |n, v| headers.push((n, v)));
+        Verdict {
+            headers,
+            rejected: spent.rejection(),
+        }
     }
 
     /// [`check`](Self::check) appending the headers straight to `headers` (the response's, in
@@ -234,21 +235,22 @@ impl<C: Clock + Clone> Limiter<C> {
         headers: &mut HeaderMap,
         cache: Option<&BudgetCache>,
     ) -> Option<String> {
-        self.check_with(tier, key, cache, weight, |n, v| {
+        let (policy, spent) = self.decide(tier, key, cache, weight)?;
+        spent.headers(policy, |n, v| {
             headers.append(n, v);
-        })
+        });
+        spent.rejection()
     }
 
-    /// The check itself: finds the tier and the caller's budget, hands each header to `add`,
-    /// in answer order, and returns the rejection.
-    fn check_with(
+    /// Finds the tier (its policy) and the caller's budget, and spends the budget; `None` when
+    /// limiting is off or the tier has no limits.
+    fn decide(
         &self,
         tier: &str,
         key: LimitKeyRef<'_>,
         cache: Option<&BudgetCache>,
         weight: Weight,
-        mut add: impl FnMut(HeaderName, HeaderValue),
-    ) -> Option<String> {
+    ) -> Option<(&HeaderValue, Spent<'_, C>)> {
         if !self.enabled {
             return None;
         }
@@ -256,12 +258,12 @@ impl<C: Clock + Clone> Limiter<C> {
         let index = index.or(self.fallback)?;
         let (_, t) = self.tiers.get(index)?;
         let policy = t.policy.as_ref()?;
-        add(RATELIMIT_POLICY, policy.clone());
-        let run = |budget: &Arc<Budget>| spend(t, tier, budget, weight, &mut add);
-        match cache {
+        let run = |budget: &Arc<Budget>| spend(t, tier, budget, weight);
+        let spent = match cache {
             Some(cache) => cache.with(index, key, &t.budgets, run),
             None => t.budgets.with(key, run),
-        }
+        };
+        Some((policy, spent?))
     }
 
     /// Forgets callers whose budget is full again and that no connection holds, bounding
@@ -279,15 +281,59 @@ impl<C: Clock + Clone> Limiter<C> {
     }
 }
 
+/// How spending a budget ended.
+enum Spent<'a, C: Clock> {
+    /// Admitted; `remaining` units are left in `window`, the window with the fewest left.
+    Admitted {
+        window: &'a Window<C>,
+        remaining: u32,
+    },
+    /// Refused by `window`; `retry` is the wait in whole seconds when waiting can help.
+    Refused {
+        window: &'a Window<C>,
+        retry: Option<u64>,
+        message: String,
+    },
+}
+
+impl<C: Clock> Spent<'_, C> {
+    /// Hands the answer's rate-limit headers to `add`, in answer order, after `policy`.
+    fn headers(&self, policy: &HeaderValue, mut add: impl FnMut(HeaderName, HeaderValue)) {
+        add(RATELIMIT_POLICY, policy.clone());
+        match self {
+            Spent::Admitted { window, remaining } => {
+                add(RATELIMIT_LIMIT, window.limit_value.clone());
+                add(RATELIMIT_REMAINING, number(*remaining));
+            }
+            Spent::Refused { window, retry, .. } => {
+                add(RATELIMIT_LIMIT, window.limit_value.clone());
+                if let Some(secs) = retry {
+                    let v = HeaderValue::from(*secs);
+                    add(RATELIMIT_REMAINING, HeaderValue::from_static("0"));
+                    add(RATELIMIT_RESET, v.clone());
+                    add(hyper::header::RETRY_AFTER, v);
+                }
+            }
+        }
+    }
+
+    fn rejection(self) -> Option<String> {
+        match self {
+            Spent::Admitted { .. } => None,
+            Spent::Refused { message, .. } => Some(message),
+        }
+    }
+}
+
 /// Spends `weight` units of `budget` in every window of `t` (named `tier` in messages), minute
 /// first, then day; units taken from the minute window stay taken when the day window refuses.
-fn spend<C: Clock>(
-    t: &Tier<C>,
+/// `None` when the tier has no window.
+fn spend<'a, C: Clock>(
+    t: &'a Tier<C>,
     tier: &str,
     budget: &Arc<Budget>,
     weight: Weight,
-    add: &mut impl FnMut(HeaderName, HeaderValue),
-) -> Option<String> {
+) -> Option<Spent<'a, C>> {
     let mut tightest: Option<(&Window<C>, u32)> = None;
     for w in &t.windows {
         match w.limiter.check_key_n(budget, weight.cells()) {
@@ -298,39 +344,36 @@ fn spend<C: Clock>(
                 }
             }
             Ok(Err(not_until)) => {
-                let wait = not_until.wait_time_from(w.limiter.clock().now());
-                let secs = ceil_secs(wait).to_string();
-                add(RATELIMIT_LIMIT, w.limit_value.clone());
-                add(RATELIMIT_REMAINING, HeaderValue::from_static("0"));
-                if let Ok(v) = HeaderValue::from_str(&secs) {
-                    add(RATELIMIT_RESET, v.clone());
-                    add(hyper::header::RETRY_AFTER, v);
-                }
-                return Some(format!(
-                    "Rate limit exceeded: {} compute units per {} for tier {tier:?}; \
-                     this request costs {}, retry after {secs} s",
-                    w.limit,
-                    w.name,
-                    weight.units()
-                ));
+                let secs = ceil_secs(not_until.wait_time_from(w.limiter.clock().now()));
+                return Some(Spent::Refused {
+                    window: w,
+                    retry: Some(secs),
+                    message: format!(
+                        "Rate limit exceeded: {} compute units per {} for tier {tier:?}; \
+                         this request costs {}, retry after {secs} s",
+                        w.limit,
+                        w.name,
+                        weight.units()
+                    ),
+                });
             }
             Err(_insufficient) => {
-                add(RATELIMIT_LIMIT, w.limit_value.clone());
-                return Some(format!(
-                    "Rate limit exceeded: this request costs {} compute units, more than \
-                     the {} per {} of tier {tier:?}",
-                    weight.units(),
-                    w.limit,
-                    w.name
-                ));
+                return Some(Spent::Refused {
+                    window: w,
+                    retry: None,
+                    message: format!(
+                        "Rate limit exceeded: this request costs {} compute units, more than \
+                         the {} per {} of tier {tier:?}",
+                        weight.units(),
+                        w.limit,
+                        w.name
+                    ),
+                });
             }
         }
     }
-    if let Some((w, remaining)) = tightest {
-        add(RATELIMIT_LIMIT, w.limit_value.clone());
-        add(RATELIMIT_REMAINING, number(remaining));
-    }
-    None
+    let (window, remaining) = tightest?;
+    Some(Spent::Admitted { window, remaining })
 }
 
 fn window<C: Clock + Clone>(
