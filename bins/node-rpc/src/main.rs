@@ -13,10 +13,10 @@ use cli::{Cli, Command, Common, Source};
 use snowline_node_index::{FollowConfig, Follower, IndexWriter};
 use snowline_types::NetworkInfo;
 
-/// mimalloc: an import allocates decoded containers on its parse threads and frees them on the
-/// writer thread, which glibc's per-thread arenas handle slowly.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// The system allocator, on purpose. Under mimalloc a follow spent 13% of its CPU zeroing pages
+// that mimalloc had given back to the OS and faulted in again (1M-tx devnet: follow 47,000 against
+// 62,000 txs/s); the import was 15% faster under mimalloc, and meets its target without it. The
+// figures are in docs/benchmarks.md (issue #3, session 5).
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
