@@ -13,10 +13,10 @@ use cli::{Cli, Command, Common, Source};
 use snowline_node_index::{FollowConfig, Follower, IndexWriter};
 use snowline_types::NetworkInfo;
 
-// The system allocator, on purpose. Under mimalloc a follow spent 13% of its CPU zeroing pages
-// that mimalloc had given back to the OS and faulted in again (1M-tx devnet: follow 47,000 against
-// 62,000 txs/s); the import was 15% faster under mimalloc, and meets its target without it. The
-// figures are in docs/benchmarks.md (issue #3, session 5).
+// The system allocator, on purpose: under mimalloc a follow spent 13% of its CPU zeroing pages
+// that mimalloc had given back to the OS and then faulted in again. In paired runs the follower
+// took 3-7% less CPU without it and the import 14% more, still above its target. The figures are
+// in docs/benchmarks.md (issue #3, session 5).
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
