@@ -3,7 +3,7 @@
 
 use crate::key::KeyCodec;
 use crate::table::Table;
-use crate::value::{EncodesAs, ValueCodec};
+use crate::value::EncodesAs;
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum OpKind {
@@ -53,7 +53,7 @@ impl WriteBatch {
     /// [`WriteBatch::put`], returning where the put sits so it can be withdrawn with
     /// [`WriteBatch::cancel`] while the batch is being built.
     pub fn put_tracked<T: Table>(&mut self, key: &T::Key, value: &T::Value) -> OpHandle {
-        self.put_encoded::<T>(key, |out| value.encode_value(out))
+        self.put_encoded::<T>(key, value)
     }
 
     /// [`WriteBatch::put`] of a borrowed form of the value (see [`EncodesAs`]): the same bytes
@@ -63,20 +63,21 @@ impl WriteBatch {
         key: &T::Key,
         value: &impl EncodesAs<T::Value>,
     ) -> &mut Self {
-        self.put_encoded::<T>(key, |out| value.encode_as(out));
+        self.put_encoded::<T>(key, value);
         self
     }
 
+    /// Records the put of anything encoding as `T`'s value (the value itself included).
     fn put_encoded<T: Table>(
         &mut self,
         key: &T::Key,
-        encode_value: impl FnOnce(&mut Vec<u8>),
+        value: &impl EncodesAs<T::Value>,
     ) -> OpHandle {
         let at = self.ops.len();
         let start = self.data.len();
         key.encode_key(&mut self.data);
         let key_end = self.data.len();
-        encode_value(&mut self.data);
+        value.encode_as(&mut self.data);
         self.ops.push(Op {
             kind: OpKind::Put,
             table: T::NAME,
