@@ -407,6 +407,20 @@ fn follower_killed_mid_sync_resumes_to_the_clean_state() {
         caught_up(&clean, &up),
         "the clean follower did not catch up"
     );
+    // Once caught up (and flushed) it says so, with what each path added.
+    assert!(clean.wait_until(60, |n| n.stderr_line("caught up").is_some()));
+    let line = clean.stderr_line("caught up").unwrap_or_default();
+    let held = |p: &str| {
+        let head = up.result(
+            &format!("/ext/index/{p}"),
+            "index.getLastAccepted",
+            json!({"encoding": "hex"}),
+        );
+        head["index"].as_str().unwrap().parse::<u64>().unwrap() + 1
+    };
+    for p in ["X/tx", "X/block", "X/vtx"] {
+        assert!(line.contains(&format!("{p} +{}", held(p))), "{p}: {line}");
+    }
     let want = snapshot(&clean, &addrs);
     drop(clean);
     assert_meaningful_small(&want);

@@ -354,9 +354,11 @@ impl Follower {
             status.set_local(*path, writer.next_index(*path));
         }
         loop {
+            let started = std::time::Instant::now();
+            let mut far_behind = false;
             let round = async {
                 self.heads(status).await?;
-                let far_behind = status
+                far_behind = status
                     .snapshot()
                     .paths
                     .iter()
@@ -384,6 +386,9 @@ impl Follower {
                             status.remove_path(p.path);
                         }
                         status.caught_up();
+                        if far_behind {
+                            log_catch_up(&progress, started.elapsed());
+                        }
                     }
                     Err(e @ IndexError::Unavailable { .. }) => {
                         tracing::warn!(error = %e, "upstream unavailable");
@@ -440,6 +445,23 @@ impl Follower {
         }
         Ok(())
     }
+}
+
+/// One line when a round that started far behind the upstream has caught up (and, when writing
+/// without the WAL, flushed): what each path added, and the rate.
+fn log_catch_up(progress: &[PathProgress], took: Duration) {
+    let added: u64 = progress.iter().map(|p| p.added).sum();
+    let paths = progress
+        .iter()
+        .filter(|p| p.added > 0)
+        .map(|p| format!("{} +{}", p.path, p.added))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let secs = took.as_secs_f64();
+    tracing::info!(
+        "caught up with the upstream: {added} containers in {secs:.1} s ({:.0}/s; {paths})",
+        added as f64 / secs.max(1e-9)
+    );
 }
 
 /// What one call to the upstream came to.

@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -15,6 +16,8 @@ pub struct NodeRpc {
     child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
+    /// What it has written on stderr so far, a line each.
+    stderr: Arc<Mutex<Vec<String>>>,
 }
 
 impl Drop for NodeRpc {
@@ -54,11 +57,12 @@ pub fn start(args: &[&str]) -> NodeRpc {
         .spawn()
         .expect("spawn node-rpc");
     let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let said = Arc::new(Mutex::new(Vec::new()));
     // Drain stderr for the whole life of the child, so it never blocks on a full pipe.
+    let kept = Arc::clone(&said);
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
+            kept.lock().unwrap().push(line);
         }
     });
     let stdout = child.stdout.take().expect("stdout");
@@ -66,10 +70,11 @@ pub fn start(args: &[&str]) -> NodeRpc {
     let addr = loop {
         let Some(line) = lines.next() else {
             let _ = child.wait();
-            let said: Vec<String> = rx.try_iter().collect();
+            // The drain thread ends with the child's stderr; give it a moment to store the rest.
+            std::thread::sleep(Duration::from_millis(100));
             panic!(
                 "node-rpc {args:?} exited before listening; stderr:\n{}",
-                said.join("\n")
+                said.lock().unwrap().join("\n")
             );
         };
         let line = line.expect("read stdout");
@@ -79,7 +84,11 @@ pub fn start(args: &[&str]) -> NodeRpc {
     };
     // Keep draining stdout so the child never blocks on a full pipe.
     std::thread::spawn(move || lines.for_each(drop));
-    NodeRpc { child, addr }
+    NodeRpc {
+        child,
+        addr,
+        stderr: said,
+    }
 }
 
 impl NodeRpc {
@@ -98,6 +107,12 @@ impl NodeRpc {
         let v = self.call(path, method, params);
         assert!(v.get("error").is_none(), "{method}: {v}");
         v["result"].clone()
+    }
+
+    /// The first line written on stderr so far that contains `needle`.
+    pub fn stderr_line(&self, needle: &str) -> Option<String> {
+        let lines = self.stderr.lock().unwrap();
+        lines.iter().find(|l| l.contains(needle)).cloned()
     }
 
     /// Polls `f` until it returns true, for at most `secs` seconds.
