@@ -12,6 +12,7 @@ pub struct Containers;
 
 impl Table for Containers {
     const NAME: &'static str = "node_index_containers";
+    const ACCESS: Access = Access::Append;
     type Key = (u8, u64);
     type Value = StoredContainer;
 }

@@ -112,11 +112,13 @@ impl StoreOptions {
         o.set_level_zero_file_num_compaction_trigger(self.level0_compaction_trigger);
         o.set_level_compaction_dynamic_level_bytes(true);
         o.set_compression_type(DBCompressionType::Lz4);
-        o.set_bottommost_compression_type(DBCompressionType::Zstd);
-        // ZSTD level 1 (window bits -14 and no dictionary are RocksDB's defaults): level 3
-        // (doubleFast) made bottom-level compactions 18% of a bulk import's CPU; level 1 costs
-        // about 2% more disk for about 7% less import CPU (docs/store.md).
-        o.set_bottommost_compression_options(-14, 1, 0, 0, true);
+        if access != Access::Append {
+            o.set_bottommost_compression_type(DBCompressionType::Zstd);
+            // ZSTD level 1 (window bits -14 and no dictionary are RocksDB's defaults): level 3
+            // (doubleFast) made bottom-level compactions 18% of a bulk import's CPU; level 1
+            // costs about 2% more disk for about 7% less import CPU (docs/store.md).
+            o.set_bottommost_compression_options(-14, 1, 0, 0, true);
+        }
         o.set_target_file_size_base(64 << 20);
         o
     }

@@ -13,6 +13,10 @@ pub enum Access {
     /// Almost only point lookups (id -> record): adds a hash index inside data blocks and a
     /// memtable bloom filter, which make `get` cheaper and cost a little space.
     PointLookup,
+    /// A log: keys are mostly written in increasing order (containers by index). Every level
+    /// shares one compression, so files that do not overlap move down a level without being
+    /// rewritten (RocksDB only moves a file whose compression is the output level's).
+    Append,
 }
 
 /// A typed table: one RocksDB column family holding `Key -> Value`.

@@ -473,6 +473,48 @@ fn tuned_options_open_and_round_trip() {
     assert_eq!(ro.get::<BlockIds>(&id(3)).unwrap(), Some(3));
 }
 
+/// The `[CFOptions "name"]` section of the newest OPTIONS file RocksDB wrote in `dir`.
+fn cf_options(dir: &std::path::Path, name: &str) -> String {
+    let newest = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter_map(|f| Some((f.strip_prefix("OPTIONS-")?.parse::<u64>().ok()?, f)))
+        .max()
+        .expect("an OPTIONS file")
+        .1;
+    let text = std::fs::read_to_string(dir.join(newest)).unwrap();
+    let head = format!("[CFOptions \"{name}\"]");
+    let start = text.find(&head).expect("the table's section");
+    let body = &text[start + head.len()..];
+    body[..body.find("\n[").unwrap_or(body.len())].to_owned()
+}
+
+/// An `Append` table keeps one compression at every level (a differing bottom level would
+/// make RocksDB rewrite files that could move down as they are); others put ZSTD at the bottom.
+#[test]
+fn append_tables_use_one_compression_at_every_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = schema().with::<Log>();
+    let store = Store::open(dir.path(), &schema).unwrap();
+    store.put::<Log>(&7, &vec![7; 10]).unwrap();
+    assert_eq!(store.get::<Log>(&7).unwrap(), Some(vec![7; 10]));
+    let log = cf_options(dir.path(), "log");
+    assert!(log.contains("\n  compression=kLZ4Compression"), "{log}");
+    assert!(
+        log.contains("\n  bottommost_compression=kDisableCompressionOption"),
+        "{log}"
+    );
+    let blocks = cf_options(dir.path(), "blocks");
+    assert!(
+        blocks.contains("\n  compression=kLZ4Compression"),
+        "{blocks}"
+    );
+    assert!(
+        blocks.contains("\n  bottommost_compression=kZSTD"),
+        "{blocks}"
+    );
+}
+
 /// A first open killed after creating column families but before writing the schema version
 /// (the version is written last) leaves an empty store without a version: the next open must
 /// finish the creation. One that holds data without a version is foreign and refused.

@@ -29,6 +29,15 @@ impl Table for Cursor {
     type Value = u64;
 }
 
+/// index -> bytes, written in key order: a log.
+pub struct Log;
+impl Table for Log {
+    const NAME: &'static str = "log";
+    const ACCESS: Access = Access::Append;
+    type Key = u64;
+    type Value = Vec<u8>;
+}
+
 /// A table a newer schema adds.
 pub struct Extra;
 impl Table for Extra {
