@@ -3,6 +3,7 @@
 //! as the containers they come from (a crash leaves both or neither).
 
 use std::collections::HashSet;
+use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -64,6 +65,40 @@ enum Pending {
     Withdrawn,
 }
 
+/// What [`XChainState::read_ahead`] read from the store for one container.
+#[derive(Debug, Default)]
+struct ReadAhead {
+    /// Txs of the container already stored.
+    stored_txs: FxHashSet<Id>,
+    /// The stored rows (or their absence) of the inputs the container spends, taken as spent.
+    utxos: FxHashMap<Id, Option<UtxoRow>>,
+    /// The UTXO ids each tx consumes (hashed once), tx `i`'s at `spent[ranges[i]]`; empty for
+    /// a tx already applied.
+    spent: Vec<Id>,
+    ranges: Vec<Range<usize>>,
+}
+
+impl ReadAhead {
+    /// The UTXO id at `k` of [`ReadAhead::spent`].
+    fn spent_at(&self, k: usize) -> Option<Id> {
+        self.spent.get(k).copied()
+    }
+}
+
+/// The UTXOs `tx` consumes on this chain: its inputs, then an `OperationTx`'s operation inputs.
+fn spent_utxo_ids(tx: &Tx) -> impl Iterator<Item = Id> + '_ {
+    let ops = match &tx.unsigned {
+        UnsignedTx::Operation(t) => t.operations.as_slice(),
+        _ => &[],
+    };
+    tx.unsigned
+        .base()
+        .inputs
+        .iter()
+        .map(|i| i.utxo_id.id())
+        .chain(ops.iter().flat_map(|op| op.utxo_ids.iter().map(|u| u.id())))
+}
+
 /// The X-Chain state deriver. Keeps what the current (unwritten) batch changed, because reads
 /// through the store do not see it yet, and what the finished batch being written changed
 /// (the follower derives the next batch meanwhile: [`Derive::overlaps_writes`]).
@@ -110,9 +145,14 @@ impl XChainState {
             return Ok(false);
         }
         let mut batch = WriteBatch::new();
-        for tx in &genesis.txs {
-            let bytes = StoredBytes::Inline(tx.bytes.clone());
-            self.apply_tx(&mut batch, store, &tx.id, bytes, &tx.tx)?;
+        let txs: Vec<_> = genesis
+            .txs
+            .iter()
+            .map(|tx| (&tx.id, StoredBytes::Inline(tx.bytes.clone()), &tx.tx))
+            .collect();
+        let mut ahead = self.read_ahead(store, &txs)?;
+        for (i, tx) in txs.into_iter().enumerate() {
+            self.apply_tx(&mut batch, store, &mut ahead, i, tx)?;
         }
         let mut primary = HashSet::new();
         for (alias, id) in &genesis.aliases {
@@ -172,34 +212,88 @@ impl XChainState {
                 XStateError::Corrupt(format!("{path} container {index} is over 4 GiB"))
             })
         };
+        // The container's txs, each with where its bytes are stored.
+        let mut txs: Vec<(&Id, StoredBytes, &Tx)> = Vec::new();
         match container {
             XContainer::Tx(tx) => {
                 let stored = at(IndexPath::XTx, 0, tx.bytes.len(), false)?;
-                self.apply_tx(batch, view, &tx.id, stored, &tx.tx)?;
+                txs.push((&tx.id, stored, &tx.tx));
             }
             XContainer::Vertex(vtx) => {
+                txs.reserve(vtx.txs.len());
                 for (tx, offset) in vtx.txs.iter().zip(&vtx.tx_offsets) {
                     let stored = at(IndexPath::XVtx, *offset, tx.bytes.len(), false)?;
-                    self.apply_tx(batch, view, &tx.id, stored, &tx.tx)?;
+                    txs.push((&tx.id, stored, &tx.tx));
                 }
             }
             XContainer::Block { block, offset } => {
+                txs.reserve(block.block.txs.len());
                 for (i, (tx, id)) in block.block.txs.iter().zip(&block.tx_ids).enumerate() {
                     let range = block.tx_range(i).ok_or_else(|| {
                         XStateError::Corrupt(format!("block {} has no range for tx {i}", block.id))
                     })?;
                     let stored = at(IndexPath::XBlock, offset + range.start, range.len(), true)?;
-                    self.apply_tx(batch, view, id, stored, tx)?;
+                    txs.push((id, stored, tx));
                 }
-                batch.put::<XBlockIds>(&block.id, &block.block.height);
-                let stored = at(IndexPath::XBlock, *offset, block.bytes.len(), false)?;
-                batch.put::<XBlocks>(&block.block.height, &stored);
-                self.stats.blocks += 1;
             }
             XContainer::Other => {}
         }
+        let mut ahead = self.read_ahead(view, &txs)?;
+        for (i, (id, stored, tx)) in txs.into_iter().enumerate() {
+            self.apply_tx(batch, view, &mut ahead, i, (id, stored, tx))?;
+        }
+        if let XContainer::Block { block, offset } = container {
+            batch.put::<XBlockIds>(&block.id, &block.block.height);
+            let stored = at(IndexPath::XBlock, *offset, block.bytes.len(), false)?;
+            batch.put::<XBlocks>(&block.block.height, &stored);
+            self.stats.blocks += 1;
+        }
         self.flush_seq(batch);
         Ok(())
+    }
+
+    /// Reads what applying `txs` will ask the store, in two batched lookups instead of one
+    /// `get` per tx and per input: which txs are already stored, and the rows of the inputs that
+    /// no pending batch holds. Rows this container creates are not in the store yet; `spend`
+    /// finds them in the batch's own changes first, so reading ahead changes no outcome.
+    fn read_ahead(
+        &self,
+        view: &impl ReadView,
+        txs: &[(&Id, StoredBytes, &Tx)],
+    ) -> Result<ReadAhead, XStateError> {
+        let pending = |id: &Id| self.txs.contains(id) || self.landing_txs.contains(id);
+        let ids: Vec<Id> = txs
+            .iter()
+            .map(|(id, _, _)| **id)
+            .filter(|id| !pending(id))
+            .collect();
+        let stored_txs: FxHashSet<Id> = ids
+            .iter()
+            .zip(view.multi_get::<XTxs>(&ids)?)
+            .filter_map(|(id, row)| row.map(|_| *id))
+            .collect();
+        let mut spent = Vec::new();
+        let mut ranges = Vec::with_capacity(txs.len());
+        let mut inputs: Vec<Id> = Vec::new();
+        for (id, _, tx) in txs {
+            let start = spent.len();
+            if !pending(id) && !stored_txs.contains(*id) {
+                spent.extend(spent_utxo_ids(tx));
+            }
+            ranges.push(start..spent.len());
+        }
+        for uid in &spent {
+            if !self.utxos.contains_key(uid) && !self.landing_utxos.contains_key(uid) {
+                inputs.push(*uid);
+            }
+        }
+        let rows = view.multi_get::<XUtxos>(&inputs)?;
+        Ok(ReadAhead {
+            stored_txs,
+            utxos: inputs.into_iter().zip(rows).collect(),
+            spent,
+            ranges,
+        })
     }
 
     fn flush_seq(&self, batch: &mut WriteBatch) {
@@ -223,39 +317,34 @@ impl XChainState {
         Ok(seq)
     }
 
-    fn tx_known(&self, view: &impl ReadView, id: &Id) -> Result<bool, XStateError> {
-        Ok(self.txs.contains(id)
-            || self.landing_txs.contains(id)
-            || view.get::<XTxs>(id)?.is_some())
+    /// Whether tx `id` was applied before: in a pending batch, or (as read ahead) in the store.
+    /// Every tx of the container that no pending batch held was read ahead, and the pending
+    /// sets only grow while it is applied, so this needs no further read.
+    fn tx_known(&self, ahead: &ReadAhead, id: &Id) -> bool {
+        self.txs.contains(id) || self.landing_txs.contains(id) || ahead.stored_txs.contains(id)
     }
 
     /// Applies one tx: stores it, spends its inputs, imports atomic inputs, creates its outputs
     /// and, for a `CreateAssetTx`, records the asset. A tx already applied is skipped.
+    /// Tx `i` of what `ahead` was read for.
     fn apply_tx(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
-        id: &Id,
-        bytes: StoredBytes,
-        tx: &Tx,
+        ahead: &mut ReadAhead,
+        i: usize,
+        (id, bytes, tx): (&Id, StoredBytes, &Tx),
     ) -> Result<(), XStateError> {
-        if self.tx_known(view, id)? {
+        if self.tx_known(ahead, id) {
             self.stats.duplicate_txs += 1;
             return Ok(());
         }
         self.txs.insert(*id);
         batch.put::<XTxs>(id, &bytes);
-        let base_inputs = tx.unsigned.base().inputs.iter().map(|i| i.utxo_id.id());
-        let op_inputs: Vec<Id> = match &tx.unsigned {
-            UnsignedTx::Operation(t) => t
-                .operations
-                .iter()
-                .flat_map(|op| op.utxo_ids.iter().map(|u| u.id()))
-                .collect(),
-            _ => Vec::new(),
-        };
-        for utxo_id in base_inputs.chain(op_inputs) {
-            self.spend(batch, view, utxo_id)?;
+        for k in ahead.ranges.get(i).cloned().unwrap_or_default() {
+            if let Some(utxo_id) = ahead.spent_at(k) {
+                self.spend(batch, view, ahead, utxo_id)?;
+            }
         }
         if let UnsignedTx::Import(t) = &tx.unsigned {
             for input in &t.imported_inputs {
@@ -296,6 +385,7 @@ impl XChainState {
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
+        ahead: &mut ReadAhead,
         uid: Id,
     ) -> Result<(), XStateError> {
         let row = match self.utxos.get_mut(&uid) {
@@ -315,7 +405,10 @@ impl XChainState {
             None => match self.landing_utxos.get(&uid) {
                 Some(Pending::Created { row, .. }) => Some(row.clone()),
                 Some(Pending::Spent | Pending::Withdrawn) => None,
-                None => view.get::<XUtxos>(&uid)?,
+                None => match ahead.utxos.remove(&uid) {
+                    Some(row) => row,
+                    None => view.get::<XUtxos>(&uid)?,
+                },
             },
         };
         let Some(row) = row else {
