@@ -114,7 +114,7 @@ pub(crate) async fn call(
                 );
                 return r;
             }
-            json_response(response::result_body(&body, &env, reply.as_bytes()), true)
+            json_response(response::result_body(&body, &env, reply), true)
         }
         Err(e) => {
             let nosniff = !e.before_call;

@@ -3,6 +3,7 @@
 use crate::envelope::Envelope;
 use crate::error::RpcError;
 use crate::gojson::text;
+use crate::service::{RESULT_HEAD, Reply};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
@@ -47,10 +48,21 @@ fn push_raw_or_null(out: &mut Vec<u8>, body: &[u8], r: &Option<std::ops::Range<u
 }
 
 /// `{"jsonrpc":"2.0","result":R,"id":ID}\n`.
-pub(crate) fn result_body(body: &[u8], env: &Envelope, result: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(result.len() + 48);
-    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"result\":");
-    text::write_html_safe(&mut out, result);
+pub(crate) fn result_body(body: &[u8], env: &Envelope, reply: Reply) -> Vec<u8> {
+    let mut out = if reply.room == RESULT_HEAD.len() && text::is_html_safe(reply.as_bytes()) {
+        // The common case: the reply's own buffer, its room filled with the head.
+        let mut buf = reply.buf;
+        if let Some(head) = buf.get_mut(..RESULT_HEAD.len()) {
+            head.copy_from_slice(RESULT_HEAD);
+        }
+        buf
+    } else {
+        let result = reply.as_bytes();
+        let mut out = Vec::with_capacity(result.len() + 48);
+        out.extend_from_slice(RESULT_HEAD);
+        text::write_html_safe(&mut out, result);
+        out
+    };
     out.extend_from_slice(b",\"id\":");
     push_raw_or_null(&mut out, body, &env.id);
     out.extend_from_slice(b"}\n");

@@ -25,27 +25,58 @@ pub struct RequestContext {
 
 /// A method result already serialized as compact JSON (serialized once, straight
 /// into the response).
+///
+/// A reply built by [`Reply::json`] or [`Reply::write_json`] keeps room before its JSON for the
+/// response's opening bytes: the response is then completed in the same buffer instead of being
+/// copied into a new one (a `getContainerRange` answer is tens of MB).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply(pub(crate) Vec<u8>);
+pub struct Reply {
+    /// `room` placeholder bytes, then the JSON.
+    pub(crate) buf: Vec<u8>,
+    /// Bytes kept free before the JSON: [`RESULT_HEAD`]'s length, or 0.
+    pub(crate) room: usize,
+}
+
+/// How a result response starts, before the result's JSON.
+pub(crate) const RESULT_HEAD: &[u8] = b"{\"jsonrpc\":\"2.0\",\"result\":";
 
 impl Reply {
     /// Serializes `value` with serde_json; a failure is a -32000 error.
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, RpcError> {
-        serde_json::to_vec(value)
-            .map(Self)
-            .map_err(RpcError::server)
+        Self::write_json(128, |out| {
+            serde_json::to_writer(out, value).map_err(RpcError::server)
+        })
+    }
+
+    /// A reply whose JSON `write` appends to the buffer it is given (at least `capacity` bytes
+    /// long; size it to the whole answer to avoid regrowing). `write` must append exactly one
+    /// valid, compact JSON value.
+    pub fn write_json<E>(
+        capacity: usize,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<(), E>,
+    ) -> Result<Self, E> {
+        let mut buf = Vec::with_capacity(RESULT_HEAD.len() + capacity + RESULT_TAIL_ROOM);
+        buf.extend_from_slice(RESULT_HEAD);
+        write(&mut buf)?;
+        Ok(Self {
+            buf,
+            room: RESULT_HEAD.len(),
+        })
     }
 
     /// Wraps JSON text the caller vouches for (must be one valid, compact JSON value).
     pub fn from_raw_json(json: Vec<u8>) -> Self {
-        Self(json)
+        Self { buf: json, room: 0 }
     }
 
     /// The serialized JSON.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        self.buf.get(self.room..).unwrap_or_default()
     }
 }
+
+/// Spare capacity for what follows the result (`,"id":` and a short id).
+const RESULT_TAIL_ROOM: usize = 32;
 
 /// A boxed future returned by async handlers.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;

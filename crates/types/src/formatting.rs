@@ -76,23 +76,43 @@ pub fn encode_hex_bare(data: &[u8]) -> String {
     out
 }
 
+/// [`encode_hex_checksum`] appended to `out`: for writers of large JSON answers, which then
+/// need no intermediate string per value.
+pub fn push_hex_checksum(out: &mut Vec<u8>, data: &[u8]) {
+    push_prefixed_hex(out, &[data, &checksum(data)]);
+}
+
+/// [`encode_hex_plain`] appended to `out`.
+pub fn push_hex_plain(out: &mut Vec<u8>, data: &[u8]) {
+    push_prefixed_hex(out, &[data]);
+}
+
 /// `0x` + the lower-case hex of `parts` one after the other. SIMD (`faster-hex`): containers
 /// of the index API are megabytes of hex, and a page holds up to 1,024 of them.
 fn prefixed_hex(parts: &[&[u8]]) -> String {
+    let mut buf = Vec::new();
+    push_prefixed_hex(&mut buf, parts);
+    // Hex digits are ASCII, so this always succeeds; the fallback keeps the function total.
+    String::from_utf8(buf).unwrap_or_else(|_| slow_prefixed_hex(parts))
+}
+
+/// [`prefixed_hex`] appended to `out`.
+fn push_prefixed_hex(out: &mut Vec<u8>, parts: &[&[u8]]) {
+    let start = out.len();
     let len = 2 + 2 * parts.iter().map(|p| p.len()).sum::<usize>();
-    let mut buf = vec![0u8; len];
-    let mut at = 2;
-    buf[..2].copy_from_slice(b"0x");
+    out.resize(start + len, 0);
+    let mut at = start + 2;
+    out[start..at].copy_from_slice(b"0x");
     for part in parts {
         let end = at + 2 * part.len();
         // Fails only for a destination of the wrong size, which `len` rules out.
-        if faster_hex::hex_encode(part, &mut buf[at..end]).is_err() {
-            return slow_prefixed_hex(parts);
+        if faster_hex::hex_encode(part, &mut out[at..end]).is_err() {
+            out.truncate(start);
+            out.extend_from_slice(slow_prefixed_hex(parts).as_bytes());
+            return;
         }
         at = end;
     }
-    // Hex digits are ASCII, so this always succeeds; the fallback keeps the function total.
-    String::from_utf8(buf).unwrap_or_else(|_| slow_prefixed_hex(parts))
 }
 
 fn slow_prefixed_hex(parts: &[&[u8]]) -> String {

@@ -178,6 +178,13 @@ fn push_html_safe(out: &mut Vec<u8>, raw: &[u8], i: &mut usize, c: u8) {
     }
 }
 
+/// Whether [`write_html_safe`] would copy `json` unchanged: no `<`, `>`, `&`, and no 0xe2 (the
+/// lead byte of U+2028 / U+2029; another character starting with it is copied as is, and only
+/// costs the copy this check saves).
+pub(crate) fn is_html_safe(json: &[u8]) -> bool {
+    memchr::memchr3(b'<', b'>', b'&', json).is_none() && memchr::memchr(0xe2, json).is_none()
+}
+
 /// Makes compact JSON produced by serde_json HTML-safe like Go's encoder output.
 /// In compact JSON these bytes can only occur inside strings, so a byte scan is exact. The
 /// scan is memchr's (SIMD): a `getContainerRange` answer is megabytes of hex with nothing to
