@@ -56,7 +56,7 @@ fn parse_line<P: Prepare>(number: u64, raw: &[u8]) -> Option<Item<P>> {
             .and_then(|line| {
                 line.record
                     .check_id()
-                    .map(|()| (number, PreparedLine::new(line)))
+                    .map(|()| (number, PreparedLine::new(line).numbered(number)))
             })
             .map_err(|e| at_line(number)(e.into())),
     )

@@ -8,6 +8,7 @@
 use snowline_store::{Store, StoreError, WriteBatch};
 use snowline_types::container::{ContainerLine, ContainerRecord};
 
+use crate::behind::WriteBehind;
 use crate::error::IndexError;
 use crate::writer::{IndexWriter, Staged};
 
@@ -95,13 +96,40 @@ pub struct PreparedLine<P> {
     pub line: ContainerLine,
     /// Its preparation.
     pub prepared: Result<P, IndexError>,
+    /// Its line number in the source file, if it came from one: errors staging it name it
+    /// even when the source has been read ahead of it (write-behind pages).
+    pub number: Option<u64>,
 }
 
 impl<P: Prepare> PreparedLine<P> {
     /// Prepares `line` on the calling thread.
     pub fn new(line: ContainerLine) -> Self {
         let prepared = P::prepare(&line.record);
-        Self { line, prepared }
+        Self {
+            line,
+            prepared,
+            number: None,
+        }
+    }
+
+    /// The same line, numbered `number` in its source file.
+    pub fn numbered(self, number: u64) -> Self {
+        Self {
+            number: Some(number),
+            ..self
+        }
+    }
+}
+
+/// `e` as the error of source line `number`, when it is known and `e` does not already name a
+/// line (store errors are the store's, not a line's).
+pub(crate) fn with_line_number(number: Option<u64>, e: IndexError) -> IndexError {
+    match (number, e) {
+        (_, e @ (IndexError::Line { .. } | IndexError::Store(_))) | (None, e) => e,
+        (Some(line), source) => IndexError::Line {
+            line,
+            source: Box::new(source),
+        },
     }
 }
 
@@ -128,7 +156,7 @@ pub(crate) fn stage_line<D: Derive + ?Sized>(
     derive: &mut D,
     line: PreparedLine<D::Prepared>,
 ) -> Result<Staged, IndexError> {
-    let PreparedLine { line, prepared } = line;
+    let PreparedLine { line, prepared, .. } = line;
     let staged = match line.index {
         Some(stated) => writer.stage_expecting(store, batch, &line.record, stated)?,
         None => writer.stage(store, batch, &line.record)?,
@@ -229,6 +257,9 @@ where
     F: FnMut(&IngestStats),
 {
     let batch_size = batch_size.max(1);
+    if derive.overlaps_writes() {
+        return ingest_behind(store, writer, source, batch_size, derive, on_batch);
+    }
     let mut stats = IngestStats::default();
     let mut batch = WriteBatch::new();
     let mut in_batch = 0usize;
@@ -261,4 +292,66 @@ where
         on_batch(&stats);
     }
     Ok(stats)
+}
+
+/// [`ingest_prepared`] with write-behind ([`Derive::overlaps_writes`]): pages of `batch_size`
+/// records, each staged while the previous page's batch is written on another thread. A source
+/// error first writes the finished batch (it is whole), then drops the page being read, as
+/// [`ingest_prepared`] drops its current batch.
+fn ingest_behind<I, D, F>(
+    store: &Store,
+    writer: &mut IndexWriter,
+    source: I,
+    batch_size: usize,
+    derive: &mut D,
+    mut on_batch: F,
+) -> Result<IngestStats, IndexError>
+where
+    I: IntoIterator<Item = Result<PreparedLine<D::Prepared>, IndexError>>,
+    D: Derive + ?Sized,
+    F: FnMut(&IngestStats),
+{
+    let mut stats = IngestStats::default();
+    let mut batch = WriteBatch::new();
+    let mut behind = WriteBehind::default();
+    let mut source = source.into_iter();
+    loop {
+        let mut page = Vec::with_capacity(batch_size);
+        let mut failed = None;
+        while page.len() < batch_size {
+            match source.next() {
+                Some(Ok(line)) => page.push(line),
+                Some(Err(e)) => {
+                    failed = Some(e);
+                    break;
+                }
+                None => break,
+            }
+        }
+        let (read, last) = (page.len(), page.len() < batch_size);
+        stats.read += read as u64;
+        if let Some(e) = failed {
+            // The page read so far is dropped, as the unbatched loop drops its batch.
+            behind.land(store, writer, derive)?;
+            return Err(e);
+        }
+        if read > 0 {
+            let landed = behind.overlap(store, writer, derive, &mut batch, page)?;
+            let added = behind.sealed_added();
+            stats.added += added;
+            stats.duplicates += read as u64 - added;
+            if landed > 0 {
+                stats.batches += 1;
+                on_batch(&stats);
+            }
+        }
+        if last {
+            let landed = behind.land(store, writer, derive)?;
+            if landed > 0 {
+                stats.batches += 1;
+                on_batch(&stats);
+            }
+            return Ok(stats);
+        }
+    }
 }

@@ -12,6 +12,7 @@
 //!
 //! See `docs/node-index.md`.
 
+mod behind;
 mod error;
 mod follower;
 mod import;

@@ -298,6 +298,41 @@ fn import_is_idempotent_and_resumes() {
     );
 }
 
+/// A source error under write-behind: the finished batch before it is written, the page being
+/// read is not.
+#[test]
+fn bad_line_under_write_behind_keeps_the_batches_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let mut w = IndexWriter::open(&store).unwrap();
+    let mut lines: Vec<String> = (0..10)
+        .map(|i| record(IndexPath::XTx, i).to_json_line(None))
+        .collect();
+    lines[7] = lines[7].replace("\"bytes\":\"0x", "\"bytes\":\"0x00");
+    let mut d = Lengths {
+        fail_at: None,
+        committed: 0,
+        overlap: true,
+    };
+    let err = import_jsonl(
+        &store,
+        &mut w,
+        Cursor::new(lines.join("\n")),
+        3,
+        &mut d,
+        |_| {},
+    )
+    .unwrap_err();
+    assert!(err.to_string().starts_with("line 8: "), "{err}");
+    assert_eq!(w.next_index(IndexPath::XTx), 6);
+    assert_eq!(d.committed, 2);
+    let derived = store
+        .scan::<Derived, _>(.., Direction::Forward)
+        .unwrap()
+        .count();
+    assert_eq!(derived, 6);
+}
+
 #[test]
 fn bad_line_is_named_and_its_batch_not_written() {
     let dir = tempfile::tempdir().unwrap();
@@ -385,10 +420,12 @@ impl Prepare for Len {
     }
 }
 
-/// Adds a derived row per container (its prepared length), and fails on demand.
+/// Adds a derived row per container (its prepared length), and fails on demand. With `overlap`
+/// it lets the next batch be staged while the previous one is written (write-behind).
 struct Lengths {
     fail_at: Option<u64>,
     committed: u64,
+    overlap: bool,
 }
 
 /// Holds its rows back until the batch is complete (as the Data API's history does), and
@@ -448,10 +485,23 @@ impl Derive for Lengths {
     fn committed(&mut self) {
         self.committed += 1;
     }
+    fn overlaps_writes(&self) -> bool {
+        self.overlap
+    }
 }
 
 #[test]
 fn derived_rows_commit_with_their_containers() {
+    derived_rows_commit_with_their_containers_when(false);
+}
+
+/// The same with write-behind: a failure still leaves exactly the whole batches before it.
+#[test]
+fn write_behind_commits_the_same_batches() {
+    derived_rows_commit_with_their_containers_when(true);
+}
+
+fn derived_rows_commit_with_their_containers_when(overlap: bool) {
     let dir = tempfile::tempdir().unwrap();
     let store = open(&dir);
     let mut w = IndexWriter::open(&store).unwrap();
@@ -461,6 +511,7 @@ fn derived_rows_commit_with_their_containers() {
     let mut d = Lengths {
         fail_at: Some(6),
         committed: 0,
+        overlap,
     };
     let err =
         import_jsonl(&store, &mut w, Cursor::new(text.clone()), 3, &mut d, |_| {}).unwrap_err();
@@ -478,8 +529,16 @@ fn derived_rows_commit_with_their_containers() {
         assert_eq!(store.get::<Derived>(&r.id).unwrap().is_some(), i < 6);
     }
     d.fail_at = None;
-    let s = import_jsonl(&store, &mut w, Cursor::new(text), 3, &mut d, |_| {}).unwrap();
-    assert_eq!((s.added, s.duplicates), (4, 6));
+    let mut seen = Vec::new();
+    let s = import_jsonl(&store, &mut w, Cursor::new(text.clone()), 3, &mut d, |s| {
+        seen.push((s.added, s.batches))
+    })
+    .unwrap();
+    assert_eq!((s.read, s.added, s.duplicates), (10, 4, 6));
+    // Pages of 3 records: the first two are duplicates only (nothing written), then 6..9.
+    assert_eq!(s.batches, 2);
+    assert_eq!(seen.last(), Some(&(4, 2)));
+    assert_eq!(w.next_index(IndexPath::XTx), 10);
     assert_eq!(
         store
             .scan::<Derived, _>(.., Direction::Forward)
@@ -520,6 +579,7 @@ fn prepare_errors_surface_only_for_new_containers() {
     let mut d = Lengths {
         fail_at: None,
         committed: 0,
+        overlap: false,
     };
     let err = import_file(&store, &mut w, &file, 2, &mut d, |_| {}).unwrap_err();
     assert_eq!(err.to_string(), "line 3: derive: unpreparable");
