@@ -31,6 +31,9 @@ pub struct XReader<'a, V: ReadView> {
     view: &'a V,
 }
 
+/// UTXO rows read per batched lookup when listing an address's whole set.
+const READ_CHUNK: usize = 1024;
+
 impl<'a, V: ReadView> XReader<'a, V> {
     /// A reader over `view`.
     pub fn new(view: &'a V) -> Self {
@@ -86,16 +89,22 @@ impl<'a, V: ReadView> XReader<'a, V> {
 
     /// Every unspent UTXO of `addr`, newest first, as parsed UTXOs (for balances).
     pub fn all_utxos(&self, addr: &ShortId) -> Result<Vec<Utxo>, XStateError> {
-        let mut out = Vec::new();
+        let mut uids = Vec::new();
         for entry in self
             .view
             .prefix_scan::<XAddrUtxos, _>(addr, None, Direction::Forward)?
         {
             let ((_, _, uid), ()) = entry?;
-            if let Some(bytes) = self.utxo(&uid)? {
-                let utxo = Utxo::parse(&bytes)
-                    .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
-                out.push(utxo);
+            uids.push(uid);
+        }
+        let mut out = Vec::with_capacity(uids.len());
+        for chunk in uids.chunks(READ_CHUNK) {
+            for (uid, row) in chunk.iter().zip(self.view.multi_get::<XUtxos>(chunk)?) {
+                if let Some(row) = row {
+                    let utxo = Utxo::parse(&row.bytes)
+                        .map_err(|source| XStateError::StoredUtxo { id: *uid, source })?;
+                    out.push(utxo);
+                }
             }
         }
         Ok(out)
@@ -154,18 +163,31 @@ impl<'a, V: ReadView> XReader<'a, V> {
                 std::cmp::Ordering::Greater => Id::EMPTY,
             };
             page.end_address = *addr;
+            // The UTXOs this address adds, in order, each once, until the page is full; the
+            // last one visited (a repeat included) is where the page ends. Their rows are then
+            // read in one batched lookup.
+            let mut take = Vec::new();
             for uid in self.utxo_ids(addr, &start, search)? {
                 page.end_utxo = uid;
                 if !seen.insert(uid) {
                     continue;
                 }
-                let bytes = self.utxo(&uid)?.ok_or_else(|| {
+                take.push(uid);
+                if take.len() >= remaining {
+                    break;
+                }
+            }
+            let rows = self.view.multi_get::<XUtxos>(&take)?;
+            for (uid, row) in take.iter().zip(rows) {
+                let row = row.ok_or_else(|| {
                     XStateError::Corrupt(format!(
                         "address index names UTXO {uid}, which is not stored"
                     ))
                 })?;
-                page.utxos.push((uid, bytes));
-                remaining = remaining.saturating_sub(1);
+                page.utxos.push((*uid, row.bytes));
+            }
+            if !take.is_empty() {
+                remaining = remaining.saturating_sub(take.len());
                 if remaining == 0 {
                     return Ok(page);
                 }
