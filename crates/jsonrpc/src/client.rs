@@ -81,7 +81,8 @@ struct ResponseEnvelope<'a> {
 /// large result parses it where it likes (another thread) without a copy first.
 #[derive(Debug, Clone)]
 pub struct RawResult {
-    body: Bytes,
+    /// The response body, checked as UTF-8 once when it arrived.
+    body: String,
     /// Where the result's JSON is in `body`; `None` when the response had none (`null`).
     range: Option<std::ops::Range<usize>>,
 }
@@ -92,7 +93,6 @@ impl RawResult {
         self.range
             .clone()
             .and_then(|r| self.body.get(r))
-            .and_then(|b| std::str::from_utf8(b).ok())
             .unwrap_or("null")
     }
 }
@@ -162,8 +162,12 @@ impl RpcClient {
         let raw = tokio::time::timeout(self.timeout, self.post(body))
             .await
             .map_err(|_| ClientError::Timeout(self.timeout))??;
+        // One UTF-8 check of the whole body; the envelope is then parsed from text (serde_json
+        // checks nothing again) and the result's range needs no check of its own.
+        let raw = String::from_utf8(Vec::from(raw))
+            .map_err(|e| ClientError::Decode(format!("response is not UTF-8: {e}")))?;
         let env: ResponseEnvelope<'_> =
-            serde_json::from_slice(&raw).map_err(|e| ClientError::Decode(e.to_string()))?;
+            serde_json::from_str(&raw).map_err(|e| ClientError::Decode(e.to_string()))?;
         if let Some(err) = env.error {
             let data = err.data.map(|d| d.get().to_owned()).filter(|d| d != "null");
             return Err(ClientError::Rpc {
