@@ -294,6 +294,9 @@ where
     Ok(stats)
 }
 
+/// Records a write-behind page reserves room for before it is read.
+const PAGE_RESERVE: usize = 4096;
+
 /// [`ingest_prepared`] with write-behind ([`Derive::overlaps_writes`]): pages of `batch_size`
 /// records, each staged while the previous page's batch is written on another thread. A source
 /// error first writes the finished batch (it is whole), then drops the page being read, as
@@ -316,7 +319,9 @@ where
     let mut behind = WriteBehind::default();
     let mut source = source.into_iter();
     loop {
-        let mut page = Vec::with_capacity(batch_size);
+        // A page grows as it is read: `batch_size` comes from the command line, and reserving
+        // all of a huge one up front could exhaust memory before a single line is read.
+        let mut page = Vec::with_capacity(batch_size.min(PAGE_RESERVE));
         let mut failed = None;
         while page.len() < batch_size {
             match source.next() {
