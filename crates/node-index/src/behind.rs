@@ -4,9 +4,7 @@
 use snowline_store::{Store, WriteBatch};
 
 use crate::error::IndexError;
-use crate::ingest::{
-    Derive, PreparedLine, drop_batch, settle, stage_line, with_line_number, write_batch,
-};
+use crate::ingest::{Derive, PreparedLine, drop_batch, settle, stage_line, write_batch};
 use crate::writer::{IndexWriter, Staged};
 
 /// Stages a page of lines into `batch` (each container at its stated index, with what
@@ -21,10 +19,7 @@ pub(crate) fn stage_page<D: Derive + ?Sized>(
 ) -> Result<u64, IndexError> {
     let mut added = 0u64;
     for line in lines {
-        let number = line.number;
-        let staged =
-            stage_line(store, writer, batch, derive, line).map_err(|e| with_line_number(number, e));
-        if let Staged::New { .. } = staged? {
+        if let Staged::New { .. } = stage_line(store, writer, batch, derive, line)? {
             added += 1;
         }
     }

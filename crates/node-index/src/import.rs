@@ -10,7 +10,9 @@ use snowline_store::Store;
 use snowline_types::container::{ContainerRecord, IndexPath};
 
 use crate::error::IndexError;
-use crate::ingest::{Derive, IngestStats, Prepare, PreparedLine, ingest_prepared};
+use crate::ingest::{
+    Derive, IngestStats, Prepare, PreparedLine, ingest_prepared, with_line_number,
+};
 use crate::writer::IndexWriter;
 
 /// Longest accepted line (a container is at most a few MiB; hex doubles it).
@@ -291,13 +293,10 @@ where
             line
         })
     });
-    ingest_prepared(store, writer, source, batch_size, derive, on_batch).map_err(|e| match e {
-        IndexError::Line { .. } | IndexError::Store(_) => e,
-        other => IndexError::Line {
-            line: current.get(),
-            source: Box::new(other),
-        },
-    })
+    // Staging errors name their own line; what fails after it (finishing or writing a batch)
+    // is put on the last line read.
+    ingest_prepared(store, writer, source, batch_size, derive, on_batch)
+        .map_err(|e| with_line_number(Some(current.get()), e))
 }
 
 /// Checks every line of `reader` without writing: syntax, checksums, ids, and that stated

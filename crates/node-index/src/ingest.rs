@@ -147,9 +147,22 @@ pub struct IngestStats {
 }
 
 /// Stages one container into `batch` (its index rows, then what `derive` adds when it is new).
+/// An error names the line's source line when it has one.
 /// On an error nothing is undone here: the caller drops the batch and calls
 /// [`IndexWriter::discard`] and [`Derive::discard`].
 pub(crate) fn stage_line<D: Derive + ?Sized>(
+    store: &Store,
+    writer: &mut IndexWriter,
+    batch: &mut WriteBatch,
+    derive: &mut D,
+    line: PreparedLine<D::Prepared>,
+) -> Result<Staged, IndexError> {
+    let number = line.number;
+    stage_record(store, writer, batch, derive, line).map_err(|e| with_line_number(number, e))
+}
+
+/// [`stage_line`] without naming the source line in its errors.
+fn stage_record<D: Derive + ?Sized>(
     store: &Store,
     writer: &mut IndexWriter,
     batch: &mut WriteBatch,
