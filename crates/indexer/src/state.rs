@@ -78,13 +78,6 @@ struct ReadAhead {
     ranges: Vec<Range<usize>>,
 }
 
-impl ReadAhead {
-    /// The UTXO id at `k` of [`ReadAhead::spent`].
-    fn spent_at(&self, k: usize) -> Option<Id> {
-        self.spent.get(k).copied()
-    }
-}
-
 /// The UTXOs `tx` consumes on this chain: its inputs, then an `OperationTx`'s operation inputs.
 fn spent_utxo_ids(tx: &Tx) -> impl Iterator<Item = Id> + '_ {
     let ops = match &tx.unsigned {
@@ -341,10 +334,9 @@ impl XChainState {
         }
         self.txs.insert(*id);
         batch.put::<XTxs>(id, &bytes);
-        for k in ahead.ranges.get(i).cloned().unwrap_or_default() {
-            if let Some(utxo_id) = ahead.spent_at(k) {
-                self.spend(batch, view, ahead, utxo_id)?;
-            }
+        let range = ahead.ranges.get(i).cloned().unwrap_or_default();
+        for utxo_id in ahead.spent.get(range).unwrap_or_default() {
+            self.spend(batch, view, &mut ahead.utxos, *utxo_id)?;
         }
         if let UnsignedTx::Import(t) = &tx.unsigned {
             for input in &t.imported_inputs {
@@ -381,11 +373,13 @@ impl XChainState {
         Ok(())
     }
 
+    /// Spends UTXO `uid`: from the batch's overlays first, then from the stored rows read ahead
+    /// for the container (each taken once), then from the store.
     fn spend(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
-        ahead: &mut ReadAhead,
+        read_ahead: &mut FxHashMap<Id, Option<UtxoRow>>,
         uid: Id,
     ) -> Result<(), XStateError> {
         let row = match self.utxos.get_mut(&uid) {
@@ -405,7 +399,7 @@ impl XChainState {
             None => match self.landing_utxos.get(&uid) {
                 Some(Pending::Created { row, .. }) => Some(row.clone()),
                 Some(Pending::Spent | Pending::Withdrawn) => None,
-                None => match ahead.utxos.remove(&uid) {
+                None => match read_ahead.remove(&uid) {
                     Some(row) => row,
                     None => view.get::<XUtxos>(&uid)?,
                 },
