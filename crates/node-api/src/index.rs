@@ -64,44 +64,16 @@ impl Encoding {
             _ => Err(RpcError::server(UNSUPPORTED_ENCODING)),
         }
     }
-
-    /// Renders container bytes, with the encoding's name.
-    fn encode(self, bytes: &[u8], compat: Compat) -> Result<(String, &'static str), RpcError> {
-        let (name, push) = self.writer(compat)?;
-        let mut out = Vec::with_capacity(2 * bytes.len() + 10);
-        push(&mut out, bytes);
-        let text = String::from_utf8(out).map_err(RpcError::server)?;
-        Ok((text, name))
-    }
 }
 
-/// avalanchego's `FormattedContainer`, members in its order.
-#[derive(Debug, Clone, Serialize)]
-pub struct FormattedContainer {
-    /// cb58 id.
-    pub id: Id,
-    /// The bytes in the requested encoding.
-    pub bytes: String,
-    /// Acceptance time, RFC 3339 with nanoseconds (UTC).
-    pub timestamp: String,
-    /// The encoding name.
-    pub encoding: &'static str,
-    /// The index, as a decimal string.
-    pub index: JsonU64,
-}
-
-fn format(
-    c: &IndexedContainer,
-    enc: Encoding,
-    compat: Compat,
-) -> Result<FormattedContainer, RpcError> {
-    let (bytes, encoding) = enc.encode(&c.bytes, compat)?;
-    Ok(FormattedContainer {
-        id: c.id,
-        bytes,
-        timestamp: format_rfc3339_nano(c.timestamp_ns),
-        encoding,
-        index: JsonU64(c.index),
+/// The answer of the methods that return one container (`getLastAccepted`,
+/// `getContainerByIndex`, `getContainerByID`): avalanchego's `FormattedContainer`, written as
+/// range answers write each of theirs.
+fn reply_one(c: &IndexedContainer, enc: Encoding, compat: Compat) -> Result<Reply, RpcError> {
+    let (encoding, push) = enc.writer(compat)?;
+    Reply::write_json(2 * c.bytes.len() + CONTAINER_JSON_ROOM, |out| {
+        write_container(out, c, encoding, push);
+        Ok(())
     })
 }
 
@@ -169,30 +141,24 @@ pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
     let s5 = Arc::clone(&store);
     let s6 = store;
     Service::new("index")
-        .method(
-            "getLastAccepted",
-            move |_: &RequestContext, a: EncodingArgs| {
-                let reader = IndexReader::new(&*s1, path);
-                let c = reader
-                    .last_accepted()
-                    .map_err(internal)?
-                    .ok_or_else(|| RpcError::server(NONE_ACCEPTED))?;
-                format(&c, a.encoding, compat)
-            },
-        )
-        .method(
-            "getContainerByIndex",
-            move |_: &RequestContext, a: ByIndexArgs| {
-                let reader = IndexReader::new(&*s2, path);
-                let c = reader
-                    .by_index(a.index.0)
-                    .map_err(internal)?
-                    .ok_or_else(|| {
-                        RpcError::server(format!("no container at index {}", a.index.0))
-                    })?;
-                format(&c, a.encoding, compat)
-            },
-        )
+        .raw_method("getLastAccepted", move |_: &RequestContext, params| {
+            let a = params.parse::<EncodingArgs>()?;
+            let reader = IndexReader::new(&*s1, path);
+            let c = reader
+                .last_accepted()
+                .map_err(internal)?
+                .ok_or_else(|| RpcError::server(NONE_ACCEPTED))?;
+            reply_one(&c, a.encoding, compat)
+        })
+        .raw_method("getContainerByIndex", move |_: &RequestContext, params| {
+            let a = params.parse::<ByIndexArgs>()?;
+            let reader = IndexReader::new(&*s2, path);
+            let c = reader
+                .by_index(a.index.0)
+                .map_err(internal)?
+                .ok_or_else(|| RpcError::server(format!("no container at index {}", a.index.0)))?;
+            reply_one(&c, a.encoding, compat)
+        })
         .raw_method("getContainerRange", move |_: &RequestContext, params| {
             get_range(&s3, path, compat, &params.parse::<RangeArgs>()?)
         })
@@ -215,18 +181,16 @@ pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
                 is_accepted: found.is_some(),
             })
         })
-        .method(
-            "getContainerByID",
-            move |_: &RequestContext, a: ByIdArgs| {
-                let reader = IndexReader::new(&*s6, path);
-                let id = a.id.unwrap_or(Id::EMPTY);
-                let c = reader
-                    .by_id(&id)
-                    .map_err(internal)?
-                    .ok_or_else(|| RpcError::server(NOT_FOUND))?;
-                format(&c, a.encoding, compat)
-            },
-        )
+        .raw_method("getContainerByID", move |_: &RequestContext, params| {
+            let a = params.parse::<ByIdArgs>()?;
+            let reader = IndexReader::new(&*s6, path);
+            let id = a.id.unwrap_or(Id::EMPTY);
+            let c = reader
+                .by_id(&id)
+                .map_err(internal)?
+                .ok_or_else(|| RpcError::server(NOT_FOUND))?;
+            reply_one(&c, a.encoding, compat)
+        })
 }
 
 /// avalanchego `index.GetContainerRange` then the service's formatting loop; under
@@ -291,7 +255,8 @@ fn get_range(
 /// member names, its timestamp and index.
 const CONTAINER_JSON_ROOM: usize = 160;
 
-/// A [`FormattedContainer`] as serde would write it, straight into `out`: every member is
+/// avalanchego's `FormattedContainer` (members `id, bytes, timestamp, encoding, index`, in
+/// its order) straight into `out`: every member is
 /// ASCII with nothing to escape (cb58, hex, RFC 3339, an encoding name, decimal digits), so a
 /// range answer needs no string per container and no escaping pass over megabytes of hex.
 fn write_container(out: &mut Vec<u8>, c: &IndexedContainer, encoding: &str, push: PushHex) {
@@ -314,33 +279,63 @@ mod tests {
 
     use super::*;
     use proptest::prelude::*;
+    use snowline_types::formatting::{encode_hex_checksum, encode_hex_plain};
+
+    /// avalanchego's `FormattedContainer` through serde: the reference the hand-written JSON is
+    /// held to.
+    #[derive(Serialize)]
+    struct FormattedContainer {
+        id: Id,
+        bytes: String,
+        timestamp: String,
+        encoding: &'static str,
+        index: JsonU64,
+    }
+
+    /// What avalanchego answers for `enc` under `compat`: the container, or the encoding error.
+    fn formatted(
+        c: &IndexedContainer,
+        enc: Encoding,
+        compat: Compat,
+    ) -> Option<FormattedContainer> {
+        let (bytes, encoding) = match (enc, compat) {
+            (Encoding::Hex, _) => (encode_hex_checksum(&c.bytes), "hex"),
+            (Encoding::HexC, Compat::Avalanchego) => (encode_hex_checksum(&c.bytes), "hexc"),
+            (Encoding::HexNc, Compat::Avalanchego) => (encode_hex_plain(&c.bytes), "hexnc"),
+            _ => return None,
+        };
+        Some(FormattedContainer {
+            id: c.id,
+            bytes,
+            timestamp: format_rfc3339_nano(c.timestamp_ns),
+            encoding,
+            index: JsonU64(c.index),
+        })
+    }
 
     proptest! {
-        /// The hand-written container JSON of range answers is byte for byte what serde writes
-        /// for the same container (as the single-container methods answer it).
+        /// The hand-written container JSON of every index answer is byte for byte what serde
+        /// writes for avalanchego's `FormattedContainer`, and the encodings a profile does not
+        /// serve are refused with avalanchego's error.
         #[test]
         fn written_containers_equal_serde(
             id in any::<[u8; 32]>(),
             bytes in proptest::collection::vec(any::<u8>(), 0..300),
             timestamp_ns in any::<i64>(),
             index in any::<u64>(),
-            enc in 0usize..3,
+            enc in 0usize..4,
             avalanchego in any::<bool>(),
         ) {
             let compat = if avalanchego { Compat::Avalanchego } else { Compat::Spec };
-            let enc = [Encoding::Hex, Encoding::HexC, Encoding::HexNc][enc];
+            let enc = [Encoding::Hex, Encoding::HexC, Encoding::HexNc, Encoding::Json][enc];
             let c = IndexedContainer { index, id: Id(id), timestamp_ns, bytes };
-            match (format(&c, enc, compat), enc.writer(compat)) {
-                (Ok(f), Ok((name, push))) => {
-                    let mut out = Vec::new();
-                    write_container(&mut out, &c, name, push);
-                    prop_assert_eq!(
-                        String::from_utf8(out).unwrap(),
-                        serde_json::to_string(&f).unwrap()
-                    );
-                }
-                (Err(a), Err(b)) => prop_assert_eq!(a.message, b.message),
-                (a, b) => prop_assert!(false, "{:?} vs {:?}", a.is_ok(), b.is_ok()),
+            match (formatted(&c, enc, compat), reply_one(&c, enc, compat)) {
+                (Some(f), Ok(reply)) => prop_assert_eq!(
+                    std::str::from_utf8(reply.as_bytes()).unwrap(),
+                    serde_json::to_string(&f).unwrap()
+                ),
+                (None, Err(e)) => prop_assert_eq!(e.message, UNSUPPORTED_ENCODING),
+                (want, got) => prop_assert!(false, "{:?} vs {:?}", want.is_some(), got.is_ok()),
             }
         }
     }
