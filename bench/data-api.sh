@@ -48,7 +48,7 @@ mkdir -p "$WORK"
 if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release -p snowline-devnet --bin devnet-gen
   cargo build --release -p node-rpc -p data-api
-  cargo build --release -p snowline-rest-api --example rest-hello --example rest-load
+  cargo build --release -p snowline-rest --example rest-hello --example rest-load
 fi
 
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }

@@ -1,10 +1,13 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! It has no dependencies so that it builds in seconds on a fresh machine, before anything else:
-//! it checks and installs what the workspace needs (a C/C++ compiler, libclang for RocksDB's bindgen,
-//! rustfmt and clippy), then runs the demo, the tests, the fuzzers or the benchmarks.
+//! Its only dependency is serde_json, so that it builds in seconds on a fresh machine, before
+//! anything else: it checks and installs what the workspace needs (a C/C++ compiler, libclang for
+//! RocksDB's bindgen, rustfmt and clippy), checks the crate layering, then runs the demo, the
+//! tests, the fuzzers or the benchmarks.
 
 mod demo;
+mod layers;
+mod libclang;
 mod prereq;
 mod run;
 
@@ -14,9 +17,17 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  setup            check and install what a fresh machine lacks (libclang, a C++ compiler, rustfmt, clippy)
+  setup            install what a fresh machine lacks (a C++ compiler, libclang, rustfmt, clippy),
+                   then verify as --check does; prints one line of what it found and installed
+  setup --check    verify without installing: c++ compiles, libclang is where bindgen's clang-sys
+                   looks and is an ELF shared object, rustfmt and clippy run; on a miss, one line
+                   each with the command that fixes it, and a non-zero exit
+  check-layers [--rules FILE]
+                   check every workspace crate's normal and build dependencies against the
+                   ```layers block of docs/architecture.md (or FILE)
   demo             set up, build everything, serve node-rpc and data-api on the bundled devnet
-  test             set up, then cargo fmt --check, clippy -D warnings, and every test of the workspace
+  test             set up, then check-layers, cargo fmt --check, clippy -D warnings, and every
+                   test of the workspace
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
   bench            run the criterion benchmarks (release build; slow the first time)
   interop          drive node-rpc with the real npm clients (avalanche 3, avalanchejs 5; needs npm)
@@ -29,7 +40,12 @@ commands:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("setup") => prereq::ensure_all(),
+        Some("setup") => match args.get(1).map(String::as_str) {
+            None => prereq::ensure_all(),
+            Some("--check") if args.len() == 2 => prereq::check(),
+            Some(_) => Err("usage: cargo xtask setup [--check]".into()),
+        },
+        Some("check-layers") => layers::run(&args[1..]),
         Some("demo") => prereq::ensure_all().and_then(|()| demo::run()),
         Some("test") => prereq::ensure_all().and_then(|()| run::test()),
         Some("fuzz") => prereq::ensure_all().and_then(|()| run::fuzz(&args[1..])),

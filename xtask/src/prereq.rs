@@ -1,138 +1,374 @@
-//! Checks for what a build of the workspace needs beyond rustup, and installs it where it can.
+//! What a build of the workspace needs beyond rustup: a C++ compiler and libclang for RocksDB (its
+//! `cc` and `bindgen` build steps), rustfmt and clippy. `setup` installs what is missing where
+//! this machine allows it and then verifies; `setup --check` only verifies.
 
-use std::path::Path;
-use std::process::Command;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
+use crate::libclang;
 use crate::run::{cmd, status};
 
-/// Ensures every prerequisite is present, installing what is missing when this machine allows it.
-pub fn ensure_all() -> Result<(), String> {
-    let mut debs: Vec<&str> = Vec::new();
-    if !have_cxx() {
-        debs.push("g++");
+/// How a missing prerequisite gets installed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// A Debian package, by apt-get.
+    Deb(&'static str),
+    /// A rustup component, by `rustup component add`.
+    Component(&'static str),
+}
+
+/// One prerequisite that is not there.
+struct Miss {
+    /// The prerequisite, as the summary line names it.
+    what: &'static str,
+    /// What was looked for and what was found instead.
+    detail: String,
+    /// What installs it.
+    source: Source,
+    /// A fix that installing cannot replace (a wrong `CXX`, a known libclang directory).
+    fix: Option<String>,
+}
+
+/// What a look at the machine found: the summary of what is present, and what is missing.
+struct Probe {
+    present: Vec<String>,
+    misses: Vec<Miss>,
+}
+
+/// Looks for every prerequisite without installing anything.
+fn probe() -> Probe {
+    let mut present = Vec::new();
+    let mut misses = Vec::new();
+    match probe_cxx() {
+        Ok(path) => present.push(format!("c++ {}", path.display())),
+        Err(m) => misses.push(m),
     }
-    if !have_libclang() {
-        debs.push("libclang-dev");
+    match libclang::find() {
+        Ok(path) => present.push(format!("libclang {}", path.display())),
+        Err(m) => misses.push(Miss {
+            what: "libclang",
+            detail: m.detail,
+            source: Source::Deb("libclang-dev"),
+            fix: m.fix,
+        }),
     }
-    if !debs.is_empty() {
-        install_debs(&debs)?;
-        if !have_libclang() {
-            return Err(
-                "libclang is still not found after installing libclang-dev; set LIBCLANG_PATH to \
-                        the directory holding libclang.so"
-                    .into(),
-            );
+    for (component, sub) in [("rustfmt", "fmt"), ("clippy", "clippy")] {
+        let works = Command::new("cargo")
+            .args([sub, "--version"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if works {
+            present.push(component.into());
+        } else {
+            misses.push(Miss {
+                what: component,
+                detail: format!("`cargo {sub} --version` fails"),
+                source: Source::Component(component),
+                fix: None,
+            });
         }
     }
-    for component in ["rustfmt", "clippy"] {
-        ensure_component(component)?;
-    }
-    Ok(())
+    Probe { present, misses }
 }
 
-fn have_cxx() -> bool {
-    ["c++", "g++", "clang++"].iter().any(|c| {
-        Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
+/// Compiler wrappers that cc-rs looks through to the compiler named after them.
+const WRAPPERS: [&str; 6] = [
+    "ccache",
+    "distcc",
+    "sccache",
+    "icecc",
+    "cachepot",
+    "buildcache",
+];
 
-/// libclang as bindgen finds it: `LIBCLANG_PATH`, the llvm directories Debian and Ubuntu use, or ldconfig.
-fn have_libclang() -> bool {
-    if let Ok(dir) = std::env::var("LIBCLANG_PATH")
-        && dir_has_libclang(Path::new(&dir))
-    {
-        return true;
-    }
-    let llvm_dirs = std::fs::read_dir("/usr/lib")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("llvm-"))
-        .map(|e| e.path().join("lib"));
-    let common = [
-        "/usr/lib/x86_64-linux-gnu",
-        "/usr/lib/aarch64-linux-gnu",
-        "/usr/lib64",
-        "/usr/lib",
-    ]
-    .into_iter()
-    .map(Into::into);
-    if llvm_dirs
-        .chain(common)
-        .any(|d: std::path::PathBuf| dir_has_libclang(&d))
-    {
-        return true;
-    }
-    Command::new("ldconfig")
-        .arg("-p")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("libclang"))
-}
-
-fn dir_has_libclang(dir: &Path) -> bool {
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .any(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with("libclang")
-                && name.contains(".so")
-                && !name.starts_with("libclang-cpp")
-        })
-}
-
-fn install_debs(debs: &[&str]) -> Result<(), String> {
-    let list = debs.join(" ");
-    let apt = Command::new("apt-get").arg("--version").output().is_ok();
-    if !apt {
-        return Err(format!(
-            "missing system packages ({list}); this is not a Debian/Ubuntu machine, so install the \
-             equivalent (a C++ compiler and libclang) with your package manager and run again"
-        ));
-    }
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    let sudo: &[&str] = if root {
-        &[]
-    } else if Command::new("sudo")
-        .args(["-n", "true"])
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        &["sudo", "-n"]
+/// The C++ compiler cc-rs will run for RocksDB (`$CXX`, else `c++`), proven by compiling a
+/// program that includes a standard header to an object file.
+fn probe_cxx() -> Result<PathBuf, Miss> {
+    let from_env = std::env::var("CXX").ok().filter(|v| !v.trim().is_empty());
+    let value = from_env.as_deref().unwrap_or("c++").trim();
+    let program = if Path::new(value).is_file() {
+        value
     } else {
-        return Err(format!(
-            "missing system packages ({list}); run `sudo apt-get update && sudo apt-get install -y {list}` \
-             and then this command again"
-        ));
+        match value.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [wrapper, compiler, ..] if WRAPPERS.contains(wrapper) => compiler,
+            [compiler, ..] => compiler,
+            [] => "c++",
+        }
     };
-    eprintln!("xtask: installing {list} (needed to build RocksDB) with apt-get");
+    let miss = |detail: String| Miss {
+        what: "c++",
+        detail,
+        source: Source::Deb("g++"),
+        fix: from_env
+            .as_ref()
+            .map(|_| "unset CXX, or set it to an installed C++ compiler".into()),
+    };
+    let Some(path) = which(program) else {
+        return Err(miss(match &from_env {
+            Some(v) => format!("CXX={v} names no program on PATH"),
+            None => "no `c++` on PATH (cc-rs runs $CXX, else c++)".into(),
+        }));
+    };
+    // An object file, not just a syntax check: RocksDB's build needs the assembler too.
+    let object = std::env::temp_dir().join(format!("xtask-cxx-probe-{}.o", std::process::id()));
+    let compiled = Command::new(&path)
+        .args(["-x", "c++", "-c", "-", "-o"])
+        .arg(&object)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            if let Some(mut stdin) = child.stdin.take() {
+                // A compiler that exits without reading is judged by its exit status below.
+                let program = b"#include <string>\nint main() { return std::string().size(); }\n";
+                match stdin.write_all(program) {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e),
+                    _ => {}
+                }
+            }
+            child.wait_with_output()
+        });
+    let made = std::fs::metadata(&object).is_ok_and(|m| m.len() > 0);
+    let _ = std::fs::remove_file(&object);
+    match compiled {
+        Ok(o) if o.status.success() && made => Ok(path),
+        Ok(o) if o.status.success() => Err(miss(format!(
+            "{} exits 0 but writes no object file",
+            path.display()
+        ))),
+        Ok(o) => {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let why = match err.lines().next().map(str::trim) {
+                Some(first) if !first.is_empty() => format!("{}: {first}", o.status),
+                _ => o.status.to_string(),
+            };
+            Err(miss(format!(
+                "{} cannot compile `#include <string>` ({why})",
+                path.display()
+            )))
+        }
+        Err(e) => Err(miss(format!("{} does not run: {e}", path.display()))),
+    }
+}
+
+/// The file `program` runs: itself if it has a slash, else the first match on `PATH`.
+fn which(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Some(PathBuf::from(program)).filter(|p| p.is_file());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Whether and how this machine lets xtask run apt-get.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Installer {
+    /// Root: apt-get as it is.
+    Root,
+    /// Passwordless sudo.
+    Sudo,
+    /// apt-get is there, but only a person can run it through sudo.
+    NotRoot,
+    /// Not Debian or Ubuntu.
+    NoApt,
+}
+
+impl Installer {
+    fn detect() -> Self {
+        if Command::new("apt-get").arg("--version").output().is_err() {
+            return Installer::NoApt;
+        }
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+        if root {
+            Installer::Root
+        } else if Command::new("sudo")
+            .args(["-n", "true"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            Installer::Sudo
+        } else {
+            Installer::NotRoot
+        }
+    }
+}
+
+/// Installs what is missing where this machine allows it, then verifies like `setup --check`
+/// and prints one summary line.
+pub fn ensure_all() -> Result<(), String> {
+    let first = probe();
+    let mut debs: Vec<&str> = Vec::new();
+    let mut components: Vec<&str> = Vec::new();
+    for m in &first.misses {
+        match m.source {
+            // A miss with a fix of its own (a wrong CXX or LIBCLANG_PATH) is not one to install.
+            Source::Deb(d) if m.fix.is_none() && !debs.contains(&d) => debs.push(d),
+            Source::Component(c) => components.push(c),
+            Source::Deb(_) => {}
+        }
+    }
+    let installer = if debs.is_empty() {
+        None
+    } else {
+        Some(Installer::detect())
+    };
+    let mut installed: Vec<&str> = Vec::new();
+    if let Some(how @ (Installer::Root | Installer::Sudo)) = installer {
+        install_debs(&debs, how == Installer::Sudo)?;
+        installed.extend(&debs);
+    }
+    for c in components {
+        eprintln!("xtask: installing the rustup component {c}");
+        status(&mut cmd(&["rustup", "component", "add", c]))?;
+        installed.push(c);
+    }
+    let last = if installed.is_empty() { first } else { probe() };
+    finish("setup", &last, Some(&installed), installer)
+}
+
+/// Verifies without installing that everything the build needs is there and usable.
+pub fn check() -> Result<(), String> {
+    let p = probe();
+    let installer = p
+        .misses
+        .iter()
+        .any(|m| matches!(m.source, Source::Deb(_)))
+        .then(Installer::detect);
+    finish("setup --check", &p, None, installer)
+}
+
+/// Prints the summary line if nothing is missing (with what was installed, when `installed` is
+/// given); otherwise returns one line per missing thing with the command that fixes it.
+fn finish(
+    name: &str,
+    p: &Probe,
+    installed: Option<&[&str]>,
+    installer: Option<Installer>,
+) -> Result<(), String> {
+    let installed = installed.unwrap_or_default();
+    if p.misses.is_empty() {
+        let tail = match installed {
+            [] if name == "setup" => "; installed nothing".to_string(),
+            [] => String::new(),
+            done => format!("; installed {}", done.join(", ")),
+        };
+        eprintln!("xtask: {name}: {} present{tail}", p.present.join(", "));
+        return Ok(());
+    }
+    let lines: Vec<String> = p
+        .misses
+        .iter()
+        .map(|m| {
+            let fix = m
+                .fix
+                .clone()
+                .unwrap_or_else(|| fix_command(m.source, installer, installed));
+            format!("{name}: missing {}: {}; fix: {fix}", m.what, m.detail)
+        })
+        .collect();
+    Err(lines.join("\nxtask: "))
+}
+
+/// The command that installs `source`, for a person to run; if it was installed by this very
+/// run (`installed`) and is still missing, what to set instead.
+fn fix_command(source: Source, installer: Option<Installer>, installed: &[&str]) -> String {
+    match (source, installer) {
+        (Source::Component(_), _) => "cargo xtask setup".into(),
+        (Source::Deb(d), _) if installed.contains(&d) => match d {
+            "libclang-dev" => "export LIBCLANG_PATH=<the directory holding libclang-NN.so.N> \
+                               (`find / -name 'libclang*.so*' 2>/dev/null` lists them)"
+                .into(),
+            _ => format!("export CXX=<an installed C++ compiler> ({d} did not provide c++)"),
+        },
+        (Source::Deb(_), Some(Installer::Root | Installer::Sudo)) => "cargo xtask setup".into(),
+        (Source::Deb(d), Some(Installer::NoApt)) => {
+            format!("install the equivalent of Debian's {d} with this system's package manager")
+        }
+        (Source::Deb(d), _) => format!("sudo apt-get update && sudo apt-get install -y {d}"),
+    }
+}
+
+/// Installs Debian packages with apt-get, as root or through passwordless sudo.
+fn install_debs(debs: &[&str], sudo: bool) -> Result<(), String> {
+    let prefix: &[&str] = if sudo { &["sudo", "-n"] } else { &[] };
+    eprintln!(
+        "xtask: installing {} (needed to build RocksDB) with apt-get",
+        debs.join(" ")
+    );
     let env = [("DEBIAN_FRONTEND", "noninteractive")];
-    let mut update: Vec<&str> = sudo.to_vec();
+    let mut update: Vec<&str> = prefix.to_vec();
     update.extend(["apt-get", "update", "-qq"]);
     status(cmd(&update).envs(env))?;
-    let mut install: Vec<&str> = sudo.to_vec();
+    let mut install: Vec<&str> = prefix.to_vec();
     install.extend(["apt-get", "install", "-y", "-qq", "--no-install-recommends"]);
     install.extend(debs);
     status(cmd(&install).envs(env))
 }
 
-fn ensure_component(component: &str) -> Result<(), String> {
-    let probe = if component == "rustfmt" {
-        Command::new("cargo").args(["fmt", "--version"]).output()
-    } else {
-        Command::new("cargo").args(["clippy", "--version"]).output()
-    };
-    if probe.is_ok_and(|o| o.status.success()) {
-        return Ok(());
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixes_name_the_command_for_this_machine() {
+        let lib = Source::Deb("libclang-dev");
+        assert_eq!(
+            fix_command(lib, Some(Installer::Root), &[]),
+            "cargo xtask setup"
+        );
+        assert_eq!(
+            fix_command(lib, Some(Installer::Sudo), &["g++"]),
+            "cargo xtask setup"
+        );
+        assert_eq!(
+            fix_command(lib, Some(Installer::NotRoot), &[]),
+            "sudo apt-get update && sudo apt-get install -y libclang-dev"
+        );
+        assert!(
+            fix_command(lib, Some(Installer::NoApt), &[]).starts_with("install the equivalent")
+        );
+        let after = fix_command(lib, Some(Installer::Root), &["libclang-dev"]);
+        assert!(after.starts_with("export LIBCLANG_PATH="), "{after}");
+        assert_eq!(
+            fix_command(Source::Component("clippy"), None, &[]),
+            "cargo xtask setup"
+        );
     }
-    eprintln!("xtask: installing the rustup component {component}");
-    status(&mut cmd(&["rustup", "component", "add", component]))
+
+    #[test]
+    fn one_line_per_miss() {
+        let p = Probe {
+            present: vec!["c++ /usr/bin/c++".into()],
+            misses: vec![
+                Miss {
+                    what: "libclang",
+                    detail: "none".into(),
+                    source: Source::Deb("libclang-dev"),
+                    fix: None,
+                },
+                Miss {
+                    what: "clippy",
+                    detail: "`cargo clippy --version` fails".into(),
+                    source: Source::Component("clippy"),
+                    fix: None,
+                },
+            ],
+        };
+        let err = finish("setup --check", &p, None, Some(Installer::NotRoot)).unwrap_err();
+        assert_eq!(
+            err,
+            "setup --check: missing libclang: none; fix: sudo apt-get update && sudo apt-get \
+             install -y libclang-dev\nxtask: setup --check: missing clippy: `cargo clippy \
+             --version` fails; fix: cargo xtask setup"
+        );
+    }
 }

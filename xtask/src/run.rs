@@ -26,8 +26,9 @@ fn cargo(args: &[&str]) -> Result<(), String> {
     status(&mut cmd(&argv))
 }
 
-/// Every check CI runs: formatting, lints, then all tests of the workspace.
+/// Every check CI runs: the crate layering, formatting, lints, then all tests of the workspace.
 pub fn test() -> Result<(), String> {
+    crate::layers::run(&[])?;
     cargo(&["fmt", "--all", "--check"])?;
     cargo(&[
         "clippy",

@@ -3,27 +3,18 @@
 
 use std::sync::Arc;
 
-use snowline_access::keys::{ApiKeys, KeyLookup as StoredLookup};
-use snowline_access::usage::{UsageEventRef as StoredEvent, UsageWriter};
-use snowline_rest_api::{
-    Caller, KeyLookup, KeyResolver, RestError, UsageEvent, UsageEventRef, UsageSink,
-};
+use snowline_access::keys::ApiKeys;
+use snowline_access::usage::UsageWriter;
+use snowline_rest::{KeyLookup, KeyResolver, RestError, UsageEvent, UsageEventRef, UsageSink};
 
 /// Resolves `x-data-api-key` against the keys store.
 pub struct StoreKeys(pub Arc<ApiKeys>);
 
 impl KeyResolver for StoreKeys {
     fn resolve(&self, presented: &str) -> Result<KeyLookup, RestError> {
-        match self.0.resolve(presented) {
-            Ok(StoredLookup::Unknown) => Ok(KeyLookup::Unknown),
-            Ok(StoredLookup::Disabled) => Ok(KeyLookup::Disabled),
-            Ok(StoredLookup::Active(c)) => Ok(KeyLookup::Active(Caller {
-                key_id: c.key_id,
-                org_id: c.org_id,
-                tier: c.tier,
-            })),
-            Err(e) => Err(RestError::KeyLookup(e.to_string())),
-        }
+        self.0
+            .resolve(presented)
+            .map_err(|e| RestError::KeyLookup(e.to_string()))
     }
 }
 
@@ -38,17 +29,6 @@ impl UsageSink for StoreUsage {
     }
 
     fn record_ref(&self, e: &UsageEventRef<'_>) {
-        self.0.record_ref(&StoredEvent {
-            timestamp_ms: e.timestamp_ms,
-            org_id: e.org_id,
-            api_key_id: e.api_key_id,
-            request_path: e.request_path,
-            response_code: e.response_code,
-            chain_id: e.chain_id.unwrap_or_default(),
-            request_type: e.request_type,
-            latency_us: e.latency_us,
-            credits_used: u64::from(e.credits_used),
-            credits_wasted: u64::from(e.credits_wasted),
-        });
+        self.0.record_ref(e);
     }
 }

@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use snowline_cli::{DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch};
 
 /// The REST Data API (`/v1/...`) served from Snowline's own index.
 #[derive(Debug, Parser)]
@@ -25,32 +26,20 @@ pub enum Command {
     Import(ImportArgs),
 }
 
-/// Where the X-Chain's genesis comes from (its UTXOs are in no container).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GenesisArg {
-    /// The devnet's genesis (the real local network's AVAX asset), for following a devnet.
-    Devnet,
-    /// No genesis: genesis UTXOs and the genesis asset's description stay unknown.
-    None,
-}
-
 /// `import` flags.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     #[command(flatten)]
     pub common: Common,
-    /// The primary network the file belongs to (`local`, `fuji`, `mainnet`).
-    #[arg(long, env = "SNOWLINE_NETWORK", default_value = "local")]
-    pub network: String,
+    #[command(flatten)]
+    pub network: NetworkArg,
     /// The X-Chain genesis to apply first.
     #[arg(long, env = "SNOWLINE_GENESIS", value_enum, default_value = "none")]
-    pub genesis: GenesisArg,
-    /// Seed of the devnet whose genesis to use.
-    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
-    pub devnet_seed: u64,
-    /// Containers per atomic write batch.
-    #[arg(long, env = "SNOWLINE_BATCH", default_value_t = 1024)]
-    pub batch: usize,
+    pub genesis: GenesisSource,
+    #[command(flatten)]
+    pub devnet: DevnetSeed,
+    #[command(flatten)]
+    pub batch: ImportBatch,
     /// The JSON-lines file of containers.
     pub file: PathBuf,
 }
@@ -88,24 +77,19 @@ pub struct ServeArgs {
         default_value = "127.0.0.1:8080"
     )]
     pub listen: SocketAddr,
-    /// The primary network indexed here (`local`, `fuji`, `mainnet`).
-    #[arg(long, env = "SNOWLINE_NETWORK", default_value = "local")]
-    pub network: String,
+    #[command(flatten)]
+    pub network: NetworkArg,
     /// An upstream node (AvalancheGo or `node-rpc`) whose X-Chain index API to follow, e.g.
     /// `http://127.0.0.1:9650`; without it the server serves what the data directory holds.
     #[arg(long, env = "SNOWLINE_UPSTREAM")]
     pub upstream: Option<String>,
     /// The X-Chain genesis to apply before following (once).
     #[arg(long, env = "SNOWLINE_GENESIS", value_enum, default_value = "none")]
-    pub genesis: GenesisArg,
-    /// Seed of the devnet whose genesis to use.
-    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
-    pub devnet_seed: u64,
-    /// Containers asked of the upstream per call (`numToFetch`, 1..=1024); each call's
-    /// containers are written in one atomic batch.
-    #[arg(long, env = "SNOWLINE_FOLLOW_BATCH", default_value_t = 1024,
-          value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub follow_batch: u64,
+    pub genesis: GenesisSource,
+    #[command(flatten)]
+    pub devnet: DevnetSeed,
+    #[command(flatten)]
+    pub follow_batch: UpstreamBatch,
     /// Pause between polls of the upstream once caught up, in milliseconds.
     #[arg(long, env = "SNOWLINE_POLL_MS", default_value_t = 250)]
     pub poll_ms: u64,

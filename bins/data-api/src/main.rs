@@ -1,6 +1,6 @@
 //! The `data-api` binary: flags, wiring, start and stop. The service is built from
-//! `snowline-rest-api` (the HTTP edge), `snowline-data-service` (the endpoints) and
-//! `snowline-access` (keys and usage); see docs/data-api.md.
+//! `snowline-rest` (the HTTP edge), `snowline-data-api` (the endpoints), `snowline-chain-x`
+//! (the X-Chain history) and `snowline-access` (keys and usage); see docs/data-api.md.
 
 mod adapters;
 mod cli;
@@ -20,22 +20,16 @@ use cli::{Cli, Command};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn import(args: &cli::ImportArgs) -> Result<(), String> {
-    let network = serve::network(&args.network)?;
+    let network = args.network.resolve()?;
     let store = ingest::open(&args.common.data_dir.join("index"))?;
-    if args.genesis == cli::GenesisArg::Devnet {
-        ingest::apply_devnet_genesis(&store, network, args.devnet_seed)?;
+    if args.genesis == snowline_cli::GenesisSource::Devnet {
+        ingest::apply_devnet_genesis(&store, network, args.devnet.seed)?;
     }
-    ingest::import(&store, network, &args.file, args.batch)
+    ingest::import(&store, network, &args.file, args.batch.containers)
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    snowline_cli::init_logging("warn");
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),

@@ -8,51 +8,38 @@ use std::time::Duration;
 
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
-use snowline_data_service::chains::{self, ChainRegistry};
+use snowline_chain_x::history::XHistoryPages;
+use snowline_data_api::chains::{self, ChainRegistry};
 use snowline_node_index::FollowStatus;
-use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
-use snowline_rest_api::{
+use snowline_rest::prometheus_client::metrics::gauge::Gauge;
+use snowline_rest::{
     App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
 };
 use snowline_types::network::NetworkInfo;
 
 use crate::adapters::{StoreKeys, StoreUsage};
-use crate::cli::{CompatArg, GenesisArg, ServeArgs};
-
-/// The built-in network named by `--network`.
-pub fn network(name: &str) -> Result<&'static NetworkInfo, String> {
-    match NetworkInfo::lookup_name(name) {
-        Ok(Some(info)) => Ok(info),
-        Ok(None) => Err(format!(
-            "network {name:?} has no known chain ids; use local, fuji or mainnet"
-        )),
-        Err(e) => Err(format!("--network: {e}")),
-    }
-}
+use crate::cli::{CompatArg, ServeArgs};
+use snowline_cli::GenesisSource;
 
 /// Runs the server (blocking until it stops).
 pub fn run(args: ServeArgs) -> Result<(), String> {
     std::fs::create_dir_all(&args.common.data_dir)
         .map_err(|e| format!("cannot create {}: {e}", args.common.data_dir.display()))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(serve(args))
+    snowline_cli::runtime()?.block_on(serve(args))
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let dir = args.common.data_dir.clone();
-    let network = network(&args.network)?;
+    let network = args.network.resolve()?;
     let secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
     let store = crate::ingest::open(&dir.join("index"))?;
     let example_address = match args.genesis {
-        GenesisArg::Devnet => Some(crate::ingest::apply_devnet_genesis(
+        GenesisSource::Devnet => Some(crate::ingest::apply_devnet_genesis(
             &store,
             network,
-            args.devnet_seed,
+            args.devnet.seed,
         )?),
-        GenesisArg::None => None,
+        GenesisSource::None => None,
     };
     let api_keys = Arc::new(
         ApiKeys::open_secondary(dir.join("keys"), dir.join("keys-secondary"))
@@ -69,10 +56,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let registry = registry(args.chains.as_deref())?;
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
-    let router = snowline_data_service::planned::routes(router, registry, network);
-    let router = snowline_data_service::usage::routes(router, Arc::clone(&log));
-    let router =
-        snowline_data_service::xchain::routes(router, Arc::clone(&store), network, secret)?;
+    let router = snowline_data_api::planned::routes(router, registry, network);
+    let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
+    let router = snowline_data_api::xchain::routes(
+        router,
+        Arc::new(XHistoryPages::new(Arc::clone(&store))),
+        network,
+        secret,
+    )?;
 
     let follow_status = Arc::new(FollowStatus::new());
     let ready = Arc::new(Ready {
@@ -141,7 +132,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
         let poll = Duration::from_millis(args.poll_ms.max(10));
-        let batch = args.follow_batch;
+        let batch = args.follow_batch.containers;
         println!("data-api: following {upstream}");
         tokio::spawn(async move {
             let result = crate::ingest::follow(
@@ -151,7 +142,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 batch,
                 poll,
                 status,
-                snowline_rest_api::shutdown_signal(),
+                snowline_rest::shutdown_signal(),
             )
             .await;
             if let Err(e) = &result {
@@ -196,7 +187,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         })
     };
     server
-        .run_until(snowline_rest_api::shutdown_signal())
+        .run_until(snowline_rest::shutdown_signal())
         .await
         .map_err(|e| e.to_string())?;
     upkeep.abort();

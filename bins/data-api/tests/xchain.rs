@@ -596,7 +596,7 @@ fn an_imported_file_serves_what_following_serves() {
     assert!(ok, "{err}");
     assert!(out.contains("imported 150 containers"), "{out}");
     assert!(
-        err.contains("150 / 150 containers (100%)"),
+        err.contains("150 / 150 containers imported (100%)"),
         "progress line: {err}"
     );
     let served = start(dir.path(), &["--no-rate-limits"]);

@@ -4,7 +4,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use snowline_node_api::Compat;
+use snowline_cli::{DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch};
+use snowline_node_rpc::Compat;
 
 /// The node JSON-RPC (X-Chain `avm.*` and `index.*`) served from Snowline's own index.
 #[derive(Debug, Parser)]
@@ -36,9 +37,8 @@ pub struct Common {
         default_value = "snowline-data/node-rpc"
     )]
     pub data_dir: PathBuf,
-    /// The network the data belongs to (`local`, `fuji`, `mainnet`, or `network-<id>`).
-    #[arg(long, env = "SNOWLINE_NETWORK", default_value = "local")]
-    pub network: String,
+    #[command(flatten)]
+    pub network: NetworkArg,
 }
 
 /// Flags of the HTTP server.
@@ -75,9 +75,8 @@ pub struct ServeArgs {
     /// Data to load into an empty data directory before serving.
     #[arg(long, env = "SNOWLINE_SOURCE", value_enum, default_value = "devnet")]
     pub source: Source,
-    /// Seed of the devnet.
-    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
-    pub devnet_seed: u64,
+    #[command(flatten)]
+    pub devnet: DevnetSeed,
     /// Approximate number of devnet txs; 0 for the small preset.
     #[arg(long, env = "SNOWLINE_DEVNET_TXS", default_value_t = 0)]
     pub devnet_txs: u64,
@@ -90,9 +89,8 @@ pub struct ImportArgs {
     pub common: Common,
     /// The JSON-lines file of containers.
     pub file: PathBuf,
-    /// Containers per atomic write batch.
-    #[arg(long, env = "SNOWLINE_BATCH", default_value_t = 1024)]
-    pub batch: usize,
+    #[command(flatten)]
+    pub batch: ImportBatch,
 }
 
 /// `follow` flags.
@@ -108,15 +106,11 @@ pub struct FollowArgs {
     /// The X-Chain genesis to start from: the devnet's (its local AVAX genesis is the real local
     /// network's), or none (UTXOs of genesis are then unknown; see docs/xchain-state.md).
     #[arg(long, env = "SNOWLINE_GENESIS", value_enum, default_value = "none")]
-    pub genesis: Source,
-    /// Seed of the devnet whose genesis to use.
-    #[arg(long, env = "SNOWLINE_DEVNET_SEED", default_value_t = 1)]
-    pub devnet_seed: u64,
-    /// Containers asked of the upstream per call (`numToFetch`, 1..=1024); each call's
-    /// containers are written in one atomic batch.
-    #[arg(long, env = "SNOWLINE_FOLLOW_BATCH", default_value_t = 1024,
-          value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub batch: u64,
+    pub genesis: GenesisSource,
+    #[command(flatten)]
+    pub devnet: DevnetSeed,
+    #[command(flatten)]
+    pub batch: UpstreamBatch,
 }
 
 fn parse_compat(s: &str) -> Result<Compat, String> {

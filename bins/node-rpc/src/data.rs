@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use snowline_chain_x::XChainState;
 use snowline_devnet::{Devnet, DevnetConfig};
-use snowline_indexer::{XChainState, XGenesisState};
-use snowline_node_index::{IndexError, IndexWriter, IngestStats, import_file, ingest};
+use snowline_node_index::{IndexError, IndexWriter, IngestStats, ingest};
 use snowline_store::{Schema, Store};
 use snowline_types::NetworkInfo;
 use snowline_types::address::format_address;
@@ -22,16 +22,13 @@ const DEVNET_BATCH: usize = 512;
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
-        .chain(snowline_indexer::tables::tables())
+        .chain(snowline_chain_x::tables::tables())
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }
 
 /// Opens (creating if needed) the store in `dir`.
 pub fn open(dir: &Path) -> Result<Arc<Store>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    Store::open(dir, &schema())
-        .map(Arc::new)
-        .map_err(|e| format!("cannot open the store in {}: {e}", dir.display()))
+    snowline_cli::open_store(dir, &schema())
 }
 
 /// What loading the devnet did, and a funded address to show in example calls.
@@ -55,7 +52,7 @@ pub fn devnet(seed: u64, txs: u64) -> Result<Devnet, String> {
 /// Writes the devnet's X-Chain genesis into the store, once (a no-op when it is there).
 pub fn apply_devnet_genesis(store: &Store, devnet: &Devnet) -> Result<(), String> {
     XChainState::new()
-        .apply_genesis(store, &XGenesisState::of_devnet(devnet))
+        .apply_genesis(store, &devnet.x_genesis())
         .map(|_| ())
         .map_err(|e| format!("devnet genesis: {e}"))
 }
@@ -86,31 +83,9 @@ pub fn load_devnet(store: &Store, seed: u64, txs: u64) -> Result<DevnetLoad, Str
     })
 }
 
-/// Imports a JSON-lines file of containers, printing progress on stderr. The import writes
-/// without the write-ahead log (`Store::set_unlogged_writes`): a kill -9 loses the batches since
-/// the last memtable flush, never part of one, and a rerun resumes from what is on disk; at the
-/// end (success or not) everything written is flushed before the WAL is turned back on.
+/// Imports a JSON-lines file of containers with the X-Chain state derived, printing progress
+/// on stderr (`snowline_cli::import_with_progress`: unlogged, flushed at the end).
 pub fn import(store: &Store, file: &Path, batch: usize) -> Result<IngestStats, String> {
-    let mut state = XChainState::new();
-    let mut writer = IndexWriter::open(store).map_err(|e| e.to_string())?;
-    store
-        .set_unlogged_writes(true)
-        .map_err(|e| format!("import of {}: {e}", file.display()))?;
-    let started = std::time::Instant::now();
-    let imported = import_file(store, &mut writer, file, batch, &mut state, |s| {
-        let secs = started.elapsed().as_secs_f64().max(1e-9);
-        eprint!(
-            "\rnode-rpc: {} containers imported ({:.0}/s)   ",
-            s.added,
-            s.added as f64 / secs
-        );
-    })
-    .map_err(|e| format!("import of {}: {e}", file.display()));
-    let flushed = store
-        .set_unlogged_writes(false)
-        .map_err(|e| format!("import of {}: flushing: {e}", file.display()));
-    eprintln!();
-    let stats = imported?;
-    flushed?;
-    Ok(stats)
+    snowline_cli::import_with_progress(store, file, batch, &mut XChainState::new(), "node-rpc")
+        .map(|(stats, _)| stats)
 }

@@ -9,23 +9,17 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use cli::{Cli, Command, Common, Source};
+use cli::{Cli, Command, Source};
+use snowline_cli::{GenesisSource, runtime};
 use snowline_node_index::{FollowConfig, Follower, IndexWriter};
-use snowline_types::NetworkInfo;
 
 // The system allocator, on purpose: under mimalloc a follow spent 13% of its CPU zeroing pages
 // that mimalloc had given back to the OS and then faulted in again. In paired runs the follower
 // took 3-7% less CPU without it and the import 14% more, still above its target. The figures are
-// in docs/benchmarks.md (issue #3, session 5).
+// in docs/benchmarks.md ("Session 5").
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    snowline_cli::init_logging("info");
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
@@ -39,7 +33,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Serve(args) => {
             let mut example_address = None;
-            let network = network(&args.common)?;
+            let network = args.common.network.resolve()?;
             let store = data::open(&args.common.data_dir)?;
             if args.source == Source::Devnet {
                 if network.network_id != snowline_types::network::LOCAL_ID {
@@ -48,18 +42,18 @@ fn run(cli: Cli) -> Result<(), String> {
                             .into(),
                     );
                 }
-                let load = data::load_devnet(&store, args.devnet_seed, args.devnet_txs)?;
+                let load = data::load_devnet(&store, args.devnet.seed, args.devnet_txs)?;
                 if load.added > 0 {
                     println!("node-rpc: loaded the devnet: {} containers", load.added);
                 }
                 example_address = Some(load.funded_address);
             }
             let example = example_address.as_deref();
-            runtime()?.block_on(serve::serve(store, network, args.listen, example))
+            runtime()?.block_on(serve::serve(store, network.clone(), args.listen, example))
         }
         Command::Import(args) => {
             let store = data::open(&args.common.data_dir)?;
-            let stats = data::import(&store, &args.file, args.batch)?;
+            let stats = data::import(&store, &args.file, args.batch.containers)?;
             println!(
                 "node-rpc: imported {} containers ({} already present) from {}",
                 stats.added,
@@ -69,15 +63,15 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Follow(args) => {
-            let network = network(&args.common)?;
+            let network = args.common.network.resolve()?;
             let store = data::open(&args.common.data_dir)?;
-            if args.genesis == Source::Devnet {
-                data::apply_devnet_genesis(&store, &data::devnet(args.devnet_seed, 0)?)?;
+            if args.genesis == GenesisSource::Devnet {
+                data::apply_devnet_genesis(&store, &data::devnet(args.devnet.seed, 0)?)?;
             }
             // Far behind, write without the WAL and flush on catching up, as the import does
             // (docs/node-index.md): a kill -9 loses only unflushed whole batches.
             let config = FollowConfig {
-                batch: args.batch,
+                batch: args.batch.containers,
                 unlogged_catch_up: true,
                 ..FollowConfig::default()
             };
@@ -88,7 +82,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 let follow = tokio::spawn(async move {
                     let mut writer =
                         IndexWriter::open(&*follow_store).map_err(|e| e.to_string())?;
-                    let mut state = snowline_indexer::XChainState::new();
+                    let mut state = snowline_chain_x::XChainState::new();
                     follower
                         .run(
                             &follow_store,
@@ -99,28 +93,10 @@ fn run(cli: Cli) -> Result<(), String> {
                         .await
                         .map_err(|e| format!("following {}: {e}", args.upstream))
                 });
-                let served = serve::serve(store, network, args.listen, None).await;
+                let served = serve::serve(store, network.clone(), args.listen, None).await;
                 let followed = follow.await.map_err(|e| format!("follower task: {e}"))?;
                 served.and(followed)
             })
         }
     }
-}
-
-fn network(common: &Common) -> Result<NetworkInfo, String> {
-    match NetworkInfo::lookup_name(&common.network) {
-        Ok(Some(info)) => Ok(info.clone()),
-        Ok(None) => Err(format!(
-            "network {:?} has no known chain ids; use local, fuji or mainnet",
-            common.network
-        )),
-        Err(e) => Err(format!("--network: {e}")),
-    }
-}
-
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))
 }

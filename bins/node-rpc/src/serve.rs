@@ -4,9 +4,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use snowline_jsonrpc::{Router, Server, ServerConfig};
-use snowline_node_api::avm::{AvmConfig, avm_routes};
-use snowline_node_api::{Compat, index_routes};
 use snowline_node_index::IndexReader;
+use snowline_node_rpc::avm::{AvmConfig, avm_routes};
+use snowline_node_rpc::{Compat, index_routes};
 use snowline_store::Store;
 use snowline_types::NetworkInfo;
 

@@ -1,4 +1,4 @@
-//! Crash safety of the X-Chain state through the real binary (issue #3): `node-rpc` is killed
+//! Crash safety of the X-Chain state through the real binary: `node-rpc` is killed
 //! with SIGKILL while it loads the devnet (`serve`) or imports a file (`import`), restarted to
 //! completion, and must then answer exactly like a clean run in another data directory: every
 //! container of `X/tx`, `X/vtx`, `X/block`, and `avm.getUTXOs` (all pages) and
@@ -394,7 +394,7 @@ fn follower_killed_mid_sync_resumes_to_the_clean_state() {
             &upstream,
             "--genesis",
             "devnet",
-            "--batch",
+            "--follow-batch",
             "16",
             "--data-dir",
             dir_arg(dir),

@@ -127,7 +127,7 @@ fn record(log: &UsageLog, config: WriterConfig, events: u64) -> Result<u64, Box<
                             api_key_id: format!("{:016x}", i % 100),
                             request_path: format!("/v1/path/{}", i % 40),
                             response_code: [200, 200, 200, 404, 500][(i % 5) as usize],
-                            chain_id: "43114".into(),
+                            chain_id: Some("43114".into()),
                             request_type: "data".into(),
                             latency_us: i % 10_000,
                             credits_used: 10,

@@ -1,4 +1,4 @@
-//! Who may call the Data API and what they used (issue #4).
+//! Who may call the Data API and what they used.
 //!
 //! - [`keys`]: API keys. A secret (`snl_` + base58 of 32 random bytes) is shown once; only its
 //!   SHA-256 is stored, in a small store of its own that the `data-api keys` CLI writes while the

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use snowline_types::Id;
-use snowline_types::avm::{ParsedTx, StandardBlock};
+use snowline_types::avm::{ParsedTx, StandardBlock, XGenesisState};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::hashing::sha256;
 use snowline_types::proposervm::{Block, Epoch};
@@ -126,6 +126,22 @@ impl Devnet {
     /// The devnet's keys (index 0 is the local network's `ewoq` key).
     pub fn keys(&self) -> &KeyRing {
         &self.wallet.ring
+    }
+
+    /// What the X-Chain of this devnet starts with, as an indexer takes it: its AVAX
+    /// `CreateAssetTx` (alias `AVAX`), the linear chain's genesis block once known, and the
+    /// atomic UTXOs standing in for what the P- and C-Chain exported to X.
+    pub fn x_genesis(&self) -> XGenesisState {
+        XGenesisState {
+            txs: vec![self.genesis.avax_tx.clone()],
+            aliases: vec![("AVAX".to_owned(), self.genesis.avax_asset_id)],
+            linear_genesis: self.linear_genesis.clone(),
+            atomic_utxos: self
+                .atomic
+                .iter()
+                .map(|a| (a.source_chain, a.utxo.clone()))
+                .collect(),
+        }
     }
 
     /// The linear chain's genesis block (`NewStandardBlock(stopVertexID, 0, cortinaTime, nil)`),

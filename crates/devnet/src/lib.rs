@@ -27,4 +27,3 @@ pub use generator::{Devnet, DevnetStats, linear_genesis_block};
 pub use genesis::XGenesis;
 pub use keys::KeyRing;
 pub use output::{WriteError, genesis_json, write_jsonl};
-pub use wallet::op_outputs;

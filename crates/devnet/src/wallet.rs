@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 
 use snowline_types::Id;
+use snowline_types::avm::outputs::operation_outputs;
 use snowline_types::avm::{
     BaseTx, CreateAssetTx, Credential, ExportTx, FxOperation, ImportTx, InitialState, Operation,
     OperationTx, Output, ParsedTx, TransferableIn, TransferableInput, TransferableOut,
@@ -712,7 +713,7 @@ impl Wallet {
             }
             UnsignedTx::Operation(t) => {
                 for op in &t.operations {
-                    for out in op_outputs(&op.op) {
+                    for out in operation_outputs(&op.op) {
                         self.absorb_output(id, index, op.asset_id, &out);
                         index += 1;
                     }
@@ -779,32 +780,5 @@ impl Wallet {
             }
             Output::PropertyMint(_) | Output::PropertyOwned(_) => {}
         }
-    }
-}
-
-/// The outputs an operation creates (`FxOperation.Outs()` in avalanchego).
-pub fn op_outputs(op: &FxOperation) -> Vec<Output> {
-    match op {
-        FxOperation::Secp256k1Mint(m) => vec![
-            Output::Secp256k1Mint(m.mint_output.clone()),
-            Output::Secp256k1Transfer(m.transfer_output.clone()),
-        ],
-        FxOperation::NftMint(m) => m
-            .outputs
-            .iter()
-            .map(|owners| {
-                Output::NftTransfer(nftfx::TransferOutput {
-                    group_id: m.group_id,
-                    payload: m.payload.clone(),
-                    owners: owners.clone(),
-                })
-            })
-            .collect(),
-        FxOperation::NftTransfer(t) => vec![Output::NftTransfer(t.output.clone())],
-        FxOperation::PropertyMint(m) => vec![
-            Output::PropertyMint(m.mint_output.clone()),
-            Output::PropertyOwned(m.owned_output.clone()),
-        ],
-        FxOperation::PropertyBurn(_) => Vec::new(),
     }
 }

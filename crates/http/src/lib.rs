@@ -1,4 +1,4 @@
-//! The HTTP/1.1 connection loop under Snowline's servers (`snowline-jsonrpc`, `snowline-rest-api`):
+//! The HTTP/1.1 connection loop under Snowline's servers (`snowline-jsonrpc`, `snowline-rest`):
 //! accept with a cap on concurrent connections, a header read timeout (which also closes idle
 //! keep-alive connections), keep-alive, and graceful shutdown that lets in-flight requests finish
 //! for a grace period. What a request gets is the caller's handler; this crate knows nothing of
@@ -17,16 +17,40 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
-/// Connection-level limits.
+/// The limits of a server, the connection loop's and its edge's (`snowline-jsonrpc`,
+/// `snowline-rest`) in one place.
 #[derive(Debug, Clone, Copy)]
-pub struct ConnConfig {
+pub struct ServerConfig {
+    /// Largest accepted request body; larger ones get HTTP 413 in the edge's error shape.
+    pub max_body_bytes: usize,
+    /// Time allowed to receive a request's headers; hyper closes the connection after it. It
+    /// also bounds how long an idle keep-alive connection waits for its next request.
+    pub header_read_timeout: Duration,
+    /// Time allowed to receive a JSON-RPC request's body; after it the answer is HTTP 408. (The
+    /// REST edge reads the body within `request_timeout`.)
+    pub body_read_timeout: Duration,
+    /// Time allowed for a request's handler (with the body, on the REST edge); after it the
+    /// answer is the edge's timeout error `request timed out after Nms`.
+    pub request_timeout: Duration,
     /// Connections served at once; further connections wait in the listen backlog until one
     /// closes (they are not refused).
     pub max_connections: usize,
-    /// Time allowed to receive a request's headers; hyper closes the connection after it.
-    pub header_read_timeout: Duration,
     /// On shutdown, how long in-flight requests may take before connections are dropped.
     pub shutdown_grace: Duration,
+}
+
+impl Default for ServerConfig {
+    /// 1 MiB bodies, 10 s headers, 30 s bodies and requests, 1024 connections, 10 s grace.
+    fn default() -> Self {
+        Self {
+            max_body_bytes: 1 << 20,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(30),
+            max_connections: 1024,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
 }
 
 /// Serves `listener` until `shutdown` completes; then stops accepting, asks every connection to
@@ -36,7 +60,7 @@ pub struct ConnConfig {
 /// keeps between its requests lives in the handler, without any lookup per request.
 pub async fn serve<M, H, Fut, B, F>(
     listener: TcpListener,
-    config: ConnConfig,
+    config: ServerConfig,
     connect: M,
     shutdown: F,
 ) where
@@ -161,10 +185,11 @@ mod tests {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let config = ConnConfig {
+        let config = ServerConfig {
             max_connections: 1,
             header_read_timeout: Duration::from_secs(5),
             shutdown_grace: Duration::from_secs(5),
+            ..ServerConfig::default()
         };
         let server = tokio::spawn(serve(
             listener,

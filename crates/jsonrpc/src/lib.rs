@@ -11,31 +11,28 @@
 //!   (and plain HTTP handlers) on a [`Router`], run a [`Server`].
 //! - Params: typed methods decode with [`Params::parse`]; use [`JsonU64`] and
 //!   friends for avalanchego's `json.Uint64` (accepts `5` or `"5"`, emits `"5"`).
-//! - Client: [`RpcClient`].
+//! - Client: the `snowline-jsonrpc-client` crate.
 
-mod client;
 mod dispatch;
 mod envelope;
 mod error;
 mod gojson;
-mod numbers;
 mod params;
 mod response;
 mod router;
 mod server;
 mod service;
 
-pub use client::{ClientError, RawResult, RpcClient};
 pub use error::{
     INVALID_ARG_MESSAGE, INVALID_REQUEST, PARSE_ERROR, RpcError, SERVER_ERROR,
     UPPERCASE_METHOD_MESSAGE,
 };
-pub use numbers::{JsonU8, JsonU32, JsonU64};
 pub use params::Params;
 pub use response::{HttpResponse, JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, text as text_response};
 pub use router::{PlainHandler, Router};
 pub use server::{Server, ServerConfig, ServerError, shutdown_signal};
 pub use service::{BoxFuture, Endpoint, LookupError, Reply, RequestContext, Service};
+pub use snowline_types::json_uint::{JsonU8, JsonU32, JsonU64};
 
 /// Re-exported so users can build plain handlers without naming hyper versions.
 pub use hyper;

@@ -212,7 +212,7 @@ fn decode_folded<T: DeserializeOwned + Default>(text: &str) -> Result<T, serde_j
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numbers::JsonU64;
+    use crate::JsonU64;
     use serde::Deserialize;
 
     #[derive(Debug, Default, Deserialize, PartialEq)]

@@ -12,40 +12,9 @@ use hyper::{Request, StatusCode};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::net::TcpListener;
 
-/// Limits and timeouts of a [`Server`].
-#[derive(Debug, Clone)]
-pub struct ServerConfig {
-    /// Largest accepted request body; larger ones get HTTP 413.
-    pub max_body_bytes: usize,
-    /// Time allowed to receive a request's headers (hyper closes the connection after it).
-    pub header_read_timeout: Duration,
-    /// Time allowed to receive a request's body; after it the answer is HTTP 408.
-    pub body_read_timeout: Duration,
-    /// Time allowed for an async or blocking handler; after it the call fails with
-    /// -32000 `request timed out after Nms` (inline handlers run to completion).
-    pub request_timeout: Duration,
-    /// Connections served at once; further connections wait in the listen backlog
-    /// until one closes (they are not refused).
-    pub max_connections: usize,
-    /// On shutdown, how long in-flight requests may take before connections are dropped.
-    pub shutdown_grace: Duration,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        Self {
-            max_body_bytes: 1 << 20,
-            header_read_timeout: Duration::from_secs(10),
-            body_read_timeout: Duration::from_secs(30),
-            request_timeout: Duration::from_secs(30),
-            max_connections: 1024,
-            shutdown_grace: Duration::from_secs(10),
-        }
-    }
-}
+pub use snowline_http::ServerConfig;
 
 /// Why the server stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -97,11 +66,7 @@ impl Server {
     /// requests finish (up to `shutdown_grace`) and closes idle keep-alive connections.
     pub async fn run_until<F: Future<Output = ()>>(self, shutdown: F) -> Result<(), ServerError> {
         let Self { listener, shared } = self;
-        let config = snowline_http::ConnConfig {
-            max_connections: shared.config.max_connections,
-            header_read_timeout: shared.config.header_read_timeout,
-            shutdown_grace: shared.config.shutdown_grace,
-        };
+        let config = shared.config;
         let connect = move |remote| {
             let shared = Arc::clone(&shared);
             move |req| {

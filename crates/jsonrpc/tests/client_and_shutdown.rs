@@ -4,7 +4,8 @@ mod common;
 
 use common::{rpc, start};
 use serde_json::json;
-use snowline_jsonrpc::{ClientError, JsonU64, RpcClient};
+use snowline_jsonrpc::JsonU64;
+use snowline_jsonrpc_client::{ClientError, RpcClient};
 use std::time::Duration;
 
 #[tokio::test]

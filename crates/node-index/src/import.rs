@@ -9,10 +9,9 @@ use std::sync::mpsc;
 use snowline_store::Store;
 use snowline_types::container::{ContainerRecord, IndexPath};
 
+use crate::derive::{Derive, Prepare};
 use crate::error::IndexError;
-use crate::ingest::{
-    Derive, IngestStats, Prepare, PreparedLine, ingest_prepared, with_line_number,
-};
+use crate::ingest::{IngestStats, PreparedLine, ingest_prepared, with_line_number};
 use crate::writer::IndexWriter;
 
 /// Longest accepted line (a container is at most a few MiB; hex doubles it).

@@ -1,92 +1,17 @@
-//! The ingest loop shared by every source: stage whole containers into a batch together with the
-//! rows a [`Derive`] hook adds, write the batch atomically, repeat.
+//! The ingest loop shared by every container source: stage whole containers into a batch
+//! together with the rows a [`Derive`] hook adds, write the batch atomically with the index's
+//! cursor, repeat (the protocol is [`crate::derive`]'s).
 //!
 //! A hook's store-independent work (decoding and hashing a container) is its [`Prepare`] type, so
 //! sources can run it ahead of the single writer thread: the import on its parse threads, the
 //! follower while the previous page is written.
 
-use snowline_store::{Store, StoreError, WriteBatch};
-use snowline_types::container::{ContainerLine, ContainerRecord};
+use snowline_store::{Store, WriteBatch};
+use snowline_types::container::ContainerLine;
 
-use crate::behind::WriteBehind;
+use crate::derive::{Derive, Prepare, WriteBehind, drop_batch, write_batch};
 use crate::error::IndexError;
 use crate::writer::{IndexWriter, Staged};
-
-/// What a [`Derive`] hook computes from a container alone, before it reaches the writer: no
-/// store access, so any thread may run it.
-pub trait Prepare: Sized + Send + 'static {
-    /// Prepares `record`. An error surfaces only if the container turns out to be new (a
-    /// duplicate is never derived), exactly as if the hook had failed on it.
-    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError>;
-}
-
-/// Nothing to prepare.
-impl Prepare for () {
-    fn prepare(_record: &ContainerRecord) -> Result<Self, IndexError> {
-        Ok(())
-    }
-}
-
-/// Rows derived from each new container (an X-Chain indexer's tx, UTXO and address rows), written
-/// in the same atomic batch as the container itself.
-pub trait Derive {
-    /// What the hook needs prepared for each container (`()` for nothing).
-    type Prepared: Prepare;
-
-    /// Adds the rows derived from `record` (now at `index` in its path; `prepared` is its
-    /// [`Prepare`]) to `batch`. `view` is the store as committed before this batch; earlier
-    /// containers of the same batch are not visible there, so a hook that needs them keeps its
-    /// own pending state until [`Derive::committed`].
-    fn derive(
-        &mut self,
-        batch: &mut WriteBatch,
-        view: &Store,
-        record: &ContainerRecord,
-        index: u64,
-        prepared: &Self::Prepared,
-    ) -> Result<(), IndexError>;
-
-    /// The batch is complete and about to be written: add the rows the hook held back until
-    /// now (e.g. the final value of a row many containers of the batch changed, written once).
-    fn finish(&mut self, _batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
-        Ok(())
-    }
-
-    /// The finished batch (the one [`Derive::finish`] last completed) was written.
-    fn committed(&mut self) {}
-
-    /// The batches not written were dropped (an error): forget their pending state.
-    fn discard(&mut self) {}
-
-    /// Whether the follower may derive the next batch while the finished one is being written.
-    /// A hook that says so answers reads about a finished batch from its own state until
-    /// [`Derive::committed`] (the store may not show that batch yet), and takes `committed`
-    /// while the next batch is part-derived; `finish` still comes only after the previous
-    /// batch's `committed`, so at most one finished batch is unwritten. `false` by default:
-    /// each batch is then written before the next one starts.
-    fn overlaps_writes(&self) -> bool {
-        false
-    }
-}
-
-/// A [`Derive`] that adds nothing: the container index alone.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoDerive;
-
-impl Derive for NoDerive {
-    type Prepared = ();
-
-    fn derive(
-        &mut self,
-        _batch: &mut WriteBatch,
-        _view: &Store,
-        _record: &ContainerRecord,
-        _index: u64,
-        _prepared: &(),
-    ) -> Result<(), IndexError> {
-        Ok(())
-    }
-}
 
 /// A container line with its [`Prepare`] (or the error preparing it gave), as
 /// [`ingest_prepared`] takes it.
@@ -148,8 +73,7 @@ pub struct IngestStats {
 
 /// Stages one container into `batch` (its index rows, then what `derive` adds when it is new).
 /// An error names the line's source line when it has one.
-/// On an error nothing is undone here: the caller drops the batch and calls
-/// [`IndexWriter::discard`] and [`Derive::discard`].
+/// On an error nothing is undone here: the caller drops the batch ([`drop_batch`]).
 pub(crate) fn stage_line<D: Derive + ?Sized>(
     store: &Store,
     writer: &mut IndexWriter,
@@ -180,54 +104,63 @@ fn stage_record<D: Derive + ?Sized>(
     Ok(staged)
 }
 
-/// Drops what `batch` staged: empties it and tells `writer` and `derive` to forget it.
-pub(crate) fn drop_batch<D: Derive + ?Sized>(
-    writer: &mut IndexWriter,
-    derive: &mut D,
-    batch: &mut WriteBatch,
-) {
-    batch.clear();
-    writer.discard();
-    derive.discard();
-}
-
-/// Completes `batch` with what `derive` held back, writes it (then empties it, keeping its
-/// allocation) and tells `writer` and `derive` whether it landed.
-pub(crate) fn write_batch<D: Derive + ?Sized>(
+/// Stages a page of lines into `batch` (each container at its stated index, with what
+/// `derive` adds); returns the new containers. On an error the batch is left as it is, for
+/// the caller to drop.
+pub(crate) fn stage_page<D: Derive + ?Sized>(
     store: &Store,
     writer: &mut IndexWriter,
     derive: &mut D,
     batch: &mut WriteBatch,
-) -> Result<(), IndexError> {
-    if let Err(e) = derive.finish(batch, store) {
-        drop_batch(writer, derive, batch);
-        return Err(e);
+    lines: Vec<PreparedLine<D::Prepared>>,
+) -> Result<u64, IndexError> {
+    let mut added = 0u64;
+    for line in lines {
+        if let Staged::New { .. } = stage_line(store, writer, batch, derive, line)? {
+            added += 1;
+        }
     }
-    writer.seal();
-    let written = store.write(&*batch);
-    batch.clear();
-    settle(written, writer, derive)
+    Ok(added)
 }
 
-/// Tells `writer` and `derive` how the write of the sealed batch ended: on success it is
-/// committed; on failure everything not written (it, and anything staged after it) is dropped.
-pub(crate) fn settle<D: Derive + ?Sized>(
-    written: Result<(), StoreError>,
+/// Stages a page and writes it as one batch; returns the new containers. `batch` is empty
+/// before and after.
+pub(crate) fn write_page<D: Derive + ?Sized>(
+    store: &Store,
     writer: &mut IndexWriter,
     derive: &mut D,
-) -> Result<(), IndexError> {
-    match written {
-        Ok(()) => {
-            writer.committed();
-            derive.committed();
-            Ok(())
-        }
+    batch: &mut WriteBatch,
+    lines: Vec<PreparedLine<D::Prepared>>,
+) -> Result<u64, IndexError> {
+    let mut parts = (derive, writer);
+    let added = match stage_page(store, &mut *parts.1, &mut *parts.0, batch, lines) {
+        Ok(added) => added,
         Err(e) => {
-            writer.discard();
-            derive.discard();
-            Err(e.into())
+            drop_batch(&mut parts, batch);
+            return Err(e);
         }
+    };
+    if added > 0 {
+        write_batch(store, &mut parts, batch)?;
+    } else {
+        // Only duplicates: nothing was derived, nothing to write.
+        drop_batch(&mut parts, batch);
     }
+    Ok(added)
+}
+
+/// Stages `page` while `behind` writes the sealed batch (see [`WriteBehind::overlap`]).
+pub(crate) fn overlap_page<D: Derive + ?Sized>(
+    behind: &mut WriteBehind,
+    store: &Store,
+    writer: &mut IndexWriter,
+    derive: &mut D,
+    batch: &mut WriteBatch,
+    page: Vec<PreparedLine<D::Prepared>>,
+) -> Result<u64, IndexError> {
+    behind.overlap(store, &mut (derive, writer), batch, |(d, w), b| {
+        stage_page(store, w, &mut **d, b, page)
+    })
 }
 
 /// Reads `source` to its end, writing batches of at most `batch_size` new containers (whole
@@ -288,19 +221,19 @@ where
             }
             Ok(Staged::Duplicate { .. }) => stats.duplicates += 1,
             Err(e) => {
-                drop_batch(writer, derive, &mut batch);
+                drop_batch(&mut (derive, writer), &mut batch);
                 return Err(e);
             }
         }
         if in_batch >= batch_size {
-            write_batch(store, writer, derive, &mut batch)?;
+            write_batch(store, &mut (&mut *derive, &mut *writer), &mut batch)?;
             stats.batches += 1;
             in_batch = 0;
             on_batch(&stats);
         }
     }
     if in_batch > 0 {
-        write_batch(store, writer, derive, &mut batch)?;
+        write_batch(store, &mut (derive, writer), &mut batch)?;
         stats.batches += 1;
         on_batch(&stats);
     }
@@ -350,11 +283,11 @@ where
         stats.read += read as u64;
         if let Some(e) = failed {
             // The page read so far is dropped, as the unbatched loop drops its batch.
-            behind.land(store, writer, derive)?;
+            behind.land(store, &mut (derive, writer))?;
             return Err(e);
         }
         if read > 0 {
-            let landed = behind.overlap(store, writer, derive, &mut batch, page)?;
+            let landed = overlap_page(&mut behind, store, writer, derive, &mut batch, page)?;
             let added = behind.sealed_added();
             stats.added += added;
             stats.duplicates += read as u64 - added;
@@ -364,7 +297,7 @@ where
             }
         }
         if last {
-            let landed = behind.land(store, writer, derive)?;
+            let landed = behind.land(store, &mut (derive, writer))?;
             if landed > 0 {
                 stats.batches += 1;
                 on_batch(&stats);

@@ -7,25 +7,28 @@
 //!   (so derived rows commit in the same atomic batch) and advances only after the write succeeded;
 //! - [`IndexReader`]: reads over any [`ReadView`](snowline_store::ReadView) (store or snapshot);
 //! - sources: [`import_jsonl`] / [`import_file`] (JSON lines exported from a node), the
-//!   [`Follower`] (mirrors an upstream node's index API), and the generic [`ingest`] loop with
-//!   its [`Derive`] hook for indexers that derive rows from each container.
+//!   [`Follower`] (mirrors an upstream node's index API), and the generic [`ingest`] loop;
+//! - [`derive`]: the kit every chain crate derives its tables with: hooks dispatched by path,
+//!   the crash-safe batch protocol, write-behind and the generations of unwritten state.
 //!
 //! See `docs/node-index.md`.
 
-mod behind;
+pub mod derive;
 mod error;
 mod follower;
 mod import;
 mod ingest;
+mod range_wire;
 mod reader;
 mod status;
 mod tables;
 mod writer;
 
 pub use error::IndexError;
-pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer, parse_range_result};
+pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer};
 pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
-pub use ingest::{Derive, IngestStats, NoDerive, Prepare, PreparedLine, ingest, ingest_prepared};
+pub use ingest::{IngestStats, PreparedLine, ingest, ingest_prepared};
+pub use range_wire::parse_range_result;
 pub use reader::{IndexReader, IndexedContainer};
 pub use status::{FollowSnapshot, FollowStatus, PathLag};
 pub use tables::{ContainerIds, Containers, StoredContainer, path_code, path_from_code, tables};

@@ -6,6 +6,7 @@ use snowline_store::{ReadView, Store, WriteBatch};
 use snowline_types::Id;
 use snowline_types::container::{ContainerRecord, IndexPath};
 
+use crate::derive::{Overlay, Staging, Versions, settle};
 use crate::error::IndexError;
 use crate::reader::IndexReader;
 use crate::tables::{ContainerIds, Containers, StoredContainerRef, path_code};
@@ -36,18 +37,14 @@ impl Staged {
     }
 }
 
-/// Holds the next index of every path (loaded from the store at open), the containers staged
-/// in the current batch, and those of a sealed batch being written. One writer per store.
+/// The cursor of the index: the next index of every path (loaded from the store at open) as the
+/// staged, sealed and written batches leave it, and the ids of the containers staged or sealed
+/// and not yet written, which the store does not show. One writer per store.
 #[derive(Debug, Clone, Default)]
 pub struct IndexWriter {
-    next: [u64; 5],
-    /// The next indexes once the sealed batch is written.
-    sealed_next: [u64; 5],
-    staged_next: [u64; 5],
+    next: Versions<[u64; 5]>,
     /// FxHash: the keys are container ids (hashes); SipHash cost more than the lookups.
-    staged_ids: FxHashMap<(u8, Id), u64>,
-    /// The containers of the sealed batch, which the store may not show yet.
-    sealed_ids: FxHashMap<(u8, Id), u64>,
+    unwritten: Overlay<FxHashMap<(u8, Id), u64>>,
 }
 
 fn slot(path: IndexPath) -> usize {
@@ -64,33 +61,30 @@ impl IndexWriter {
             }
         }
         Ok(Self {
-            next,
-            sealed_next: next,
-            staged_next: next,
-            staged_ids: FxHashMap::default(),
-            sealed_ids: FxHashMap::default(),
+            next: Versions::new(next),
+            unwritten: Overlay::default(),
         })
     }
 
     /// The index the next committed container of `path` gets (= containers written).
     pub fn next_index(&self, path: IndexPath) -> u64 {
-        self.next.get(slot(path)).copied().unwrap_or(0)
+        self.next.written().get(slot(path)).copied().unwrap_or(0)
     }
 
     /// Like [`IndexWriter::next_index`] but counting containers staged and not yet committed.
     pub fn staged_next_index(&self, path: IndexPath) -> u64 {
-        self.staged_next.get(slot(path)).copied().unwrap_or(0)
+        self.next.staged().get(slot(path)).copied().unwrap_or(0)
     }
 
     /// Whether containers are staged and not yet committed.
     pub fn has_staged(&self) -> bool {
-        self.staged_next != self.next
+        self.next.staged() != self.next.written()
     }
 
     /// Adds the rows of `record` to `batch` (unless it is already in its path, see
     /// [`Staged::Duplicate`]). `view` must show the committed index (the store this writer was
-    /// opened on). Call [`IndexWriter::committed`] after the batch is written, or
-    /// [`IndexWriter::discard`] if it is dropped.
+    /// opened on). The batch then follows the [`Staging`] protocol: sealed, then committed
+    /// once written, or discarded if dropped.
     pub fn stage<V: ReadView>(
         &mut self,
         view: &V,
@@ -104,7 +98,7 @@ impl IndexWriter {
         if let Some(index) = view.get::<ContainerIds>(&(code, record.id))? {
             return Ok(Staged::Duplicate { index });
         }
-        let Some(next) = self.staged_next.get_mut(slot(record.path)) else {
+        let Some(next) = self.next.staged_mut().get_mut(slot(record.path)) else {
             return Err(IndexError::Corrupt(format!("no slot for {}", record.path)));
         };
         let index = *next;
@@ -118,7 +112,7 @@ impl IndexWriter {
         );
         batch.put::<ContainerIds>(&(code, record.id), &index);
         *next = index.saturating_add(1);
-        self.staged_ids.insert((code, record.id), index);
+        self.unwritten.staged_mut().insert((code, record.id), index);
         Ok(Staged::New { index })
     }
 
@@ -149,47 +143,35 @@ impl IndexWriter {
 
     /// The index of a container staged or sealed and not yet written.
     fn unwritten_index(&self, code: u8, id: Id) -> Option<u64> {
-        self.staged_ids
-            .get(&(code, id))
-            .or_else(|| self.sealed_ids.get(&(code, id)))
+        let key = (code, id);
+        self.unwritten
+            .staged()
+            .get(&key)
+            .or_else(|| self.unwritten.sealed().get(&key))
             .copied()
-    }
-
-    /// The staged batch is complete and goes to the store: containers staged from now on
-    /// belong to the next batch. [`IndexWriter::committed`] follows once it is written.
-    pub fn seal(&mut self) {
-        self.sealed_next = self.staged_next;
-        self.sealed_ids.extend(self.staged_ids.drain());
-    }
-
-    /// The sealed batch was written: its containers become committed.
-    pub fn committed(&mut self) {
-        self.next = self.sealed_next;
-        self.sealed_ids.clear();
-    }
-
-    /// The batches not written (staged, and sealed if its write failed) were dropped: forget
-    /// what they held.
-    pub fn discard(&mut self) {
-        self.sealed_next = self.next;
-        self.staged_next = self.next;
-        self.staged_ids.clear();
-        self.sealed_ids.clear();
     }
 
     /// Seals the staged batch, writes `batch` to `store` and then marks it committed (or
     /// discards the staging when the write fails).
     pub fn write(&mut self, store: &Store, batch: &WriteBatch) -> Result<(), IndexError> {
         self.seal();
-        match store.write(batch) {
-            Ok(()) => {
-                self.committed();
-                Ok(())
-            }
-            Err(e) => {
-                self.discard();
-                Err(e.into())
-            }
-        }
+        Ok(settle(store.write(batch), self)?)
+    }
+}
+
+impl Staging for IndexWriter {
+    fn seal(&mut self) {
+        self.next.seal();
+        self.unwritten.seal();
+    }
+
+    fn committed(&mut self) {
+        self.next.committed();
+        self.unwritten.committed();
+    }
+
+    fn discard(&mut self) {
+        self.next.discard();
+        self.unwritten.discard();
     }
 }

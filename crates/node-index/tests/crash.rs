@@ -7,8 +7,9 @@
 use std::io::{BufRead, BufReader, Cursor};
 use std::process::{Command, Stdio};
 
+use snowline_node_index::derive::NoDerive;
 use snowline_node_index::{
-    ContainerIds, Containers, IndexReader, IndexWriter, NoDerive, import_file, import_jsonl, tables,
+    ContainerIds, Containers, IndexReader, IndexWriter, import_file, import_jsonl, tables,
 };
 use snowline_store::{Direction, ReadView, Schema, Store};
 use snowline_types::Id;

@@ -4,9 +4,10 @@
 
 use std::io::Cursor;
 
+use snowline_node_index::derive::{Derive, NoDerive, Prepare, Staging};
 use snowline_node_index::{
-    ContainerIds, Containers, Derive, IndexError, IndexReader, IndexWriter, NoDerive, Prepare,
-    Staged, import_file, import_jsonl, tables, validate_jsonl,
+    ContainerIds, Containers, IndexError, IndexReader, IndexWriter, Staged, import_file,
+    import_jsonl, tables, validate_jsonl,
 };
 use snowline_store::{Direction, ReadView, Schema, Store, Table, WriteBatch};
 use snowline_types::Id;
@@ -436,6 +437,7 @@ struct Deferred {
 }
 
 impl Derive for Deferred {
+    const PATHS: &'static [IndexPath] = &IndexPath::ALL;
     type Prepared = Len;
 
     fn derive(
@@ -449,7 +451,9 @@ impl Derive for Deferred {
         self.rows.push((record.id, prepared.0));
         Ok(())
     }
+}
 
+impl Staging for Deferred {
     fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
         if self.fail_finish {
             return Err(IndexError::Derive("cannot finish".into()));
@@ -460,12 +464,17 @@ impl Derive for Deferred {
         Ok(())
     }
 
+    fn seal(&mut self) {}
+
+    fn committed(&mut self) {}
+
     fn discard(&mut self) {
         self.rows.clear();
     }
 }
 
 impl Derive for Lengths {
+    const PATHS: &'static [IndexPath] = &IndexPath::ALL;
     type Prepared = Len;
 
     fn derive(
@@ -482,12 +491,17 @@ impl Derive for Lengths {
         batch.put::<Derived>(&record.id, &prepared.0);
         Ok(())
     }
-    fn committed(&mut self) {
-        self.committed += 1;
-    }
     fn overlaps_writes(&self) -> bool {
         self.overlap
     }
+}
+
+impl Staging for Lengths {
+    fn seal(&mut self) {}
+    fn committed(&mut self) {
+        self.committed += 1;
+    }
+    fn discard(&mut self) {}
 }
 
 #[test]

@@ -425,7 +425,7 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, TimestampError> {
     };
     if !(1..=12).contains(&month)
         || day < 1
-        || day > days_in_month(year, month)
+        || day > crate::time::days_in_month(year, month)
         || hour > 23
         || minute > 59
         || second > 59
@@ -442,17 +442,4 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, TimestampError> {
         - i128::from(offset_secs);
     let total = secs * i128::from(NANOS_PER_SEC) + i128::from(nanos);
     i64::try_from(total).map_err(|_| TimestampError::Overflow(s.to_owned()))
-}
-
-fn is_leap(y: i64) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if is_leap(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
 }

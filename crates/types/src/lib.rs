@@ -3,6 +3,7 @@
 //! Pure code: no I/O, no async, no global state. Everything here is byte-exact with avalanchego,
 //! and tests cite the avalanchego file each vector comes from.
 
+pub mod access;
 pub mod address;
 pub mod avm;
 pub mod cb58;
@@ -13,6 +14,7 @@ pub mod formatting;
 pub mod fx;
 pub mod hashing;
 pub mod id;
+pub mod json_uint;
 pub mod network;
 pub mod platformvm;
 pub mod proposervm;

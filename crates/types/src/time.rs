@@ -14,6 +14,21 @@ pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
+/// Whether `y` is a leap year in the proleptic Gregorian calendar.
+pub fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+/// Days in month `m` (1..=12) of year `y`.
+pub fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 /// The date `(year, month 1..=12, day 1..=31)` of a day count since 1970-01-01.
 pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
@@ -39,6 +54,15 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn leap_years_follow_the_gregorian_rule() {
+        assert!(is_leap(2024) && is_leap(2000) && !is_leap(1900) && !is_leap(2023));
+        assert_eq!(days_in_month(2024, 2), 29);
+        assert_eq!(days_in_month(1900, 2), 28);
+        assert_eq!(days_in_month(2023, 4), 30);
+        assert_eq!(days_in_month(2023, 12), 31);
+    }
+
+    #[test]
     fn known_dates() {
         // 1599696000 (avalanchego genesis startTime) is 2020-09-10.
         assert_eq!(civil_from_days(1_599_696_000 / 86_400), (2020, 9, 10));
@@ -52,6 +76,8 @@ mod tests {
         #[test]
         fn the_two_are_inverse(days in -1_000_000i64..10_000_000) {
             let (y, m, d) = civil_from_days(days);
+            // Every civil date is a real day of its month.
+            prop_assert!(i64::from(d) <= days_in_month(y, i64::from(m)));
             prop_assert!((1..=12).contains(&m) && (1..=31).contains(&d));
             prop_assert_eq!(days_from_civil(y, m, d), days);
         }

@@ -5,14 +5,15 @@
 
 use std::sync::Arc;
 
+use snowline_chain_x::XChainState;
 use snowline_devnet::{Devnet, DevnetConfig};
-use snowline_indexer::{XChainState, XGenesisState};
 use snowline_jsonrpc::{Router, Server, ServerConfig};
-use snowline_node_api::Compat;
-use snowline_node_api::avm::{AvmConfig, avm_routes};
 use snowline_node_index::{IndexWriter, ingest};
+use snowline_node_rpc::Compat;
+use snowline_node_rpc::avm::{AvmConfig, avm_routes};
 use snowline_store::{Schema, Store};
 use snowline_types::ShortId;
+use snowline_types::avm::XGenesisState;
 use snowline_types::container::{ContainerLine, ContainerRecord};
 use snowline_types::network::NetworkInfo;
 
@@ -47,7 +48,7 @@ pub fn devnet(seed: u64, txs: u64) -> (Devnet, XGenesisState) {
         DevnetConfig::large(txs)
     };
     let devnet = Devnet::generate(cfg.with_seed(seed)).unwrap();
-    let genesis = XGenesisState::of_devnet(&devnet);
+    let genesis = devnet.x_genesis();
     (devnet, genesis)
 }
 
@@ -81,7 +82,7 @@ pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
     let schema = snowline_node_index::tables()
         .into_iter()
-        .chain(snowline_indexer::tables::tables())
+        .chain(snowline_chain_x::tables::tables())
         .fold(Schema::new(1), |s, t| s.with_spec(t));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), &schema).unwrap();
@@ -99,7 +100,7 @@ pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
             .unwrap();
         rt.block_on(async move {
             let router =
-                snowline_node_api::index_routes(Router::new(), Arc::clone(&store), Compat::Spec);
+                snowline_node_rpc::index_routes(Router::new(), Arc::clone(&store), Compat::Spec);
             let router = avm_routes(
                 router,
                 store,

@@ -3,6 +3,8 @@
 use snowline_store::DecodeError;
 use snowline_store::value::ValueCodec;
 
+pub use snowline_types::access::{Caller, KeyLookup};
+
 use super::tier::Tier;
 use crate::bytes::{Reader, put_str, put_varint};
 
@@ -22,28 +24,6 @@ pub struct KeyRecord {
     pub created_at: u64,
     /// A disabled key is refused (the REST edge answers 403) until re-enabled.
     pub disabled: bool,
-}
-
-/// Who is calling, as the REST edge needs it for rate limits and metering.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caller {
-    /// The key id (see [`KeyRecord::key_id`]).
-    pub key_id: String,
-    /// The key's organisation.
-    pub org_id: String,
-    /// The key's tier name ([`Tier::as_str`]).
-    pub tier: String,
-}
-
-/// The answer to "whose key is this?".
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KeyLookup {
-    /// No key has this secret (or it is malformed).
-    Unknown,
-    /// The key exists but is disabled.
-    Disabled,
-    /// The key is valid.
-    Active(Caller),
 }
 
 /// The stored value: everything but the key id (which is in the table key).

@@ -68,7 +68,7 @@ impl<'q> Aggregator<'q> {
         e.timestamp_ms >= q.start_ms
             && e.timestamp_ms < q.end_ms
             && eq(&q.org_id, e.org_id)
-            && eq(&f.chain_id, e.chain_id)
+            && eq(&f.chain_id, e.chain_id.unwrap_or_default())
             && eq(&f.request_type, e.request_type)
             && eq(&f.api_key_id, e.api_key_id)
             && eq(&f.request_path, e.request_path)
@@ -89,7 +89,7 @@ impl<'q> Aggregator<'q> {
         let group: &str = match self.query.group_by {
             None => "",
             Some(GroupBy::RequestPath) => e.request_path,
-            Some(GroupBy::ChainId) => e.chain_id,
+            Some(GroupBy::ChainId) => e.chain_id.unwrap_or_default(),
             Some(GroupBy::ApiKeyId) => e.api_key_id,
             Some(GroupBy::RequestType) => e.request_type,
             Some(GroupBy::ResponseCode) => {
@@ -108,8 +108,12 @@ impl<'q> Aggregator<'q> {
         totals.requests += 1;
         totals.successes += u64::from((200..300).contains(&e.response_code));
         totals.invalid += u64::from((400..500).contains(&e.response_code));
-        totals.credits_used = totals.credits_used.saturating_add(e.credits_used);
-        totals.credits_wasted = totals.credits_wasted.saturating_add(e.credits_wasted);
+        totals.credits_used = totals
+            .credits_used
+            .saturating_add(u64::from(e.credits_used));
+        totals.credits_wasted = totals
+            .credits_wasted
+            .saturating_add(u64::from(e.credits_wasted));
         totals.latencies_us.push(e.latency_us);
     }
 

@@ -102,7 +102,7 @@ impl UsageLog {
     /// minute in the order written).
     pub fn events(&self, start_ms: u64, end_ms: u64) -> Result<Vec<UsageEvent>> {
         let mut out = Vec::new();
-        self.for_each(start_ms, end_ms, |e| out.push(e.to_owned_event()))?;
+        self.for_each(start_ms, end_ms, |e| out.push(e.to_event()))?;
         Ok(out)
     }
 

@@ -43,7 +43,7 @@ pub fn ev(ts_ms: u64) -> UsageEvent {
         api_key_id: "00112233aabbccdd".into(),
         request_path: "/v1/chains".into(),
         response_code: 200,
-        chain_id: "43114".into(),
+        chain_id: Some("43114".into()),
         request_type: "data".into(),
         latency_us: 1_000,
         credits_used: 1,
@@ -67,7 +67,7 @@ pub fn field(e: &UsageEvent, g: GroupBy) -> String {
     match g {
         GroupBy::RequestPath => e.request_path.clone(),
         GroupBy::ResponseCode => e.response_code.to_string(),
-        GroupBy::ChainId => e.chain_id.clone(),
+        GroupBy::ChainId => e.chain_id.clone().unwrap_or_default(),
         GroupBy::ApiKeyId => e.api_key_id.clone(),
         GroupBy::RequestType => e.request_type.clone(),
     }
@@ -93,7 +93,9 @@ pub fn model(events: &[UsageEvent], q: &UsageQuery) -> BTreeMap<(i64, Option<Str
         let keep = e.timestamp_ms >= q.start_ms
             && e.timestamp_ms < q.end_ms
             && q.org_id.as_ref().is_none_or(|o| *o == e.org_id)
-            && f.chain_id.as_ref().is_none_or(|v| *v == e.chain_id)
+            && f.chain_id
+                .as_ref()
+                .is_none_or(|v| *v == e.chain_id.clone().unwrap_or_default())
             && f.request_type.as_ref().is_none_or(|v| *v == e.request_type)
             && f.api_key_id.as_ref().is_none_or(|v| *v == e.api_key_id)
             && f.request_path.as_ref().is_none_or(|v| *v == e.request_path)
@@ -118,8 +120,8 @@ pub fn model(events: &[UsageEvent], q: &UsageQuery) -> BTreeMap<(i64, Option<Str
                 total: n,
                 success_pct: ok * 100.0 / n as f64,
                 invalid: es.iter().filter(|e| e.response_code / 100 == 4).count() as u64,
-                used: es.iter().map(|e| e.credits_used).sum(),
-                wasted: es.iter().map(|e| e.credits_wasted).sum(),
+                used: es.iter().map(|e| u64::from(e.credits_used)).sum(),
+                wasted: es.iter().map(|e| u64::from(e.credits_wasted)).sum(),
                 median_ms: naive_median(&lat) / 1000.0,
             };
             (k, exp)

@@ -4,12 +4,15 @@
 
 pub mod block;
 pub mod fx_types;
+pub mod genesis;
+pub mod outputs;
 pub mod tx;
 pub mod txs;
 pub mod verify;
 
 pub use block::{ParsedBlock, StandardBlock, block_tx_id};
 pub use fx_types::{Credential, FxOperation, Output, TransferableIn, TransferableOut, type_id};
+pub use genesis::XGenesisState;
 pub use tx::{ParsedTx, Tx};
 pub use txs::{
     BaseTx, CreateAssetTx, ExportTx, ImportTx, InitialState, Operation, OperationTx,

@@ -1,0 +1,672 @@
+//! [`XHistory`]: the node-index [`Derive`] hook that fills the history tables from accepted
+//! `X/tx`, `X/vtx` and `X/block` containers, in the same atomic batch as the containers.
+
+use rustc_hash::FxHashMap;
+
+use snowline_node_index::IndexError;
+use snowline_node_index::derive::{Derive, PendingRows, Staging, settle};
+use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
+use snowline_types::avm::{Output, ParsedBlock, TransferableOut, Tx, UnsignedTx, Utxo};
+use snowline_types::components::UtxoId;
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::{Id, ShortId};
+
+use super::rows::{
+    AssetCap, AssetInfo, AssetTotal, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord,
+    VertexRow, output_amount, output_owners,
+};
+use super::tables::{
+    META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, XhAllByAmount, XhAllByTime, XhAssets,
+    XhBalances, XhBlocks, XhMeta, XhMultiOwner, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos,
+    XhVertices,
+};
+use crate::container::{X_PATHS, XContainer};
+use crate::error::XStateError;
+use snowline_types::avm::XGenesisState;
+use snowline_types::avm::outputs::{owners, produced_utxos};
+
+/// Counters of what [`XHistory`] applied since it was created.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HistoryStats {
+    /// Txs applied.
+    pub txs: u64,
+    /// Txs seen again (a DAG tx in `X/tx` and in its vertex) with nothing left to record.
+    pub duplicate_txs: u64,
+    /// Txs first seen in `X/tx` whose vertex or block later gave them a height.
+    pub patched_txs: u64,
+    /// UTXOs created (X-Chain outputs, exports from X, genesis atomic UTXOs).
+    pub utxos_created: u64,
+    /// UTXOs consumed.
+    pub utxos_consumed: u64,
+    /// Inputs whose UTXO is unknown (not indexed, e.g. imported from an unindexed chain) or
+    /// already consumed; they are skipped.
+    pub missing_inputs: u64,
+    /// Vertices recorded.
+    pub vertices: u64,
+    /// Blocks recorded.
+    pub blocks: u64,
+}
+
+/// The X-Chain history deriver for the Data API. Keeps what the current (unwritten) batch
+/// changed, because reads through the store do not see it yet.
+#[derive(Debug)]
+pub struct XHistory {
+    x_chain: Id,
+    utxos: PendingRows<XhUtxos>,
+    txs: PendingRows<XhTxs>,
+    balances: PendingRows<XhBalances>,
+    /// The UTXOs created in the batch and not yet consumed by it.
+    fresh: FxHashMap<Id, Fresh>,
+    /// The batch's last container time: [`META_LAST_TIME`] once the batch is complete.
+    last_time: Option<u64>,
+    first_time_known: bool,
+    first_time_pending: bool,
+    stats: HistoryStats,
+}
+
+/// The key of a balance row: (owner, asset, holding code, shared chain, locktime).
+type BalanceKey = <XhBalances as snowline_store::Table>::Key;
+
+/// What consuming a UTXO created in the same batch takes, kept from its creation: in a batch of
+/// blocks most outputs are spent within the batch, and this spares each one a copy and a
+/// re-parse of its row.
+#[derive(Debug)]
+struct Fresh {
+    /// The puts of its unspent orders and multi-owner rows, withdrawn when the batch consumes it.
+    puts: Vec<OpHandle>,
+    /// Its balance row and the amount it adds there, when it counts in one owner's balance.
+    balance: Option<(BalanceKey, u64)>,
+}
+
+fn decode_err(id: Id) -> impl FnOnce(snowline_types::codec::CodecError) -> XStateError {
+    move |source| XStateError::Decode { id, source }
+}
+
+/// The balance row a single-owner UTXO counts in: its owner `addr`, asset, holding, shared
+/// chain (none for native UTXOs) and locktime.
+fn balance_key(rec: &UtxoRecord, utxo: &Utxo, addr: &ShortId) -> BalanceKey {
+    let chain = rec.shared_with().unwrap_or(Id::EMPTY);
+    let locktime = output_owners(&utxo.output).locktime;
+    (*addr, utxo.asset_id, rec.holding.code(), chain, locktime)
+}
+
+/// Unix seconds of a container timestamp in ns (times before 1970 become 0).
+fn seconds(ns: i64) -> u64 {
+    u64::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(0)
+}
+
+/// The UTXOs an `ExportTx` puts in its destination's atomic memory, with the output indexes
+/// avalanchego gives them (after the base outputs: `executor.go` `ExportTx`).
+pub fn exported_utxos(tx: &Tx, tx_id: &Id) -> Vec<(Id, Utxo)> {
+    let UnsignedTx::Export(e) = &tx.unsigned else {
+        return Vec::new();
+    };
+    let first = e.base.outputs.len();
+    e.exported_outputs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let index = u32::try_from(first.saturating_add(i)).unwrap_or(u32::MAX);
+            let output = match &o.output {
+                TransferableOut::Secp256k1(t) => Output::Secp256k1Transfer(t.clone()),
+            };
+            let utxo = Utxo {
+                utxo_id: UtxoId::new(*tx_id, index),
+                asset_id: o.asset_id,
+                output,
+            };
+            (e.destination_chain, utxo)
+        })
+        .collect()
+}
+
+/// The Data API type and cap of a new asset, from its initial states.
+fn asset_kind(states: &[snowline_types::avm::InitialState]) -> (AssetType, AssetCap) {
+    let outputs = || states.iter().flat_map(|s| s.outputs.iter());
+    let nft = outputs().any(|o| matches!(o, Output::NftMint(_) | Output::NftTransfer(_)));
+    let mint = outputs().any(|o| {
+        matches!(
+            o,
+            Output::Secp256k1Mint(_) | Output::NftMint(_) | Output::PropertyMint(_)
+        )
+    });
+    (
+        if nft {
+            AssetType::Nft
+        } else {
+            AssetType::Secp256k1
+        },
+        if mint {
+            AssetCap::Variable
+        } else {
+            AssetCap::Fixed
+        },
+    )
+}
+
+impl XHistory {
+    /// A deriver for the X-Chain with id `x_chain` (its `createdOnChainId` /
+    /// `consumedOnChainId`), with no pending state.
+    pub fn new(x_chain: Id) -> Self {
+        Self {
+            x_chain,
+            utxos: PendingRows::default(),
+            txs: PendingRows::default(),
+            balances: PendingRows::default(),
+            fresh: FxHashMap::default(),
+            last_time: None,
+            first_time_known: false,
+            first_time_pending: false,
+            stats: HistoryStats::default(),
+        }
+    }
+
+    /// What was applied so far.
+    pub fn stats(&self) -> HistoryStats {
+        self.stats
+    }
+
+    /// Applies `genesis` once, in its own batch, as of `timestamp` (the network's start, Unix
+    /// seconds): genesis txs and their UTXOs, the linear genesis block, and the atomic UTXOs
+    /// other chains exported to X. Returns `false` (and writes nothing) when already applied.
+    pub fn apply_genesis(
+        &mut self,
+        store: &Store,
+        genesis: &XGenesisState,
+        timestamp: u64,
+    ) -> Result<bool, XStateError> {
+        if store.get::<XhMeta>(&META_GENESIS_TIME)?.is_some() {
+            return Ok(false);
+        }
+        let mut batch = WriteBatch::new();
+        if let Err(e) = self.stage_genesis(&mut batch, store, genesis, timestamp) {
+            self.discard();
+            return Err(e);
+        }
+        self.finish_rows(&mut batch);
+        self.seal();
+        settle(store.write(batch), self)?;
+        Ok(true)
+    }
+
+    fn stage_genesis(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        genesis: &XGenesisState,
+        timestamp: u64,
+    ) -> Result<(), XStateError> {
+        for tx in &genesis.txs {
+            let stored = view.get::<XhTxs>(&tx.id)?;
+            let place = TxRow {
+                timestamp,
+                height: None,
+            };
+            self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
+        }
+        if let Some(block) = &genesis.linear_genesis {
+            let parsed = ParsedBlock::from_block(block.clone()).map_err(decode_err(block.id()))?;
+            self.put_block(batch, &parsed, parsed.id, parsed.bytes.len(), block.time);
+        }
+        for (chain, utxo) in &genesis.atomic_utxos {
+            let ev = Event {
+                tx_id: utxo.utxo_id.tx_id,
+                height: None,
+                timestamp,
+            };
+            self.create(
+                batch,
+                view,
+                utxo.clone(),
+                Holding::ExportedToX,
+                (*chain, self.x_chain),
+                ev,
+            )?;
+        }
+        batch.put::<XhMeta>(&META_GENESIS_TIME, &timestamp);
+        Ok(())
+    }
+
+    /// Applies one accepted container to `batch` (`view` = the committed store; `index` = its
+    /// position in its path, the vertex index of a vertex). `X/tx`: the tx; `X/vtx`: the vertex
+    /// and its txs; `X/block`: the block and its txs. A tx already applied is not applied again;
+    /// if it had no height yet (seen in `X/tx` first), its vertex or block gives it one.
+    pub fn apply(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+        index: u64,
+    ) -> Result<(), XStateError> {
+        self.apply_parsed(batch, view, record, index, &XContainer::parse(record)?)
+    }
+
+    /// [`XHistory::apply`] of a container already decoded (`container` is `record` decoded).
+    pub fn apply_parsed(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+        index: u64,
+        container: &XContainer,
+    ) -> Result<(), XStateError> {
+        let ts = seconds(record.timestamp_ns);
+        match container {
+            XContainer::Tx(tx) => {
+                let stored = view.get::<XhTxs>(&tx.id)?;
+                let place = TxRow {
+                    timestamp: ts,
+                    height: None,
+                };
+                self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
+            }
+            XContainer::Vertex(vtx) => {
+                let stored = self.stored_tx_rows(view, vtx.txs.iter().map(|t| &t.id))?;
+                let place = TxRow {
+                    timestamp: ts,
+                    height: Some(vtx.height),
+                };
+                let mut tx_ids = Vec::with_capacity(vtx.txs.len());
+                for (tx, stored) in vtx.txs.iter().zip(stored) {
+                    self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
+                    tx_ids.push(tx.id);
+                }
+                let row = VertexRow {
+                    id: vtx.id,
+                    parent_ids: vtx.parent_ids.clone(),
+                    timestamp: ts,
+                    tx_ids,
+                    size: u32::try_from(record.bytes.len()).unwrap_or(u32::MAX),
+                };
+                batch.put::<XhVertices>(&(vtx.height, index), &row);
+                self.stats.vertices += 1;
+            }
+            XContainer::Block { block: inner, .. } => {
+                let place = TxRow {
+                    timestamp: ts,
+                    height: Some(inner.block.height),
+                };
+                let stored = self.stored_tx_rows(view, inner.tx_ids.iter())?;
+                for ((tx, id), stored) in inner.block.txs.iter().zip(&inner.tx_ids).zip(stored) {
+                    self.accept_tx(batch, view, (id, tx), place, stored)?;
+                }
+                self.put_block(batch, inner, record.id, record.bytes.len(), ts);
+            }
+            XContainer::Other => return Ok(()),
+        }
+        self.note_time(batch, view, ts)?;
+        Ok(())
+    }
+
+    fn put_block(
+        &mut self,
+        batch: &mut WriteBatch,
+        block: &ParsedBlock,
+        container_id: Id,
+        size: usize,
+        timestamp: u64,
+    ) {
+        let row = BlockRow {
+            id: block.id,
+            container_id,
+            parent_id: block.block.parent_id,
+            block_time: block.block.time,
+            timestamp,
+            tx_ids: block.tx_ids.clone(),
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+        };
+        batch.put::<XhBlocks>(&block.block.height, &row);
+        self.stats.blocks += 1;
+    }
+
+    fn note_time(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        ts: u64,
+    ) -> Result<(), XStateError> {
+        if !self.first_time_known {
+            if view.get::<XhMeta>(&META_FIRST_TIME)?.is_none() {
+                batch.put::<XhMeta>(&META_FIRST_TIME, &ts);
+                self.first_time_pending = true;
+            }
+            self.first_time_known = true;
+        }
+        self.last_time = Some(ts);
+        Ok(())
+    }
+
+    /// The committed rows of a container's txs, read in one batched lookup: almost all are
+    /// new, and RocksDB answers a batch of misses far faster than one `get` each.
+    fn stored_tx_rows<'i>(
+        &self,
+        view: &impl ReadView,
+        ids: impl Iterator<Item = &'i Id>,
+    ) -> Result<Vec<Option<TxRow>>, XStateError> {
+        let ids: Vec<Id> = ids.copied().collect();
+        Ok(view.multi_get::<XhTxs>(&ids)?)
+    }
+
+    /// A UTXO's row as of this batch, and whether it is in the store once the unwritten
+    /// batches are written.
+    fn utxo_row(
+        &self,
+        view: &impl ReadView,
+        id: &Id,
+    ) -> Result<Option<(UtxoRecord, bool)>, XStateError> {
+        match self.utxos.get(id) {
+            Some((row, stored)) => Ok(row.map(|r| (r.clone(), stored))),
+            None => Ok(view.get::<XhUtxos>(id)?.map(|r| (r, true))),
+        }
+    }
+
+    /// Applies `tx` at `place` (its container's time and height) unless already applied; a
+    /// known tx without height gets `place.height`. `stored` is the tx's row in the committed
+    /// store (the batch's own rows take precedence).
+    fn accept_tx(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        (id, tx): (&Id, &Tx),
+        place: TxRow,
+        stored: Option<TxRow>,
+    ) -> Result<(), XStateError> {
+        let known = match self.txs.get(id) {
+            Some((row, _)) => row.copied(),
+            None => stored,
+        };
+        let TxRow {
+            timestamp: ts,
+            height,
+        } = place;
+        match known {
+            None => self.apply_tx(batch, view, id, tx, ts, height),
+            Some(row) if row.height.is_none() && height.is_some() => {
+                self.patch_height(view, id, tx, row, height)
+            }
+            Some(_) => {
+                self.stats.duplicate_txs += 1;
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_tx(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: &Id,
+        tx: &Tx,
+        timestamp: u64,
+        height: Option<u64>,
+    ) -> Result<(), XStateError> {
+        let row = TxRow { timestamp, height };
+        self.txs.put(*id, row, false);
+        let ev = Event {
+            tx_id: *id,
+            height,
+            timestamp,
+        };
+        for input in tx.unsigned.input_utxos() {
+            self.consume(batch, view, input.id(), ev)?;
+        }
+        let x = self.x_chain;
+        for utxo in produced_utxos(tx, id) {
+            self.create(batch, view, utxo, Holding::Native, (x, x), ev)?;
+        }
+        for (dest, utxo) in exported_utxos(tx, id) {
+            self.create(batch, view, utxo, Holding::ExportedFromX, (x, dest), ev)?;
+        }
+        if let UnsignedTx::CreateAsset(c) = &tx.unsigned {
+            let (asset_type, cap) = asset_kind(&c.states);
+            let info = AssetInfo {
+                name: c.name.clone(),
+                symbol: c.symbol.clone(),
+                denomination: c.denomination,
+                asset_type,
+                cap,
+                created_at: timestamp,
+            };
+            batch.put::<XhAssets>(id, &info);
+        }
+        self.stats.txs += 1;
+        Ok(())
+    }
+
+    /// Gives a tx applied without a height (and what it created and consumed) its height.
+    fn patch_height(
+        &mut self,
+        view: &impl ReadView,
+        id: &Id,
+        tx: &Tx,
+        row: TxRow,
+        height: Option<u64>,
+    ) -> Result<(), XStateError> {
+        let row = TxRow { height, ..row };
+        self.txs.put(*id, row, true);
+        let created = produced_utxos(tx, id)
+            .into_iter()
+            .chain(exported_utxos(tx, id).into_iter().map(|(_, u)| u));
+        for utxo in created {
+            let uid = utxo.id();
+            if let Some((mut rec, stored)) = self.utxo_row(view, &uid)? {
+                if rec.created.tx_id == *id && rec.created.height.is_none() {
+                    rec.created.height = height;
+                    self.utxos.put(uid, rec, stored);
+                }
+            }
+        }
+        for input in tx.unsigned.input_utxos() {
+            let uid = input.id();
+            if let Some((mut rec, stored)) = self.utxo_row(view, &uid)? {
+                if let Some(c) = rec.consumed.as_mut().filter(|c| c.tx_id == *id) {
+                    c.height = height;
+                    self.utxos.put(uid, rec, stored);
+                }
+            }
+        }
+        self.stats.patched_txs += 1;
+        Ok(())
+    }
+
+    /// Records a new UTXO: its row, its four address orders, and its balance (single owner) or
+    /// multi-owner entry. `chains` = (`createdOnChainId`, `consumedOnChainId`).
+    fn create(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        utxo: Utxo,
+        holding: Holding,
+        chains: (Id, Id),
+        created: Event,
+    ) -> Result<(), XStateError> {
+        let uid = utxo.id();
+        let counted = output_amount(&utxo.output);
+        let amount = counted.unwrap_or(0);
+        let addrs = owners(&utxo.output);
+        let ts = created.timestamp;
+        // The unspent orders (and multi-owner rows) are withdrawn if the batch consumes the
+        // UTXO; the orders of all UTXOs stay.
+        let mut puts = Vec::with_capacity(3 * addrs.len());
+        for a in &addrs {
+            puts.push(batch.put_tracked::<XhUnspentByTime>(&(*a, ts, uid), &()));
+            puts.push(batch.put_tracked::<XhUnspentByAmount>(&(*a, amount, uid), &()));
+            batch.put::<XhAllByTime>(&(*a, ts, uid), &());
+            batch.put::<XhAllByAmount>(&(*a, amount, uid), &());
+        }
+        let rec = UtxoRecord {
+            holding,
+            amount,
+            created_on: chains.0,
+            consumed_on: chains.1,
+            created,
+            consumed: None,
+            bytes: utxo.to_bytes(),
+        };
+        let mut balance = None;
+        if let Some(counted) = counted {
+            if let [addr] = addrs.as_slice() {
+                let key = balance_key(&rec, &utxo, addr);
+                self.count(view, key, counted, true)?;
+                balance = Some((key, counted));
+            } else {
+                for a in &addrs {
+                    puts.push(batch.put_tracked::<XhMultiOwner>(&(*a, uid), &()));
+                }
+            }
+        }
+        self.fresh.insert(uid, Fresh { puts, balance });
+        self.utxos.put(uid, rec, false);
+        self.stats.utxos_created += 1;
+        Ok(())
+    }
+
+    /// Marks a UTXO consumed by `ev`: leaves the unspent orders and the balances.
+    fn consume(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        uid: Id,
+        ev: Event,
+    ) -> Result<(), XStateError> {
+        // Created in this very batch: withdraw its unspent rows instead of writing them and
+        // their deletes, and mark its pending row in place.
+        if let Some(fresh) = self.fresh.remove(&uid) {
+            for op in fresh.puts {
+                batch.cancel(op);
+            }
+            if let Some((key, amount)) = fresh.balance {
+                self.count(view, key, amount, false)?;
+            }
+            let rec = self.utxos.get_mut(&uid).ok_or_else(|| {
+                XStateError::Corrupt(format!("UTXO {uid} created in this batch has no row"))
+            })?;
+            rec.consumed = Some(ev);
+            self.stats.utxos_consumed += 1;
+            return Ok(());
+        }
+        let Some((mut rec, stored)) = self.utxo_row(view, &uid)? else {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        };
+        if rec.consumed.is_some() {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        }
+        let utxo = rec
+            .utxo()
+            .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
+        let addrs = owners(&utxo.output);
+        let counted = output_amount(&utxo.output);
+        for a in &addrs {
+            batch.delete::<XhUnspentByTime>(&(*a, rec.created.timestamp, uid));
+            batch.delete::<XhUnspentByAmount>(&(*a, rec.amount, uid));
+            if counted.is_some() && addrs.len() > 1 {
+                batch.delete::<XhMultiOwner>(&(*a, uid));
+            }
+        }
+        if let (Some(counted), [addr]) = (counted, addrs.as_slice()) {
+            self.count(view, balance_key(&rec, &utxo, addr), counted, false)?;
+        }
+        rec.consumed = Some(ev);
+        self.utxos.put(uid, rec, stored);
+        self.stats.utxos_consumed += 1;
+        Ok(())
+    }
+
+    /// Adds (`add`) or removes `amount` (one unspent UTXO) at the balance row `key`.
+    fn count(
+        &mut self,
+        view: &impl ReadView,
+        key: BalanceKey,
+        amount: u64,
+        add: bool,
+    ) -> Result<(), XStateError> {
+        let (mut total, stored) = match self.balances.get(&key) {
+            Some((t, stored)) => (t.copied().unwrap_or_default(), stored),
+            None => match view.get::<XhBalances>(&key)? {
+                Some(t) => (t, true),
+                None => (AssetTotal::default(), false),
+            },
+        };
+        if add {
+            total.add(amount);
+        } else {
+            total.sub(amount);
+        }
+        if total.utxo_count == 0 {
+            self.balances.delete(key, stored);
+        } else {
+            self.balances.put(key, total, stored);
+        }
+        Ok(())
+    }
+
+    /// The staged batch is complete: adds the rows held back until now (the final UTXO, tx
+    /// and balance rows, the last container time), each written once.
+    fn finish_rows(&mut self, batch: &mut WriteBatch) {
+        self.utxos.write_to(batch);
+        self.txs.write_to(batch);
+        self.balances.write_to(batch);
+        // Withdrawing a put is only possible within its own batch.
+        self.fresh.clear();
+        if let Some(ts) = self.last_time.take() {
+            batch.put::<XhMeta>(&META_LAST_TIME, &ts);
+        }
+    }
+}
+
+/// The sealed batch's rows stay readable until it is written, so the next batch may be derived
+/// meanwhile; dropped batches are forgotten.
+impl Staging for XHistory {
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+        self.finish_rows(batch);
+        Ok(())
+    }
+
+    fn seal(&mut self) {
+        self.utxos.seal();
+        self.txs.seal();
+        self.balances.seal();
+    }
+
+    fn committed(&mut self) {
+        self.utxos.committed();
+        self.txs.committed();
+        self.balances.committed();
+        self.first_time_pending = false;
+    }
+
+    fn discard(&mut self) {
+        self.utxos.discard();
+        self.txs.discard();
+        self.balances.discard();
+        self.fresh.clear();
+        self.last_time = None;
+        if self.first_time_pending {
+            self.first_time_known = false;
+            self.first_time_pending = false;
+        }
+    }
+}
+
+impl Derive for XHistory {
+    const PATHS: &'static [IndexPath] = &X_PATHS;
+    type Prepared = XContainer;
+
+    fn derive(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &Store,
+        record: &ContainerRecord,
+        index: u64,
+        prepared: &XContainer,
+    ) -> Result<(), IndexError> {
+        self.apply_parsed(batch, view, record, index, prepared)
+            .map_err(IndexError::from)
+    }
+
+    fn overlaps_writes(&self) -> bool {
+        true
+    }
+}

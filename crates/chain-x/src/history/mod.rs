@@ -1,0 +1,33 @@
+//! The X-Chain history the Data API serves: every UTXO with its creation and
+//! consumption, per-address orders by time and by amount (unspent, and all), balances in the
+//! X-Chain shape, vertices by height, linear blocks, assets.
+//!
+//! - [`tables`]: the tables (add [`tables::tables`] to a binary's schema);
+//! - [`XHistory`]: the [`Derive`](snowline_node_index::derive::Derive) hook that fills them in the
+//!   same atomic batch as the containers (paired with `XChainState`, both run in one ingest);
+//! - [`XHistoryReader`]: typed reads, as key-ordered iterators;
+//! - [`XHistoryPages`]: the Data API's listings as keyset pages, each from one snapshot.
+//!
+//! See `docs/xchain-history.md`.
+
+mod balances;
+mod codec;
+mod derive;
+mod pages;
+mod reader;
+pub mod rows;
+pub mod tables;
+
+pub use balances::XBalances;
+pub use derive::{HistoryStats, XHistory, exported_utxos};
+pub use pages::{
+    Assets, BalancesPage, MAX_EXAMINED, PageError, UtxoPage, UtxoQuery, VertexPage, XHistoryPages,
+};
+pub use reader::{
+    ChainSummary, HistoryUtxo, PositionScan, UtxoOrder, UtxoPosition, XHistoryReader,
+};
+pub use rows::{
+    AssetCap, AssetInfo, AssetTotal, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord,
+    VertexRow,
+};
+pub use tables::tables;

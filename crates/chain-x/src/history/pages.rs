@@ -1,0 +1,328 @@
+//! [`XHistoryPages`]: the Data API's X-Chain reads, each from one store snapshot, as keyset pages.
+//! A page resumes strictly past the position its caller carries in a page token (the bytes
+//! [`UtxoPage::next`] and [`VertexPage::next`] return); the REST layer authenticates those
+//! bytes, this layer gives them meaning. Nothing here knows HTTP.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use snowline_query::params::SortOrder;
+use snowline_query::{PositionReader, PositionWriter, merge_sorted};
+use snowline_store::{Direction, ReadView, Store};
+use snowline_types::{Id, ShortId};
+
+use super::balances::XBalances;
+use super::reader::{ChainSummary, HistoryUtxo, UtxoOrder, UtxoPosition, XHistoryReader};
+use super::rows::{AssetInfo, Holding, VertexRow};
+use super::tables::XhAssets;
+use crate::error::XStateError;
+
+/// UTXOs examined (filtered out or kept) for one page at most. A page that reaches it before
+/// filling ends early, with a position after the last UTXO examined: the cost of a page stays
+/// bounded however selective the asset or minimum amount is, and paging still visits every
+/// match exactly once.
+pub const MAX_EXAMINED: usize = 10_000;
+
+/// Why a page could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// The position to resume from is not one this layer wrote (a token for another listing).
+    #[error("the page position does not fit this listing")]
+    BadPosition,
+    /// Reading the index failed (our fault).
+    #[error(transparent)]
+    Read(#[from] XStateError),
+}
+
+impl From<snowline_store::StoreError> for PageError {
+    fn from(e: snowline_store::StoreError) -> Self {
+        PageError::Read(e.into())
+    }
+}
+
+/// What a UTXO listing asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UtxoQuery {
+    /// The owners whose UTXOs are listed (a UTXO several of them own is listed once).
+    pub addresses: Vec<ShortId>,
+    /// UTXOs per page.
+    pub page_size: usize,
+    /// Only UTXOs of this asset.
+    pub asset: Option<Id>,
+    /// Only UTXOs of at least this amount.
+    pub min_amount: u64,
+    /// Spent UTXOs too.
+    pub include_spent: bool,
+    /// By creation time or by amount, then UTXO id.
+    pub order: UtxoOrder,
+    /// Ascending or descending.
+    pub sort: SortOrder,
+}
+
+/// The asset descriptions a page names, read in the page's snapshot.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Assets(HashMap<Id, AssetInfo>);
+
+impl Assets {
+    /// The description of `asset`; `None` for an asset the index has no `CreateAssetTx` for
+    /// (possible only when the chain's genesis was not loaded).
+    pub fn get(&self, asset: &Id) -> Option<&AssetInfo> {
+        self.0.get(asset)
+    }
+}
+
+/// One page of UTXOs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UtxoPage {
+    /// The UTXOs, in the order asked.
+    pub utxos: Vec<HistoryUtxo>,
+    /// Every asset the UTXOs hold.
+    pub assets: Assets,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+/// The balances of a set of addresses, with the assets they name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BalancesPage {
+    /// The sums.
+    pub balances: XBalances,
+    /// Every asset they hold.
+    pub assets: Assets,
+}
+
+/// One page of the vertices at a height.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VertexPage {
+    /// `(vertex index, vertex)`, in the order asked.
+    pub vertices: Vec<(u64, VertexRow)>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+/// The Data API's view of the X-Chain history: every call reads one snapshot, so a page is
+/// consistent while ingestion writes.
+#[derive(Debug, Clone)]
+pub struct XHistoryPages {
+    store: Arc<Store>,
+}
+
+fn direction(sort: SortOrder) -> Direction {
+    match sort {
+        SortOrder::Asc => Direction::Forward,
+        SortOrder::Desc => Direction::Reverse,
+    }
+}
+
+impl XHistoryPages {
+    /// Pages over `store` (which holds the history tables).
+    pub fn new(store: Arc<Store>) -> Self {
+        Self { store }
+    }
+
+    /// One page of the UTXOs `q` asks for, resuming strictly past `from` (a [`UtxoPage::next`]
+    /// of the same query).
+    pub fn utxos(&self, q: &UtxoQuery, from: Option<&[u8]>) -> Result<UtxoPage, PageError> {
+        let from = match from {
+            Some(bytes) => Some(read_utxo_position(bytes)?),
+            // Ascending by amount with a minimum: start at the minimum rather than filter up
+            // to it.
+            None if q.order == UtxoOrder::Amount
+                && q.sort == SortOrder::Asc
+                && q.min_amount > 0 =>
+            {
+                Some(UtxoPosition {
+                    sort: q.min_amount - 1,
+                    utxo_id: Id([0xff; 32]),
+                })
+            }
+            None => None,
+        };
+        let snapshot = self.store.snapshot();
+        let reader = XHistoryReader::new(&snapshot);
+        let (utxos, next) = utxo_page(&reader, q, from.as_ref())?;
+        let assets = assets(&snapshot, utxos.iter().map(|u| u.utxo.asset_id))?;
+        Ok(UtxoPage {
+            utxos,
+            assets,
+            next: next.map(|p| {
+                let mut w = PositionWriter::new();
+                w.u64(p.sort).bytes32(&p.utxo_id.0);
+                w.into_bytes()
+            }),
+        })
+    }
+
+    /// The balances of `addresses` as of `at` (Unix seconds; now when `None`), locked or not
+    /// as of `now`.
+    pub fn balances(
+        &self,
+        addresses: &[ShortId],
+        at: Option<u64>,
+        now: u64,
+    ) -> Result<BalancesPage, PageError> {
+        let snapshot = self.store.snapshot();
+        let balances = XHistoryReader::new(&snapshot).balances(addresses, at, now)?;
+        let held = balances
+            .unlocked
+            .keys()
+            .chain(balances.locked.keys())
+            .copied()
+            .chain(
+                balances
+                    .atomic_unlocked
+                    .keys()
+                    .chain(balances.atomic_locked.keys())
+                    .map(|(_, asset)| *asset),
+            );
+        let assets = assets(&snapshot, held)?;
+        Ok(BalancesPage { balances, assets })
+    }
+
+    /// One page of the vertices at `height`, by vertex index in `sort` order, resuming strictly
+    /// past `from` (a [`VertexPage::next`] of the same query).
+    pub fn vertices(
+        &self,
+        height: u64,
+        sort: SortOrder,
+        page_size: usize,
+        from: Option<&[u8]>,
+    ) -> Result<VertexPage, PageError> {
+        let from = from
+            .map(|bytes| {
+                let mut r = PositionReader::new(bytes);
+                let index = r.u64().map_err(|_| PageError::BadPosition)?;
+                r.finish().map_err(|_| PageError::BadPosition)?;
+                Ok::<_, PageError>(index)
+            })
+            .transpose()?;
+        let snapshot = self.store.snapshot();
+        let mut vertices = XHistoryReader::new(&snapshot)
+            .vertices_at_height(height, from, direction(sort))?
+            .take(page_size.saturating_add(1))
+            .collect::<Result<Vec<_>, _>>()?;
+        let next = if vertices.len() > page_size {
+            vertices.truncate(page_size);
+            vertices.last().map(|(index, _)| {
+                let mut w = PositionWriter::new();
+                w.u64(*index);
+                w.into_bytes()
+            })
+        } else {
+            None
+        };
+        Ok(VertexPage { vertices, next })
+    }
+
+    /// Genesis time, first and last container times, highest vertex and block heights.
+    pub fn summary(&self) -> Result<ChainSummary, PageError> {
+        let snapshot = self.store.snapshot();
+        Ok(XHistoryReader::new(&snapshot).summary()?)
+    }
+}
+
+/// The descriptions of `ids` (each read once, in one batched lookup).
+fn assets<V: ReadView>(view: &V, ids: impl Iterator<Item = Id>) -> Result<Assets, PageError> {
+    let ids: Vec<Id> = ids.collect::<BTreeSet<_>>().into_iter().collect();
+    let rows = view.multi_get::<XhAssets>(&ids)?;
+    Ok(Assets(
+        ids.into_iter()
+            .zip(rows)
+            .filter_map(|(id, row)| row.map(|info| (id, info)))
+            .collect(),
+    ))
+}
+
+fn read_utxo_position(bytes: &[u8]) -> Result<UtxoPosition, PageError> {
+    let mut r = PositionReader::new(bytes);
+    let sort = r.u64().map_err(|_| PageError::BadPosition)?;
+    let utxo_id = Id(r.bytes32().map_err(|_| PageError::BadPosition)?);
+    r.finish().map_err(|_| PageError::BadPosition)?;
+    Ok(UtxoPosition { sort, utxo_id })
+}
+
+/// One page: up to `page_size` matching UTXOs strictly after `from`, and the position to resume
+/// from when more may follow. Each address's order is scanned from `from` and the scans merged
+/// (a UTXO several of the addresses own comes out once); rows are read in chunks with batched
+/// lookups.
+fn utxo_page<V: ReadView>(
+    reader: &XHistoryReader<'_, V>,
+    q: &UtxoQuery,
+    from: Option<&UtxoPosition>,
+) -> Result<(Vec<HistoryUtxo>, Option<UtxoPosition>), PageError> {
+    let dir = direction(q.sort);
+    let failure: RefCell<Option<XStateError>> = RefCell::new(None);
+    let mut sources = Vec::with_capacity(q.addresses.len());
+    for addr in &q.addresses {
+        let scan = reader.utxos_by_address(addr, q.order, q.include_spent, from, dir)?;
+        let failure = &failure;
+        sources.push(scan.map_while(move |r| match r {
+            Ok(p) => Some(p),
+            Err(e) => {
+                *failure.borrow_mut() = Some(e);
+                None
+            }
+        }));
+    }
+    // Equal positions (one UTXO owned by several of the addresses) come out once.
+    let mut merged = merge_sorted(sources, q.sort, |p: &UtxoPosition| *p);
+    let mut kept: Vec<(UtxoPosition, HistoryUtxo)> = Vec::with_capacity(q.page_size + 1);
+    let mut examined = 0usize;
+    let mut last_examined = None;
+    let mut exhausted = false;
+    'fill: while kept.len() <= q.page_size {
+        if examined >= MAX_EXAMINED {
+            break;
+        }
+        let want = (q.page_size + 1 - kept.len()).clamp(16, 256);
+        let mut chunk: Vec<UtxoPosition> = merged.by_ref().take(want).collect();
+        if chunk.len() < want {
+            exhausted = true;
+        }
+        // Descending by amount: nothing below the minimum can follow.
+        if q.order == UtxoOrder::Amount && q.sort == SortOrder::Desc {
+            if let Some(cut) = chunk.iter().position(|p| p.sort < q.min_amount) {
+                chunk.truncate(cut);
+                exhausted = true;
+            }
+        }
+        let ids: Vec<Id> = chunk.iter().map(|p| p.utxo_id).collect();
+        let rows = reader.utxos(&ids)?;
+        for (pos, row) in chunk.into_iter().zip(rows) {
+            examined += 1;
+            last_examined = Some(pos);
+            let u = row.ok_or_else(|| {
+                XStateError::Corrupt(format!(
+                    "the address index names UTXO {}, which is not stored",
+                    pos.utxo_id
+                ))
+            })?;
+            // UTXOs an X-Chain export put in another chain's atomic memory are spent there,
+            // not on X: they show in the balances' atomic memory, not in X's UTXO list.
+            let matches = u.record.holding != Holding::ExportedFromX
+                && q.asset.is_none_or(|a| a == u.utxo.asset_id)
+                && u.record.amount >= q.min_amount;
+            if matches {
+                kept.push((pos, u));
+                if kept.len() > q.page_size {
+                    break 'fill;
+                }
+            }
+        }
+        if exhausted {
+            break;
+        }
+    }
+    if let Some(e) = failure.into_inner() {
+        return Err(e.into());
+    }
+    if kept.len() > q.page_size {
+        kept.truncate(q.page_size);
+        let next = kept.last().map(|(p, _)| *p);
+        return Ok((kept.into_iter().map(|(_, u)| u).collect(), next));
+    }
+    // Not filled: either nothing more matches, or the examination budget ran out first.
+    let next = if exhausted { None } else { last_examined };
+    Ok((kept.into_iter().map(|(_, u)| u).collect(), next))
+}

@@ -1,0 +1,83 @@
+//! Flags every binary takes the same way; each also reads an environment variable.
+
+use clap::{Args, ValueEnum};
+use snowline_types::NetworkInfo;
+
+/// `--network`: the primary network the data belongs to.
+#[derive(Debug, Clone, Args)]
+pub struct NetworkArg {
+    /// The network the data belongs to (`local`, `fuji`, `mainnet`, or `network-<id>`).
+    #[arg(long = "network", env = "SNOWLINE_NETWORK", default_value = "local")]
+    pub name: String,
+}
+
+impl NetworkArg {
+    /// The built-in network named, or a message naming what is accepted.
+    pub fn resolve(&self) -> Result<&'static NetworkInfo, String> {
+        match NetworkInfo::lookup_name(&self.name) {
+            Ok(Some(info)) => Ok(info),
+            Ok(None) => Err(format!(
+                "network {:?} has no known chain ids; use local, fuji or mainnet",
+                self.name
+            )),
+            Err(e) => Err(format!("--network: {e}")),
+        }
+    }
+}
+
+/// Where a chain's genesis state (in no container) comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenesisSource {
+    /// The devnet's genesis (the real local network's AVAX asset), for a devnet's data.
+    Devnet,
+    /// No genesis: genesis UTXOs and the genesis asset's description stay unknown.
+    None,
+}
+
+/// `--follow-batch`: containers asked of an upstream per call.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct UpstreamBatch {
+    /// Containers asked of the upstream per call (`numToFetch`, 1..=1024); each call's
+    /// containers are written in one atomic batch.
+    #[arg(long = "follow-batch", env = "SNOWLINE_FOLLOW_BATCH", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub containers: u64,
+}
+
+/// `--batch`: containers per atomic write batch of an import.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ImportBatch {
+    /// Containers per atomic write batch.
+    #[arg(long = "batch", env = "SNOWLINE_BATCH", default_value_t = 1024)]
+    pub containers: usize,
+}
+
+/// `--devnet-seed`: which devnet.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct DevnetSeed {
+    /// Seed of the devnet (docs/devnet.md).
+    #[arg(
+        long = "devnet-seed",
+        env = "SNOWLINE_DEVNET_SEED",
+        default_value_t = 1
+    )]
+    pub seed: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn network_names_resolve_or_say_what_is_accepted() {
+        let arg = |name: &str| NetworkArg {
+            name: name.to_owned(),
+        };
+        assert_eq!(arg("local").resolve().map(|n| n.network_id), Ok(12345));
+        assert_eq!(arg("mainnet").resolve().map(|n| n.network_id), Ok(1));
+        let unknown = arg("network-777").resolve().err().unwrap_or_default();
+        assert!(unknown.contains("use local, fuji or mainnet"), "{unknown}");
+        let bad = arg("no such net").resolve().err().unwrap_or_default();
+        assert!(bad.starts_with("--network:"), "{bad}");
+    }
+}

@@ -1,0 +1,79 @@
+//! Parameter helpers shared by the endpoint modules: turning `query`'s parse errors into the
+//! spec's 400 body.
+
+use snowline_query::{PageTokens, ParamError};
+use snowline_rest::{ApiError, Request};
+use snowline_types::network::NetworkInfo;
+
+/// A 400 naming the parameter, what is allowed, and the value received.
+pub fn param_error(param: &str, expected: &str, got: &str) -> ApiError {
+    bad(ParamError::invalid(param, expected, got))
+}
+
+/// Any `query` parse error as a 400.
+pub fn bad(e: ParamError) -> ApiError {
+    ApiError::bad_request(e.to_string())
+}
+
+/// The optional `network` query filter (`mainnet`, `fuji`, `testnet`, and `local`).
+pub fn network_filter(req: &Request) -> Result<Option<&'static NetworkInfo>, ApiError> {
+    req.query("network")
+        .map(|raw| snowline_query::params::Network::parse(raw, true).map(|n| n.info()))
+        .transpose()
+        .map_err(bad)
+}
+
+/// The position carried by the request's `pageToken`, if any, checked against `digest` (the
+/// query's filters): a forged, truncated, expired or foreign token is a 400.
+pub(crate) fn page_token(
+    tokens: &PageTokens,
+    req: &Request,
+    digest: &snowline_query::Digest,
+) -> Result<Option<Vec<u8>>, ApiError> {
+    let Some(token) = req.query("pageToken") else {
+        return Ok(None);
+    };
+    tokens
+        .decode(token, digest, now_secs())
+        .map(Some)
+        .map_err(|e| ApiError::bad_request(format!("Invalid pageToken: {e}")))
+}
+
+/// For endpoints whose data is not indexed yet: no token this server issued can exist for them,
+/// so any `pageToken` is refused as not valid for the query (400), like a foreign token.
+pub(crate) fn page_token_present(req: &Request) -> Result<(), ApiError> {
+    match req.query("pageToken") {
+        Some(_) => Err(invalid_token()),
+        None => Ok(()),
+    }
+}
+
+/// The 400 of a token that authenticated but does not fit the query (or cannot be ours):
+/// the same message as any other invalid token, so it tells nothing about which check failed.
+pub(crate) fn invalid_token() -> ApiError {
+    ApiError::bad_request(format!(
+        "Invalid pageToken: {}",
+        snowline_query::TokenError::Invalid
+    ))
+}
+
+/// Now, Unix seconds.
+pub(crate) fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Resolves a `{network}` value against the network this instance indexes: malformed is a
+/// 400, another valid network a 404 naming the one indexed.
+pub(crate) fn served_network(raw: &str, served: &'static NetworkInfo) -> Result<(), ApiError> {
+    let allow_local = served.network_id == snowline_types::network::LOCAL_ID;
+    let n = snowline_query::params::Network::parse(raw, allow_local).map_err(bad)?;
+    if n.info().network_id != served.network_id {
+        return Err(ApiError::not_found(format!(
+            "network {raw} is not indexed by this instance (it indexes {})",
+            served.name
+        )));
+    }
+    Ok(())
+}

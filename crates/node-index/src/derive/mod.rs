@@ -1,0 +1,24 @@
+//! The derive kit: what every chain's indexer shares to turn accepted containers (or blocks) into
+//! rows in crash-safe batches.
+//!
+//! - [`Derive`] hooks with their off-thread [`Prepare`], dispatched by index path (a pair of
+//!   hooks is a hook: each sees only the containers of its own paths);
+//! - the batch protocol ([`Staging`]: stage, finish, seal, write, settle) that a cursor and the
+//!   hooks follow together, so every batch holds whole containers with the cursor after them;
+//! - the generations of unwritten state ([`Overlay`], [`Versions`], [`PendingRows`]) that let a
+//!   hook derive the next batch while the previous one is written ([`WriteBehind`]).
+//!
+//! Nothing here knows containers beyond the hook signature, so a follower of EVM blocks keeps
+//! its cursor and rows in the same batches. See `docs/node-index.md`.
+
+mod behind;
+mod hook;
+mod overlay;
+mod pending;
+mod staging;
+
+pub use behind::WriteBehind;
+pub use hook::{Derive, Dispatched, NoDerive, Prepare};
+pub use overlay::{Overlay, OverlayCollection, Versions};
+pub use pending::PendingRows;
+pub use staging::{Staging, drop_batch, seal_batch, settle, write_batch};

@@ -1,0 +1,231 @@
+//! Usage events, `/metrics` and the health routes over a real server.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{assert_error, get};
+use serde_json::json;
+use snowline_rest::prometheus_client::metrics::gauge::Gauge;
+use snowline_rest::{
+    ApiError, App, Caller, Check, InMemoryKeys, MemorySink, RateLimits, Readiness, Reply, Request,
+    Router, ServerConfig, TierLimit, UsageEvent, Weight,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+async fn chain(req: Request) -> Result<Reply, ApiError> {
+    match req.required_param("chainId")? {
+        "bad" => Err(ApiError::bad_request("chainId is bad")),
+        "oops" => Err(ApiError::internal("oops")),
+        c => Reply::json(&json!({ "chainId": c })),
+    }
+}
+
+struct Flag(Arc<AtomicBool>);
+
+impl Readiness for Flag {
+    fn check(&self) -> Vec<Check> {
+        if self.0.load(Ordering::SeqCst) {
+            vec![Check::up("database")]
+        } else {
+            vec![
+                Check::up("database"),
+                Check::down("ingest", "lagging 120 s"),
+            ]
+        }
+    }
+}
+
+fn app(sink: Arc<MemorySink>, ready: Arc<AtomicBool>, lag: Gauge) -> App {
+    let mut limits = RateLimits::default();
+    limits.tiers.insert("t".into(), TierLimit::new(61, 1_000));
+    let keys = InMemoryKeys::new().active(
+        "secret",
+        Caller {
+            key_id: "k1".into(),
+            org_id: "o1".into(),
+            tier: "t".into(),
+        },
+    );
+    App::new(Router::new().get("/v1/chains/{chainId}", Weight::MEDIUM, chain))
+        .keys(Arc::new(keys))
+        .rate_limits(limits)
+        .usage_sink(sink)
+        .readiness(Arc::new(Flag(ready)))
+        .metrics(move |reg| reg.register("ingest_lag_seconds", "Ingest lag", lag))
+}
+
+fn by_path(events: &[UsageEvent], path: &str, code: u16) -> UsageEvent {
+    events
+        .iter()
+        .find(|e| e.request_path == path && e.response_code == code)
+        .unwrap_or_else(|| panic!("no {path} {code} event in {events:?}"))
+        .clone()
+}
+
+#[tokio::test]
+async fn usage_events_carry_template_status_key_and_credits() {
+    let sink = Arc::new(MemorySink::new());
+    let s = spawn_app(app(Arc::clone(&sink), Arc::default(), Gauge::default())).await;
+    let key = [("x-data-api-key", "secret")];
+    // 61 units per minute: 20 + 20 + 1 (the 404) + 20 fit, the next 20 do not.
+    assert_eq!(get(s.addr, "/v1/chains/43114", &key).await.status, 200);
+    assert_eq!(get(s.addr, "/v1/chains/bad", &key).await.status, 400);
+    assert_eq!(get(s.addr, "/v1/chains/oops", &[]).await.status, 500);
+    assert_eq!(get(s.addr, "/v1/nowhere", &key).await.status, 404);
+    assert_eq!(get(s.addr, "/v1/chains/1", &key).await.status, 200);
+    assert_eq!(get(s.addr, "/v1/chains/1", &key).await.status, 429);
+    assert_eq!(get(s.addr, "/healthz", &[]).await.status, 200);
+
+    let events = sink.events();
+    assert_eq!(events.len(), 6, "{events:?}");
+    let ok = by_path(&events, "/v1/chains/{chainId}", 200);
+    assert_eq!(
+        (
+            ok.org_id.as_str(),
+            ok.api_key_id.as_str(),
+            ok.chain_id.as_deref()
+        ),
+        ("o1", "k1", Some("43114"))
+    );
+    assert_eq!((ok.credits_used, ok.credits_wasted), (20, 0));
+    assert_eq!(ok.request_type, "data");
+    assert!(ok.timestamp_ms > 1_600_000_000_000);
+
+    let bad = by_path(&events, "/v1/chains/{chainId}", 400);
+    assert_eq!(
+        (
+            bad.credits_used,
+            bad.credits_wasted,
+            bad.chain_id.as_deref()
+        ),
+        (0, 20, Some("bad"))
+    );
+    let oops = by_path(&events, "/v1/chains/{chainId}", 500);
+    assert_eq!((oops.credits_used, oops.credits_wasted), (0, 0));
+    assert_eq!((oops.org_id.as_str(), oops.api_key_id.as_str()), ("", ""));
+    let unknown = by_path(&events, "unknown", 404);
+    assert_eq!((unknown.credits_wasted, unknown.chain_id), (1, None));
+    let limited = by_path(&events, "/v1/chains/{chainId}", 429);
+    assert_eq!((limited.credits_used, limited.credits_wasted), (0, 20));
+}
+
+#[tokio::test]
+async fn metering_can_be_switched_off() {
+    let sink = Arc::new(MemorySink::new());
+    let app = app(Arc::clone(&sink), Arc::default(), Gauge::default()).metering(false);
+    let s = spawn_app(app).await;
+    assert_eq!(get(s.addr, "/v1/chains/1", &[]).await.status, 200);
+    assert!(sink.events().is_empty());
+}
+
+/// Parses exposition text into `series -> value`.
+fn parse_metrics(text: &str) -> HashMap<String, f64> {
+    let mut out = HashMap::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (series, value) = line
+            .rsplit_once(' ')
+            .unwrap_or_else(|| panic!("bad line {line:?}"));
+        let value: f64 = value
+            .parse()
+            .unwrap_or_else(|_| panic!("bad value in {line:?}"));
+        out.insert(series.to_owned(), value);
+    }
+    out
+}
+
+#[tokio::test]
+async fn metrics_count_requests_and_expose_application_metrics() {
+    let lag = Gauge::default();
+    let s = spawn_app(app(
+        Arc::new(MemorySink::new()),
+        Arc::default(),
+        lag.clone(),
+    ))
+    .await;
+    lag.set(42);
+    let key = [("x-data-api-key", "secret")];
+    // 61 units per minute: three 20-unit requests fit, the fourth does not.
+    for _ in 0..4 {
+        get(s.addr, "/v1/chains/1", &key).await;
+    }
+    get(s.addr, "/v1/nowhere", &[]).await;
+    let r = get(s.addr, "/metrics", &[]).await;
+    assert_eq!(r.status, 200);
+    assert!(
+        r.header("content-type")
+            .unwrap()
+            .starts_with("application/openmetrics-text")
+    );
+    assert!(r.body.ends_with("# EOF\n"));
+    let m = parse_metrics(&r.body);
+    let get_ = |k: &str| {
+        m.get(k)
+            .copied()
+            .unwrap_or_else(|| panic!("no {k} in\n{}", r.body))
+    };
+    assert_eq!(
+        get_(r#"http_requests_total{route="/v1/chains/{chainId}",method="GET",status="200"}"#),
+        3.0
+    );
+    assert_eq!(
+        get_(r#"http_requests_total{route="/v1/chains/{chainId}",method="GET",status="429"}"#),
+        1.0
+    );
+    assert_eq!(
+        get_(r#"http_requests_total{route="unknown",method="GET",status="404"}"#),
+        1.0
+    );
+    assert_eq!(
+        get_(r#"http_request_duration_seconds_count{route="/v1/chains/{chainId}"}"#),
+        4.0
+    );
+    assert_eq!(get_(r#"rate_limit_rejections_total{tier="t"}"#), 1.0);
+    // The scrape itself is in flight while it renders.
+    assert_eq!(get_("http_requests_in_flight"), 1.0);
+    assert_eq!(get_("ingest_lag_seconds"), 42.0);
+}
+
+#[tokio::test]
+async fn health_routes_follow_readiness() {
+    let ready = Arc::new(AtomicBool::new(true));
+    let s = spawn_app(app(
+        Arc::new(MemorySink::new()),
+        Arc::clone(&ready),
+        Gauge::default(),
+    ))
+    .await;
+    assert_eq!(
+        get(s.addr, "/healthz", &[]).await.json(),
+        json!({"status": "ok"})
+    );
+    assert_eq!(
+        get(s.addr, "/readyz", &[]).await.json(),
+        json!({"status": "ok"})
+    );
+    let r = get(s.addr, "/v1/health-check", &[]).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["status"], "ok");
+    assert_eq!(r.json()["details"], json!({"database": {"status": "up"}}));
+    assert_eq!(get(s.addr, "/v1/live-check", &[]).await.status, 200);
+
+    ready.store(false, Ordering::SeqCst);
+    let r = get(s.addr, "/readyz", &[]).await;
+    assert_eq!(r.status, 503);
+    assert_eq!(
+        r.json(),
+        json!({"status": "error", "reasons": ["ingest: lagging 120 s"]})
+    );
+    let r = get(s.addr, "/v1/health-check", &[]).await;
+    let msg = assert_error(&r, 503, "Service Unavailable");
+    assert!(msg.as_str().unwrap().contains("ingest: lagging 120 s"));
+    assert_eq!(get(s.addr, "/healthz", &[]).await.status, 200);
+}
+
+async fn spawn_app(app: App) -> common::TestServer {
+    common::spawn(app, ServerConfig::default()).await
+}

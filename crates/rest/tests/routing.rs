@@ -1,0 +1,193 @@
+//! Routing over a real server: literals, params, `:action`, percent-decoding, 404/405.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{assert_error, get, request, send, spawn};
+use serde_json::{Map, Value, json};
+use snowline_rest::{App, RateLimits, Reply, Request, Router, ServerConfig, Weight};
+
+async fn echo(req: Request) -> Result<Reply, snowline_rest::ApiError> {
+    let params: Map<String, Value> = req
+        .params()
+        .map(|(k, v)| (k.to_owned(), Value::from(v)))
+        .collect();
+    Reply::json(&json!({
+        "template": req.template(),
+        "params": params,
+        "a": req.query("a"),
+    }))
+}
+
+fn router() -> Router {
+    Router::new()
+        .get("/v1/networks/{network}/rewards", Weight::MEDIUM, echo)
+        .get(
+            "/v1/networks/{network}/rewards:listPending",
+            Weight::MEDIUM,
+            echo,
+        )
+        .get(
+            "/v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight",
+            Weight::XL,
+            echo,
+        )
+        .get(
+            "/v1/chains/{chainId}/addresses/{address}/balances:listErc721",
+            Weight::MEDIUM,
+            echo,
+        )
+        .post(
+            "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex",
+            Weight::XXL,
+            echo,
+        )
+        .get("/v1/chains/{chainId}", Weight::FREE, echo)
+}
+
+async fn server() -> common::TestServer {
+    spawn(
+        App::new(router()).rate_limits(RateLimits::disabled()),
+        ServerConfig::default(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn literals_params_and_actions() {
+    let s = server().await;
+    let r = get(s.addr, "/v1/networks/mainnet/rewards:listPending", &[]).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.json()["template"],
+        "/v1/networks/{network}/rewards:listPending"
+    );
+    assert_eq!(r.json()["params"], json!({"network": "mainnet"}));
+
+    let r = get(s.addr, "/v1/networks/mainnet/rewards?a=1&a=2", &[]).await;
+    assert_eq!(r.json()["template"], "/v1/networks/{network}/rewards");
+    assert_eq!(r.json()["a"], "1");
+
+    let r = get(
+        s.addr,
+        "/v1/networks/fuji/blockchains/2oYM/vertices:listByHeight",
+        &[],
+    )
+    .await;
+    assert_eq!(
+        r.json()["params"],
+        json!({"network": "fuji", "blockchainId": "2oYM"})
+    );
+
+    let r = send(
+        s.addr,
+        &request(
+            "POST",
+            "/v1/chains/43114/nfts/collections/0xab/tokens/17:reindex",
+            &[],
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(
+        r.json()["params"],
+        json!({"chainId": "43114", "address": "0xab", "tokenId": "17"})
+    );
+}
+
+#[tokio::test]
+async fn segments_are_percent_decoded_after_splitting() {
+    let s = server().await;
+    let r = get(s.addr, "/v1/chains/a%2Fb%20c", &[]).await;
+    assert_eq!(r.json()["params"], json!({"chainId": "a/b c"}));
+    let r = get(
+        s.addr,
+        "/v1/chains/1/addresses/0xab/balances%3AlistErc721",
+        &[],
+    )
+    .await;
+    assert_eq!(
+        r.json()["template"],
+        "/v1/chains/{chainId}/addresses/{address}/balances:listErc721"
+    );
+    let r = get(s.addr, "/v1/chains/%C3%A9", &[]).await;
+    assert_eq!(r.json()["params"], json!({"chainId": "é"}));
+}
+
+#[tokio::test]
+async fn bad_escapes_are_400() {
+    let s = server().await;
+    for path in ["/v1/chains/%zz", "/v1/chains/%ff", "/v1/chains/ab%4"] {
+        let r = get(s.addr, path, &[]).await;
+        let msg = assert_error(&r, 400, "Bad Request");
+        assert!(
+            msg.as_str().unwrap().contains("path segment")
+                || msg.as_str().unwrap().contains("Path segment"),
+            "{msg}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn unknown_path_is_404_and_wrong_method_is_405_with_allow() {
+    let s = server().await;
+    let r = get(s.addr, "/v1/nope", &[]).await;
+    let msg = assert_error(&r, 404, "Not Found");
+    assert_eq!(msg, "Cannot GET /v1/nope");
+
+    let r = get(
+        s.addr,
+        "/v1/chains/1/nfts/collections/0xab/tokens/17:reindex",
+        &[],
+    )
+    .await;
+    assert_error(&r, 405, "Method Not Allowed");
+    assert_eq!(r.header("allow"), Some("POST"));
+
+    let r = send(s.addr, &request("DELETE", "/v1/chains/1", &[], "")).await;
+    assert_error(&r, 405, "Method Not Allowed");
+    assert_eq!(r.header("allow"), Some("GET"));
+
+    // HEAD is not GET-without-body: it is a 405 like any other unregistered method.
+    let r = send(s.addr, &request("HEAD", "/v1/chains/1", &[], "")).await;
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("GET"));
+}
+
+/// A blocking route runs on the blocking pool: while its handler is stuck, a request on another
+/// connection is served by the one async worker. (Had it run on the worker, the second request
+/// could not be answered until the first was released, and the test would hang until its
+/// timeout.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_blocking_route_does_not_stall_the_async_worker() {
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let release_rx = std::sync::Mutex::new(release_rx);
+    let (entered_tx, entered_rx) = tokio::sync::oneshot::channel::<()>();
+    let entered_tx = std::sync::Mutex::new(Some(entered_tx));
+    let router = Router::new()
+        .get_blocking("/v1/slow", Weight::MEDIUM, move |_req| {
+            if let Some(tx) = entered_tx.lock().unwrap().take() {
+                let _ = tx.send(());
+            }
+            // Blocks its thread until the test releases it.
+            release_rx.lock().unwrap().recv().unwrap();
+            Reply::json(&json!({"slow": true}))
+        })
+        .get("/v1/fast", Weight::MEDIUM, echo);
+    let app = App::new(router).rate_limits(RateLimits::disabled());
+    let server = spawn(app, ServerConfig::default()).await;
+    let addr = server.addr;
+    let slow = tokio::spawn(async move { get(addr, "/v1/slow", &[]).await });
+    entered_rx.await.unwrap();
+    let fast = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        get(addr, "/v1/fast", &[]),
+    )
+    .await
+    .expect("the fast request waited for the blocked handler");
+    assert_eq!(fast.status, 200);
+    release_tx.send(()).unwrap();
+    let slow = slow.await.unwrap();
+    assert_eq!((slow.status, slow.json()), (200, json!({"slow": true})));
+}
