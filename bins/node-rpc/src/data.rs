@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use snowline_chain_x::XChainState;
+use snowline_chain_x::state::XChainState;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{IndexError, IndexWriter, IngestStats, ingest};
 use snowline_store::{Schema, Store};
@@ -22,7 +22,7 @@ const DEVNET_BATCH: usize = 512;
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
-        .chain(snowline_chain_x::tables::tables())
+        .chain(snowline_chain_x::state::tables::tables())
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }
 

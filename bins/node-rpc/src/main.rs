@@ -82,7 +82,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 let follow = tokio::spawn(async move {
                     let mut writer =
                         IndexWriter::open(&*follow_store).map_err(|e| e.to_string())?;
-                    let mut state = snowline_chain_x::XChainState::new();
+                    let mut state = snowline_chain_x::state::XChainState::new();
                     follower
                         .run(
                             &follow_store,

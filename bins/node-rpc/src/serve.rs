@@ -16,9 +16,17 @@ use snowline_types::container::IndexPath;
 /// Builds the router: `avm.*` on `/ext/bc/X`, `/ext/bc/avm` and `/ext/bc/<X-Chain id>`, `index.*`
 /// on the five index paths, and `/healthz`.
 pub fn router(store: Arc<Store>, network: NetworkInfo, compat: Compat) -> Result<Router, String> {
-    let router = index_routes(Router::new(), Arc::clone(&store), compat);
-    let router = avm_routes(router, store, AvmConfig::new(network, compat))
-        .map_err(|e| format!("avm service: {}", e.message))?;
+    let router = index_routes(
+        Router::new(),
+        &snowline_node_index::ContainerIndex::new(Arc::clone(&store)),
+        compat,
+    );
+    let router = avm_routes(
+        router,
+        snowline_chain_x::state::XStateIndex::new(store),
+        AvmConfig::new(network, compat),
+    )
+    .map_err(|e| format!("avm service: {}", e.message))?;
     Ok(router.http("/healthz", |_req| async {
         snowline_jsonrpc::text_response(snowline_jsonrpc::hyper::StatusCode::OK, "ok\n")
     }))

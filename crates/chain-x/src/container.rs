@@ -1,6 +1,6 @@
 //! [`XContainer`]: an accepted X-Chain container decoded once, every id computed, before it
 //! reaches the writer. It is the node-index [`Prepare`] of both X-Chain derivers
-//! ([`XChainState`](crate::XChainState) and [`XHistory`](crate::history::XHistory)), so the
+//! ([`XChainState`](crate::state::XChainState) and [`XHistory`](crate::history::XHistory)), so the
 //! import decodes and hashes on its parse threads and the follower while the previous page is
 //! written, and a store with both derivers decodes each container once, not twice.
 

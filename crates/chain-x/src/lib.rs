@@ -1,26 +1,17 @@
-//! X-Chain state derived from accepted containers: the UTXO set with a per-address index,
-//! atomic UTXOs exported to the X-Chain, accepted txs, assets and aliases, and linear-chain
-//! blocks by id and height.
+//! The X-Chain's room: everything Snowline derives from and reads about the X-Chain.
 //!
-//! - [`tables`]: the tables (add [`tables::tables`] to a binary's schema);
-//! - [`XChainState`]: applies containers; it is the node-index [`Derive`](snowline_node_index::Derive)
-//!   hook, so its rows land in the same atomic batch as the containers;
-//! - [`XContainer`]: a container decoded once (the derivers' `Prepare`, run off the writer);
-//! - [`XReader`]: lookups and avalanchego's `getUTXOs` pagination.
+//! - [`state`]: the `avm.*` view (`node-rpc`): UTXO set, atomic UTXOs, txs, assets, blocks;
+//! - [`history`]: the Data API view: every UTXO with its creation and consumption, per-address
+//!   orders, balances, vertices, blocks, assets, and the listings as keyset pages;
+//! - [`XContainer`]: a container decoded once, the hooks' shared `Prepare`, and [`X_PATHS`].
 //!
-//! See `docs/xchain-state.md`.
+//! Both views are node-index derive hooks (`snowline_node_index::derive`), each with the same
+//! rooms: `tables.rs`, `derive.rs`, `reader.rs` (and `pages.rs` for the Data API's listings).
 
 mod container;
 mod error;
-/// The Data API's X-Chain history: UTXOs with creation and consumption, per-address orders,
-/// balances, vertices, blocks and assets (`docs/xchain-history.md`).
 pub mod history;
-mod reader;
-mod state;
-mod stored_bytes;
-pub mod tables;
+pub mod state;
 
 pub use container::{X_PATHS, XContainer, XVertex};
 pub use error::XStateError;
-pub use reader::{UtxoPage, XReader};
-pub use state::{XChainState, XStats};

@@ -12,12 +12,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use history_support::{Replay, VertexFacts, World, naive_balances, open, replay, run, world};
-use snowline_chain_x::XReader;
 use snowline_chain_x::history::tables::XhUtxos;
 use snowline_chain_x::history::{
     AssetCap, AssetType, Holding, UtxoOrder, UtxoPosition, XHistoryReader,
 };
-use snowline_chain_x::tables::{XAddrUtxos, XAtomicAddrUtxos};
+use snowline_chain_x::state::XReader;
+use snowline_chain_x::state::tables::{XAddrUtxos, XAtomicAddrUtxos};
 use snowline_devnet::DevnetConfig;
 use snowline_store::{Direction, ReadView, Store};
 use snowline_types::avm::UnsignedTx;

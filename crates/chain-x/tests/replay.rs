@@ -6,8 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use snowline_chain_x::tables::{XAddrUtxos, XAtomicUtxos, XTxs, XUtxos, tables};
-use snowline_chain_x::{XChainState, XReader};
+use snowline_chain_x::state::tables::{XAddrUtxos, XAtomicUtxos, XTxs, XUtxos, tables};
+use snowline_chain_x::state::{XChainState, XReader};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{IndexWriter, ingest};
 use snowline_store::{Direction, ReadView, Schema, Store};

@@ -53,6 +53,16 @@ impl Default for ServerConfig {
     }
 }
 
+/// Whether the request's `content-length` declares a body larger than `limit`, so it can be
+/// refused before a byte of it is read (a body without a declared length is bounded while read).
+pub fn declares_more_than(headers: &hyper::HeaderMap, limit: usize) -> bool {
+    headers
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n > limit as u64)
+}
+
 /// Serves `listener` until `shutdown` completes; then stops accepting, asks every connection to
 /// finish its in-flight request and close, and waits up to `shutdown_grace` before dropping what
 /// remains. `connect` is called once per accepted connection with the peer's address and returns
@@ -178,6 +188,20 @@ mod tests {
         let mut out = String::new();
         s.read_to_string(&mut out).await.unwrap();
         out
+    }
+
+    #[test]
+    fn a_declared_length_over_the_limit_is_seen_before_reading() {
+        let with = |v: &str| {
+            let mut h = hyper::HeaderMap::new();
+            h.insert(hyper::header::CONTENT_LENGTH, v.parse().unwrap());
+            h
+        };
+        assert!(declares_more_than(&with("11"), 10));
+        assert!(!declares_more_than(&with("10"), 10));
+        // Undeclared or unreadable lengths are left to the bounded read.
+        assert!(!declares_more_than(&hyper::HeaderMap::new(), 10));
+        assert!(!declares_more_than(&with("lots"), 10));
     }
 
     #[tokio::test]

@@ -7,7 +7,7 @@ use crate::router::{Route, Router, not_found};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONNECTION, CONTENT_LENGTH, HeaderValue};
+use hyper::header::{CONNECTION, HeaderValue};
 use hyper::{Request, StatusCode};
 use std::future::Future;
 use std::net::SocketAddr;
@@ -119,12 +119,7 @@ async fn read_rpc_body(
 ) -> Result<Bytes, Box<HttpResponse>> {
     dispatch::precheck(parts)?;
     let limit = config.max_body_bytes;
-    let declared = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
+    if snowline_http::declares_more_than(&parts.headers, limit) {
         return Err(Box::new(too_large(limit)));
     }
     match tokio::time::timeout(

@@ -252,7 +252,7 @@ where
     })
 }
 
-/// Imports JSON lines from `reader` into the index (streaming; see [`ingest`] for batching and
+/// Imports JSON lines from `reader` into the index (streaming; see [`ingest`](crate::ingest()) for batching and
 /// atomicity). Containers already indexed are skipped, so re-running an interrupted import
 /// resumes it. A bad line stops the import with an error naming the line; its batch is not
 /// written. Use [`import_file`] to validate a whole file before writing anything.

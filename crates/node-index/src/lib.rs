@@ -8,7 +8,7 @@
 //! - [`IndexReader`]: reads over any [`ReadView`](snowline_store::ReadView) (store or snapshot);
 //! - sources: [`import_jsonl`] / [`import_file`] (JSON lines exported from a node), the
 //!   [`Follower`] (mirrors an upstream node's index API), and the generic [`ingest`] loop;
-//! - [`derive`]: the kit every chain crate derives its tables with: hooks dispatched by path,
+//! - [`derive`](mod@derive): the kit every chain crate derives its tables with: hooks dispatched by path,
 //!   the crash-safe batch protocol, write-behind and the generations of unwritten state.
 //!
 //! See `docs/node-index.md`.
@@ -29,7 +29,7 @@ pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer};
 pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
 pub use ingest::{IngestStats, PreparedLine, ingest, ingest_prepared};
 pub use range_wire::parse_range_result;
-pub use reader::{IndexReader, IndexedContainer};
+pub use reader::{ContainerIndex, IndexReader, IndexedContainer};
 pub use status::{FollowSnapshot, FollowStatus, PathLag};
 pub use tables::{ContainerIds, Containers, StoredContainer, path_code, path_from_code, tables};
 pub use writer::{IndexWriter, Staged};

@@ -1,6 +1,8 @@
 //! Reads of one path's index over any [`ReadView`] (the live store or a snapshot).
 
-use snowline_store::{Direction, ReadView};
+use std::sync::Arc;
+
+use snowline_store::{Direction, ReadView, Store};
 use snowline_types::Id;
 use snowline_types::container::{ContainerRecord, IndexPath};
 
@@ -38,6 +40,25 @@ impl IndexedContainer {
             bytes: self.bytes.clone(),
             timestamp_ns: self.timestamp_ns,
         }
+    }
+}
+
+/// The container index of a shared store: what a service holds to read any path of it (one
+/// [`IndexReader`] per call) without depending on the store itself.
+#[derive(Debug, Clone)]
+pub struct ContainerIndex {
+    store: Arc<Store>,
+}
+
+impl ContainerIndex {
+    /// The index in `store` (which holds [`tables`](crate::tables())).
+    pub fn new(store: Arc<Store>) -> Self {
+        Self { store }
+    }
+
+    /// A reader of `path`.
+    pub fn path(&self, path: IndexPath) -> IndexReader<'_, Store> {
+        IndexReader::new(&self.store, path)
     }
 }
 

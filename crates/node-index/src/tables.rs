@@ -2,38 +2,19 @@
 //! ordered key range.
 
 use snowline_store::value::{EncodesAs, ValueCodec};
-use snowline_store::{Access, DecodeError, Table, TableSpec};
+use snowline_store::{DecodeError, table};
 use snowline_types::Id;
 use snowline_types::container::IndexPath;
 
-/// `(path code, index u64 BE) -> (id, timestamp ns, bytes)`: the containers in acceptance order.
-#[derive(Debug, Clone, Copy)]
-pub struct Containers;
+table! {
+    /// The tables of the index, for composing a binary's [`Schema`](snowline_store::Schema).
+    pub fn tables();
 
-impl Table for Containers {
-    const NAME: &'static str = "node_index_containers";
-    const ACCESS: Access = Access::Append;
-    type Key = (u8, u64);
-    type Value = StoredContainer;
-}
+    /// `(path code, index u64 BE) -> (id, timestamp ns, bytes)`: the containers in acceptance order.
+    pub Containers: "node_index_containers" (Append), (u8, u64) => StoredContainer;
 
-/// `(path code, id) -> index`: where a container sits in its path.
-#[derive(Debug, Clone, Copy)]
-pub struct ContainerIds;
-
-impl Table for ContainerIds {
-    const NAME: &'static str = "node_index_ids";
-    const ACCESS: Access = Access::PointLookup;
-    type Key = (u8, Id);
-    type Value = u64;
-}
-
-/// The tables of this crate, for composing a binary's [`Schema`](snowline_store::Schema).
-pub fn tables() -> [TableSpec; 2] {
-    [
-        TableSpec::of::<Containers>(),
-        TableSpec::of::<ContainerIds>(),
-    ]
+    /// `(path code, id) -> index`: where a container sits in its path.
+    pub ContainerIds: "node_index_ids" (PointLookup), (u8, Id) => u64;
 }
 
 /// The stable one-byte code of a path in keys (never renumber: it is on disk).

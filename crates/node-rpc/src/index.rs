@@ -2,12 +2,9 @@
 //! of the container index, with avalanchego's result JSON (key order `id, bytes, timestamp,
 //! encoding, index`), error messages and parameter rules.
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Deserializer, Serialize};
 use snowline_jsonrpc::{JsonU64, Reply, RequestContext, RpcError, Service};
-use snowline_node_index::{IndexError, IndexReader, IndexedContainer, MAX_FETCHED_BY_RANGE};
-use snowline_store::Store;
+use snowline_node_index::{ContainerIndex, IndexError, IndexedContainer, MAX_FETCHED_BY_RANGE};
 use snowline_types::Id;
 use snowline_types::container::{IndexPath, format_rfc3339_nano};
 use snowline_types::formatting::{push_hex_checksum, push_hex_plain};
@@ -132,18 +129,14 @@ fn internal(e: IndexError) -> RpcError {
     RpcError::server(e)
 }
 
-/// The `index` service for `path` over `store`, under `compat`.
-pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
-    let s1 = Arc::clone(&store);
-    let s2 = Arc::clone(&store);
-    let s3 = Arc::clone(&store);
-    let s4 = Arc::clone(&store);
-    let s5 = Arc::clone(&store);
-    let s6 = store;
+/// The `index` service for `path` of `index`, under `compat`.
+pub fn service(index: &ContainerIndex, path: IndexPath, compat: Compat) -> Service {
+    let (s1, s2, s3) = (index.clone(), index.clone(), index.clone());
+    let (s4, s5, s6) = (index.clone(), index.clone(), index.clone());
     Service::new("index")
         .raw_method("getLastAccepted", move |_: &RequestContext, params| {
             let a = params.parse::<EncodingArgs>()?;
-            let reader = IndexReader::new(&*s1, path);
+            let reader = s1.path(path);
             let c = reader
                 .last_accepted()
                 .map_err(internal)?
@@ -152,7 +145,7 @@ pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
         })
         .raw_method("getContainerByIndex", move |_: &RequestContext, params| {
             let a = params.parse::<ByIndexArgs>()?;
-            let reader = IndexReader::new(&*s2, path);
+            let reader = s2.path(path);
             let c = reader
                 .by_index(a.index.0)
                 .map_err(internal)?
@@ -163,7 +156,7 @@ pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
             get_range(&s3, path, compat, &params.parse::<RangeArgs>()?)
         })
         .method("getIndex", move |_: &RequestContext, a: IdArgs| {
-            let reader = IndexReader::new(&*s4, path);
+            let reader = s4.path(path);
             let id = a.id.unwrap_or(Id::EMPTY);
             let index = reader
                 .index_of(&id)
@@ -174,7 +167,7 @@ pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
             })
         })
         .method("isAccepted", move |_: &RequestContext, a: IdArgs| {
-            let reader = IndexReader::new(&*s5, path);
+            let reader = s5.path(path);
             let id = a.id.unwrap_or(Id::EMPTY);
             let found = reader.index_of(&id).map_err(internal)?;
             Ok(IsAcceptedReply {
@@ -183,7 +176,7 @@ pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
         })
         .raw_method("getContainerByID", move |_: &RequestContext, params| {
             let a = params.parse::<ByIdArgs>()?;
-            let reader = IndexReader::new(&*s6, path);
+            let reader = s6.path(path);
             let id = a.id.unwrap_or(Id::EMPTY);
             let c = reader
                 .by_id(&id)
@@ -197,7 +190,7 @@ pub fn service(store: Arc<Store>, path: IndexPath, compat: Compat) -> Service {
 /// [`Compat::Spec`] `numToFetch` 0 answers `null` before any other check. The result is an
 /// array (spec) or avalanchego's `{"containers":[...]}`.
 fn get_range(
-    store: &Store,
+    index: &ContainerIndex,
     path: IndexPath,
     compat: Compat,
     a: &RangeArgs,
@@ -211,7 +204,7 @@ fn get_range(
             "numToFetch must be in [1,{MAX_FETCHED_BY_RANGE}] but is {n}"
         )));
     }
-    let reader = IndexReader::new(store, path);
+    let reader = index.path(path);
     let last = reader
         .last_accepted()
         .map_err(internal)?

@@ -3,10 +3,9 @@
 //! [`Compat`] profile chosen.
 
 use std::str::FromStr;
-use std::sync::Arc;
 
 use snowline_jsonrpc::{Endpoint, Router};
-use snowline_store::Store;
+use snowline_node_index::ContainerIndex;
 use snowline_types::container::IndexPath;
 
 pub mod avm;
@@ -54,11 +53,11 @@ pub fn index_url_path(path: IndexPath) -> String {
     format!("/ext/index/{path}")
 }
 
-/// Mounts the `index` service of each of the five paths at `/ext/index/<path>` on `router`.
-/// The store must hold the `snowline_node_index` tables.
-pub fn index_routes(router: Router, store: Arc<Store>, compat: Compat) -> Router {
+/// Mounts the `index` service of each of the five paths of `index` at `/ext/index/<path>` on
+/// `router`.
+pub fn index_routes(router: Router, index: &ContainerIndex, compat: Compat) -> Router {
     IndexPath::ALL.into_iter().fold(router, |r, path| {
-        let svc = index::service(Arc::clone(&store), path, compat);
+        let svc = index::service(index, path, compat);
         r.rpc(index_url_path(path), Endpoint::new().service(svc))
     })
 }

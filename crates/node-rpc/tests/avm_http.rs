@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use serde_json::Value;
-use snowline_chain_x::XChainState;
+use snowline_chain_x::state::XChainState;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_jsonrpc::{Router, Server, ServerConfig};
 use snowline_node_index::{IndexWriter, ingest};
@@ -39,7 +39,7 @@ fn fixture() -> Fixture {
     let genesis = devnet.x_genesis();
     let schema = snowline_node_index::tables()
         .into_iter()
-        .chain(snowline_chain_x::tables::tables())
+        .chain(snowline_chain_x::state::tables::tables())
         .fold(Schema::new(1), |s, t| s.with_spec(t));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), &schema).unwrap();
@@ -67,7 +67,12 @@ async fn serve(
 ) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
     let mut cfg = AvmConfig::new(NetworkInfo::LOCAL, compat);
     cfg.clock = Arc::new(|| NOW);
-    let router = avm_routes(Router::new(), store, cfg).unwrap();
+    let router = avm_routes(
+        Router::new(),
+        snowline_chain_x::state::XStateIndex::new(store),
+        cfg,
+    )
+    .unwrap();
     let server = Server::bind(
         "127.0.0.1:0".parse().unwrap(),
         router,

@@ -18,7 +18,7 @@ use crate::server::ServerConfig;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ALLOW, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue};
+use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, HeaderMap, HeaderValue};
 use hyper::{Method, Response, StatusCode};
 use std::future::Future;
 use std::net::SocketAddr;
@@ -247,12 +247,7 @@ async fn serve(
         Ok(Match::Found(route, params)) => (route, params),
     };
     let limit = shared.config.max_body_bytes;
-    let declared = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
+    if snowline_http::declares_more_than(&parts.headers, limit) {
         facts.close = true;
         return Err(too_large(limit));
     }

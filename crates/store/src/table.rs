@@ -41,6 +41,68 @@ pub trait Table {
     type Value: ValueCodec;
 }
 
+/// Declares tables: for each a unit struct and its [`Table`] impl, from one line
+/// `NAME: "column family" (ACCESS), KEY => VALUE;` (the access pattern is optional). A leading
+/// `fn NAME();` also defines a function listing every table of the block, for composing a
+/// [`Schema`], so a table is named once.
+///
+/// ```
+/// use snowline_store::{Schema, table};
+///
+/// table! {
+///     /// The tables of this example.
+///     pub fn tables();
+///     /// Blocks by height.
+///     pub BlocksByHeight: "blocks_by_height", u64 => Vec<u8>;
+///     /// Where a block is, by id.
+///     pub BlockIds: "block_ids" (PointLookup), [u8; 32] => u64;
+/// }
+///
+/// let schema = tables().into_iter().fold(Schema::new(1), Schema::with_spec);
+/// assert!(schema.contains("blocks_by_height") && schema.contains("block_ids"));
+/// assert_eq!(<BlockIds as snowline_store::Table>::ACCESS, snowline_store::Access::PointLookup);
+/// ```
+#[macro_export]
+macro_rules! table {
+    (
+        $(#[$list_meta:meta])* $list_vis:vis fn $list:ident();
+        $(
+            $(#[$meta:meta])*
+            $vis:vis $name:ident: $cf:literal $(($access:ident))?, $key:ty => $value:ty;
+        )+
+    ) => {
+        $crate::table! {
+            $(
+                $(#[$meta])*
+                $vis $name: $cf $(($access))?, $key => $value;
+            )+
+        }
+        $(#[$list_meta])*
+        $list_vis fn $list() -> ::std::vec::Vec<$crate::TableSpec> {
+            ::std::vec![$($crate::TableSpec::of::<$name>()),+]
+        }
+    };
+    (
+        $(
+            $(#[$meta:meta])*
+            $vis:vis $name:ident: $cf:literal $(($access:ident))?, $key:ty => $value:ty;
+        )+
+    ) => {
+        $(
+            $(#[$meta])*
+            #[derive(Debug, Clone, Copy)]
+            $vis struct $name;
+
+            impl $crate::Table for $name {
+                const NAME: &'static str = $cf;
+                $(const ACCESS: $crate::Access = $crate::Access::$access;)?
+                type Key = $key;
+                type Value = $value;
+            }
+        )+
+    };
+}
+
 /// One table as the schema records it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableSpec {

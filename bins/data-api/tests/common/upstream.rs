@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use snowline_chain_x::XChainState;
+use snowline_chain_x::state::XChainState;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_jsonrpc::{Router, Server, ServerConfig};
 use snowline_node_index::{IndexWriter, ingest};
@@ -82,7 +82,7 @@ pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
     let schema = snowline_node_index::tables()
         .into_iter()
-        .chain(snowline_chain_x::tables::tables())
+        .chain(snowline_chain_x::state::tables::tables())
         .fold(Schema::new(1), |s, t| s.with_spec(t));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), &schema).unwrap();
@@ -99,11 +99,14 @@ pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
             .build()
             .unwrap();
         rt.block_on(async move {
-            let router =
-                snowline_node_rpc::index_routes(Router::new(), Arc::clone(&store), Compat::Spec);
+            let router = snowline_node_rpc::index_routes(
+                Router::new(),
+                &snowline_node_index::ContainerIndex::new(Arc::clone(&store)),
+                Compat::Spec,
+            );
             let router = avm_routes(
                 router,
-                store,
+                snowline_chain_x::state::XStateIndex::new(store),
                 AvmConfig::new(NetworkInfo::LOCAL, Compat::Spec),
             )
             .unwrap();

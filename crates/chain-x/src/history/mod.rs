@@ -2,7 +2,7 @@
 //! consumption, per-address orders by time and by amount (unspent, and all), balances in the
 //! X-Chain shape, vertices by height, linear blocks, assets.
 //!
-//! - [`tables`]: the tables (add [`tables::tables`] to a binary's schema);
+//! - [`tables`](mod@tables): the tables (add [`tables()`] to a binary's schema);
 //! - [`XHistory`]: the [`Derive`](snowline_node_index::derive::Derive) hook that fills them in the
 //!   same atomic batch as the containers (paired with `XChainState`, both run in one ingest);
 //! - [`XHistoryReader`]: typed reads, as key-ordered iterators;

@@ -6,12 +6,12 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use snowline_chain_x::XChainState;
 use snowline_chain_x::history::tables::{
     XhAllByAmount, XhAllByTime, XhAssets, XhBalances, XhBlocks, XhMeta, XhMultiOwner, XhTxs,
     XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
 };
 use snowline_chain_x::history::{AssetTotal, HistoryStats, Holding, XBalances, XHistory};
+use snowline_chain_x::state::XChainState;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{IndexError, IndexWriter, ingest};
 use snowline_store::{Direction, ReadView, Schema, Store, Table};
@@ -28,7 +28,7 @@ use snowline_types::{Id, ShortId};
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
-        .chain(snowline_chain_x::tables::tables())
+        .chain(snowline_chain_x::state::tables::tables())
         .chain(snowline_chain_x::history::tables())
         .fold(Schema::new(1), |s, t| s.with_spec(t))
 }
@@ -366,7 +366,7 @@ pub fn dump_history(store: &Store) -> Vec<String> {
 
 /// The node-rpc state's tables too (they share the batches).
 pub fn dump_state(store: &Store) -> Vec<String> {
-    use snowline_chain_x::tables::*;
+    use snowline_chain_x::state::tables::*;
     let mut out = Vec::new();
     dump_table::<XUtxos>(store, &mut out);
     dump_table::<XAddrUtxos>(store, &mut out);

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use snowline_chain_x::XReader;
 use snowline_jsonrpc::{JsonU64, Params, Reply, RequestContext, RpcError, Service};
 use snowline_types::Id;
 use snowline_types::avm::{StandardBlock, Tx};
@@ -75,7 +74,9 @@ fn get_tx(ctx: &Ctx, p: &Params) -> Result<Reply, RpcError> {
     if id == Id::EMPTY {
         return Err(RpcError::server(NIL_TX_ID));
     }
-    let bytes = XReader::new(&*ctx.store)
+    let bytes = ctx
+        .state
+        .reader()
         .tx(&id)
         .map_err(internal)?
         .ok_or_else(|| RpcError::server(NOT_FOUND))?;
@@ -96,10 +97,7 @@ fn get_tx_status(ctx: &Ctx, p: &Params) -> Result<Reply, RpcError> {
     if id == Id::EMPTY {
         return Err(RpcError::server(NIL_TX_ID));
     }
-    let known = XReader::new(&*ctx.store)
-        .tx(&id)
-        .map_err(internal)?
-        .is_some();
+    let known = ctx.state.reader().tx(&id).map_err(internal)?.is_some();
     Reply::json(&StatusReply {
         status: if known { "Accepted" } else { "Unknown" },
     })
@@ -108,7 +106,7 @@ fn get_tx_status(ctx: &Ctx, p: &Params) -> Result<Reply, RpcError> {
 fn get_asset_description(ctx: &Ctx, p: &Params) -> Result<Reply, RpcError> {
     let a: AssetArgs = p.parse()?;
     let id = lookup_asset(ctx, &a.asset_id)?;
-    let reader = XReader::new(&*ctx.store);
+    let reader = ctx.state.reader();
     let Some(asset) = reader.asset(&id).map_err(internal)? else {
         return Err(match reader.tx(&id).map_err(internal)? {
             Some(_) => RpcError::server(NOT_CREATE_ASSET),
@@ -133,7 +131,8 @@ fn get_tx_fee(ctx: &Ctx, p: &Params) -> Result<Reply, RpcError> {
 }
 
 fn last_height(ctx: &Ctx) -> Result<u64, RpcError> {
-    XReader::new(&*ctx.store)
+    ctx.state
+        .reader()
         .height()
         .map_err(internal)?
         .ok_or_else(|| RpcError::server(NOT_LINEARIZED))
@@ -155,7 +154,7 @@ fn get_block(ctx: &Ctx, p: &Params) -> Result<Reply, RpcError> {
     let a: BlockArgs = p.parse()?;
     last_height(ctx)?;
     let id = a.block_id.unwrap_or(Id::EMPTY);
-    let reader = XReader::new(&*ctx.store);
+    let reader = ctx.state.reader();
     let not_found = || RpcError::server(format!("couldn't get block with id {id}: {NOT_FOUND}"));
     let height = reader
         .block_height(&id)
@@ -172,7 +171,9 @@ fn get_block_by_height(ctx: &Ctx, p: &Params) -> Result<Reply, RpcError> {
     let a: HeightArgs = p.parse()?;
     last_height(ctx)?;
     let h = a.height.0;
-    let bytes = XReader::new(&*ctx.store)
+    let bytes = ctx
+        .state
+        .reader()
         .block_at(h)
         .map_err(internal)?
         .ok_or_else(|| {

@@ -8,8 +8,8 @@ mod utxos;
 
 use std::sync::Arc;
 
+use snowline_chain_x::state::XStateIndex;
 use snowline_jsonrpc::{Endpoint, Router, RpcError, Service};
-use snowline_store::Store;
 use snowline_types::components::JsonCtx;
 use snowline_types::network::{Chain, NetworkInfo};
 use snowline_types::{AddressContext, Id};
@@ -72,7 +72,7 @@ pub fn system_clock() -> u64 {
 
 /// Shared state of the handlers.
 pub(crate) struct Ctx {
-    pub(crate) store: Arc<Store>,
+    pub(crate) state: XStateIndex,
     pub(crate) cfg: AvmConfig,
     pub(crate) addrs: AddressContext,
     pub(crate) json: JsonCtx,
@@ -98,12 +98,12 @@ pub(crate) fn internal(e: impl std::fmt::Display) -> RpcError {
     RpcError::server(e)
 }
 
-/// The `avm` service over `store` (which must hold the `snowline_chain_x` tables).
-pub fn service(store: Arc<Store>, cfg: AvmConfig) -> Result<Service, RpcError> {
+/// The `avm` service over the X-Chain `state`.
+pub fn service(state: XStateIndex, cfg: AvmConfig) -> Result<Service, RpcError> {
     let addrs = AddressContext::primary(&cfg.network, Chain::X).map_err(internal)?;
     let json = JsonCtx::new(Chain::X.primary_alias(), cfg.network.hrp).map_err(internal)?;
     let ctx = Arc::new(Ctx {
-        store,
+        state,
         cfg,
         addrs,
         json,
@@ -123,9 +123,9 @@ pub fn avm_url_paths(network: &NetworkInfo) -> [String; 3] {
 }
 
 /// Mounts the `avm` service at every path of [`avm_url_paths`].
-pub fn avm_routes(router: Router, store: Arc<Store>, cfg: AvmConfig) -> Result<Router, RpcError> {
+pub fn avm_routes(router: Router, state: XStateIndex, cfg: AvmConfig) -> Result<Router, RpcError> {
     let paths = avm_url_paths(&cfg.network);
-    let svc = service(store, cfg)?;
+    let svc = service(state, cfg)?;
     Ok(paths.into_iter().fold(router, |r, p| {
         r.rpc(p, Endpoint::new().service(svc.clone()))
     }))

@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::Serialize;
-use snowline_chain_x::XReader;
 use snowline_jsonrpc::{JsonU64, RequestContext, RpcError, Service};
 use snowline_types::avm::{Output, Utxo};
 use snowline_types::{Id, ShortId};
@@ -114,7 +113,7 @@ fn get_utxos(ctx: &Ctx, a: UtxosArgs) -> Result<UtxosReply, RpcError> {
         Ok(0) | Err(_) => MAX_PAGE_SIZE,
         Ok(n) => n.min(MAX_PAGE_SIZE),
     };
-    let reader = XReader::new(&*ctx.store);
+    let reader = ctx.state.reader();
     let page = if source == x {
         reader.paginate(&addrs, start_addr, start_utxo, limit)
     } else {
@@ -147,7 +146,7 @@ fn get_utxos(ctx: &Ctx, a: UtxosArgs) -> Result<UtxosReply, RpcError> {
 
 /// avalanchego `lookupAssetID`: an alias, else a cb58 id, else `asset '…' not found`.
 pub(crate) fn lookup_asset(ctx: &Ctx, s: &str) -> Result<Id, RpcError> {
-    let reader = XReader::new(&*ctx.store);
+    let reader = ctx.state.reader();
     if let Some(id) = reader.asset_by_alias(s).map_err(internal)? {
         return Ok(id);
     }
@@ -173,7 +172,9 @@ fn get_balance(ctx: &Ctx, a: BalanceArgs) -> Result<BalanceReply, RpcError> {
         .parse_service(&a.address)
         .map_err(|e| RpcError::server(format!("problem parsing address '{}': {e}", a.address)))?;
     let asset = lookup_asset(ctx, &a.asset_id)?;
-    let utxos = XReader::new(&*ctx.store)
+    let utxos = ctx
+        .state
+        .reader()
         .all_utxos(&addr)
         .map_err(|e| RpcError::server(format!("problem retrieving UTXOs: {e}")))?;
     let now = (ctx.cfg.clock)();
@@ -201,7 +202,7 @@ fn get_all_balances(ctx: &Ctx, a: AllBalancesArgs) -> Result<AllBalancesReply, R
         .addrs
         .parse_service(&a.address)
         .map_err(|e| RpcError::server(format!("problem parsing address '{}': {e}", a.address)))?;
-    let reader = XReader::new(&*ctx.store);
+    let reader = ctx.state.reader();
     let utxos = reader
         .all_utxos(&addr)
         .map_err(|e| RpcError::server(format!("couldn't get address's UTXOs: {e}")))?;

@@ -83,7 +83,11 @@ impl Running {
 }
 
 pub async fn serve(store: Arc<Store>, compat: Compat) -> Running {
-    let router = index_routes(Router::new(), store, compat);
+    let router = index_routes(
+        Router::new(),
+        &snowline_node_index::ContainerIndex::new(store),
+        compat,
+    );
     let server = Server::bind(
         "127.0.0.1:0".parse().unwrap(),
         router,

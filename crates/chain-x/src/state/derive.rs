@@ -14,14 +14,14 @@ use snowline_types::avm::{Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::{Id, ShortId};
 
-use crate::container::{X_PATHS, XContainer};
-use crate::error::XStateError;
-use crate::stored_bytes::StoredBytes;
-use crate::tables::{
+use super::stored_bytes::StoredBytes;
+use super::tables::{
     AssetRow, META_GENESIS, META_NEXT_SEQ, UtxoRow, XAddrUtxoPos, XAddrUtxos, XAssetAliases,
     XAssetPrimaryAlias, XAssets, XAtomicAddrPos, XAtomicAddrUtxos, XAtomicUtxos, XBlockIds,
     XBlocks, XMeta, XTxs, XUtxos,
 };
+use crate::container::{X_PATHS, XContainer};
+use crate::error::XStateError;
 use snowline_types::avm::XGenesisState;
 use snowline_types::avm::outputs::{owners, produced_utxos};
 

@@ -3,16 +3,17 @@
 //! `chains/atomic/state.go` `getKeys` for shared memory).
 
 use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 
-use snowline_store::{Desc, Direction, ReadView};
+use snowline_store::{Desc, Direction, ReadView, Store};
 use snowline_types::avm::Utxo;
 use snowline_types::{Id, ShortId};
 
-use crate::error::XStateError;
-use crate::tables::{
+use super::tables::{
     AssetRow, XAddrUtxoPos, XAddrUtxos, XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos,
     XAtomicAddrUtxos, XAtomicUtxos, XBlockIds, XBlocks, XTxs, XUtxos,
 };
+use crate::error::XStateError;
 
 /// One page of `getUTXOs`: the UTXOs (id and bytes) and the `endIndex` to resume from.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -23,6 +24,25 @@ pub struct UtxoPage {
     pub end_address: ShortId,
     /// The last UTXO id searched (`endIndex.utxo`; the zero id when none).
     pub end_utxo: Id,
+}
+
+/// The X-Chain state of a shared store: what a service holds to read it (one [`XReader`] per
+/// call) without depending on the store itself.
+#[derive(Debug, Clone)]
+pub struct XStateIndex {
+    store: Arc<Store>,
+}
+
+impl XStateIndex {
+    /// The state in `store` (which holds [`tables`](super::tables::tables())).
+    pub fn new(store: Arc<Store>) -> Self {
+        Self { store }
+    }
+
+    /// A reader of the live store.
+    pub fn reader(&self) -> XReader<'_, Store> {
+        XReader::new(&self.store)
+    }
 }
 
 /// Reads over any [`ReadView`] (the store or a snapshot).
