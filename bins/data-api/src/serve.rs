@@ -2,14 +2,14 @@
 //! SIGINT/SIGTERM, then drains the usage writer.
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
+use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
-use snowline_data_api::chains::{self, ChainRegistry};
+use snowline_data_api::chains;
 use snowline_node_index::FollowStatus;
 use snowline_rest::prometheus_client::metrics::gauge::Gauge;
 use snowline_rest::{
@@ -53,7 +53,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let writer = UsageWriter::start((*log).clone(), WriterConfig::default())
         .map_err(|e| format!("cannot start the usage writer: {e}"))?;
     let usage = Arc::new(StoreUsage(writer));
-    let registry = registry(args.chains.as_deref())?;
+    let registry = ChainRegistry::builtin_with(args.chains.as_deref())?;
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
     let router = snowline_data_api::planned::routes(router, registry, network);
@@ -232,18 +232,6 @@ fn rate_limits(args: &ServeArgs) -> RateLimits {
         limits.tiers.insert(tier.clone(), limit);
     }
     limits
-}
-
-/// The built-in chain registry, merged with the operator's file if one is given.
-fn registry(file: Option<&Path>) -> Result<ChainRegistry, String> {
-    let builtin = ChainRegistry::builtin().map_err(|e| e.to_string())?;
-    let Some(file) = file else {
-        return Ok(builtin);
-    };
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read the chain registry {}: {e}", file.display()))?;
-    let extra = ChainRegistry::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(builtin.merged_with(extra))
 }
 
 /// `/readyz`: the keys store must be readable, and a followed upstream must answer and have

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use snowline_rest::{ApiError, Request, Router};
 use snowline_types::network::NetworkInfo;
 
-use crate::chains::ChainRegistry;
 use crate::params::served_network;
+use snowline_chain_registry::ChainRegistry;
 
 /// What the validating handlers share.
 pub(crate) struct Planned {
@@ -35,7 +35,7 @@ impl Planned {
         self.registry
             .lookup(raw)
             .map(|_| ())
-            .map_err(ApiError::from)
+            .map_err(crate::chains::lookup_error)
     }
 }
 

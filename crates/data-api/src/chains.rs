@@ -1,5 +1,6 @@
-//! `GET /v1/chains` and `GET /v1/chains/{chainId}`. Each chain's JSON is rendered once when the
-//! routes are built, so a lookup answers with shared bytes.
+//! `GET /v1/chains` and `GET /v1/chains/{chainId}`, from the chain registry
+//! (`snowline-chain-registry`). Each chain's JSON is rendered once when the routes are built, so a
+//! lookup answers with shared bytes.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,8 +10,8 @@ use snowline_rest::hyper::StatusCode;
 use snowline_rest::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::rest::{ApiFeature, ListChainsResponse};
 
-use super::registry::{ChainLookupError, ChainRegistry};
 use crate::params::{network_filter, param_error};
+use snowline_chain_registry::{ChainLookupError, ChainRegistry};
 
 /// The registry with each chain's response body rendered ahead of time.
 struct Chains {
@@ -71,15 +72,13 @@ fn get_chain(chains: &Chains, req: &Request) -> Result<Reply, ApiError> {
         return Ok(Reply::bytes(StatusCode::OK, body.clone()));
     }
     // Not a canonical spelling of a served chain: say whether it is malformed or unknown.
-    Reply::json(chains.registry.lookup(chain_ref)?)
+    Reply::json(chains.registry.lookup(chain_ref).map_err(lookup_error)?)
 }
 
 /// A malformed `chainId` is a 400, a well-formed one not served here a 404.
-impl From<ChainLookupError> for ApiError {
-    fn from(e: ChainLookupError) -> Self {
-        match e {
-            ChainLookupError::Invalid(_) => ApiError::bad_request(e.to_string()),
-            ChainLookupError::NotFound(_) => ApiError::not_found(e.to_string()),
-        }
+pub(crate) fn lookup_error(e: ChainLookupError) -> ApiError {
+    match e {
+        ChainLookupError::Invalid(_) => ApiError::bad_request(e.to_string()),
+        ChainLookupError::NotFound(_) => ApiError::not_found(e.to_string()),
     }
 }

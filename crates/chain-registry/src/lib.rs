@@ -1,5 +1,6 @@
-//! The chain registry: which EVM chains this instance serves, per network, for `GET /v1/chains` and
-//! `GET /v1/chains/{chainId}`, and for every `chainId` path parameter of the EVM endpoints.
+//! The chain registry: which EVM chains this instance serves, per network, for the Data API's
+//! `GET /v1/chains` and `GET /v1/chains/{chainId}`, every `chainId` path parameter of its EVM
+//! endpoints, and the metrics API's chains.
 //!
 //! Built in: the C-Chain of mainnet, Fuji and the local network (`default.json`). An operator's
 //! file in the same format (an object from network name to a list of `ChainInfo` records) adds
@@ -64,6 +65,18 @@ impl ChainRegistry {
     /// The built-in registry: the C-Chain of mainnet, Fuji and the local network.
     pub fn builtin() -> Result<Self, RegistryError> {
         Self::from_json(BUILTIN)
+    }
+
+    /// The built-in registry, merged with the operator's `file` when one is given.
+    pub fn builtin_with(file: Option<&std::path::Path>) -> Result<Self, String> {
+        let builtin = Self::builtin().map_err(|e| e.to_string())?;
+        let Some(file) = file else {
+            return Ok(builtin);
+        };
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read the chain registry {}: {e}", file.display()))?;
+        let extra = Self::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        Ok(builtin.merged_with(extra))
     }
 
     /// Parses and validates a registry file.
@@ -252,6 +265,47 @@ fn truncate(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_operators_file_adds_and_replaces_chains_and_its_faults_name_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let builtin = ChainRegistry::builtin().unwrap();
+        assert_eq!(
+            ChainRegistry::builtin_with(None)
+                .unwrap()
+                .list(None, None)
+                .count(),
+            builtin.list(None, None).count()
+        );
+        let missing = dir.path().join("missing.json");
+        let err = ChainRegistry::builtin_with(Some(&missing)).unwrap_err();
+        assert!(err.starts_with("cannot read the chain registry"), "{err}");
+        let bad = dir.path().join("bad.json");
+        std::fs::write(&bad, "{\"atlantis\": []}").unwrap();
+        let err = ChainRegistry::builtin_with(Some(&bad)).unwrap_err();
+        assert!(
+            err.contains("bad.json") && err.contains("atlantis"),
+            "{err}"
+        );
+        // The built-in local C-Chain, renamed by the operator's file: same chainId, replaced.
+        let local = builtin.lookup("43112").unwrap().clone();
+        let renamed = ChainRecord {
+            chain_name: "my local C-Chain".into(),
+            ..local
+        };
+        let file = dir.path().join("chains.json");
+        let text = serde_json::json!({ "local": [renamed] }).to_string();
+        std::fs::write(&file, text).unwrap();
+        let merged = ChainRegistry::builtin_with(Some(&file)).unwrap();
+        assert_eq!(
+            merged.lookup("43112").unwrap().chain_name,
+            "my local C-Chain"
+        );
+        assert_eq!(
+            merged.list(None, None).count(),
+            builtin.list(None, None).count()
+        );
+    }
 
     #[test]
     fn the_builtin_registry_names_each_networks_c_chain_by_both_ids() {
