@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Reproduces every Data API figure of docs/benchmarks.md (issues #4 and #5):
-#   1. issue #4: `GET /v1/chains/43112` on data-api with rate limits + metering on (a tier budget
+# Reproduces every Data API figure of docs/benchmarks.md:
+#   1. the stack (STEPS=stack): `GET /v1/chains/43112` on data-api with rate limits + metering on (a tier budget
 #      that never refuses) and with --no-rate-limits --no-metering, next to rest-hello's plain
 #      hyper handler and its trivial framework route, and with limits only / metering only, all
 #      in the same run, three rounds interleaved;
-#   2. issue #5 ingest: the devnet imported into node-rpc, then data-api following that node
+#   2. the X-Chain history's ingest (STEPS=history): the devnet imported into node-rpc, then data-api following that node
 #      from an empty data dir (wall time until /readyz is 200 and /metrics says 0 containers
 #      behind; peak RSS = VmHWM of the data-api process);
-#   3. issue #5 serving, on the followed data: UTXO listings and balances of 5 addresses
+#   3. the X-Chain history's serving, on the followed data: UTXO listings and balances of 5 addresses
 #      (thousands of address sets taken from the data), and page 1 vs page 1,000 of one listing
 #      (pageSize 100, spent included, over an address set with >= 100k UTXOs);
 #   4. `data-api import` of the same file into another empty dir (/usr/bin/time -v).
@@ -19,9 +19,9 @@
 #   bench/data-api.sh [N_TXS=1000000] [WORK_DIR=/tmp/snowline-bench-data-api] [SECS=10] [CONNS=64]
 #
 # Environment: DEVNET_DIR=dir with containers.jsonl (default WORK_DIR/devnet-N_TXS, generated if
-# absent); PREFIX=N imports only the first N containers of the file; STEPS="4 5" (default) or
-# STEPS=4 / STEPS=5 runs one issue's part only; NO_BUILD=1 uses the release binaries already in
-# CARGO_TARGET_DIR; ROUNDS=N runs issue #4's interleaved rounds N times (default 3; more rounds
+# absent); PREFIX=N imports only the first N containers of the file; STEPS="stack history"
+# (default), STEPS=stack or STEPS=history runs one part only; NO_BUILD=1 uses the release binaries already in
+# CARGO_TARGET_DIR; ROUNDS=N runs the stack's interleaved rounds N times (default 3; more rounds
 # of fewer SECS narrow the noise of a shared machine).
 set -euo pipefail
 
@@ -32,11 +32,11 @@ CONNS=${4:-64}
 MAX_REQ=5000000
 MAX_WAIT_SECS=3600
 NODE_PORT=19750
-API_PORT=19751     # data-api following node-rpc (issue #5)
-OPEN_PORT=19752    # data-api, --no-rate-limits --no-metering (issue #4)
-METER_PORT=19753   # data-api, rate limits + metering on (issue #4)
-LIMITS_PORT=19756  # data-api, rate limits on, --no-metering (issue #4)
-USAGE_PORT=19757   # data-api, metering on, --no-rate-limits (issue #4)
+API_PORT=19751     # data-api following node-rpc (history)
+OPEN_PORT=19752    # data-api, --no-rate-limits --no-metering (stack)
+METER_PORT=19753   # data-api, rate limits + metering on (stack)
+LIMITS_PORT=19756  # data-api, rate limits on, --no-metering (stack)
+USAGE_PORT=19757   # data-api, metering on, --no-rate-limits (stack)
 HELLO_PORT=19754   # rest-hello: the framework's trivial route
 RAW_PORT=19755     # rest-hello: a plain hyper handler
 
@@ -94,10 +94,10 @@ if [ -n "${PREFIX:-}" ]; then
 fi
 echo "devnet file: $FILE, $(wc -l <"$FILE") containers"
 
-STEPS=${STEPS:-4 5}
+STEPS=${STEPS:-stack history}
 
-if [[ " $STEPS " == *" 4 "* ]]; then
-# 1. Issue #4: the cost of the Data API stack on its cheapest endpoint, and of limits + metering.
+if [[ " $STEPS " == *" stack "* ]]; then
+# 1. The stack: the cost of the Data API stack on its cheapest endpoint, and of limits + metering.
 rm -rf "$WORK/open" "$WORK/meter" "$WORK/limits" "$WORK/usage"
 "$REL/examples/rest-hello" "127.0.0.1:$HELLO_PORT" "127.0.0.1:$RAW_PORT" >"$WORK/hello.log" 2>&1 &
 HELLO_PID=$!
@@ -121,7 +121,7 @@ PIDS+=($USAGE_PID)
 for p in $HELLO_PORT $RAW_PORT $OPEN_PORT $METER_PORT $LIMITS_PORT $USAGE_PORT; do
   wait_http "http://127.0.0.1:$p/"
 done
-echo "== issue #4: GET /v1/chains/43112, $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"
+echo "== stack: GET /v1/chains/43112, $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"
 for round in $(seq 1 "${ROUNDS:-3}"); do
   echo "round $round, $(load)"
   run "plain hyper handler" $RAW_PORT /v1/hello $HELLO_PID
@@ -132,16 +132,16 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
   run "data-api, metering only" $USAGE_PORT /v1/chains/43112 $USAGE_PID
 done
 curl -s "http://127.0.0.1:$METER_PORT/metrics" | grep -E '^snowline_usage_events_(written|dropped)' || true
-# Stop the issue #4 servers so they do not compete with the ingest below.
+# Stop the stack's servers so they do not compete with the ingest below.
 for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
 PIDS=()
 fi
 
-[[ " $STEPS " == *" 5 "* ]] || exit 0
-# 2. Issue #5 ingest. The upstream: node-rpc serving the devnet from its own imported store.
+[[ " $STEPS " == *" history "* ]] || exit 0
+# 2. The history's ingest. The upstream: node-rpc serving the devnet from its own imported store.
 # Its store is kept between runs of this script when it was imported from the same file.
 rm -rf "$WORK/follow" "$WORK/import"
-echo "== issue #5 ingest; $(load)"
+echo "== history ingest; $(load)"
 STAMP="$FILE $(stat -c '%s %Y' "$FILE")"
 if [ "$(cat "$WORK/node.imported" 2>/dev/null)" != "$STAMP" ]; then
   rm -rf "$WORK/node" "$WORK/node.imported"
@@ -175,9 +175,9 @@ sleep 1.5 # the gauge is refreshed once a second
 BEHIND=$(curl -s "http://127.0.0.1:$API_PORT/metrics" | awk '/^snowline_ingest_behind_containers/ {print $2}')
 echo "data-api follow: /readyz 200 after $FOLLOW_SECS s, snowline_ingest_behind_containers $BEHIND, peak RSS $((FOLLOW_RSS_KB / 1024)) MiB, data-api CPU $FOLLOW_CPU s, $(load)"
 
-# 3. Issue #5 serving, on the followed data. Addresses: the outputs of random DAG-era txs and of
+# 3. The history's serving, on the followed data. Addresses: the outputs of random DAG-era txs and of
 # random blocks, read from node-rpc; then every page of one listing walked to find page 1,000.
-echo "== issue #5 serving; $(load)"
+echo "== history serving; $(load)"
 python3 - "$NODE_PORT" "$API_PORT" "$FILE" "$WORK" <<'PY'
 import json, random, sys, urllib.parse, urllib.request
 node, api, file, work = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]

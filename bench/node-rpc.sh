@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces every node-rpc figure of docs/benchmarks.md (issue #3):
+# Reproduces every node-rpc figure of docs/benchmarks.md:
 #   1. generate a large devnet (devnet-gen, release) unless it exists,
 #   2. time `node-rpc import` of it into an empty data dir (txs/s, peak RSS via /usr/bin/time -v),
 #   3. serve the imported data and run examples/load.rs with 64 keep-alive connections against
@@ -13,6 +13,9 @@
 #      X/block head is the upstream's (txs/s, follower and upstream CPU, follower peak RSS).
 #
 #   bench/node-rpc.sh [N_TXS=1000000] [WORK_DIR=/tmp/snowline-bench] [SECS=10] [CONNS=64]
+#
+# Environment: NO_BUILD=1 uses the release binaries already in CARGO_TARGET_DIR (e.g. another
+# commit's, to compare two builds in the same conditions).
 set -euo pipefail
 
 N_TXS=${1:-1000000}
@@ -29,9 +32,11 @@ REL=$CARGO_TARGET_DIR/release
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 
-cargo build --release -p snowline-devnet --bin devnet-gen
-cargo build --release -p node-rpc
-cargo build --release -p snowline-jsonrpc --example load --example hello
+if [ -z "${NO_BUILD:-}" ]; then
+  cargo build --release -p snowline-devnet --bin devnet-gen
+  cargo build --release -p node-rpc
+  cargo build --release -p snowline-jsonrpc --example load --example hello
+fi
 
 # 1. The devnet. devnet-gen streams containers as it goes; if it stops early (it did at large:1000000,
 # "no spendable UTXO left to build a tx in a block"), the file written so far is a valid prefix and

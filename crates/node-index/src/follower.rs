@@ -176,7 +176,7 @@ impl Follower {
     /// Fetches one page of `path` from our next index on and writes it (with what `derive`
     /// adds) in one atomic batch. Returns the containers added, `None` when the upstream does
     /// not serve the path.
-    pub async fn step<D: Derive + ?Sized>(
+    pub async fn step<D: Derive>(
         &self,
         store: &Store,
         writer: &mut IndexWriter,
@@ -208,7 +208,7 @@ impl Follower {
         on_batch: &mut F,
     ) -> Result<PathProgress, IndexError>
     where
-        D: Derive + ?Sized,
+        D: Derive,
         F: FnMut(IndexPath, u64),
     {
         let path = fetcher.path;
@@ -304,7 +304,7 @@ impl Follower {
         mut on_batch: F,
     ) -> Result<Vec<PathProgress>, IndexError>
     where
-        D: Derive + ?Sized,
+        D: Derive,
         F: FnMut(IndexPath, u64),
     {
         let mut out = Vec::with_capacity(self.clients.len());
@@ -329,7 +329,7 @@ impl Follower {
         shutdown: S,
     ) -> Result<(), IndexError>
     where
-        D: Derive + ?Sized,
+        D: Derive,
         S: Future<Output = ()>,
     {
         self.run_observed(store, writer, derive, &FollowStatus::new(), shutdown)
@@ -347,7 +347,7 @@ impl Follower {
         shutdown: S,
     ) -> Result<(), IndexError>
     where
-        D: Derive + ?Sized,
+        D: Derive,
         S: Future<Output = ()>,
     {
         tokio::pin!(shutdown);

@@ -266,7 +266,7 @@ pub fn import_jsonl<R, D, F>(
 ) -> Result<ImportStats, IndexError>
 where
     R: BufRead,
-    D: Derive + ?Sized,
+    D: Derive,
     F: FnMut(&IngestStats),
 {
     import_items(store, writer, lines(reader), batch_size, derive, on_batch)
@@ -282,7 +282,7 @@ fn import_items<D, F>(
     on_batch: F,
 ) -> Result<ImportStats, IndexError>
 where
-    D: Derive + ?Sized,
+    D: Derive,
     F: FnMut(&IngestStats),
 {
     let current = std::cell::Cell::new(0u64);
@@ -347,7 +347,7 @@ pub fn import_file<D, F>(
     on_batch: F,
 ) -> Result<ImportStats, IndexError>
 where
-    D: Derive + ?Sized,
+    D: Derive,
     F: FnMut(&IngestStats),
 {
     let open = || -> Result<_, IndexError> {

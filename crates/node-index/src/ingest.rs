@@ -74,7 +74,7 @@ pub struct IngestStats {
 /// Stages one container into `batch` (its index rows, then what `derive` adds when it is new).
 /// An error names the line's source line when it has one.
 /// On an error nothing is undone here: the caller drops the batch ([`drop_batch`]).
-pub(crate) fn stage_line<D: Derive + ?Sized>(
+pub(crate) fn stage_line<D: Derive>(
     store: &Store,
     writer: &mut IndexWriter,
     batch: &mut WriteBatch,
@@ -86,7 +86,7 @@ pub(crate) fn stage_line<D: Derive + ?Sized>(
 }
 
 /// [`stage_line`] without naming the source line in its errors.
-fn stage_record<D: Derive + ?Sized>(
+fn stage_record<D: Derive>(
     store: &Store,
     writer: &mut IndexWriter,
     batch: &mut WriteBatch,
@@ -107,7 +107,7 @@ fn stage_record<D: Derive + ?Sized>(
 /// Stages a page of lines into `batch` (each container at its stated index, with what
 /// `derive` adds); returns the new containers. On an error the batch is left as it is, for
 /// the caller to drop.
-pub(crate) fn stage_page<D: Derive + ?Sized>(
+pub(crate) fn stage_page<D: Derive>(
     store: &Store,
     writer: &mut IndexWriter,
     derive: &mut D,
@@ -125,7 +125,7 @@ pub(crate) fn stage_page<D: Derive + ?Sized>(
 
 /// Stages a page and writes it as one batch; returns the new containers. `batch` is empty
 /// before and after.
-pub(crate) fn write_page<D: Derive + ?Sized>(
+pub(crate) fn write_page<D: Derive>(
     store: &Store,
     writer: &mut IndexWriter,
     derive: &mut D,
@@ -150,7 +150,7 @@ pub(crate) fn write_page<D: Derive + ?Sized>(
 }
 
 /// Stages `page` while `behind` writes the sealed batch (see [`WriteBehind::overlap`]).
-pub(crate) fn overlap_page<D: Derive + ?Sized>(
+pub(crate) fn overlap_page<D: Derive>(
     behind: &mut WriteBehind,
     store: &Store,
     writer: &mut IndexWriter,
@@ -179,7 +179,7 @@ pub fn ingest<I, D, F>(
 ) -> Result<IngestStats, IndexError>
 where
     I: IntoIterator<Item = Result<ContainerLine, IndexError>>,
-    D: Derive + ?Sized,
+    D: Derive,
     F: FnMut(&IngestStats),
 {
     let source = source
@@ -199,7 +199,7 @@ pub fn ingest_prepared<I, D, F>(
 ) -> Result<IngestStats, IndexError>
 where
     I: IntoIterator<Item = Result<PreparedLine<D::Prepared>, IndexError>>,
-    D: Derive + ?Sized,
+    D: Derive,
     F: FnMut(&IngestStats),
 {
     let batch_size = batch_size.max(1);
@@ -257,7 +257,7 @@ fn ingest_behind<I, D, F>(
 ) -> Result<IngestStats, IndexError>
 where
     I: IntoIterator<Item = Result<PreparedLine<D::Prepared>, IndexError>>,
-    D: Derive + ?Sized,
+    D: Derive,
     F: FnMut(&IngestStats),
 {
     let mut stats = IngestStats::default();
