@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
+use tokio::sync::Semaphore;
 
 /// One registered route.
 pub(crate) struct Route {
@@ -41,18 +42,26 @@ struct Node {
     routes: Vec<usize>,
 }
 
-/// A [`Handler`] running `f` on the blocking pool.
-fn blocking<F>(f: F) -> Handler
+/// A [`Handler`] running `f` on the blocking pool once it has one of `turns`.
+fn blocking<F>(turns: Arc<Semaphore>, f: F) -> Handler
 where
     F: Fn(&Request) -> Result<Reply, ApiError> + Send + Sync + 'static,
 {
     let f = Arc::new(f);
     handler(move |req: Request| {
-        let f = Arc::clone(&f);
+        let (f, turns) = (Arc::clone(&f), Arc::clone(&turns));
         async move {
-            tokio::task::spawn_blocking(move || f(&req))
+            let turn = turns
+                .acquire_owned()
                 .await
-                .unwrap_or_else(|e| Err(ApiError::internal(format!("handler task failed: {e}"))))
+                .map_err(|e| ApiError::internal(format!("blocking handlers closed: {e}")))?;
+            tokio::task::spawn_blocking(move || {
+                let answer = f(&req);
+                drop(turn);
+                answer
+            })
+            .await
+            .unwrap_or_else(|e| Err(ApiError::internal(format!("handler task failed: {e}"))))
         }
     })
 }
@@ -67,22 +76,38 @@ pub(crate) enum Match<'a> {
     NotFound,
 }
 
-/// The route table: register handlers with [`Router::get`] / [`Router::post`].
+/// The route table: register handlers with [`Router::get`] / [`Router::post`] (and
+/// [`Router::get_blocking`] for handlers that block).
 ///
 /// Template errors do not panic: they are collected and reported by
 /// [`Router::validate`], which [`crate::Server::bind`] calls.
-#[derive(Default)]
 pub struct Router {
     routes: Vec<Route>,
     root: Node,
     errors: Vec<RestError>,
     request_type: Option<Arc<str>>,
+    /// Turns to run a blocking handler, shared by every blocking route of this router.
+    blocking: Arc<Semaphore>,
+}
+
+impl Default for Router {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Router {
-    /// An empty router; routes added to it have request type `data`.
+    /// An empty router; routes added to it have request type `data`, and as many blocking
+    /// handlers run at once as the machine has cores.
     pub fn new() -> Self {
-        Self::default()
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Self {
+            routes: Vec::new(),
+            root: Node::default(),
+            errors: Vec::new(),
+            request_type: None,
+            blocking: Arc::new(Semaphore::new(cores)),
+        }
     }
 
     /// Sets the usage-metering request type of the routes added after this call.
@@ -102,13 +127,16 @@ impl Router {
 
     /// Adds a `GET` route whose handler blocks (reads the index): it runs on tokio's blocking
     /// pool, so a slow page (a scan of thousands of rows) never stalls the other connections
-    /// served by the same async worker. The request timeout still answers on time; the read
-    /// itself runs to its end.
+    /// served by the same async worker. At most as many blocking handlers run at once as the
+    /// machine has cores (the reads are CPU-bound; more would only contend): the others wait
+    /// for a turn without holding a thread. The request timeout still answers on time; a read
+    /// already running runs to its end.
     pub fn get_blocking<F>(self, template: &str, weight: Weight, f: F) -> Self
     where
         F: Fn(&Request) -> Result<Reply, ApiError> + Send + Sync + 'static,
     {
-        self.route(Method::GET, template, weight, blocking(f))
+        let h = blocking(Arc::clone(&self.blocking), f);
+        self.route(Method::GET, template, weight, h)
     }
 
     /// Adds a `POST` route.

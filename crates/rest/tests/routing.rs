@@ -5,6 +5,7 @@ mod common;
 
 use common::{assert_error, get, request, send, spawn};
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 use snowline_rest::{App, RateLimits, Reply, Request, Router, ServerConfig, Weight};
 
 async fn echo(req: Request) -> Result<Reply, snowline_rest::ApiError> {
@@ -190,4 +191,34 @@ async fn a_blocking_route_does_not_stall_the_async_worker() {
     release_tx.send(()).unwrap();
     let slow = slow.await.unwrap();
     assert_eq!((slow.status, slow.json()), (200, json!({"slow": true})));
+}
+
+/// Blocking handlers take turns: however many requests arrive at once, no more run together
+/// than the machine has cores, and every request is answered.
+#[tokio::test]
+async fn blocking_handlers_run_at_most_one_per_core() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let running = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let (r, m) = (Arc::clone(&running), Arc::clone(&most));
+    let router = Router::new().get_blocking("/v1/read", Weight::MEDIUM, move |_req| {
+        let now = r.fetch_add(1, Ordering::SeqCst) + 1;
+        m.fetch_max(now, Ordering::SeqCst);
+        // Long enough for the other requests to arrive while this one runs.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        r.fetch_sub(1, Ordering::SeqCst);
+        Reply::json(&json!({"ok": true}))
+    });
+    let app = App::new(router).rate_limits(RateLimits::disabled());
+    let server = spawn(app, ServerConfig::default()).await;
+    let addr = server.addr;
+    let requests: Vec<_> = (0..24)
+        .map(|_| tokio::spawn(async move { get(addr, "/v1/read", &[]).await.status }))
+        .collect();
+    for r in requests {
+        assert_eq!(r.await.unwrap(), 200);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let most = most.load(Ordering::SeqCst);
+    assert!(most >= 1 && most <= cores, "{most} ran at once on {cores} cores");
 }
