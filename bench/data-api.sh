@@ -9,7 +9,8 @@
 #      behind; peak RSS = VmHWM of the data-api process);
 #   3. the X-Chain history's serving, on the followed data: UTXO listings and balances of 5 addresses
 #      (thousands of address sets taken from the data), and page 1 vs page 1,000 of one listing
-#      (pageSize 100, spent included, over an address set with >= 100k UTXOs);
+#      (pageSize 100, spent included, over an address set with >= 100k UTXOs), and the latency
+#      of a light request (a chain lookup) while UTXO listings load the server;
 #   4. `data-api import` of the same file into another empty dir (/usr/bin/time -v).
 # Loopback only; every load run is bounded by a request count and seconds (examples/rest-load.rs
 # checks every response's status); every wait is bounded. The load generator and the servers
@@ -246,6 +247,15 @@ for round in 1 2; do
   run "utxos page 1 (>=100k UTXOs)" $API_PORT "$(cat "$WORK/page1.path")" $API_PID
   run "utxos page 1000, same query" $API_PORT "$(cat "$WORK/page1000.path")" $API_PID
 done
+# A light request while heavy pages load the server: GET /v1/chains/43112 on 4 connections
+# during UTXO listings on 60 (reads on the async workers would make it wait behind them).
+"$REL/examples/rest-load" "127.0.0.1:$API_PORT" "@$WORK/utxos.paths" 60 "$MAX_REQ" "$SECS" >"$WORK/mixed-heavy.out" &
+HEAVY=$!
+sleep 1
+printf '%-34s ' "chains/43112 under utxos load"
+"$REL/examples/rest-load" "127.0.0.1:$API_PORT" /v1/chains/43112 4 "$MAX_REQ" $((SECS - 2))
+wait $HEAVY
+printf '%-34s %s\n' "  (the utxos load meanwhile)" "$(cat "$WORK/mixed-heavy.out")"
 
 # The same file through `data-api import` into another empty data dir, the servers stopped.
 for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done

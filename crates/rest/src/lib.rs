@@ -19,6 +19,7 @@
 
 mod app;
 mod auth;
+mod blocking;
 mod error;
 mod health;
 mod metering;

@@ -6,6 +6,7 @@
 //! which wins over a plain `{param}`, with backtracking when the preferred branch
 //! leads nowhere. Parameters never match an empty segment.
 
+use crate::blocking::ReadPool;
 use crate::error::{ApiError, RestError};
 use crate::reply::Reply;
 use crate::request::Request;
@@ -15,7 +16,6 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
 
 /// One registered route.
 pub(crate) struct Route {
@@ -42,30 +42,6 @@ struct Node {
     routes: Vec<usize>,
 }
 
-/// A [`Handler`] running `f` on the blocking pool once it has one of `turns`.
-fn blocking<F>(turns: Arc<Semaphore>, f: F) -> Handler
-where
-    F: Fn(&Request) -> Result<Reply, ApiError> + Send + Sync + 'static,
-{
-    let f = Arc::new(f);
-    handler(move |req: Request| {
-        let (f, turns) = (Arc::clone(&f), Arc::clone(&turns));
-        async move {
-            let turn = turns
-                .acquire_owned()
-                .await
-                .map_err(|e| ApiError::internal(format!("blocking handlers closed: {e}")))?;
-            tokio::task::spawn_blocking(move || {
-                let answer = f(&req);
-                drop(turn);
-                answer
-            })
-            .await
-            .unwrap_or_else(|e| Err(ApiError::internal(format!("handler task failed: {e}"))))
-        }
-    })
-}
-
 /// The outcome of looking a request up.
 pub(crate) enum Match<'a> {
     /// A route and its path parameters by name.
@@ -86,8 +62,8 @@ pub struct Router {
     root: Node,
     errors: Vec<RestError>,
     request_type: Option<Arc<str>>,
-    /// Turns to run a blocking handler, shared by every blocking route of this router.
-    blocking: Arc<Semaphore>,
+    /// The threads blocking routes run on, started with the first of them.
+    blocking: Option<ReadPool>,
 }
 
 impl Default for Router {
@@ -100,13 +76,12 @@ impl Router {
     /// An empty router; routes added to it have request type `data`, and as many blocking
     /// handlers run at once as the machine has cores.
     pub fn new() -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Self {
             routes: Vec::new(),
             root: Node::default(),
             errors: Vec::new(),
             request_type: None,
-            blocking: Arc::new(Semaphore::new(cores)),
+            blocking: None,
         }
     }
 
@@ -127,15 +102,26 @@ impl Router {
 
     /// Adds a `GET` route whose handler blocks (reads the index): it runs on tokio's blocking
     /// pool, so a slow page (a scan of thousands of rows) never stalls the other connections
-    /// served by the same async worker. At most as many blocking handlers run at once as the
-    /// machine has cores (the reads are CPU-bound; more would only contend): the others wait
-    /// for a turn without holding a thread. The request timeout still answers on time; a read
-    /// already running runs to its end.
-    pub fn get_blocking<F>(self, template: &str, weight: Weight, f: F) -> Self
+    /// served by the same async worker. It runs on a fixed set of threads, two per core, fed
+    /// from one queue: the reads are CPU-bound, and two per core keep every core busy across
+    /// the hand-offs where more would only contend (`docs/benchmarks.md`). A request waiting
+    /// for a thread holds none. The request timeout still answers on time; a read already
+    /// running runs to its end.
+    pub fn get_blocking<F>(mut self, template: &str, weight: Weight, f: F) -> Self
     where
         F: Fn(&Request) -> Result<Reply, ApiError> + Send + Sync + 'static,
     {
-        let h = blocking(Arc::clone(&self.blocking), f);
+        let pool = self
+            .blocking
+            .get_or_insert_with(|| {
+                ReadPool::new(2 * std::thread::available_parallelism().map_or(1, usize::from))
+            })
+            .clone();
+        let f = Arc::new(f);
+        let h = handler(move |req: Request| {
+            let (f, pool) = (Arc::clone(&f), pool.clone());
+            async move { pool.run(f, req).await }
+        });
         self.route(Method::GET, template, weight, h)
     }
 
