@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Interop test (issue #3): builds node-rpc, installs the pinned npm clients, serves the devnet
+# Interop test: builds node-rpc, installs the pinned npm clients, serves the devnet
 # under each --compat profile and drives it with run.mjs. Exits non-zero if any check fails.
 #
 #   interop/run.sh            # both profiles

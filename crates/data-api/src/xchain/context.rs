@@ -76,8 +76,8 @@ impl XChainApi {
         })
     }
 
-    /// Resolves the target and insists on the X-Chain: P- and C-Chain data is not indexed yet
-    /// (a later issue), which is a 404 naming what is served.
+    /// Resolves the target and insists on the X-Chain: P- and C-Chain data is not indexed yet,
+    /// which is a 404 naming what is served.
     pub(crate) fn x_target(&self, req: &Request, allowed: &[Chain]) -> Result<Target, ApiError> {
         let target = self.target(req, allowed)?;
         if target.chain != Chain::X {
