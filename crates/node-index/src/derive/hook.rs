@@ -169,32 +169,21 @@ mod tests {
         }
     }
 
-    impl Derive for Probe<0> {
-        const PATHS: &'static [IndexPath] = &[IndexPath::XTx, IndexPath::XBlock];
-        type Prepared = Prepared<0>;
+    /// Probe 0 derives from `X/tx` and `X/block`, probe 1 from `P/block` and `X/block`.
+    impl<const P: u8> Derive for Probe<P> {
+        const PATHS: &'static [IndexPath] = if P == 0 {
+            &[IndexPath::XTx, IndexPath::XBlock]
+        } else {
+            &[IndexPath::PBlock, IndexPath::XBlock]
+        };
+        type Prepared = Prepared<P>;
         fn derive(
             &mut self,
             _: &mut WriteBatch,
             _: &Store,
             _: &ContainerRecord,
             _: u64,
-            p: &Prepared<0>,
-        ) -> Result<(), IndexError> {
-            self.derived.push(p.0);
-            Ok(())
-        }
-    }
-
-    impl Derive for Probe<1> {
-        const PATHS: &'static [IndexPath] = &[IndexPath::PBlock, IndexPath::XBlock];
-        type Prepared = Prepared<1>;
-        fn derive(
-            &mut self,
-            _: &mut WriteBatch,
-            _: &Store,
-            _: &ContainerRecord,
-            _: u64,
-            p: &Prepared<1>,
+            p: &Prepared<P>,
         ) -> Result<(), IndexError> {
             self.derived.push(p.0);
             Ok(())
