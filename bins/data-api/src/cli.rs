@@ -126,7 +126,7 @@ pub struct ServeArgs {
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "SNOWLINE_DATA_API_MAX_BODY", default_value_t = 1 << 20)]
     pub max_body_bytes: usize,
-    /// Connections served at once.
+    /// Connections served at once; past them a new client gets a 503 at once (docs/rest-api.md).
     #[arg(
         long,
         env = "SNOWLINE_DATA_API_MAX_CONNECTIONS",

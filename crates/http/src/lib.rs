@@ -32,8 +32,8 @@ pub struct ServerConfig {
     /// Time allowed for a request's handler (with the body, on the REST edge); after it the
     /// answer is the edge's timeout error `request timed out after Nms`.
     pub request_timeout: Duration,
-    /// Connections served at once; further connections wait in the listen backlog until one
-    /// closes (they are not refused).
+    /// Connections served at once; a connection beyond them gets a 503 in the edge's error
+    /// shape at once and is closed ([`Admission::OverCapacity`]).
     pub max_connections: usize,
     /// On shutdown, how long in-flight requests may take before connections are dropped.
     pub shutdown_grace: Duration,
@@ -63,18 +63,35 @@ pub fn declares_more_than(headers: &hyper::HeaderMap, limit: usize) -> bool {
         .is_some_and(|n| n > limit as u64)
 }
 
+/// Whether an accepted connection is within the server's cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admission {
+    /// Within `max_connections`: served with keep-alive.
+    Served,
+    /// Beyond it: the edge answers its request at once with a 503 in its own error shape, and
+    /// the connection closes; a client gets a fast answer, never a wait in the backlog.
+    OverCapacity,
+}
+
+/// Connections beyond the cap answered at once with a 503; beyond these too, a new connection
+/// is closed as soon as it is accepted (still an answer, not a wait).
+pub const OVERFLOW_CONNECTIONS: usize = 64;
+
 /// Serves `listener` until `shutdown` completes; then stops accepting, asks every connection to
 /// finish its in-flight request and close, and waits up to `shutdown_grace` before dropping what
-/// remains. `connect` is called once per accepted connection with the peer's address and returns
-/// that connection's handler, which answers its requests one after another: state a connection
-/// keeps between its requests lives in the handler, without any lookup per request.
+/// remains. `connect` is called once per accepted connection with the peer's address and its
+/// [`Admission`], and returns that connection's handler, which answers its requests one after
+/// another: state a connection keeps between its requests lives in the handler, without any
+/// lookup per request. Past `max_connections`, connections are still accepted and handed to
+/// `connect` as [`Admission::OverCapacity`] (at most [`OVERFLOW_CONNECTIONS`] at once, for one
+/// request each); past those, closed at once.
 pub async fn serve<M, H, Fut, B, F>(
     listener: TcpListener,
     config: ServerConfig,
     connect: M,
     shutdown: F,
 ) where
-    M: Fn(SocketAddr) -> H,
+    M: Fn(SocketAddr, Admission) -> H,
     H: Fn(Request<Incoming>) -> Fut + Send + 'static,
     Fut: Future<Output = Response<B>> + Send + 'static,
     B: Body + Send + 'static,
@@ -83,18 +100,12 @@ pub async fn serve<M, H, Fut, B, F>(
     F: Future<Output = ()>,
 {
     let limit = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let overflow = Arc::new(Semaphore::new(OVERFLOW_CONNECTIONS));
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut conns = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
         while conns.try_join_next().is_some() {}
-        let permit = tokio::select! {
-            p = Arc::clone(&limit).acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            () = &mut shutdown => break,
-        };
         let (stream, remote) = tokio::select! {
             r = listener.accept() => match r {
                 Ok(x) => x,
@@ -106,8 +117,18 @@ pub async fn serve<M, H, Fut, B, F>(
             },
             () = &mut shutdown => break,
         };
+        let (admission, permit) = match Arc::clone(&limit).try_acquire_owned() {
+            Ok(p) => (Admission::Served, p),
+            Err(_) => match Arc::clone(&overflow).try_acquire_owned() {
+                Ok(p) => (Admission::OverCapacity, p),
+                Err(_) => {
+                    tracing::warn!(%remote, "over the connection cap and its overflow: closed");
+                    continue;
+                }
+            },
+        };
         let _ = stream.set_nodelay(true);
-        let handler = connect(remote);
+        let handler = connect(remote, admission);
         let mut stop = stop_rx.clone();
         conns.spawn(async move {
             let _permit = permit;
@@ -118,7 +139,7 @@ pub async fn serve<M, H, Fut, B, F>(
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(config.header_read_timeout)
-                .keep_alive(true)
+                .keep_alive(admission == Admission::Served)
                 .serve_connection(TokioIo::new(stream), svc);
             tokio::pin!(conn);
             tokio::select! {
@@ -218,7 +239,7 @@ mod tests {
         let server = tokio::spawn(serve(
             listener,
             config,
-            |remote: SocketAddr| {
+            |remote: SocketAddr, _admission: Admission| {
                 move |req: Request<Incoming>| async move {
                     // A slow handler, so shutdown arrives while the request is in flight.
                     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -242,5 +263,58 @@ mod tests {
         server.await.unwrap();
         // Stopped: nothing listens any more.
         assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+    }
+
+    /// Past the cap a new connection is handed to the edge as over capacity (here it answers
+    /// "over") and closed after that answer, while the connection holding the slot stays served.
+    #[tokio::test]
+    async fn a_connection_past_the_cap_is_answered_at_once_and_closed() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let config = ServerConfig {
+            max_connections: 1,
+            header_read_timeout: Duration::from_secs(30),
+            ..ServerConfig::default()
+        };
+        let server = tokio::spawn(serve(
+            listener,
+            config,
+            |_remote: SocketAddr, admission: Admission| {
+                move |_req: Request<Incoming>| async move {
+                    let said = match admission {
+                        Admission::Served => "served",
+                        Admission::OverCapacity => "over",
+                    };
+                    Response::new(Full::new(Bytes::from(said)))
+                }
+            },
+            std::future::pending(),
+        ));
+        // The one slot, held by an idle keep-alive connection.
+        let mut held = tokio::net::TcpStream::connect(addr).await.unwrap();
+        held.write_all(b"GET /x HTTP/1.1\r\nhost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 1024];
+        let n = held.read(&mut buf).await.unwrap();
+        assert!(String::from_utf8_lossy(&buf[..n]).ends_with("served"));
+        // A second client, asking for keep-alive: answered, not kept waiting, and its connection
+        // closed after the answer (reading to the end returns). The timeout only turns a hang
+        // into a failure.
+        let second = async {
+            let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+            s.write_all(b"GET /x HTTP/1.1\r\nhost: x\r\n\r\n")
+                .await
+                .unwrap();
+            let mut out = String::new();
+            s.read_to_string(&mut out).await.unwrap();
+            out
+        };
+        let over = tokio::time::timeout(Duration::from_secs(20), second)
+            .await
+            .expect("a client past the cap waited");
+        assert!(over.starts_with("HTTP/1.1 200"), "{over}");
+        assert!(over.ends_with("over"), "{over}");
+        server.abort();
     }
 }

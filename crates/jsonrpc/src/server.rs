@@ -9,6 +9,7 @@ use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{CONNECTION, HeaderValue};
 use hyper::{Request, StatusCode};
+use snowline_http::Admission;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -67,11 +68,16 @@ impl Server {
     pub async fn run_until<F: Future<Output = ()>>(self, shutdown: F) -> Result<(), ServerError> {
         let Self { listener, shared } = self;
         let config = shared.config;
-        let connect = move |remote| {
+        let connect = move |remote, admission| {
             let shared = Arc::clone(&shared);
             move |req| {
                 let shared = Arc::clone(&shared);
-                async move { handle(&shared, req, remote).await }
+                async move {
+                    match admission {
+                        Admission::Served => handle(&shared, req, remote).await,
+                        Admission::OverCapacity => over_capacity(shared.config.max_connections),
+                    }
+                }
             }
         };
         snowline_http::serve(listener, config, connect, shutdown).await;
@@ -82,6 +88,31 @@ impl Server {
 /// Completes on Ctrl-C or (on Unix) SIGTERM: pass it to [`Server::run_until`].
 pub async fn shutdown_signal() {
     snowline_http::shutdown_signal().await;
+}
+
+/// The answer on a connection accepted past the cap: HTTP 503 with a JSON-RPC error object
+/// (`id` null: the request is not read) and `connection: close`.
+fn over_capacity(max_connections: usize) -> HttpResponse {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "error": {
+            "code": crate::SERVER_ERROR,
+            "message": format!(
+                "the server is serving its limit of {max_connections} connections; retry shortly"
+            ),
+        },
+        "id": null,
+    });
+    let mut r = response::with_body(
+        StatusCode::SERVICE_UNAVAILABLE,
+        response::JSON_CONTENT_TYPE,
+        body.to_string(),
+    );
+    r.headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    r.headers_mut()
+        .insert(hyper::header::RETRY_AFTER, HeaderValue::from_static("1"));
+    r
 }
 
 fn too_large(limit: usize) -> HttpResponse {

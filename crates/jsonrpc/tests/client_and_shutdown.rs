@@ -114,3 +114,47 @@ async fn client_error_against_unreachable_server() {
         Err(ClientError::Transport(_))
     ));
 }
+
+/// Past the connection cap a client is answered at once: HTTP 503 with a JSON-RPC error object,
+/// `retry-after` and `connection: close`, while the connection holding the slot is served.
+#[tokio::test]
+async fn a_connection_beyond_the_cap_gets_a_503_error_object_at_once() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = common::start_with(snowline_jsonrpc::ServerConfig {
+        max_connections: 1,
+        header_read_timeout: Duration::from_secs(30),
+        ..snowline_jsonrpc::ServerConfig::default()
+    })
+    .await;
+    // The one slot, held by a keep-alive connection that made a call.
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"avm.getTx","params":{"txID":"a"}}"#;
+    let mut held = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    held.write_all(
+        format!(
+            "POST /ext/bc/X HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let mut buf = [0u8; 4096];
+    let n = held.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+
+    let refused = tokio::time::timeout(Duration::from_secs(20), rpc(s.addr, body))
+        .await
+        .expect("a client past the cap waited");
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert_eq!(refused.header("connection"), Some("close"));
+    let v: serde_json::Value = serde_json::from_str(&refused.body).unwrap();
+    assert_eq!(
+        v,
+        json!({"jsonrpc": "2.0", "error": {"code": -32000,
+            "message": "the server is serving its limit of 1 connections; retry shortly"},
+            "id": null})
+    );
+    drop(held);
+}

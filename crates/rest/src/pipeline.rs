@@ -18,8 +18,9 @@ use crate::server::ServerConfig;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, HeaderMap, HeaderValue};
+use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
 use hyper::{Method, Response, StatusCode};
+use snowline_http::Admission;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
@@ -54,14 +55,17 @@ pub(crate) struct Conn {
     remote: SocketAddr,
     /// The rate-limit budget of the connection's last caller.
     budget: BudgetCache,
+    /// Accepted past the connection cap: its request is answered 503.
+    over_capacity: bool,
 }
 
 impl Conn {
-    pub(crate) fn new(shared: Arc<Shared>, remote: SocketAddr) -> Self {
+    pub(crate) fn new(shared: Arc<Shared>, remote: SocketAddr, admission: Admission) -> Self {
         Self {
             shared,
             remote,
             budget: BudgetCache::new(),
+            over_capacity: admission == Admission::OverCapacity,
         }
     }
 }
@@ -183,6 +187,16 @@ async fn serve(
 ) -> Result<Reply, ApiError> {
     let (shared, remote) = (&*conn.shared, conn.remote);
     let app = &shared.app;
+    if conn.over_capacity {
+        facts.close = true;
+        facts
+            .headers
+            .insert(RETRY_AFTER, HeaderValue::from_static("1"));
+        return Err(ApiError::service_unavailable(format!(
+            "the server is serving its limit of {} connections; retry shortly",
+            shared.config.max_connections
+        )));
+    }
     let (parts, body) = req.into_parts();
     let routed =
         decode_segments(parts.uri.path()).map(|segs| app.router.lookup(&parts.method, &segs));

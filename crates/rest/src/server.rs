@@ -62,8 +62,8 @@ impl Server {
             }
         });
         let config = shared.config;
-        let connect = move |remote| {
-            let conn = Arc::new(Conn::new(Arc::clone(&shared), remote));
+        let connect = move |remote, admission| {
+            let conn = Arc::new(Conn::new(Arc::clone(&shared), remote, admission));
             move |req| {
                 let conn = Arc::clone(&conn);
                 async move { handle(&conn, req).await }

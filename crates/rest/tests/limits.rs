@@ -114,8 +114,10 @@ async fn a_slow_handler_times_out_with_503() {
     assert_eq!(msg, "request timed out after 300ms");
 }
 
+/// Past the cap a client gets a fast answer, never a wait: a 503 in the spec's shape with
+/// `retry-after`, and its connection closed; once the slot is free, a new client is served.
 #[tokio::test]
-async fn connections_beyond_the_cap_wait_for_a_free_slot() {
+async fn a_connection_beyond_the_cap_gets_a_503_at_once() {
     let count = Arc::new(AtomicU64::new(0));
     let cfg = ServerConfig {
         max_connections: 1,
@@ -129,19 +131,46 @@ async fn connections_beyond_the_cap_wait_for_a_free_slot() {
         .unwrap();
     assert_eq!(read_response(&mut a).await.unwrap().body, "1");
 
+    // A holds the only slot (idle, kept alive). B is answered at once (the timeout only turns
+    // a wait into a failure), and its handler never ran.
     let mut b = TcpStream::connect(s.addr).await.unwrap();
     b.write_all(request("GET", "/v1/count", &[], "").as_bytes())
         .await
         .unwrap();
-    // Give the server every chance to (wrongly) serve B while A holds the only slot.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let refused = tokio::time::timeout(Duration::from_secs(20), read_response(&mut b))
+        .await
+        .expect("a client past the cap waited")
+        .unwrap();
+    let msg = assert_error(&refused, 503, "Service Unavailable");
+    assert_eq!(
+        msg,
+        "the server is serving its limit of 1 connections; retry shortly"
+    );
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert_eq!(refused.header("connection"), Some("close"));
+    let mut rest = Vec::new();
+    assert_eq!(b.read_to_end(&mut rest).await.unwrap(), 0, "B is closed");
+
     a.write_all(request("GET", "/v1/count", &[], "").as_bytes())
         .await
         .unwrap();
     assert_eq!(read_response(&mut a).await.unwrap().body, "2");
-
+    // A leaves; its slot comes free once the server has seen it close.
     drop(a);
-    assert_eq!(read_response(&mut b).await.unwrap().body, "3");
+    let mut served = None;
+    for _ in 0..200 {
+        let mut c = TcpStream::connect(s.addr).await.unwrap();
+        c.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+            .await
+            .unwrap();
+        let r = read_response(&mut c).await.unwrap();
+        if r.status == 200 {
+            served = Some(r.body);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(served.as_deref(), Some("3"));
 }
 
 #[tokio::test]
