@@ -75,7 +75,11 @@ pub enum Admission {
 
 /// Connections beyond the cap answered at once with a 503; beyond these too, a new connection
 /// is closed as soon as it is accepted (still an answer, not a wait).
-pub const OVERFLOW_CONNECTIONS: usize = 64;
+pub const OVERFLOW_CONNECTIONS: usize = 256;
+
+/// How long a connection beyond the cap may take to send its request: a client sends it at
+/// once, and idle sockets must not keep the overflow full for the clients after them.
+pub const OVERFLOW_HEADER_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Serves `listener` until `shutdown` completes; then stops accepting, asks every connection to
 /// finish its in-flight request and close, and waits up to `shutdown_grace` before dropping what
@@ -84,7 +88,7 @@ pub const OVERFLOW_CONNECTIONS: usize = 64;
 /// another: state a connection keeps between its requests lives in the handler, without any
 /// lookup per request. Past `max_connections`, connections are still accepted and handed to
 /// `connect` as [`Admission::OverCapacity`] (at most [`OVERFLOW_CONNECTIONS`] at once, for one
-/// request each); past those, closed at once.
+/// request each, sent within [`OVERFLOW_HEADER_TIMEOUT`]); past those, closed at once.
 pub async fn serve<M, H, Fut, B, F>(
     listener: TcpListener,
     config: ServerConfig,
@@ -136,9 +140,13 @@ pub async fn serve<M, H, Fut, B, F>(
                 let response = handler(req);
                 async move { Ok::<_, Infallible>(response.await) }
             });
+            let header_timeout = match admission {
+                Admission::Served => config.header_read_timeout,
+                Admission::OverCapacity => config.header_read_timeout.min(OVERFLOW_HEADER_TIMEOUT),
+            };
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(config.header_read_timeout)
+                .header_read_timeout(header_timeout)
                 .keep_alive(admission == Admission::Served)
                 .serve_connection(TokioIo::new(stream), svc);
             tokio::pin!(conn);
