@@ -17,6 +17,11 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
+mod refusal;
+
+pub use refusal::Refuse;
+use refusal::Shaped;
+
 /// The limits of a server, the connection loop's and its edge's (`snowline-jsonrpc`,
 /// `snowline-rest`) in one place.
 #[derive(Debug, Clone, Copy)]
@@ -88,11 +93,14 @@ pub const OVERFLOW_HEADER_TIMEOUT: Duration = Duration::from_secs(1);
 /// another: state a connection keeps between its requests lives in the handler, without any
 /// lookup per request. Past `max_connections`, connections are still accepted and handed to
 /// `connect` as [`Admission::OverCapacity`] (at most [`OVERFLOW_CONNECTIONS`] at once, for one
-/// request each, sent within [`OVERFLOW_HEADER_TIMEOUT`]); past those, closed at once.
+/// request each, sent within [`OVERFLOW_HEADER_TIMEOUT`]); past those, closed at once. A request
+/// hyper refuses itself before any handler runs (not HTTP/1.1, a URI or headers too large) is
+/// answered with `refuse`'s body in the edge's error shape, not hyper's empty one.
 pub async fn serve<M, H, Fut, B, F>(
     listener: TcpListener,
     config: ServerConfig,
     connect: M,
+    refuse: Refuse,
     shutdown: F,
 ) where
     M: Fn(SocketAddr, Admission) -> H,
@@ -133,6 +141,7 @@ pub async fn serve<M, H, Fut, B, F>(
         };
         let _ = stream.set_nodelay(true);
         let handler = connect(remote, admission);
+        let io = TokioIo::new(Shaped::new(stream, Arc::clone(&refuse)));
         let mut stop = stop_rx.clone();
         conns.spawn(async move {
             let _permit = permit;
@@ -148,7 +157,7 @@ pub async fn serve<M, H, Fut, B, F>(
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
                 .keep_alive(admission == Admission::Served)
-                .serve_connection(TokioIo::new(stream), svc);
+                .serve_connection(io, svc);
             tokio::pin!(conn);
             tokio::select! {
                 r = conn.as_mut() => {
@@ -209,6 +218,79 @@ mod tests {
     use http_body_util::Full;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+    /// An edge's refusal: its status in a small JSON body.
+    fn test_refuse() -> Refuse {
+        Arc::new(|status: hyper::StatusCode| {
+            (
+                "application/json",
+                Bytes::from(format!("{{\"refused\":{}}}", status.as_u16())),
+            )
+        })
+    }
+
+    /// Sends `raw` on a new connection and reads to the end.
+    async fn exchange(addr: SocketAddr, raw: &[u8]) -> String {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        // The server may answer and close before the whole request is written.
+        let _ = s.write_all(raw).await;
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out).await;
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// What hyper refuses before any handler runs is answered with the edge's body, closing;
+    /// what it serves is untouched.
+    #[tokio::test]
+    async fn requests_hyper_refuses_are_answered_in_the_edges_shape() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(serve(
+            listener,
+            ServerConfig::default(),
+            |_remote: SocketAddr, _admission: Admission| {
+                |_req: Request<Incoming>| async {
+                    let mut r = Response::new(Full::new(Bytes::from_static(b"fine")));
+                    *r.status_mut() = hyper::StatusCode::NOT_FOUND;
+                    r
+                }
+            },
+            test_refuse(),
+            std::future::pending(),
+        ));
+        let long_uri = format!("GET /{} HTTP/1.1\r\nhost: x\r\n\r\n", "a".repeat(70_000));
+        let huge_header = format!(
+            "GET / HTTP/1.1\r\nhost: x\r\nx-big: {}\r\n\r\n",
+            "b".repeat(2_000_000)
+        );
+        for (raw, status) in [
+            (long_uri.into_bytes(), 414),
+            (huge_header.into_bytes(), 431),
+            (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400),
+        ] {
+            let answer = exchange(addr, &raw).await;
+            let want = format!("HTTP/1.1 {status} ");
+            assert!(answer.starts_with(&want), "{answer:.200}");
+            assert!(
+                answer.contains("content-type: application/json\r\n"),
+                "{answer:.200}"
+            );
+            assert!(answer.contains("connection: close\r\n"), "{answer:.200}");
+            assert!(
+                answer.ends_with(&format!("{{\"refused\":{status}}}")),
+                "{answer:.200}"
+            );
+        }
+        // A handler's own 404 without a content type is left as it is.
+        let served = exchange(
+            addr,
+            b"GET /x HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        )
+        .await;
+        assert!(served.starts_with("HTTP/1.1 404"), "{served}");
+        assert!(served.ends_with("fine"), "{served}");
+        server.abort();
+    }
+
     async fn get(addr: SocketAddr) -> String {
         let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
         s.write_all(b"GET /x HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
@@ -258,6 +340,7 @@ mod tests {
                     ))))
                 }
             },
+            test_refuse(),
             async {
                 let _ = stop_rx.await;
             },
@@ -296,6 +379,7 @@ mod tests {
                     Response::new(Full::new(Bytes::from(said)))
                 }
             },
+            test_refuse(),
             std::future::pending(),
         ));
         // The one slot, held by an idle keep-alive connection.

@@ -80,7 +80,7 @@ impl Server {
                 }
             }
         };
-        snowline_http::serve(listener, config, connect, shutdown).await;
+        snowline_http::serve(listener, config, connect, Arc::new(refusal), shutdown).await;
         Ok(())
     }
 }
@@ -88,6 +88,19 @@ impl Server {
 /// Completes on Ctrl-C or (on Unix) SIGTERM: pass it to [`Server::run_until`].
 pub async fn shutdown_signal() {
     snowline_http::shutdown_signal().await;
+}
+
+/// The answer to a request refused before it was read (not HTTP/1.1, a URI or headers too
+/// large), as Go's `net/http` under avalanchego writes it: the status and reason as plain text.
+fn refusal(status: StatusCode) -> (&'static str, Bytes) {
+    (
+        response::TEXT_CONTENT_TYPE,
+        Bytes::from(format!(
+            "{} {}",
+            status.as_str(),
+            status.canonical_reason().unwrap_or("")
+        )),
+    )
 }
 
 /// The answer on a connection accepted past the cap: HTTP 503 with a JSON-RPC error object

@@ -158,3 +158,16 @@ async fn a_connection_beyond_the_cap_gets_a_503_error_object_at_once() {
     );
     drop(held);
 }
+
+/// A request refused before it is read (a URI over 64 KiB) is answered as Go's `net/http` does:
+/// the status and reason as plain text, and the connection closed.
+#[tokio::test]
+async fn a_uri_too_long_is_answered_as_go_answers_it() {
+    let s = start().await;
+    let path = format!("/ext/bc/X?{}", "a".repeat(70_000));
+    let r = common::raw(s.addr, &common::post(&path, Some("application/json"), "{}")).await;
+    assert_eq!(r.status, 414);
+    assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
+    assert_eq!(r.header("connection"), Some("close"));
+    assert_eq!(r.body, "414 URI Too Long");
+}

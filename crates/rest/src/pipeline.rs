@@ -84,6 +84,44 @@ struct Facts {
     close: bool,
 }
 
+/// The answer to a request the HTTP layer refused before it was read (not HTTP/1.1, a URI or
+/// headers too large): the spec's error body under the app's profile, counted in `/metrics` and
+/// metered like any answer (anonymous, path `unknown`, no credits).
+pub(crate) fn refusal(shared: &Shared, status: StatusCode) -> (&'static str, Bytes) {
+    let message = match status {
+        StatusCode::URI_TOO_LONG => "the request URI is longer than 65,534 bytes".to_owned(),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
+            "the request's headers are larger than the server reads".to_owned()
+        }
+        _ => "the request is not valid HTTP/1.1".to_owned(),
+    };
+    let app = &shared.app;
+    // The method was not read either.
+    let method = Method::from_bytes(b"UNREAD").unwrap_or(Method::GET);
+    app.metrics
+        .observe(&shared.unknown, &method, status.as_u16(), 0.0);
+    if let Some(sink) = &app.sink {
+        sink.record_ref(&UsageEventRef {
+            timestamp_ms: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            org_id: "",
+            api_key_id: "",
+            request_path: &shared.unknown,
+            response_code: status.as_u16(),
+            chain_id: None,
+            request_type: "data",
+            latency_us: 0,
+            credits_used: 0,
+            credits_wasted: 0,
+        });
+    }
+    (
+        JSON_CONTENT_TYPE,
+        ApiError::new(status, message).body(app.profile),
+    )
+}
+
 pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpResponse {
     let start = Instant::now();
     let shared = &*conn.shared;

@@ -62,6 +62,9 @@ impl Server {
             }
         });
         let config = shared.config;
+        let refused = Arc::clone(&shared);
+        let refuse: snowline_http::Refuse =
+            Arc::new(move |status| crate::pipeline::refusal(&refused, status));
         let connect = move |remote, admission| {
             let conn = Arc::new(Conn::new(Arc::clone(&shared), remote, admission));
             move |req| {
@@ -69,7 +72,7 @@ impl Server {
                 async move { handle(&conn, req).await }
             }
         };
-        snowline_http::serve(listener, config, connect, shutdown).await;
+        snowline_http::serve(listener, config, connect, refuse, shutdown).await;
         housekeeping.abort();
         Ok(())
     }

@@ -229,3 +229,71 @@ async fn health_routes_follow_readiness() {
 async fn spawn_app(app: App) -> common::TestServer {
     common::spawn(app, ServerConfig::default()).await
 }
+
+/// A request the HTTP layer refuses before reading it (a URI over 64 KiB, headers too large) is
+/// answered in the spec's error shape, metered and counted, not an empty body.
+#[tokio::test]
+async fn requests_refused_before_routing_are_answered_metered_and_counted() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let sink = Arc::new(MemorySink::new());
+    let s = spawn_app(app(Arc::clone(&sink), Arc::default(), Gauge::default())).await;
+    let raw = |head: String| async move {
+        let mut c = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+        let _ = c.write_all(head.as_bytes()).await;
+        let mut out = Vec::new();
+        let _ = c.read_to_end(&mut out).await;
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    let addresses = vec!["X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"; 4_000].join(",");
+    let long = raw(format!(
+        "GET /v1/networks/local/blockchains/x-chain/utxos?addresses={addresses} HTTP/1.1\r\n\
+         host: x\r\n\r\n"
+    ))
+    .await;
+    let big = raw(format!(
+        "GET /v1/chains HTTP/1.1\r\nhost: x\r\nx-junk: {}\r\n\r\n",
+        "j".repeat(2_000_000)
+    ))
+    .await;
+    for (answer, status, error, message) in [
+        (
+            &long,
+            414,
+            "URI Too Long",
+            "the request URI is longer than 65,534 bytes",
+        ),
+        (
+            &big,
+            431,
+            "Request Header Fields Too Large",
+            "the request's headers are larger than the server reads",
+        ),
+    ] {
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{head}");
+        assert!(head.contains("content-type: application/json"), "{head}");
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"message": message, "statusCode": status, "error": error})
+        );
+    }
+    let codes: Vec<(String, u16, u32)> = sink
+        .events()
+        .into_iter()
+        .map(|e| (e.request_path, e.response_code, e.credits_used))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("unknown".to_owned(), 414, 0),
+            ("unknown".to_owned(), 431, 0)
+        ]
+    );
+    let m = parse_metrics(&get(s.addr, "/metrics", &[]).await.body);
+    for status in [414, 431] {
+        let key =
+            format!(r#"http_requests_total{{route="unknown",method="other",status="{status}"}}"#);
+        assert_eq!(m.get(key.as_str()).copied(), Some(1.0), "{key}");
+    }
+}
