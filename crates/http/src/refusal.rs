@@ -44,8 +44,14 @@ fn automatic_error(buf: &[u8]) -> Option<StatusCode> {
         return None;
     }
     let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(buf.get(..end)?).to_ascii_lowercase();
-    if head.contains("\r\ncontent-type:") || !head.contains("\r\ncontent-length: 0") {
+    // Up to and including the CRLF ending the last header line. Every error answer of the
+    // edges passes here, so the head is searched in place, without a lowercased copy.
+    let head = buf.get(..end + 2)?;
+    let has = |name: &[u8]| {
+        head.windows(name.len())
+            .any(|w| w.eq_ignore_ascii_case(name))
+    };
+    if !has(b"\r\ncontent-length: 0\r\n") || has(b"\r\ncontent-type:") {
         return None;
     }
     StatusCode::from_bytes(code).ok()

@@ -132,21 +132,23 @@ pub(crate) fn write_page<D: Derive>(
     batch: &mut WriteBatch,
     lines: Vec<PreparedLine<D::Prepared>>,
 ) -> Result<u64, IndexError> {
+    let staged = stage_page(store, writer, derive, batch, lines);
     let mut parts = (derive, writer);
-    let added = match stage_page(store, &mut *parts.1, &mut *parts.0, batch, lines) {
-        Ok(added) => added,
+    match staged {
+        Ok(added) if added > 0 => {
+            write_batch(store, &mut parts, batch)?;
+            Ok(added)
+        }
+        // Only duplicates: nothing was derived, nothing to write.
+        Ok(_) => {
+            drop_batch(&mut parts, batch);
+            Ok(0)
+        }
         Err(e) => {
             drop_batch(&mut parts, batch);
-            return Err(e);
+            Err(e)
         }
-    };
-    if added > 0 {
-        write_batch(store, &mut parts, batch)?;
-    } else {
-        // Only duplicates: nothing was derived, nothing to write.
-        drop_batch(&mut parts, batch);
     }
-    Ok(added)
 }
 
 /// Stages `page` while `behind` writes the sealed batch (see [`WriteBehind::overlap`]).

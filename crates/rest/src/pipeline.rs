@@ -84,6 +84,12 @@ struct Facts {
     close: bool,
 }
 
+/// Milliseconds since the Unix epoch of `t` (0 before it).
+fn unix_ms(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
 /// The answer to a request the HTTP layer refused before it was read (not HTTP/1.1, a URI or
 /// headers too large): the spec's error body under the app's profile, counted in `/metrics` and
 /// metered like any answer (anonymous, path `unknown`, no credits).
@@ -102,9 +108,7 @@ pub(crate) fn refusal(shared: &Shared, status: StatusCode) -> (&'static str, Byt
         .observe(&shared.unknown, &method, status.as_u16(), 0.0);
     if let Some(sink) = &app.sink {
         sink.record_ref(&UsageEventRef {
-            timestamp_ms: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            timestamp_ms: unix_ms(SystemTime::now()),
             org_id: "",
             api_key_id: "",
             request_path: &shared.unknown,
@@ -171,10 +175,7 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
             .map_or(("", ""), |c| (c.org_id.as_str(), c.key_id.as_str()));
         sink.record_ref(&UsageEventRef {
             // Arrival, not completion: the event belongs to the moment the request was made.
-            timestamp_ms: SystemTime::now()
-                .checked_sub(elapsed)
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            timestamp_ms: SystemTime::now().checked_sub(elapsed).map_or(0, unix_ms),
             org_id,
             api_key_id,
             request_path: &facts.template,
