@@ -7,6 +7,7 @@
 
 pub mod block;
 pub mod fx_types;
+pub mod genesis;
 pub mod reward;
 pub mod reward_utxos;
 pub mod signer;
@@ -17,6 +18,7 @@ pub mod wrapped;
 
 pub use block::{Block, CommonBlock, ParsedBlock};
 pub use fx_types::{Auth, Credential, Owner, Signer, TransferableIn, TransferableOut, type_id};
+pub use genesis::PGenesisState;
 pub use reward_utxos::{RewardBranch, RewardUtxo, RewardUtxoError, RewardUtxoKind};
 pub use signer::ProofOfPossession;
 pub use stakeable::{LockIn, LockOut};
