@@ -81,6 +81,19 @@ where
         self.row(key, stored).value = None;
     }
 
+    /// Every key the unwritten batches changed, with the value it ends with (`None`: removed),
+    /// the staged batch's first: what a range scan of the store misses until they are written.
+    pub fn changes(&self) -> impl Iterator<Item = (&T::Key, Option<&T::Value>)> {
+        let staged = self.rows.staged();
+        staged.iter().map(|(k, r)| (k, r.value.as_ref())).chain(
+            self.rows
+                .sealed()
+                .iter()
+                .filter(move |(k, _)| !staged.contains_key(*k))
+                .map(|(k, r)| (k, r.value.as_ref())),
+        )
+    }
+
     /// Adds the final state of every key the staged batch changed to `batch`: a put, or a
     /// delete of a key the store has.
     pub fn write_to(&self, batch: &mut WriteBatch) {

@@ -1,0 +1,1182 @@
+//! [`PChain`]: the node-index [`Derive`] hook that fills the P-Chain tables from accepted
+//! `P/block` containers, in the same atomic batch as the containers. Blocks arrive in height
+//! order; a proposal's effect is applied with the option (commit or abort) accepted after it,
+//! and the proposal waits in the store meanwhile, so a batch may end between the two.
+
+use std::hash::Hash;
+
+use snowline_node_index::IndexError;
+use snowline_node_index::derive::{Derive, PendingRows, Staging, settle};
+use snowline_store::{Direction, Linear, ReadView, Store, Table, WriteBatch};
+use snowline_types::Id;
+use snowline_types::codec::{Writer, marshal};
+use snowline_types::components::UtxoId;
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::fx::secp256k1fx::{OutputOwners, TransferOutput};
+use snowline_types::platformvm::reward::Config as RewardConfig;
+use snowline_types::platformvm::reward_utxos::{
+    RewardBranch, RewardUtxoKind, defers_delegatee_reward, delegator_reward_utxos,
+    validator_reward_utxos,
+};
+use snowline_types::platformvm::txs::UnsignedTx;
+use snowline_types::platformvm::{Block, PGenesisState, TransferableOut, Utxo};
+use snowline_types::warp::l1::{
+    L1Message, PChainOwner, conversion_validation_id, registration_validation_id,
+};
+use snowline_types::warp::message::Message as WarpMessage;
+use snowline_types::warp::payload::Payload;
+
+use crate::container::{P_PATHS, PContainer};
+use crate::error::PChainError;
+use crate::l1_fee::{FeeConfig, FeeState};
+use crate::rows::{
+    BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, Origin, Settled, StakerKind,
+    StakerRow, SubnetRow, TxRow, UtxoRow,
+};
+use crate::staking::{starts_at_acceptance, terms};
+use crate::tables::*;
+
+/// Counters of what [`PChain`] applied since it was created.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PChainStats {
+    /// Blocks applied.
+    pub blocks: u64,
+    /// Txs applied (a proposal counts when its option is accepted).
+    pub txs: u64,
+    /// UTXOs created (outputs, stakes, rewards, refunds, exports, genesis).
+    pub utxos_created: u64,
+    /// UTXOs consumed.
+    pub utxos_consumed: u64,
+    /// Inputs whose UTXO is unknown (imported from a chain not indexed) or already consumed.
+    pub missing_inputs: u64,
+    /// Stakers added.
+    pub stakers: u64,
+    /// Stakers settled by a `RewardValidatorTx`.
+    pub settled: u64,
+    /// L1 validators registered (conversions included).
+    pub l1_validators: u64,
+    /// Txs the index does not derive from (Helicon auto-renewed validators, unscheduled).
+    pub skipped: u64,
+}
+
+/// The P-Chain deriver for the Data API. Keeps what the unwritten batches changed, because
+/// reads through the store do not see it yet.
+#[derive(Debug)]
+pub struct PChain {
+    network_id: u32,
+    p_chain: Id,
+    avax: Id,
+    reward: RewardConfig,
+    fee: FeeConfig,
+    utxos: PendingRows<PhUtxos>,
+    stakers: PendingRows<PhStakers>,
+    validators: PendingRows<PhCurrentValidators>,
+    subnets: PendingRows<PhSubnets>,
+    l1: PendingRows<PhL1Validators>,
+    l1_active: PendingRows<PhL1Active>,
+    meta: PendingRows<PhMeta>,
+    proposal: PendingRows<PhPendingProposal>,
+    stats: PChainStats,
+}
+
+/// Unix seconds of a container timestamp in ns (times before 1970 become 0).
+fn seconds(ns: i64) -> u64 {
+    u64::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(0)
+}
+
+fn index(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// `key`'s value as the unwritten batches leave it, and whether the store will hold the key.
+fn load<T: Table>(
+    rows: &PendingRows<T>,
+    view: &impl ReadView,
+    key: &T::Key,
+) -> Result<(Option<T::Value>, bool), PChainError>
+where
+    T::Key: Eq + Hash,
+    T::Value: Clone,
+{
+    match rows.get(key) {
+        Some((value, stored)) => Ok((value.cloned(), stored)),
+        None => {
+            let value = view.get::<T>(key)?;
+            let stored = value.is_some();
+            Ok((value, stored))
+        }
+    }
+}
+
+/// Where a tx sits while it is applied.
+#[derive(Debug, Clone, Copy)]
+struct At {
+    event: Event,
+    index: u32,
+}
+
+impl PChain {
+    /// A deriver for network `network_id`, whose P-Chain is `p_chain` and whose AVAX asset is
+    /// `avax` (L1 balances are refunded in it).
+    pub fn new(network_id: u32, p_chain: Id, avax: Id) -> Self {
+        Self {
+            network_id,
+            p_chain,
+            avax,
+            reward: RewardConfig::for_network(network_id),
+            fee: FeeConfig::for_network(network_id),
+            utxos: PendingRows::default(),
+            stakers: PendingRows::default(),
+            validators: PendingRows::default(),
+            subnets: PendingRows::default(),
+            l1: PendingRows::default(),
+            l1_active: PendingRows::default(),
+            meta: PendingRows::default(),
+            proposal: PendingRows::default(),
+            stats: PChainStats::default(),
+        }
+    }
+
+    /// What was applied so far.
+    pub fn stats(&self) -> PChainStats {
+        self.stats
+    }
+
+    fn meta(&self, view: &impl ReadView, key: u8) -> Result<u64, PChainError> {
+        Ok(load(&self.meta, view, &key)?.0.unwrap_or(0))
+    }
+
+    fn set_meta(&mut self, view: &impl ReadView, key: u8, value: u64) -> Result<(), PChainError> {
+        let (_, stored) = load(&self.meta, view, &key)?;
+        self.meta.put(key, value, stored);
+        Ok(())
+    }
+
+    /// Applies `genesis` once, in its own batch: its UTXOs, validators (with their potential
+    /// rewards, the supply growing by each as avalanchego's `syncGenesis` does), chains and the
+    /// atomic UTXOs waiting for the P-Chain. Returns `false` (and writes nothing) when already
+    /// applied.
+    pub fn apply_genesis(
+        &mut self,
+        store: &Store,
+        genesis: &PGenesisState,
+    ) -> Result<bool, PChainError> {
+        if store.get::<PhMeta>(&META_GENESIS_TIME)?.is_some() {
+            return Ok(false);
+        }
+        let mut batch = WriteBatch::new();
+        if let Err(e) = self.stage_genesis(&mut batch, store, genesis) {
+            self.discard();
+            return Err(e);
+        }
+        self.write_rows(&mut batch);
+        self.seal();
+        settle(store.write(batch), self)?;
+        Ok(true)
+    }
+
+    fn stage_genesis(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        genesis: &PGenesisState,
+    ) -> Result<(), PChainError> {
+        let ts = genesis.timestamp;
+        self.set_meta(view, META_CURRENT_SUPPLY, genesis.initial_supply)?;
+        for utxo in &genesis.utxos {
+            let event = Event {
+                tx_id: utxo.utxo_id.tx_id,
+                height: 0,
+                timestamp: ts,
+            };
+            let chains = (self.p_chain, self.p_chain);
+            self.create(
+                batch,
+                view,
+                utxo,
+                Holding::Native,
+                Origin::Output,
+                chains,
+                event,
+            )?;
+        }
+        for (i, tx) in genesis.validators.iter().enumerate() {
+            let at = At {
+                event: Event {
+                    tx_id: tx.id,
+                    height: 0,
+                    timestamp: ts,
+                },
+                index: index(i),
+            };
+            self.put_tx(batch, &tx.tx.unsigned, at);
+            // Genesis stakers start when they say (`syncGenesis`: pre-Durango by definition).
+            self.add_staker(batch, view, &tx.tx.unsigned, at.event, true)?;
+        }
+        for (i, tx) in genesis.chains.iter().enumerate() {
+            let at = At {
+                event: Event {
+                    tx_id: tx.id,
+                    height: 0,
+                    timestamp: ts,
+                },
+                index: index(i),
+            };
+            self.apply_tx(batch, view, &tx.tx.unsigned, at)?;
+        }
+        for (source, utxo) in &genesis.atomic_utxos {
+            let event = Event {
+                tx_id: utxo.utxo_id.tx_id,
+                height: 0,
+                timestamp: ts,
+            };
+            let chains = (*source, self.p_chain);
+            self.create(
+                batch,
+                view,
+                utxo,
+                Holding::ExportedToP,
+                Origin::Output,
+                chains,
+                event,
+            )?;
+        }
+        self.set_meta(view, META_CHAIN_TIME, ts)?;
+        self.set_meta(view, META_GENESIS_TIME, ts)?;
+        Ok(())
+    }
+
+    /// Applies one accepted `P/block` container (`container` is `record` decoded) to `batch`;
+    /// `view` is the committed store.
+    pub fn apply_parsed(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+        container: &PContainer,
+    ) -> Result<(), PChainError> {
+        let parsed = &container.0.block;
+        let block = &parsed.block;
+        let height = block.height();
+        let ts = block
+            .timestamp()
+            .unwrap_or_else(|| seconds(record.timestamp_ns));
+        self.advance_time(batch, view, ts)?;
+        let event = |tx_id: Id| Event {
+            tx_id,
+            height,
+            timestamp: ts,
+        };
+        let txs = block.txs();
+        let ids = &parsed.tx_ids;
+        match block {
+            Block::ApricotProposal { tx, .. } | Block::BanffProposal { tx, .. } => {
+                let decisions = txs.len().saturating_sub(1);
+                for (i, (t, id)) in txs.iter().zip(ids).take(decisions).enumerate() {
+                    let at = At {
+                        event: event(*id),
+                        index: index(i),
+                    };
+                    self.apply_tx(batch, view, &t.unsigned, at)?;
+                }
+                let id = ids.get(decisions).copied().unwrap_or_default();
+                self.put_tx(
+                    batch,
+                    &tx.unsigned,
+                    At {
+                        event: event(id),
+                        index: index(decisions),
+                    },
+                );
+                let mut w = Writer::new();
+                w.raw(&id.0);
+                w.raw(&marshal(&tx.unsigned));
+                let (_, stored) = load(&self.proposal, view, &0)?;
+                self.proposal.put(0, w.into_bytes(), stored);
+            }
+            Block::ApricotCommit { .. }
+            | Block::BanffCommit { .. }
+            | Block::ApricotAbort { .. }
+            | Block::BanffAbort { .. } => {
+                let commit = matches!(
+                    block,
+                    Block::ApricotCommit { .. } | Block::BanffCommit { .. }
+                );
+                let (pending, stored) = load(&self.proposal, view, &0)?;
+                let Some(bytes) = pending else {
+                    return Err(PChainError::Inconsistent {
+                        height,
+                        reason: "an option block without a proposal before it".into(),
+                    });
+                };
+                self.proposal.delete(0, stored);
+                let (id, unsigned) = decode_proposal(&bytes)?;
+                self.apply_proposal(batch, view, &unsigned, event(id), commit)?;
+            }
+            _ => {
+                for (i, (t, id)) in txs.iter().zip(ids).enumerate() {
+                    let at = At {
+                        event: event(*id),
+                        index: index(i),
+                    };
+                    self.apply_tx(batch, view, &t.unsigned, at)?;
+                }
+            }
+        }
+        let row = BlockRow {
+            id: container.0.id(),
+            parent_id: container
+                .0
+                .proposer
+                .map_or(block.parent_id(), |p| p.parent_id),
+            timestamp: ts,
+            block_type: block.type_name().to_owned(),
+            tx_ids: ids.clone(),
+            size: u32::try_from(record.bytes.len()).unwrap_or(u32::MAX),
+            current_supply: self.meta(view, META_CURRENT_SUPPLY)?,
+            active_l1_validators: u32::try_from(self.meta(view, META_L1_ACTIVE)?)
+                .unwrap_or(u32::MAX),
+            l1_accrued_fees: self.meta(view, META_L1_ACCRUED_FEES)?,
+            proposer: container.0.proposer,
+        };
+        batch.put::<PhBlocks>(&height, &Linear(row));
+        if let Some(node) = container.0.proposer.and_then(|p| p.node_id) {
+            batch.put::<PhBlocksByProposer>(&(node, ts, height), &());
+        }
+        self.set_meta(view, META_HEIGHT, height)?;
+        self.stats.blocks += 1;
+        Ok(())
+    }
+
+    /// Moves the chain time to `ts`: L1 validators pay their fees for the elapsed seconds and
+    /// those whose balance is used up are deactivated (`advanceValidatorFeeState`).
+    fn advance_time(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        ts: u64,
+    ) -> Result<(), PChainError> {
+        let now = self.meta(view, META_CHAIN_TIME)?;
+        if ts <= now {
+            return Ok(());
+        }
+        self.set_meta(view, META_CHAIN_TIME, ts)?;
+        let state = FeeState {
+            current: self.meta(view, META_L1_ACTIVE)?,
+            excess: self.meta(view, META_L1_FEE_EXCESS)?,
+        };
+        if state.current == 0 && state.excess == 0 {
+            return Ok(());
+        }
+        let seconds = ts - now;
+        let accrued = self
+            .meta(view, META_L1_ACCRUED_FEES)?
+            .saturating_add(state.cost_of(&self.fee, seconds));
+        self.set_meta(view, META_L1_ACCRUED_FEES, accrued)?;
+        let excess = state.advance(self.fee.target, seconds).excess;
+        self.set_meta(view, META_L1_FEE_EXCESS, excess)?;
+        for (end, vid) in self.exhausted(view, accrued)? {
+            self.deactivate(batch, view, vid, end)?;
+        }
+        Ok(())
+    }
+
+    /// The active L1 validators whose end accumulated fee is at most `accrued`.
+    fn exhausted(&self, view: &impl ReadView, accrued: u64) -> Result<Vec<(u64, Id)>, PChainError> {
+        let mut out: Vec<(u64, Id)> = Vec::new();
+        for entry in view.scan::<PhL1Active, _>(..=(accrued, Id([0xff; 32])), Direction::Forward)? {
+            let (key, ()) = entry?;
+            if !matches!(self.l1_active.get(&key), Some((None, _))) {
+                out.push(key);
+            }
+        }
+        for (key, value) in self.l1_active.changes() {
+            if value.is_some() && key.0 <= accrued && !out.contains(key) {
+                out.push(*key);
+            }
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// Marks an active L1 validator inactive (its balance used up or withdrawn).
+    fn deactivate(
+        &mut self,
+        _batch: &mut WriteBatch,
+        view: &impl ReadView,
+        vid: Id,
+        end: u64,
+    ) -> Result<(), PChainError> {
+        let (_, stored) = load(&self.l1_active, view, &(end, vid))?;
+        self.l1_active.delete((end, vid), stored);
+        let active = self.meta(view, META_L1_ACTIVE)?.saturating_sub(1);
+        self.set_meta(view, META_L1_ACTIVE, active)?;
+        let (row, stored) = load(&self.l1, view, &vid)?;
+        if let Some(Linear(mut row)) = row {
+            row.end_accumulated_fee = 0;
+            self.l1.put(vid, Linear(row), stored);
+        }
+        Ok(())
+    }
+
+    /// Marks an L1 validator active until `end` accrued fees.
+    fn activate(&mut self, view: &impl ReadView, vid: Id, end: u64) -> Result<(), PChainError> {
+        let (_, stored) = load(&self.l1_active, view, &(end, vid))?;
+        self.l1_active.put((end, vid), (), stored);
+        let active = self.meta(view, META_L1_ACTIVE)?.saturating_add(1);
+        self.set_meta(view, META_L1_ACTIVE, active)
+    }
+
+    fn put_tx(&mut self, batch: &mut WriteBatch, tx: &UnsignedTx, at: At) {
+        let row = TxRow {
+            event: at.event,
+            index: at.index,
+            type_id: tx.type_id(),
+        };
+        batch.put::<PhTxs>(&at.event.tx_id, &Linear(row));
+        self.stats.txs += 1;
+    }
+
+    /// Applies a decision tx: consumes its inputs, creates its outputs, and does what its type
+    /// does to stakers, subnets, chains and L1 validators.
+    fn apply_tx(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        tx: &UnsignedTx,
+        at: At,
+    ) -> Result<(), PChainError> {
+        let ev = at.event;
+        self.put_tx(batch, tx, at);
+        if let Some(base) = tx.base() {
+            for input in &base.inputs {
+                self.consume(batch, view, input.utxo_id.id(), ev)?;
+            }
+        }
+        if let UnsignedTx::ImportTx(t) = tx {
+            for input in &t.imported_inputs {
+                self.consume(batch, view, input.utxo_id.id(), ev)?;
+            }
+        }
+        let chains = (self.p_chain, self.p_chain);
+        for (i, out) in tx.outputs().iter().enumerate() {
+            let utxo = Utxo {
+                utxo_id: UtxoId::new(ev.tx_id, index(i)),
+                asset_id: out.asset_id,
+                output: out.output.clone(),
+            };
+            self.create(
+                batch,
+                view,
+                &utxo,
+                Holding::Native,
+                Origin::Output,
+                chains,
+                ev,
+            )?;
+        }
+        match tx {
+            UnsignedTx::ExportTx(t) => {
+                let first = tx.outputs().len();
+                for (i, out) in t.exported_outputs.iter().enumerate() {
+                    let utxo = Utxo {
+                        utxo_id: UtxoId::new(ev.tx_id, index(first + i)),
+                        asset_id: out.asset_id,
+                        output: out.output.clone(),
+                    };
+                    let chains = (self.p_chain, t.destination_chain);
+                    self.create(
+                        batch,
+                        view,
+                        &utxo,
+                        Holding::ExportedFromP,
+                        Origin::Output,
+                        chains,
+                        ev,
+                    )?;
+                }
+            }
+            UnsignedTx::AddValidatorTx(_)
+            | UnsignedTx::AddDelegatorTx(_)
+            | UnsignedTx::AddSubnetValidatorTx(_)
+            | UnsignedTx::AddPermissionlessValidatorTx(_)
+            | UnsignedTx::AddPermissionlessDelegatorTx(_) => {
+                self.add_staker(batch, view, tx, ev, false)?;
+            }
+            UnsignedTx::RemoveSubnetValidatorTx(t) => {
+                let key = (t.subnet_id, t.node_id);
+                let (current, stored) = load(&self.validators, view, &key)?;
+                if let Some(staker) = current {
+                    self.validators.delete(key, stored);
+                    self.close_staker(
+                        batch,
+                        view,
+                        staker,
+                        Settled {
+                            event: ev,
+                            rewarded: false,
+                        },
+                    )?;
+                }
+            }
+            UnsignedTx::CreateSubnetTx(t) => {
+                let row = SubnetRow {
+                    created: ev,
+                    owner: t.owner.owners().clone(),
+                    conversion: None,
+                };
+                let (_, stored) = load(&self.subnets, view, &ev.tx_id)?;
+                self.subnets.put(ev.tx_id, Linear(row), stored);
+            }
+            UnsignedTx::TransferSubnetOwnershipTx(t) => {
+                let (row, stored) = load(&self.subnets, view, &t.subnet_id)?;
+                if let Some(Linear(mut row)) = row {
+                    row.owner = t.owner.owners().clone();
+                    self.subnets.put(t.subnet_id, Linear(row), stored);
+                }
+            }
+            UnsignedTx::CreateChainTx(t) => {
+                let row = ChainRow {
+                    subnet_id: t.subnet_id,
+                    name: t.chain_name.clone(),
+                    vm_id: t.vm_id,
+                    fx_ids: t.fx_ids.clone(),
+                    genesis: t.genesis_data.clone(),
+                    created: ev,
+                };
+                batch.put::<PhChains>(&ev.tx_id, &Linear(row));
+            }
+            UnsignedTx::ConvertSubnetToL1Tx(t) => {
+                let (row, stored) = load(&self.subnets, view, &t.subnet_id)?;
+                if let Some(Linear(mut row)) = row {
+                    row.conversion = Some(Conversion {
+                        event: ev,
+                        chain_id: t.chain_id,
+                        address: t.address.clone(),
+                    });
+                    self.subnets.put(t.subnet_id, Linear(row), stored);
+                }
+                let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
+                for (i, v) in t.validators.iter().enumerate() {
+                    let vid = conversion_validation_id(&t.subnet_id, index(i));
+                    let row = L1ValidatorRow {
+                        subnet_id: t.subnet_id,
+                        node_id: v.node_id.clone(),
+                        public_key: v.signer.public_key,
+                        proof_of_possession: v.signer.proof_of_possession,
+                        weight: v.weight,
+                        end_accumulated_fee: if v.balance == 0 {
+                            0
+                        } else {
+                            accrued.saturating_add(v.balance)
+                        },
+                        remaining_balance_owner: v.remaining_balance_owner.clone(),
+                        deactivation_owner: v.deactivation_owner.clone(),
+                        created: ev,
+                        min_nonce: 0,
+                    };
+                    self.register_l1(batch, view, vid, row)?;
+                }
+            }
+            UnsignedTx::RegisterL1ValidatorTx(t) => {
+                let (message, payload) =
+                    register_message(&t.message).ok_or_else(|| PChainError::Inconsistent {
+                        height: ev.height,
+                        reason: format!(
+                            "RegisterL1ValidatorTx {} carries no RegisterL1Validator message",
+                            ev.tx_id
+                        ),
+                    })?;
+                let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
+                let row = L1ValidatorRow {
+                    subnet_id: message.subnet_id,
+                    node_id: message.node_id,
+                    public_key: message.bls_public_key,
+                    proof_of_possession: t.proof_of_possession,
+                    weight: message.weight,
+                    end_accumulated_fee: if t.balance == 0 {
+                        0
+                    } else {
+                        accrued.saturating_add(t.balance)
+                    },
+                    remaining_balance_owner: message.remaining_balance_owner,
+                    deactivation_owner: message.disable_owner,
+                    created: ev,
+                    min_nonce: 0,
+                };
+                self.register_l1(batch, view, registration_validation_id(&payload), row)?;
+            }
+            UnsignedTx::SetL1ValidatorWeightTx(t) => {
+                let Some(L1Message::L1ValidatorWeight(w)) = l1_message(&t.message) else {
+                    return Err(PChainError::Inconsistent {
+                        height: ev.height,
+                        reason: format!(
+                            "SetL1ValidatorWeightTx {} carries no L1ValidatorWeight message",
+                            ev.tx_id
+                        ),
+                    });
+                };
+                let (row, stored) = load(&self.l1, view, &w.validation_id)?;
+                if let Some(Linear(mut row)) = row {
+                    row.min_nonce = w.nonce.saturating_add(1);
+                    if w.weight == 0 {
+                        self.withdraw(batch, view, w.validation_id, &mut row, tx, ev)?;
+                    }
+                    row.weight = w.weight;
+                    self.l1.put(w.validation_id, Linear(row), stored);
+                }
+            }
+            UnsignedTx::IncreaseL1ValidatorBalanceTx(t) => {
+                let (row, stored) = load(&self.l1, view, &t.validation_id)?;
+                if let Some(Linear(mut row)) = row {
+                    if row.end_accumulated_fee == 0 {
+                        row.end_accumulated_fee = self.meta(view, META_L1_ACCRUED_FEES)?;
+                    } else {
+                        let key = (row.end_accumulated_fee, t.validation_id);
+                        let (_, was) = load(&self.l1_active, view, &key)?;
+                        self.l1_active.delete(key, was);
+                        let active = self.meta(view, META_L1_ACTIVE)?.saturating_sub(1);
+                        self.set_meta(view, META_L1_ACTIVE, active)?;
+                    }
+                    row.end_accumulated_fee = row.end_accumulated_fee.saturating_add(t.balance);
+                    self.activate(view, t.validation_id, row.end_accumulated_fee)?;
+                    self.l1.put(t.validation_id, Linear(row), stored);
+                }
+            }
+            UnsignedTx::DisableL1ValidatorTx(t) => {
+                let (row, stored) = load(&self.l1, view, &t.validation_id)?;
+                if let Some(Linear(mut row)) = row {
+                    self.withdraw(batch, view, t.validation_id, &mut row, tx, ev)?;
+                    self.l1.put(t.validation_id, Linear(row), stored);
+                }
+            }
+            UnsignedTx::AddAutoRenewedValidatorTx(_)
+            | UnsignedTx::SetAutoRenewedValidatorConfigTx(_) => self.stats.skipped += 1,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Records a new L1 validator (active when it has a balance).
+    fn register_l1(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        vid: Id,
+        row: L1ValidatorRow,
+    ) -> Result<(), PChainError> {
+        if row.end_accumulated_fee > 0 {
+            self.activate(view, vid, row.end_accumulated_fee)?;
+        }
+        batch.put::<PhL1BySubnet>(&(row.subnet_id, vid), &());
+        batch.put::<PhL1ByNode>(&(row.node_id.clone(), vid), &());
+        let (_, stored) = load(&self.l1, view, &vid)?;
+        self.l1.put(vid, Linear(row), stored);
+        self.stats.l1_validators += 1;
+        Ok(())
+    }
+
+    /// Ends an active L1 validator's balance: the balance left goes to its remaining balance
+    /// owner as a UTXO at the first index after the tx's outputs (`DisableL1ValidatorTx`, and
+    /// `SetL1ValidatorWeightTx` to weight 0).
+    fn withdraw(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        vid: Id,
+        row: &mut L1ValidatorRow,
+        tx: &UnsignedTx,
+        ev: Event,
+    ) -> Result<(), PChainError> {
+        if row.end_accumulated_fee == 0 {
+            return Ok(());
+        }
+        let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
+        let balance = row.remaining_balance(accrued);
+        let end = row.end_accumulated_fee;
+        let (_, stored) = load(&self.l1_active, view, &(end, vid))?;
+        self.l1_active.delete((end, vid), stored);
+        let active = self.meta(view, META_L1_ACTIVE)?.saturating_sub(1);
+        self.set_meta(view, META_L1_ACTIVE, active)?;
+        row.end_accumulated_fee = 0;
+        let owner: &PChainOwner = &row.remaining_balance_owner;
+        let utxo = Utxo {
+            utxo_id: UtxoId::new(ev.tx_id, index(tx.outputs().len())),
+            asset_id: self.avax,
+            output: TransferableOut::Secp256k1(TransferOutput {
+                amount: balance,
+                owners: OutputOwners {
+                    locktime: 0,
+                    threshold: owner.threshold,
+                    addrs: owner.addresses.clone(),
+                },
+            }),
+        };
+        let chains = (self.p_chain, self.p_chain);
+        self.create(
+            batch,
+            view,
+            &utxo,
+            Holding::Native,
+            Origin::Output,
+            chains,
+            ev,
+        )
+    }
+
+    /// Adds the staker `tx` starts: its stake (staked UTXOs from now), its potential reward
+    /// (added to the supply, as avalanchego does when the staker becomes current) and its
+    /// index rows. `stated_start`: the staker starts when the tx says, not at `ev`.
+    fn add_staker(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        tx: &UnsignedTx,
+        ev: Event,
+        stated_start: bool,
+    ) -> Result<(), PChainError> {
+        let Some(t) = terms(tx) else {
+            return Ok(());
+        };
+        let start = if !stated_start && starts_at_acceptance(self.network_id, ev.timestamp) {
+            ev.timestamp
+        } else {
+            t.stated_start
+        };
+        let primary = matches!(t.kind, StakerKind::Validator | StakerKind::Delegator);
+        let potential_reward = if primary {
+            let supply = self.meta(view, META_CURRENT_SUPPLY)?;
+            let nanos = t.end.saturating_sub(start).saturating_mul(1_000_000_000);
+            let reward = self
+                .reward
+                .calculate_primary_network(None, start, nanos, t.weight, supply);
+            self.set_meta(view, META_CURRENT_SUPPLY, supply.saturating_add(reward))?;
+            reward
+        } else {
+            0
+        };
+        let validator_tx = if t.kind.validates() {
+            None
+        } else {
+            load(&self.validators, view, &(t.subnet_id, t.node_id))?.0
+        };
+        let first = tx.outputs().len();
+        for (i, out) in t.stake.iter().enumerate() {
+            let utxo = Utxo {
+                utxo_id: UtxoId::new(ev.tx_id, index(first + i)),
+                asset_id: out.asset_id,
+                output: out.output.clone(),
+            };
+            let chains = (self.p_chain, self.p_chain);
+            self.create_with(
+                batch,
+                view,
+                &utxo,
+                (Holding::Native, Origin::Stake),
+                chains,
+                ev,
+                Some((ev.tx_id, start, t.end)),
+            )?;
+        }
+        let row = StakerRow {
+            kind: t.kind,
+            node_id: t.node_id,
+            subnet_id: t.subnet_id,
+            start,
+            end: t.end,
+            weight: t.weight,
+            delegation_shares: t.delegation_shares,
+            potential_reward,
+            delegatee_reward: 0,
+            accepted: ev,
+            reward_owners: t.reward_owners.clone(),
+            validator_tx,
+            bls_public_key: t.bls_public_key,
+            settled: None,
+            unsigned_tx: marshal(tx),
+        };
+        batch.put::<PhStakersByNode>(&(t.node_id, start, ev.tx_id), &());
+        for addr in &t.reward_owners {
+            batch.put::<PhStakersByOwner>(&(*addr, start, ev.tx_id), &());
+        }
+        batch.put::<PhCurrentStakers>(&(t.end, ev.tx_id), &());
+        if t.kind.validates() {
+            let key = (t.subnet_id, t.node_id);
+            let (_, stored) = load(&self.validators, view, &key)?;
+            self.validators.put(key, ev.tx_id, stored);
+        }
+        let (_, stored) = load(&self.stakers, view, &ev.tx_id)?;
+        self.stakers.put(ev.tx_id, Linear(row), stored);
+        self.stats.stakers += 1;
+        Ok(())
+    }
+
+    /// Applies a proposal tx with its accepted option (`commit`): a `RewardValidatorTx`
+    /// settles its staker; an Apricot staker tx is applied on commit; `AdvanceTimeTx` moved the
+    /// time already (through the option's own time).
+    fn apply_proposal(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        tx: &UnsignedTx,
+        ev: Event,
+        commit: bool,
+    ) -> Result<(), PChainError> {
+        match tx {
+            UnsignedTx::RewardValidatorTx(r) => self.reward(batch, view, r.tx_id, ev, commit),
+            UnsignedTx::AdvanceTimeTx(a) => self.advance_time(batch, view, a.time),
+            UnsignedTx::RewardAutoRenewedValidatorTx(_) => {
+                self.stats.skipped += 1;
+                Ok(())
+            }
+            other if commit => self.apply_tx(
+                batch,
+                view,
+                other,
+                At {
+                    event: ev,
+                    index: 0,
+                },
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Settles staker `staker_id` (`RewardValidatorTx` accepted with `commit` or abort): its
+    /// stake comes back, its rewards are paid (`reward_utxos`), the supply gives back an
+    /// unpaid potential reward.
+    fn reward(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        staker_id: Id,
+        ev: Event,
+        commit: bool,
+    ) -> Result<(), PChainError> {
+        let inconsistent = |reason: String| PChainError::Inconsistent {
+            height: ev.height,
+            reason,
+        };
+        let (row, _) = load(&self.stakers, view, &staker_id)?;
+        let Some(Linear(staker)) = row else {
+            return Err(inconsistent(format!(
+                "RewardValidatorTx {} settles unknown staker {staker_id}",
+                ev.tx_id
+            )));
+        };
+        if staker.settled.is_some() {
+            return Err(inconsistent(format!("staker {staker_id} is settled twice")));
+        }
+        let branch = if commit {
+            RewardBranch::Commit
+        } else {
+            RewardBranch::Abort
+        };
+        let unsigned = decode_unsigned(&staker.unsigned_tx)?;
+        let utxos = match staker.kind {
+            StakerKind::Validator | StakerKind::SubnetValidator => validator_reward_utxos(
+                staker_id,
+                &unsigned,
+                branch,
+                staker.potential_reward,
+                staker.delegatee_reward,
+            ),
+            StakerKind::Delegator | StakerKind::SubnetDelegator => {
+                let validator = match staker.validator_tx {
+                    Some(v) => load(&self.stakers, view, &v)?,
+                    None => (None, false),
+                };
+                let Some(Linear(mut vrow)) = validator.0 else {
+                    return Err(inconsistent(format!(
+                        "delegator {staker_id} has no known validator"
+                    )));
+                };
+                let vtx = decode_unsigned(&vrow.unsigned_tx)?;
+                let defers = defers_delegatee_reward(self.network_id, vrow.start);
+                let out = delegator_reward_utxos(
+                    staker_id,
+                    &unsigned,
+                    branch,
+                    staker.potential_reward,
+                    &vtx,
+                    defers,
+                )
+                .map_err(|e| inconsistent(e.to_string()))?;
+                if out.deferred_delegatee_reward > 0 {
+                    vrow.delegatee_reward = vrow
+                        .delegatee_reward
+                        .saturating_add(out.deferred_delegatee_reward);
+                    if let Some(v) = staker.validator_tx {
+                        self.stakers.put(v, Linear(vrow), validator.1);
+                    }
+                }
+                Ok(out.utxos)
+            }
+        }
+        .map_err(|e| inconsistent(e.to_string()))?;
+        let period = Some((staker_id, staker.start, staker.end));
+        for r in utxos {
+            let id = r.id();
+            let origin = match r.kind {
+                RewardUtxoKind::Stake => {
+                    self.return_stake(view, id, ev)?;
+                    continue;
+                }
+                RewardUtxoKind::ValidationReward => Origin::ValidationReward,
+                RewardUtxoKind::DelegationReward => Origin::DelegationReward,
+                RewardUtxoKind::DelegateeReward => Origin::DelegateeReward,
+            };
+            let chains = (self.p_chain, self.p_chain);
+            self.create_with(
+                batch,
+                view,
+                &r.utxo,
+                (Holding::Native, origin),
+                chains,
+                ev,
+                period,
+            )?;
+            for addr in &r.utxo.output.owners().addrs {
+                batch.put::<PhRewardsByOwner>(&(*addr, ev.timestamp, id), &());
+            }
+            batch.put::<PhRewardsByNode>(&(staker.node_id, ev.timestamp, id), &());
+        }
+        if !commit {
+            let supply = self.meta(view, META_CURRENT_SUPPLY)?;
+            self.set_meta(
+                view,
+                META_CURRENT_SUPPLY,
+                supply.saturating_sub(staker.potential_reward),
+            )?;
+        }
+        if staker.kind.validates() {
+            let key = (staker.subnet_id, staker.node_id);
+            let (current, stored) = load(&self.validators, view, &key)?;
+            if current == Some(staker_id) {
+                self.validators.delete(key, stored);
+            }
+        }
+        self.close_staker(
+            batch,
+            view,
+            staker_id,
+            Settled {
+                event: ev,
+                rewarded: commit,
+            },
+        )?;
+        self.stats.settled += 1;
+        Ok(())
+    }
+
+    /// Marks a staker settled and no longer current.
+    fn close_staker(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        staker_id: Id,
+        settled: Settled,
+    ) -> Result<(), PChainError> {
+        let (row, stored) = load(&self.stakers, view, &staker_id)?;
+        if let Some(Linear(mut row)) = row {
+            batch.delete::<PhCurrentStakers>(&(row.end, staker_id));
+            row.settled = Some(settled);
+            self.stakers.put(staker_id, Linear(row), stored);
+        }
+        Ok(())
+    }
+
+    /// A staked UTXO comes back: unspent still, no longer staked from `ev` on.
+    fn return_stake(&mut self, view: &impl ReadView, id: Id, ev: Event) -> Result<(), PChainError> {
+        let (row, stored) = load(&self.utxos, view, &id)?;
+        match row {
+            Some(Linear(mut row)) => {
+                row.returned = Some(ev);
+                self.utxos.put(id, Linear(row), stored);
+                Ok(())
+            }
+            None => Err(PChainError::Inconsistent {
+                height: ev.height,
+                reason: format!("returned stake {id} was never staked"),
+            }),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        utxo: &Utxo,
+        holding: Holding,
+        origin: Origin,
+        chains: (Id, Id),
+        ev: Event,
+    ) -> Result<(), PChainError> {
+        self.create_with(batch, view, utxo, (holding, origin), chains, ev, None)
+    }
+
+    /// Records a new UTXO and its per-owner orders (unspent and all).
+    #[allow(clippy::too_many_arguments)]
+    fn create_with(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        utxo: &Utxo,
+        (holding, origin): (Holding, Origin),
+        (created_on, consumed_on): (Id, Id),
+        ev: Event,
+        staker: Option<(Id, u64, u64)>,
+    ) -> Result<(), PChainError> {
+        let id = utxo.id();
+        let amount = utxo.output.amount();
+        for addr in &utxo.output.owners().addrs {
+            batch.put::<PhAllByTime>(&(*addr, ev.timestamp, id), &());
+            batch.put::<PhAllByAmount>(&(*addr, amount, id), &());
+            batch.put::<PhUnspentByTime>(&(*addr, ev.timestamp, id), &());
+            batch.put::<PhUnspentByAmount>(&(*addr, amount, id), &());
+        }
+        let row = UtxoRow {
+            holding,
+            origin,
+            amount,
+            created_on,
+            consumed_on,
+            created: ev,
+            consumed: None,
+            staker,
+            returned: None,
+            bytes: utxo.to_bytes(),
+        };
+        let (_, stored) = load(&self.utxos, view, &id)?;
+        self.utxos.put(id, Linear(row), stored);
+        self.stats.utxos_created += 1;
+        Ok(())
+    }
+
+    /// Spends a UTXO: consumed at `ev`, out of its owners' unspent orders.
+    fn consume(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: Id,
+        ev: Event,
+    ) -> Result<(), PChainError> {
+        let (row, stored) = load(&self.utxos, view, &id)?;
+        let Some(Linear(mut row)) = row.filter(|r| r.0.consumed.is_none()) else {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        };
+        let utxo = row
+            .utxo()
+            .map_err(|e| PChainError::Corrupt(format!("UTXO {id}: {e}")))?;
+        for addr in &utxo.output.owners().addrs {
+            batch.delete::<PhUnspentByTime>(&(*addr, row.created.timestamp, id));
+            batch.delete::<PhUnspentByAmount>(&(*addr, row.amount, id));
+        }
+        row.consumed = Some(ev);
+        if row.holding != Holding::ExportedFromP {
+            row.consumed_on = self.p_chain;
+        }
+        self.utxos.put(id, Linear(row), stored);
+        self.stats.utxos_consumed += 1;
+        Ok(())
+    }
+
+    /// Adds the final rows of every table the staged batch changed.
+    fn write_rows(&self, batch: &mut WriteBatch) {
+        self.utxos.write_to(batch);
+        self.stakers.write_to(batch);
+        self.validators.write_to(batch);
+        self.subnets.write_to(batch);
+        self.l1.write_to(batch);
+        self.l1_active.write_to(batch);
+        self.meta.write_to(batch);
+        self.proposal.write_to(batch);
+    }
+
+    fn each(&mut self, f: impl Fn(&mut dyn Staging)) {
+        f(&mut self.utxos);
+        f(&mut self.stakers);
+        f(&mut self.validators);
+        f(&mut self.subnets);
+        f(&mut self.l1);
+        f(&mut self.l1_active);
+        f(&mut self.meta);
+        f(&mut self.proposal);
+    }
+}
+
+fn decode_unsigned(bytes: &[u8]) -> Result<UnsignedTx, PChainError> {
+    snowline_types::codec::unmarshal_with_max(bytes, usize::MAX)
+        .map_err(|e| PChainError::Corrupt(format!("stored staker tx: {e}")))
+}
+
+/// The pending proposal as [`PChain::apply_parsed`] stores it: `tx id ‖ unsigned tx`.
+fn decode_proposal(bytes: &[u8]) -> Result<(Id, UnsignedTx), PChainError> {
+    let corrupt = |e: String| PChainError::Corrupt(format!("pending proposal: {e}"));
+    let (id, rest) = bytes
+        .split_at_checked(32)
+        .ok_or_else(|| corrupt("cut short".into()))?;
+    let id = Id::from_slice(id).map_err(|e| corrupt(e.to_string()))?;
+    Ok((id, decode_unsigned(rest)?))
+}
+
+/// The P-Chain message a signed Warp message carries in its AddressedCall, if any.
+fn l1_message(signed: &[u8]) -> Option<L1Message> {
+    let message = WarpMessage::parse(signed).ok()?;
+    let Payload::AddressedCall(call) = Payload::parse(&message.unsigned.payload).ok()? else {
+        return None;
+    };
+    L1Message::parse(&call.payload).ok()
+}
+
+/// A `RegisterL1Validator` message with its payload bytes (whose hash is the validation id).
+fn register_message(
+    signed: &[u8],
+) -> Option<(snowline_types::warp::l1::RegisterL1Validator, Vec<u8>)> {
+    let message = WarpMessage::parse(signed).ok()?;
+    let Payload::AddressedCall(call) = Payload::parse(&message.unsigned.payload).ok()? else {
+        return None;
+    };
+    match L1Message::parse(&call.payload).ok()? {
+        L1Message::RegisterL1Validator(r) => Some((r, call.payload)),
+        _ => None,
+    }
+}
+
+impl Staging for PChain {
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+        self.write_rows(batch);
+        Ok(())
+    }
+
+    fn seal(&mut self) {
+        self.each(|s| s.seal());
+    }
+
+    fn committed(&mut self) {
+        self.each(|s| s.committed());
+    }
+
+    fn discard(&mut self) {
+        self.each(|s| s.discard());
+    }
+}
+
+impl Derive for PChain {
+    const PATHS: &'static [IndexPath] = &P_PATHS;
+    type Prepared = PContainer;
+
+    fn derive(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &Store,
+        record: &ContainerRecord,
+        _index: u64,
+        prepared: &PContainer,
+    ) -> Result<(), IndexError> {
+        self.apply_parsed(batch, view, record, prepared)
+            .map_err(IndexError::from)
+    }
+}

@@ -1,0 +1,26 @@
+//! The P-Chain's room: what the Data API serves about the P-Chain, derived from accepted
+//! `P/block` containers in the same atomic batch as the containers.
+//!
+//! - [`tables`](mod@tables): the tables (add [`tables()`] to a binary's schema);
+//! - [`PChain`]: the [`Derive`](snowline_node_index::derive::Derive) hook that fills them
+//!   (UTXOs with creation, consumption and staking, per-address orders, stakers and their
+//!   rewards, blocks by proposer, subnets, chains, L1 validators, the current supply);
+//! - [`PReader`]: typed reads, from one snapshot.
+//!
+//! See `docs/pchain-history.md`.
+
+mod container;
+mod derive;
+mod error;
+mod l1_fee;
+mod reader;
+pub mod rows;
+mod staking;
+pub mod tables;
+
+pub use container::{P_PATHS, PContainer};
+pub use derive::{PChain, PChainStats};
+pub use error::PChainError;
+pub use l1_fee::{FeeConfig, FeeState, price as l1_fee_price};
+pub use reader::PReader;
+pub use tables::tables;

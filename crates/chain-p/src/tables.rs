@@ -1,0 +1,117 @@
+//! The Data API's P-Chain tables. Every key is in the order an endpoint reads it (big-endian
+//! integers, raw ids), so a page is one range scan from its token's position; see
+//! `docs/pchain-history.md` for the layout.
+
+use snowline_store::{Linear, table};
+use snowline_types::{Id, NodeId, ShortId};
+
+use crate::rows::{BlockRow, ChainRow, L1ValidatorRow, StakerRow, SubnetRow, TxRow, UtxoRow};
+
+table! {
+    /// Every P-Chain table, for composing a binary's [`Schema`](snowline_store::Schema).
+    pub fn tables();
+
+    /// `utxo id -> UtxoRow`: every UTXO ever seen (spent ones kept; stakes from their staker
+    /// tx on), with its bytes, creation, consumption and staking.
+    pub PhUtxos: "ph_utxos" (PointLookup), Id => Linear<UtxoRow>;
+
+    /// `(address, creation ts, utxo id) -> ()`: an owner's unspent UTXOs by time.
+    pub PhUnspentByTime: "ph_unspent_by_time", (ShortId, u64, Id) => ();
+
+    /// `(address, amount, utxo id) -> ()`: an owner's unspent UTXOs by amount.
+    pub PhUnspentByAmount: "ph_unspent_by_amount", (ShortId, u64, Id) => ();
+
+    /// `(address, creation ts, utxo id) -> ()`: an owner's UTXOs, spent included, by time (also
+    /// what balances as of a past time scan).
+    pub PhAllByTime: "ph_all_by_time", (ShortId, u64, Id) => ();
+
+    /// `(address, amount, utxo id) -> ()`: an owner's UTXOs, spent included, by amount.
+    pub PhAllByAmount: "ph_all_by_amount", (ShortId, u64, Id) => ();
+
+    /// `tx id -> TxRow`: every accepted tx (genesis included).
+    pub PhTxs: "ph_txs" (PointLookup), Id => Linear<TxRow>;
+
+    /// `height -> BlockRow`.
+    pub PhBlocks: "ph_blocks", u64 => Linear<BlockRow>;
+
+    /// `(proposer node, block ts, height) -> ()`: the blocks each node proposed, by time.
+    pub PhBlocksByProposer: "ph_blocks_by_proposer", (NodeId, u64, u64) => ();
+
+    /// `staker tx id -> StakerRow`: every staker, current or settled.
+    pub PhStakers: "ph_stakers" (PointLookup), Id => Linear<StakerRow>;
+
+    /// `(node, start, staker tx) -> ()`: every staker of a node (validator and delegators).
+    pub PhStakersByNode: "ph_stakers_by_node", (NodeId, u64, Id) => ();
+
+    /// `(reward owner address, start, staker tx) -> ()`: every staker paying its own reward to
+    /// the address.
+    pub PhStakersByOwner: "ph_stakers_by_owner", (ShortId, u64, Id) => ();
+
+    /// `(end, staker tx) -> ()`: the current stakers (not yet settled), by end time.
+    pub PhCurrentStakers: "ph_current_stakers", (u64, Id) => ();
+
+    /// `(subnet, node) -> staker tx`: the current validator of each node on each subnet.
+    pub PhCurrentValidators: "ph_current_validators", (Id, NodeId) => Id;
+
+    /// `(owner address, reward ts, utxo id) -> ()`: reward UTXOs by the address they pay.
+    pub PhRewardsByOwner: "ph_rewards_by_owner", (ShortId, u64, Id) => ();
+
+    /// `(node, reward ts, utxo id) -> ()`: reward UTXOs by the node their staker staked on.
+    pub PhRewardsByNode: "ph_rewards_by_node", (NodeId, u64, Id) => ();
+
+    /// `subnet id -> SubnetRow`.
+    pub PhSubnets: "ph_subnets" (PointLookup), Id => Linear<SubnetRow>;
+
+    /// `blockchain id -> ChainRow`: every chain created on the P-Chain, genesis chains too.
+    pub PhChains: "ph_chains" (PointLookup), Id => Linear<ChainRow>;
+
+    /// `validation id -> L1ValidatorRow`.
+    pub PhL1Validators: "ph_l1_validators", Id => Linear<L1ValidatorRow>;
+
+    /// `(subnet, validation id) -> ()`: an L1's validators.
+    pub PhL1BySubnet: "ph_l1_by_subnet", (Id, Id) => ();
+
+    /// `(node id bytes, validation id) -> ()`: the L1 validations of a node.
+    pub PhL1ByNode: "ph_l1_by_node", (Vec<u8>, Id) => ();
+
+    /// `(end accumulated fee, validation id) -> ()`: the active L1 validators, in the order
+    /// their balances run out (`GetActiveL1ValidatorsIterator`).
+    pub PhL1Active: "ph_l1_active", (u64, Id) => ();
+
+    /// Chain-wide values (see the `META_*` keys).
+    pub PhMeta: "ph_meta", u8 => u64;
+
+    /// The proposal tx of the last accepted proposal block (codec version 0 ‖ signed tx), until
+    /// its option is accepted; key `0`.
+    pub PhPendingProposal: "ph_pending_proposal", u8 => Vec<u8>;
+}
+
+/// [`PhMeta`] key: the genesis time (present once the genesis was applied).
+pub const META_GENESIS_TIME: u8 = 0;
+/// [`PhMeta`] key: the reward calculator's current supply.
+pub const META_CURRENT_SUPPLY: u8 = 1;
+/// [`PhMeta`] key: the chain time (the last block's time).
+pub const META_CHAIN_TIME: u8 = 2;
+/// [`PhMeta`] key: height of the last applied block.
+pub const META_HEIGHT: u8 = 3;
+/// [`PhMeta`] key: per-L1-validator fees accrued since the first L1 (`GetAccruedFees`).
+pub const META_L1_ACCRUED_FEES: u8 = 4;
+/// [`PhMeta`] key: the L1 validator fee excess (`fee.State.Excess`).
+pub const META_L1_FEE_EXCESS: u8 = 5;
+/// [`PhMeta`] key: active L1 validators (`fee.State.Current`).
+pub const META_L1_ACTIVE: u8 = 6;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_distinct() {
+        let mut names: Vec<&str> = tables().iter().map(|t| t.name).collect();
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n);
+        assert!(names.iter().all(|n| n.starts_with("ph_")));
+    }
+}
