@@ -21,13 +21,21 @@ pub struct DevnetConfig {
     pub vertex_interval_s: i64,
     /// Seconds between blocks.
     pub block_interval_s: i64,
-    /// Atomic UTXOs exported to the X-Chain from the P- and C-Chain, available to ImportTxs.
+    /// Atomic UTXOs waiting for the X-Chain's ImportTxs: half (rounded up) exported by the
+    /// P-Chain's opening blocks, half synthetic C-Chain exports.
     pub atomic_utxos: u32,
+    /// P-Chain standard blocks after the opening export blocks (reward proposals and their
+    /// options come on top).
+    pub p_blocks: u32,
+    /// Txs per P-Chain standard block (1–1024, and ≤ 200 kB of txs).
+    pub p_txs_per_block: u32,
+    /// Seconds between P-Chain standard blocks.
+    pub p_block_interval_s: i64,
 }
 
 impl DevnetConfig {
     /// The demo and test preset: 24 keys, 14 vertices of 8 txs, 30 blocks of 5 txs (about 250
-    /// txs), 16 atomic UTXOs. Starts 2024-07-15T04:00:00Z, the local genesis `startTime`.
+    /// X txs), 16 atomic UTXOs; a P-Chain of 36 hourly blocks of 4 txs plus reward proposals. Starts 2024-07-15T04:00:00Z, the local genesis `startTime`.
     pub fn small() -> Self {
         Self {
             seed: 1,
@@ -40,11 +48,15 @@ impl DevnetConfig {
             vertex_interval_s: 3,
             block_interval_s: 2,
             atomic_utxos: 16,
+            p_blocks: 36,
+            p_txs_per_block: 4,
+            p_block_interval_s: 3_600,
         }
     }
 
     /// A benchmark preset of about `n_txs` txs: a tenth in the DAG era (vertices of 32 txs), the
-    /// rest in blocks of 64 txs, with a thousand keys.
+    /// rest in blocks of 64 txs, with a thousand keys; plus a P-Chain of about `n_txs / 5` txs
+    /// (blocks of 32 txs a minute apart).
     pub fn large(n_txs: u64) -> Self {
         let dag_txs = n_txs / 10;
         let block_txs = n_txs.saturating_sub(dag_txs);
@@ -59,6 +71,9 @@ impl DevnetConfig {
             vertex_interval_s: 1,
             block_interval_s: 1,
             atomic_utxos: u32::try_from((n_txs / 100).clamp(16, 100_000)).unwrap_or(16),
+            p_blocks: u32::try_from((n_txs / 5).div_ceil(32).max(1)).unwrap_or(u32::MAX),
+            p_txs_per_block: 32,
+            p_block_interval_s: 60,
         }
     }
 
@@ -82,12 +97,16 @@ impl DevnetConfig {
         if self.txs_per_block == 0 || self.txs_per_block > 1024 {
             return Err(ConfigError::TxsPerBlock(self.txs_per_block));
         }
-        if self.vertex_interval_s < 1 || self.block_interval_s < 1 {
+        if self.p_txs_per_block == 0 || self.p_txs_per_block > 1024 {
+            return Err(ConfigError::TxsPerBlock(self.p_txs_per_block));
+        }
+        if self.vertex_interval_s < 1 || self.block_interval_s < 1 || self.p_block_interval_s < 1 {
             return Err(ConfigError::Interval);
         }
         let end = i128::from(self.start_time)
             + i128::from(self.dag_vertices) * i128::from(self.vertex_interval_s)
             + i128::from(self.blocks) * i128::from(self.block_interval_s)
+            + i128::from(self.p_blocks) * i128::from(self.p_block_interval_s)
             + 2 * 365 * 86_400;
         if self.start_time < 0 || end * 1_000_000_000 > i128::from(i64::MAX) {
             return Err(ConfigError::TimeRange);
@@ -115,10 +134,10 @@ pub enum ConfigError {
     #[error("txs_per_vertex must be in 1..=128, got {0}")]
     TxsPerVertex(u32),
     /// Blocks must hold at least one tx; more than 1024 would exceed the block size limit.
-    #[error("txs_per_block must be in 1..=1024, got {0}")]
+    #[error("txs_per_block and p_txs_per_block must be in 1..=1024, got {0}")]
     TxsPerBlock(u32),
     /// Intervals are whole seconds, at least one.
-    #[error("vertex_interval_s and block_interval_s must be at least 1")]
+    #[error("vertex_interval_s, block_interval_s and p_block_interval_s must be at least 1")]
     Interval,
     /// Timestamps must fit i64 nanoseconds.
     #[error("start_time and the run's length must fit in i64 nanoseconds after 1970")]

@@ -22,6 +22,9 @@ pub enum DevnetError {
     /// A generated vertex broke the vertex rules.
     #[error("generated vertex is invalid: {0}")]
     Vertex(#[from] VertexError),
+    /// A staking certificate, BLS key or signature could not be made.
+    #[error("crypto error: {0}")]
+    Crypto(&'static str),
     /// Nothing was spendable when a container needed a tx.
     #[error("no spendable UTXO left to build a tx in {0}")]
     OutOfUtxos(&'static str),

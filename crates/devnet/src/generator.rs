@@ -15,6 +15,7 @@ use crate::config::DevnetConfig;
 use crate::error::DevnetError;
 use crate::genesis::XGenesis;
 use crate::keys::KeyRing;
+use crate::pchain::{PChain, PParams};
 use crate::rng::DetRng;
 use crate::wallet::{Kind, Wallet};
 
@@ -41,6 +42,10 @@ pub struct DevnetStats {
     pub vertices: u64,
     /// Blocks (in `X/block`; the linear genesis block is not counted).
     pub blocks: u64,
+    /// P-Chain txs (reward proposals included).
+    pub p_txs: u64,
+    /// P-Chain blocks (`P/block`: standard, proposal and option blocks).
+    pub p_blocks: u64,
 }
 
 /// A deterministic devnet: iterate it for its containers in acceptance order.
@@ -59,6 +64,8 @@ pub struct Devnet {
     prev_outer: Id,
     cortina_s: i64,
     stats: DevnetStats,
+    p: PChain,
+    failed: bool,
 }
 
 impl Devnet {
@@ -68,16 +75,50 @@ impl Devnet {
         let genesis = XGenesis::local()?;
         let ring = KeyRing::new(cfg.seed, cfg.keys)?;
         let seeded = ring.addrs().get(1..).unwrap_or(&[]).to_vec();
-        let atomic = atomic::generate(
+        // Odd indexes of the synthetic list stand for C-Chain exports; the P-Chain's share is
+        // exported for real by its opening blocks.
+        let atomic: Vec<AtomicUtxo> = atomic::generate(
             cfg.seed,
             cfg.atomic_utxos,
             &genesis.network,
             genesis.avax_asset_id,
             &seeded,
-        );
+        )
+        .into_iter()
+        .filter(|a| a.source_chain == genesis.network.c_chain_id)
+        .collect();
+        let p_exports = cfg.atomic_utxos - u32::try_from(atomic.len()).unwrap_or(0);
         let cortina_s = cfg.start_time + i64::from(cfg.dag_vertices) * cfg.vertex_interval_s + 1;
-        let end_s = cortina_s + i64::from(cfg.blocks) * cfg.block_interval_s;
-        let lock_until = u64::try_from(end_s + 365 * 86_400).unwrap_or(u64::MAX);
+        let x_end_s = cortina_s + i64::from(cfg.blocks) * cfg.block_interval_s;
+        let p_end_s = cfg.start_time + i64::from(cfg.p_blocks) * cfg.p_block_interval_s;
+        let lock_until = u64::try_from(x_end_s.max(p_end_s) + 365 * 86_400).unwrap_or(u64::MAX);
+        let other_supply: u64 = genesis
+            .utxos
+            .iter()
+            .chain(atomic.iter().map(|a| &a.utxo))
+            .map(|u| match &u.output {
+                snowline_types::avm::Output::Secp256k1Transfer(o) => o.amount,
+                _ => 0,
+            })
+            .sum();
+        let mut p = PChain::new(
+            PParams {
+                seed: cfg.seed,
+                start_s: u64::try_from(cfg.start_time).unwrap_or(0),
+                blocks: u64::from(cfg.p_blocks),
+                txs_per_block: cfg.p_txs_per_block as usize,
+                interval_s: u64::try_from(cfg.p_block_interval_s).unwrap_or(1),
+                lock_until,
+                exports_to_x: p_exports,
+                other_supply,
+            },
+            genesis.network.clone(),
+            genesis.avax_asset_id,
+            ring.clone(),
+            genesis.avm_genesis_bytes(),
+        )?;
+        let mut x_atomic = p.take_exports_to_x();
+        x_atomic.extend(atomic.iter().cloned());
         let high_water = (4 * cfg.txs_per_vertex.max(cfg.txs_per_block) as usize).max(64);
         let wallet = Wallet::new(
             ring,
@@ -85,7 +126,7 @@ impl Devnet {
             genesis.network.clone(),
             genesis.avax_asset_id,
             &genesis.utxos,
-            &atomic,
+            &x_atomic,
             lock_until,
             high_water,
         );
@@ -104,6 +145,8 @@ impl Devnet {
             prev_outer: Id::EMPTY,
             cortina_s,
             stats: DevnetStats::default(),
+            p,
+            failed: false,
         })
     }
 
@@ -144,6 +187,43 @@ impl Devnet {
         }
     }
 
+    /// What the P-Chain of this devnet starts with (`docs/devnet.md`): devnet-key UTXOs (some
+    /// stakeable-locked), five genesis validators, the X- and C-Chain, the start time and the
+    /// initial supply; nothing in its shared memory (the X-Chain's exports to P come later).
+    pub fn p_genesis(&self) -> snowline_types::platformvm::PGenesisState {
+        let g = &self.p.genesis;
+        snowline_types::platformvm::PGenesisState {
+            utxos: g.utxos.clone(),
+            validators: g.validators.clone(),
+            chains: g.chains.clone(),
+            timestamp: u64::try_from(self.cfg.start_time).unwrap_or(0),
+            initial_supply: g.initial_supply,
+            atomic_utxos: Vec::new(),
+        }
+    }
+
+    /// The P-Chain genesis bytes (`genesis.Genesis` in the genesis codec).
+    pub fn p_genesis_bytes(&self) -> &[u8] {
+        &self.p.genesis.genesis_bytes
+    }
+
+    /// The P-Chain's genesis block (height 0, the parent of the first `P/block`).
+    pub fn p_genesis_block(&self) -> snowline_types::platformvm::Block {
+        crate::pgenesis::genesis_block(&self.p.genesis.genesis_bytes)
+    }
+
+    /// The P-Chain's current supply so far (initial supply plus the potential rewards of
+    /// current and committed stakers).
+    pub fn p_current_supply(&self) -> u64 {
+        self.p.current_supply()
+    }
+
+    /// The genesis validators' nodes (staking certificates and BLS keys), which propose the
+    /// P-Chain's blocks in turn.
+    pub fn p_nodes(&self) -> &[crate::nodes::DevnetNode] {
+        self.p.proposer_nodes()
+    }
+
     /// The linear chain's genesis block (`NewStandardBlock(stopVertexID, 0, cortinaTime, nil)`),
     /// known once the stop vertex has been generated. It is not in `X/block`.
     pub fn linear_genesis(&self) -> Option<&StandardBlock> {
@@ -157,7 +237,11 @@ impl Devnet {
 
     /// What has been generated so far.
     pub fn stats(&self) -> DevnetStats {
-        self.stats
+        DevnetStats {
+            p_txs: self.p.txs,
+            p_blocks: self.p.block_count,
+            ..self.stats
+        }
     }
 
     /// nAVAX the generator can still spend (its tracked AVAX UTXOs, those of the container being
@@ -239,6 +323,7 @@ impl Devnet {
         };
         let height = parents.iter().map(|(_, h)| h + 1).max().unwrap_or(0);
         let parent_ids = parents.iter().map(|(id, _)| *id).collect();
+        let exports = self.exports_to_p(&txs);
         let tx_bytes = txs.into_iter().map(|t| t.bytes).collect();
         let v = Vertex::build(
             self.genesis.network.x_chain_id,
@@ -264,6 +349,9 @@ impl Devnet {
             bytes: v.bytes,
             timestamp_ns: ts + 1_000_000,
         });
+        for u in exports {
+            self.p.x_exported(ts + 1_000_000, u);
+        }
         self.frontier.push((v.id, height));
         self.stats.vertices += 1;
         self.wallet.pool.commit();
@@ -299,6 +387,7 @@ impl Devnet {
         let want = self.cfg.txs_per_block as usize;
         let txs = self.build_txs(want, MAX_BLOCK_TX_BYTES, "a block")?;
         let time_s = self.cortina_s + (height as i64) * self.cfg.block_interval_s;
+        let exports = self.exports_to_p(&txs);
         let block = StandardBlock {
             parent_id: self.prev_inner,
             height,
@@ -322,11 +411,40 @@ impl Devnet {
             bytes: outer.bytes,
             timestamp_ns,
         });
+        for u in exports {
+            self.p.x_exported(timestamp_ns, u);
+        }
         self.prev_inner = inner_id;
         self.prev_outer = outer.id;
         self.stats.blocks += 1;
         self.wallet.pool.commit();
         Ok(())
+    }
+
+    /// The outputs `txs` export to the P-Chain, as P-Chain UTXOs (`len(outs) + i` indexes).
+    fn exports_to_p(&self, txs: &[ParsedTx]) -> Vec<snowline_types::platformvm::Utxo> {
+        let mut out = Vec::new();
+        for t in txs {
+            let snowline_types::avm::UnsignedTx::Export(e) = &t.tx.unsigned else {
+                continue;
+            };
+            if e.destination_chain != self.genesis.network.p_chain_id {
+                continue;
+            }
+            let base = e.base.outputs.len();
+            for (i, o) in e.exported_outputs.iter().enumerate() {
+                let snowline_types::avm::TransferableOut::Secp256k1(to) = &o.output;
+                out.push(snowline_types::platformvm::Utxo {
+                    utxo_id: snowline_types::components::UtxoId::new(
+                        t.id,
+                        u32::try_from(base + i).unwrap_or(u32::MAX),
+                    ),
+                    asset_id: o.asset_id,
+                    output: snowline_types::platformvm::TransferableOut::Secp256k1(to.clone()),
+                });
+            }
+        }
+        out
     }
 
     fn jitter(&mut self, max: u64) -> i64 {
@@ -365,20 +483,44 @@ impl Devnet {
     }
 }
 
+impl Devnet {
+    /// The next X record's timestamp, generating X containers as needed.
+    fn x_front(&mut self) -> Result<Option<i64>, DevnetError> {
+        while self.out.is_empty() && self.phase != Phase::Done {
+            self.step()?;
+        }
+        Ok(self.out.front().map(|r| r.timestamp_ns))
+    }
+
+    /// The next record of the merged stream: X and P records by timestamp (ties go to X and
+    /// move the P record 1 ns later, so timestamps strictly increase).
+    fn next_merged(&mut self) -> Result<Option<ContainerRecord>, DevnetError> {
+        let x = self.x_front()?;
+        loop {
+            let p = self.p.peek_ts();
+            match (x, p) {
+                (Some(xt), Some(pt)) if pt == xt => self.p.bump(),
+                (Some(xt), Some(pt)) if pt < xt => return self.p.next_record(),
+                (Some(_), _) => return Ok(self.out.pop_front()),
+                (None, Some(_)) => return self.p.next_record(),
+                (None, None) => return Ok(None),
+            }
+        }
+    }
+}
+
 impl Iterator for Devnet {
     type Item = Result<ContainerRecord, DevnetError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(r) = self.out.pop_front() {
-                return Some(Ok(r));
-            }
-            if self.phase == Phase::Done {
-                return None;
-            }
-            if let Err(e) = self.step() {
-                self.phase = Phase::Done;
-                return Some(Err(e));
+        if self.failed {
+            return None;
+        }
+        match self.next_merged() {
+            Ok(r) => r.map(Ok),
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
             }
         }
     }

@@ -276,6 +276,48 @@ impl Block {
         ParsedBlock { block, bytes, id }
     }
 
+    /// A signed pre-Granite block (`block.Build`): the id is `sha256` of the bytes without the
+    /// signature, and `sign` is given `sha256(header)` ([`header_bytes`] of `chain_id`, the
+    /// parent and that id) and returns the proposer's signature (for an ECDSA staking key, the
+    /// ASN.1 DER signature of that digest, as `staking.CheckSignature` verifies it).
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_signed<E>(
+        parent_id: Id,
+        timestamp: i64,
+        p_chain_height: u64,
+        certificate: Vec<u8>,
+        inner: Vec<u8>,
+        chain_id: Id,
+        sign: impl FnOnce(&[u8; 32]) -> Result<Vec<u8>, E>,
+    ) -> Result<ParsedBlock, E> {
+        let mut block = StatelessBlock {
+            parent_id,
+            timestamp,
+            p_chain_height,
+            certificate,
+            inner,
+            epoch: None,
+            signature: Vec::new(),
+        };
+        let id = Block::Stateless(block.clone()).id();
+        let header_hash = sha256(&header_bytes(chain_id, parent_id, id));
+        block.signature = sign(&header_hash)?;
+        let block = Block::Stateless(block);
+        let bytes = block.bytes();
+        Ok(ParsedBlock { block, bytes, id })
+    }
+
+    /// The header a signed block's signature covers (see [`header_bytes`]); `None` for options
+    /// and unsigned blocks.
+    pub fn signed_header(&self, chain_id: Id) -> Option<Vec<u8>> {
+        match self {
+            Block::Stateless(b) if !b.certificate.is_empty() => {
+                Some(header_bytes(chain_id, b.parent_id, self.id()))
+            }
+            _ => None,
+        }
+    }
+
     /// An option block (`BuildOption`).
     pub fn build_option(parent_id: Id, inner: Vec<u8>) -> ParsedBlock {
         let block = Block::Option { parent_id, inner };
@@ -283,4 +325,15 @@ impl Block {
         let id = block.id_of(&bytes);
         ParsedBlock { block, bytes, id }
     }
+}
+
+/// The proposervm block header a proposer signs (`block.BuildHeader`, `statelessHeader`):
+/// `u16 0 | chainID | parentID | bodyID`, the body id being the block id.
+pub fn header_bytes(chain_id: Id, parent_id: Id, body_id: Id) -> Vec<u8> {
+    let mut w = Writer::with_capacity(98);
+    w.u16(CODEC_VERSION);
+    w.raw(&chain_id.0);
+    w.raw(&parent_id.0);
+    w.raw(&body_id.0);
+    w.into_bytes()
 }
