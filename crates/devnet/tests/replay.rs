@@ -435,6 +435,36 @@ fn replay(d: &Devnet, recs: &[ContainerRecord]) -> (Ledger, Seen) {
                 prev_height = inner.block.height;
                 prev_time = inner.block.time;
             }
+            IndexPath::PBlock => {
+                // P-Chain ExportTxs to X fill the X-Chain's shared memory (tests/pchain.rs
+                // replays the P-Chain itself).
+                let b = snowline_types::platformvm::parse_block(&r.bytes).unwrap();
+                for (tx, id) in b.block.block.txs().into_iter().zip(&b.block.tx_ids) {
+                    let snowline_types::platformvm::UnsignedTx::ExportTx(e) = &tx.unsigned else {
+                        continue;
+                    };
+                    if e.destination_chain != x {
+                        continue;
+                    }
+                    let n = e.base.outputs.len();
+                    for (i, o) in e.exported_outputs.iter().enumerate() {
+                        let snowline_types::platformvm::TransferableOut::Secp256k1(to) = &o.output
+                        else {
+                            panic!("exports a locked output");
+                        };
+                        let utxo_id = UtxoId::new(*id, u32::try_from(n + i).unwrap());
+                        l.atomic.insert(
+                            utxo_id.id(),
+                            (
+                                l.net.p_chain_id,
+                                utxo_id,
+                                o.asset_id,
+                                Output::Secp256k1Transfer(to.clone()),
+                            ),
+                        );
+                    }
+                }
+            }
             other => panic!("unexpected path {other}"),
         }
     }
