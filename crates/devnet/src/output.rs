@@ -100,6 +100,7 @@ pub fn genesis_json(devnet: &Devnet) -> String {
         ));
     }
     s.push_str("\n  ],\n");
+    push_p_genesis(&mut s, devnet);
     s.push_str("  \"keys\": [");
     let ring = devnet.keys();
     for i in 0..ring.len() {
@@ -117,4 +118,82 @@ pub fn genesis_json(devnet: &Devnet) -> String {
     }
     s.push_str("\n  ]\n}\n");
     s
+}
+
+/// The `pGenesis` member: time, supply, genesis bytes and block, UTXOs, validators, chains, and
+/// the genesis validators' nodes (staking certificate and key, BLS key and proof of possession).
+fn push_p_genesis(s: &mut String, devnet: &Devnet) {
+    let g = devnet.p_genesis();
+    let hex = |b: &[u8]| encode_hex_checksum(b);
+    s.push_str("  \"pGenesis\": {\n");
+    s.push_str(&format!("    \"timestamp\": {},\n", g.timestamp));
+    s.push_str(&format!("    \"initialSupply\": {},\n", g.initial_supply));
+    s.push_str(&format!(
+        "    \"genesisBytes\": \"{}\",\n",
+        hex(devnet.p_genesis_bytes())
+    ));
+    let b = devnet.p_genesis_block();
+    s.push_str(&format!(
+        "    \"genesisBlock\": {{\"id\": \"{}\", \"bytes\": \"{}\"}},\n",
+        b.id(),
+        hex(&b.bytes())
+    ));
+    let list = |s: &mut String, name: &str, items: Vec<String>| {
+        s.push_str(&format!("    \"{name}\": ["));
+        for (i, it) in items.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("\n      ");
+            s.push_str(it);
+        }
+        s.push_str("\n    ]");
+    };
+    list(
+        s,
+        "utxos",
+        g.utxos
+            .iter()
+            .map(|u| format!("\"{}\"", hex(&u.to_bytes())))
+            .collect(),
+    );
+    s.push_str(",\n");
+    list(
+        s,
+        "validators",
+        g.validators
+            .iter()
+            .map(|t| format!("{{\"id\": \"{}\", \"tx\": \"{}\"}}", t.id, hex(&t.bytes)))
+            .collect(),
+    );
+    s.push_str(",\n");
+    list(
+        s,
+        "chains",
+        g.chains
+            .iter()
+            .map(|t| format!("{{\"id\": \"{}\", \"tx\": \"{}\"}}", t.id, hex(&t.bytes)))
+            .collect(),
+    );
+    s.push_str(",\n");
+    list(
+        s,
+        "nodes",
+        devnet
+            .p_nodes()
+            .iter()
+            .map(|n| {
+                format!(
+                    "{{\"nodeID\": \"{}\", \"stakingCert\": \"{}\", \"stakingKey\": \"{}\", \"blsSecretKey\": \"{}\", \"blsPublicKey\": \"{}\", \"blsProofOfPossession\": \"{}\"}}",
+                    n.node_id,
+                    hex(&n.cert_der),
+                    hex(&n.staking_secret_bytes()),
+                    hex(&n.bls_secret_bytes()),
+                    hex(&n.bls_public_key),
+                    hex(&n.bls_pop)
+                )
+            })
+            .collect(),
+    );
+    s.push_str("\n  },\n");
 }

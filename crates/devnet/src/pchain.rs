@@ -179,6 +179,22 @@ struct L1State {
 /// (delegators before validators), then tx id.
 type StakerKey = (u64, u8, Id);
 
+/// Inputs, their signers, change outputs and the owner of the first coin.
+type Payment = (
+    Vec<TransferableInput>,
+    Vec<Sig>,
+    Vec<TransferableOutput>,
+    u32,
+);
+/// A [`Payment`] plus the stake outputs: inputs, signers, change, stake, owner.
+type StakeFunds = (
+    Vec<TransferableInput>,
+    Vec<Sig>,
+    Vec<TransferableOutput>,
+    Vec<TransferableOutput>,
+    u32,
+);
+
 /// One signer of a tx input: the keys signing and its position.
 struct Sig {
     keys: Vec<u32>,
@@ -601,15 +617,7 @@ impl PChain {
     }
 
     /// Pays `need` (fee, stake, balances) from unlocked coins: inputs, signers, change output.
-    fn pay(
-        &mut self,
-        need: u64,
-    ) -> Option<(
-        Vec<TransferableInput>,
-        Vec<Sig>,
-        Vec<TransferableOutput>,
-        u32,
-    )> {
+    fn pay(&mut self, need: u64) -> Option<Payment> {
         let coins = self.take_coins(need)?;
         let owner = coins
             .first()
@@ -711,19 +719,12 @@ impl PChain {
 
     /// Stake outputs and the payment for a staker: from one stakeable-locked coin (staked
     /// whole, as a `LockOut`) when `locked`, else `weight` from unlocked coins.
-    #[allow(clippy::type_complexity)]
     fn stake_funds(
         &mut self,
         locked: bool,
         (min, max): (u64, u64),
         weight: u64,
-    ) -> Option<(
-        Vec<TransferableInput>,
-        Vec<Sig>,
-        Vec<TransferableOutput>,
-        Vec<TransferableOutput>,
-        u32,
-    )> {
+    ) -> Option<StakeFunds> {
         if locked {
             let i = self
                 .locked

@@ -170,7 +170,7 @@ pub(crate) fn build(
         });
         validators.push((end, i, ParsedTx::from_tx(Tx::new(tx, Vec::new()))));
     }
-    validators.sort_by(|a, b| (a.0, a.2.id).cmp(&(b.0, b.2.id)));
+    validators.sort_by_key(|v| (v.0, v.2.id));
 
     let chain = |name: &str, vm: &[u8], fx_ids: Vec<Id>, data: Vec<u8>| {
         ParsedTx::from_tx(Tx::new(
