@@ -56,9 +56,10 @@ impl DevnetConfig {
 
     /// A benchmark preset of about `n_txs` txs: a tenth in the DAG era (vertices of 32 txs), the
     /// rest in blocks of 64 txs, with a thousand keys; plus a P-Chain of about `n_txs / 5` txs
-    /// (blocks of 32 txs a minute apart).
+    /// (blocks of 32 txs, one to 60 minutes apart so the run spans at least two days).
     pub fn large(n_txs: u64) -> Self {
         let dag_txs = n_txs / 10;
+        let p_blocks = (n_txs / 5).div_ceil(32).max(1);
         let block_txs = n_txs.saturating_sub(dag_txs);
         Self {
             seed: 1,
@@ -71,9 +72,10 @@ impl DevnetConfig {
             vertex_interval_s: 1,
             block_interval_s: 1,
             atomic_utxos: u32::try_from((n_txs / 100).clamp(16, 100_000)).unwrap_or(16),
-            p_blocks: u32::try_from((n_txs / 5).div_ceil(32).max(1)).unwrap_or(u32::MAX),
+            p_blocks: u32::try_from(p_blocks).unwrap_or(u32::MAX),
             p_txs_per_block: 32,
-            p_block_interval_s: 60,
+            // At least two days of P-Chain time, so 24-hour stakers end during the run.
+            p_block_interval_s: i64::try_from((172_800 / p_blocks).clamp(60, 3_600)).unwrap_or(60),
         }
     }
 
