@@ -1,12 +1,14 @@
-//! Filling the data-api store: the X-Chain genesis, following an upstream node's index API, and
+//! Filling the data-api store: the genesis, following an upstream node's index API, and
 //! importing a file of containers. Every write goes through `node_index` with the X-Chain
-//! history (`indexer::history::XHistory`) as its derive hook, so containers, derived rows and the
-//! cursor commit in one batch.
+//! history (`chain_x::history::XHistory`) and the P-Chain (`chain_p::PChain`) as its derive
+//! hooks, dispatched by index path, so containers, derived rows and the cursor commit in one
+//! batch.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use snowline_chain_p::{P_PATHS, PChain};
 use snowline_chain_x::history::XHistory;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
@@ -14,18 +16,20 @@ use snowline_store::{Schema, Store};
 use snowline_types::network::NetworkInfo;
 
 /// Schema version of the data-api store; bumped when its tables change incompatibly.
-const SCHEMA_VERSION: u32 = 2;
+const SCHEMA_VERSION: u32 = 3;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis
 /// UTXOs.
 pub const GENESIS_START_TIME: u64 = 1_599_696_000;
 
-/// The tables of the data-api store: the container index, the X-Chain history, usage events.
+/// The tables of the data-api store: the container index, the X-Chain history, the P-Chain,
+/// usage events.
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
         .chain(snowline_chain_x::history::tables())
+        .chain(snowline_chain_p::tables())
         .chain(snowline_access::usage::tables())
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }
@@ -36,8 +40,8 @@ pub fn open(dir: &Path) -> Result<Arc<Store>, String> {
 }
 
 /// Applies the devnet's X-Chain genesis (its AVAX asset, linear genesis block and atomic
-/// UTXOs) once (a no-op when the store has a genesis); returns an address the devnet funds, as
-/// `X-local1...`, for example calls.
+/// UTXOs) and P-Chain genesis (UTXOs, validators, chains) once each (a no-op when the store has
+/// them); returns an address the devnet funds, as `X-local1...`, for example calls.
 pub fn apply_devnet_genesis(
     store: &Store,
     network: &NetworkInfo,
@@ -46,15 +50,29 @@ pub fn apply_devnet_genesis(
     let devnet = Devnet::generate(DevnetConfig::small().with_seed(seed))
         .map_err(|e| format!("devnet: {e}"))?;
     let genesis = devnet.x_genesis();
-    XHistory::new(network.x_chain_id)
-        .apply_genesis(store, &genesis, GENESIS_START_TIME)
-        .map_err(|e| format!("devnet genesis: {e}"))?;
+    let (mut x, mut p) = hooks(network);
+    x.apply_genesis(store, &genesis, GENESIS_START_TIME)
+        .map_err(|e| format!("devnet X-Chain genesis: {e}"))?;
+    p.apply_genesis(store, &devnet.p_genesis())
+        .map_err(|e| format!("devnet P-Chain genesis: {e}"))?;
     // Key 1 is funded in the first vertex (docs/devnet.md).
     snowline_types::address::format_address("X", network.hrp, &devnet.keys().addr(1))
         .map_err(|e| format!("devnet address: {e}"))
 }
 
-/// Follows `upstream`'s X-Chain index paths until `shutdown`, keeping `status` current.
+/// The derive hooks of the data-api store: the X-Chain history and the P-Chain, by path.
+pub fn hooks(network: &NetworkInfo) -> (XHistory, PChain) {
+    (
+        XHistory::new(network.x_chain_id),
+        PChain::new(
+            network.network_id,
+            network.p_chain_id,
+            network.avax_asset_id,
+        ),
+    )
+}
+
+/// Follows `upstream`'s X- and P-Chain index paths until `shutdown`, keeping `status` current.
 pub async fn follow(
     store: Arc<Store>,
     network: &'static NetworkInfo,
@@ -67,7 +85,11 @@ pub async fn follow(
     let follower = Follower::new(
         upstream,
         FollowConfig {
-            paths: snowline_chain_x::X_PATHS.to_vec(),
+            paths: snowline_chain_x::X_PATHS
+                .iter()
+                .chain(&P_PATHS)
+                .copied()
+                .collect(),
             batch,
             poll_interval: poll,
             unlogged_catch_up: true,
@@ -76,14 +98,14 @@ pub async fn follow(
     )
     .map_err(|e| format!("upstream {upstream}: {e}"))?;
     let mut writer = IndexWriter::open(&*store).map_err(|e| e.to_string())?;
-    let mut history = XHistory::new(network.x_chain_id);
+    let mut hooks = hooks(network);
     follower
-        .run_observed(&store, &mut writer, &mut history, &status, shutdown)
+        .run_observed(&store, &mut writer, &mut hooks, &status, shutdown)
         .await
         .map_err(|e| format!("following {upstream}: {e}"))
 }
 
-/// Imports a JSON-lines file of containers with the X-Chain history derived, showing progress
+/// Imports a JSON-lines file of containers with the X- and P-Chain derived, showing progress
 /// on stderr and a summary line at the end.
 pub fn import(
     store: &Store,
@@ -91,16 +113,17 @@ pub fn import(
     file: &Path,
     batch: usize,
 ) -> Result<(), String> {
-    let mut history = XHistory::new(network.x_chain_id);
+    let mut hooks = hooks(network);
     let (stats, took) =
-        snowline_cli::import_with_progress(store, file, batch, &mut history, "data-api")?;
+        snowline_cli::import_with_progress(store, file, batch, &mut hooks, "data-api")?;
     let secs = took.as_secs_f64();
     println!(
-        "data-api: imported {} containers ({} already present) holding {} txs from {} in {:.1} s \
-         ({:.0} containers/s)",
+        "data-api: imported {} containers ({} already present) holding {} X-Chain and {} P-Chain \
+         txs from {} in {:.1} s ({:.0} containers/s)",
         stats.added,
         stats.duplicates,
-        history.stats().txs,
+        hooks.0.stats().txs,
+        hooks.1.stats().txs,
         file.display(),
         secs,
         stats.added as f64 / secs.max(1e-9)

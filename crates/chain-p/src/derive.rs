@@ -57,6 +57,9 @@ pub struct PChainStats {
     pub l1_validators: u64,
     /// Txs the index does not derive from (Helicon auto-renewed validators, unscheduled).
     pub skipped: u64,
+    /// Reward proposals for a staker the index never saw (history followed without the
+    /// P-Chain genesis, or from a later height): nothing to settle, skipped.
+    pub unknown_stakers: u64,
 }
 
 /// The P-Chain deriver for the Data API. Keeps what the unwritten batches changed, because

@@ -53,6 +53,9 @@ pub struct Devnet {
     cfg: DevnetConfig,
     genesis: XGenesis,
     atomic: Vec<AtomicUtxo>,
+    /// The X-Chain's shared memory as its history begins: the P-Chain's opening exports to X
+    /// (accepted at the start, before X's imports) and the synthetic C-Chain exports.
+    x_shared: Vec<AtomicUtxo>,
     wallet: Wallet,
     rng: DetRng,
     phase: Phase,
@@ -135,6 +138,7 @@ impl Devnet {
             cfg,
             genesis,
             atomic,
+            x_shared: x_atomic,
             wallet,
             phase: Phase::Vertex(0),
             out: VecDeque::new(),
@@ -171,16 +175,18 @@ impl Devnet {
         &self.wallet.ring
     }
 
-    /// What the X-Chain of this devnet starts with, as an indexer takes it: its AVAX
-    /// `CreateAssetTx` (alias `AVAX`), the linear chain's genesis block once known, and the
-    /// atomic UTXOs standing in for what the P- and C-Chain exported to X.
+    /// What the X-Chain of this devnet starts with, as an X-Chain indexer takes it: its AVAX
+    /// `CreateAssetTx` (alias `AVAX`), the linear chain's genesis block once known, and its
+    /// shared memory: the P-Chain's opening `ExportTx`s to X (real P-Chain txs, accepted at the
+    /// start) and the synthetic C-Chain exports. An X indexer that does not read `P/block`
+    /// learns the P exports from here.
     pub fn x_genesis(&self) -> XGenesisState {
         XGenesisState {
             txs: vec![self.genesis.avax_tx.clone()],
             aliases: vec![("AVAX".to_owned(), self.genesis.avax_asset_id)],
             linear_genesis: self.linear_genesis.clone(),
             atomic_utxos: self
-                .atomic
+                .x_shared
                 .iter()
                 .map(|a| (a.source_chain, a.utxo.clone()))
                 .collect(),

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
 
+use snowline_chain_x::X_PATHS;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use snowline_chain_x::history::tables::{
@@ -252,7 +253,8 @@ pub fn replay(w: &World) -> Replay {
     }
     let mut vtx_index = 0u64;
     let mut first = None;
-    for rec in &w.records {
+    // The X-Chain's containers only: the devnet interleaves P-Chain blocks, which are not X's.
+    for rec in w.records.iter().filter(|r| X_PATHS.contains(&r.path)) {
         let time = u64::try_from(rec.timestamp_ns / 1_000_000_000).unwrap();
         first.get_or_insert(time);
         r.last_time = time;
