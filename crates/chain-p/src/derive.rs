@@ -6,7 +6,7 @@
 use std::hash::Hash;
 
 use snowline_node_index::IndexError;
-use snowline_node_index::derive::{Derive, PendingRows, Staging, settle};
+use snowline_node_index::derive::{Derive, PendingRows, Staging, drop_batch, write_batch};
 use snowline_store::{Direction, Linear, ReadView, Store, Table, WriteBatch};
 use snowline_types::Id;
 use snowline_types::codec::{Writer, marshal};
@@ -111,6 +111,23 @@ where
     }
 }
 
+/// Sets `key -> value` in `rows`, looking up whether the store holds the key (what
+/// [`PendingRows::put`] needs) when the unwritten batches do not say.
+fn upsert<T: Table>(
+    rows: &mut PendingRows<T>,
+    view: &impl ReadView,
+    key: T::Key,
+    value: T::Value,
+) -> Result<(), PChainError>
+where
+    T::Key: Eq + Hash,
+    T::Value: Clone,
+{
+    let (_, stored) = load(rows, view, &key)?;
+    rows.put(key, value, stored);
+    Ok(())
+}
+
 /// Where a tx sits while it is applied.
 #[derive(Debug, Clone, Copy)]
 struct At {
@@ -150,9 +167,7 @@ impl PChain {
     }
 
     fn set_meta(&mut self, view: &impl ReadView, key: u8, value: u64) -> Result<(), PChainError> {
-        let (_, stored) = load(&self.meta, view, &key)?;
-        self.meta.put(key, value, stored);
-        Ok(())
+        upsert(&mut self.meta, view, key, value)
     }
 
     /// Applies `genesis` once, in its own batch: its UTXOs, validators (with their potential
@@ -169,12 +184,10 @@ impl PChain {
         }
         let mut batch = WriteBatch::new();
         if let Err(e) = self.stage_genesis(&mut batch, store, genesis) {
-            self.discard();
+            drop_batch(self, &mut batch);
             return Err(e);
         }
-        self.write_rows(&mut batch);
-        self.seal();
-        settle(store.write(batch), self)?;
+        write_batch(store, self, &mut batch)?;
         Ok(true)
     }
 
@@ -185,13 +198,14 @@ impl PChain {
         genesis: &PGenesisState,
     ) -> Result<(), PChainError> {
         let ts = genesis.timestamp;
+        let event = |tx_id: Id| Event {
+            tx_id,
+            height: 0,
+            timestamp: ts,
+        };
         self.set_meta(view, META_CURRENT_SUPPLY, genesis.initial_supply)?;
         for utxo in &genesis.utxos {
-            let event = Event {
-                tx_id: utxo.utxo_id.tx_id,
-                height: 0,
-                timestamp: ts,
-            };
+            let event = event(utxo.utxo_id.tx_id);
             let chains = (self.p_chain, self.p_chain);
             self.create(
                 batch,
@@ -205,11 +219,7 @@ impl PChain {
         }
         for (i, tx) in genesis.validators.iter().enumerate() {
             let at = At {
-                event: Event {
-                    tx_id: tx.id,
-                    height: 0,
-                    timestamp: ts,
-                },
+                event: event(tx.id),
                 index: index(i),
             };
             self.put_tx(batch, &tx.tx.unsigned, at);
@@ -218,21 +228,13 @@ impl PChain {
         }
         for (i, tx) in genesis.chains.iter().enumerate() {
             let at = At {
-                event: Event {
-                    tx_id: tx.id,
-                    height: 0,
-                    timestamp: ts,
-                },
+                event: event(tx.id),
                 index: index(i),
             };
             self.apply_tx(batch, view, &tx.tx.unsigned, at)?;
         }
         for (source, utxo) in &genesis.atomic_utxos {
-            let event = Event {
-                tx_id: utxo.utxo_id.tx_id,
-                height: 0,
-                timestamp: ts,
-            };
+            let event = event(utxo.utxo_id.tx_id);
             let chains = (*source, self.p_chain);
             self.create(
                 batch,
@@ -264,7 +266,7 @@ impl PChain {
         let ts = block
             .timestamp()
             .unwrap_or_else(|| seconds(record.timestamp_ns));
-        self.advance_time(batch, view, ts)?;
+        self.advance_time(view, ts)?;
         let event = |tx_id: Id| Event {
             tx_id,
             height,
@@ -294,8 +296,7 @@ impl PChain {
                 let mut w = Writer::new();
                 w.raw(&id.0);
                 w.raw(&marshal(&tx.unsigned));
-                let (_, stored) = load(&self.proposal, view, &0)?;
-                self.proposal.put(0, w.into_bytes(), stored);
+                upsert(&mut self.proposal, view, 0, w.into_bytes())?;
             }
             Block::ApricotCommit { .. }
             | Block::BanffCommit { .. }
@@ -353,12 +354,7 @@ impl PChain {
 
     /// Moves the chain time to `ts`: L1 validators pay their fees for the elapsed seconds and
     /// those whose balance is used up are deactivated (`advanceValidatorFeeState`).
-    fn advance_time(
-        &mut self,
-        batch: &mut WriteBatch,
-        view: &impl ReadView,
-        ts: u64,
-    ) -> Result<(), PChainError> {
+    fn advance_time(&mut self, view: &impl ReadView, ts: u64) -> Result<(), PChainError> {
         let now = self.meta(view, META_CHAIN_TIME)?;
         if ts <= now {
             return Ok(());
@@ -379,7 +375,7 @@ impl PChain {
         let excess = state.advance(self.fee.target, seconds).excess;
         self.set_meta(view, META_L1_FEE_EXCESS, excess)?;
         for (end, vid) in self.exhausted(view, accrued)? {
-            self.deactivate(batch, view, vid, end)?;
+            self.deactivate(view, vid, end)?;
         }
         Ok(())
     }
@@ -393,27 +389,21 @@ impl PChain {
                 out.push(key);
             }
         }
-        for (key, value) in self.l1_active.changes() {
-            if value.is_some() && key.0 <= accrued && !out.contains(key) {
-                out.push(*key);
-            }
-        }
+        // Keys the unwritten batches added (a key both stored and re-added comes twice).
+        out.extend(
+            self.l1_active
+                .changes()
+                .filter(|(key, value)| value.is_some() && key.0 <= accrued)
+                .map(|(key, _)| *key),
+        );
         out.sort_unstable();
+        out.dedup();
         Ok(out)
     }
 
-    /// Marks an active L1 validator inactive (its balance used up or withdrawn).
-    fn deactivate(
-        &mut self,
-        _batch: &mut WriteBatch,
-        view: &impl ReadView,
-        vid: Id,
-        end: u64,
-    ) -> Result<(), PChainError> {
-        let (_, stored) = load(&self.l1_active, view, &(end, vid))?;
-        self.l1_active.delete((end, vid), stored);
-        let active = self.meta(view, META_L1_ACTIVE)?.saturating_sub(1);
-        self.set_meta(view, META_L1_ACTIVE, active)?;
+    /// Marks an active L1 validator inactive (its balance used up).
+    fn deactivate(&mut self, view: &impl ReadView, vid: Id, end: u64) -> Result<(), PChainError> {
+        self.leave_active(view, vid, end)?;
         let (row, stored) = load(&self.l1, view, &vid)?;
         if let Some(Linear(mut row)) = row {
             row.end_accumulated_fee = 0;
@@ -424,9 +414,17 @@ impl PChain {
 
     /// Marks an L1 validator active until `end` accrued fees.
     fn activate(&mut self, view: &impl ReadView, vid: Id, end: u64) -> Result<(), PChainError> {
-        let (_, stored) = load(&self.l1_active, view, &(end, vid))?;
-        self.l1_active.put((end, vid), (), stored);
+        upsert(&mut self.l1_active, view, (end, vid), ())?;
         let active = self.meta(view, META_L1_ACTIVE)?.saturating_add(1);
+        self.set_meta(view, META_L1_ACTIVE, active)
+    }
+
+    /// Takes an L1 validator active until `end` out of the active set (its row is the
+    /// caller's to change).
+    fn leave_active(&mut self, view: &impl ReadView, vid: Id, end: u64) -> Result<(), PChainError> {
+        let (_, stored) = load(&self.l1_active, view, &(end, vid))?;
+        self.l1_active.delete((end, vid), stored);
+        let active = self.meta(view, META_L1_ACTIVE)?.saturating_sub(1);
         self.set_meta(view, META_L1_ACTIVE, active)
     }
 
@@ -528,8 +526,7 @@ impl PChain {
                     owner: t.owner.owners().clone(),
                     conversion: None,
                 };
-                let (_, stored) = load(&self.subnets, view, &ev.tx_id)?;
-                self.subnets.put(ev.tx_id, Linear(row), stored);
+                upsert(&mut self.subnets, view, ev.tx_id, Linear(row))?;
             }
             UnsignedTx::TransferSubnetOwnershipTx(t) => {
                 let (row, stored) = load(&self.subnets, view, &t.subnet_id)?;
@@ -635,11 +632,7 @@ impl PChain {
                     if row.end_accumulated_fee == 0 {
                         row.end_accumulated_fee = self.meta(view, META_L1_ACCRUED_FEES)?;
                     } else {
-                        let key = (row.end_accumulated_fee, t.validation_id);
-                        let (_, was) = load(&self.l1_active, view, &key)?;
-                        self.l1_active.delete(key, was);
-                        let active = self.meta(view, META_L1_ACTIVE)?.saturating_sub(1);
-                        self.set_meta(view, META_L1_ACTIVE, active)?;
+                        self.leave_active(view, t.validation_id, row.end_accumulated_fee)?;
                     }
                     row.end_accumulated_fee = row.end_accumulated_fee.saturating_add(t.balance);
                     self.activate(view, t.validation_id, row.end_accumulated_fee)?;
@@ -673,8 +666,7 @@ impl PChain {
         }
         batch.put::<PhL1BySubnet>(&(row.subnet_id, vid), &());
         batch.put::<PhL1ByNode>(&(row.node_id.clone(), vid), &());
-        let (_, stored) = load(&self.l1, view, &vid)?;
-        self.l1.put(vid, Linear(row), stored);
+        upsert(&mut self.l1, view, vid, Linear(row))?;
         self.stats.l1_validators += 1;
         Ok(())
     }
@@ -696,11 +688,7 @@ impl PChain {
         }
         let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
         let balance = row.remaining_balance(accrued);
-        let end = row.end_accumulated_fee;
-        let (_, stored) = load(&self.l1_active, view, &(end, vid))?;
-        self.l1_active.delete((end, vid), stored);
-        let active = self.meta(view, META_L1_ACTIVE)?.saturating_sub(1);
-        self.set_meta(view, META_L1_ACTIVE, active)?;
+        self.leave_active(view, vid, row.end_accumulated_fee)?;
         row.end_accumulated_fee = 0;
         let owner: &PChainOwner = &row.remaining_balance_owner;
         let utxo = Utxo {
@@ -805,11 +793,9 @@ impl PChain {
         batch.put::<PhCurrentStakers>(&(t.end, ev.tx_id), &());
         if t.kind.validates() {
             let key = (t.subnet_id, t.node_id);
-            let (_, stored) = load(&self.validators, view, &key)?;
-            self.validators.put(key, ev.tx_id, stored);
+            upsert(&mut self.validators, view, key, ev.tx_id)?;
         }
-        let (_, stored) = load(&self.stakers, view, &ev.tx_id)?;
-        self.stakers.put(ev.tx_id, Linear(row), stored);
+        upsert(&mut self.stakers, view, ev.tx_id, Linear(row))?;
         self.stats.stakers += 1;
         Ok(())
     }
@@ -827,7 +813,7 @@ impl PChain {
     ) -> Result<(), PChainError> {
         match tx {
             UnsignedTx::RewardValidatorTx(r) => self.reward(batch, view, r.tx_id, ev, commit),
-            UnsignedTx::AdvanceTimeTx(a) => self.advance_time(batch, view, a.time),
+            UnsignedTx::AdvanceTimeTx(a) => self.advance_time(view, a.time),
             UnsignedTx::RewardAutoRenewedValidatorTx(_) => {
                 self.stats.skipped += 1;
                 Ok(())
@@ -1051,8 +1037,7 @@ impl PChain {
             returned: None,
             bytes: utxo.to_bytes(),
         };
-        let (_, stored) = load(&self.utxos, view, &id)?;
-        self.utxos.put(id, Linear(row), stored);
+        upsert(&mut self.utxos, view, id, Linear(row))?;
         self.stats.utxos_created += 1;
         Ok(())
     }
@@ -1086,18 +1071,6 @@ impl PChain {
         Ok(())
     }
 
-    /// Adds the final rows of every table the staged batch changed.
-    fn write_rows(&self, batch: &mut WriteBatch) {
-        self.utxos.write_to(batch);
-        self.stakers.write_to(batch);
-        self.validators.write_to(batch);
-        self.subnets.write_to(batch);
-        self.l1.write_to(batch);
-        self.l1_active.write_to(batch);
-        self.meta.write_to(batch);
-        self.proposal.write_to(batch);
-    }
-
     fn each(&mut self, f: impl Fn(&mut dyn Staging)) {
         f(&mut self.utxos);
         f(&mut self.stakers);
@@ -1125,32 +1098,42 @@ fn decode_proposal(bytes: &[u8]) -> Result<(Id, UnsignedTx), PChainError> {
     Ok((id, decode_unsigned(rest)?))
 }
 
+/// The AddressedCall payload of a signed Warp message, if it carries one.
+fn addressed_payload(signed: &[u8]) -> Option<Vec<u8>> {
+    let message = WarpMessage::parse(signed).ok()?;
+    match Payload::parse(&message.unsigned.payload).ok()? {
+        Payload::AddressedCall(call) => Some(call.payload),
+        Payload::Hash(_) => None,
+    }
+}
+
 /// The P-Chain message a signed Warp message carries in its AddressedCall, if any.
 fn l1_message(signed: &[u8]) -> Option<L1Message> {
-    let message = WarpMessage::parse(signed).ok()?;
-    let Payload::AddressedCall(call) = Payload::parse(&message.unsigned.payload).ok()? else {
-        return None;
-    };
-    L1Message::parse(&call.payload).ok()
+    L1Message::parse(&addressed_payload(signed)?).ok()
 }
 
 /// A `RegisterL1Validator` message with its payload bytes (whose hash is the validation id).
 fn register_message(
     signed: &[u8],
 ) -> Option<(snowline_types::warp::l1::RegisterL1Validator, Vec<u8>)> {
-    let message = WarpMessage::parse(signed).ok()?;
-    let Payload::AddressedCall(call) = Payload::parse(&message.unsigned.payload).ok()? else {
-        return None;
-    };
-    match L1Message::parse(&call.payload).ok()? {
-        L1Message::RegisterL1Validator(r) => Some((r, call.payload)),
+    let payload = addressed_payload(signed)?;
+    match L1Message::parse(&payload).ok()? {
+        L1Message::RegisterL1Validator(r) => Some((r, payload)),
         _ => None,
     }
 }
 
 impl Staging for PChain {
+    /// Adds the final rows of every table the staged batch changed.
     fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
-        self.write_rows(batch);
+        self.utxos.write_to(batch);
+        self.stakers.write_to(batch);
+        self.validators.write_to(batch);
+        self.subnets.write_to(batch);
+        self.l1.write_to(batch);
+        self.l1_active.write_to(batch);
+        self.meta.write_to(batch);
+        self.proposal.write_to(batch);
         Ok(())
     }
 

@@ -9,6 +9,9 @@ pub enum PChainError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The index's batch protocol failed (writing the genesis batch).
+    #[error(transparent)]
+    Index(#[from] snowline_node_index::IndexError),
     /// A container is not a P-Chain block (bare or proposervm-wrapped).
     #[error("P-Chain container {id} does not decode: {reason}")]
     Decode {
@@ -35,6 +38,7 @@ impl From<PChainError> for snowline_node_index::IndexError {
     fn from(e: PChainError) -> Self {
         match e {
             PChainError::Store(s) => snowline_node_index::IndexError::Store(s),
+            PChainError::Index(e) => e,
             other => snowline_node_index::IndexError::Derive(other.to_string()),
         }
     }
