@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_data_api::chains;
@@ -58,9 +59,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
     let router = snowline_data_api::planned::routes(router, registry, network);
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
-    let router = snowline_data_api::xchain::routes(
+    let router = snowline_data_api::primary::routes(
         router,
         Arc::new(XHistoryPages::new(Arc::clone(&store))),
+        Arc::new(PChainPages::new(Arc::clone(&store))),
         network,
         secret,
     )?;

@@ -372,9 +372,9 @@ fn tokens_and_parameters_are_checked() {
         "fuji",
     );
     bad(
-        &format!("/v1/networks/local/blockchains/p-chain/utxos?addresses={a}"),
+        &format!("/v1/networks/local/blockchains/c-chain/utxos?addresses={a}"),
         404,
-        "p-chain",
+        "c-chain",
     );
     bad(
         &format!("/v1/networks/local/blockchains/nope/utxos?addresses={a}"),

@@ -5,7 +5,8 @@
 //! - [`PChain`]: the [`Derive`](snowline_node_index::derive::Derive) hook that fills them
 //!   (UTXOs with creation, consumption and staking, per-address orders, stakers and their
 //!   rewards, blocks by proposer, subnets, chains, L1 validators, the current supply);
-//! - [`PReader`]: typed reads, from one snapshot.
+//! - [`PReader`]: typed reads, from one snapshot;
+//! - [`pages::PChainPages`]: the Data API's listings, as keyset pages.
 //!
 //! See `docs/pchain-history.md`.
 
@@ -13,6 +14,7 @@ mod container;
 mod derive;
 mod error;
 mod l1_fee;
+pub mod pages;
 mod reader;
 pub mod rows;
 mod staking;

@@ -5,6 +5,8 @@
 
 pub mod chains;
 mod params;
+pub mod pchain;
 pub mod planned;
+pub mod primary;
 pub mod usage;
 pub mod xchain;

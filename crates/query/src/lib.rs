@@ -1,5 +1,5 @@
 //! Paging for the REST services: opaque authenticated page tokens, keyset positions, request
-//! parameter parsing, and lazy k-way merges.
+//! parameter parsing, lazy k-way merges, and filtered pages with a bounded cost.
 //!
 //! No I/O, except [`TokenSecret::generate`] reading the OS random source. A page costs
 //! O(pageSize · log k) for a merge of k sources, at any depth: a token carries the last key
@@ -45,6 +45,7 @@
 
 mod digest;
 mod error;
+mod filtered;
 mod merge;
 mod page;
 pub mod params;
@@ -54,6 +55,7 @@ mod token;
 
 pub use digest::{Digest, FilterDigest};
 pub use error::{MAX_ECHO_CHARS, ParamError, PositionError, QueryError, TokenError};
+pub use filtered::{FilterLimits, FilteredPage, filtered_page};
 pub use merge::{MergeSorted, merge_sorted};
 pub use page::{Page, take_page};
 pub use params::SortOrder;

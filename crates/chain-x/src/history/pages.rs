@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use snowline_query::params::SortOrder;
-use snowline_query::{PositionReader, PositionWriter, merge_sorted};
+use snowline_query::{FilterLimits, PositionReader, PositionWriter, filtered_page, merge_sorted};
 use snowline_store::{Direction, ReadView, Store};
 use snowline_types::{Id, ShortId};
 
@@ -245,7 +245,7 @@ fn read_utxo_position(bytes: &[u8]) -> Result<UtxoPosition, PageError> {
 /// One page: up to `page_size` matching UTXOs strictly after `from`, and the position to resume
 /// from when more may follow. Each address's order is scanned from `from` and the scans merged
 /// (a UTXO several of the addresses own comes out once); rows are read in chunks with batched
-/// lookups.
+/// lookups (`snowline_query::filtered_page`).
 fn utxo_page<V: ReadView>(
     reader: &XHistoryReader<'_, V>,
     q: &UtxoQuery,
@@ -266,63 +266,43 @@ fn utxo_page<V: ReadView>(
         }));
     }
     // Equal positions (one UTXO owned by several of the addresses) come out once.
-    let mut merged = merge_sorted(sources, q.sort, |p: &UtxoPosition| *p);
-    let mut kept: Vec<(UtxoPosition, HistoryUtxo)> = Vec::with_capacity(q.page_size + 1);
-    let mut examined = 0usize;
-    let mut last_examined = None;
-    let mut exhausted = false;
-    'fill: while kept.len() <= q.page_size {
-        if examined >= MAX_EXAMINED {
-            break;
-        }
-        let want = (q.page_size + 1 - kept.len()).clamp(16, 256);
-        let mut chunk: Vec<UtxoPosition> = merged.by_ref().take(want).collect();
-        if chunk.len() < want {
-            exhausted = true;
-        }
-        // Descending by amount: nothing below the minimum can follow.
-        if q.order == UtxoOrder::Amount && q.sort == SortOrder::Desc {
-            if let Some(cut) = chunk.iter().position(|p| p.sort < q.min_amount) {
-                chunk.truncate(cut);
-                exhausted = true;
-            }
-        }
-        let ids: Vec<Id> = chunk.iter().map(|p| p.utxo_id).collect();
-        let rows = reader.utxos(&ids)?;
-        for (pos, row) in chunk.into_iter().zip(rows) {
-            examined += 1;
-            last_examined = Some(pos);
-            let u = row.ok_or_else(|| {
-                XStateError::Corrupt(format!(
-                    "the address index names UTXO {}, which is not stored",
-                    pos.utxo_id
-                ))
-            })?;
-            // UTXOs an X-Chain export put in another chain's atomic memory are spent there,
-            // not on X: they show in the balances' atomic memory, not in X's UTXO list.
-            let matches = u.record.holding != Holding::ExportedFromX
+    let merged = merge_sorted(sources, q.sort, |p: &UtxoPosition| *p).map(Ok);
+    let limits = FilterLimits {
+        page_size: q.page_size,
+        max_examined: MAX_EXAMINED,
+    };
+    let page = filtered_page(
+        merged,
+        limits,
+        |chunk: &[UtxoPosition]| {
+            let ids: Vec<Id> = chunk.iter().map(|p| p.utxo_id).collect();
+            reader
+                .utxos(&ids)?
+                .into_iter()
+                .zip(chunk)
+                .map(|(row, p)| {
+                    row.ok_or_else(|| {
+                        XStateError::Corrupt(format!(
+                            "the address index names UTXO {}, which is not stored",
+                            p.utxo_id
+                        ))
+                    })
+                })
+                .collect()
+        },
+        // UTXOs an X-Chain export put in another chain's atomic memory are spent there, not on
+        // X: they show in the balances' atomic memory, not in X's UTXO list.
+        |_, u: &HistoryUtxo| {
+            u.record.holding != Holding::ExportedFromX
                 && q.asset.is_none_or(|a| a == u.utxo.asset_id)
-                && u.record.amount >= q.min_amount;
-            if matches {
-                kept.push((pos, u));
-                if kept.len() > q.page_size {
-                    break 'fill;
-                }
-            }
-        }
-        if exhausted {
-            break;
-        }
-    }
+                && u.record.amount >= q.min_amount
+        },
+        // Descending by amount: nothing below the minimum can follow.
+        |p| q.order == UtxoOrder::Amount && q.sort == SortOrder::Desc && p.sort < q.min_amount,
+    );
     if let Some(e) = failure.into_inner() {
         return Err(e.into());
     }
-    if kept.len() > q.page_size {
-        kept.truncate(q.page_size);
-        let next = kept.last().map(|(p, _)| *p);
-        return Ok((kept.into_iter().map(|(_, u)| u).collect(), next));
-    }
-    // Not filled: either nothing more matches, or the examination budget ran out first.
-    let next = if exhausted { None } else { last_examined };
-    Ok((kept.into_iter().map(|(_, u)| u).collect(), next))
+    let page = page?;
+    Ok((page.items.into_iter().map(|(_, u)| u).collect(), page.next))
 }

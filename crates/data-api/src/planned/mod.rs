@@ -1,12 +1,12 @@
-//! The spec's endpoints whose data this instance does not index yet: EVM chain data, P-Chain
-//! rewards and blocks, L1 validators, ICM messages, and Warp signature aggregation. Each is routed
+//! The spec's endpoints whose data this instance does not index yet: EVM chain data, ICM
+//! messages, and Warp signature aggregation. Each is routed
 //! and its parameters validated exactly as the spec constrains them, so a malformed request gets
 //! its 400 today; a valid one gets a 404 (data not indexed here) or, for the signature
 //! aggregator, a 503. The issues that index that data replace the last step with the answer.
 
 mod aggregator;
 mod evm;
-mod primary;
+mod icm;
 
 use std::sync::Arc;
 
@@ -51,5 +51,5 @@ pub fn routes(router: Router, registry: ChainRegistry, network: &'static Network
     let planned = Arc::new(Planned { registry, network });
     let router = aggregator::routes(router, &planned);
     let router = evm::routes(router, &planned);
-    primary::routes(router, &planned)
+    icm::routes(router, &planned)
 }

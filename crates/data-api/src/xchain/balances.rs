@@ -4,16 +4,16 @@
 use snowline_query::params::{AddressList, u64_opt};
 use snowline_rest::{ApiError, Reply, Request};
 use snowline_types::Chain;
-use snowline_types::rest::ListXChainBalancesResponse;
+use snowline_types::rest::{ListXChainBalancesResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
 use crate::params::{bad, now_secs};
 
-/// The chains the balances endpoint names (P, X, C; only X is indexed here).
-const ALLOWED: [Chain; 3] = [Chain::P, Chain::X, Chain::C];
-
-pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
-    let target = api.x_target(req, &ALLOWED)?;
+pub(crate) fn handle(
+    api: &XChainApi,
+    req: &Request,
+    chain_info: PrimaryChainInfo,
+) -> Result<Reply, ApiError> {
     let raw = snowline_query::params::required("addresses", req.query("addresses")).map_err(bad)?;
     let addresses = AddressList::parse(raw, api.network.hrp, &[Chain::X]).map_err(bad)?;
     let at = u64_opt("blockTimestamp", req.query("blockTimestamp"), 0).map_err(bad)?;
@@ -23,6 +23,6 @@ pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> 
         .map_err(page_error)?;
     Reply::json(&ListXChainBalancesResponse {
         balances: api.balances_record(&page.balances, &page.assets),
-        chain_info: target.chain_info(),
+        chain_info,
     })
 }

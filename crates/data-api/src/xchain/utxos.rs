@@ -8,17 +8,17 @@ use snowline_chain_x::history::{UtxoOrder, UtxoQuery};
 use snowline_query::FilterDigest;
 use snowline_query::params::{AddressList, SortOrder, UtxoSortBy, boolean_or, page_size, required};
 use snowline_rest::{ApiError, Reply, Request};
-use snowline_types::rest::ListUtxosResponse;
+use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 use snowline_types::{Chain, Id};
 
 use super::context::{XChainApi, page_error};
-use crate::params::{bad, page_token, param_error};
+use crate::params::{bad, min_utxo_amount, page_token, param_error};
 
-/// The chains the UTXO endpoint names (P, X, C; only X is indexed here).
-const ALLOWED: [Chain; 3] = [Chain::P, Chain::X, Chain::C];
-
-pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
-    let target = api.x_target(req, &ALLOWED)?;
+pub(crate) fn handle(
+    api: &XChainApi,
+    req: &Request,
+    chain_info: PrimaryChainInfo,
+) -> Result<Reply, ApiError> {
     let (addresses, q) = parse(api, req)?;
     let digest = FilterDigest::new("x-chain/utxos")
         .field("network", api.network.name)
@@ -45,7 +45,7 @@ pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> 
     Reply::json(&ListUtxosResponse {
         next_page_token,
         utxos,
-        chain_info: target.chain_info(),
+        chain_info,
     })
 }
 
@@ -78,77 +78,9 @@ fn parse(api: &XChainApi, req: &Request) -> Result<(AddressList, UtxoQuery), Api
     Ok((addresses, q))
 }
 
-/// `minUtxoAmount`, the inclusive floor of the amounts listed (default 0). The spec and the
-/// OpenAPI type it as a number >= 0 (the SDK sends whatever number it is given), so a fraction or
-/// an exponent (`1.5`, `1e3`) is accepted: amounts are whole nano-units, so the floor is the value
-/// rounded up; a value beyond every amount saturates at `u64::MAX`. Anything else is a 400.
-fn min_utxo_amount(raw: Option<&str>) -> Result<u64, ApiError> {
-    let Some(raw) = raw else {
-        return Ok(0);
-    };
-    if let Ok(whole) = raw.parse::<u64>() {
-        return Ok(whole);
-    }
-    match raw.parse::<f64>() {
-        // `as` saturates: a value above u64::MAX becomes u64::MAX.
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x.ceil() as u64),
-        _ => Err(param_error(
-            "minUtxoAmount",
-            "must be a number >= 0 (nano-units)",
-            raw,
-        )),
-    }
-}
-
 fn sort_by_name(order: UtxoOrder) -> &'static str {
     match order {
         UtxoOrder::Timestamp => "timestamp",
         UtxoOrder::Amount => "amount",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::min_utxo_amount;
-
-    #[test]
-    fn min_utxo_amount_takes_any_number_at_least_zero() {
-        // Regression: `1.5` and `1e3` are numbers as the OpenAPI types the parameter, and were
-        // refused with 400 ("must be an integer").
-        let cases: [(Option<&str>, u64); 9] = [
-            (None, 0),
-            (Some("0"), 0),
-            (Some("-0"), 0),
-            (Some("1000"), 1000),
-            (Some("1.5"), 2),
-            (Some("0.0001"), 1),
-            (Some("1e3"), 1000),
-            (Some("18446744073709551615"), u64::MAX),
-            (Some("1e30"), u64::MAX),
-        ];
-        for (raw, want) in cases {
-            assert_eq!(min_utxo_amount(raw).ok(), Some(want), "{raw:?}");
-        }
-        // Whole numbers are exact, also beyond f64's 53-bit precision.
-        for n in (0..64).map(|shift| (1u64 << shift) + 1) {
-            assert_eq!(min_utxo_amount(Some(&n.to_string())).ok(), Some(n), "{n}");
-        }
-    }
-
-    #[test]
-    fn min_utxo_amount_refuses_what_is_not_a_number_at_least_zero() {
-        for raw in ["-1", "-0.5", "abc", "", "NaN", "inf", "1,5", "0x10"] {
-            let err = min_utxo_amount(Some(raw)).err();
-            assert_eq!(
-                err.as_ref().map(|e| e.status.as_u16()),
-                Some(400),
-                "{raw:?}"
-            );
-            let message = err.map(|e| e.message).unwrap_or_default();
-            assert!(
-                message.contains("minUtxoAmount") && message.contains(&format!("{raw:?}")),
-                "{raw:?}: {message}"
-            );
-        }
     }
 }

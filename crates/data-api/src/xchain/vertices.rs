@@ -9,9 +9,10 @@ use snowline_types::rest::{ListXChainVerticesResponse, XChainVertex};
 
 use super::context::{XChainApi, page_error};
 use crate::params::{bad, page_token};
+use crate::primary::resolve;
 
 pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
-    let target = api.x_target(req, &[Chain::X])?;
+    let target = resolve(req, api.network, &[Chain::X])?;
     let height = u64_at_least(
         "vertexHeight",
         required("vertexHeight", req.query("vertexHeight")).map_err(bad)?,

@@ -1,0 +1,204 @@
+//! Staking rewards: the reward UTXOs paid (historical) and the stakers still running (pending),
+//! of a set of reward addresses and/or nodes. With both, a reward must match both filters.
+
+use snowline_query::{FilterLimits, SortOrder, filtered_page};
+use snowline_store::ReadView;
+use snowline_types::{Id, NodeId, ShortId};
+
+use super::scan::{Position, ScanFailure, merged, read_position, write_position};
+use super::utxos::PUtxo;
+use super::{MAX_EXAMINED, PChainPages, PageError, expect_rows, tip};
+use crate::error::PChainError;
+use crate::rows::{StakerKind, StakerRow};
+use crate::tables::{
+    PhRewardsByNode, PhRewardsByOwner, PhStakers, PhStakersByNode, PhStakersByOwner, PhUtxos,
+};
+
+/// What a reward listing asks for: at least one address or node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RewardQuery {
+    /// Reward addresses (empty: any).
+    pub addresses: Vec<ShortId>,
+    /// Nodes staked on (empty: any).
+    pub nodes: Vec<NodeId>,
+    /// Rewards per page.
+    pub page_size: usize,
+    /// By time (reward time or staking start), then id.
+    pub sort: SortOrder,
+}
+
+/// A reward paid: the reward UTXO and the staker it rewards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoricalReward {
+    /// The reward UTXO (its creation is the `RewardValidatorTx`).
+    pub utxo: PUtxo,
+    /// The staker tx.
+    pub staker_id: Id,
+    /// The staker.
+    pub staker: StakerRow,
+}
+
+/// A reward to come: a primary-network staker not settled yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingReward {
+    /// The staker tx.
+    pub staker_id: Id,
+    /// The staker, with its potential reward.
+    pub staker: StakerRow,
+}
+
+/// One page of rewards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RewardPage<T> {
+    /// The rewards, in the order asked.
+    pub rewards: Vec<T>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+    /// The chain time of the snapshot read (how far pending stakes have run).
+    pub chain_time: u64,
+}
+
+impl RewardQuery {
+    fn wants_node(&self, node: &NodeId) -> bool {
+        self.nodes.is_empty() || self.nodes.contains(node)
+    }
+}
+
+impl PChainPages {
+    /// One page of the rewards paid to `q`'s addresses and/or for stakes on its nodes, by
+    /// reward time, resuming strictly past `from`.
+    pub fn historical_rewards(
+        &self,
+        q: &RewardQuery,
+        from: Option<&[u8]>,
+    ) -> Result<RewardPage<HistoricalReward>, PageError> {
+        let from = from.map(read_position).transpose()?;
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let failure = ScanFailure::default();
+        let positions: Box<dyn Iterator<Item = Result<Position, PageError>>> =
+            if q.addresses.is_empty() {
+                Box::new(merged::<PhRewardsByNode, _, _>(
+                    v, &q.nodes, from, q.sort, &failure,
+                )?)
+            } else {
+                Box::new(merged::<PhRewardsByOwner, _, _>(
+                    v,
+                    &q.addresses,
+                    from,
+                    q.sort,
+                    &failure,
+                )?)
+            };
+        let page = filtered_page(
+            positions,
+            limits(q),
+            |chunk: &[Position]| fetch_paid(v, chunk),
+            |_, r: &HistoricalReward| q.wants_node(&r.staker.node_id),
+            |_| false,
+        );
+        failure.check()?;
+        let page = page?;
+        Ok(RewardPage {
+            rewards: page.items.into_iter().map(|(_, r)| r).collect(),
+            next: page.next.map(write_position),
+            chain_time: tip(v)?.chain_time,
+        })
+    }
+
+    /// One page of the primary-network stakers not settled yet that pay `q`'s addresses and/or
+    /// stake on its nodes, by staking start, resuming strictly past `from`.
+    pub fn pending_rewards(
+        &self,
+        q: &RewardQuery,
+        from: Option<&[u8]>,
+    ) -> Result<RewardPage<PendingReward>, PageError> {
+        let from = from.map(read_position).transpose()?;
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let failure = ScanFailure::default();
+        let positions: Box<dyn Iterator<Item = Result<Position, PageError>>> =
+            if q.addresses.is_empty() {
+                Box::new(merged::<PhStakersByNode, _, _>(
+                    v, &q.nodes, from, q.sort, &failure,
+                )?)
+            } else {
+                Box::new(merged::<PhStakersByOwner, _, _>(
+                    v,
+                    &q.addresses,
+                    from,
+                    q.sort,
+                    &failure,
+                )?)
+            };
+        let page = filtered_page(
+            positions,
+            limits(q),
+            |chunk: &[Position]| {
+                let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+                let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+                Ok::<_, PageError>(
+                    ids.into_iter()
+                        .zip(rows)
+                        .map(|(staker_id, staker)| PendingReward { staker_id, staker })
+                        .collect(),
+                )
+            },
+            |_, r: &PendingReward| {
+                r.staker.settled.is_none()
+                    && matches!(r.staker.kind, StakerKind::Validator | StakerKind::Delegator)
+                    && q.wants_node(&r.staker.node_id)
+            },
+            |_| false,
+        );
+        failure.check()?;
+        let page = page?;
+        Ok(RewardPage {
+            rewards: page.items.into_iter().map(|(_, r)| r).collect(),
+            next: page.next.map(write_position),
+            chain_time: tip(v)?.chain_time,
+        })
+    }
+}
+
+fn limits(q: &RewardQuery) -> FilterLimits {
+    FilterLimits {
+        page_size: q.page_size,
+        max_examined: MAX_EXAMINED,
+    }
+}
+
+/// The reward UTXOs at `chunk`'s positions with their stakers, in two batched lookups.
+fn fetch_paid(
+    view: &impl ReadView,
+    chunk: &[Position],
+) -> Result<Vec<HistoricalReward>, PageError> {
+    let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+    let rows = expect_rows(view.multi_get::<PhUtxos>(&ids)?, &ids, "reward UTXO")?;
+    let mut staker_ids = Vec::with_capacity(rows.len());
+    for (row, id) in rows.iter().zip(&ids) {
+        let (staker_id, ..) = row
+            .staker
+            .ok_or_else(|| PChainError::Corrupt(format!("reward UTXO {id} names no staker")))?;
+        staker_ids.push(staker_id);
+    }
+    let stakers = expect_rows(
+        view.multi_get::<PhStakers>(&staker_ids)?,
+        &staker_ids,
+        "staker",
+    )?;
+    rows.into_iter()
+        .zip(ids)
+        .zip(staker_ids.into_iter().zip(stakers))
+        .map(|((row, id), (staker_id, staker))| {
+            let utxo = row
+                .utxo()
+                .map_err(|e| PChainError::Corrupt(format!("UTXO {id}: {e}")))?;
+            Ok(HistoricalReward {
+                utxo: PUtxo { id, utxo, row },
+                staker_id,
+                staker,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,131 @@
+//! The primary-network endpoints of the Data API, routed by chain: balances and UTXOs of the P-
+//! and X-Chain (the C-Chain's atomic memory is not indexed yet), X-Chain vertices, P-Chain
+//! rewards, blocks by proposer and L1 validators, and the details of every blockchain the
+//! P-Chain created. The reads run on the blocking pool, each from one snapshot.
+
+mod blockchains;
+mod target;
+
+use std::sync::Arc;
+
+use snowline_chain_p::pages::PChainPages;
+use snowline_chain_x::history::XHistoryPages;
+use snowline_query::params::{TimeRange, node_id, page_size};
+use snowline_query::{PageTokens, TokenSecret};
+use snowline_rest::{ApiError, Reply, Request, Router, Weight};
+use snowline_types::Chain;
+use snowline_types::network::NetworkInfo;
+
+use crate::params::bad;
+use crate::pchain::{self, PChainApi};
+use crate::xchain::{self, XChainApi};
+
+pub(crate) use target::{not_indexed, resolve};
+
+/// Both chains' endpoint state.
+pub(crate) struct PrimaryApi {
+    pub(crate) x: XChainApi,
+    pub(crate) p: PChainApi,
+}
+
+/// Adds the primary-network endpoints over the X-Chain history `x` and the P-Chain `p`, for
+/// the network they index; page tokens are authenticated with `secret`.
+pub fn routes(
+    router: Router,
+    x: Arc<XHistoryPages>,
+    p: Arc<PChainPages>,
+    network: &'static NetworkInfo,
+    secret: TokenSecret,
+) -> Result<Router, String> {
+    let tokens = PageTokens::new(secret);
+    let addresses = |e| format!("addresses of {}: {e}", network.name);
+    let api = Arc::new(PrimaryApi {
+        x: XChainApi::new(x, network, tokens.clone()).map_err(addresses)?,
+        p: PChainApi::new(p, network, tokens).map_err(addresses)?,
+    });
+    let route = |router: Router, path: &'static str, weight: Weight, f: Handler| {
+        let api = Arc::clone(&api);
+        router.get_blocking(path, weight, move |req| f(&api, req))
+    };
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/balances",
+        Weight::XL,
+        balances,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/utxos",
+        Weight::XL,
+        utxos,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight",
+        Weight::MEDIUM,
+        |api, req| xchain::vertices::handle(&api.x, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}",
+        Weight::MEDIUM,
+        blockchains::handle,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks",
+        Weight::MEDIUM,
+        blocks_by_node,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/rewards",
+        Weight::XL,
+        |api, req| pchain::rewards::historical(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/rewards:listPending",
+        Weight::XL,
+        |api, req| pchain::rewards::pending(&api.p, req),
+    );
+    Ok(route(
+        router,
+        "/v1/networks/{network}/l1Validators",
+        Weight::MEDIUM,
+        |api, req| pchain::l1::handle(&api.p, req),
+    ))
+}
+
+type Handler = fn(&PrimaryApi, &Request) -> Result<Reply, ApiError>;
+
+fn balances(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::balances::handle(&api.p, req, target.chain_info()),
+        Chain::X => xchain::balances::handle(&api.x, req, target.chain_info()),
+        Chain::C => Err(not_indexed(Chain::C, "the atomic memory")),
+    }
+}
+
+fn utxos(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::utxos::handle(&api.p, req, target.chain_info()),
+        Chain::X => xchain::utxos::handle(&api.x, req, target.chain_info()),
+        Chain::C => Err(not_indexed(Chain::C, "the atomic memory")),
+    }
+}
+
+fn blocks_by_node(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    if target.chain == Chain::P {
+        return pchain::blocks::handle(&api.p, req, target.chain_info());
+    }
+    // The X- and C-Chain's blocks are not indexed by proposer: the request is checked, then 404.
+    node_id("nodeId", req.required_param("nodeId")?).map_err(bad)?;
+    TimeRange::parse(req.query("startTimestamp"), req.query("endTimestamp")).map_err(bad)?;
+    page_size(req.query("pageSize"), 100).map_err(bad)?;
+    crate::params::page_token_present(req)?;
+    Err(not_indexed(target.chain, "blocks by proposer"))
+}
