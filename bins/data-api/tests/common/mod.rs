@@ -210,37 +210,74 @@ pub fn request(
     }
 }
 
-/// Everything the X-Chain endpoints show for the devnet's addresses and vertices.
+/// Everything the X- and P-Chain endpoints show for the devnet's addresses, the nodes their
+/// rewards name, the L1 validators and the vertices.
 pub fn view(api: &DataApi, addrs: &[snowline_types::ShortId]) -> Vec<(String, Value)> {
     let mut out = Vec::new();
+    let get = |out: &mut Vec<(String, Value)>, q: String| {
+        let r = api.get(&q);
+        assert_eq!(r.status, 200, "{q}: {}", r.body);
+        let mut v = r.json();
+        // Tokens are authenticated per data directory: compare positions, not tokens.
+        v.as_object_mut().unwrap().remove("nextPageToken");
+        out.push((q, v));
+    };
+    let hrp = snowline_types::network::NetworkInfo::LOCAL.hrp;
+    let mut nodes = std::collections::BTreeSet::new();
     for a in addrs {
-        let addr = snowline_types::address::format_address(
-            "X",
-            snowline_types::network::NetworkInfo::LOCAL.hrp,
-            a,
-        )
-        .unwrap();
+        let x = snowline_types::address::format_address("X", hrp, a).unwrap();
+        let p = snowline_types::address::format_address("P", hrp, a).unwrap();
         for q in [
             format!(
-                "/v1/networks/local/blockchains/x-chain/utxos?addresses={addr}&includeSpent=true&pageSize=100&sortOrder=asc"
+                "/v1/networks/local/blockchains/x-chain/utxos?addresses={x}&includeSpent=true&pageSize=100&sortOrder=asc"
             ),
             format!(
-                "/v1/networks/local/blockchains/x-chain/balances?addresses={addr}&blockTimestamp=1900000000"
+                "/v1/networks/local/blockchains/x-chain/balances?addresses={x}&blockTimestamp=1900000000"
+            ),
+            format!(
+                "/v1/networks/local/blockchains/p-chain/utxos?addresses={p}&includeSpent=true&pageSize=100&sortOrder=asc"
+            ),
+            format!(
+                "/v1/networks/local/blockchains/p-chain/balances?addresses={p}&blockTimestamp=1900000000"
             ),
         ] {
-            let r = api.get(&q);
-            assert_eq!(r.status, 200, "{q}: {}", r.body);
-            let mut v = r.json();
-            // Tokens are authenticated per data directory: compare positions, not tokens.
-            v.as_object_mut().unwrap().remove("nextPageToken");
-            out.push((q, v));
+            get(&mut out, q);
+        }
+        for (q, member) in [
+            (
+                format!("/v1/networks/local/rewards?addresses={p}&pageSize=100"),
+                "historicalRewards",
+            ),
+            (
+                format!("/v1/networks/local/rewards:listPending?addresses={p}&pageSize=100"),
+                "pendingRewards",
+            ),
+        ] {
+            get(&mut out, q);
+            if let Some((_, v)) = out.last() {
+                for r in v[member].as_array().into_iter().flatten() {
+                    nodes.insert(r["nodeId"].as_str().unwrap_or_default().to_owned());
+                }
+            }
         }
     }
-    for h in 0..40 {
-        let q = format!(
-            "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight={h}&pageSize=100"
+    for n in &nodes {
+        get(
+            &mut out,
+            format!("/v1/networks/local/blockchains/p-chain/nodes/{n}/blocks?pageSize=100"),
         );
-        out.push((q.clone(), api.get(&q).json()));
+    }
+    get(
+        &mut out,
+        "/v1/networks/local/l1Validators?includeInactiveL1Validators=true&pageSize=100".into(),
+    );
+    for h in 0..40 {
+        get(
+            &mut out,
+            format!(
+                "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight={h}&pageSize=100"
+            ),
+        );
     }
     out
 }

@@ -173,3 +173,92 @@ impl PChainPages {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use snowline_types::components::UtxoId;
+    use snowline_types::fx::secp256k1fx::{OutputOwners, TransferOutput};
+    use snowline_types::platformvm::stakeable::LockOut;
+    use snowline_types::platformvm::{TransferableOut, Utxo};
+    use snowline_types::{Id, ShortId};
+
+    use super::{Bucket, bucket};
+    use crate::rows::{Event, Holding, Origin, UtxoRow};
+
+    fn utxo(locktime: u64, stakeable: Option<u64>) -> Utxo {
+        let output = TransferOutput {
+            amount: 5,
+            owners: OutputOwners {
+                locktime,
+                threshold: 1,
+                addrs: vec![ShortId([1; 20])],
+            },
+        };
+        Utxo {
+            utxo_id: UtxoId {
+                tx_id: Id([2; 32]),
+                output_index: 0,
+            },
+            asset_id: Id([3; 32]),
+            output: match stakeable {
+                Some(locktime) => TransferableOut::StakeableLock(LockOut { locktime, output }),
+                None => TransferableOut::Secp256k1(output),
+            },
+        }
+    }
+
+    fn row(
+        holding: Holding,
+        origin: Origin,
+        staker: Option<(u64, u64)>,
+        returned: Option<u64>,
+    ) -> UtxoRow {
+        let at = |timestamp| Event {
+            tx_id: Id([4; 32]),
+            height: 1,
+            timestamp,
+        };
+        UtxoRow {
+            holding,
+            origin,
+            amount: 5,
+            created_on: Id::EMPTY,
+            consumed_on: Id::EMPTY,
+            created: at(10),
+            consumed: None,
+            staker: staker.map(|(s, e)| (Id([5; 32]), s, e)),
+            returned: returned.map(at),
+            bytes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn each_bucket_of_the_p_shape() {
+        let plain = row(Holding::Native, Origin::Output, None, None);
+        let stake = row(Holding::Native, Origin::Stake, Some((100, 200)), Some(200));
+        let cases = [
+            // (row, utxo, time, bucket)
+            (&plain, utxo(0, None), 50, Bucket::UnlockedUnstaked),
+            (&plain, utxo(60, None), 50, Bucket::LockedPlatform),
+            (&plain, utxo(60, None), 60, Bucket::UnlockedUnstaked),
+            (&plain, utxo(0, Some(70)), 50, Bucket::LockedStakeable),
+            (&plain, utxo(0, Some(70)), 70, Bucket::UnlockedUnstaked),
+            // A time lock wins over a stakeable lock: nothing can spend it yet.
+            (&plain, utxo(60, Some(70)), 50, Bucket::LockedPlatform),
+            // A stake before its period, during it (locked or not), and once returned.
+            (&stake, utxo(0, None), 50, Bucket::PendingStaked),
+            (&stake, utxo(0, None), 150, Bucket::UnlockedStaked),
+            (&stake, utxo(0, Some(300)), 150, Bucket::LockedStaked),
+            (&stake, utxo(0, Some(300)), 250, Bucket::LockedStakeable),
+            (&stake, utxo(0, None), 250, Bucket::UnlockedUnstaked),
+        ];
+        for (i, (row, utxo, t, want)) in cases.into_iter().enumerate() {
+            assert_eq!(bucket(row, &utxo, t), want, "case {i}");
+        }
+        for holding in [Holding::ExportedFromP, Holding::ExportedToP] {
+            let r = row(holding, Origin::Output, None, None);
+            assert_eq!(bucket(&r, &utxo(0, None), 50), Bucket::AtomicUnlocked);
+            assert_eq!(bucket(&r, &utxo(60, None), 50), Bucket::AtomicLocked);
+        }
+    }
+}
