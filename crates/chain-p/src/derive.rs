@@ -360,13 +360,15 @@ impl PChain {
             return Ok(());
         }
         self.set_meta(view, META_CHAIN_TIME, ts)?;
+        // From Etna on, every second costs each L1 validator the current price, whether any is
+        // active or not (`advanceValidatorFeeState`).
+        if !crate::upgrades::etna(self.network_id, ts) {
+            return Ok(());
+        }
         let state = FeeState {
             current: self.meta(view, META_L1_ACTIVE)?,
             excess: self.meta(view, META_L1_FEE_EXCESS)?,
         };
-        if state.current == 0 && state.excess == 0 {
-            return Ok(());
-        }
         let seconds = ts - now;
         let accrued = self
             .meta(view, META_L1_ACCRUED_FEES)?

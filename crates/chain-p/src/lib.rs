@@ -19,6 +19,7 @@ mod reader;
 pub mod rows;
 mod staking;
 pub mod tables;
+pub mod upgrades;
 
 pub use container::{P_PATHS, PContainer};
 pub use derive::{PChain, PChainStats};

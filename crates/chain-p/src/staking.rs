@@ -7,22 +7,7 @@ use snowline_types::platformvm::{Signer, TransferableOutput};
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::StakerKind;
-
-/// Durango on mainnet (2024-03-06 16:00 UTC, `upgrade/upgrade.go`): from then a staker starts
-/// when its tx is accepted, not at the start time it states.
-pub const MAINNET_DURANGO_TIME: u64 = 1_709_740_800;
-/// Durango on Fuji (2024-02-13 16:00 UTC).
-pub const FUJI_DURANGO_TIME: u64 = 1_707_840_000;
-
-/// Whether stakers accepted at `chain_time` on `network_id` start at acceptance (Durango);
-/// local networks start with every upgrade active.
-pub fn starts_at_acceptance(network_id: u32, chain_time: u64) -> bool {
-    match network_id {
-        1 => chain_time >= MAINNET_DURANGO_TIME,
-        5 => chain_time >= FUJI_DURANGO_TIME,
-        _ => true,
-    }
-}
+pub(crate) use crate::upgrades::durango as starts_at_acceptance;
 
 /// The staking terms of a staker tx.
 pub(crate) struct Terms<'a> {

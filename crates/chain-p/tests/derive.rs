@@ -405,22 +405,27 @@ fn staking_rewards_and_l1_fees_follow_avalanchego() {
     assert_eq!(a_unspent, a_expected);
     assert!(read.utxo(&g0.id()).unwrap().unwrap().consumed.is_some());
 
-    // L1 fees: 1 nAVAX per second per validator on the local network; after 500 s both pay
-    // 500, after 1,100 s the first (1,000 nAVAX) ran out, and disabling the second refunds
-    // 1,000,000 - 1,100 to B at index 0 (the tx has no outputs).
-    assert_eq!(read.l1_accrued_fees().unwrap(), 1_100);
+    // L1 fees: 1 nAVAX per second per validator on the local network, accrued for every second
+    // since genesis whether a validator is active or not (`advanceValidatorFeeState`); after
+    // 500 s both pay 500, after 1,100 s the first (1,000 nAVAX) ran out, and disabling the second
+    // refunds 1,000,000 - 1,100 to B at index 0 (the tx has no outputs).
+    let height = read.height().unwrap().unwrap();
+    let last = store.get::<PhBlocks>(&height).unwrap().unwrap().0;
+    let mid = store.get::<PhBlocks>(&(height - 1)).unwrap().unwrap().0;
+    assert_eq!(read.l1_accrued_fees().unwrap(), last.timestamp - T0);
     let r1 = read.l1_validator(&v1).unwrap().unwrap();
     let r2 = read.l1_validator(&v2).unwrap().unwrap();
     assert_eq!((r1.end_accumulated_fee, r2.end_accumulated_fee), (0, 0));
     let refund = read.utxo(&UtxoId::new(disable, 0).id()).unwrap().unwrap();
     assert_eq!(refund.amount, 1_000_000 - 1_100);
     assert!(b_unspent.contains(&UtxoId::new(disable, 0).id()));
-    let height = read.height().unwrap().unwrap();
-    let last = store.get::<PhBlocks>(&height).unwrap().unwrap().0;
     assert_eq!(
         (last.active_l1_validators, last.l1_accrued_fees),
-        (0, 1_100)
+        (0, last.timestamp - T0)
     );
-    let mid = store.get::<PhBlocks>(&(height - 1)).unwrap().unwrap().0;
-    assert_eq!((mid.active_l1_validators, mid.l1_accrued_fees), (2, 500));
+    assert_eq!(
+        (mid.active_l1_validators, mid.l1_accrued_fees),
+        (2, mid.timestamp - T0)
+    );
+    assert_eq!(last.l1_accrued_fees - mid.l1_accrued_fees, 600);
 }
