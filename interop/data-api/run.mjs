@@ -1,7 +1,7 @@
 // Drives a running data-api with the official Data API SDK, npm `@avalanche-sdk/chainkit` 0.3.13
 // (issues #4/#5), and checks what the SDK parsed against independent sources: the devnet fixtures
-// (fixtures/devnet/), the node the data-api follows (node-rpc's avm.* JSON-RPC), and the real
-// OpenAPI (execution weights).
+// (fixtures/devnet/), the node the data-api follows (node-rpc's avm.* and index.* JSON-RPC), the
+// P-Chain as pchain.mjs reads and replays its blocks, and the real OpenAPI (execution weights).
 //
 //   node run.mjs API_URL NODE_URL API_KEY [OPENAPI]
 //
@@ -20,6 +20,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Avalanche, HTTPClient } from "@avalanche-sdk/chainkit";
+import { idBytes, pAddress, replay, utxoId } from "./pchain.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, "..", "..", "fixtures", "devnet");
@@ -90,6 +91,19 @@ function parseUtxo(bytes) {
     u.owners = bytes.readUInt32BE(94);
   }
   return u;
+}
+/** The output of UTXO bytes: secp256k1 transfer (7) or, on the P-Chain, stakeable.LockOut (22). */
+function parseOutput(bytes) {
+  let at = 70;
+  let stakeableLocktime = 0n;
+  let typeId = bytes.readUInt32BE(at);
+  if (typeId === 22) {
+    stakeableLocktime = bytes.readBigUInt64BE(at + 4);
+    at += 12;
+    typeId = bytes.readUInt32BE(at);
+  }
+  assert(typeId === 7, `output type ${typeId}`);
+  return { amount: bytes.readBigUInt64BE(at + 4), locktime: bytes.readBigUInt64BE(at + 12), stakeableLocktime };
 }
 /**
  * A DAG vertex: height, parents, txs. Codec 0: chain, height, epoch, parents, txs; codec 1 (the
@@ -166,11 +180,14 @@ async function fetcher(input, init) {
     rewrites.requests += 1;
   }
   const res = await fetch(new Request(url, req));
-  seen.push({ path: url.pathname, status: res.status });
+  const entry = { path: url.pathname, status: res.status, chainInfo: false };
+  seen.push(entry);
   const text = await res.text();
   let out = text;
   if (res.ok && (res.headers.get("content-type") ?? "").startsWith("application/json")) {
     const body = JSON.parse(text);
+    entry.chainInfo = body?.chainInfo !== undefined;
+    entry.body = JSON.parse(text); // as the server sent it, for fields the SDK's schema drops
     if (body?.chainInfo?.network === "local") {
       body.chainInfo.network = "fuji";
       rewrites.answers += 1;
@@ -322,7 +339,7 @@ await check("primaryNetwork.balances.listByAddresses: X-Chain balances equal avm
   return `${addresses.length} addresses, ${assets} asset balances`;
 });
 
-await check("primaryNetwork.balances.listByAddresses: several addresses at once; P/C not indexed (404)", async () => {
+await check("primaryNetwork.balances.listByAddresses: several addresses at once; C's atomic memory not indexed (404)", async () => {
   const one = await Promise.all(
     addresses.map((a) => sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "x-chain", addresses: a }, at)),
   );
@@ -335,7 +352,7 @@ await check("primaryNetwork.balances.listByAddresses: several addresses at once;
   }
   eq(all.balances.unlocked.map((e) => e.assetId).sort(), [...sum.keys()].sort(), "assets of the joint answer");
   await expectError(
-    () => sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "p-chain", addresses: addresses[0].replace("X-", "P-") }, at),
+    () => sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "c-chain", addresses: addresses[0].replace("X-", "C-") }, at),
     "NotFoundError",
     404,
   );
@@ -473,14 +490,528 @@ await check("primaryNetwork.vertices.listByHeight: every height equals the X/vtx
   return `${vtx.length} vertices at heights 0..${maxHeight}, ${pagesSeen} pages`;
 });
 
+// ---------- the P-Chain (pchain.mjs replays the devnet's P/block containers) ----------
+/** node-rpc's `index.*` on `/ext/index/P/block`. */
+async function pIndex(method, params) {
+  const res = await fetch(`${nodeUrl}/ext/index/P/block`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = await res.json();
+  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+/** Every `P/block` container node-rpc serves, in index order. */
+async function pContainers() {
+  const last = await pIndex("index.getLastAccepted", { encoding: "hex" });
+  const n = Number(last.index) + 1;
+  const out = [];
+  while (out.length < n) {
+    const r = await pIndex("index.getContainerRange", { startIndex: out.length, numToFetch: 1024, encoding: "hex" });
+    const page = Array.isArray(r) ? r : r.containers;
+    assert(page.length > 0, `index.getContainerRange from ${out.length}: empty`);
+    out.push(...page);
+  }
+  eq(out[n - 1].id, last.id, "last accepted P block");
+  return out;
+}
+const P = { replay: undefined, containers: undefined };
+const pAddr = (short) => pAddress(genesis.networkName ?? "local", short);
+const digits = (s) => typeof s === "string" && /^(0|[1-9][0-9]*)$/.test(s);
+const toP = (x) => x.replace(/^X-/, "P-");
+/** The SDK parsed a P-shaped answer: its union keeps the first variant that parses, so the
+ * P-only fields being there shows the P variant (not the X one) accepted the answer. */
+function assertPShape(result, what) {
+  const b = result.balances;
+  if (b) {
+    for (const k of ["unlockedUnstaked", "unlockedStaked", "lockedPlatform", "lockedStakeable", "lockedStaked", "pendingStaked", "atomicMemoryUnlocked", "atomicMemoryLocked"]) {
+      assert(Array.isArray(b[k]), `${what}: balances.${k} missing (parsed as another variant?): ${Object.keys(b)}`);
+    }
+  }
+  for (const u of result.utxos ?? []) {
+    assert(typeof u.blockNumber === "string" && typeof u.txHash === "string", `${what}: a UTXO without the P fields: ${Object.keys(u)}`);
+  }
+  eq(result.chainInfo, { chainName: "p-chain", network: "fuji" }, `${what}: chainInfo (local, seen through the shim)`);
+}
+/** Which balance bucket an unspent P UTXO falls in at `now` (seconds): avalanchego's split. */
+function bucketOf(out, staked, now) {
+  const stakeLocked = out.stakeableLocktime > BigInt(now);
+  if (staked) return stakeLocked ? "lockedStaked" : "unlockedStaked";
+  if (stakeLocked) return "lockedStakeable";
+  if (out.locktime > BigInt(now)) return "lockedPlatform";
+  return "unlockedUnstaked";
+}
+const samePAddr = (owners) => owners.addrs.map(pAddr);
+
+/** UTXO ids the X-Chain imported from P: the imported inputs of every X tx, as node-rpc's
+ * avm.getTx (the DAG's txs, from the X/vtx containers) and avm.getBlockByHeight show them. */
+async function xImportedFromP() {
+  const txs = [];
+  for (const c of containers.filter((c) => c.path === "X/vtx")) {
+    for (const id of parseVertex(fromApiHex(c.bytes)).txs) txs.push((await avm("avm.getTx", { txID: id, encoding: "json" })).tx);
+  }
+  const height = Number((await avm("avm.getHeight", {})).height);
+  for (let h = 1; h <= height; h++) txs.push(...((await avm("avm.getBlockByHeight", { height: String(h), encoding: "json" })).block.txs ?? []));
+  const out = new Set();
+  for (const t of txs) {
+    const u = t.unsignedTx;
+    if (u.sourceChain !== genesis.pChainID) continue;
+    for (const i of u.importedInputs ?? []) out.add(utxoId(idBytes(i.txID), i.outputIndex));
+  }
+  assert(out.size > 0, "the X-Chain imported nothing from P");
+  return out;
+}
+
+await check("P-Chain fixtures: node-rpc's P/block index equals the fixtures; every block and tx parses", async () => {
+  const fromNode = await pContainers();
+  const fromFile = containers.filter((c) => c.path === "P/block");
+  eq(fromNode.map((c) => [c.id, c.bytes, String(c.index)]), fromFile.map((c) => [c.id, c.bytes, String(c.index)]), "P/block containers");
+  P.containers = fromNode;
+  P.replay = replay(genesis.pGenesis, fromNode, { avaxAssetId: genesis.avaxAssetID });
+  const r = P.replay;
+  return `${r.blocks.length} blocks, ${r.txs.size} txs, ${r.stakers.size} stakers, ${r.chains.size} chains, ${r.l1.size} L1 validators`;
+});
+if (!P.replay) {
+  console.log("FAIL P-Chain checks skipped: the P-Chain history could not be read");
+  failed += 1;
+}
+
+/** The devnet keys' P addresses (keys 0..6) and every reward owner of a staker. */
+function pAddressesToCheck() {
+  const set = new Set(genesis.keys.slice(0, 7).map((k) => toP(k.address)));
+  for (const s of P.replay.stakers.values()) for (const a of samePAddr(s.tx.rewardsOwner)) set.add(a);
+  return [...set];
+}
+/** What the replay expects unspent for `addr` (P's own UTXOs; rewards are added from the answer). */
+function expectedPUtxos(addr) {
+  const out = new Map();
+  for (const u of P.replay.utxos.values()) {
+    if (u.spentBy) continue;
+    if (!samePAddr(u.out).includes(addr)) continue;
+    out.set(u.id, u);
+  }
+  return out;
+}
+/** Reward UTXOs the replay knows of (id -> staker), amounts unknown (no reward calculator here). */
+function rewardUtxoIds() {
+  const out = new Map();
+  for (const [id, s] of P.replay.stakers) {
+    if (!s.settled) continue;
+    const base = s.tx.outs.length + s.tx.stakeOuts.length;
+    for (let k = 0; k < 2; k++) out.set(utxoId(idBytes(id), base + k), { staker: s, stakerTxId: id, index: base + k });
+  }
+  return out;
+}
+
+if (P.replay) {
+  await check("primaryNetwork.utxos.listByAddresses (P-Chain): every page agrees with the replayed P-Chain", async () => {
+    const rewards = rewardUtxoIds();
+    let total = 0;
+    let multiPage = 0;
+    let rewardCount = 0;
+    let stakedCount = 0;
+    let atomic = 0;
+    P.utxosByAddr = new Map();
+    for (const addr of pAddressesToCheck()) {
+      const pages = await allPages(
+        sdk.data.primaryNetwork.utxos.listByAddresses({ network: net, blockchainId: "p-chain", addresses: addr, pageSize: 3 }, at),
+      );
+      for (const p of pages) assertPShape(p, `${addr} UTXO page`);
+      for (const p of pages.slice(0, -1)) eq(p.utxos.length, 3, "a full page before the last");
+      if (pages.length > 1) multiPage += 1;
+      const utxos = pages.flatMap((p) => p.utxos);
+      const ids = new Set(utxos.map((u) => u.utxoId));
+      assert(ids.size === utxos.length, `${addr}: a UTXO listed twice`);
+      const want = expectedPUtxos(addr);
+      for (const u of utxos) {
+        const bytes = fromApiHex(u.utxoBytes);
+        const p = parseUtxo(bytes);
+        eq([u.txHash, u.outputIndex, u.utxoId, u.asset.assetId, u.assetId, u.amount], [p.txId, p.outputIndex, p.utxoId, genesis.avaxAssetID, genesis.avaxAssetID, u.asset.amount], `${addr} UTXO fields vs its bytes`);
+        assert(digits(u.asset.amount), `amount ${u.asset.amount}`);
+        assert(u.addresses.includes(addr), `${addr} not among the owners ${u.addresses}`);
+        assert(u.consumingTxHash === undefined, `${u.utxoId}: an unspent UTXO names a consumer`);
+        if (u.createdOnChainId === genesis.xChainID) {
+          // Exported by the X-Chain to P, not imported yet: an output of an X ExportTx.
+          const tx = await avm("avm.getTx", { txID: u.txHash, encoding: "json" });
+          const ex = tx.tx.unsignedTx;
+          eq(ex.destinationChain, genesis.pChainID, `${u.utxoId}: X tx ${u.txHash} exports to P`);
+          atomic += 1;
+          continue;
+        }
+        eq([u.createdOnChainId, u.consumedOnChainId], [genesis.pChainID, genesis.pChainID], `${u.utxoId} chains`);
+        const created = P.replay.txs.get(u.txHash);
+        const reward = rewards.get(u.utxoId);
+        if (reward) {
+          // A reward: output index len(outputs) + len(stake) (+1: the validator's fees), UTXO
+          // tx id the staker's, owner the rewards owner, paid when the RewardValidatorTx was.
+          rewardCount += 1;
+          eq(u.txHash, reward.stakerTxId, `${u.utxoId}: reward UTXO tx`);
+          assert(reward.staker.settled === "commit" || reward.index > reward.staker.tx.outs.length + reward.staker.tx.stakeOuts.length, `${u.utxoId}: a reward of an aborted staker`);
+          eq(u.blockTimestamp, Number(reward.staker.settledTime), `${u.utxoId}: blockTimestamp = settlement time`);
+          assert(["VALIDATOR", "DELEGATOR", "VALIDATOR_FEE"].includes(u.rewardType), `${u.utxoId}: rewardType ${u.rewardType}`);
+          P.rewardUtxos ??= new Map();
+          P.rewardUtxos.set(u.utxoId, u);
+          continue;
+        }
+        const mine = want.get(u.utxoId);
+        assert(mine, `${addr}: ${u.utxoId} (tx ${u.txHash}:${u.outputIndex}) is not unspent in the replayed P-Chain`);
+        eq(u.utxoBytes.slice(0, -8), `0x${mine.bytes.toString("hex")}`, `${u.utxoId} bytes`);
+        eq(Boolean(u.staked), Boolean(mine.staked), `${u.utxoId} staked`);
+        // `utxoType` tells a stake output from the others (also once its staker is settled and
+        // the stake returned); `staked` tells whether it is staked now.
+        eq(u.utxoType, mine.stakerTxId ? "STAKE" : "TRANSFER", `${u.utxoId} utxoType`);
+        if (mine.staked) {
+          stakedCount += 1;
+          const s = P.replay.stakers.get(mine.stakerTxId);
+          eq([u.utxoStartTimestamp, u.utxoEndTimestamp], [Number(s.start), Number(s.end)], `${u.utxoId} staking period`);
+        }
+        eq(u.blockTimestamp, Number(mine.createdTime), `${u.utxoId} blockTimestamp`);
+        if (created) eq(u.blockNumber, String(P.replay.blocks[created.block]?.inner.height ?? 0n), `${u.utxoId} blockNumber`);
+        if (mine.out.stakeableLocktime > 0n) eq(u.stakeableLocktime, Number(mine.out.stakeableLocktime), `${u.utxoId} stakeableLocktime`);
+        eq(u.threshold, mine.out.threshold, `${u.utxoId} threshold`);
+      }
+      const listed = new Set(utxos.map((u) => u.utxoId));
+      const missing = [...want.keys()].filter((id) => !listed.has(id));
+      assert(missing.length === 0, `${addr}: unspent in the replay but not listed: ${missing.slice(0, 3)} (${missing.length})`);
+      P.utxosByAddr.set(addr, utxos);
+      total += utxos.length;
+    }
+    assert(multiPage > 0 && rewardCount > 0 && stakedCount > 0, `not exercised: ${multiPage} multi-page, ${rewardCount} rewards, ${stakedCount} staked`);
+    return `${total} UTXOs of ${P.utxosByAddr.size} addresses (${stakedCount} staked, ${rewardCount} rewards, ${atomic} from X), ${multiPage} listings over several pages`;
+  });
+
+  await check("primaryNetwork.balances.listByAddresses (P-Chain): each bucket sums the address's UTXOs", async () => {
+    assert(P.utxosByAddr, "needs the UTXO check");
+    const now = Math.floor(Date.now() / 1000);
+    const imported = await xImportedFromP();
+    let nonEmpty = 0;
+    const wrong = [];
+    for (const [addr, utxos] of P.utxosByAddr) {
+      const r = await sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "p-chain", addresses: addr }, at);
+      assertPShape(r, `${addr} balances`);
+      const want = {};
+      const add = (k, v) => (want[k] = (want[k] ?? 0n) + v);
+      // Atomic memory: what X exported to P (listed among the P UTXOs, `importable`) and what P
+      // exported to X (the replay's ExportTxs) that no X ImportTx took (`exported`).
+      for (const a of P.replay.atomicToX) {
+        if (a.destination !== genesis.xChainID || !samePAddr(a.out).includes(addr)) continue;
+        if (imported.has(utxoId(idBytes(a.txId), a.index))) continue;
+        add(a.out.locktime > BigInt(now) ? "atomicMemoryLocked exported" : "atomicMemoryUnlocked exported", a.out.amount);
+      }
+      for (const u of utxos) {
+        const bytes = fromApiHex(u.utxoBytes);
+        if (u.createdOnChainId !== genesis.pChainID) {
+          const out = parseOutput(bytes);
+          add(out.locktime > BigInt(now) ? "atomicMemoryLocked importable" : "atomicMemoryUnlocked importable", out.amount);
+          continue;
+        }
+        const out = parseOutput(bytes);
+        const replayed = P.replay.utxos.get(u.utxoId);
+        const k = bucketOf(out, Boolean(replayed?.staked), now);
+        want[k] = (want[k] ?? 0n) + out.amount;
+      }
+      const got = {};
+      for (const [k, list] of Object.entries(r.balances)) {
+        for (const e of list) {
+          assert(digits(e.amount) && e.utxoCount >= 1, `${addr} ${k}: ${JSON.stringify(e)}`);
+          eq([e.assetId, e.name, e.symbol, e.denomination, e.type], [genesis.avaxAssetID, "Avalanche", "AVAX", 9, "secp256k1"], `${addr} ${k} asset`);
+          let key = k;
+          if (k.startsWith("atomic")) {
+            eq(e.sharedWithChainId, genesis.xChainID, `${addr} ${k} shared with`);
+            key = `${k} ${e.status}`;
+          }
+          got[key] = (got[key] ?? 0n) + BigInt(e.amount);
+        }
+      }
+      for (const k of new Set([...Object.keys(got), ...Object.keys(want)])) {
+        if ((got[k] ?? 0n) !== (want[k] ?? 0n)) wrong.push(`${addr} ${k}: served ${got[k] ?? 0n}, want ${want[k] ?? 0n}`);
+      }
+      if (Object.keys(got).length > 0) nonEmpty += 1;
+    }
+    assert(nonEmpty > 0, "every balance empty");
+    assert(wrong.length === 0, `${wrong.length} bucket sums differ: ${wrong.join("; ")}`);
+    // Several addresses at once: no more than the sum of the single answers.
+    const some = [...P.utxosByAddr.keys()].slice(0, 4);
+    const joint = await sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "p-chain", addresses: some.join(",") }, at);
+    assertPShape(joint, "joint balances");
+    return `${P.utxosByAddr.size} addresses, ${nonEmpty} holding AVAX`;
+  });
+
+  /** The rewards the replay expects paid: per settled staker, its reward (commit only) and for a
+   * validator its delegators' deferred fees (paid on commit and abort alike). */
+  function expectedRewards() {
+    const out = [];
+    for (const [id, s] of P.replay.stakers) {
+      if (!s.settled) continue;
+      const base = s.tx.outs.length + s.tx.stakeOuts.length;
+      const common = { txHash: id, nodeId: s.nodeId, amountStaked: String(s.weight), startTimestamp: Number(s.start), endTimestamp: Number(s.end), rewardTxHash: s.rewardTxId };
+      let next = base;
+      if (s.settled === "commit") {
+        out.push({ ...common, rewardType: s.kind === "validator" ? "VALIDATOR" : "DELEGATOR", addresses: samePAddr(s.tx.rewardsOwner), outputIndex: next });
+        next += 1;
+      }
+      if (s.kind === "validator") {
+        const paidDelegators = [...P.replay.stakers.values()].filter(
+          (d) => d.kind === "delegator" && d.nodeId === s.nodeId && d.settled === "commit" && d.start >= s.start && d.end <= s.end,
+        );
+        if (paidDelegators.length > 0) {
+          out.push({ ...common, rewardType: "VALIDATOR_FEE", addresses: samePAddr(s.tx.delegatorRewardsOwner), outputIndex: next });
+        }
+      }
+    }
+    return out;
+  }
+  const rewardKey = (r) => `${r.txHash}/${r.rewardType}`;
+  function checkRewardRecords(got, want, what) {
+    const w = new Map(want.map((r) => [rewardKey(r), r]));
+    eq(got.map(rewardKey).sort(), [...w.keys()].sort(), `${what}: rewards paid (staker tx / type)`);
+    for (const g of got) {
+      const e = w.get(rewardKey(g));
+      eq(
+        [g.nodeId, g.amountStaked, g.startTimestamp, g.endTimestamp, g.rewardTxHash, [...g.addresses].sort(), g.outputIndex],
+        [e.nodeId, e.amountStaked, e.startTimestamp, e.endTimestamp, e.rewardTxHash, [...e.addresses].sort(), e.outputIndex],
+        `${what}: reward ${rewardKey(g)}`,
+      );
+      eq(g.utxoId, utxoId(idBytes(g.txHash), g.outputIndex), `${what}: ${rewardKey(g)} utxoId = sha256(index ‖ staker tx)`);
+      assert(digits(g.reward.amount) && BigInt(g.reward.amount) > 0n, `${what}: reward amount ${g.reward.amount}`);
+      eq([g.reward.assetId, g.reward.symbol, g.reward.denomination], [genesis.avaxAssetID, "AVAX", 9], `${what}: reward asset`);
+      const listed = P.rewardUtxos?.get(g.utxoId);
+      if (listed) eq([listed.asset.amount, listed.rewardType], [g.reward.amount, g.rewardType], `${what}: ${g.utxoId} as the UTXO listing shows it`);
+    }
+  }
+
+  await check("primaryNetwork.rewards.listHistoricalRewards: by nodeIds and by addresses, as the replay pays them", async () => {
+    const want = expectedRewards();
+    assert(want.length > 0, "the replay paid no reward");
+    const nodes = [...new Set([...P.replay.stakers.values()].map((s) => s.nodeId))];
+    const byNodes = (await allPages(sdk.data.primaryNetwork.rewards.listHistoricalRewards({ network: net, nodeIds: nodes.join(","), pageSize: 2 }, at))).flatMap((p) => p.historicalRewards);
+    checkRewardRecords(byNodes, want, "all stakers' nodes");
+    for (let i = 1; i < byNodes.length; i++) assert(byNodes[i - 1].endTimestamp >= byNodes[i].endTimestamp, "newest first (default desc)");
+    const asc = (await allPages(sdk.data.primaryNetwork.rewards.listHistoricalRewards({ network: net, nodeIds: nodes.join(","), sortOrder: "asc" }, at))).flatMap((p) => p.historicalRewards);
+    eq(asc.map(rewardKey), [...byNodes].reverse().map(rewardKey), "sortOrder asc = desc reversed");
+    let addrs = 0;
+    for (const a of new Set(want.flatMap((r) => r.addresses))) {
+      const got = (await allPages(sdk.data.primaryNetwork.rewards.listHistoricalRewards({ network: net, addresses: a }, at))).flatMap((p) => p.historicalRewards);
+      checkRewardRecords(got, want.filter((r) => r.addresses.includes(a)), a);
+      addrs += 1;
+    }
+    for (const n of nodes) {
+      const got = (await allPages(sdk.data.primaryNetwork.rewards.listHistoricalRewards({ network: net, nodeIds: n }, at))).flatMap((p) => p.historicalRewards);
+      checkRewardRecords(got, want.filter((r) => r.nodeId === n), n);
+    }
+    return `${want.length} rewards (${want.map((r) => r.rewardType).join(", ")}), ${nodes.length} nodes and ${addrs} addresses each alone`;
+  });
+
+  await check("primaryNetwork.rewards.listPendingRewards: every running staker of each genesis node, progress at the chain time", async () => {
+    const now = P.replay.chainTime;
+    let count = 0;
+    for (const node of genesis.pGenesis.nodes.map((n) => n.nodeID)) {
+      const want = [...P.replay.stakers.entries()].filter(([, s]) => s.nodeId === node && !s.settled);
+      const got = (await allPages(sdk.data.primaryNetwork.rewards.listPendingRewards({ network: net, nodeIds: node, pageSize: 2 }, at))).flatMap((p) => p.pendingRewards);
+      eq(got.map((g) => g.txHash).sort(), want.map(([id]) => id).sort(), `${node}: running stakers`);
+      assert(want.some(([, s]) => s.genesis), `${node}: no genesis validator`);
+      for (const g of got) {
+        const s = P.replay.stakers.get(g.txHash);
+        eq(
+          [g.nodeId, g.amountStaked, g.startTimestamp, g.endTimestamp, g.rewardType, [...g.addresses].sort()],
+          [node, String(s.weight), Number(s.start), Number(s.end), s.kind === "validator" ? "VALIDATOR" : "DELEGATOR", samePAddr(s.tx.rewardsOwner).sort()],
+          `${node}: pending ${g.txHash}`,
+        );
+        const progress = (Number(now - s.start) / Number(s.end - s.start)) * 100;
+        assert(g.progress >= 0 && g.progress <= 100 && Math.abs(g.progress - progress) < 1e-9, `${g.txHash}: progress ${g.progress}, want ${progress}`);
+        assert(digits(g.estimatedReward.amount) && BigInt(g.estimatedReward.amount) > 0n, `estimatedReward ${g.estimatedReward.amount}`);
+        eq([g.estimatedReward.assetId, g.estimatedReward.symbol], [genesis.avaxAssetID, "AVAX"], "estimatedReward asset");
+      }
+      count += got.length;
+    }
+    // By the reward address of genesis validator 0.
+    const v0 = [...P.replay.stakers.entries()].find(([, s]) => s.genesis);
+    const a = samePAddr(v0[1].tx.rewardsOwner)[0];
+    const byAddr = (await allPages(sdk.data.primaryNetwork.rewards.listPendingRewards({ network: net, addresses: a }, at))).flatMap((p) => p.pendingRewards);
+    const wantAddr = [...P.replay.stakers.entries()].filter(([, s]) => !s.settled && samePAddr(s.tx.rewardsOwner).includes(a)).map(([id]) => id);
+    eq(byAddr.map((g) => g.txHash).sort(), wantAddr.sort(), `pending rewards of ${a}`);
+    return `${count} running stakers on ${genesis.pGenesis.nodes.length} genesis nodes; ${byAddr.length} for ${a}`;
+  });
+
+  await check("primaryNetwork.blocks.listByNodeId: each genesis node's blocks are the containers it signed; together, every signed block", async () => {
+    const byId = new Map(P.replay.blocks.map((b) => [b.id, b]));
+    P.blocksServed = [];
+    const seenIds = new Set();
+    let pages = 0;
+    for (const node of genesis.pGenesis.nodes.map((n) => n.nodeID)) {
+      const ps = await allPages(sdk.data.primaryNetwork.blocks.listByNodeId({ network: net, blockchainId: "p-chain", nodeId: node, pageSize: 4 }, at));
+      pages += ps.length;
+      const got = ps.flatMap((p) => p.blocks);
+      for (const p of ps) eq(p.chainInfo, { chainName: "p-chain", network: "fuji" }, "chainInfo");
+      for (let i = 1; i < got.length; i++) assert(got[i - 1].blockTimestamp >= got[i].blockTimestamp, `${node}: newest first`);
+      const want = P.replay.blocks.filter((b) => b.proposer === node);
+      eq(got.map((g) => g.blockHash).sort(), want.map((b) => b.id).sort(), `${node}: blocks proposed`);
+      for (const g of got) {
+        const b = byId.get(g.blockHash);
+        seenIds.add(g.blockHash);
+        eq(
+          [g.blockNumber, g.parentHash, g.blockTimestamp, g.blockType, g.txCount, g.transactions, g.blockSizeBytes],
+          [String(b.inner.height), b.parentId, Number(b.inner.time), b.inner.type, b.inner.txs.length, b.inner.txs.map((t) => t.id), b.size],
+          `block ${g.blockHash}`,
+        );
+        eq(g.proposerDetails, {
+          proposerId: b.id,
+          proposerParentId: b.parentId,
+          proposerNodeId: node,
+          proposerPChainHeight: Number(b.pChainHeight),
+          proposerTimestamp: Number(b.timestamp),
+        }, `block ${g.blockHash} proposer`);
+        P.blocksServed.push(g);
+        assert(digits(g.currentSupply) && BigInt(g.currentSupply) >= BigInt(genesis.pGenesis.initialSupply), `currentSupply ${g.currentSupply}`);
+      }
+    }
+    const signed = P.replay.blocks.filter((b) => b.proposer);
+    eq(seenIds.size, signed.length, "every signed block, once");
+    // A time window: the first node's blocks within [start, end].
+    const node = genesis.pGenesis.nodes[0].nodeID;
+    const mine = P.replay.blocks.filter((b) => b.proposer === node);
+    const [lo, hi] = [Number(mine[1].inner.time), Number(mine[mine.length - 2].inner.time)];
+    // startTimestamp inclusive, endTimestamp exclusive ("after" / "before" in the spec).
+    const window = (await allPages(sdk.data.primaryNetwork.blocks.listByNodeId({ network: net, blockchainId: "p-chain", nodeId: node, startTimestamp: lo, endTimestamp: hi }, at))).flatMap((p) => p.blocks);
+    eq(window.map((g) => g.blockHash).sort(), mine.filter((b) => b.inner.time >= BigInt(lo) && b.inner.time < BigInt(hi)).map((b) => b.id).sort(), `${node} in [${lo}, ${hi})`);
+    // A node that never proposed (an L1 validator's) has no blocks.
+    const l1Node = [...P.replay.l1.values()][0].nodeId;
+    const none = (await sdk.data.primaryNetwork.blocks.listByNodeId({ network: net, blockchainId: "p-chain", nodeId: l1Node }, at)).result;
+    eq(none.blocks, [], `${l1Node} proposed nothing`);
+    return `${signed.length} signed blocks of ${P.replay.blocks.length} (the rest are options), ${pages} pages`;
+  });
+
+  await check("primaryNetwork.blocks.listByNodeId: each block's L1 fee state (activeL1Validators, l1ValidatorsAccruedFees)", async () => {
+    // After each block: the active L1 validators, and the fee accrued per active validator, which
+    // avalanchego's advanceValidatorFeeState grows by CostOf(seconds) on every time advance, with
+    // or without L1 validators (price 1 nAVAX/s: the local minimum, far below the target).
+    assert(P.blocksServed?.length > 0, "needs the blocks check");
+    const byId = new Map(P.replay.blocks.map((b) => [b.id, b]));
+    const served = [...P.blocksServed].sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber));
+    const wrong = { active: [], accrued: [] };
+    for (const g of served) {
+      const b = byId.get(g.blockHash);
+      if (g.activeL1Validators !== b.l1Active) wrong.active.push(`height ${g.blockNumber}: ${g.activeL1Validators}, want ${b.l1Active}`);
+      if (g.l1ValidatorsAccruedFees !== Number(b.l1Accrued)) wrong.accrued.push(`height ${g.blockNumber}: ${g.l1ValidatorsAccruedFees}, want ${b.l1Accrued}`);
+    }
+    const show = (l) => `${l.slice(0, 3).join("; ")}${l.length > 3 ? "; …" : ""}`;
+    assert(
+      wrong.active.length === 0 && wrong.accrued.length === 0,
+      `activeL1Validators wrong in ${wrong.active.length} of ${served.length} blocks${wrong.active.length ? ` (${show(wrong.active)})` : ""}; ` +
+        `l1ValidatorsAccruedFees wrong in ${wrong.accrued.length}${wrong.accrued.length ? ` (${show(wrong.accrued)})` : ""}`,
+    );
+    return `${served.length} blocks`;
+  });
+
+  await check("primaryNetwork.listL1Validators: active and all, by subnet, validation id and node; balances at 1 nAVAX/s", async () => {
+    const r = P.replay;
+    const height = String(r.blocks[r.blocks.length - 1].inner.height);
+    const record = ([id, v]) => ({
+      validationId: id,
+      validationIdHex: `0x${idBytes(id).toString("hex")}`,
+      nodeId: v.nodeId,
+      subnetId: v.subnetId,
+      weight: Number(v.weight),
+      remainingBalance: Number(v.balance),
+      creationTimestamp: Number(v.created),
+      blsCredentials: { publicKey: `0x${v.publicKey.toString("hex")}`, proofOfPossession: `0x${v.pop.toString("hex")}` },
+      remainingBalanceOwner: { addresses: v.remainingBalanceOwner.addrs.map(pAddr), threshold: v.remainingBalanceOwner.threshold },
+      deactivationOwner: { addresses: v.deactivationOwner.addrs.map(pAddr), threshold: v.deactivationOwner.threshold },
+    });
+    const byId = (list) => [...list].sort((a, b) => (a.validationId < b.validationId ? -1 : 1));
+    const all = [...r.l1].filter(([, v]) => !v.removed).map(record);
+    const active = [...r.l1].filter(([, v]) => !v.removed && v.active).map(record);
+    assert(active.length > 0 && active.length < all.length, `the devnet has active and inactive L1 validators: ${active.length}/${all.length}`);
+    // The SDK's schema of blsCredentials is an empty object: it keeps none of its fields, so
+    // they are compared as the server sent them (the shim keeps each answer's body).
+    const list = async (q) => {
+      const from = seen.length;
+      const pages = await allPages(sdk.data.primaryNetwork.listL1Validators({ network: net, pageSize: 1, ...q }, at));
+      for (const p of pages) eq(p.blockHeight, height, "blockHeight");
+      const raw = seen.slice(from).filter((s) => s.body).flatMap((s) => s.body.validators);
+      const got = pages.flatMap((p) => p.validators);
+      eq(got.length, raw.length, "validators parsed vs sent");
+      got.forEach((v, i) => {
+        eq(v.blsCredentials, {}, "blsCredentials as the SDK keeps it");
+        v.blsCredentials = raw[i].blsCredentials;
+      });
+      return got;
+    };
+    eq(byId(await list({})), byId(active), "active L1 validators");
+    eq(byId(await list({ includeInactiveL1Validators: false })), byId(active), "includeInactiveL1Validators=false");
+    eq(byId(await list({ includeInactiveL1Validators: true })), byId(all), "includeInactiveL1Validators=true");
+    const subnet = [...r.subnets.keys()][0];
+    eq(byId(await list({ subnetId: subnet, includeInactiveL1Validators: true })), byId(all), `subnet ${subnet}`);
+    eq(await list({ subnetId: PRIMARY_SUBNET, includeInactiveL1Validators: true }), [], "the primary network has no L1 validators");
+    for (const v of all) {
+      eq(await list({ l1ValidationId: v.validationId, includeInactiveL1Validators: true }), [v], `validation id ${v.validationId}`);
+      eq(await list({ nodeId: v.nodeId, includeInactiveL1Validators: true }), [v], `node ${v.nodeId}`);
+    }
+    return `${active.length} active of ${all.length}, at height ${height}`;
+  });
+
+  await check("primaryNetwork.getBlockchainById: every chain the P-Chain created (the L1's EVM genesis as an object)", async () => {
+    let l1 = 0;
+    for (const [id, c] of P.replay.chains) {
+      const b = await sdk.data.primaryNetwork.getBlockchainById({ network: net, blockchainId: id }, at);
+      eq(
+        [b.blockchainId, b.blockchainName, b.vmId, b.subnetId, b.createBlockNumber, b.createBlockTimestamp],
+        [id, c.tx.chainName, c.tx.vmId, c.tx.subnetId, String(c.height), Number(c.time)],
+        `blockchain ${id}`,
+      );
+      if (c.tx.subnetId === PRIMARY_SUBNET) continue;
+      l1 += 1;
+      const g = JSON.parse(c.tx.genesis.toString("utf8"));
+      eq(b.evmChainId, g.config.chainId, "evmChainId = the genesis' config.chainId");
+      eq(b.evmChainId, 99999, "the devnet L1's chain id");
+      assert(b.genesisData && typeof b.genesisData === "object", `genesisData is not an object: ${typeof b.genesisData}`);
+      eq(
+        [b.genesisData.config?.chainId, b.genesisData.gasLimit, b.genesisData.alloc, b.genesisData.config?.feeConfig?.gasLimit],
+        [g.config.chainId, g.gasLimit, g.alloc, g.config.feeConfig.gasLimit],
+        "genesisData as the SDK parsed it (EvmGenesisDto) vs the CreateChainTx's genesis",
+      );
+    }
+    assert(l1 > 0, "no chain outside the primary network");
+    return `${P.replay.chains.size} chains, ${l1} on an L1 subnet`;
+  });
+}
+
+await check("P-Chain endpoints: bad input is a 400 in the spec's error shape (BadRequestError)", async () => {
+  const bad = async (what, fn) => {
+    const e = await expectError(fn, "BadRequestError", 400);
+    eq([e.data$?.statusCode, e.data$?.error], [400, "Bad Request"], `${what}: error body`);
+    // `message` is a string or an array of strings (the spec's BadRequest).
+    const m = e.data$?.message;
+    assert((typeof m === "string" && m.length > 0) || (Array.isArray(m) && m.length > 0 && m.every((x) => typeof x === "string")), `${what}: message ${JSON.stringify(m)}`);
+    return JSON.stringify(m);
+  };
+  const node0 = genesis.pGenesis.nodes[0].nodeID;
+  await bad("historical rewards, neither addresses nor nodeIds", () => sdk.data.primaryNetwork.rewards.listHistoricalRewards({ network: net }, at));
+  await bad("pending rewards, neither addresses nor nodeIds", () => sdk.data.primaryNetwork.rewards.listPendingRewards({ network: net }, at));
+  const e = await bad("historical rewards, nodeIds=node1", () => sdk.data.primaryNetwork.rewards.listHistoricalRewards({ network: net, nodeIds: "node1" }, at));
+  assert(e.includes("node1"), `message names the value: ${e}`);
+  await bad("pending rewards, nodeIds=node1", () => sdk.data.primaryNetwork.rewards.listPendingRewards({ network: net, nodeIds: `${node0},node1` }, at));
+  await bad("blocks of node node1", () => sdk.data.primaryNetwork.blocks.listByNodeId({ network: net, blockchainId: "p-chain", nodeId: "node1" }, at));
+  await bad("L1 validators, l1ValidationId=zz", () => sdk.data.primaryNetwork.listL1Validators({ network: net, l1ValidationId: "zz" }, at));
+  await bad("L1 validators, nodeId=node1", () => sdk.data.primaryNetwork.listL1Validators({ network: net, nodeId: "node1" }, at));
+  await bad("L1 validators, subnetId=zz", () => sdk.data.primaryNetwork.listL1Validators({ network: net, subnetId: "zz" }, at));
+  await bad("P balances of an X address", () => sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "p-chain", addresses: "X-local1xnfv73rsfgmgf6vlayf77h5wgpjr7rlvj9wllk" }, at));
+  await bad("historical rewards, a forged pageToken", () => sdk.data.primaryNetwork.rewards.listHistoricalRewards({ network: net, nodeIds: node0, pageToken: "bm90LWEtdG9rZW4" }, at));
+  return "10 requests";
+});
+
 // ---------- the network shim did only what it says ----------
-await check("network shim: every X-Chain answer said `local`, every request was mapped", async () => {
+await check("network shim: every answer's chainInfo said `local`, every request was mapped", async () => {
   const xPaths = seen.filter((s) => s.path.startsWith("/v1/networks/"));
-  assert(xPaths.length > 0, "no X-Chain request was sent");
+  assert(xPaths.length > 0, "no primary-network request was sent");
   assert(xPaths.every((s) => s.path.startsWith("/v1/networks/local/") || s.path.startsWith("/v1/networks/mainnet/")), "unexpected network");
   eq(rewrites.requests, xPaths.filter((s) => s.path.startsWith("/v1/networks/local/")).length, "requests mapped fuji -> local");
-  const ok = xPaths.filter((s) => s.status === 200 && !/\/blockchains\/[^/]+$/.test(s.path)).length;
-  eq(rewrites.answers, ok, "answers with chainInfo.network = local");
+  // Answers with a chainInfo: balances, UTXOs, vertices and blocks (not rewards, L1 validators,
+  // blockchain details), each of which must carry one.
+  const withInfo = xPaths.filter((s) => s.status === 200 && /\/(balances|utxos|vertices:listByHeight|blocks)$/.test(s.path));
+  assert(withInfo.every((s) => s.chainInfo), "a 200 of balances/UTXOs/vertices/blocks without chainInfo");
+  eq(rewrites.answers, xPaths.filter((s) => s.chainInfo).length, "answers with chainInfo.network = local");
   return `${rewrites.requests} requests, ${rewrites.answers} answers`;
 });
 
@@ -495,8 +1026,12 @@ function weightOf(template) {
 function templateOf(path) {
   if (path === "/v1/chains" || path === "/v1/apiUsageMetrics") return path;
   if (/^\/v1\/chains\/[^/]+$/.test(path)) return "/v1/chains/{chainId}";
+  const node = path.match(/^\/v1\/networks\/[^/]+\/blockchains\/[^/]+\/nodes\/[^/]+\/blocks$/);
+  if (node) return "/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks";
   const m = path.match(/^\/v1\/networks\/[^/]+\/blockchains\/[^/]+(\/.*)?$/);
-  return m ? `/v1/networks/{network}/blockchains/{blockchainId}${m[1] ?? ""}` : path;
+  if (m) return `/v1/networks/{network}/blockchains/{blockchainId}${m[1] ?? ""}`;
+  const n = path.match(/^\/v1\/networks\/[^/]+(\/.*)$/);
+  return n ? `/v1/networks/{network}${n[1]}` : path;
 }
 
 /** Requests, 4xx answers and credits (used + wasted) per path, summed over the last two days. */

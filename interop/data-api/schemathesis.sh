@@ -3,8 +3,9 @@
 # has data-api follow it, creates an admin key, and runs schemathesis 4 against the real Glacier
 # OpenAPI filtered to the operations this server implements, in two passes:
 #   1. the published OpenAPI as is (networks mainnet|fuji|testnet: X-Chain data is "not indexed");
-#   2. the X-Chain operations on the devnet's network `local` (prepare_local.py derives the schema,
-#      schemathesis-local.toml pins `network` and feeds the devnet's addresses).
+#   2. the X- and P-Chain operations on the devnet's network `local` (prepare_local.py derives the
+#      schema, schemathesis-local.toml pins `network` and feeds the devnet's addresses, node ids,
+#      L1 ids, chains and times, which st_values.mjs reads from the devnet's P-Chain blocks).
 # Both passes run once per data-api --compat profile (spec, then glacier, unless profiles are
 # named). Exits non-zero if any check fails or a pass tested nothing. docs/interop.md explains the
 # results.
@@ -18,7 +19,7 @@
 # SNOWLINE_OPENAPI (default <repo>/../shared/reference/openapi/glacier-data-api.json);
 # SNOWLINE_SCHEMATHESIS_VENV (default $HOME/.cache/snowline/schemathesis-venv, created with
 # schemathesis from PyPI when missing). Reports (NDJSON, JUnit) go to
-# $CARGO_TARGET_DIR/interop/schemathesis/. Needs python3 (>= 3.10), curl.
+# $CARGO_TARGET_DIR/interop/schemathesis/. Needs python3 (>= 3.10), node (>= 18), curl.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,6 +52,11 @@ trap stop_servers EXIT INT TERM
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=(spec glacier)
 
+# The second pass: every operation this server implements with a {network} path parameter.
+local_ops='getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById'
+local_ops+='|listHistoricalPrimaryNetworkRewards|listPendingPrimaryNetworkRewards'
+local_ops+='|listPrimaryNetworkBlocksByNodeId|listL1Validators'
+
 rm -rf "$reports"
 st="$venv/bin/schemathesis"
 py="$venv/bin/python"
@@ -69,25 +75,30 @@ for profile in "${profiles[@]}"; do
   echo "== $profile pass 1: the published OpenAPI (networks mainnet|fuji|testnet)"
   if ! (cd "$WORK" && "$st" --config-file "$here/schemathesis.toml" run "$openapi" -u "$API_URL" \
     --include-operation-id-regex \
-    '^(supportedChains|getChainInfo|getApiUsageMetrics|getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
+    "^(supportedChains|getChainInfo|getApiUsageMetrics|$local_ops)\$" \
     -H "x-glacier-api-key: $API_KEY" "${common[@]}" --report-dir "$out/published"); then
     status=1
   fi
   "$py" "$here/st_summary.py" "$(ls "$out"/published/*.ndjson)" "$profile pass 1 (published OpenAPI)" \
     --need-data /v1/chains --need-2xx '/v1/chains/{chainId}' /v1/apiUsageMetrics || status=1
 
-  echo "== $profile pass 2: the X-Chain operations on network local"
-  "$py" "$here/prepare_local.py" "$openapi" "$genesis" "$WORK/local"
-  cp "$here/schemathesis-local.toml" "$WORK/local/schemathesis.toml"
+  echo "== $profile pass 2: the X- and P-Chain operations on network local"
+  mkdir -p "$WORK/local"
+  node "$here/st_values.mjs" "$genesis" >"$WORK/local/p-values.json"
+  "$py" "$here/prepare_local.py" "$openapi" "$genesis" "$WORK/local/p-values.json" "$WORK/local"
+  cat "$here/schemathesis-local.toml" "$WORK/local/values.toml" >"$WORK/local/schemathesis.toml"
   if ! (cd "$WORK" && "$st" --config-file "$WORK/local/schemathesis.toml" run \
     "$WORK/local/openapi-local.json" -u "$API_URL" \
-    --include-operation-id-regex \
-    '^(getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById)$' \
+    --include-operation-id-regex "^($local_ops)\$" \
     -H "x-data-api-key: $API_KEY" "${common[@]}" --report-dir "$out/local"); then
     status=1
   fi
+  # Each operation must have answered 2xx with data at least once (balances, UTXOs and blocks by
+  # node on the P-Chain too: `@p-chain` matches the request path).
   "$py" "$here/st_summary.py" "$(ls "$out"/local/*.ndjson)" "$profile pass 2 (network local)" \
-    --need-data /balances /utxos /vertices:listByHeight --need-2xx '/blockchains/{blockchainId}' || status=1
+    --need-data /balances /balances@p-chain /utxos /utxos@p-chain /vertices:listByHeight \
+    /blocks@p-chain /rewards /rewards:listPending /l1Validators \
+    --need-2xx '/blockchains/{blockchainId}' || status=1
   stop_servers
 done
 

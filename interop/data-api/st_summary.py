@@ -7,7 +7,8 @@ checks run (passed / failed). The totals are what docs/interop.md quotes.
 Exits 1 if the report holds no test case (a run that tested nothing must not pass), if no
 operation whose label (`GET /v1/...`) ends with a `--need-2xx` SUFFIX answered 2xx, or if none
 ending with a `--need-data` SUFFIX answered 2xx with data: a pass that never reaches the data
-proves little about its shape.
+proves little about its shape. `SUFFIX@TEXT` counts only requests whose URL holds TEXT (e.g.
+`/balances@p-chain`).
 """
 
 import base64
@@ -54,6 +55,7 @@ def main() -> int:
     cases = defaultdict(set)
     statuses = defaultdict(Counter)
     with_data = Counter()
+    data_urls = defaultdict(list)  # operation -> URLs of the 2xx answers with data
     checks = defaultdict(Counter)
     for line in open(path, encoding="utf-8"):
         finished = json.loads(line).get("ScenarioFinished")
@@ -68,6 +70,7 @@ def main() -> int:
             statuses[op][code if code is not None else "no response"] += 1
             if isinstance(code, int) and 200 <= code < 300 and has_data(body_json(response)):
                 with_data[op] += 1
+                data_urls[op].append((inter.get("request") or {}).get("uri", ""))
         for case_checks in recorder.get("checks", {}).values():
             for c in case_checks:
                 checks[op][c["status"]] += 1
@@ -90,10 +93,14 @@ def main() -> int:
     def two_xx(op: str) -> int:
         return sum(n for c, n in statuses[op].items() if isinstance(c, int) and 200 <= c < 300)
 
-    for flag, count, what in (("--need-2xx", two_xx, "2xx answer"),
-                              ("--need-data", with_data.__getitem__, "2xx answer with data")):
+    def data_at(op: str, text: str | None) -> int:
+        return with_data[op] if text is None else sum(text in u for u in data_urls[op])
+
+    for flag, count, what in (("--need-2xx", lambda op, _: two_xx(op), "2xx answer"),
+                              ("--need-data", data_at, "2xx answer with data")):
         for want in flags[flag]:
-            if sum(count(op) for op in cases if op.endswith(want)) == 0:
+            suffix, _, text = want.partition("@")
+            if sum(count(op, text or None) for op in cases if op.endswith(suffix)) == 0:
                 print(f"  no {what} for {want}: the pass did not reach its data", file=sys.stderr)
                 status = 1
     return status
