@@ -15,8 +15,9 @@ use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
 use snowline_store::{Schema, Store};
 use snowline_types::network::NetworkInfo;
 
-/// Schema version of the data-api store; bumped when its tables change incompatibly.
-const SCHEMA_VERSION: u32 = 3;
+/// Schema version of the data-api store; bumped when its tables change incompatibly (4: atomic
+/// memory between X and P derived from both chains, `xh_early_spends` and `ph_early_spends`).
+const SCHEMA_VERSION: u32 = 4;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis
@@ -63,10 +64,11 @@ pub fn apply_devnet_genesis(
 /// The derive hooks of the data-api store: the X-Chain history and the P-Chain, by path.
 pub fn hooks(network: &NetworkInfo) -> (XHistory, PChain) {
     (
-        XHistory::new(network.x_chain_id),
+        XHistory::new(network.x_chain_id, network.p_chain_id),
         PChain::new(
             network.network_id,
             network.p_chain_id,
+            network.x_chain_id,
             network.avax_asset_id,
         ),
     )

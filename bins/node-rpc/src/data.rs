@@ -12,8 +12,9 @@ use snowline_types::NetworkInfo;
 use snowline_types::address::format_address;
 use snowline_types::container::ContainerLine;
 
-/// Version of the combined schema of this binary's store.
-const SCHEMA_VERSION: u32 = 2;
+/// Version of the combined schema of this binary's store (3: the X-Chain state learns the
+/// P-Chain's exports to X from `P/block`, `x_atomic_early_imports`, atomic sequence apart).
+const SCHEMA_VERSION: u32 = 3;
 
 /// Containers per atomic write batch when loading the devnet.
 const DEVNET_BATCH: usize = 512;
@@ -49,9 +50,15 @@ pub fn devnet(seed: u64, txs: u64) -> Result<Devnet, String> {
     Devnet::generate(cfg.with_seed(seed)).map_err(|e| format!("devnet: {e}"))
 }
 
+/// The X-Chain state hook of `network`: its X-Chain, sharing atomic memory with its P-Chain
+/// (whose exports to X it reads from `P/block`).
+pub fn state(network: &NetworkInfo) -> XChainState {
+    XChainState::new(network.x_chain_id, network.p_chain_id)
+}
+
 /// Writes the devnet's X-Chain genesis into the store, once (a no-op when it is there).
 pub fn apply_devnet_genesis(store: &Store, devnet: &Devnet) -> Result<(), String> {
-    XChainState::new()
+    state(&NetworkInfo::LOCAL)
         .apply_genesis(store, &devnet.x_genesis())
         .map(|_| ())
         .map_err(|e| format!("devnet genesis: {e}"))
@@ -62,7 +69,7 @@ pub fn apply_devnet_genesis(store: &Store, devnet: &Devnet) -> Result<(), String
 pub fn load_devnet(store: &Store, seed: u64, txs: u64) -> Result<DevnetLoad, String> {
     let mut devnet = devnet(seed, txs)?;
     apply_devnet_genesis(store, &devnet)?;
-    let mut state = XChainState::new();
+    let mut state = state(&NetworkInfo::LOCAL);
     let mut writer = IndexWriter::open(store).map_err(|e| e.to_string())?;
     let source = devnet.by_ref().map(|r| {
         r.map(|record| ContainerLine {
@@ -83,9 +90,14 @@ pub fn load_devnet(store: &Store, seed: u64, txs: u64) -> Result<DevnetLoad, Str
     })
 }
 
-/// Imports a JSON-lines file of containers with the X-Chain state derived, printing progress
-/// on stderr (`snowline_cli::import_with_progress`: unlogged, flushed at the end).
-pub fn import(store: &Store, file: &Path, batch: usize) -> Result<IngestStats, String> {
-    snowline_cli::import_with_progress(store, file, batch, &mut XChainState::new(), "node-rpc")
+/// Imports a JSON-lines file of `network`'s containers with the X-Chain state derived, printing
+/// progress on stderr (`snowline_cli::import_with_progress`: unlogged, flushed at the end).
+pub fn import(
+    store: &Store,
+    network: &NetworkInfo,
+    file: &Path,
+    batch: usize,
+) -> Result<IngestStats, String> {
+    snowline_cli::import_with_progress(store, file, batch, &mut state(network), "node-rpc")
         .map(|(stats, _)| stats)
 }

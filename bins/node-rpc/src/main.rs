@@ -52,8 +52,9 @@ fn run(cli: Cli) -> Result<(), String> {
             runtime()?.block_on(serve::serve(store, network.clone(), args.listen, example))
         }
         Command::Import(args) => {
+            let network = args.common.network.resolve()?;
             let store = data::open(&args.common.data_dir)?;
-            let stats = data::import(&store, &args.file, args.batch.containers)?;
+            let stats = data::import(&store, network, &args.file, args.batch.containers)?;
             println!(
                 "node-rpc: imported {} containers ({} already present) from {}",
                 stats.added,
@@ -82,7 +83,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 let follow = tokio::spawn(async move {
                     let mut writer =
                         IndexWriter::open(&*follow_store).map_err(|e| e.to_string())?;
-                    let mut state = snowline_chain_x::state::XChainState::new();
+                    let mut state = data::state(network);
                     follower
                         .run(
                             &follow_store,

@@ -1,29 +1,51 @@
-//! [`PContainer`]: an accepted `P/block` container decoded once (bare or proposervm-wrapped,
-//! every tx id computed) before it reaches the writer: the [`Prepare`] of [`PChain`](crate::PChain).
+//! [`PContainer`]: an accepted container decoded once for the P-Chain before it reaches the
+//! writer, the [`Prepare`] of [`PChain`](crate::PChain): a `P/block` (bare or proposervm-wrapped,
+//! every tx id computed), or the atomic txs of an X-Chain vertex or block, for what the X-Chain
+//! exports to and imports from P's atomic memory.
 
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::Prepare;
+use snowline_types::atomic::{AtomicTxs, x_container_atomic};
 use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::platformvm::{PChainBlock, parse_block};
+use snowline_types::platformvm::{PChainBlock, Utxo, parse_block};
 
 use crate::error::PChainError;
 
 /// The P-Chain's index path.
 pub const P_PATHS: [IndexPath; 1] = [IndexPath::PBlock];
 
-/// An accepted P-Chain block with its proposervm wrapper, decoded.
+/// The paths [`PChain`](crate::PChain) reads: the P-Chain's own, and the X-Chain's vertices and
+/// blocks for their atomic txs (`X/tx` is left out: it repeats txs a vertex or block holds, with
+/// no height).
+pub const P_DERIVE_PATHS: [IndexPath; 3] = [IndexPath::PBlock, IndexPath::XVtx, IndexPath::XBlock];
+
+/// An accepted container, decoded for the P-Chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PContainer(pub PChainBlock);
+pub enum PContainer {
+    /// A `P/block`: the block with its proposervm wrapper (boxed: far larger than the rest).
+    Block(Box<PChainBlock>),
+    /// An `X/vtx` or `X/block`: its `ImportTx`s and `ExportTx`s (exports in the P-Chain's shape),
+    /// at the container's height and acceptance time.
+    X(AtomicTxs<Utxo>),
+    /// `X/tx` or `C/block`: nothing for the P-Chain.
+    Other,
+}
 
 impl PContainer {
-    /// Decodes `record` (a `P/block` container).
+    /// Decodes `record` by its path.
     pub fn parse(record: &ContainerRecord) -> Result<Self, PChainError> {
-        parse_block(&record.bytes)
-            .map(PContainer)
-            .map_err(|e| PChainError::Decode {
-                id: record.id,
-                reason: e.to_string(),
-            })
+        let failed = |reason: String| PChainError::Decode {
+            id: record.id,
+            reason,
+        };
+        match record.path {
+            IndexPath::PBlock => parse_block(&record.bytes)
+                .map(|b| PContainer::Block(Box::new(b)))
+                .map_err(|e| failed(e.to_string())),
+            _ => Ok(x_container_atomic(record)
+                .map_err(|e| failed(e.to_string()))?
+                .map_or(PContainer::Other, PContainer::X)),
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! [`PChain`]: the node-index [`Derive`] hook that fills the P-Chain tables from accepted
 //! `P/block` containers, in the same atomic batch as the containers. Blocks arrive in height
 //! order; a proposal's effect is applied with the option (commit or abort) accepted after it,
-//! and the proposal waits in the store meanwhile, so a batch may end between the two.
+//! and the proposal waits in the store meanwhile, so a batch may end between the two. X-Chain
+//! vertices and blocks give it what X exports to and imports from P's atomic memory, in
+//! whatever order the two chains' containers arrive.
 
 use std::hash::Hash;
 
@@ -9,6 +11,7 @@ use snowline_node_index::IndexError;
 use snowline_node_index::derive::{Derive, PendingRows, Staging, drop_batch, write_batch};
 use snowline_store::{Direction, Linear, ReadView, Store, Table, WriteBatch};
 use snowline_types::Id;
+use snowline_types::atomic::{AtomicTx, AtomicTxs, p_block_time, p_exported};
 use snowline_types::codec::{Writer, marshal};
 use snowline_types::components::UtxoId;
 use snowline_types::container::{ContainerRecord, IndexPath};
@@ -19,14 +22,14 @@ use snowline_types::platformvm::reward_utxos::{
     validator_reward_utxos,
 };
 use snowline_types::platformvm::txs::UnsignedTx;
-use snowline_types::platformvm::{Block, PGenesisState, TransferableOut, Utxo};
+use snowline_types::platformvm::{Block, PChainBlock, PGenesisState, TransferableOut, Utxo};
 use snowline_types::warp::l1::{
     L1Message, PChainOwner, conversion_validation_id, registration_validation_id,
 };
 use snowline_types::warp::message::Message as WarpMessage;
 use snowline_types::warp::payload::Payload;
 
-use crate::container::{P_PATHS, PContainer};
+use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
 use crate::l1_fee::{FeeConfig, FeeState};
 use crate::rows::{
@@ -49,6 +52,9 @@ pub struct PChainStats {
     pub utxos_consumed: u64,
     /// Inputs whose UTXO is unknown (imported from a chain not indexed) or already consumed.
     pub missing_inputs: u64,
+    /// Imports between X and P derived before the export that creates their UTXO (the other
+    /// chain's containers came later): remembered until the export creates it consumed.
+    pub early_spends: u64,
     /// Stakers added.
     pub stakers: u64,
     /// Stakers settled by a `RewardValidatorTx`.
@@ -68,10 +74,12 @@ pub struct PChainStats {
 pub struct PChain {
     network_id: u32,
     p_chain: Id,
+    x_chain: Id,
     avax: Id,
     reward: RewardConfig,
     fee: FeeConfig,
     utxos: PendingRows<PhUtxos>,
+    early: PendingRows<PhEarlySpends>,
     stakers: PendingRows<PhStakers>,
     validators: PendingRows<PhCurrentValidators>,
     subnets: PendingRows<PhSubnets>,
@@ -80,11 +88,6 @@ pub struct PChain {
     meta: PendingRows<PhMeta>,
     proposal: PendingRows<PhPendingProposal>,
     stats: PChainStats,
-}
-
-/// Unix seconds of a container timestamp in ns (times before 1970 become 0).
-fn seconds(ns: i64) -> u64 {
-    u64::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(0)
 }
 
 fn index(n: usize) -> u32 {
@@ -136,16 +139,19 @@ struct At {
 }
 
 impl PChain {
-    /// A deriver for network `network_id`, whose P-Chain is `p_chain` and whose AVAX asset is
-    /// `avax` (L1 balances are refunded in it).
-    pub fn new(network_id: u32, p_chain: Id, avax: Id) -> Self {
+    /// A deriver for network `network_id`, whose P-Chain is `p_chain`, sharing atomic memory
+    /// with the X-Chain `x_chain`, and whose AVAX asset is `avax` (L1 balances are refunded in
+    /// it).
+    pub fn new(network_id: u32, p_chain: Id, x_chain: Id, avax: Id) -> Self {
         Self {
             network_id,
             p_chain,
+            x_chain,
             avax,
             reward: RewardConfig::for_network(network_id),
             fee: FeeConfig::for_network(network_id),
             utxos: PendingRows::default(),
+            early: PendingRows::default(),
             stakers: PendingRows::default(),
             validators: PendingRows::default(),
             subnets: PendingRows::default(),
@@ -251,8 +257,9 @@ impl PChain {
         Ok(())
     }
 
-    /// Applies one accepted `P/block` container (`container` is `record` decoded) to `batch`;
-    /// `view` is the committed store.
+    /// Applies one accepted container (`container` is `record` decoded) to `batch`: a
+    /// `P/block`, or an X-Chain vertex or block's traffic with P's atomic memory; `view` is the
+    /// committed store.
     pub fn apply_parsed(
         &mut self,
         batch: &mut WriteBatch,
@@ -260,12 +267,68 @@ impl PChain {
         record: &ContainerRecord,
         container: &PContainer,
     ) -> Result<(), PChainError> {
-        let parsed = &container.0.block;
+        match container {
+            PContainer::Block(block) => self.apply_block(batch, view, record, block),
+            PContainer::X(txs) => self.apply_x(batch, view, txs),
+            PContainer::Other => Ok(()),
+        }
+    }
+
+    /// Applies an X-Chain vertex or block's atomic txs: an export to P creates its UTXOs in P's
+    /// atomic memory (created on X, at the container's height and time); an import from P
+    /// consumes the P exports it takes (consumed on X, their destination). A tx seen again (in
+    /// another container) changes nothing.
+    fn apply_x(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        txs: &AtomicTxs<Utxo>,
+    ) -> Result<(), PChainError> {
+        let event = |tx_id: &Id| Event {
+            tx_id: *tx_id,
+            height: txs.height,
+            timestamp: txs.timestamp,
+        };
+        for tx in &txs.txs {
+            match tx {
+                AtomicTx::Export {
+                    tx_id,
+                    destination,
+                    utxos,
+                } if *destination == self.p_chain => {
+                    let chains = (self.x_chain, self.p_chain);
+                    for utxo in utxos {
+                        let ev = event(tx_id);
+                        self.create_shared(batch, view, utxo, Holding::ExportedToP, chains, ev)?;
+                    }
+                }
+                AtomicTx::Import {
+                    tx_id,
+                    source,
+                    utxos,
+                } if *source == self.p_chain => {
+                    for id in utxos {
+                        self.consume_shared(batch, view, *id, event(tx_id))?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one accepted `P/block`.
+    fn apply_block(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+        container: &PChainBlock,
+    ) -> Result<(), PChainError> {
+        let parsed = &container.block;
         let block = &parsed.block;
         let height = block.height();
-        let ts = block
-            .timestamp()
-            .unwrap_or_else(|| seconds(record.timestamp_ns));
+        let ts = p_block_time(container, record.timestamp_ns);
         self.advance_time(view, ts)?;
         let event = |tx_id: Id| Event {
             tx_id,
@@ -328,9 +391,8 @@ impl PChain {
             }
         }
         let row = BlockRow {
-            id: container.0.id(),
+            id: container.id(),
             parent_id: container
-                .0
                 .proposer
                 .map_or(block.parent_id(), |p| p.parent_id),
             timestamp: ts,
@@ -341,10 +403,10 @@ impl PChain {
             active_l1_validators: u32::try_from(self.meta(view, META_L1_ACTIVE)?)
                 .unwrap_or(u32::MAX),
             l1_accrued_fees: self.meta(view, META_L1_ACCRUED_FEES)?,
-            proposer: container.0.proposer,
+            proposer: container.proposer,
         };
         batch.put::<PhBlocks>(&height, &Linear(row));
-        if let Some(node) = container.0.proposer.and_then(|p| p.node_id) {
+        if let Some(node) = container.proposer.and_then(|p| p.node_id) {
             batch.put::<PhBlocksByProposer>(&(node, ts, height), &());
         }
         self.set_meta(view, META_HEIGHT, height)?;
@@ -458,7 +520,11 @@ impl PChain {
         }
         if let UnsignedTx::ImportTx(t) = tx {
             for input in &t.imported_inputs {
-                self.consume(batch, view, input.utxo_id.id(), ev)?;
+                if t.source_chain == self.x_chain {
+                    self.consume_shared(batch, view, input.utxo_id.id(), ev)?;
+                } else {
+                    self.consume(batch, view, input.utxo_id.id(), ev)?;
+                }
             }
         }
         let chains = (self.p_chain, self.p_chain);
@@ -480,23 +546,14 @@ impl PChain {
         }
         match tx {
             UnsignedTx::ExportTx(t) => {
-                let first = tx.outputs().len();
-                for (i, out) in t.exported_outputs.iter().enumerate() {
-                    let utxo = Utxo {
-                        utxo_id: UtxoId::new(ev.tx_id, index(first + i)),
-                        asset_id: out.asset_id,
-                        output: out.output.clone(),
-                    };
-                    let chains = (self.p_chain, t.destination_chain);
-                    self.create(
-                        batch,
-                        view,
-                        &utxo,
-                        Holding::ExportedFromP,
-                        Origin::Output,
-                        chains,
-                        ev,
-                    )?;
+                let chains = (self.p_chain, t.destination_chain);
+                let holding = Holding::ExportedFromP;
+                for utxo in p_exported(t, ev.tx_id) {
+                    if t.destination_chain == self.x_chain {
+                        self.create_shared(batch, view, &utxo, holding, chains, ev)?;
+                    } else {
+                        self.create(batch, view, &utxo, holding, Origin::Output, chains, ev)?;
+                    }
                 }
             }
             UnsignedTx::AddValidatorTx(_)
@@ -1044,6 +1101,60 @@ impl PChain {
         Ok(())
     }
 
+    /// Records a UTXO an export puts in atomic memory between X and P (`holding` says which
+    /// way). When its import was derived first (the other chain's containers arrived earlier),
+    /// it is created already consumed by that import, so the index ends the same in any arrival
+    /// order. A UTXO already recorded (its X tx seen again) is left as it is.
+    fn create_shared(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        utxo: &Utxo,
+        holding: Holding,
+        chains: (Id, Id),
+        ev: Event,
+    ) -> Result<(), PChainError> {
+        let id = utxo.id();
+        if load(&self.utxos, view, &id)?.0.is_some() {
+            return Ok(());
+        }
+        let (early, stored) = load(&self.early, view, &id)?;
+        self.create(batch, view, utxo, holding, Origin::Output, chains, ev)?;
+        if let Some(Linear(spent)) = early {
+            self.early.delete(id, stored);
+            self.consume(batch, view, id, spent)?;
+        }
+        Ok(())
+    }
+
+    /// Consumes a UTXO an import takes from atomic memory between X and P. When its export is
+    /// not derived yet, the consumption is remembered (`ph_early_spends`) for the export to
+    /// apply. The same import seen again changes nothing; another import of the same UTXO is
+    /// a missing input.
+    fn consume_shared(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: Id,
+        ev: Event,
+    ) -> Result<(), PChainError> {
+        if let (Some(Linear(row)), _) = load(&self.utxos, view, &id)? {
+            if row.consumed.is_some_and(|c| c.tx_id == ev.tx_id) {
+                return Ok(());
+            }
+            return self.consume(batch, view, id, ev);
+        }
+        match load(&self.early, view, &id)? {
+            (Some(Linear(early)), _) if early.tx_id == ev.tx_id => {}
+            (Some(_), _) => self.stats.missing_inputs += 1,
+            (None, stored) => {
+                self.early.put(id, Linear(ev), stored);
+                self.stats.early_spends += 1;
+            }
+        }
+        Ok(())
+    }
+
     /// Spends a UTXO: consumed at `ev`, out of its owners' unspent orders.
     fn consume(
         &mut self,
@@ -1075,6 +1186,7 @@ impl PChain {
 
     fn each(&mut self, f: impl Fn(&mut dyn Staging)) {
         f(&mut self.utxos);
+        f(&mut self.early);
         f(&mut self.stakers);
         f(&mut self.validators);
         f(&mut self.subnets);
@@ -1129,6 +1241,7 @@ impl Staging for PChain {
     /// Adds the final rows of every table the staged batch changed.
     fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
         self.utxos.write_to(batch);
+        self.early.write_to(batch);
         self.stakers.write_to(batch);
         self.validators.write_to(batch);
         self.subnets.write_to(batch);
@@ -1153,7 +1266,7 @@ impl Staging for PChain {
 }
 
 impl Derive for PChain {
-    const PATHS: &'static [IndexPath] = &P_PATHS;
+    const PATHS: &'static [IndexPath] = &P_DERIVE_PATHS;
     type Prepared = PContainer;
 
     fn derive(

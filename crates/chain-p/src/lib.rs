@@ -1,5 +1,6 @@
 //! The P-Chain's room: what the Data API serves about the P-Chain, derived from accepted
-//! `P/block` containers in the same atomic batch as the containers.
+//! `P/block` containers (and the X-Chain's atomic txs, for the atomic memory the two share) in
+//! the same atomic batch as the containers.
 //!
 //! - [`tables`](mod@tables): the tables (add [`tables()`] to a binary's schema);
 //! - [`PChain`]: the [`Derive`](snowline_node_index::derive::Derive) hook that fills them
@@ -21,7 +22,7 @@ mod staking;
 pub mod tables;
 pub mod upgrades;
 
-pub use container::{P_PATHS, PContainer};
+pub use container::{P_DERIVE_PATHS, P_PATHS, PContainer};
 pub use derive::{PChain, PChainStats};
 pub use error::PChainError;
 pub use l1_fee::{FeeConfig, FeeState, price as l1_fee_price};

@@ -5,7 +5,9 @@
 use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
-use crate::rows::{BlockRow, ChainRow, L1ValidatorRow, StakerRow, SubnetRow, TxRow, UtxoRow};
+use crate::rows::{
+    BlockRow, ChainRow, Event, L1ValidatorRow, StakerRow, SubnetRow, TxRow, UtxoRow,
+};
 
 table! {
     /// Every P-Chain table, for composing a binary's [`Schema`](snowline_store::Schema).
@@ -14,6 +16,11 @@ table! {
     /// `utxo id -> UtxoRow`: every UTXO ever seen (spent ones kept; stakes from their staker
     /// tx on), with its bytes, creation, consumption and staking.
     pub PhUtxos: "ph_utxos" (PointLookup), Id => Linear<UtxoRow>;
+
+    /// `utxo id -> consuming Event`: imports between X and P derived before the export that
+    /// creates their UTXO (the other chain's containers arrive later); the export then creates
+    /// the UTXO already consumed and removes the entry.
+    pub PhEarlySpends: "ph_early_spends" (PointLookup), Id => Linear<Event>;
 
     /// `(address, creation ts, utxo id) -> ()`: an owner's unspent UTXOs by time.
     pub PhUnspentByTime: "ph_unspent_by_time", (ShortId, u64, Id) => ();

@@ -36,7 +36,12 @@ fn run(
     fail_after: Option<usize>,
 ) -> Result<(), IndexError> {
     let net = &NetworkInfo::LOCAL;
-    let mut p = PChain::new(net.network_id, net.p_chain_id, net.avax_asset_id);
+    let mut p = PChain::new(
+        net.network_id,
+        net.p_chain_id,
+        net.x_chain_id,
+        net.avax_asset_id,
+    );
     p.apply_genesis(store, genesis).unwrap();
     let mut writer = IndexWriter::open(store).unwrap();
     let src = records.iter().enumerate().map(|(i, r)| {

@@ -33,6 +33,7 @@ const NET: u32 = 12_345;
 const T0: u64 = 1_721_016_000;
 const AVAX: Id = Id([7; 32]);
 const P: Id = Id::EMPTY;
+const X: Id = Id([8; 32]);
 const DAY: u64 = 86_400;
 const A: ShortId = ShortId([1; 20]);
 const B: ShortId = ShortId([2; 20]);
@@ -199,7 +200,7 @@ fn staking_rewards_and_l1_fees_follow_avalanchego() {
         initial_supply: supply0,
         atomic_utxos: vec![],
     };
-    let mut hook = PChain::new(NET, P, AVAX);
+    let mut hook = PChain::new(NET, P, X, AVAX);
     assert!(hook.apply_genesis(&store, &genesis).unwrap());
     assert!(
         !hook.apply_genesis(&store, &genesis).unwrap(),

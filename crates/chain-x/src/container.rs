@@ -2,14 +2,17 @@
 //! reaches the writer. It is the node-index [`Prepare`] of both X-Chain derivers
 //! ([`XChainState`](crate::state::XChainState) and [`XHistory`](crate::history::XHistory)), so the
 //! import decodes and hashes on its parse threads and the follower while the previous page is
-//! written, and a store with both derivers decodes each container once, not twice.
+//! written, and a store with both derivers decodes each container once, not twice. A `P/block`
+//! is decoded too, for what it exports to and imports from the X-Chain's atomic memory.
 
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::Prepare;
 use snowline_types::Id;
-use snowline_types::avm::{ParsedBlock, ParsedTx, StandardBlock, Tx};
+use snowline_types::atomic::{AtomicTxs, p_block_atomic};
+use snowline_types::avm::{ParsedBlock, ParsedTx, StandardBlock, Tx, Utxo};
 use snowline_types::codec::CodecError;
 use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::platformvm::parse_block;
 use snowline_types::proposervm;
 use snowline_types::vertex::Vertex;
 
@@ -17,6 +20,15 @@ use crate::error::XStateError;
 
 /// The X-Chain's index paths, vertices first so a follower gives DAG txs their heights at once.
 pub const X_PATHS: [IndexPath; 3] = [IndexPath::XVtx, IndexPath::XTx, IndexPath::XBlock];
+
+/// The paths the X-Chain derivers read: the X-Chain's own, and `P/block` for the P-Chain's
+/// traffic with X's atomic memory (its exports to X, its imports of X's exports).
+pub const X_DERIVE_PATHS: [IndexPath; 4] = [
+    IndexPath::XVtx,
+    IndexPath::XTx,
+    IndexPath::XBlock,
+    IndexPath::PBlock,
+];
 
 /// A DAG-era vertex with its txs decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +60,10 @@ pub enum XContainer {
         /// Where its bytes start in the container.
         offset: usize,
     },
-    /// A container of another chain (`P/block`, `C/block`): nothing for the X-Chain.
+    /// A `P/block`: its `ExportTx`s and `ImportTx`s (exports in the X-Chain's shape), at the
+    /// block's height and time.
+    PBlock(AtomicTxs<Utxo>),
+    /// A `C/block`: nothing for the X-Chain (the C-Chain is not indexed).
     Other,
 }
 
@@ -85,7 +100,14 @@ impl XContainer {
                 let block = StandardBlock::parse_vec(outer.into_inner()).map_err(failed)?;
                 XContainer::Block { block, offset }
             }
-            IndexPath::PBlock | IndexPath::CBlock => XContainer::Other,
+            IndexPath::PBlock => {
+                let block = parse_block(&record.bytes).map_err(|e| XStateError::DecodePBlock {
+                    id: record.id,
+                    reason: e.to_string(),
+                })?;
+                XContainer::PBlock(p_block_atomic(&block, record.timestamp_ns))
+            }
+            IndexPath::CBlock => XContainer::Other,
         })
     }
 }

@@ -18,6 +18,14 @@ pub enum XStateError {
         /// The codec error.
         source: CodecError,
     },
+    /// A `P/block` container is not a P-Chain block (bare or proposervm-wrapped).
+    #[error("P-Chain container {id} does not decode: {reason}")]
+    DecodePBlock {
+        /// The container id.
+        id: Id,
+        /// Why.
+        reason: String,
+    },
     /// A stored UTXO does not decode (a corrupt or foreign store).
     #[error("stored UTXO {id} does not decode: {source}")]
     StoredUtxo {

@@ -3,7 +3,8 @@
 //! - [`state`]: the `avm.*` view (`node-rpc`): UTXO set, atomic UTXOs, txs, assets, blocks;
 //! - [`history`]: the Data API view: every UTXO with its creation and consumption, per-address
 //!   orders, balances, vertices, blocks, assets, and the listings as keyset pages;
-//! - [`XContainer`]: a container decoded once, the hooks' shared `Prepare`, and [`X_PATHS`].
+//! - [`XContainer`]: a container decoded once, the hooks' shared `Prepare`, [`X_PATHS`] and
+//!   [`X_DERIVE_PATHS`] (X's paths and `P/block`, for the atomic memory the chains share).
 //!
 //! Both views are node-index derive hooks (`snowline_node_index::derive`), each with the same
 //! rooms: `tables.rs`, `derive.rs`, `reader.rs` (and `pages.rs` for the Data API's listings).
@@ -13,5 +14,5 @@ mod error;
 pub mod history;
 pub mod state;
 
-pub use container::{X_PATHS, XContainer, XVertex};
+pub use container::{X_DERIVE_PATHS, X_PATHS, XContainer, XVertex};
 pub use error::XStateError;

@@ -148,23 +148,36 @@ fn every_utxo_matches(f: &Fixture) {
             assert_eq!(c.height, f.replay.height_of(&c.tx_id));
             assert!(c.timestamp >= rec.created.timestamp);
         }
-        let x = f.world.x_chain;
+        let (x, p) = (f.world.x_chain, f.world.p_chain);
         match rec.holding {
             Holding::Native => assert_eq!((rec.created_on, rec.consumed_on), (x, x)),
             Holding::ExportedFromX => {
                 assert_eq!(rec.created_on, x);
                 assert_ne!(rec.consumed_on, x);
-                assert!(rec.consumed.is_none(), "exports stay in atomic memory");
+                // Only the P-Chain's imports are indexed: C-bound exports stay.
+                if let Some(c) = rec.consumed {
+                    assert_eq!(rec.consumed_on, p);
+                    assert!(f.replay.p_txs[&c.tx_id].2.contains(id), "{id}: P import");
+                }
             }
             Holding::ExportedToX => assert_eq!(rec.consumed_on, x),
         }
-        *kinds.entry(rec.holding).or_insert(0) += 1;
+        let spent = usize::from(rec.consumed.is_some());
+        kinds
+            .entry((rec.holding, rec.created_on == p))
+            .or_insert([0, 0])[spent] += 1;
     }
-    assert_eq!(
-        kinds.len(),
-        3,
-        "native, exported and imported UTXOs: {kinds:?}"
-    );
+    // Native UTXOs, X's exports, and what P and C exported to X; P's exports to X and X's
+    // exports both imported and waiting.
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    for (k, [live, spent]) in &kinds {
+        match k {
+            (Holding::ExportedToX, true) | (Holding::ExportedFromX, false) => {
+                assert!(*live > 0 && *spent > 0, "{k:?} {live} {spent}")
+            }
+            _ => {}
+        }
+    }
 }
 
 #[test]
@@ -327,6 +340,11 @@ fn spent_utxos_carry_the_tx_that_consumed_them() {
         let (id, rec) = e.unwrap();
         let Some(c) = rec.consumed else { continue };
         spent += 1;
+        if let Some((_, _, imported)) = f.replay.p_txs.get(&c.tx_id) {
+            assert_eq!(rec.holding, Holding::ExportedFromX);
+            assert!(imported.contains(&id), "{} does not import {id}", c.tx_id);
+            continue;
+        }
         let (_, _, tx) = &f.replay.txs[&c.tx_id];
         let inputs: Vec<Id> = tx.unsigned.input_utxos().iter().map(|u| u.id()).collect();
         assert!(inputs.contains(&id), "{} does not spend {id}", c.tx_id);
@@ -339,6 +357,13 @@ fn spent_utxos_carry_the_tx_that_consumed_them() {
     for (tx_id, (_, _, tx)) in &f.replay.txs {
         for u in tx.unsigned.input_utxos() {
             let rec = f.store.get::<XhUtxos>(&u.id()).unwrap().unwrap();
+            assert_eq!(rec.consumed.map(|c| c.tx_id), Some(*tx_id));
+            inputs += 1;
+        }
+    }
+    for (tx_id, (_, _, imported)) in &f.replay.p_txs {
+        for u in imported {
+            let rec = f.store.get::<XhUtxos>(u).unwrap().unwrap();
             assert_eq!(rec.consumed.map(|c| c.tx_id), Some(*tx_id));
             inputs += 1;
         }

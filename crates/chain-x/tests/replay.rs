@@ -30,24 +30,56 @@ fn schema() -> Schema {
 struct World {
     records: Vec<ContainerRecord>,
     genesis: XGenesisState,
+    x_chain: Id,
+    p_chain: Id,
 }
 
 fn world() -> World {
     let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
     let genesis = devnet.x_genesis();
-    World { records, genesis }
+    let net = &devnet.genesis().network;
+    World {
+        records,
+        genesis,
+        x_chain: net.x_chain_id,
+        p_chain: net.p_chain_id,
+    }
 }
 
-/// The expected UTXO set: `utxo id -> utxo`, and atomic `(chain, id)`, computed with a map.
-fn replay(w: &World) -> (BTreeMap<Id, Utxo>, BTreeSet<(Id, Id)>, usize) {
-    let mut set: BTreeMap<Id, Utxo> = BTreeMap::new();
-    let mut atomic: BTreeSet<(Id, Id)> = w
+/// What X's shared memory ever received: the genesis's atomic UTXOs and the outputs of the
+/// P-Chain's exports to X (indexes after the tx's outputs), as `(source chain, utxo id)`.
+fn shared_memory_received(w: &World) -> Vec<(Id, Id)> {
+    let mut out: Vec<(Id, Id)> = w
         .genesis
         .atomic_utxos
         .iter()
         .map(|(c, u)| (*c, u.id()))
         .collect();
+    for r in w.records.iter().filter(|r| r.path == IndexPath::PBlock) {
+        let block = snowline_types::platformvm::parse_block(&r.bytes)
+            .unwrap()
+            .block;
+        for (tx, id) in block.block.txs().into_iter().zip(&block.tx_ids) {
+            if let snowline_types::platformvm::UnsignedTx::ExportTx(e) = &tx.unsigned {
+                if e.destination_chain == w.x_chain {
+                    let first = e.base.outputs.len();
+                    for i in 0..e.exported_outputs.len() {
+                        let index = u32::try_from(first + i).unwrap();
+                        out.push((w.p_chain, UtxoId::new(*id, index).id()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The expected UTXO set: `utxo id -> utxo`, and atomic `(chain, id)`, computed with a map.
+/// Every P-Chain export to X precedes the X import of it in the devnet's order.
+fn replay(w: &World) -> (BTreeMap<Id, Utxo>, BTreeSet<(Id, Id)>, usize) {
+    let mut set: BTreeMap<Id, Utxo> = BTreeMap::new();
+    let mut atomic: BTreeSet<(Id, Id)> = shared_memory_received(w).into_iter().collect();
     let mut seen = BTreeSet::new();
     let mut apply = |id: Id, tx: &Tx, set: &mut BTreeMap<Id, Utxo>| {
         if !seen.insert(id) {
@@ -134,7 +166,7 @@ fn replay(w: &World) -> (BTreeMap<Id, Utxo>, BTreeSet<(Id, Id)>, usize) {
 }
 
 fn run(store: &Store, w: &World, records: &[ContainerRecord], batch: usize) {
-    let mut state = XChainState::new();
+    let mut state = XChainState::new(w.x_chain, w.p_chain);
     state.apply_genesis(store, &w.genesis).unwrap();
     let mut writer = IndexWriter::open(store).unwrap();
     let src = records.iter().map(|r| {
@@ -198,8 +230,13 @@ fn derived_state_equals_independent_replay() {
         .map(|e| e.unwrap().0)
         .collect();
     assert_eq!(stored_atomic, atomic);
+    let received = shared_memory_received(&w);
     assert!(
-        atomic.len() < w.genesis.atomic_utxos.len(),
+        received.iter().any(|(c, _)| *c == w.p_chain),
+        "the P-Chain's exports to X are read from its blocks"
+    );
+    assert!(
+        atomic.len() < received.len(),
         "some atomic UTXOs were imported"
     );
 

@@ -53,9 +53,6 @@ pub struct Devnet {
     cfg: DevnetConfig,
     genesis: XGenesis,
     atomic: Vec<AtomicUtxo>,
-    /// The X-Chain's shared memory as its history begins: the P-Chain's opening exports to X
-    /// (accepted at the start, before X's imports) and the synthetic C-Chain exports.
-    x_shared: Vec<AtomicUtxo>,
     wallet: Wallet,
     rng: DetRng,
     phase: Phase,
@@ -138,7 +135,6 @@ impl Devnet {
             cfg,
             genesis,
             atomic,
-            x_shared: x_atomic,
             wallet,
             phase: Phase::Vertex(0),
             out: VecDeque::new(),
@@ -176,17 +172,17 @@ impl Devnet {
     }
 
     /// What the X-Chain of this devnet starts with, as an X-Chain indexer takes it: its AVAX
-    /// `CreateAssetTx` (alias `AVAX`), the linear chain's genesis block once known, and its
-    /// shared memory: the P-Chain's opening `ExportTx`s to X (real P-Chain txs, accepted at the
-    /// start) and the synthetic C-Chain exports. An X indexer that does not read `P/block`
-    /// learns the P exports from here.
+    /// `CreateAssetTx` (alias `AVAX`), the linear chain's genesis block once known, and the
+    /// synthetic C-Chain exports in its shared memory (the C-Chain is not indexed). The
+    /// P-Chain's exports to X are not listed: X's indexers read them from `P/block`, where the
+    /// P-Chain's opening blocks make them.
     pub fn x_genesis(&self) -> XGenesisState {
         XGenesisState {
             txs: vec![self.genesis.avax_tx.clone()],
             aliases: vec![("AVAX".to_owned(), self.genesis.avax_asset_id)],
             linear_genesis: self.linear_genesis.clone(),
             atomic_utxos: self
-                .x_shared
+                .atomic
                 .iter()
                 .map(|a| (a.source_chain, a.utxo.clone()))
                 .collect(),

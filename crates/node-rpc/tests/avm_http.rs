@@ -43,7 +43,7 @@ fn fixture() -> Fixture {
         .fold(Schema::new(1), |s, t| s.with_spec(t));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), &schema).unwrap();
-    let mut state = XChainState::new();
+    let mut state = XChainState::new(NetworkInfo::LOCAL.x_chain_id, NetworkInfo::LOCAL.p_chain_id);
     state.apply_genesis(&store, &genesis).unwrap();
     let mut writer = IndexWriter::open(&store).unwrap();
     let src = records.iter().map(|r| {
@@ -656,4 +656,79 @@ async fn atomic_utxos_and_profiles() {
             .get("sourceChain")
             .is_none()
     );
+}
+
+/// `sourceChain: P` lists what the P-Chain's blocks exported to X and X has not imported: read
+/// from `P/block` (the devnet's X genesis lists none of them), dropped by X's imports.
+#[tokio::test]
+async fn p_chain_exports_wait_in_shared_memory_until_imported() {
+    use snowline_types::platformvm;
+    let f = fixture();
+    let net = NetworkInfo::LOCAL;
+    let mut exported = BTreeSet::new();
+    let mut imported = BTreeSet::new();
+    for r in &f.records {
+        match r.path {
+            IndexPath::PBlock => {
+                let b = platformvm::parse_block(&r.bytes).unwrap().block;
+                for (tx, id) in b.block.txs().into_iter().zip(b.tx_ids.iter().copied()) {
+                    if let platformvm::UnsignedTx::ExportTx(e) = &tx.unsigned {
+                        if e.destination_chain == net.x_chain_id {
+                            let n = e.base.outputs.len();
+                            for i in 0..e.exported_outputs.len() {
+                                let index = u32::try_from(n + i).unwrap();
+                                exported.insert(
+                                    snowline_types::components::UtxoId::new(id, index).id(),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            IndexPath::XVtx | IndexPath::XBlock | IndexPath::XTx => {
+                let txs: Vec<Tx> = match r.path {
+                    IndexPath::XTx => vec![Tx::parse(&r.bytes).unwrap().tx],
+                    IndexPath::XVtx => snowline_types::vertex::Vertex::parse(&r.bytes)
+                        .unwrap()
+                        .vertex
+                        .txs
+                        .iter()
+                        .map(|b| Tx::parse(b).unwrap().tx)
+                        .collect(),
+                    _ => {
+                        let outer = snowline_types::proposervm::Block::parse(&r.bytes).unwrap();
+                        snowline_types::avm::StandardBlock::parse(outer.block.inner())
+                            .unwrap()
+                            .block
+                            .txs
+                    }
+                };
+                for tx in txs {
+                    if let snowline_types::avm::UnsignedTx::Import(i) = &tx.unsigned {
+                        if i.source_chain == net.p_chain_id {
+                            imported.extend(i.imported_inputs.iter().map(|x| x.utxo_id.id()));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let want: BTreeSet<Id> = exported.difference(&imported).copied().collect();
+    assert!(!want.is_empty(), "some P exports are not imported");
+    assert!(imported.is_subset(&exported), "X imported P exports");
+    assert!(!imported.is_empty());
+    let (addr, _stop) = serve(Arc::clone(&f.store), Compat::Spec).await;
+    let list = f
+        .keys
+        .iter()
+        .map(|k| format!("\"{}\"", fmt_addr(k)))
+        .collect::<Vec<_>>()
+        .join(",");
+    let p = format!(r#"{{"addresses":[{list}],"sourceChain":"P"}}"#);
+    let got: BTreeSet<Id> = decode_utxos(&result(&call(addr, "getUTXOs", &p).await))
+        .iter()
+        .map(|u| u.id())
+        .collect();
+    assert_eq!(got, want);
 }

@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod address;
+pub mod atomic;
 pub mod avm;
 pub mod cb58;
 pub mod codec;

@@ -1,7 +1,8 @@
 //! UTC civil-date arithmetic (proleptic Gregorian), shared by the RFC 3339 timestamps of the
 //! container index and the calendar buckets of usage metrics. Howard Hinnant's
 //! `days_from_civil` / `civil_from_days` ("chrono-compatible low-level date algorithms"): exact
-//! for every day count that fits in `i64` arithmetic here.
+//! for every day count that fits in `i64` arithmetic here. Also the Unix seconds of a container's
+//! nanosecond acceptance time, as the chains' indexes date their rows.
 
 /// Days since 1970-01-01 of the date `y-m-d` (`m` in 1..=12, `d` in 1..=31).
 pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
@@ -46,6 +47,12 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
         u32::try_from(m).unwrap_or(1),
         u32::try_from(d).unwrap_or(1),
     )
+}
+
+/// Unix seconds of a timestamp in nanoseconds (an index container's acceptance time); times
+/// before 1970 become 0.
+pub fn unix_seconds(ns: i64) -> u64 {
+    u64::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ pub fn start(seed: u64, txs: u64) -> Upstream {
 
 /// Appends `records` to the served index (with the X-Chain state), as a node accepting them.
 pub fn append(store: &Store, records: &[ContainerRecord]) {
-    let mut state = XChainState::new();
+    let mut state = XChainState::new(NetworkInfo::LOCAL.x_chain_id, NetworkInfo::LOCAL.p_chain_id);
     let mut writer = IndexWriter::open(store).unwrap();
     let src = records.iter().map(|r| {
         Ok(ContainerLine {
@@ -86,7 +86,9 @@ pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
         .fold(Schema::new(1), |s, t| s.with_spec(t));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), &schema).unwrap();
-    XChainState::new().apply_genesis(&store, &genesis).unwrap();
+    XChainState::new(NetworkInfo::LOCAL.x_chain_id, NetworkInfo::LOCAL.p_chain_id)
+        .apply_genesis(&store, &genesis)
+        .unwrap();
     append(&store, &records[..keep.min(records.len())]);
     let store = Arc::new(store);
     let served = Arc::clone(&store);

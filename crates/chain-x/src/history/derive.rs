@@ -1,14 +1,16 @@
 //! [`XHistory`]: the node-index [`Derive`] hook that fills the history tables from accepted
-//! `X/tx`, `X/vtx` and `X/block` containers, in the same atomic batch as the containers.
+//! `X/tx`, `X/vtx` and `X/block` containers, and from `P/block` what the P-Chain exports to and
+//! imports from X's atomic memory, in the same atomic batch as the containers.
 
 use rustc_hash::FxHashMap;
 
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::{Derive, PendingRows, Staging, settle};
 use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
-use snowline_types::avm::{Output, ParsedBlock, TransferableOut, Tx, UnsignedTx, Utxo};
-use snowline_types::components::UtxoId;
+use snowline_types::atomic::{AtomicTx, AtomicTxs, x_exported};
+use snowline_types::avm::{Output, ParsedBlock, Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::time::unix_seconds;
 use snowline_types::{Id, ShortId};
 
 use super::rows::{
@@ -17,10 +19,10 @@ use super::rows::{
 };
 use super::tables::{
     META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, XhAllByAmount, XhAllByTime, XhAssets,
-    XhBalances, XhBlocks, XhMeta, XhMultiOwner, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos,
-    XhVertices,
+    XhBalances, XhBlocks, XhEarlySpends, XhMeta, XhMultiOwner, XhTxs, XhUnspentByAmount,
+    XhUnspentByTime, XhUtxos, XhVertices,
 };
-use crate::container::{X_PATHS, XContainer};
+use crate::container::{X_DERIVE_PATHS, XContainer};
 use crate::error::XStateError;
 use snowline_types::avm::XGenesisState;
 use snowline_types::avm::outputs::{owners, produced_utxos};
@@ -34,13 +36,17 @@ pub struct HistoryStats {
     pub duplicate_txs: u64,
     /// Txs first seen in `X/tx` whose vertex or block later gave them a height.
     pub patched_txs: u64,
-    /// UTXOs created (X-Chain outputs, exports from X, genesis atomic UTXOs).
+    /// UTXOs created (X-Chain outputs, exports from X, P-Chain exports to X, genesis atomic
+    /// UTXOs).
     pub utxos_created: u64,
     /// UTXOs consumed.
     pub utxos_consumed: u64,
     /// Inputs whose UTXO is unknown (not indexed, e.g. imported from an unindexed chain) or
     /// already consumed; they are skipped.
     pub missing_inputs: u64,
+    /// Imports between X and P derived before the export that creates their UTXO (the other
+    /// chain's containers came later): remembered until the export creates it consumed.
+    pub early_spends: u64,
     /// Vertices recorded.
     pub vertices: u64,
     /// Blocks recorded.
@@ -52,7 +58,9 @@ pub struct HistoryStats {
 #[derive(Debug)]
 pub struct XHistory {
     x_chain: Id,
+    p_chain: Id,
     utxos: PendingRows<XhUtxos>,
+    early: PendingRows<XhEarlySpends>,
     txs: PendingRows<XhTxs>,
     balances: PendingRows<XhBalances>,
     /// The UTXOs created in the batch and not yet consumed by it.
@@ -90,33 +98,15 @@ fn balance_key(rec: &UtxoRecord, utxo: &Utxo, addr: &ShortId) -> BalanceKey {
     (*addr, utxo.asset_id, rec.holding.code(), chain, locktime)
 }
 
-/// Unix seconds of a container timestamp in ns (times before 1970 become 0).
-fn seconds(ns: i64) -> u64 {
-    u64::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(0)
-}
-
-/// The UTXOs an `ExportTx` puts in its destination's atomic memory, with the output indexes
-/// avalanchego gives them (after the base outputs: `executor.go` `ExportTx`).
+/// The UTXOs an `ExportTx` puts in its destination's atomic memory, each with the destination
+/// (indexes after the base outputs: `snowline_types::atomic`).
 pub fn exported_utxos(tx: &Tx, tx_id: &Id) -> Vec<(Id, Utxo)> {
     let UnsignedTx::Export(e) = &tx.unsigned else {
         return Vec::new();
     };
-    let first = e.base.outputs.len();
-    e.exported_outputs
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            let index = u32::try_from(first.saturating_add(i)).unwrap_or(u32::MAX);
-            let output = match &o.output {
-                TransferableOut::Secp256k1(t) => Output::Secp256k1Transfer(t.clone()),
-            };
-            let utxo = Utxo {
-                utxo_id: UtxoId::new(*tx_id, index),
-                asset_id: o.asset_id,
-                output,
-            };
-            (e.destination_chain, utxo)
-        })
+    x_exported(e, *tx_id)
+        .into_iter()
+        .map(|u| (e.destination_chain, u))
         .collect()
 }
 
@@ -146,11 +136,14 @@ fn asset_kind(states: &[snowline_types::avm::InitialState]) -> (AssetType, Asset
 
 impl XHistory {
     /// A deriver for the X-Chain with id `x_chain` (its `createdOnChainId` /
-    /// `consumedOnChainId`), with no pending state.
-    pub fn new(x_chain: Id) -> Self {
+    /// `consumedOnChainId`), sharing atomic memory with the P-Chain `p_chain`, with no pending
+    /// state.
+    pub fn new(x_chain: Id, p_chain: Id) -> Self {
         Self {
             x_chain,
+            p_chain,
             utxos: PendingRows::default(),
+            early: PendingRows::default(),
             txs: PendingRows::default(),
             balances: PendingRows::default(),
             fresh: FxHashMap::default(),
@@ -229,8 +222,9 @@ impl XHistory {
 
     /// Applies one accepted container to `batch` (`view` = the committed store; `index` = its
     /// position in its path, the vertex index of a vertex). `X/tx`: the tx; `X/vtx`: the vertex
-    /// and its txs; `X/block`: the block and its txs. A tx already applied is not applied again;
-    /// if it had no height yet (seen in `X/tx` first), its vertex or block gives it one.
+    /// and its txs; `X/block`: the block and its txs; `P/block`: its exports to X and imports
+    /// from X. A tx already applied is not applied again; if it had no height yet (seen in
+    /// `X/tx` first), its vertex or block gives it one.
     pub fn apply(
         &mut self,
         batch: &mut WriteBatch,
@@ -250,7 +244,7 @@ impl XHistory {
         index: u64,
         container: &XContainer,
     ) -> Result<(), XStateError> {
-        let ts = seconds(record.timestamp_ns);
+        let ts = unix_seconds(record.timestamp_ns);
         match container {
             XContainer::Tx(tx) => {
                 let stored = view.get::<XhTxs>(&tx.id)?;
@@ -292,9 +286,52 @@ impl XHistory {
                 }
                 self.put_block(batch, inner, record.id, record.bytes.len(), ts);
             }
+            XContainer::PBlock(block) => return self.apply_p_block(batch, view, block),
             XContainer::Other => return Ok(()),
         }
         self.note_time(batch, view, ts)?;
+        Ok(())
+    }
+
+    /// Applies a P-Chain block's traffic with X's atomic memory: an export to X creates its
+    /// UTXOs exported to X (created on P, at the block's height and time); an import from X
+    /// consumes the X exports it takes (`consumedOnChainId` stays P, their destination).
+    fn apply_p_block(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        block: &AtomicTxs<Utxo>,
+    ) -> Result<(), XStateError> {
+        let event = |tx_id: &Id| Event {
+            tx_id: *tx_id,
+            height: Some(block.height),
+            timestamp: block.timestamp,
+        };
+        for tx in &block.txs {
+            match tx {
+                AtomicTx::Export {
+                    tx_id,
+                    destination,
+                    utxos,
+                } if *destination == self.x_chain => {
+                    let chains = (self.p_chain, self.x_chain);
+                    for utxo in utxos {
+                        let ev = event(tx_id);
+                        self.create_shared(batch, view, utxo, Holding::ExportedToX, chains, ev)?;
+                    }
+                }
+                AtomicTx::Import {
+                    tx_id,
+                    source,
+                    utxos,
+                } if *source == self.x_chain => {
+                    for uid in utxos {
+                        self.consume_shared(batch, view, *uid, event(tx_id))?;
+                    }
+                }
+                _ => {}
+            }
+        }
         Ok(())
     }
 
@@ -407,15 +444,33 @@ impl XHistory {
             height,
             timestamp,
         };
-        for input in tx.unsigned.input_utxos() {
-            self.consume(batch, view, input.id(), ev)?;
+        match &tx.unsigned {
+            // What the P-Chain exported may not be derived yet: see `consume_shared`.
+            UnsignedTx::Import(t) if t.source_chain == self.p_chain => {
+                for input in &t.base.inputs {
+                    self.consume(batch, view, input.utxo_id.id(), ev)?;
+                }
+                for input in &t.imported_inputs {
+                    self.consume_shared(batch, view, input.utxo_id.id(), ev)?;
+                }
+            }
+            _ => {
+                for input in tx.unsigned.input_utxos() {
+                    self.consume(batch, view, input.id(), ev)?;
+                }
+            }
         }
         let x = self.x_chain;
         for utxo in produced_utxos(tx, id) {
             self.create(batch, view, utxo, Holding::Native, (x, x), ev)?;
         }
         for (dest, utxo) in exported_utxos(tx, id) {
-            self.create(batch, view, utxo, Holding::ExportedFromX, (x, dest), ev)?;
+            let holding = Holding::ExportedFromX;
+            if dest == self.p_chain {
+                self.create_shared(batch, view, &utxo, holding, (x, dest), ev)?;
+            } else {
+                self.create(batch, view, utxo, holding, (x, dest), ev)?;
+            }
         }
         if let UnsignedTx::CreateAsset(c) = &tx.unsigned {
             let (asset_type, cap) = asset_kind(&c.states);
@@ -462,6 +517,12 @@ impl XHistory {
                 if let Some(c) = rec.consumed.as_mut().filter(|c| c.tx_id == *id) {
                     c.height = height;
                     self.utxos.put(uid, rec, stored);
+                }
+            } else if let (Some(mut early), stored) = self.early_spend(view, &uid)? {
+                // An import whose export is not derived yet: the export will read this.
+                if early.tx_id == *id {
+                    early.height = height;
+                    self.early.put(uid, early, stored);
                 }
             }
         }
@@ -519,6 +580,71 @@ impl XHistory {
         self.utxos.put(uid, rec, false);
         self.stats.utxos_created += 1;
         Ok(())
+    }
+
+    /// Records a UTXO an export puts in atomic memory between X and P (`holding` says which
+    /// way). When its import was derived first (the other chain's containers arrived earlier),
+    /// it is created already consumed by that import, so the index ends the same in any
+    /// arrival order. A UTXO already recorded is left as it is.
+    fn create_shared(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        utxo: &Utxo,
+        holding: Holding,
+        chains: (Id, Id),
+        created: Event,
+    ) -> Result<(), XStateError> {
+        let uid = utxo.id();
+        if self.utxo_row(view, &uid)?.is_some() {
+            return Ok(());
+        }
+        let (early, stored) = self.early_spend(view, &uid)?;
+        self.create(batch, view, utxo.clone(), holding, chains, created)?;
+        if let Some(spent) = early {
+            self.early.delete(uid, stored);
+            self.consume(batch, view, uid, spent)?;
+        }
+        Ok(())
+    }
+
+    /// Consumes a UTXO an import takes from atomic memory between X and P. When its export is
+    /// not derived yet, the consumption is remembered (`xh_early_spends`) for the export to
+    /// apply; a second import of the same UTXO is a missing input.
+    fn consume_shared(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        uid: Id,
+        ev: Event,
+    ) -> Result<(), XStateError> {
+        if self.utxo_row(view, &uid)?.is_some() {
+            return self.consume(batch, view, uid, ev);
+        }
+        let (early, stored) = self.early_spend(view, &uid)?;
+        if early.is_some() {
+            self.stats.missing_inputs += 1;
+            return Ok(());
+        }
+        self.early.put(uid, ev, stored);
+        self.stats.early_spends += 1;
+        Ok(())
+    }
+
+    /// The consumption remembered for a UTXO not yet created, as of this batch, and whether
+    /// the store holds its key once the unwritten batches are written.
+    fn early_spend(
+        &self,
+        view: &impl ReadView,
+        uid: &Id,
+    ) -> Result<(Option<Event>, bool), XStateError> {
+        match self.early.get(uid) {
+            Some((ev, stored)) => Ok((ev.copied(), stored)),
+            None => {
+                let ev = view.get::<XhEarlySpends>(uid)?;
+                Ok((ev, ev.is_some()))
+            }
+        }
     }
 
     /// Marks a UTXO consumed by `ev`: leaves the unspent orders and the balances.
@@ -606,6 +732,7 @@ impl XHistory {
     /// and balance rows, the last container time), each written once.
     fn finish_rows(&mut self, batch: &mut WriteBatch) {
         self.utxos.write_to(batch);
+        self.early.write_to(batch);
         self.txs.write_to(batch);
         self.balances.write_to(batch);
         // Withdrawing a put is only possible within its own batch.
@@ -626,12 +753,14 @@ impl Staging for XHistory {
 
     fn seal(&mut self) {
         self.utxos.seal();
+        self.early.seal();
         self.txs.seal();
         self.balances.seal();
     }
 
     fn committed(&mut self) {
         self.utxos.committed();
+        self.early.committed();
         self.txs.committed();
         self.balances.committed();
         self.first_time_pending = false;
@@ -639,6 +768,7 @@ impl Staging for XHistory {
 
     fn discard(&mut self) {
         self.utxos.discard();
+        self.early.discard();
         self.txs.discard();
         self.balances.discard();
         self.fresh.clear();
@@ -651,7 +781,7 @@ impl Staging for XHistory {
 }
 
 impl Derive for XHistory {
-    const PATHS: &'static [IndexPath] = &X_PATHS;
+    const PATHS: &'static [IndexPath] = &X_DERIVE_PATHS;
     type Prepared = XContainer;
 
     fn derive(

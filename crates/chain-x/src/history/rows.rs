@@ -242,6 +242,32 @@ impl ValueCodec for TxRow {
     }
 }
 
+/// A consumption remembered before its UTXO exists (`xh_early_spends`).
+impl ValueCodec for Event {
+    /// `tx ‖ u64 ts ‖ u8 has height ‖ u64 height`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        Out(out)
+            .id(&self.tx_id)
+            .u64(self.timestamp)
+            .u8(u8::from(self.height.is_some()))
+            .u64(self.height.unwrap_or(0));
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let tx_id = i.id()?;
+        let timestamp = i.u64()?;
+        let has = i.u8()?;
+        let height = i.u64()?;
+        i.end()?;
+        Ok(Self {
+            tx_id,
+            height: (has != 0).then_some(height),
+            timestamp,
+        })
+    }
+}
+
 /// A DAG vertex as `vertices:listByHeight` shows it (height and index are its key).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VertexRow {

@@ -5,7 +5,7 @@
 use snowline_store::table;
 use snowline_types::{Id, ShortId};
 
-use super::rows::{AssetInfo, AssetTotal, BlockRow, TxRow, UtxoRecord, VertexRow};
+use super::rows::{AssetInfo, AssetTotal, BlockRow, Event, TxRow, UtxoRecord, VertexRow};
 
 table! {
     /// Every history table, for composing a binary's [`Schema`](snowline_store::Schema).
@@ -48,6 +48,11 @@ table! {
 
     /// `asset id -> AssetInfo`.
     pub XhAssets: "xh_assets" (PointLookup), Id => AssetInfo;
+
+    /// `utxo id -> consumption`: imports through atomic memory derived before the export that
+    /// creates their UTXO (the other chain's containers arrive later); the export then creates
+    /// the UTXO already consumed and removes the entry.
+    pub XhEarlySpends: "xh_early_spends" (PointLookup), Id => Event;
 
     /// Chain-wide facts: [`META_GENESIS_TIME`], [`META_FIRST_TIME`], [`META_LAST_TIME`].
     pub XhMeta: "xh_meta", u8 => u64;

@@ -1,6 +1,7 @@
 //! Applying accepted X-Chain containers to the state tables: [`XChainState`] is the
 //! [`Derive`] hook of the node-index ingest loop, so derived rows commit in the same atomic batch
-//! as the containers they come from (a crash leaves both or neither).
+//! as the containers they come from (a crash leaves both or neither). `P/block` containers give
+//! it the P-Chain's exports to X, the UTXOs waiting in X's shared memory.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -8,19 +9,20 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use snowline_node_index::IndexError;
-use snowline_node_index::derive::{Derive, Overlay, Staging, Versions, settle};
+use snowline_node_index::derive::{Derive, Overlay, PendingRows, Staging, Versions, settle};
 use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
+use snowline_types::atomic::{AtomicTx, AtomicTxs};
 use snowline_types::avm::{Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::{Id, ShortId};
 
 use super::stored_bytes::StoredBytes;
 use super::tables::{
-    AssetRow, META_GENESIS, META_NEXT_SEQ, UtxoRow, XAddrUtxoPos, XAddrUtxos, XAssetAliases,
-    XAssetPrimaryAlias, XAssets, XAtomicAddrPos, XAtomicAddrUtxos, XAtomicUtxos, XBlockIds,
-    XBlocks, XMeta, XTxs, XUtxos,
+    AssetRow, META_GENESIS, META_NEXT_ATOMIC_SEQ, META_NEXT_SEQ, UtxoRow, XAddrUtxoPos, XAddrUtxos,
+    XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos, XAtomicAddrUtxos,
+    XAtomicEarlyImports, XAtomicUtxos, XBlockIds, XBlocks, XMeta, XTxs, XUtxos,
 };
-use crate::container::{X_PATHS, XContainer};
+use crate::container::{X_DERIVE_PATHS, XContainer};
 use crate::error::XStateError;
 use snowline_types::avm::XGenesisState;
 use snowline_types::avm::outputs::{owners, produced_utxos};
@@ -37,6 +39,62 @@ pub struct XStats {
     /// Inputs whose UTXO was not in the state (e.g. a mainnet genesis UTXO when the genesis
     /// was not loaded); they are skipped.
     pub missing_inputs: u64,
+    /// Imports from the P-Chain derived before the `P/block` that exported their UTXO: the
+    /// export then leaves the UTXO out of shared memory.
+    pub early_imports: u64,
+}
+
+/// A sequence counter kept in `x_meta` under `key`, loaded lazily (`None` until then), as the
+/// unwritten batches leave it.
+#[derive(Debug)]
+struct Counter {
+    key: u8,
+    value: Versions<Option<u64>>,
+}
+
+impl Counter {
+    fn new(key: u8) -> Self {
+        Self {
+            key,
+            value: Versions::default(),
+        }
+    }
+
+    /// The next number, counted as taken.
+    fn take(&mut self, view: &impl ReadView) -> Result<u64, XStateError> {
+        let seq = match self.value.staged() {
+            Some(s) => s,
+            None => {
+                // Never loaded (so nothing is unwritten): the store's value in every generation.
+                let s = view.get::<XMeta>(&self.key)?.unwrap_or(0);
+                self.value = Versions::new(Some(s));
+                s
+            }
+        };
+        *self.value.staged_mut() = Some(seq.checked_add(1).ok_or(XStateError::SeqOverflow)?);
+        Ok(seq)
+    }
+
+    /// Adds the counter to `batch` if the batch moved it.
+    fn flush(&self, batch: &mut WriteBatch) {
+        if let Some(seq) = self.value.staged() {
+            if Some(seq) != self.value.written() {
+                batch.put::<XMeta>(&self.key, &seq);
+            }
+        }
+    }
+}
+
+impl Staging for Counter {
+    fn seal(&mut self) {
+        self.value.seal();
+    }
+    fn committed(&mut self) {
+        self.value.committed();
+    }
+    fn discard(&mut self) {
+        self.value.discard();
+    }
 }
 
 /// A UTXO the current batch touched.
@@ -81,25 +139,45 @@ fn spent_utxo_ids(tx: &Tx) -> impl Iterator<Item = Id> + '_ {
 /// The X-Chain state deriver. Keeps what the current (unwritten) batch changed, because reads
 /// through the store do not see it yet, and what the finished batch being written changed
 /// (the follower derives the next batch meanwhile: [`Derive::overlaps_writes`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct XChainState {
+    x_chain: Id,
+    p_chain: Id,
     /// UTXOs created or spent in the staged batch, and in the sealed one until it is written
     /// (its `Created` UTXOs are the unspent ones the store may not show yet; their puts are
     /// spent handles).
     utxos: Overlay<FxHashMap<Id, Pending>>,
+    /// Atomic UTXOs put in shared memory in the unwritten batches (by P-Chain exports).
+    atomic_created: Overlay<FxHashMap<(Id, Id), UtxoRow>>,
     /// Atomic UTXOs spent in the unwritten batches.
     atomic_spent: Overlay<FxHashSet<(Id, Id)>>,
+    /// Imports from P derived before their export (`x_atomic_early_imports`).
+    early: PendingRows<XAtomicEarlyImports>,
     /// Txs applied in the unwritten batches.
     txs: Overlay<FxHashSet<Id>>,
-    /// The next UTXO sequence number, loaded lazily (`None` until then).
-    seq: Versions<Option<u64>>,
+    /// The next UTXO sequence number.
+    seq: Counter,
+    /// The next atomic UTXO sequence number.
+    atomic_seq: Counter,
     stats: XStats,
 }
 
 impl XChainState {
-    /// A deriver with no pending state.
-    pub fn new() -> Self {
-        Self::default()
+    /// A deriver for the X-Chain `x_chain`, sharing atomic memory with the P-Chain `p_chain`,
+    /// with no pending state.
+    pub fn new(x_chain: Id, p_chain: Id) -> Self {
+        Self {
+            x_chain,
+            p_chain,
+            utxos: Overlay::default(),
+            atomic_created: Overlay::default(),
+            atomic_spent: Overlay::default(),
+            early: PendingRows::default(),
+            txs: Overlay::default(),
+            seq: Counter::new(META_NEXT_SEQ),
+            atomic_seq: Counter::new(META_NEXT_ATOMIC_SEQ),
+            stats: XStats::default(),
+        }
     }
 
     /// What was applied so far.
@@ -140,11 +218,12 @@ impl XChainState {
             batch.put::<XBlocks>(&block.height, &StoredBytes::Inline(bytes));
         }
         for (chain, utxo) in &genesis.atomic_utxos {
-            let seq = self.take_seq(store)?;
+            let seq = self.atomic_seq.take(store)?;
             self.put_atomic(&mut batch, *chain, utxo, seq);
         }
         batch.put::<XMeta>(&META_GENESIS, &1);
         self.flush_seq(&mut batch);
+        self.early.write_to(&mut batch);
         self.seal();
         settle(store.write(batch), self)?;
         Ok(true)
@@ -152,8 +231,8 @@ impl XChainState {
 
     /// Applies one accepted container, at `index` in its path, to `batch` (`view` = the
     /// committed store). `X/tx`: the tx; `X/vtx`: each tx of the vertex not yet applied;
-    /// `X/block`: the proposervm block's inner avm block and its txs in order. Other paths are
-    /// ignored. Tx and block bytes are stored as ranges of the container ([`StoredBytes`]).
+    /// `X/block`: the proposervm block's inner avm block and its txs in order; `P/block`: its
+    /// exports to X. `C/block` is ignored. Tx and block bytes are stored as ranges of the container ([`StoredBytes`]).
     pub fn apply(
         &mut self,
         batch: &mut WriteBatch,
@@ -200,6 +279,11 @@ impl XChainState {
                     let stored = at(IndexPath::XBlock, offset + range.start, range.len(), true)?;
                     txs.push((id, stored, tx));
                 }
+            }
+            XContainer::PBlock(block) => {
+                self.apply_p_block(batch, view, block)?;
+                self.flush_seq(batch);
+                return Ok(());
             }
             XContainer::Other => {}
         }
@@ -262,25 +346,67 @@ impl XChainState {
     }
 
     fn flush_seq(&self, batch: &mut WriteBatch) {
-        if let Some(seq) = self.seq.staged() {
-            if Some(seq) != self.seq.written() {
-                batch.put::<XMeta>(&META_NEXT_SEQ, &seq);
-            }
-        }
+        self.seq.flush(batch);
+        self.atomic_seq.flush(batch);
     }
 
-    fn take_seq(&mut self, view: &impl ReadView) -> Result<u64, XStateError> {
-        let seq = match self.seq.staged() {
-            Some(s) => s,
-            None => {
-                // Never loaded (so nothing is unwritten): the store's value in every generation.
-                let s = view.get::<XMeta>(&META_NEXT_SEQ)?.unwrap_or(0);
-                self.seq = Versions::new(Some(s));
-                s
+    /// Applies a P-Chain block's exports to X: their UTXOs join X's shared memory of P, each
+    /// with the next atomic sequence number, unless an X-Chain import took them first (derived
+    /// earlier), which then counts as done. Its imports from X change nothing here: an export
+    /// leaves X's state when X applies it.
+    fn apply_p_block(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        block: &AtomicTxs<Utxo>,
+    ) -> Result<(), XStateError> {
+        for tx in &block.txs {
+            let AtomicTx::Export {
+                destination, utxos, ..
+            } = tx
+            else {
+                continue;
+            };
+            if *destination != self.x_chain {
+                continue;
             }
-        };
-        *self.seq.staged_mut() = Some(seq.checked_add(1).ok_or(XStateError::SeqOverflow)?);
-        Ok(seq)
+            for utxo in utxos {
+                // Taken in every case, so later numbers do not depend on the arrival order.
+                let seq = self.atomic_seq.take(view)?;
+                let key = (self.p_chain, utxo.id());
+                let (early, stored) = match self.early.get(&key) {
+                    Some((row, stored)) => (row.is_some(), stored),
+                    None => {
+                        let stored = view.get::<XAtomicEarlyImports>(&key)?.is_some();
+                        (stored, stored)
+                    }
+                };
+                if early {
+                    self.early.delete(key, stored);
+                } else if self.atomic_row(view, &key)?.is_none() {
+                    self.put_atomic(batch, self.p_chain, utxo, seq);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An atomic UTXO still in shared memory, as the unwritten batches leave it.
+    fn atomic_row(
+        &self,
+        view: &impl ReadView,
+        key: &(Id, Id),
+    ) -> Result<Option<UtxoRow>, XStateError> {
+        if self.atomic_spent.staged().contains(key) || self.atomic_spent.sealed().contains(key) {
+            return Ok(None);
+        }
+        match self.atomic_created.staged().get(key) {
+            Some(row) => Ok(Some(row.clone())),
+            None => match self.atomic_created.sealed().get(key) {
+                Some(row) => Ok(Some(row.clone())),
+                None => Ok(view.get::<XAtomicUtxos>(key)?),
+            },
+        }
     }
 
     /// Whether tx `id` was applied before: in a pending batch, or (as read ahead) in the store.
@@ -322,7 +448,7 @@ impl XChainState {
             }
         }
         for utxo in produced_utxos(tx, id) {
-            let seq = self.take_seq(view)?;
+            let seq = self.seq.take(view)?;
             let row = UtxoRow {
                 seq,
                 bytes: utxo.to_bytes(),
@@ -406,15 +532,17 @@ impl XChainState {
             batch.put::<XAtomicAddrUtxos>(&(chain, addr, Desc(seq), uid), &());
             batch.put::<XAtomicAddrPos>(&(chain, addr, uid), &seq);
         }
-        batch.put::<XAtomicUtxos>(
-            &(chain, uid),
-            &UtxoRow {
-                seq,
-                bytes: utxo.to_bytes(),
-            },
-        );
+        let row = UtxoRow {
+            seq,
+            bytes: utxo.to_bytes(),
+        };
+        batch.put::<XAtomicUtxos>(&(chain, uid), &row);
+        self.atomic_created.staged_mut().insert((chain, uid), row);
     }
 
+    /// Takes atomic UTXO `uid` of `chain` out of shared memory. One the P-Chain exported but
+    /// whose `P/block` is not derived yet is remembered (`x_atomic_early_imports`) for the
+    /// export to skip; any other unknown one is a missing input.
     fn spend_atomic(
         &mut self,
         batch: &mut WriteBatch,
@@ -422,14 +550,25 @@ impl XChainState {
         chain: Id,
         uid: Id,
     ) -> Result<(), XStateError> {
-        if self.atomic_spent.staged().contains(&(chain, uid))
-            || self.atomic_spent.sealed().contains(&(chain, uid))
-        {
+        let key = (chain, uid);
+        if self.atomic_spent.staged().contains(&key) || self.atomic_spent.sealed().contains(&key) {
             self.stats.missing_inputs += 1;
             return Ok(());
         }
-        let Some(row) = view.get::<XAtomicUtxos>(&(chain, uid))? else {
-            self.stats.missing_inputs += 1;
+        let Some(row) = self.atomic_row(view, &key)? else {
+            let (early, stored) = match self.early.get(&key) {
+                Some((row, stored)) => (row.is_some(), stored),
+                None => {
+                    let stored = view.get::<XAtomicEarlyImports>(&key)?.is_some();
+                    (stored, stored)
+                }
+            };
+            if chain == self.p_chain && !early {
+                self.early.put(key, (), stored);
+                self.stats.early_imports += 1;
+            } else {
+                self.stats.missing_inputs += 1;
+            }
             return Ok(());
         };
         let utxo = Utxo::parse(&row.bytes)
@@ -449,30 +588,39 @@ impl XChainState {
 /// (at most one sealed batch is unwritten); dropped batches are forgotten and the sequence
 /// counter falls back to what the store holds.
 impl Staging for XChainState {
+    /// Adds the final rows of the imports remembered or settled by the batch.
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+        self.early.write_to(batch);
+        Ok(())
+    }
+
     fn seal(&mut self) {
-        self.utxos.seal();
-        self.atomic_spent.seal();
-        self.txs.seal();
-        self.seq.seal();
+        self.each(|s| s.seal());
     }
 
     fn committed(&mut self) {
-        self.utxos.committed();
-        self.atomic_spent.committed();
-        self.txs.committed();
-        self.seq.committed();
+        self.each(|s| s.committed());
     }
 
     fn discard(&mut self) {
-        self.utxos.discard();
-        self.atomic_spent.discard();
-        self.txs.discard();
-        self.seq.discard();
+        self.each(|s| s.discard());
+    }
+}
+
+impl XChainState {
+    fn each(&mut self, f: impl Fn(&mut dyn Staging)) {
+        f(&mut self.utxos);
+        f(&mut self.atomic_created);
+        f(&mut self.atomic_spent);
+        f(&mut self.early);
+        f(&mut self.txs);
+        f(&mut self.seq);
+        f(&mut self.atomic_seq);
     }
 }
 
 impl Derive for XChainState {
-    const PATHS: &'static [IndexPath] = &X_PATHS;
+    const PATHS: &'static [IndexPath] = &X_DERIVE_PATHS;
     type Prepared = XContainer;
 
     fn derive(

@@ -32,6 +32,11 @@ table! {
     /// `(source chain, address, utxo id) -> seq`: position of an atomic UTXO in its address list.
     pub XAtomicAddrPos: "x_atomic_addr_pos" (PointLookup), (Id, ShortId, Id) => u64;
 
+    /// `(source chain, utxo id) -> ()`: atomic UTXOs an X-Chain `ImportTx` took before the
+    /// source's export was derived (the other chain's containers arrive later); the export then
+    /// leaves them out of shared memory and removes the entry.
+    pub XAtomicEarlyImports: "x_atomic_early_imports" (PointLookup), (Id, Id) => ();
+
     /// `tx id -> where its signed bytes are`: every accepted X-Chain tx (genesis txs included),
     /// as a range of the container holding it (or inline for genesis txs).
     pub XTxs: "x_txs" (PointLookup), Id => StoredBytes;
@@ -52,7 +57,7 @@ table! {
     /// proposervm wrapper): a range of its `X/block` container, or inline for the genesis block.
     pub XBlocks: "x_blocks", u64 => StoredBytes;
 
-    /// Counters: [`META_NEXT_SEQ`], [`META_GENESIS`].
+    /// Counters: [`META_NEXT_SEQ`], [`META_GENESIS`], [`META_NEXT_ATOMIC_SEQ`].
     pub XMeta: "x_meta", u8 => u64;
 }
 
@@ -60,6 +65,9 @@ table! {
 pub const META_NEXT_SEQ: u8 = 0;
 /// [`XMeta`] key: present (value 1) once the genesis was applied.
 pub const META_GENESIS: u8 = 1;
+/// [`XMeta`] key: the next atomic UTXO sequence number. Atomic UTXOs count apart from X's own,
+/// so both orders stay the same whichever chain's containers arrive first.
+pub const META_NEXT_ATOMIC_SEQ: u8 = 2;
 
 /// A stored UTXO: `u64 BE seq ‖ utxo bytes` (codec version 0, as the node marshals it).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! Shared by the history tests: a devnet fed through `ingest` with both derivers, an independent
-//! replay of the containers (plain maps, `types`' `operation_outputs`) giving every UTXO's
-//! expected creation and consumption, and dumps of every table for equality checks.
+//! replay of the containers (plain maps, `types`' `operation_outputs`; the P-Chain's exports to
+//! X and imports from X read from its blocks) giving every UTXO's expected creation and
+//! consumption, and dumps of every table for equality checks.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
 
@@ -8,8 +9,8 @@ use snowline_chain_x::X_PATHS;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use snowline_chain_x::history::tables::{
-    XhAllByAmount, XhAllByTime, XhAssets, XhBalances, XhBlocks, XhMeta, XhMultiOwner, XhTxs,
-    XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
+    XhAllByAmount, XhAllByTime, XhAssets, XhBalances, XhBlocks, XhEarlySpends, XhMeta,
+    XhMultiOwner, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
 };
 use snowline_chain_x::history::{AssetTotal, HistoryStats, Holding, XBalances, XHistory};
 use snowline_chain_x::state::XChainState;
@@ -21,6 +22,7 @@ use snowline_types::avm::outputs::operation_outputs;
 use snowline_types::avm::{Output, StandardBlock, TransferableOut, Tx, UnsignedTx, Utxo};
 use snowline_types::components::UtxoId;
 use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
+use snowline_types::platformvm;
 use snowline_types::proposervm;
 use snowline_types::vertex::Vertex;
 use snowline_types::{Id, ShortId};
@@ -39,6 +41,7 @@ pub struct World {
     pub records: Vec<ContainerRecord>,
     pub genesis: XGenesisState,
     pub x_chain: Id,
+    pub p_chain: Id,
     pub genesis_time: u64,
 }
 
@@ -51,6 +54,7 @@ pub fn world(cfg: DevnetConfig) -> World {
         records,
         genesis,
         x_chain: g.network.x_chain_id,
+        p_chain: g.network.p_chain_id,
         genesis_time: u64::try_from(devnet.config().start_time).unwrap(),
     }
 }
@@ -66,7 +70,10 @@ pub fn run(
     batch: usize,
     fail_after: Option<usize>,
 ) -> Result<HistoryStats, IndexError> {
-    let mut both = (XChainState::new(), XHistory::new(w.x_chain));
+    let mut both = (
+        XChainState::new(w.x_chain, w.p_chain),
+        XHistory::new(w.x_chain, w.p_chain),
+    );
     both.0.apply_genesis(store, &w.genesis).unwrap();
     both.1
         .apply_genesis(store, &w.genesis, w.genesis_time)
@@ -138,13 +145,70 @@ pub struct Replay {
     /// `(height, index in X/vtx) -> (id, parents, time, tx ids, size)`.
     pub vertices: BTreeMap<(u64, u64), VertexFacts>,
     pub blocks: BTreeMap<u64, (Id, u64, Vec<Id>)>,
+    /// P-Chain txs that exported to X or imported from X: `tx -> (block time, height, the
+    /// UTXOs it imported)`.
+    pub p_txs: HashMap<Id, (u64, u64, Vec<Id>)>,
     pub first_time: u64,
     pub last_time: u64,
 }
 
 impl Replay {
     pub fn height_of(&self, tx: &Id) -> Option<u64> {
-        self.txs.get(tx).and_then(|t| t.1)
+        match self.p_txs.get(tx) {
+            Some(p) => Some(p.1),
+            None => self.txs.get(tx).and_then(|t| t.1),
+        }
+    }
+}
+
+/// What a `P/block` does to X's atomic memory, as the replay reads it: exports to X become
+/// X-shaped UTXOs created by the P tx, imports from X consume what they name.
+fn replay_p_block(r: &mut Replay, w: &World, rec: &ContainerRecord) {
+    let block = platformvm::parse_block(&rec.bytes).unwrap();
+    let time = block
+        .block
+        .block
+        .timestamp()
+        .unwrap_or(u64::try_from(rec.timestamp_ns / 1_000_000_000).unwrap());
+    let height = block.block.block.height();
+    for (tx, id) in block.block.block.txs().into_iter().zip(&block.block.tx_ids) {
+        match &tx.unsigned {
+            platformvm::UnsignedTx::ExportTx(e) if e.destination_chain == w.x_chain => {
+                r.p_txs.insert(*id, (time, height, Vec::new()));
+                let first = e.base.outputs.len();
+                for (i, o) in e.exported_outputs.iter().enumerate() {
+                    let platformvm::TransferableOut::Secp256k1(t) = &o.output else {
+                        panic!("the devnet exports plain outputs");
+                    };
+                    let utxo = Utxo {
+                        utxo_id: UtxoId::new(*id, u32::try_from(first + i).unwrap()),
+                        asset_id: o.asset_id,
+                        output: Output::Secp256k1Transfer(t.clone()),
+                    };
+                    r.utxos.insert(
+                        utxo.id(),
+                        Expected {
+                            utxo,
+                            holding: Holding::ExportedToX,
+                            shared_with: Some(w.p_chain),
+                            created_tx: *id,
+                            created_time: time,
+                            consumed: None,
+                        },
+                    );
+                }
+            }
+            platformvm::UnsignedTx::ImportTx(i) if i.source_chain == w.x_chain => {
+                let ids: Vec<Id> = i.imported_inputs.iter().map(|x| x.utxo_id.id()).collect();
+                for u in &ids {
+                    let e = r.utxos.get_mut(u).expect("P imports a known X export");
+                    assert!(e.consumed.is_none(), "double import of {u}");
+                    e.consumed = Some((*id, time));
+                }
+                r.p_txs.insert(*id, (time, height, ids));
+            }
+            _ => {}
+        }
     }
 }
 
@@ -154,6 +218,7 @@ pub fn replay(w: &World) -> Replay {
         txs: HashMap::new(),
         vertices: BTreeMap::new(),
         blocks: BTreeMap::new(),
+        p_txs: HashMap::new(),
         first_time: 0,
         last_time: 0,
     };
@@ -253,8 +318,14 @@ pub fn replay(w: &World) -> Replay {
     }
     let mut vtx_index = 0u64;
     let mut first = None;
-    // The X-Chain's containers only: the devnet interleaves P-Chain blocks, which are not X's.
-    for rec in w.records.iter().filter(|r| X_PATHS.contains(&r.path)) {
+    // The P-Chain's blocks count only for X's atomic memory (and not in X's container times).
+    for rec in &w.records {
+        if rec.path == IndexPath::PBlock {
+            replay_p_block(&mut r, w, rec);
+        }
+        if !X_PATHS.contains(&rec.path) {
+            continue;
+        }
         let time = u64::try_from(rec.timestamp_ns / 1_000_000_000).unwrap();
         first.get_or_insert(time);
         r.last_time = time;
@@ -363,6 +434,7 @@ pub fn dump_history(store: &Store) -> Vec<String> {
     dump_table::<XhBlocks>(store, &mut out);
     dump_table::<XhAssets>(store, &mut out);
     dump_table::<XhMeta>(store, &mut out);
+    dump_table::<XhEarlySpends>(store, &mut out);
     out
 }
 
@@ -372,7 +444,11 @@ pub fn dump_state(store: &Store) -> Vec<String> {
     let mut out = Vec::new();
     dump_table::<XUtxos>(store, &mut out);
     dump_table::<XAddrUtxos>(store, &mut out);
+    dump_table::<XAddrUtxoPos>(store, &mut out);
     dump_table::<XAtomicUtxos>(store, &mut out);
+    dump_table::<XAtomicAddrUtxos>(store, &mut out);
+    dump_table::<XAtomicAddrPos>(store, &mut out);
+    dump_table::<XAtomicEarlyImports>(store, &mut out);
     dump_table::<XTxs>(store, &mut out);
     dump_table::<XBlocks>(store, &mut out);
     dump_table::<XMeta>(store, &mut out);

@@ -1,0 +1,273 @@
+//! Atomic (shared) memory between the X- and the P-Chain: what an `ExportTx` puts in its
+//! destination's shared memory and what an `ImportTx` takes out, read from either chain's
+//! containers.
+//!
+//! Both VMs give an exported output the index after the tx's own outputs (avalanchego's avm and
+//! platformvm `ExportTx` executors: `avax.UTXOID{TxID: txID, OutputIndex: len(tx.Outs) + i}`),
+//! and both codecs give secp256k1fx's `TransferOutput` type id 7, so an exported UTXO has the
+//! same id and the same bytes on both chains.
+
+use crate::codec::CodecError;
+use crate::components::UtxoId;
+use crate::container::{ContainerRecord, IndexPath};
+use crate::platformvm::PChainBlock;
+use crate::time::unix_seconds;
+use crate::vertex::Vertex;
+use crate::{Id, avm, platformvm, proposervm};
+
+/// Where the `i`-th exported output of an `ExportTx` with `outputs` outputs of its own lands.
+pub fn exported_utxo_id(tx_id: Id, outputs: usize, i: usize) -> UtxoId {
+    let index = outputs.saturating_add(i);
+    UtxoId::new(tx_id, u32::try_from(index).unwrap_or(u32::MAX))
+}
+
+/// The UTXOs an X-Chain `ExportTx` with id `tx_id` puts in its destination's shared memory.
+pub fn x_exported(tx: &avm::ExportTx, tx_id: Id) -> Vec<avm::Utxo> {
+    let first = tx.base.outputs.len();
+    tx.exported_outputs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| avm::Utxo {
+            utxo_id: exported_utxo_id(tx_id, first, i),
+            asset_id: o.asset_id,
+            output: match &o.output {
+                avm::TransferableOut::Secp256k1(t) => avm::Output::Secp256k1Transfer(t.clone()),
+            },
+        })
+        .collect()
+}
+
+/// The UTXOs a P-Chain `ExportTx` with id `tx_id` puts in its destination's shared memory.
+pub fn p_exported(tx: &platformvm::txs::ExportTx, tx_id: Id) -> Vec<platformvm::Utxo> {
+    let first = tx.base.outputs.len();
+    tx.exported_outputs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| platformvm::Utxo {
+            utxo_id: exported_utxo_id(tx_id, first, i),
+            asset_id: o.asset_id,
+            output: o.output.clone(),
+        })
+        .collect()
+}
+
+/// An X-Chain UTXO as the P-Chain reads it from shared memory; `None` for an output the P-Chain
+/// cannot hold (only secp256k1fx transfers cross).
+pub fn x_to_p(utxo: &avm::Utxo) -> Option<platformvm::Utxo> {
+    let avm::Output::Secp256k1Transfer(t) = &utxo.output else {
+        return None;
+    };
+    Some(platformvm::Utxo {
+        utxo_id: utxo.utxo_id,
+        asset_id: utxo.asset_id,
+        output: platformvm::TransferableOut::Secp256k1(t.clone()),
+    })
+}
+
+/// A P-Chain UTXO as the X-Chain reads it from shared memory; `None` for a stakeable lock,
+/// which the X-Chain's codec cannot hold.
+pub fn p_to_x(utxo: &platformvm::Utxo) -> Option<avm::Utxo> {
+    let platformvm::TransferableOut::Secp256k1(t) = &utxo.output else {
+        return None;
+    };
+    Some(avm::Utxo {
+        utxo_id: utxo.utxo_id,
+        asset_id: utxo.asset_id,
+        output: avm::Output::Secp256k1Transfer(t.clone()),
+    })
+}
+
+/// One tx's traffic with shared memory, its exported UTXOs in the reading chain's shape `U`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AtomicTx<U> {
+    /// An `ExportTx`: `utxos` wait in `destination`'s shared memory.
+    Export {
+        /// The exporting tx.
+        tx_id: Id,
+        /// The chain whose shared memory receives them.
+        destination: Id,
+        /// The exported UTXOs, in index order.
+        utxos: Vec<U>,
+    },
+    /// An `ImportTx`: takes `utxos` (UTXO ids) out of its chain's shared memory of `source`.
+    Import {
+        /// The importing tx.
+        tx_id: Id,
+        /// The chain that exported them.
+        source: Id,
+        /// The ids of the imported UTXOs.
+        utxos: Vec<Id>,
+    },
+}
+
+/// The atomic txs of one accepted container, in order, with the height and time they were
+/// accepted at (Unix seconds).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AtomicTxs<U> {
+    /// The vertex or block height.
+    pub height: u64,
+    /// When the container was accepted: a P-Chain block's own time, the acceptance time of an
+    /// X-Chain container (as the X-Chain history dates its txs).
+    pub timestamp: u64,
+    /// Its `ImportTx`s and `ExportTx`s.
+    pub txs: Vec<AtomicTx<U>>,
+}
+
+/// A P-Chain block's time: its Banff timestamp, else (Apricot blocks have none) the time the
+/// index accepted it, `acceptance_ns`.
+pub fn p_block_time(block: &PChainBlock, acceptance_ns: i64) -> u64 {
+    block
+        .block
+        .block
+        .timestamp()
+        .unwrap_or_else(|| unix_seconds(acceptance_ns))
+}
+
+/// The atomic txs of an accepted P-Chain block, exports in the X-Chain's shape (outputs the
+/// X-Chain cannot hold are left out). Atomic txs are decision txs, so option blocks have none.
+pub fn p_block_atomic(block: &PChainBlock, acceptance_ns: i64) -> AtomicTxs<avm::Utxo> {
+    let parsed = &block.block;
+    let txs = parsed
+        .block
+        .txs()
+        .into_iter()
+        .zip(&parsed.tx_ids)
+        .filter_map(|(tx, id)| match &tx.unsigned {
+            platformvm::UnsignedTx::ExportTx(e) => Some(AtomicTx::Export {
+                tx_id: *id,
+                destination: e.destination_chain,
+                utxos: p_exported(e, *id).iter().filter_map(p_to_x).collect(),
+            }),
+            platformvm::UnsignedTx::ImportTx(i) => Some(AtomicTx::Import {
+                tx_id: *id,
+                source: i.source_chain,
+                utxos: i.imported_inputs.iter().map(|x| x.utxo_id.id()).collect(),
+            }),
+            _ => None,
+        })
+        .collect();
+    AtomicTxs {
+        height: parsed.block.height(),
+        timestamp: p_block_time(block, acceptance_ns),
+        txs,
+    }
+}
+
+/// The atomic tx of an X-Chain tx, if it is one, exports in the P-Chain's shape.
+fn x_tx_atomic(tx: &avm::Tx, tx_id: Id) -> Option<AtomicTx<platformvm::Utxo>> {
+    match &tx.unsigned {
+        avm::UnsignedTx::Export(e) => Some(AtomicTx::Export {
+            tx_id,
+            destination: e.destination_chain,
+            utxos: x_exported(e, tx_id).iter().filter_map(x_to_p).collect(),
+        }),
+        avm::UnsignedTx::Import(i) => Some(AtomicTx::Import {
+            tx_id,
+            source: i.source_chain,
+            utxos: i.imported_inputs.iter().map(|x| x.utxo_id.id()).collect(),
+        }),
+        _ => None,
+    }
+}
+
+/// Whether signed X-Chain tx bytes hold an `ImportTx` or an `ExportTx` (the unsigned tx's type
+/// id follows the codec version), so a vertex's other txs need not be decoded.
+fn is_x_atomic(tx: &[u8]) -> bool {
+    let import = avm::type_id::IMPORT_TX.to_be_bytes();
+    let export = avm::type_id::EXPORT_TX.to_be_bytes();
+    tx.get(2..6)
+        .is_some_and(|t| t == import.as_slice() || t == export.as_slice())
+}
+
+/// The atomic txs of an accepted `X/vtx` or `X/block` container, exports in the P-Chain's shape;
+/// `None` for other paths. `X/tx` is left out on purpose: every accepted X-Chain tx is also in
+/// a vertex or block, which gives it a height.
+pub fn x_container_atomic(
+    record: &ContainerRecord,
+) -> Result<Option<AtomicTxs<platformvm::Utxo>>, CodecError> {
+    let timestamp = unix_seconds(record.timestamp_ns);
+    match record.path {
+        IndexPath::XVtx => {
+            let vertex = Vertex::parse(&record.bytes)?.vertex;
+            let mut txs = Vec::new();
+            for bytes in vertex.txs.iter().filter(|b| is_x_atomic(b)) {
+                let parsed = avm::Tx::parse(bytes)?;
+                txs.extend(x_tx_atomic(&parsed.tx, parsed.id));
+            }
+            Ok(Some(AtomicTxs {
+                height: vertex.height,
+                timestamp,
+                txs,
+            }))
+        }
+        IndexPath::XBlock => {
+            let inner = proposervm::Block::decode(&record.bytes)?.into_inner();
+            let block = avm::StandardBlock::parse_vec(inner)?;
+            let txs = block
+                .block
+                .txs
+                .iter()
+                .zip(&block.tx_ids)
+                .filter_map(|(tx, id)| x_tx_atomic(tx, *id))
+                .collect();
+            Ok(Some(AtomicTxs {
+                height: block.block.height,
+                timestamp,
+                txs,
+            }))
+        }
+        IndexPath::XTx | IndexPath::PBlock | IndexPath::CBlock => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::fx::secp256k1fx::{OutputOwners, TransferOutput};
+    use crate::{ShortId, components::TransferableOutput};
+
+    fn transfer(amount: u64) -> TransferOutput {
+        TransferOutput {
+            amount,
+            owners: OutputOwners::new(1, vec![ShortId([7; 20])]),
+        }
+    }
+
+    #[test]
+    fn exported_utxos_follow_the_outputs_and_read_the_same_on_both_chains() {
+        let asset = Id([9; 32]);
+        let tx_id = Id([3; 32]);
+        let out = |a| TransferableOutput {
+            asset_id: asset,
+            output: avm::TransferableOut::Secp256k1(transfer(a)),
+        };
+        let x = avm::ExportTx {
+            base: avm::BaseTx {
+                outputs: vec![out(1), out(2)],
+                ..Default::default()
+            },
+            destination_chain: Id::EMPTY,
+            exported_outputs: vec![out(5), out(6)],
+        };
+        let utxos = x_exported(&x, tx_id);
+        let indexes: Vec<u32> = utxos.iter().map(|u| u.utxo_id.output_index).collect();
+        assert_eq!(indexes, [2, 3]);
+        for u in &utxos {
+            let p = x_to_p(u).unwrap();
+            assert_eq!(p.to_bytes(), u.to_bytes(), "same bytes in both codecs");
+            assert_eq!(p.id(), u.id());
+            assert_eq!(p_to_x(&p).as_ref(), Some(u));
+        }
+        let lock = platformvm::Utxo {
+            utxo_id: UtxoId::new(tx_id, 0),
+            asset_id: asset,
+            output: platformvm::TransferableOut::StakeableLock(platformvm::LockOut {
+                locktime: 1,
+                output: transfer(1),
+            }),
+        };
+        assert_eq!(p_to_x(&lock), None);
+    }
+}
