@@ -1,11 +1,16 @@
 //! `cargo xtask demo`: the main job on the bundled devnet. Builds everything, checks the store
-//! end to end, then starts `node-rpc` on the devnet (127.0.0.1:9650) and `data-api` following it
+//! end to end, then starts `node-rpc` on the devnet (127.0.0.1:9650), live: after the bundled
+//! history it accepts new X and P blocks at [`LIVE_RATE`], and `data-api` following it
 //! (127.0.0.1:8080); both print where they listen and example calls. Ctrl-C stops both.
 
 use std::path::PathBuf;
 use std::process::{Child, Command};
 
 use crate::run::status;
+
+/// Containers per second the demo's devnet accepts after its history: a moving chain that is
+/// easy to watch (about one X and one P block a second).
+const LIVE_RATE: &str = "2";
 
 /// Kills the child when dropped (the demo's `node-rpc`, once `data-api` has stopped).
 struct Reaped(Child);
@@ -34,13 +39,16 @@ pub fn run() -> Result<(), String> {
     ]))?;
     let bin = target_dir().join("debug");
     eprintln!(
-        "xtask: starting node-rpc on the devnet and data-api following it (data in snowline-data/); Ctrl-C stops both"
+        "xtask: starting node-rpc on the devnet, live at {LIVE_RATE} new containers/s, and data-api \
+         following it (data in snowline-data/); Ctrl-C stops both"
     );
     let node = Command::new(bin.join("node-rpc"))
         .args([
             "serve",
             "--source",
             "devnet",
+            "--live-rate",
+            LIVE_RATE,
             "--data-dir",
             "snowline-data/node-rpc",
         ])

@@ -6,6 +6,8 @@
 //! tests, the fuzzers or the benchmarks.
 
 mod demo;
+mod freshness;
+mod http;
 mod layers;
 mod libclang;
 mod prereq;
@@ -25,11 +27,16 @@ commands:
   check-layers [--rules FILE]
                    check every workspace crate's normal and build dependencies against the
                    ```layers block of docs/architecture.md (or FILE)
-  demo             set up, build everything, serve node-rpc and data-api on the bundled devnet
+  demo             set up, build everything, serve node-rpc on the bundled devnet, live (new
+                   blocks every second), and data-api following it
   test             set up, then check-layers, cargo fmt --check, clippy -D warnings, and every
                    test of the workspace
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
   bench            run the criterion benchmarks (release build; slow the first time)
+  freshness [--rate R] [--samples N] [--poll-ms MS] [--release]
+                   start node-rpc live (R containers/s, default 10) and data-api following it on
+                   free ports; time N new X blocks (default 300) from acceptance to visibility in
+                   data-api's /utxos; print p50/p99/max (docs/benchmarks.md, Freshness)
   interop          drive node-rpc with the real npm clients (avalanche 3, avalanchejs 5; needs npm)
   interop data-api [sdk|schemathesis [PROFILE...]]
                    drive data-api with the official SDK (@avalanche-sdk/chainkit; needs npm) and
@@ -50,6 +57,7 @@ fn main() -> ExitCode {
         Some("test") => prereq::ensure_all().and_then(|()| run::test()),
         Some("fuzz") => prereq::ensure_all().and_then(|()| run::fuzz(&args[1..])),
         Some("bench") => prereq::ensure_all().and_then(|()| run::bench(&args[1..])),
+        Some("freshness") => prereq::ensure_all().and_then(|()| freshness::run(&args[1..])),
         Some("interop") => prereq::ensure_all().and_then(|()| run::interop(&args[1..])),
         Some("-h" | "--help" | "help") | None => {
             print!("{USAGE}");

@@ -90,8 +90,10 @@ pub struct ServeArgs {
     pub devnet: DevnetSeed,
     #[command(flatten)]
     pub follow_batch: UpstreamBatch,
-    /// Pause between polls of the upstream once caught up, in milliseconds.
-    #[arg(long, env = "SNOWLINE_POLL_MS", default_value_t = 250)]
+    /// Pause between polls of the upstream once caught up, in milliseconds. A new upstream
+    /// block is visible here within about this plus the time to fetch and write it: 200 ms
+    /// keeps it well within a second (docs/benchmarks.md, "Freshness").
+    #[arg(long, env = "SNOWLINE_POLL_MS", default_value_t = 200)]
     pub poll_ms: u64,
     /// Where the spec and the hosted service differ, whose behaviour to follow.
     #[arg(long, env = "SNOWLINE_COMPAT", value_enum, default_value = "spec")]

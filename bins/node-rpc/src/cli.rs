@@ -80,6 +80,10 @@ pub struct ServeArgs {
     /// Approximate number of devnet txs; 0 for the small preset.
     #[arg(long, env = "SNOWLINE_DEVNET_TXS", default_value_t = 0)]
     pub devnet_txs: u64,
+    /// After the devnet's history, keep accepting new X and P blocks at this many containers
+    /// per second (docs/devnet.md, "Live"); 0 for none. Needs `--source devnet`.
+    #[arg(long, env = "SNOWLINE_LIVE_RATE", default_value_t = 0.0, value_parser = parse_rate)]
+    pub live_rate: f64,
 }
 
 /// `import` flags.
@@ -111,6 +115,16 @@ pub struct FollowArgs {
     pub devnet: DevnetSeed,
     #[command(flatten)]
     pub batch: UpstreamBatch,
+}
+
+/// A rate in containers per second: finite, 0 or more.
+fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(r) if r.is_finite() && r >= 0.0 => Ok(r),
+        _ => Err(format!(
+            "{s:?} is not a rate in containers per second (0 or more)"
+        )),
+    }
 }
 
 fn parse_compat(s: &str) -> Result<Compat, String> {

@@ -32,12 +32,15 @@ pub fn open(dir: &Path) -> Result<Arc<Store>, String> {
     snowline_cli::open_store(dir, &schema())
 }
 
-/// What loading the devnet did, and a funded address to show in example calls.
+/// What loading the devnet did, a funded address to show in example calls, and the devnet at
+/// the end of its history (to go on live).
 pub struct DevnetLoad {
     /// Containers added (0 when the store already held the devnet).
     pub added: u64,
     /// A devnet address that holds UTXOs, as `X-local1...`.
     pub funded_address: String,
+    /// The devnet, its history generated.
+    pub devnet: Devnet,
 }
 
 /// The devnet of `seed`: the small preset when `txs` is 0, else about `txs` txs.
@@ -87,6 +90,7 @@ pub fn load_devnet(store: &Store, seed: u64, txs: u64) -> Result<DevnetLoad, Str
     Ok(DevnetLoad {
         added: stats.added,
         funded_address,
+        devnet,
     })
 }
 

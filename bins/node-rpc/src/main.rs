@@ -3,6 +3,7 @@
 
 mod cli;
 mod data;
+mod live;
 mod serve;
 
 use std::process::ExitCode;
@@ -33,7 +34,11 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Serve(args) => {
             let mut example_address = None;
+            let mut live = None;
             let network = args.common.network.resolve()?;
+            if args.live_rate > 0.0 && args.source != Source::Devnet {
+                return Err("--live-rate continues the devnet: use it with --source devnet".into());
+            }
             let store = data::open(&args.common.data_dir)?;
             if args.source == Source::Devnet {
                 if network.network_id != snowline_types::network::LOCAL_ID {
@@ -47,9 +52,25 @@ fn run(cli: Cli) -> Result<(), String> {
                     println!("node-rpc: loaded the devnet: {} containers", load.added);
                 }
                 example_address = Some(load.funded_address);
+                if args.live_rate > 0.0 {
+                    live = Some(live::start(
+                        Arc::clone(&store),
+                        load.devnet,
+                        args.live_rate,
+                    )?);
+                }
             }
             let example = example_address.as_deref();
-            runtime()?.block_on(serve::serve(store, network.clone(), args.listen, example))
+            let live_rate = live.is_some().then_some(args.live_rate);
+            let served = runtime()?.block_on(serve::serve(
+                store,
+                network.clone(),
+                args.listen,
+                example,
+                live_rate,
+            ));
+            let stopped = live.map_or(Ok(()), live::Live::stop);
+            served.and(stopped)
         }
         Command::Import(args) => {
             let network = args.common.network.resolve()?;
@@ -94,7 +115,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         .await
                         .map_err(|e| format!("following {}: {e}", args.upstream))
                 });
-                let served = serve::serve(store, network.clone(), args.listen, None).await;
+                let served = serve::serve(store, network.clone(), args.listen, None, None).await;
                 let followed = follow.await.map_err(|e| format!("follower task: {e}"))?;
                 served.and(followed)
             })

@@ -32,12 +32,14 @@ pub fn router(store: Arc<Store>, network: NetworkInfo, compat: Compat) -> Result
     }))
 }
 
-/// Binds `listen` and serves until SIGINT/SIGTERM, after printing where and a few example calls.
+/// Binds `listen` and serves until SIGINT/SIGTERM, after printing where, whether the devnet is
+/// live (`live_rate`, containers per second) and a few example calls.
 pub async fn serve(
     store: Arc<Store>,
     network: NetworkInfo,
     listen: Listen,
     example_address: Option<&str>,
+    live_rate: Option<f64>,
 ) -> Result<(), String> {
     let Listen { listen, compat } = listen;
     let router = router(Arc::clone(&store), network.clone(), compat)?;
@@ -49,6 +51,12 @@ pub async fn serve(
         "node-rpc: listening on http://{addr} (network {}, compat {compat})",
         network.name
     );
+    if let Some(rate) = live_rate {
+        println!(
+            "node-rpc: live: accepting new X and P blocks after the devnet's history, {rate} \
+             containers/s (watch index.getLastAccepted on /ext/index/X/block and /ext/index/P/block)"
+        );
+    }
     print_examples(&store, addr, example_address);
     server
         .run_until(snowline_jsonrpc::shutdown_signal())
@@ -85,7 +93,7 @@ fn print_examples(store: &Store, addr: SocketAddr, address: Option<&str>) {
             &format!(r#"{{"addresses":["{a}"],"limit":5}}"#),
         );
     }
-    for path in [IndexPath::XTx, IndexPath::XBlock] {
+    for path in [IndexPath::XTx, IndexPath::XBlock, IndexPath::PBlock] {
         if let Ok(Some(last)) = IndexReader::new(store, path).last_accepted() {
             if path == IndexPath::XTx {
                 call(

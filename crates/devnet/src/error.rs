@@ -25,6 +25,9 @@ pub enum DevnetError {
     /// A staking certificate, BLS key or signature could not be made.
     #[error("crypto error: {0}")]
     Crypto(&'static str),
+    /// The history failed to generate (or a live step did), so nothing can follow it.
+    #[error("the devnet failed earlier; nothing can follow")]
+    Failed,
     /// Nothing was spendable when a container needed a tx.
     #[error("no spendable UTXO left to build a tx in {0}")]
     OutOfUtxos(&'static str),

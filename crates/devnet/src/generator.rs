@@ -63,9 +63,13 @@ pub struct Devnet {
     prev_inner: Id,
     prev_outer: Id,
     cortina_s: i64,
+    /// The last X block's time (the linear genesis's before the first block), Unix s.
+    x_time_s: i64,
     stats: DevnetStats,
     p: PChain,
     failed: bool,
+    /// The index timestamp of the last record returned.
+    last_ts: i64,
 }
 
 impl Devnet {
@@ -144,9 +148,11 @@ impl Devnet {
             prev_inner: Id::EMPTY,
             prev_outer: Id::EMPTY,
             cortina_s,
+            x_time_s: cortina_s,
             stats: DevnetStats::default(),
             p,
             failed: false,
+            last_ts: i64::MIN,
         })
     }
 
@@ -386,9 +392,29 @@ impl Devnet {
     }
 
     fn next_block(&mut self, height: u64) -> Result<(), DevnetError> {
+        let time_s = self.cortina_s + (height as i64) * self.cfg.block_interval_s;
+        let (record, exports) = self.build_block(height, time_s)?;
+        let timestamp_ns = time_s * NANOS + 1 + self.jitter(900_000_000);
+        self.out.push_back(ContainerRecord {
+            timestamp_ns,
+            ..record
+        });
+        for u in exports {
+            self.p.x_exported(timestamp_ns, u);
+        }
+        Ok(())
+    }
+
+    /// Builds the standard block at `height` and `time_s` wrapped in its proposervm block, and
+    /// advances the chain to it. The record's timestamp is left 0 for the caller to stamp; the
+    /// exports to P it returns wait for that stamp.
+    fn build_block(
+        &mut self,
+        height: u64,
+        time_s: i64,
+    ) -> Result<(ContainerRecord, Vec<snowline_types::platformvm::Utxo>), DevnetError> {
         let want = self.cfg.txs_per_block as usize;
         let txs = self.build_txs(want, MAX_BLOCK_TX_BYTES, "a block")?;
-        let time_s = self.cortina_s + (height as i64) * self.cfg.block_interval_s;
         let exports = self.exports_to_p(&txs);
         let block = StandardBlock {
             parent_id: self.prev_inner,
@@ -406,21 +432,18 @@ impl Devnet {
             Epoch::default(),
             inner,
         );
-        let timestamp_ns = time_s * NANOS + 1 + self.jitter(900_000_000);
-        self.out.push_back(ContainerRecord {
+        self.prev_inner = inner_id;
+        self.prev_outer = outer.id;
+        self.x_time_s = time_s;
+        self.stats.blocks += 1;
+        self.wallet.pool.commit();
+        let record = ContainerRecord {
             path: IndexPath::XBlock,
             id: outer.id,
             bytes: outer.bytes,
-            timestamp_ns,
-        });
-        for u in exports {
-            self.p.x_exported(timestamp_ns, u);
-        }
-        self.prev_inner = inner_id;
-        self.prev_outer = outer.id;
-        self.stats.blocks += 1;
-        self.wallet.pool.commit();
-        Ok(())
+            timestamp_ns: 0,
+        };
+        Ok((record, exports))
     }
 
     /// The outputs `txs` export to the P-Chain, as P-Chain UTXOs (`len(outs) + i` indexes).
@@ -486,6 +509,45 @@ impl Devnet {
 }
 
 impl Devnet {
+    /// The X block after the last one, for the live continuation: its time follows the
+    /// history's schedule (`block_interval_s` per block) but never passes `now_s`, and always
+    /// exceeds its parent's. The record is unstamped (timestamp 0); the exports to P it returns
+    /// are handed to [`Devnet::x_exported`] once it is.
+    pub(crate) fn live_x_block(
+        &mut self,
+        now_s: i64,
+    ) -> Result<(ContainerRecord, Vec<snowline_types::platformvm::Utxo>), DevnetError> {
+        let height = self.stats.blocks + 1;
+        let scheduled = self.cortina_s + (height as i64) * self.cfg.block_interval_s;
+        let time_s = scheduled.min(now_s).max(self.x_time_s + 1);
+        self.build_block(height, time_s)
+    }
+
+    /// Whether generating the history failed (the iterator returned an error).
+    pub(crate) fn has_failed(&self) -> bool {
+        self.failed
+    }
+
+    /// The index timestamp of the last record the iterator returned.
+    pub(crate) fn last_timestamp_ns(&self) -> i64 {
+        self.last_ts
+    }
+
+    /// The X-Chain's exports to P were accepted at `ts`: they wait in P's shared memory.
+    pub(crate) fn x_exported(&mut self, ts: i64, utxos: Vec<snowline_types::platformvm::Utxo>) {
+        for u in utxos {
+            self.p.x_exported(ts, u);
+        }
+    }
+
+    /// The P-Chain's next live event (a standard block, or a reward proposal with its option),
+    /// unstamped; see `PChain::live_step`.
+    pub(crate) fn live_p_step(&mut self, now_s: u64) -> Result<Vec<ContainerRecord>, DevnetError> {
+        self.p.live_step(now_s)
+    }
+}
+
+impl Devnet {
     /// The next X record's timestamp, generating X containers as needed.
     fn x_front(&mut self) -> Result<Option<i64>, DevnetError> {
         while self.out.is_empty() && self.phase != Phase::Done {
@@ -519,7 +581,12 @@ impl Iterator for Devnet {
             return None;
         }
         match self.next_merged() {
-            Ok(r) => r.map(Ok),
+            Ok(r) => {
+                if let Some(r) = &r {
+                    self.last_ts = r.timestamp_ns;
+                }
+                r.map(Ok)
+            }
             Err(e) => {
                 self.failed = true;
                 Some(Err(e))

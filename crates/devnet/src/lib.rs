@@ -5,7 +5,9 @@
 //! with the stop vertex, then proposervm-wrapped standard blocks (`X/block`).
 //!
 //! [`Devnet::generate`] returns an iterator of [`ContainerRecord`]s in acceptance order; it
-//! streams, keeping only the spendable UTXO set in memory. See `docs/devnet.md`.
+//! streams, keeping only the spendable UTXO set in memory. [`Devnet::into_live`] then continues
+//! the same chains a step at a time ([`LiveDevnet`]), stamped with the wall clock. See
+//! `docs/devnet.md`.
 //!
 //! [`ContainerRecord`]: snowline_types::container::ContainerRecord
 
@@ -15,6 +17,7 @@ pub mod error;
 pub mod generator;
 pub mod genesis;
 pub mod keys;
+mod live;
 pub mod nodes;
 pub mod output;
 mod pchain;
@@ -29,4 +32,5 @@ pub use error::DevnetError;
 pub use generator::{Devnet, DevnetStats, linear_genesis_block};
 pub use genesis::XGenesis;
 pub use keys::KeyRing;
+pub use live::LiveDevnet;
 pub use output::{WriteError, genesis_json, write_jsonl};

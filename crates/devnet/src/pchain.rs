@@ -65,6 +65,10 @@ const MAX_LOCKED_DELEGATION: u64 = 1_000_000_000_000;
 const MAX_EXPORT: u64 = 1_000_000_000;
 /// Outputs per ExportTx of the opening export blocks.
 const EXPORTS_PER_TX: usize = 1024;
+/// Chain time between live standard blocks at most: a minute, so the history's stakers (25 h and
+/// more) end within the first hour or so of a live run at a block a second or two, and chain time
+/// stays behind the wall clock for weeks.
+pub const LIVE_INTERVAL_S: u64 = 60;
 /// Tx bytes per P block (under the 256 KiB block limit).
 const MAX_BLOCK_TX_BYTES: usize = 200_000;
 /// nAVAX each L1 validator deposits for its continuous fee: 1 AVAX.
@@ -236,6 +240,9 @@ pub(crate) struct PChain {
     high_water: usize,
     /// The next planned event's extra nanoseconds (ties with X records).
     bump: i64,
+    /// Continuing live (`PChain::live_step`): the last standard block's time. Live, there is no
+    /// last block, and every X export of an earlier step may be imported.
+    live_last_s: Option<u64>,
     /// Txs generated so far.
     pub txs: u64,
     /// Blocks generated so far.
@@ -317,6 +324,7 @@ impl PChain {
             start_s: p.start_s,
             high_water: (4 * p.txs_per_block).max(64),
             bump: 0,
+            live_last_s: None,
             txs: 0,
             block_count: 0,
             genesis,
@@ -726,10 +734,12 @@ impl PChain {
         weight: u64,
     ) -> Option<StakeFunds> {
         if locked {
+            // A lock that has run out (live, a year past the history) no longer stakes.
+            let now = self.time_s;
             let i = self
                 .locked
                 .iter()
-                .position(|c| c.amount >= min && c.amount <= max)?;
+                .position(|c| c.amount >= min && c.amount <= max && c.locktime > now)?;
             let coin = self.locked.swap_remove(i);
             let Some(fee_coins) = self.take_coins(P_TX_FEE) else {
                 self.locked.push(coin);
@@ -1176,7 +1186,13 @@ impl PChain {
     /// Imports up to four UTXOs the X-Chain exported before `before_ts`, paying the fee from a
     /// P-Chain coin.
     fn import_x(&mut self) -> Result<Option<ParsedTx>, DevnetError> {
-        let before = self.last_ts;
+        // Live, every export waiting came with an earlier step (and its stamp is not known
+        // here yet); otherwise those accepted before this block's timestamp.
+        let before = if self.live_last_s.is_some() {
+            i64::MAX
+        } else {
+            self.last_ts
+        };
         let mut picked = Vec::new();
         while picked.len() < 4 {
             match self.from_x.front() {
@@ -1349,6 +1365,36 @@ impl PChain {
             self.block += 1;
             self.standard_block(ts)
         }
+    }
+
+    /// The next event past the history, as [`PChain::step`] makes one but with no last block:
+    /// each standard block comes [`LIVE_INTERVAL_S`] (or `interval_s` if shorter) after the
+    /// last, never past `now_s` nor before its parent; stakers whose end that reaches are
+    /// rewarded first. Returns the block's records (a proposal comes with its option), to be
+    /// stamped by the caller.
+    pub fn live_step(&mut self, now_s: u64) -> Result<Vec<ContainerRecord>, DevnetError> {
+        let last = *self
+            .live_last_s
+            .get_or_insert(self.start_s + self.block * self.interval_s);
+        let scheduled = last + self.interval_s.min(LIVE_INTERVAL_S);
+        let t = scheduled.min(now_s).max(self.time_s);
+        let (reward, time) = match self.stakers.keys().next() {
+            Some((end, _, _)) if *end <= t => (true, *end),
+            _ => {
+                self.live_last_s = Some(t);
+                (false, t)
+            }
+        };
+        // Placeholder index timestamps (1 ms apart, as `push` keeps them); the caller stamps.
+        let ts = self.last_ts + 1_000_000;
+        self.time_s = time;
+        if reward {
+            self.reward_next(ts)?;
+        } else {
+            self.block += 1;
+            self.standard_block(ts)?;
+        }
+        Ok(self.out.drain(..).collect())
     }
 
     fn standard_block(&mut self, ts: i64) -> Result<(), DevnetError> {

@@ -584,6 +584,12 @@ fn run(cfg: DevnetConfig) -> (Devnet, Ledger) {
     let mut d = Devnet::generate(cfg).unwrap();
     let recs: Vec<ContainerRecord> = d.by_ref().map(|r| r.unwrap()).collect();
     let l = replay(&d, &recs);
+    check_conservation(&d, &l);
+    (d, l)
+}
+
+/// AVAX is conserved and the supply is the generator's.
+fn check_conservation(d: &Devnet, l: &Ledger) {
     // AVAX is conserved: what came in (genesis, imports) plus the minted rewards equals what is
     // left (UTXOs, current stake, L1 balances) plus what left (exports) and the burned fees.
     let left: u128 = l.utxos.values().map(|(_, o)| u128::from(o.amount())).sum();
@@ -596,7 +602,6 @@ fn run(cfg: DevnetConfig) -> (Devnet, Ledger) {
         d.p_current_supply(),
         "the supply the generator keeps"
     );
-    (d, l)
 }
 
 #[test]
@@ -643,4 +648,37 @@ fn other_seeds_and_the_large_preset_replay() {
         "large(20000) made {} P txs",
         d.stats().p_txs
     );
+}
+
+#[test]
+fn the_live_continuation_keeps_the_p_chain_rules() {
+    let mut d = Devnet::generate(DevnetConfig::small()).unwrap();
+    let mut recs: Vec<ContainerRecord> = d.by_ref().map(|r| r.unwrap()).collect();
+    let history_p_txs = d.stats().p_txs;
+    let mut live = d.into_live().unwrap();
+    let mut now = 1_790_000_000_000_000_000i64;
+    let mut clock = || {
+        now += 1_000_000;
+        now
+    };
+    // Live standard blocks are a minute of chain time apart: the history's last stakers end
+    // about a day after it, so run until a few of them have been rewarded.
+    let is_reward = |r: &ContainerRecord| {
+        r.path == IndexPath::PBlock
+            && matches!(
+                parse_block(&r.bytes).unwrap().block.block,
+                Block::BanffProposal { .. }
+            )
+    };
+    let mut rewards = 0;
+    while rewards < 3 {
+        assert!(live.devnet().stats().p_blocks < 10_000, "no staker ended");
+        let step = live.step(&mut clock).unwrap();
+        rewards += step.iter().filter(|r| is_reward(r)).count();
+        recs.extend(step);
+    }
+    let l = replay(live.devnet(), &recs);
+    check_conservation(live.devnet(), &l);
+    // Standard blocks with txs came too, not only the reward proposals.
+    assert!(live.devnet().stats().p_txs > history_p_txs + rewards as u64);
 }

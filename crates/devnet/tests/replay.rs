@@ -542,3 +542,28 @@ fn the_replay_catches_a_double_spend_and_a_wrong_id() {
     wrong[0].id = Id([7; 32]);
     assert!(std::panic::catch_unwind(|| replay(&d, &wrong)).is_err());
 }
+
+#[test]
+fn the_live_continuation_replays_after_the_history() {
+    let (_, mut recs) = generate(DevnetConfig::small());
+    let history = recs.len();
+    let d = Devnet::generate(DevnetConfig::small()).unwrap();
+    let mut live = d.into_live().unwrap();
+    // A clock two years past the history, 1 ms a reading.
+    let mut now = 1_790_000_000_000_000_000i64;
+    let mut clock = || {
+        now += 1_000_000;
+        now
+    };
+    while recs.len() < history + 160 {
+        recs.extend(live.step(&mut clock).unwrap());
+    }
+    let new = &recs[history..];
+    assert!(new.iter().any(|r| r.path == IndexPath::XBlock));
+    assert!(new.iter().any(|r| r.path == IndexPath::PBlock));
+    let (ledger, _) = replay(live.devnet(), &recs);
+    assert_eq!(
+        ledger.avax_genesis + ledger.imported,
+        ledger.avax_in_utxos() + ledger.exported + ledger.burned
+    );
+}

@@ -54,6 +54,9 @@ pub enum IndexError {
         /// The last error.
         message: String,
     },
+    /// A live source could not make its next containers.
+    #[error("live source: {0}")]
+    Source(String),
     /// A derive hook failed.
     #[error("derive: {0}")]
     Derive(String),

@@ -7,7 +7,8 @@
 //!   (so derived rows commit in the same atomic batch) and advances only after the write succeeded;
 //! - [`IndexReader`]: reads over any [`ReadView`](snowline_store::ReadView) (store or snapshot);
 //! - sources: [`import_jsonl`] / [`import_file`] (JSON lines exported from a node), the
-//!   [`Follower`] (mirrors an upstream node's index API), and the generic [`ingest`] loop;
+//!   [`Follower`] (mirrors an upstream node's index API), [`run_live`] (a live source appended
+//!   at a set rate), and the generic [`ingest`] loop;
 //! - [`derive`](mod@derive): the kit every chain crate derives its tables with: hooks dispatched by path,
 //!   the crash-safe batch protocol, write-behind and the generations of unwritten state.
 //!
@@ -18,6 +19,7 @@ mod error;
 mod follower;
 mod import;
 mod ingest;
+mod live;
 mod range_wire;
 mod reader;
 mod status;
@@ -28,6 +30,7 @@ pub use error::IndexError;
 pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer};
 pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
 pub use ingest::{IngestStats, PreparedLine, ingest, ingest_prepared};
+pub use live::{LiveStats, run_live};
 pub use range_wire::parse_range_result;
 pub use reader::{ContainerIndex, IndexReader, IndexedContainer};
 pub use status::{FollowSnapshot, FollowStatus, PathLag};

@@ -115,6 +115,14 @@ impl NodeRpc {
         lines.iter().find(|l| l.contains(needle)).cloned()
     }
 
+    /// Sends SIGTERM (as Ctrl-C or a service manager would) and waits for the exit.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -TERM {pid}");
+        self.child.wait().expect("wait for node-rpc")
+    }
+
     /// Polls `f` until it returns true, for at most `secs` seconds.
     pub fn wait_until(&self, secs: u64, mut f: impl FnMut(&Self) -> bool) -> bool {
         let end = Instant::now() + Duration::from_secs(secs);
