@@ -156,7 +156,7 @@ wait_http "http://127.0.0.1:$NODE_PORT/"
 echo "following, $(load)"
 START=$(date +%s.%N)
 "$REL/data-api" serve --data-dir "$WORK/follow" --listen "127.0.0.1:$API_PORT" \
-  --upstream "http://127.0.0.1:$NODE_PORT" --genesis devnet --no-rate-limits >"$WORK/follow.log" 2>&1 &
+  --upstream "http://127.0.0.1:$NODE_PORT" --genesis devnet --devnet-txs "$N_TXS" --no-rate-limits >"$WORK/follow.log" 2>&1 &
 API_PID=$!
 PIDS+=($API_PID)
 CAUGHT=""
@@ -262,7 +262,7 @@ for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
 PIDS=()
 sleep 1
 echo "== data-api import; $(load)"
-/usr/bin/time -v "$REL/data-api" import --data-dir "$WORK/import" --genesis devnet "$FILE" >"$WORK/import.log" 2>&1
+/usr/bin/time -v "$REL/data-api" import --data-dir "$WORK/import" --genesis devnet --devnet-txs "$N_TXS" "$FILE" >"$WORK/import.log" 2>&1
 IMPORT_WALL=$(grep 'Elapsed (wall clock)' "$WORK/import.log" | awk '{print $NF}')
 IMPORT_RSS_KB=$(grep 'Maximum resident set size' "$WORK/import.log" | awk '{print $NF}')
 IMPORT_LINE=$(grep '^data-api: imported' "$WORK/import.log")

@@ -74,7 +74,7 @@ echo "P-Chain: $BLOCKS blocks from $DEV/containers.jsonl"
 
 # 1. Ingest. The import first: it counts the P txs.
 rm -rf "$WORK/import" "$WORK/follow" "$WORK/node"
-/usr/bin/time -v "$REL/data-api" import --data-dir "$WORK/import" --genesis devnet "$PFILE" \
+/usr/bin/time -v "$REL/data-api" import --data-dir "$WORK/import" --genesis devnet --devnet-txs "$N_TXS" "$PFILE" \
   >"$WORK/import.log" 2>&1
 TXS=$(grep -o 'and [0-9]* P-Chain txs' "$WORK/import.log" | grep -o '[0-9]*')
 IMPORT_SECS=$(grep -o 'in [0-9.]* s' "$WORK/import.log" | tail -1 | grep -o '[0-9.]*')
@@ -86,7 +86,7 @@ wait_http "http://127.0.0.1:$NODE_PORT/"
 echo "following, $(load)"
 START=$(date +%s.%N)
 "$REL/data-api" serve --data-dir "$WORK/follow" --listen "127.0.0.1:$API_PORT" \
-  --upstream "http://127.0.0.1:$NODE_PORT" --genesis devnet --no-rate-limits --no-metering \
+  --upstream "http://127.0.0.1:$NODE_PORT" --genesis devnet --devnet-txs "$N_TXS" --no-rate-limits --no-metering \
   >"$WORK/follow.log" 2>&1 &
 API_PID=$!
 PIDS+=($API_PID)

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use snowline_chain_p::{P_PATHS, PChain};
 use snowline_chain_x::history::XHistory;
+use snowline_cli::DevnetSeed;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
 use snowline_store::{Schema, Store};
@@ -46,9 +47,9 @@ pub fn open(dir: &Path) -> Result<Arc<Store>, String> {
 pub fn apply_devnet_genesis(
     store: &Store,
     network: &NetworkInfo,
-    seed: u64,
+    which: DevnetSeed,
 ) -> Result<String, String> {
-    let devnet = Devnet::generate(DevnetConfig::small().with_seed(seed))
+    let devnet = Devnet::generate(DevnetConfig::sized(which.txs).with_seed(which.seed))
         .map_err(|e| format!("devnet: {e}"))?;
     let genesis = devnet.x_genesis();
     let (mut x, mut p) = hooks(network);

@@ -23,7 +23,7 @@ fn import(args: &cli::ImportArgs) -> Result<(), String> {
     let network = args.network.resolve()?;
     let store = ingest::open(&args.common.data_dir.join("index"))?;
     if args.genesis == snowline_cli::GenesisSource::Devnet {
-        ingest::apply_devnet_genesis(&store, network, args.devnet.seed)?;
+        ingest::apply_devnet_genesis(&store, network, args.devnet)?;
     }
     ingest::import(&store, network, &args.file, args.batch.containers)
 }

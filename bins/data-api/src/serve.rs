@@ -38,7 +38,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         GenesisSource::Devnet => Some(crate::ingest::apply_devnet_genesis(
             &store,
             network,
-            args.devnet.seed,
+            args.devnet,
         )?),
         GenesisSource::None => None,
     };

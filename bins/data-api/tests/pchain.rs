@@ -486,11 +486,10 @@ fn check_balances(w: &World, addrs: &[ShortId], times: &[u64]) {
         let want = m.balances(&set, at, t);
         assert_eq!(plain_buckets(m, b), want.plain, "{q}");
         // Atomic memory. What P exported stays in P's atomic memory (status `exported`, shared
-        // with X) until X imports it; the P index does not see X's imports yet (another change),
-        // so today it holds every P export: the upper bound. Once it sees them this tightens to
-        // the lower bound (`exported_min`, the exports X has not imported). What X exported to P
-        // (`importable`) is not seen by the P index yet either: at most X's exports to these
-        // addresses.
+        // with X) until X imports it: between the exports X has not imported (`exported_min`)
+        // and all P exports. (Exact equality with the lower bound fails at the genesis time for
+        // the P-Chain's opening exports, which the model counts as imported there; to settle.)
+        // What X exported to P (`importable`) is at most X's exports to these addresses.
         for bucket in ["atomicMemoryUnlocked", "atomicMemoryLocked"] {
             let mut exported = (0u128, 0u64);
             let mut importable = 0u128;

@@ -77,9 +77,6 @@ pub struct ServeArgs {
     pub source: Source,
     #[command(flatten)]
     pub devnet: DevnetSeed,
-    /// Approximate number of devnet txs; 0 for the small preset.
-    #[arg(long, env = "SNOWLINE_DEVNET_TXS", default_value_t = 0)]
-    pub devnet_txs: u64,
     /// After the devnet's history, keep accepting new X and P blocks at this many containers
     /// per second (docs/devnet.md, "Live"); 0 for none. Needs `--source devnet`.
     #[arg(long, env = "SNOWLINE_LIVE_RATE", default_value_t = 0.0, value_parser = parse_rate)]

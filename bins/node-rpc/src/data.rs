@@ -45,12 +45,7 @@ pub struct DevnetLoad {
 
 /// The devnet of `seed`: the small preset when `txs` is 0, else about `txs` txs.
 pub fn devnet(seed: u64, txs: u64) -> Result<Devnet, String> {
-    let cfg = if txs == 0 {
-        DevnetConfig::small()
-    } else {
-        DevnetConfig::large(txs)
-    };
-    Devnet::generate(cfg.with_seed(seed)).map_err(|e| format!("devnet: {e}"))
+    Devnet::generate(DevnetConfig::sized(txs).with_seed(seed)).map_err(|e| format!("devnet: {e}"))
 }
 
 /// The X-Chain state hook of `network`: its X-Chain, sharing atomic memory with its P-Chain

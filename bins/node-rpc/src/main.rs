@@ -47,7 +47,7 @@ fn run(cli: Cli) -> Result<(), String> {
                             .into(),
                     );
                 }
-                let load = data::load_devnet(&store, args.devnet.seed, args.devnet_txs)?;
+                let load = data::load_devnet(&store, args.devnet.seed, args.devnet.txs)?;
                 if load.added > 0 {
                     println!("node-rpc: loaded the devnet: {} containers", load.added);
                 }
@@ -88,7 +88,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let network = args.common.network.resolve()?;
             let store = data::open(&args.common.data_dir)?;
             if args.genesis == GenesisSource::Devnet {
-                data::apply_devnet_genesis(&store, &data::devnet(args.devnet.seed, 0)?)?;
+                data::apply_devnet_genesis(
+                    &store,
+                    &data::devnet(args.devnet.seed, args.devnet.txs)?,
+                )?;
             }
             // Far behind, write without the WAL and flush on catching up, as the import does
             // (docs/node-index.md): a kill -9 loses only unflushed whole batches.

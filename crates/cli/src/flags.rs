@@ -52,7 +52,7 @@ pub struct ImportBatch {
     pub containers: usize,
 }
 
-/// `--devnet-seed`: which devnet.
+/// `--devnet-seed`, `--devnet-txs`: which devnet.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct DevnetSeed {
     /// Seed of the devnet (docs/devnet.md).
@@ -62,6 +62,10 @@ pub struct DevnetSeed {
         default_value_t = 1
     )]
     pub seed: u64,
+    /// Approximate number of devnet txs; 0 for the small preset. The presets' geneses differ, so
+    /// an index of a large devnet must name its size.
+    #[arg(long = "devnet-txs", env = "SNOWLINE_DEVNET_TXS", default_value_t = 0)]
+    pub txs: u64,
 }
 
 #[cfg(test)]

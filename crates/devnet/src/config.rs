@@ -79,6 +79,16 @@ impl DevnetConfig {
         }
     }
 
+    /// The small preset when `n_txs` is 0, else [`DevnetConfig::large`] of `n_txs` (what the
+    /// binaries' `--devnet-txs` names). The presets have different P-Chain geneses.
+    pub fn sized(n_txs: u64) -> Self {
+        if n_txs == 0 {
+            Self::small()
+        } else {
+            Self::large(n_txs)
+        }
+    }
+
     /// The same config with another seed.
     pub fn with_seed(mut self, seed: u64) -> Self {
         self.seed = seed;
