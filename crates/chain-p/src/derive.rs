@@ -11,7 +11,7 @@ use snowline_node_index::IndexError;
 use snowline_node_index::derive::{Derive, PendingRows, Staging, drop_batch, write_batch};
 use snowline_store::{Direction, Linear, ReadView, Store, Table, WriteBatch};
 use snowline_types::Id;
-use snowline_types::atomic::{AtomicTx, AtomicTxs, p_block_time, p_exported};
+use snowline_types::atomic::{AtomicTxs, SharedMove, p_block_time, p_exported};
 use snowline_types::codec::{Writer, marshal};
 use snowline_types::components::UtxoId;
 use snowline_types::container::{ContainerRecord, IndexPath};
@@ -289,29 +289,16 @@ impl PChain {
             height: txs.height,
             timestamp: txs.timestamp,
         };
-        for tx in &txs.txs {
-            match tx {
-                AtomicTx::Export {
-                    tx_id,
-                    destination,
-                    utxos,
-                } if *destination == self.p_chain => {
-                    let chains = (self.x_chain, self.p_chain);
-                    for utxo in utxos {
-                        let ev = event(tx_id);
-                        self.create_shared(batch, view, utxo, Holding::ExportedToP, chains, ev)?;
-                    }
+        let chains = (self.x_chain, self.p_chain);
+        for m in txs.moves_for(self.p_chain) {
+            match m {
+                SharedMove::Arrives { tx_id, utxo } => {
+                    let ev = event(&tx_id);
+                    self.create_shared(batch, view, utxo, Holding::ExportedToP, chains, ev)?;
                 }
-                AtomicTx::Import {
-                    tx_id,
-                    source,
-                    utxos,
-                } if *source == self.p_chain => {
-                    for id in utxos {
-                        self.consume_shared(batch, view, *id, event(tx_id))?;
-                    }
+                SharedMove::Leaves { tx_id, utxo_id } => {
+                    self.consume_shared(batch, view, utxo_id, event(&tx_id))?;
                 }
-                _ => {}
             }
         }
         Ok(())

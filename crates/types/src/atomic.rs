@@ -113,6 +113,51 @@ pub struct AtomicTxs<U> {
     pub txs: Vec<AtomicTx<U>>,
 }
 
+/// What one atomic tx of another chain does to `own` chain's shared memory with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SharedMove<'a, U> {
+    /// An export to `own`: the UTXO arrives in its shared memory.
+    Arrives {
+        /// The exporting tx.
+        tx_id: Id,
+        /// The exported UTXO.
+        utxo: &'a U,
+    },
+    /// An import from `own`: the UTXO `own` exported leaves its shared memory.
+    Leaves {
+        /// The importing tx.
+        tx_id: Id,
+        /// The imported UTXO's id.
+        utxo_id: Id,
+    },
+}
+
+impl<U> AtomicTxs<U> {
+    /// The moves these txs make in `own` chain's shared memory with their chain, in tx order:
+    /// exports to `own` arrive, imports from `own` leave; traffic with other chains is skipped.
+    pub fn moves_for(&self, own: Id) -> impl Iterator<Item = SharedMove<'_, U>> {
+        self.txs.iter().flat_map(move |tx| {
+            let (arrives, leaves): (&[U], &[Id]) = match tx {
+                AtomicTx::Export {
+                    destination, utxos, ..
+                } if *destination == own => (utxos, &[]),
+                AtomicTx::Import { source, utxos, .. } if *source == own => (&[], utxos),
+                _ => (&[], &[]),
+            };
+            let tx_id = match tx {
+                AtomicTx::Export { tx_id, .. } | AtomicTx::Import { tx_id, .. } => *tx_id,
+            };
+            arrives
+                .iter()
+                .map(move |utxo| SharedMove::Arrives { tx_id, utxo })
+                .chain(leaves.iter().map(move |utxo_id| SharedMove::Leaves {
+                    tx_id,
+                    utxo_id: *utxo_id,
+                }))
+        })
+    }
+}
+
 /// A P-Chain block's time: its Banff timestamp, else (Apricot blocks have none) the time the
 /// index accepted it, `acceptance_ns`.
 pub fn p_block_time(block: &PChainBlock, acceptance_ns: i64) -> u64 {
@@ -227,6 +272,69 @@ mod tests {
     use super::*;
     use crate::fx::secp256k1fx::{OutputOwners, TransferOutput};
     use crate::{ShortId, components::TransferableOutput};
+
+    #[test]
+    fn moves_for_keeps_the_traffic_with_one_chain_in_tx_order() {
+        let (own, other) = (Id([1; 32]), Id([2; 32]));
+        let txs = AtomicTxs {
+            height: 3,
+            timestamp: 4,
+            txs: vec![
+                AtomicTx::Export {
+                    tx_id: Id([10; 32]),
+                    destination: own,
+                    utxos: vec![5u8, 6],
+                },
+                AtomicTx::Import {
+                    tx_id: Id([11; 32]),
+                    source: other,
+                    utxos: vec![Id([20; 32])],
+                },
+                AtomicTx::Import {
+                    tx_id: Id([12; 32]),
+                    source: own,
+                    utxos: vec![Id([21; 32]), Id([22; 32])],
+                },
+                AtomicTx::Export {
+                    tx_id: Id([13; 32]),
+                    destination: other,
+                    utxos: vec![7],
+                },
+                AtomicTx::Export {
+                    tx_id: Id([14; 32]),
+                    destination: own,
+                    utxos: vec![8],
+                },
+            ],
+        };
+        let moves: Vec<_> = txs.moves_for(own).collect();
+        assert_eq!(
+            moves,
+            [
+                SharedMove::Arrives {
+                    tx_id: Id([10; 32]),
+                    utxo: &5
+                },
+                SharedMove::Arrives {
+                    tx_id: Id([10; 32]),
+                    utxo: &6
+                },
+                SharedMove::Leaves {
+                    tx_id: Id([12; 32]),
+                    utxo_id: Id([21; 32])
+                },
+                SharedMove::Leaves {
+                    tx_id: Id([12; 32]),
+                    utxo_id: Id([22; 32])
+                },
+                SharedMove::Arrives {
+                    tx_id: Id([14; 32]),
+                    utxo: &8
+                },
+            ]
+        );
+        assert_eq!(txs.moves_for(Id([3; 32])).count(), 0);
+    }
 
     fn transfer(amount: u64) -> TransferOutput {
         TransferOutput {

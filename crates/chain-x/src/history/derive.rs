@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::{Derive, PendingRows, Staging, settle};
 use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
-use snowline_types::atomic::{AtomicTx, AtomicTxs, x_exported};
+use snowline_types::atomic::{AtomicTxs, SharedMove, x_exported};
 use snowline_types::avm::{Output, ParsedBlock, Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::time::unix_seconds;
@@ -307,29 +307,16 @@ impl XHistory {
             height: Some(block.height),
             timestamp: block.timestamp,
         };
-        for tx in &block.txs {
-            match tx {
-                AtomicTx::Export {
-                    tx_id,
-                    destination,
-                    utxos,
-                } if *destination == self.x_chain => {
-                    let chains = (self.p_chain, self.x_chain);
-                    for utxo in utxos {
-                        let ev = event(tx_id);
-                        self.create_shared(batch, view, utxo, Holding::ExportedToX, chains, ev)?;
-                    }
+        let chains = (self.p_chain, self.x_chain);
+        for m in block.moves_for(self.x_chain) {
+            match m {
+                SharedMove::Arrives { tx_id, utxo } => {
+                    let ev = event(&tx_id);
+                    self.create_shared(batch, view, utxo, Holding::ExportedToX, chains, ev)?;
                 }
-                AtomicTx::Import {
-                    tx_id,
-                    source,
-                    utxos,
-                } if *source == self.x_chain => {
-                    for uid in utxos {
-                        self.consume_shared(batch, view, *uid, event(tx_id))?;
-                    }
+                SharedMove::Leaves { tx_id, utxo_id } => {
+                    self.consume_shared(batch, view, utxo_id, event(&tx_id))?;
                 }
-                _ => {}
             }
         }
         Ok(())

@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::{Derive, Overlay, PendingRows, Staging, Versions, settle};
 use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
-use snowline_types::atomic::{AtomicTx, AtomicTxs};
+use snowline_types::atomic::{AtomicTxs, SharedMove};
 use snowline_types::avm::{Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::{Id, ShortId};
@@ -360,32 +360,24 @@ impl XChainState {
         view: &impl ReadView,
         block: &AtomicTxs<Utxo>,
     ) -> Result<(), XStateError> {
-        for tx in &block.txs {
-            let AtomicTx::Export {
-                destination, utxos, ..
-            } = tx
-            else {
+        for m in block.moves_for(self.x_chain) {
+            let SharedMove::Arrives { utxo, .. } = m else {
                 continue;
             };
-            if *destination != self.x_chain {
-                continue;
-            }
-            for utxo in utxos {
-                // Taken in every case, so later numbers do not depend on the arrival order.
-                let seq = self.atomic_seq.take(view)?;
-                let key = (self.p_chain, utxo.id());
-                let (early, stored) = match self.early.get(&key) {
-                    Some((row, stored)) => (row.is_some(), stored),
-                    None => {
-                        let stored = view.get::<XAtomicEarlyImports>(&key)?.is_some();
-                        (stored, stored)
-                    }
-                };
-                if early {
-                    self.early.delete(key, stored);
-                } else if self.atomic_row(view, &key)?.is_none() {
-                    self.put_atomic(batch, self.p_chain, utxo, seq);
+            // Taken in every case, so later numbers do not depend on the arrival order.
+            let seq = self.atomic_seq.take(view)?;
+            let key = (self.p_chain, utxo.id());
+            let (early, stored) = match self.early.get(&key) {
+                Some((row, stored)) => (row.is_some(), stored),
+                None => {
+                    let stored = view.get::<XAtomicEarlyImports>(&key)?.is_some();
+                    (stored, stored)
                 }
+            };
+            if early {
+                self.early.delete(key, stored);
+            } else if self.atomic_row(view, &key)?.is_none() {
+                self.put_atomic(batch, self.p_chain, utxo, seq);
             }
         }
         Ok(())
