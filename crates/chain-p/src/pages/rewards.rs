@@ -2,7 +2,7 @@
 //! of a set of reward addresses and/or nodes. With both, a reward must match both filters.
 
 use snowline_query::{FilterLimits, SortOrder, filtered_page};
-use snowline_store::ReadView;
+use snowline_store::{ReadView, Snapshot, Table};
 use snowline_types::{Id, NodeId, ShortId};
 
 use super::scan::{Position, ScanFailure, merged, read_position, write_position};
@@ -72,38 +72,12 @@ impl PChainPages {
         q: &RewardQuery,
         from: Option<&[u8]>,
     ) -> Result<RewardPage<HistoricalReward>, PageError> {
-        let from = from.map(read_position).transpose()?;
-        let snapshot = self.store.snapshot();
-        let v = &snapshot;
-        let failure = ScanFailure::default();
-        let positions: Box<dyn Iterator<Item = Result<Position, PageError>>> =
-            if q.addresses.is_empty() {
-                Box::new(merged::<PhRewardsByNode, _, _>(
-                    v, &q.nodes, from, q.sort, &failure,
-                )?)
-            } else {
-                Box::new(merged::<PhRewardsByOwner, _, _>(
-                    v,
-                    &q.addresses,
-                    from,
-                    q.sort,
-                    &failure,
-                )?)
-            };
-        let page = filtered_page(
-            positions,
-            limits(q),
-            |chunk: &[Position]| fetch_paid(v, chunk),
-            |_, r: &HistoricalReward| q.wants_node(&r.staker.node_id),
-            |_| false,
-        );
-        failure.check()?;
-        let page = page?;
-        Ok(RewardPage {
-            rewards: page.items.into_iter().map(|(_, r)| r).collect(),
-            next: page.next.map(write_position),
-            chain_time: tip(v)?.chain_time,
-        })
+        self.reward_page::<PhRewardsByOwner, PhRewardsByNode, _>(
+            q,
+            from,
+            |v, chunk| fetch_paid(v, chunk),
+            |r: &HistoricalReward| q.wants_node(&r.staker.node_id),
+        )
     }
 
     /// One page of the primary-network stakers not settled yet that pay `q`'s addresses and/or
@@ -113,17 +87,48 @@ impl PChainPages {
         q: &RewardQuery,
         from: Option<&[u8]>,
     ) -> Result<RewardPage<PendingReward>, PageError> {
+        self.reward_page::<PhStakersByOwner, PhStakersByNode, _>(
+            q,
+            from,
+            |v, chunk| {
+                let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+                let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+                Ok(ids
+                    .into_iter()
+                    .zip(rows)
+                    .map(|(staker_id, staker)| PendingReward { staker_id, staker })
+                    .collect())
+            },
+            |r: &PendingReward| {
+                r.staker.settled.is_none()
+                    && matches!(r.staker.kind, StakerKind::Validator | StakerKind::Delegator)
+                    && q.wants_node(&r.staker.node_id)
+            },
+        )
+    }
+
+    /// One page of a reward listing: `ByOwner`'s orders of the addresses when `q` names any,
+    /// else `ByNode`'s of the nodes, merged; rows fetched by `fetch` and kept by `keep`.
+    fn reward_page<ByOwner, ByNode, R>(
+        &self,
+        q: &RewardQuery,
+        from: Option<&[u8]>,
+        fetch: impl Fn(&Snapshot<'_>, &[Position]) -> Result<Vec<R>, PageError>,
+        keep: impl Fn(&R) -> bool,
+    ) -> Result<RewardPage<R>, PageError>
+    where
+        ByOwner: Table<Key = (ShortId, u64, Id), Value = ()>,
+        ByNode: Table<Key = (NodeId, u64, Id), Value = ()>,
+    {
         let from = from.map(read_position).transpose()?;
         let snapshot = self.store.snapshot();
         let v = &snapshot;
         let failure = ScanFailure::default();
         let positions: Box<dyn Iterator<Item = Result<Position, PageError>>> =
             if q.addresses.is_empty() {
-                Box::new(merged::<PhStakersByNode, _, _>(
-                    v, &q.nodes, from, q.sort, &failure,
-                )?)
+                Box::new(merged::<ByNode, _, _>(v, &q.nodes, from, q.sort, &failure)?)
             } else {
-                Box::new(merged::<PhStakersByOwner, _, _>(
+                Box::new(merged::<ByOwner, _, _>(
                     v,
                     &q.addresses,
                     from,
@@ -131,24 +136,15 @@ impl PChainPages {
                     &failure,
                 )?)
             };
+        let limits = FilterLimits {
+            page_size: q.page_size,
+            max_examined: MAX_EXAMINED,
+        };
         let page = filtered_page(
             positions,
-            limits(q),
-            |chunk: &[Position]| {
-                let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
-                let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-                Ok::<_, PageError>(
-                    ids.into_iter()
-                        .zip(rows)
-                        .map(|(staker_id, staker)| PendingReward { staker_id, staker })
-                        .collect(),
-                )
-            },
-            |_, r: &PendingReward| {
-                r.staker.settled.is_none()
-                    && matches!(r.staker.kind, StakerKind::Validator | StakerKind::Delegator)
-                    && q.wants_node(&r.staker.node_id)
-            },
+            limits,
+            |chunk: &[Position]| fetch(v, chunk),
+            |_, r: &R| keep(r),
             |_| false,
         );
         failure.check()?;
@@ -158,13 +154,6 @@ impl PChainPages {
             next: page.next.map(write_position),
             chain_time: tip(v)?.chain_time,
         })
-    }
-}
-
-fn limits(q: &RewardQuery) -> FilterLimits {
-    FilterLimits {
-        page_size: q.page_size,
-        max_examined: MAX_EXAMINED,
     }
 }
 
