@@ -1,0 +1,32 @@
+# What the bench scripts share; sourced, never run. `run` reads REL (the release dir), CONNS,
+# MAX_REQ and SECS from the script that sources it.
+
+load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+wait_http() { # url: bounded wait until it answers at all
+  for _ in $(seq 1 600); do
+    if curl -s -o /dev/null "$1"; then return 0; fi
+    sleep 0.2
+  done
+  echo "no answer from $1" >&2
+  return 1
+}
+cpu_ticks() { # pid: user + system CPU time so far, in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+run() { # name port path|@file [server-pid]: one load run; with a pid, also the server's CPU
+  # time per request, which other processes on the shared machine disturb far less than req/s.
+  local out before after
+  printf '%-36s ' "$1"
+  before=$([ -n "${4:-}" ] && cpu_ticks "$4" || echo 0)
+  out=$("$REL/examples/rest-load" "127.0.0.1:$2" "$3" "$CONNS" "$MAX_REQ" "$SECS")
+  after=$([ -n "${4:-}" ] && cpu_ticks "$4" || echo 0)
+  if [ -n "${4:-}" ]; then
+    echo "$out, server CPU $(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="${out%% *}" \
+      'BEGIN { printf "%.1f", t / hz * 1e6 / n }') us/request"
+  else
+    echo "$out"
+  fi
+}
