@@ -372,12 +372,12 @@ fn check_utxos(w: &World, addrs: &[ShortId]) -> usize {
         let now = now_secs();
         let (items, _) = pages(&w.api, &path, "utxos");
         let mut got: BTreeMap<String, Value> = BTreeMap::new();
+        let mut got_x = BTreeSet::new();
         for mut u in items {
             let id = u["utxoId"].as_str().unwrap().to_owned();
             if u["createdOnChainId"] != p_id.as_str() {
-                // Exported to P by the X-Chain. The P index does not see X's exports yet (another
-                // change); once it does they are listed: each must be one the model saw X export
-                // to P, of the same amount and owners, consumed as P's imports show.
+                // Exported to P by the X-Chain: one the model saw X export to P, of the same
+                // amount and owners, consumed as P's imports show.
                 let x = m
                     .x_to_p
                     .get(&id.parse::<Id>().unwrap())
@@ -390,6 +390,7 @@ fn check_utxos(w: &World, addrs: &[ShortId]) -> usize {
                     "{u}"
                 );
                 assert!(spent || x.consumed.is_none(), "{u}");
+                assert!(got_x.insert(x.id), "{path}: {id} listed twice");
                 continue;
             }
             // The bytes are the UTXO the record describes.
@@ -424,7 +425,14 @@ fn check_utxos(w: &World, addrs: &[ShortId]) -> usize {
         for (id, v) in &want {
             assert_eq!(&got[id], v, "{path}: UTXO {id}");
         }
-        compared += want.len();
+        let want_x: BTreeSet<Id> = m
+            .x_to_p
+            .values()
+            .filter(|u| u.owned_by(&set) && (spent || u.consumed.is_none()))
+            .map(|u| u.id)
+            .collect();
+        assert_eq!(got_x, want_x, "{path}: X's exports to P");
+        compared += want.len() + want_x.len();
     }
     compared
 }
@@ -459,12 +467,6 @@ fn check_balances(w: &World, addrs: &[ShortId], times: &[u64]) {
     let set: BTreeSet<ShortId> = addrs.iter().copied().collect();
     let joined = p_addrs(addrs).join(",");
     let x = m.net().x_chain_id.to_string();
-    let x_to_p_total: u128 = m
-        .x_to_p
-        .values()
-        .filter(|u| u.owned_by(&set))
-        .map(|u| u128::from(u.amount()))
-        .sum();
     let mut queries: Vec<(String, Option<u64>)> =
         vec![(format!("{P}/balances?addresses={joined}"), None)];
     for t in times {
@@ -485,36 +487,25 @@ fn check_balances(w: &World, addrs: &[ShortId], times: &[u64]) {
         let b = &v["balances"];
         let want = m.balances(&set, at, t);
         assert_eq!(plain_buckets(m, b), want.plain, "{q}");
-        // Atomic memory. What P exported stays in P's atomic memory (status `exported`, shared
-        // with X) until X imports it: between the exports X has not imported (`exported_min`)
-        // and all P exports. (Exact equality with the lower bound fails at the genesis time for
-        // the P-Chain's opening exports, which the model counts as imported there; to settle.)
-        // What X exported to P (`importable`) is at most X's exports to these addresses.
+        // Atomic memory shared with X: P's exports until X imports them, X's exports to P
+        // until P imports them, each at the time its import was accepted on the other chain.
+        let mut atomic = BTreeMap::new();
         for bucket in ["atomicMemoryUnlocked", "atomicMemoryLocked"] {
-            let mut exported = (0u128, 0u64);
-            let mut importable = 0u128;
             for e in b[bucket].as_array().unwrap() {
                 assert_eq!(e["sharedWithChainId"], x.as_str(), "{q}: {e}");
                 assert_eq!(e["assetId"], m.net().avax_asset_id.to_string().as_str());
                 let amount: u128 = e["amount"].as_str().unwrap().parse().unwrap();
-                match e["status"].as_str().unwrap() {
-                    "exported" => {
-                        exported.0 += amount;
-                        exported.1 += e["utxoCount"].as_u64().unwrap();
-                    }
-                    "importable" => importable += amount,
+                let count = e["utxoCount"].as_u64().unwrap();
+                let status = match e["status"].as_str().unwrap() {
+                    "exported" => "exported",
+                    "importable" => "importable",
                     other => panic!("{q}: status {other}"),
-                }
+                };
+                assert!(amount > 0 && count > 0, "{q}: empty entry {e}");
+                assert!(atomic.insert((bucket, status), (amount, count)).is_none());
             }
-            let max = want.exported_max.get(bucket).copied().unwrap_or_default();
-            let min = want.exported_min.get(bucket).copied().unwrap_or_default();
-            assert!(
-                min.0 <= exported.0 && exported.0 <= max.0 && min.1 <= exported.1,
-                "{q}: {bucket} exported {exported:?} not within {min:?}..={max:?}"
-            );
-            assert!(exported.1 <= max.1, "{q}: {bucket}");
-            assert!(importable <= x_to_p_total, "{q}: {bucket} importable");
         }
+        assert_eq!(atomic, want.atomic, "{q}");
     }
 }
 
@@ -878,7 +869,7 @@ fn compare_everything(w: &World, addrs: &[ShortId]) {
         let all: BTreeSet<ShortId> = addrs.iter().copied().collect();
         let b = m.balances(&all, Some(*t), *t);
         filled.extend(b.plain.keys().copied());
-        filled.extend(b.exported_max.keys().copied());
+        filled.extend(b.atomic.keys().map(|(bucket, _)| *bucket));
     }
     for bucket in [
         "unlockedUnstaked",
@@ -892,11 +883,11 @@ fn compare_everything(w: &World, addrs: &[ShortId]) {
             "no {bucket} in the model: {filled:?}"
         );
     }
-    // X imported some of P's exports: the atomic-memory bounds below differ.
+    // X imported some of P's exports, so "exported" differs from "every P export".
     assert!(
         m.utxos
             .values()
-            .any(|u| u.kind == Kind::Exported && m.x_imported.contains(&u.id)),
+            .any(|u| u.kind == Kind::Exported && m.x_imported.contains_key(&u.id)),
         "X imports P exports"
     );
     // Blocks first: each one's supply is what every reward derives from.

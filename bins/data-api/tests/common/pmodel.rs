@@ -251,8 +251,8 @@ pub struct PModel {
     pub chain_time: u64,
     /// UTXOs the X-Chain exported to the P-Chain (created on X; `consumed` by P imports).
     pub x_to_p: BTreeMap<Id, MUtxo>,
-    /// P-Chain exports the X-Chain imported (X's `ImportTx`s from P).
-    pub x_imported: BTreeSet<Id>,
+    /// P-Chain exports the X-Chain imported (X's `ImportTx`s from P), with the import.
+    pub x_imported: BTreeMap<Id, Ev>,
     /// Blocks and txs by type name.
     pub counts: BTreeMap<&'static str, usize>,
     /// Reward UTXOs later spent by a devnet tx, the model's id and amount confirmed.
@@ -697,8 +697,18 @@ impl PModel {
                     }
                 }
                 avm::UnsignedTx::Import(i) if i.source_chain == p => {
-                    self.x_imported
-                        .extend(i.imported_inputs.iter().map(|u| u.utxo_id.id()));
+                    let ev = Ev {
+                        tx: t.id,
+                        height: 0,
+                        ts,
+                    };
+                    for u in &i.imported_inputs {
+                        assert!(
+                            self.x_imported.insert(u.utxo_id.id(), ev).is_none(),
+                            "X imported {} twice",
+                            u.utxo_id.id()
+                        );
+                    }
                 }
                 _ => {}
             }
@@ -869,17 +879,34 @@ fn addressed_payload(signed: &[u8]) -> Vec<u8> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Buckets {
     pub plain: BTreeMap<&'static str, (u128, u64)>,
-    /// `(bucket, status)` → amount and count of P exports, counting every one still live.
-    pub exported_max: BTreeMap<&'static str, (u128, u64)>,
-    /// The same without the exports X has imported (what P's atomic memory will hold once the
-    /// P index sees X's imports).
-    pub exported_min: BTreeMap<&'static str, (u128, u64)>,
+    /// `(atomic bucket, status)` → what sits in atomic memory shared with the X-Chain: P's
+    /// exports X has not imported (`exported`), X's exports to P that P has not imported
+    /// (`importable`).
+    pub atomic: BTreeMap<(&'static str, &'static str), (u128, u64)>,
 }
 
 impl PModel {
     /// The balances of `addrs` at `t`, or (`at` = `None`) of the UTXOs unspent now, at `t`.
     pub fn balances(&self, addrs: &BTreeSet<ShortId>, at: Option<u64>, t: u64) -> Buckets {
         let mut b = Buckets::default();
+        let atomic_bucket = |u: &MUtxo| {
+            if u.owners().locktime > t {
+                "atomicMemoryLocked"
+            } else {
+                "atomicMemoryUnlocked"
+            }
+        };
+        let mut add_atomic = |u: &MUtxo, status: &'static str| {
+            let e = b.atomic.entry((atomic_bucket(u), status)).or_default();
+            e.0 += u128::from(u.amount());
+            e.1 += 1;
+        };
+        // X's exports to P, live until P imports them.
+        for u in self.x_to_p.values().filter(|u| u.owned_by(addrs)) {
+            if at.map_or(u.consumed.is_none(), |t| u.live_at(t)) {
+                add_atomic(u, "importable");
+            }
+        }
         for u in self.utxos.values().filter(|u| u.owned_by(addrs)) {
             let live = match at {
                 Some(t) => u.live_at(t),
@@ -891,19 +918,10 @@ impl PModel {
             let time_locked = u.owners().locktime > t;
             let stake_locked = u.out.stakeable_locktime() > t;
             let bucket = if u.kind == Kind::Exported {
-                let bucket = if time_locked {
-                    "atomicMemoryLocked"
-                } else {
-                    "atomicMemoryUnlocked"
-                };
-                let add = |m: &mut BTreeMap<&'static str, (u128, u64)>| {
-                    let e = m.entry(bucket).or_default();
-                    e.0 += u128::from(u.amount());
-                    e.1 += 1;
-                };
-                add(&mut b.exported_max);
-                if !self.x_imported.contains(&u.id) {
-                    add(&mut b.exported_min);
+                // Live in atomic memory until X imports it.
+                let imported = self.x_imported.get(&u.id);
+                if at.map_or(imported.is_none(), |t| imported.is_none_or(|i| i.ts > t)) {
+                    add_atomic(u, "exported");
                 }
                 continue;
             } else if u.staked_at(t) {
