@@ -16,9 +16,9 @@ use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
 use snowline_store::{Schema, Store};
 use snowline_types::network::NetworkInfo;
 
-/// Schema version of the data-api store; bumped when its tables change incompatibly (4: atomic
-/// memory between X and P derived from both chains, `xh_early_spends` and `ph_early_spends`).
-const SCHEMA_VERSION: u32 = 4;
+/// Schema version of the data-api store; bumped when its tables change incompatibly (5: the
+/// P-Chain's per-owner sums, `ph_balances` and `ph_unspent_special`).
+const SCHEMA_VERSION: u32 = 5;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis

@@ -86,6 +86,7 @@ pub struct PChain {
     l1: PendingRows<PhL1Validators>,
     l1_active: PendingRows<PhL1Active>,
     meta: PendingRows<PhMeta>,
+    balances: PendingRows<PhBalances>,
     proposal: PendingRows<PhPendingProposal>,
     stats: PChainStats,
 }
@@ -158,6 +159,7 @@ impl PChain {
             l1: PendingRows::default(),
             l1_active: PendingRows::default(),
             meta: PendingRows::default(),
+            balances: PendingRows::default(),
             proposal: PendingRows::default(),
             stats: PChainStats::default(),
         }
@@ -1083,6 +1085,7 @@ impl PChain {
             returned: None,
             bytes: utxo.to_bytes(),
         };
+        self.count_unspent(batch, view, &row, utxo, true)?;
         upsert(&mut self.utxos, view, id, Linear(row))?;
         self.stats.utxos_created += 1;
         Ok(())
@@ -1162,6 +1165,7 @@ impl PChain {
             batch.delete::<PhUnspentByTime>(&(*addr, row.created.timestamp, id));
             batch.delete::<PhUnspentByAmount>(&(*addr, row.amount, id));
         }
+        self.count_unspent(batch, view, &row, &utxo, false)?;
         row.consumed = Some(ev);
         if row.holding != Holding::ExportedFromP {
             row.consumed_on = self.p_chain;
@@ -1171,16 +1175,60 @@ impl PChain {
         Ok(())
     }
 
-    fn each(&mut self, f: impl Fn(&mut dyn Staging)) {
-        f(&mut self.utxos);
-        f(&mut self.early);
-        f(&mut self.stakers);
-        f(&mut self.validators);
-        f(&mut self.subnets);
-        f(&mut self.l1);
-        f(&mut self.l1_active);
-        f(&mut self.meta);
-        f(&mut self.proposal);
+    /// Adds an unspent UTXO to (`unspent`) or takes it out of what current balances read: its
+    /// owner's sum when [`UtxoRow::summed`], else its owners' [`PhUnspentSpecial`] entries.
+    fn count_unspent(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        row: &UtxoRow,
+        utxo: &Utxo,
+        unspent: bool,
+    ) -> Result<(), PChainError> {
+        let owners = utxo.output.owners();
+        if !row.summed(utxo) {
+            let id = utxo.id();
+            for addr in &owners.addrs {
+                if unspent {
+                    batch.put::<PhUnspentSpecial>(&(*addr, id), &());
+                } else {
+                    batch.delete::<PhUnspentSpecial>(&(*addr, id));
+                }
+            }
+            return Ok(());
+        }
+        for addr in &owners.addrs {
+            let key = (*addr, utxo.asset_id, owners.locktime);
+            let (total, stored) = load(&self.balances, view, &key)?;
+            let mut total = total.unwrap_or_default();
+            if unspent {
+                total.add(row.amount);
+            } else {
+                total.sub(row.amount);
+            }
+            if total.utxo_count == 0 {
+                self.balances.delete(key, stored);
+            } else {
+                self.balances.put(key, total, stored);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every generation of unwritten rows, for the batch protocol to drive together.
+    fn parts(&mut self) -> [&mut dyn Staging; 10] {
+        [
+            &mut self.utxos,
+            &mut self.early,
+            &mut self.stakers,
+            &mut self.validators,
+            &mut self.subnets,
+            &mut self.l1,
+            &mut self.l1_active,
+            &mut self.meta,
+            &mut self.balances,
+            &mut self.proposal,
+        ]
     }
 }
 
@@ -1226,29 +1274,22 @@ fn register_message(
 
 impl Staging for PChain {
     /// Adds the final rows of every table the staged batch changed.
-    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
-        self.utxos.write_to(batch);
-        self.early.write_to(batch);
-        self.stakers.write_to(batch);
-        self.validators.write_to(batch);
-        self.subnets.write_to(batch);
-        self.l1.write_to(batch);
-        self.l1_active.write_to(batch);
-        self.meta.write_to(batch);
-        self.proposal.write_to(batch);
-        Ok(())
+    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
+        self.parts()
+            .into_iter()
+            .try_for_each(|part| part.finish(batch, view))
     }
 
     fn seal(&mut self) {
-        self.each(|s| s.seal());
+        self.parts().into_iter().for_each(|part| part.seal());
     }
 
     fn committed(&mut self) {
-        self.each(|s| s.committed());
+        self.parts().into_iter().for_each(|part| part.committed());
     }
 
     fn discard(&mut self) {
-        self.each(|s| s.discard());
+        self.parts().into_iter().for_each(|part| part.discard());
     }
 }
 

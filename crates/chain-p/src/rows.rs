@@ -4,7 +4,7 @@
 
 use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
 use snowline_types::fx::secp256k1fx::OutputOwners;
-use snowline_types::platformvm::{ProposerDetails, Utxo};
+use snowline_types::platformvm::{ProposerDetails, TransferableOut, Utxo};
 use snowline_types::warp::l1::PChainOwner;
 use snowline_types::{Id, NodeId, ShortId};
 
@@ -206,6 +206,18 @@ impl UtxoRow {
     /// Whether it exists and is unspent at `t`.
     pub fn live_at(&self, t: u64) -> bool {
         self.created.timestamp <= t && self.consumed.is_none_or(|c| c.timestamp > t)
+    }
+
+    /// Whether current balances count it in its owner's sum ([`crate::tables::PhBalances`]):
+    /// a plain output of one owner, neither staked nor stakeable-locked nor in atomic memory,
+    /// whose bucket then depends only on its locktime. Fixed at creation, so the sum it joined
+    /// is the one it leaves.
+    pub fn summed(&self, utxo: &Utxo) -> bool {
+        self.holding == Holding::Native
+            && self.origin != Origin::Stake
+            && self.staker.is_none()
+            && matches!(utxo.output, TransferableOut::Secp256k1(_))
+            && utxo.output.owners().addrs.len() == 1
     }
 
     /// The chain whose atomic memory holds it (`sharedWithChainId`), for atomic UTXOs.

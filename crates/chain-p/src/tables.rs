@@ -2,6 +2,7 @@
 //! integers, raw ids), so a page is one range scan from its token's position; see
 //! `docs/pchain-history.md` for the layout.
 
+use snowline_node_index::derive::AssetTotal;
 use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
@@ -24,6 +25,15 @@ table! {
 
     /// `(address, creation ts, utxo id) -> ()`: an owner's unspent UTXOs by time.
     pub PhUnspentByTime: "ph_unspent_by_time", (ShortId, u64, Id) => ();
+
+    /// `(address, asset, locktime) -> AssetTotal`: the unspent plain UTXOs of each single owner
+    /// (spendable outputs, neither staked nor stakeable-locked nor in atomic memory), whose
+    /// bucket depends only on the locktime; current balances add these up.
+    pub PhBalances: "ph_balances", (ShortId, Id, u64) => AssetTotal;
+
+    /// `(address, utxo id) -> ()`: every other unspent UTXO of the address (several owners,
+    /// staked, stakeable-locked, atomic), which current balances bucket one by one.
+    pub PhUnspentSpecial: "ph_unspent_special", (ShortId, Id) => ();
 
     /// `(address, amount, utxo id) -> ()`: an owner's unspent UTXOs by amount.
     pub PhUnspentByAmount: "ph_unspent_by_amount", (ShortId, u64, Id) => ();

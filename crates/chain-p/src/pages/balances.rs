@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use snowline_node_index::derive::AssetTotal;
 use snowline_store::{Direction, ReadView};
 use snowline_types::platformvm::Utxo;
 use snowline_types::{Id, ShortId};
@@ -11,23 +12,7 @@ use snowline_types::{Id, ShortId};
 use super::{PChainPages, PageError, expect_rows};
 use crate::error::PChainError;
 use crate::rows::{Holding, UtxoRow};
-use crate::tables::{PhAllByTime, PhUnspentByTime, PhUtxos};
-
-/// A sum of UTXOs of one asset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Total {
-    /// The amount, in the asset's smallest unit.
-    pub amount: u128,
-    /// How many UTXOs it sums.
-    pub utxo_count: u64,
-}
-
-impl Total {
-    fn add(&mut self, amount: u64) {
-        self.amount += u128::from(amount);
-        self.utxo_count += 1;
-    }
-}
+use crate::tables::{PhAllByTime, PhBalances, PhUnspentSpecial, PhUtxos};
 
 /// Where a UTXO counts in `PChainBalance` at a given time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,19 +67,19 @@ pub fn bucket(row: &UtxoRow, utxo: &Utxo, t: u64) -> Bucket {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PBalances {
     /// The sums of the buckets other than atomic memory, by bucket and asset.
-    pub buckets: BTreeMap<Bucket, BTreeMap<Id, Total>>,
+    pub buckets: BTreeMap<Bucket, BTreeMap<Id, AssetTotal>>,
     /// The atomic-memory sums, by (locked, shared chain, holding, asset).
-    pub atomic: BTreeMap<(bool, Id, Holding, Id), Total>,
+    pub atomic: BTreeMap<(bool, Id, Holding, Id), AssetTotal>,
 }
 
 impl PBalances {
     /// The sums of `bucket` (not an atomic one), by asset.
-    pub fn of(&self, bucket: Bucket) -> impl Iterator<Item = (&Id, &Total)> + '_ {
+    pub fn of(&self, bucket: Bucket) -> impl Iterator<Item = (&Id, &AssetTotal)> + '_ {
         self.buckets.get(&bucket).into_iter().flatten()
     }
 
     /// The atomic-memory sums, `locked` or not: `(shared chain, holding, asset, total)`.
-    pub fn atomic(&self, locked: bool) -> impl Iterator<Item = (Id, Holding, Id, Total)> + '_ {
+    pub fn atomic(&self, locked: bool) -> impl Iterator<Item = (Id, Holding, Id, AssetTotal)> + '_ {
         self.atomic
             .iter()
             .filter(move |((l, ..), _)| *l == locked)
@@ -139,6 +124,8 @@ impl PChainPages {
     ) -> Result<PBalances, PageError> {
         let snapshot = self.store.snapshot();
         let addrs: BTreeSet<ShortId> = addresses.iter().copied().collect();
+        let t = at.unwrap_or(now);
+        let mut out = PBalances::default();
         let mut ids = BTreeSet::new();
         for addr in &addrs {
             match at {
@@ -149,19 +136,36 @@ impl PChainPages {
                     }
                 }
                 None => {
-                    for e in snapshot.prefix_scan::<PhUnspentByTime, ShortId>(
+                    // The owner's sums, then its UTXOs that need a look one by one.
+                    for e in snapshot.prefix_scan::<PhBalances, ShortId>(
                         addr,
                         None,
                         Direction::Forward,
                     )? {
-                        ids.insert(e?.0.2);
+                        let ((_, asset, locktime), total) = e?;
+                        let b = if locktime > t {
+                            Bucket::LockedPlatform
+                        } else {
+                            Bucket::UnlockedUnstaked
+                        };
+                        out.buckets
+                            .entry(b)
+                            .or_default()
+                            .entry(asset)
+                            .or_default()
+                            .merge(total);
+                    }
+                    for e in snapshot.prefix_scan::<PhUnspentSpecial, ShortId>(
+                        addr,
+                        None,
+                        Direction::Forward,
+                    )? {
+                        ids.insert(e?.0.1);
                     }
                 }
             }
         }
-        let t = at.unwrap_or(now);
         let ids: Vec<Id> = ids.into_iter().collect();
-        let mut out = PBalances::default();
         for chunk in ids.chunks(1024) {
             let rows = expect_rows(snapshot.multi_get::<PhUtxos>(chunk)?, chunk, "UTXO")?;
             for row in rows {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use snowline_store::{Linear, Store};
 use snowline_types::Id;
 
-pub use balances::{Bucket, PBalances, Total, bucket};
+pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
 pub use l1::{L1Page, L1Query};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};

@@ -20,10 +20,6 @@ impl Out<'_> {
         self.0.extend_from_slice(&v.to_be_bytes());
         self
     }
-    pub(crate) fn u128(&mut self, v: u128) -> &mut Self {
-        self.0.extend_from_slice(&v.to_be_bytes());
-        self
-    }
     pub(crate) fn id(&mut self, v: &Id) -> &mut Self {
         self.0.extend_from_slice(&v.0);
         self
@@ -76,9 +72,6 @@ impl<'a> In<'a> {
     }
     pub(crate) fn u64(&mut self) -> Result<u64, DecodeError> {
         self.array().map(u64::from_be_bytes)
-    }
-    pub(crate) fn u128(&mut self) -> Result<u128, DecodeError> {
-        self.array().map(u128::from_be_bytes)
     }
     pub(crate) fn id(&mut self) -> Result<Id, DecodeError> {
         self.array().map(Id)

@@ -2,6 +2,7 @@
 //! vertex, a linear block, an asset, a balance sum. Each has a compact fixed layout
 //! (`history::codec`); UTXOs keep the chain's own bytes.
 
+pub use snowline_node_index::derive::AssetTotal;
 use snowline_store::DecodeError;
 use snowline_store::value::ValueCodec;
 use snowline_types::Id;
@@ -456,52 +457,6 @@ impl ValueCodec for AssetInfo {
             cap,
             created_at,
         })
-    }
-}
-
-/// A running total: the sum of amounts and the number of UTXOs (`amount`, `utxoCount`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct AssetTotal {
-    /// Sum of the UTXOs' amounts (u128: a sum of u64 amounts of one asset may exceed u64).
-    pub amount: u128,
-    /// How many UTXOs.
-    pub utxo_count: u64,
-}
-
-impl AssetTotal {
-    /// Adds one UTXO of `amount`.
-    pub fn add(&mut self, amount: u64) {
-        self.amount = self.amount.saturating_add(u128::from(amount));
-        self.utxo_count = self.utxo_count.saturating_add(1);
-    }
-
-    /// Adds another total.
-    pub fn merge(&mut self, other: AssetTotal) {
-        self.amount = self.amount.saturating_add(other.amount);
-        self.utxo_count = self.utxo_count.saturating_add(other.utxo_count);
-    }
-
-    /// Removes one UTXO of `amount`.
-    pub fn sub(&mut self, amount: u64) {
-        self.amount = self.amount.saturating_sub(u128::from(amount));
-        self.utxo_count = self.utxo_count.saturating_sub(1);
-    }
-}
-
-impl ValueCodec for AssetTotal {
-    /// `u128 amount ‖ u64 count`.
-    fn encode_value(&self, out: &mut Vec<u8>) {
-        Out(out).u128(self.amount).u64(self.utxo_count);
-    }
-
-    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let mut i = In(bytes);
-        let t = Self {
-            amount: i.u128()?,
-            utxo_count: i.u64()?,
-        };
-        i.end()?;
-        Ok(t)
     }
 }
 

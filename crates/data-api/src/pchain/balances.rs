@@ -1,7 +1,7 @@
 //! `GET /v1/networks/{network}/blockchains/{blockchainId}/balances` for the P-Chain: the
 //! `ListPChainBalancesResponse` of the given addresses, now or as of `blockTimestamp`.
 
-use snowline_chain_p::pages::{Bucket, PBalances, Total};
+use snowline_chain_p::pages::{AssetTotal, Bucket, PBalances};
 use snowline_chain_p::rows::Holding;
 use snowline_query::params::{AddressList, required, u64_opt};
 use snowline_rest::{ApiError, Reply, Request};
@@ -45,7 +45,7 @@ fn record(api: &PChainApi, b: &PBalances) -> PChainBalances {
     let shared = |locked: bool| {
         b.atomic(locked)
             .map(
-                |(chain, holding, asset, t): (Id, Holding, Id, Total)| PChainSharedAsset {
+                |(chain, holding, asset, t): (Id, Holding, Id, AssetTotal)| PChainSharedAsset {
                     asset: api.asset_amount(&asset, t.amount),
                     utxo_count: t.utxo_count,
                     shared_with_chain_id: chain.to_string(),

@@ -16,9 +16,11 @@ mod hook;
 mod overlay;
 mod pending;
 mod staging;
+mod total;
 
 pub use behind::WriteBehind;
 pub use hook::{Derive, Dispatched, NoDerive, Prepare};
 pub use overlay::{Overlay, OverlayCollection, Versions};
 pub use pending::PendingRows;
 pub use staging::{Staging, drop_batch, seal_batch, settle, write_batch};
+pub use total::AssetTotal;
