@@ -11,6 +11,7 @@ use hyper_util::rt::TokioExecutor;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -71,18 +72,35 @@ struct ErrorObject {
 /// The envelope, its `result` borrowed from the body (a large result is not copied).
 #[derive(Deserialize)]
 struct ResponseEnvelope<'a> {
+    /// Only a batch reads it (as our own numeric ids); a single call ignores its form.
+    #[serde(default, borrow)]
+    id: Option<&'a RawValue>,
     #[serde(default, borrow)]
     result: Option<&'a RawValue>,
     #[serde(default)]
     error: Option<ErrorObject>,
 }
 
+impl ErrorObject {
+    fn into_error(self) -> ClientError {
+        let data = self
+            .data
+            .map(|d| d.get().to_owned())
+            .filter(|d| d != "null");
+        ClientError::Rpc {
+            code: self.code,
+            message: self.message,
+            data,
+        }
+    }
+}
+
 /// A call's `result` as JSON text, still inside the response body it came in: a caller with a
 /// large result parses it where it likes (another thread) without a copy first.
 #[derive(Debug, Clone)]
 pub struct RawResult {
-    /// The response body, checked as UTF-8 once when it arrived.
-    body: String,
+    /// The response body, checked as UTF-8 once when it arrived (shared by a batch's results).
+    body: Arc<str>,
     /// Where the result's JSON is in `body`; `None` when the response had none (`null`).
     range: Option<std::ops::Range<usize>>,
 }
@@ -159,29 +177,87 @@ impl RpcClient {
             params,
         })
         .map_err(|e| ClientError::Decode(format!("encoding params: {e}")))?;
+        let raw = self.send(body).await?;
+        let env: ResponseEnvelope<'_> =
+            serde_json::from_str(&raw).map_err(|e| ClientError::Decode(e.to_string()))?;
+        let result = settle(&raw, env)?;
+        Ok(RawResult {
+            body: Arc::clone(&raw),
+            range: result,
+        })
+    }
+
+    /// Sends `calls` as one JSON-RPC batch and returns each call's outcome in the order given
+    /// (the server may answer in any order; ids pair them). The outer error is the batch's:
+    /// transport, HTTP status, timeout, or one error object answering the whole batch.
+    pub async fn call_batch<P: Serialize>(
+        &self,
+        calls: &[(&str, P)],
+    ) -> Result<Vec<Result<RawResult, ClientError>>, ClientError> {
+        if calls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let n = u64::try_from(calls.len()).unwrap_or(u64::MAX);
+        let first = self.next_id.fetch_add(n, Ordering::Relaxed);
+        let batch: Vec<Call<'_, &P>> = calls
+            .iter()
+            .zip(first..)
+            .map(|((method, params), id)| Call {
+                jsonrpc: "2.0",
+                id,
+                method,
+                params,
+            })
+            .collect();
+        let body = serde_json::to_vec(&batch)
+            .map_err(|e| ClientError::Decode(format!("encoding params: {e}")))?;
+        let raw = self.send(body).await?;
+        // An array of envelopes, or one envelope (an error) answering the whole batch. (Not an
+        // untagged enum: serde buffers those, and a borrowed `RawValue` cannot come from a buffer.)
+        let decode = |e: serde_json::Error| ClientError::Decode(e.to_string());
+        let answers: Vec<ResponseEnvelope<'_>> = if raw.trim_start().starts_with('[') {
+            serde_json::from_str(&raw).map_err(decode)?
+        } else {
+            let env: ResponseEnvelope<'_> = serde_json::from_str(&raw).map_err(decode)?;
+            return Err(match env.error {
+                Some(err) => err.into_error(),
+                None => ClientError::Decode("a batch answered by one result".into()),
+            });
+        };
+        let mut out: Vec<Option<Result<RawResult, ClientError>>> =
+            (0..calls.len()).map(|_| None).collect();
+        for env in answers {
+            let id = env.id.and_then(|id| id.get().parse::<u64>().ok());
+            let slot = id
+                .and_then(|id| id.checked_sub(first))
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| out.get_mut(i));
+            let Some(slot) = slot else {
+                return Err(ClientError::Decode(format!(
+                    "batch answer with an id not asked: {}",
+                    env.id.map_or("none", |id| id.get())
+                )));
+            };
+            *slot = Some(settle(&raw, env).map(|range| RawResult {
+                body: Arc::clone(&raw),
+                range,
+            }));
+        }
+        Ok(out
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(ClientError::Decode("no answer in the batch".into()))))
+            .collect())
+    }
+
+    /// Posts `body` within the timeout and returns the answer as text, checked as UTF-8 once
+    /// (envelopes are then parsed from text and results need no check of their own).
+    async fn send(&self, body: Vec<u8>) -> Result<Arc<str>, ClientError> {
         let raw = tokio::time::timeout(self.timeout, self.post(body))
             .await
             .map_err(|_| ClientError::Timeout(self.timeout))??;
-        // One UTF-8 check of the whole body; the envelope is then parsed from text (serde_json
-        // checks nothing again) and the result's range needs no check of its own.
         let raw = String::from_utf8(Vec::from(raw))
             .map_err(|e| ClientError::Decode(format!("response is not UTF-8: {e}")))?;
-        let env: ResponseEnvelope<'_> =
-            serde_json::from_str(&raw).map_err(|e| ClientError::Decode(e.to_string()))?;
-        if let Some(err) = env.error {
-            let data = err.data.map(|d| d.get().to_owned()).filter(|d| d != "null");
-            return Err(ClientError::Rpc {
-                code: err.code,
-                message: err.message,
-                data,
-            });
-        }
-        // The borrowed result lies inside `raw`: its offset is the distance between the two.
-        let range = env.result.map(|r| {
-            let start = (r.get().as_ptr() as usize).saturating_sub(raw.as_ptr() as usize);
-            start..start + r.get().len()
-        });
-        Ok(RawResult { body: raw, range })
+        Ok(Arc::from(raw))
     }
 
     async fn post(&self, body: Vec<u8>) -> Result<Bytes, ClientError> {
@@ -210,4 +286,19 @@ impl RpcClient {
         }
         Ok(bytes)
     }
+}
+
+/// An envelope's outcome: where its result lies in `body` (`None` for `null`), or its error.
+fn settle(
+    body: &str,
+    env: ResponseEnvelope<'_>,
+) -> Result<Option<std::ops::Range<usize>>, ClientError> {
+    if let Some(err) = env.error {
+        return Err(err.into_error());
+    }
+    // The borrowed result lies inside `body`: its offset is the distance between the two.
+    Ok(env.result.map(|r| {
+        let start = (r.get().as_ptr() as usize).saturating_sub(body.as_ptr() as usize);
+        start..start + r.get().len()
+    }))
 }
