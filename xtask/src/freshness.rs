@@ -2,7 +2,8 @@
 //! Data API. Starts the real `node-rpc` (devnet, live) and `data-api` following it on free
 //! ports, then for each new X block measures from its acceptance (the timestamp `node-rpc`
 //! stamps it with as it writes it to its index, read back with `index.getContainerByIndex`) to
-//! the moment `data-api`'s `/utxos` listing first shows an output of one of its txs. Prints
+//! the moment `data-api`'s `/utxos` listing first shows an output of one of its txs (with
+//! `--chain p`, for each new P block, the moment `data-api` answers at its height). Prints
 //! p50/p99/max (docs/benchmarks.md, "Freshness").
 
 use std::io::{BufRead, BufReader};
@@ -16,11 +17,13 @@ use serde_json::{Value, json};
 use crate::http::{request, rpc};
 use crate::run::status;
 
-const USAGE: &str = "usage: cargo xtask freshness [--rate CONTAINERS_PER_S] [--samples N] \
-                     [--poll-ms MS] [--release]";
+const USAGE: &str = "usage: cargo xtask freshness [--chain x|p] [--rate CONTAINERS_PER_S] \
+                     [--samples N] [--poll-ms MS] [--release]";
 
 /// The run's settings.
 struct Args {
+    /// Whose blocks are measured: the X-Chain's or the P-Chain's.
+    chain: Chain,
     rate: f64,
     samples: usize,
     poll_ms: Option<u64>,
@@ -29,6 +32,7 @@ struct Args {
 
 fn parse(args: &[String]) -> Result<Args, String> {
     let mut out = Args {
+        chain: Chain::X,
         rate: 10.0,
         samples: 300,
         poll_ms: None,
@@ -41,6 +45,13 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 .ok_or_else(|| format!("{a} needs a value\n{USAGE}"))
         };
         match a.as_str() {
+            "--chain" => {
+                out.chain = match value()?.as_str() {
+                    "x" => Chain::X,
+                    "p" => Chain::P,
+                    _ => return Err(USAGE.to_owned()),
+                }
+            }
             "--rate" => out.rate = value()?.parse().map_err(|_| USAGE.to_owned())?,
             "--samples" => out.samples = value()?.parse().map_err(|_| USAGE.to_owned())?,
             "--poll-ms" => out.poll_ms = Some(value()?.parse().map_err(|_| USAGE.to_owned())?),
@@ -137,18 +148,49 @@ fn parse_rfc3339_ns(s: &str) -> Option<i64> {
 }
 
 /// A new X block waiting to be seen in the Data API.
-struct Pending {
-    accepted_ns: i64,
-    tx_id: String,
-    address: String,
+/// The chain whose new blocks are measured.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Chain {
+    X,
+    P,
 }
 
-/// The X block at `index` of node-rpc's index: its acceptance time and one tx output (tx id and
-/// a recipient address) to look for. `X/block` index `i` holds height `i + 1`.
-fn new_block(node: &str, index: u64) -> Result<Option<Pending>, String> {
+impl Chain {
+    fn index_path(self) -> &'static str {
+        match self {
+            Chain::X => "/ext/index/X/block",
+            Chain::P => "/ext/index/P/block",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Chain::X => "X",
+            Chain::P => "P",
+        }
+    }
+}
+
+/// A new block waiting to be visible, and what shows it.
+struct Pending {
+    accepted_ns: i64,
+    sign: Sign,
+}
+
+/// What in the Data API shows a block.
+enum Sign {
+    /// An X block: this tx's output among its recipient's UTXOs.
+    XOutput { tx_id: String, address: String },
+    /// A P block: an answer as of this P-Chain height or later.
+    PHeight(u64),
+}
+
+/// The block at `index` of node-rpc's `chain` index: its acceptance time and what will show
+/// it. Index `i` holds height `i + 1` (the genesis is not a container).
+fn new_block(node: &str, chain: Chain, index: u64) -> Result<Option<Pending>, String> {
     let c = rpc(
         node,
-        "/ext/index/X/block",
+        chain.index_path(),
         "index.getContainerByIndex",
         json!({"index": index.to_string(), "encoding": "hex"}),
     )?;
@@ -156,11 +198,23 @@ fn new_block(node: &str, index: u64) -> Result<Option<Pending>, String> {
         .as_str()
         .and_then(parse_rfc3339_ns)
         .ok_or_else(|| format!("container {index}: no timestamp"))?;
+    let sign = match chain {
+        Chain::X => match x_output(node, index + 1)? {
+            Some(sign) => sign,
+            None => return Ok(None),
+        },
+        Chain::P => Sign::PHeight(index + 1),
+    };
+    Ok(Some(Pending { accepted_ns, sign }))
+}
+
+/// One plain output (no locktime, one owner) of a tx of the X block at `height`.
+fn x_output(node: &str, height: u64) -> Result<Option<Sign>, String> {
     let block = rpc(
         node,
         "/ext/bc/X",
         "avm.getBlockByHeight",
-        json!({"height": (index + 1).to_string(), "encoding": "json"}),
+        json!({"height": height.to_string(), "encoding": "json"}),
     )?;
     let txs = block["block"]["txs"]
         .as_array()
@@ -177,8 +231,7 @@ fn new_block(node: &str, index: u64) -> Result<Option<Pending>, String> {
                 continue;
             }
             if let (Some(id), Some(addr)) = (tx["id"].as_str(), out["addresses"][0].as_str()) {
-                return Ok(Some(Pending {
-                    accepted_ns,
+                return Ok(Some(Sign::XOutput {
                     tx_id: id.to_owned(),
                     address: addr.to_owned(),
                 }));
@@ -188,20 +241,29 @@ fn new_block(node: &str, index: u64) -> Result<Option<Pending>, String> {
     Ok(None)
 }
 
-/// Whether data-api lists an output of `p.tx_id` among `p.address`'s newest UTXOs.
+/// Whether data-api shows `p`: an X output among its owner's newest UTXOs, or a P-Chain answer
+/// (`l1Validators`' `blockHeight`) at the block's height or later.
 fn visible(api: &str, p: &Pending) -> Result<bool, String> {
-    let path = format!(
-        "/v1/networks/local/blockchains/x-chain/utxos?addresses={}&includeSpent=true&pageSize=50",
-        p.address
-    );
+    let path = match &p.sign {
+        Sign::XOutput { address, .. } => format!(
+            "/v1/networks/local/blockchains/x-chain/utxos?addresses={address}&includeSpent=true&pageSize=50"
+        ),
+        Sign::PHeight(_) => "/v1/networks/local/l1Validators?pageSize=1".to_owned(),
+    };
     let (status, body) = request(api, "GET", &path, None)?;
     if status != 200 {
         return Err(format!("GET {path}: {status} {body}"));
     }
     let v: Value = serde_json::from_str(&body).map_err(|e| format!("GET {path}: {e}"))?;
-    Ok(v["utxos"]
-        .as_array()
-        .is_some_and(|us| us.iter().any(|u| u["creationTxHash"] == p.tx_id.as_str())))
+    Ok(match &p.sign {
+        Sign::XOutput { tx_id, .. } => v["utxos"]
+            .as_array()
+            .is_some_and(|us| us.iter().any(|u| u["creationTxHash"] == tx_id.as_str())),
+        Sign::PHeight(h) => v["blockHeight"]
+            .as_str()
+            .and_then(|b| b.parse::<u64>().ok())
+            .is_some_and(|b| b >= *h),
+    })
 }
 
 /// The `q`-quantile of sorted `v` (nearest rank).
@@ -274,18 +336,19 @@ fn measure(a: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     }
     eprintln!(
         "xtask: node-rpc live at {} containers/s on {}, data-api following on {} (poll {}); \
-         measuring {} X blocks",
+         measuring {} {} blocks",
         a.rate,
         node.addr,
         api.addr,
         poll.as_deref()
             .map_or("default".to_owned(), |p| format!("{p} ms")),
-        a.samples
+        a.samples,
+        a.chain.name()
     );
     let head = |node: &str| -> Result<u64, String> {
         let r = rpc(
             node,
-            "/ext/index/X/block",
+            a.chain.index_path(),
             "index.getLastAccepted",
             json!({"encoding": "hex"}),
         )?;
@@ -306,7 +369,7 @@ fn measure(a: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
         let accepted = head(&node.addr)?;
         let seen = now_ns();
         while next < accepted {
-            if let Some(p) = new_block(&node.addr, next)? {
+            if let Some(p) = new_block(&node.addr, a.chain, next)? {
                 node_lags.push((seen - p.accepted_ns) as f64 / 1e6);
                 pending.push(p);
             }
@@ -338,7 +401,8 @@ fn measure(a: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
         );
     };
     println!(
-        "freshness at {} containers/s, data-api poll {}{}:",
+        "freshness of {} blocks at {} containers/s, data-api poll {}{}:",
+        a.chain.name(),
         a.rate,
         poll.as_deref()
             .map_or("default".to_owned(), |p| format!("{p} ms")),
@@ -348,10 +412,7 @@ fn measure(a: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
             ", debug build"
         }
     );
-    report(
-        "  accepted by node-rpc -> visible in data-api /utxos",
-        &mut lags,
-    );
+    report("  accepted by node-rpc -> visible in data-api", &mut lags);
     report(
         "  accepted by node-rpc -> seen by this tool in node-rpc's index",
         &mut node_lags,
