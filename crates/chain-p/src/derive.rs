@@ -1198,7 +1198,14 @@ impl PChain {
             return Ok(());
         }
         for addr in &owners.addrs {
-            let key = (*addr, utxo.asset_id, owners.locktime);
+            let chain = row.shared_with().unwrap_or(Id::EMPTY);
+            let key = (
+                *addr,
+                utxo.asset_id,
+                row.holding.code(),
+                chain,
+                owners.locktime,
+            );
             let (total, stored) = load(&self.balances, view, &key)?;
             let mut total = total.unwrap_or_default();
             if unspent {

@@ -97,7 +97,8 @@ impl Holding {
         }
     }
 
-    fn from_code(code: u8) -> Result<Self, CodecError> {
+    /// The holding of `code`.
+    pub fn from_code(code: u8) -> Result<Self, CodecError> {
         Self::ALL
             .into_iter()
             .find(|h| h.code() == code)
@@ -209,12 +210,11 @@ impl UtxoRow {
     }
 
     /// Whether current balances count it in its owner's sum ([`crate::tables::PhBalances`]):
-    /// a plain output of one owner, neither staked nor stakeable-locked nor in atomic memory,
-    /// whose bucket then depends only on its locktime. Fixed at creation, so the sum it joined
+    /// an output of one owner, neither staked nor stakeable-locked, whose bucket then depends
+    /// only on its holding, shared chain and locktime. Fixed at creation, so the sum it joined
     /// is the one it leaves.
     pub fn summed(&self, utxo: &Utxo) -> bool {
-        self.holding == Holding::Native
-            && self.origin != Origin::Stake
+        self.origin != Origin::Stake
             && self.staker.is_none()
             && matches!(utxo.output, TransferableOut::Secp256k1(_))
             && utxo.output.owners().addrs.len() == 1

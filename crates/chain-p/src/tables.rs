@@ -26,13 +26,14 @@ table! {
     /// `(address, creation ts, utxo id) -> ()`: an owner's unspent UTXOs by time.
     pub PhUnspentByTime: "ph_unspent_by_time", (ShortId, u64, Id) => ();
 
-    /// `(address, asset, locktime) -> AssetTotal`: the unspent plain UTXOs of each single owner
-    /// (spendable outputs, neither staked nor stakeable-locked nor in atomic memory), whose
-    /// bucket depends only on the locktime; current balances add these up.
-    pub PhBalances: "ph_balances", (ShortId, Id, u64) => AssetTotal;
+    /// `(address, asset, holding code, shared chain, locktime) -> AssetTotal`: the unspent UTXOs
+    /// of each single owner that are neither staked nor stakeable-locked, whose bucket depends
+    /// only on the holding (atomic or not), the chain shared with, and the locktime; current
+    /// balances add these up.
+    pub PhBalances: "ph_balances", (ShortId, Id, u8, Id, u64) => AssetTotal;
 
     /// `(address, utxo id) -> ()`: every other unspent UTXO of the address (several owners,
-    /// staked, stakeable-locked, atomic), which current balances bucket one by one.
+    /// staked, stakeable-locked), which current balances bucket one by one.
     pub PhUnspentSpecial: "ph_unspent_special", (ShortId, Id) => ();
 
     /// `(address, amount, utxo id) -> ()`: an owner's unspent UTXOs by amount.

@@ -110,6 +110,23 @@ impl PBalances {
         }
         Ok(())
     }
+
+    /// Adds the sum of an owner's UTXOs of one holding, shared chain, asset and lock state.
+    fn add_total(&mut self, holding: Holding, chain: Id, asset: Id, locked: bool, t: AssetTotal) {
+        let sum = if holding == Holding::Native {
+            let b = if locked {
+                Bucket::LockedPlatform
+            } else {
+                Bucket::UnlockedUnstaked
+            };
+            self.buckets.entry(b).or_default().entry(asset).or_default()
+        } else {
+            self.atomic
+                .entry((locked, chain, holding, asset))
+                .or_default()
+        };
+        sum.merge(t);
+    }
 }
 
 impl PChainPages {
@@ -142,18 +159,11 @@ impl PChainPages {
                         None,
                         Direction::Forward,
                     )? {
-                        let ((_, asset, locktime), total) = e?;
-                        let b = if locktime > t {
-                            Bucket::LockedPlatform
-                        } else {
-                            Bucket::UnlockedUnstaked
-                        };
-                        out.buckets
-                            .entry(b)
-                            .or_default()
-                            .entry(asset)
-                            .or_default()
-                            .merge(total);
+                        let ((_, asset, code, chain, locktime), total) = e?;
+                        let holding = Holding::from_code(code).map_err(|e| {
+                            PChainError::Corrupt(format!("balance row of {addr}: {e}"))
+                        })?;
+                        out.add_total(holding, chain, asset, locktime > t, total);
                     }
                     for e in snapshot.prefix_scan::<PhUnspentSpecial, ShortId>(
                         addr,
