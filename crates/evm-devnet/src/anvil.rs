@@ -52,6 +52,26 @@ pub fn anvil_bin() -> Result<PathBuf, String> {
     }
 }
 
+/// Set to `1` (CI does, in `.ci/run`) to make EVM tests fail instead of skipping when anvil or
+/// the solc package is missing.
+pub const REQUIRE_EVM_ENV: &str = "SNOWLINE_REQUIRE_EVM";
+
+/// For tests about EVM nodes: whether anvil is there. When it is not, says why the test skips
+/// (`test` names it) and returns `false`, or panics if [`REQUIRE_EVM_ENV`] is `1`.
+#[allow(clippy::panic)]
+pub fn anvil_or_skip(test: &str) -> bool {
+    match anvil_bin() {
+        Ok(_) => true,
+        Err(why) => {
+            if std::env::var(REQUIRE_EVM_ENV).as_deref() == Ok("1") {
+                panic!("{test}: {why} ({REQUIRE_EVM_ENV}=1)");
+            }
+            eprintln!("{test}: skipped, {why}");
+            false
+        }
+    }
+}
+
 /// How one anvil chain is started.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnvilConfig {

@@ -26,15 +26,15 @@ impl Contract {
     /// The fixture file's JSON text.
     fn fixture(self) -> &'static str {
         match self {
-            Contract::Erc20 => include_str!(
-                "../../../fixtures/evm/contracts/ERC20PresetMinterPauser.json"
-            ),
-            Contract::Erc721 => include_str!(
-                "../../../fixtures/evm/contracts/ERC721PresetMinterPauserAutoId.json"
-            ),
-            Contract::Erc1155 => include_str!(
-                "../../../fixtures/evm/contracts/ERC1155PresetMinterPauser.json"
-            ),
+            Contract::Erc20 => {
+                include_str!("../../../fixtures/evm/contracts/ERC20PresetMinterPauser.json")
+            }
+            Contract::Erc721 => {
+                include_str!("../../../fixtures/evm/contracts/ERC721PresetMinterPauserAutoId.json")
+            }
+            Contract::Erc1155 => {
+                include_str!("../../../fixtures/evm/contracts/ERC1155PresetMinterPauser.json")
+            }
             Contract::Factory => include_str!("../../../fixtures/evm/contracts/Factory.json"),
             Contract::Child => include_str!("../../../fixtures/evm/contracts/Child.json"),
             Contract::Probe165 => include_str!("../../../fixtures/evm/contracts/Probe165.json"),
@@ -121,8 +121,14 @@ mod tests {
     /// Selectors as the ERCs define them (EIP-20, EIP-721, EIP-1155, EIP-165 texts).
     #[test]
     fn selectors_match_the_standards() {
-        assert_eq!(Erc20Preset::transferCall::SELECTOR, [0xa9, 0x05, 0x9c, 0xbb]);
-        assert_eq!(Erc721Preset::transferFromCall::SELECTOR, [0x23, 0xb8, 0x72, 0xdd]);
+        assert_eq!(
+            Erc20Preset::transferCall::SELECTOR,
+            [0xa9, 0x05, 0x9c, 0xbb]
+        );
+        assert_eq!(
+            Erc721Preset::transferFromCall::SELECTOR,
+            [0x23, 0xb8, 0x72, 0xdd]
+        );
         assert_eq!(
             Erc1155Preset::safeTransferFromCall::SELECTOR,
             [0xf2, 0x42, 0x43, 0x2a]

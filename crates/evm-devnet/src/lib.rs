@@ -17,7 +17,7 @@ pub mod replay;
 pub mod scenario;
 mod server;
 
-pub use anvil::{Anvil, AnvilConfig, anvil_bin, npm_dir};
+pub use anvil::{Anvil, AnvilConfig, anvil_bin, anvil_or_skip, npm_dir};
 pub use driver::{ScenarioRun, dev_accounts, run_scenario};
 pub use error::DevnetError;
 pub use fixture::{RECORDED_CHAINS, record_scenario, recording_path, start_devnet};

@@ -89,7 +89,11 @@ impl Recording {
     /// Parses recording lines (see [`crate::record`]).
     pub fn parse(text: &str) -> Result<Self, DevnetError> {
         let mut rec = Recording::default();
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let bad = |why: &str| DevnetError::Fixture(format!("line {}: {why}", i + 1));
             let v: Line<'_> = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
             let method = v.method.as_str();
@@ -118,7 +122,10 @@ impl Recording {
                     .and_then(|h| parse_quantity(&h));
             }
             if method == "eth_getBlockByNumber" {
-                let number = params.get(0).and_then(Value::as_str).and_then(parse_quantity);
+                let number = params
+                    .get(0)
+                    .and_then(Value::as_str)
+                    .and_then(parse_quantity);
                 let hash = v
                     .result
                     .and_then(|r| serde_json::from_str::<BlockHash>(r.get()).ok());
@@ -275,17 +282,23 @@ mod tests {
     #[test]
     fn derives_hash_only_blocks_and_lookup_by_hash() {
         let r = Recording::parse(LINES).unwrap();
-        let lean: Value =
-            serde_json::from_str(&r.answer("eth_getBlockByNumber", &json!(["0x1", false])).unwrap())
-                .unwrap();
+        let lean: Value = serde_json::from_str(
+            &r.answer("eth_getBlockByNumber", &json!(["0x1", false]))
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(lean["transactions"], json!(["0x01"]));
-        let by_hash = r.answer("eth_getBlockByHash", &json!(["0xab", true])).unwrap();
+        let by_hash = r
+            .answer("eth_getBlockByHash", &json!(["0xab", true]))
+            .unwrap();
         assert_eq!(
             by_hash,
-            r.answer("eth_getBlockByNumber", &json!(["0x1", true])).unwrap()
+            r.answer("eth_getBlockByNumber", &json!(["0x1", true]))
+                .unwrap()
         );
         assert_eq!(
-            r.answer("eth_getBlockByHash", &json!(["0xcd", true])).unwrap(),
+            r.answer("eth_getBlockByHash", &json!(["0xcd", true]))
+                .unwrap(),
             "null"
         );
     }

@@ -8,9 +8,7 @@ use alloy_sol_types::{SolCall, SolValue};
 use serde_json::{Value, json};
 use snowline_devnet::rng::DetRng;
 
-use crate::contracts::{
-    Contract, Erc20Preset, Erc721Preset, Erc1155Preset, FactoryCalls,
-};
+use crate::contracts::{Contract, Erc20Preset, Erc721Preset, Erc1155Preset, FactoryCalls};
 use crate::error::DevnetError;
 
 /// The EVM chain id of the local C-Chain (avalanchego's local network).
@@ -177,6 +175,7 @@ pub struct Planner {
     erc20: Vec<u128>,
     nft_owner: Vec<usize>,
     items: Vec<[u64; ITEM_IDS as usize]>,
+    item_transfers: u64,
     next_block: u64,
 }
 
@@ -212,6 +211,7 @@ impl Planner {
             erc20: vec![0; n],
             nft_owner: Vec::new(),
             items: vec![[0; ITEM_IDS as usize]; n],
+            item_transfers: 0,
             next_block: 1,
         })
     }
@@ -289,15 +289,29 @@ impl Planner {
         let n = self.accounts.len();
         let a = self.rng.index(n);
         let b = (a + 1 + self.rng.index(n - 1)) % n;
-        match self.rng.below(17) {
+        match self.rng.below(18) {
             0 | 1 => {
                 let value = u128::from(self.rng.range(1, 1000)) * ETHER / 1000;
-                self.call(Action::NativeTransfer, a, self.accounts[b], value, Vec::new(), 21_000)
+                self.call(
+                    Action::NativeTransfer,
+                    a,
+                    self.accounts[b],
+                    value,
+                    Vec::new(),
+                    21_000,
+                )
             }
             2 if !self.children.is_empty() => {
                 let child = self.children[self.rng.index(self.children.len())];
                 let value = u128::from(self.rng.range(1, 100)) * ETHER / 1000;
-                self.call(Action::NativeToContract, a, child, value, Vec::new(), 60_000)
+                self.call(
+                    Action::NativeToContract,
+                    a,
+                    child,
+                    value,
+                    Vec::new(),
+                    60_000,
+                )
             }
             3 | 4 if self.erc20[a] > 0 => {
                 let amount = (self.erc20[a] / 1000).max(1) * u128::from(self.rng.range(1, 50));
@@ -308,7 +322,14 @@ impl Planner {
                     to: self.accounts[b],
                     amount: U256::from(amount),
                 };
-                self.call(Action::Erc20Transfer, a, d.erc20, 0, call.abi_encode(), 100_000)
+                self.call(
+                    Action::Erc20Transfer,
+                    a,
+                    d.erc20,
+                    0,
+                    call.abi_encode(),
+                    100_000,
+                )
             }
             5 => {
                 let amount = u128::from(self.rng.range(1, 1000)) * ETHER;
@@ -330,7 +351,14 @@ impl Planner {
                     to: self.accounts[to],
                     tokenId: U256::from(id),
                 };
-                self.call(Action::Erc721Transfer, owner, d.erc721, 0, call.abi_encode(), 150_000)
+                self.call(
+                    Action::Erc721Transfer,
+                    owner,
+                    d.erc721,
+                    0,
+                    call.abi_encode(),
+                    150_000,
+                )
             }
             9 => {
                 let id = self.rng.range(1, ITEM_IDS);
@@ -342,7 +370,14 @@ impl Planner {
                     amount: U256::from(amount),
                     data: Bytes::new(),
                 };
-                self.call(Action::Erc1155Mint, 0, d.erc1155, 0, call.abi_encode(), 150_000)
+                self.call(
+                    Action::Erc1155Mint,
+                    0,
+                    d.erc1155,
+                    0,
+                    call.abi_encode(),
+                    150_000,
+                )
             }
             10 => {
                 let k = self.rng.range(2, ITEM_IDS);
@@ -364,7 +399,14 @@ impl Planner {
                 }
                 let value = u128::from(self.rng.range(1, 100)) * ETHER / 100;
                 let call = FactoryCalls::splitCall { to };
-                self.call(Action::FactorySplit, a, d.factory, value, call.abi_encode(), 250_000)
+                self.call(
+                    Action::FactorySplit,
+                    a,
+                    d.factory,
+                    value,
+                    call.abi_encode(),
+                    250_000,
+                )
             }
             15 if !self.children.is_empty() => {
                 let child = self.children[self.rng.index(self.children.len())];
@@ -372,15 +414,6 @@ impl Planner {
                 let value = u128::from(self.rng.range(1, 10)) * ETHER / 100;
                 let act = Action::FactoryCallThenRevert;
                 self.call(act, a, d.factory, value, call.abi_encode(), 200_000)
-            }
-            15 => {
-                // The sender holds less than 2^255 base units whatever happened before.
-                let call = Erc20Preset::transferCall {
-                    to: self.accounts[b],
-                    amount: U256::from(1u8) << 255,
-                };
-                let act = Action::Erc20TransferReverts;
-                self.call(act, a, d.erc20, 0, call.abi_encode(), 100_000)
             }
             16 if self.children.len() >= 2 => {
                 let i = self.rng.index(self.children.len());
@@ -390,15 +423,24 @@ impl Planner {
                     next: self.children[j],
                 };
                 let value = u128::from(self.rng.range(1, 10)) * ETHER / 100;
-                self.call(Action::FactoryNested, a, d.factory, value, call.abi_encode(), 300_000)
+                self.call(
+                    Action::FactoryNested,
+                    a,
+                    d.factory,
+                    value,
+                    call.abi_encode(),
+                    300_000,
+                )
             }
             // An action whose precondition fails (no child, no NFT yet) creates what it lacked.
-            2 | 16 => {
+            2 | 15 | 16 => {
                 let create2 = self.rng.chance(50);
                 self.factory_create(a, create2)
             }
             7 | 8 => self.nft_mint(b),
+            // 17, and an ERC-20 transfer from an account without tokens.
             _ => {
+                // The sender holds less than 2^255 base units whatever happened before.
                 let call = Erc20Preset::transferCall {
                     to: self.accounts[b],
                     amount: U256::from(1u8) << 255,
@@ -429,7 +471,14 @@ impl Planner {
             data: Bytes::new(),
         };
         let erc1155 = self.deployed.erc1155;
-        self.call(Action::Erc1155MintBatch, 0, erc1155, 0, call.abi_encode(), 300_000)
+        self.call(
+            Action::Erc1155MintBatch,
+            0,
+            erc1155,
+            0,
+            call.abi_encode(),
+            300_000,
+        )
     }
 
     /// A single or batch ERC-1155 transfer by the first holder from `from` on; a mint to
@@ -447,7 +496,9 @@ impl Planner {
             .filter(|&id| self.items[holder][id as usize - 1] > 0)
             .collect();
         let erc1155 = self.deployed.erc1155;
-        if held.len() >= 2 && self.rng.chance(50) {
+        // Every other transfer is a batch, when the holder has two ids or more.
+        self.item_transfers += 1;
+        if held.len() >= 2 && self.item_transfers % 2 == 0 {
             for &id in &held {
                 self.items[holder][id as usize - 1] -= 1;
                 self.items[to][id as usize - 1] += 1;
@@ -474,7 +525,14 @@ impl Planner {
             amount: U256::from(amount),
             data: Bytes::new(),
         };
-        self.call(Action::Erc1155Transfer, holder, erc1155, 0, call.abi_encode(), 150_000)
+        self.call(
+            Action::Erc1155Transfer,
+            holder,
+            erc1155,
+            0,
+            call.abi_encode(),
+            150_000,
+        )
     }
 
     fn factory_create(&mut self, from: usize, create2: bool) -> TxRequest {
@@ -488,7 +546,11 @@ impl Planner {
             (child, call.abi_encode(), Action::FactoryCreate2)
         } else {
             let child = factory.create(self.factory_nonce);
-            (child, FactoryCalls::createCall {}.abi_encode(), Action::FactoryCreate)
+            (
+                child,
+                FactoryCalls::createCall {}.abi_encode(),
+                Action::FactoryCreate,
+            )
         };
         self.factory_nonce += 1;
         self.children.push(child);

@@ -41,9 +41,15 @@ pub async fn serve(listener: TcpListener, recording: Arc<Recording>) -> std::io:
 
 async fn handle(req: Request<Incoming>, recording: &Recording) -> Response<Full<Bytes>> {
     if req.method() != Method::POST {
-        return reply(StatusCode::METHOD_NOT_ALLOWED, "POST a JSON-RPC request".into());
+        return reply(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "POST a JSON-RPC request".into(),
+        );
     }
-    let body = match Limited::new(req.into_body(), MAX_REQUEST_BYTES).collect().await {
+    let body = match Limited::new(req.into_body(), MAX_REQUEST_BYTES)
+        .collect()
+        .await
+    {
         Ok(b) => b.to_bytes(),
         Err(_) => return reply(StatusCode::PAYLOAD_TOO_LARGE, "request too large".into()),
     };
@@ -90,11 +96,17 @@ pub(crate) fn answer_body(body: &[u8], recording: &Recording) -> Option<String> 
 /// One call's response text; `None` for a notification (no `id`).
 fn answer_call(call: &Value, recording: &Recording) -> Option<String> {
     let Some(obj) = call.as_object() else {
-        return Some(envelope(&Value::Null, Err(error(-32600, "invalid request"))));
+        return Some(envelope(
+            &Value::Null,
+            Err(error(-32600, "invalid request")),
+        ));
     };
     let id = obj.get("id")?;
     let Some(method) = obj.get("method").and_then(Value::as_str) else {
-        return Some(envelope(id, Err(error(-32600, "invalid request: no method"))));
+        return Some(envelope(
+            id,
+            Err(error(-32600, "invalid request: no method")),
+        ));
     };
     let params = obj.get("params").unwrap_or(&Value::Null);
     Some(envelope(id, recording.answer(method, params)))
@@ -111,7 +123,10 @@ fn error(code: i64, message: &str) -> RpcError {
 fn envelope(id: &Value, answer: Result<String, RpcError>) -> String {
     match answer {
         Ok(result) => format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}"),
-        Err(e) => format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{}}}", e.to_json()),
+        Err(e) => format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{}}}",
+            e.to_json()
+        ),
     }
 }
 

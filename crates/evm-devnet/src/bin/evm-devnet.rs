@@ -14,7 +14,8 @@ use snowline_evm_devnet::{
     Anvil, AnvilConfig, C_CHAIN_ID, RECORDED_CHAINS, ScenarioConfig, record_scenario, run_scenario,
 };
 
-const USAGE: &str = "usage: evm-devnet run [--chain-id N] [--seed S] [--blocks B] [--txs T] [--port P]
+const USAGE: &str =
+    "usage: evm-devnet run [--chain-id N] [--seed S] [--blocks B] [--txs T] [--port P]
        evm-devnet record [--chain-id N] [--seed S] [--blocks B] [--txs T] --out FILE
        evm-devnet record-fixtures [--out DIR]";
 
@@ -72,7 +73,10 @@ async fn run() -> Result<(), String> {
         }
         "record" => {
             let out = out.ok_or("record needs --out FILE")?;
-            write(&out, &record_scenario(&config).await.map_err(|e| e.to_string())?)
+            write(
+                &out,
+                &record_scenario(&config).await.map_err(|e| e.to_string())?,
+            )
         }
         "record-fixtures" => {
             let dir = out.unwrap_or_else(|| "fixtures/evm/devnet".into());
@@ -90,6 +94,10 @@ async fn run() -> Result<(), String> {
 
 fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    eprintln!("evm-devnet: wrote {} ({} bytes)", path.display(), bytes.len());
+    eprintln!(
+        "evm-devnet: wrote {} ({} bytes)",
+        path.display(),
+        bytes.len()
+    );
     Ok(())
 }

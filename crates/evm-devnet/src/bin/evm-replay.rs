@@ -39,7 +39,10 @@ async fn run() -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    println!("evm-replay: {file} (head {:?}) on http://{addr}", recording.head());
+    println!(
+        "evm-replay: {file} (head {:?}) on http://{addr}",
+        recording.head()
+    );
     serve(listener, Arc::new(recording))
         .await
         .map_err(|e| e.to_string())
