@@ -324,4 +324,22 @@ mod tests {
         assert_eq!(r.answer("m", &Value::Null).unwrap(), "{\"b\":1, \"a\":2}");
         assert!(Recording::parse("not json").is_err());
     }
+
+    proptest::proptest! {
+        /// Any text either parses or is refused; what parses answers any call without panicking.
+        #[test]
+        fn parse_and_answer_never_panic(text in "\\PC{0,200}", method in "[a-z_]{0,12}") {
+            if let Ok(r) = Recording::parse(&text) {
+                let _ = r.answer(&method, &json!(["latest", true]));
+                let _ = r.answer("eth_getBlockByHash", &json!([text, false]));
+            }
+        }
+
+        #[test]
+        fn lines_with_any_params_answer_themselves(p in proptest::collection::vec("[0-9a-fA-Fx]{0,20}", 0..4)) {
+            let line = json!({"method": "m", "params": p, "result": 1}).to_string();
+            let r = Recording::parse(&line).unwrap();
+            proptest::prop_assert_eq!(r.answer("m", &json!(p)).unwrap(), "1");
+        }
+    }
 }

@@ -612,7 +612,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     fn accounts() -> Vec<Address> {
-        (1..=10u8).map(|i| Address::repeat_byte(i)).collect()
+        (1..=10u8).map(Address::repeat_byte).collect()
     }
 
     fn plan(config: ScenarioConfig) -> Vec<Vec<TxRequest>> {

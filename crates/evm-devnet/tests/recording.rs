@@ -2,6 +2,8 @@
 //! plan tx for tx, covers every case the indexer must handle, and the replay server answers it
 //! back byte for byte, batches included.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::sync::Arc;

@@ -1,7 +1,9 @@
 //! Runs the EVM devnet scenario on anvil.
 //!
-//! `evm-devnet run [OPTIONS] [--port P]`: starts anvil (127.0.0.1:P, default a free port), runs
-//! the scenario, prints the URL and keeps serving until killed.
+//! `evm-devnet run [OPTIONS] [--port P] [--exit-on-stdin-close]`: starts anvil (127.0.0.1:P,
+//! default a free port), runs the scenario, prints the URL and serves until SIGINT or SIGTERM
+//! (or, with the flag, until its stdin closes: a parent that dies takes it along), then stops
+//! anvil.
 //! `evm-devnet record [OPTIONS] --out FILE`: runs it on a fresh anvil and writes the recording.
 //! `evm-devnet record-fixtures [--out DIR]`: the committed recording, one file per chain
 //! (default `fixtures/evm/devnet`).
@@ -41,6 +43,7 @@ async fn run() -> Result<(), String> {
     let mut config = ScenarioConfig::small(C_CHAIN_ID);
     let mut port = 0u16;
     let mut out: Option<PathBuf> = None;
+    let mut stdin_bound = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--chain-id" => config.chain_id = number(&arg, args.next())?,
@@ -48,6 +51,7 @@ async fn run() -> Result<(), String> {
             "--blocks" => config.blocks = number(&arg, args.next())?,
             "--txs" => config.txs_per_block = number(&arg, args.next())?,
             "--port" => port = number(&arg, args.next())?,
+            "--exit-on-stdin-close" => stdin_bound = true,
             "--out" => out = Some(args.next().ok_or("--out needs a path")?.into()),
             _ => return Err(format!("unexpected argument {arg:?}\n{USAGE}")),
         }
@@ -69,7 +73,9 @@ async fn run() -> Result<(), String> {
                 done.block_hashes.len() - 1,
                 done.txs
             );
-            anvil.wait().map(|_| ()).map_err(|e| e.to_string())
+            stopped(stdin_bound).await?;
+            drop(anvil);
+            Ok(())
         }
         "record" => {
             let out = out.ok_or("record needs --out FILE")?;
@@ -99,5 +105,27 @@ fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
         path.display(),
         bytes.len()
     );
+    Ok(())
+}
+
+/// Waits for SIGINT or SIGTERM, or for stdin to close when `stdin_bound`.
+async fn stopped(stdin_bound: bool) -> Result<(), String> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
+    let (closed_tx, closed) = tokio::sync::oneshot::channel::<()>();
+    if stdin_bound {
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+            let _ = closed_tx.send(());
+        });
+    } else {
+        // Never closes: the sender lives as long as the process.
+        std::mem::forget(closed_tx);
+    }
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+        _ = closed => {}
+    }
     Ok(())
 }
