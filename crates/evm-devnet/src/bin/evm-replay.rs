@@ -39,10 +39,10 @@ async fn run() -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    println!(
-        "evm-replay: {file} (head {:?}) on http://{addr}",
-        recording.head()
-    );
+    let head = recording
+        .head()
+        .map_or_else(|| "no eth_blockNumber".to_string(), |h| format!("head {h}"));
+    println!("evm-replay: {file} ({head}) on http://{addr}");
     serve(listener, Arc::new(recording))
         .await
         .map_err(|e| e.to_string())
