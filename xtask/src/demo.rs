@@ -1,7 +1,10 @@
 //! `cargo xtask demo`: the main job on the bundled devnet. Builds everything, checks the store
 //! end to end, then starts `node-rpc` on the devnet (127.0.0.1:9650), live: after the bundled
 //! history it accepts new X and P blocks at [`LIVE_RATE`], and `data-api` following it
-//! (127.0.0.1:8080); both print where they listen and example calls. Ctrl-C stops both.
+//! (127.0.0.1:8080); both print where they listen and example calls. Beside them, when anvil
+//! is installed (`cargo xtask setup`), the EVM devnet: the local C-Chain (chain id 43112) on
+//! 127.0.0.1:9652 and an EVM L1 (99999) on 127.0.0.1:9653, each after the scenario ran on it.
+//! Ctrl-C stops all.
 
 use std::path::PathBuf;
 use std::process::{Child, Command};
@@ -11,6 +14,21 @@ use crate::run::status;
 /// Containers per second the demo's devnet accepts after its history: a moving chain that is
 /// easy to watch (about one X and one P block a second).
 const LIVE_RATE: &str = "2";
+
+/// The EVM devnet chains: chain id and port.
+const EVM_CHAINS: [(&str, &str, &str); 2] = [("C-Chain", "43112", "9652"), ("L1", "99999", "9653")];
+
+/// Closes the child's stdin when dropped and waits: `evm-devnet run --exit-on-stdin-close`
+/// then stops its anvil and exits (a kill would leave anvil running). The pipe also closes
+/// when xtask dies any other way.
+struct StdinBound(Child);
+
+impl Drop for StdinBound {
+    fn drop(&mut self) {
+        drop(self.0.stdin.take());
+        let _ = self.0.wait();
+    }
+}
 
 /// Kills the child when dropped (the demo's `node-rpc`, once `data-api` has stopped).
 struct Reaped(Child);
@@ -38,6 +56,7 @@ pub fn run() -> Result<(), String> {
         "smoke",
     ]))?;
     let bin = target_dir().join("debug");
+    let _evm = start_evm(&bin)?;
     eprintln!(
         "xtask: starting node-rpc on the devnet, live at {LIVE_RATE} new containers/s, and data-api \
          following it (data in snowline-data/); Ctrl-C stops both"
@@ -64,4 +83,35 @@ pub fn run() -> Result<(), String> {
         "--genesis",
         "devnet",
     ]))
+}
+
+/// Starts the EVM devnet's chains (`evm-devnet run`, which starts anvil and runs the scenario)
+/// when anvil is installed; says so and starts nothing when it is not.
+fn start_evm(bin: &std::path::Path) -> Result<Vec<StdinBound>, String> {
+    let Some(anvil) = crate::evm::ensure()? else {
+        eprintln!("xtask: no anvil: the demo runs without EVM chains");
+        return Ok(Vec::new());
+    };
+    let mut chains = Vec::new();
+    for (name, chain_id, port) in EVM_CHAINS {
+        eprintln!(
+            "xtask: EVM {name} (chain id {chain_id}) on http://127.0.0.1:{port} (anvil, the \
+             evm-devnet scenario first; docs/evm-devnet.md)"
+        );
+        let child = Command::new(bin.join("evm-devnet"))
+            .args([
+                "run",
+                "--exit-on-stdin-close",
+                "--chain-id",
+                chain_id,
+                "--port",
+                port,
+            ])
+            .env("ANVIL_BIN", &anvil)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start evm-devnet: {e}"))?;
+        chains.push(StdinBound(child));
+    }
+    Ok(chains)
 }

@@ -6,6 +6,7 @@
 //! tests, the fuzzers or the benchmarks.
 
 mod demo;
+mod evm;
 mod freshness;
 mod http;
 mod layers;
@@ -20,17 +21,22 @@ usage: cargo xtask <command>
 
 commands:
   setup            install what a fresh machine lacks (a C++ compiler, libclang, rustfmt, clippy),
-                   then verify as --check does; prints one line of what it found and installed
+                   then verify as --check does; prints one line of what it found and installed;
+                   then the EVM tools with npm into $HOME/.cache/snowline/npm (anvil 1.7.1,
+                   solc 0.8.37, @openzeppelin/contracts 4.9.6), anvil verified by --version;
+                   without npm it says so, and EVM tests skip (fail if SNOWLINE_REQUIRE_EVM=1)
   setup --check    verify without installing: c++ compiles, libclang is where bindgen's clang-sys
                    looks and is an ELF shared object, rustfmt and clippy run; on a miss, one line
-                   each with the command that fixes it, and a non-zero exit
+                   each with the command that fixes it, and a non-zero exit; reports anvil
+                   (optional unless SNOWLINE_REQUIRE_EVM=1)
   check-layers [--rules FILE]
                    check every workspace crate's normal and build dependencies against the
                    ```layers block of docs/architecture.md (or FILE)
   demo             set up, build everything, serve node-rpc on the bundled devnet, live (new
-                   blocks every second), and data-api following it
-  test             set up, then check-layers, cargo fmt --check, clippy -D warnings, and every
-                   test of the workspace
+                   blocks every second), and data-api following it; beside them the EVM devnet's
+                   C-Chain (43112) and L1 (99999) on anvil, when anvil is installed
+  test             set up (EVM tools included), then check-layers, cargo fmt --check, clippy
+                   -D warnings, and every test of the workspace
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
   bench            run the criterion benchmarks (release build; slow the first time)
   freshness [--rate R] [--samples N] [--poll-ms MS] [--release]
@@ -48,13 +54,15 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("setup") => match args.get(1).map(String::as_str) {
-            None => prereq::ensure_all(),
-            Some("--check") if args.len() == 2 => prereq::check(),
+            None => prereq::ensure_all().and_then(|()| evm::ensure().map(drop)),
+            Some("--check") if args.len() == 2 => prereq::check().and_then(|()| evm::check()),
             Some(_) => Err("usage: cargo xtask setup [--check]".into()),
         },
         Some("check-layers") => layers::run(&args[1..]),
         Some("demo") => prereq::ensure_all().and_then(|()| demo::run()),
-        Some("test") => prereq::ensure_all().and_then(|()| run::test()),
+        Some("test") => prereq::ensure_all()
+            .and_then(|()| evm::ensure())
+            .and_then(|_| run::test()),
         Some("fuzz") => prereq::ensure_all().and_then(|()| run::fuzz(&args[1..])),
         Some("bench") => prereq::ensure_all().and_then(|()| run::bench(&args[1..])),
         Some("freshness") => prereq::ensure_all().and_then(|()| freshness::run(&args[1..])),

@@ -1,0 +1,181 @@
+//! The replay server: a [`Recording`] answered as a JSON-RPC 2.0 node over HTTP/1 (POST on any
+//! path, single and batched requests), so tests and benchmarks read recorded blocks without
+//! anvil.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use tokio::net::TcpListener;
+
+use crate::replay::{Recording, RpcError};
+
+/// Largest request body read (a batch of thousands of calls fits).
+const MAX_REQUEST_BYTES: usize = 16 << 20;
+
+/// Serves `recording` on `listener` until the task is dropped or accepting fails.
+pub async fn serve(listener: TcpListener, recording: Arc<Recording>) -> std::io::Result<()> {
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let recording = Arc::clone(&recording);
+        tokio::spawn(async move {
+            let svc = service_fn(move |req| {
+                let recording = Arc::clone(&recording);
+                async move { Ok::<_, Infallible>(handle(req, &recording).await) }
+            });
+            // A client that hangs up mid-request ends only its own connection.
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), svc)
+                .await;
+        });
+    }
+}
+
+async fn handle(req: Request<Incoming>, recording: &Recording) -> Response<Full<Bytes>> {
+    if req.method() != Method::POST {
+        return reply(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "POST a JSON-RPC request".into(),
+        );
+    }
+    let body = match Limited::new(req.into_body(), MAX_REQUEST_BYTES)
+        .collect()
+        .await
+    {
+        Ok(b) => b.to_bytes(),
+        Err(_) => return reply(StatusCode::PAYLOAD_TOO_LARGE, "request too large".into()),
+    };
+    match answer_body(&body, recording) {
+        Some(json) => reply(StatusCode::OK, json),
+        // Only notifications: nothing to say.
+        None => Response::builder()
+            .status(StatusCode::NO_CONTENT)
+            .body(Full::new(Bytes::new()))
+            .unwrap_or_default(),
+    }
+}
+
+fn reply(status: StatusCode, body: String) -> Response<Full<Bytes>> {
+    let mut resp = Response::new(Full::new(Bytes::from(body)));
+    *resp.status_mut() = status;
+    resp.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp
+}
+
+/// The response body to a request body: one response, an array for a batch, `None` when
+/// every call was a notification.
+pub(crate) fn answer_body(body: &[u8], recording: &Recording) -> Option<String> {
+    let Ok(request) = serde_json::from_slice::<Value>(body) else {
+        return Some(envelope(&Value::Null, Err(error(-32700, "parse error"))));
+    };
+    match request {
+        Value::Array(calls) if calls.is_empty() => Some(envelope(
+            &Value::Null,
+            Err(error(-32600, "invalid request: empty batch")),
+        )),
+        Value::Array(calls) => {
+            let answers: Vec<String> = calls
+                .iter()
+                .filter_map(|c| answer_call(c, recording))
+                .collect();
+            (!answers.is_empty()).then(|| format!("[{}]", answers.join(",")))
+        }
+        call => answer_call(&call, recording),
+    }
+}
+
+/// One call's response text; `None` for a notification (no `id`).
+fn answer_call(call: &Value, recording: &Recording) -> Option<String> {
+    let Some(obj) = call.as_object() else {
+        return Some(envelope(
+            &Value::Null,
+            Err(error(-32600, "invalid request")),
+        ));
+    };
+    let id = obj.get("id")?;
+    let Some(method) = obj.get("method").and_then(Value::as_str) else {
+        return Some(envelope(
+            id,
+            Err(error(-32600, "invalid request: no method")),
+        ));
+    };
+    let params = obj.get("params").unwrap_or(&Value::Null);
+    Some(envelope(id, recording.answer(method, params)))
+}
+
+fn error(code: i64, message: &str) -> RpcError {
+    RpcError {
+        code,
+        message: message.to_owned(),
+        data: None,
+    }
+}
+
+fn envelope(id: &Value, answer: Result<String, RpcError>) -> String {
+    match answer {
+        Ok(result) => format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}"),
+        Err(e) => format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{}}}",
+            e.to_json()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec() -> Recording {
+        Recording::parse(
+            "{\"method\":\"eth_chainId\",\"params\":[],\"result\":\"0xa868\"}\n\
+             {\"method\":\"eth_blockNumber\",\"params\":[],\"result\":\"0x0\"}\n",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn single_batch_notification_and_garbage() {
+        let r = rec();
+        let one = answer_body(br#"{"jsonrpc":"2.0","id":7,"method":"eth_chainId"}"#, &r);
+        assert_eq!(
+            one.as_deref(),
+            Some(r#"{"jsonrpc":"2.0","id":7,"result":"0xa868"}"#)
+        );
+        let batch = answer_body(
+            br#"[{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]},
+                {"jsonrpc":"2.0","method":"eth_chainId"},
+                {"jsonrpc":"2.0","id":"b","method":"nope","params":[]}]"#,
+            &r,
+        )
+        .unwrap();
+        let v: Value = serde_json::from_str(&batch).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 2);
+        assert_eq!(v[0]["result"], "0x0");
+        assert_eq!(v[1]["id"], "b");
+        assert_eq!(v[1]["error"]["code"], -32601);
+        assert_eq!(
+            answer_body(br#"{"jsonrpc":"2.0","method":"eth_chainId"}"#, &r),
+            None
+        );
+        let bad: Value = serde_json::from_str(&answer_body(b"{", &r).unwrap()).unwrap();
+        assert_eq!(bad["error"]["code"], -32700);
+        let empty: Value = serde_json::from_str(&answer_body(b"[]", &r).unwrap()).unwrap();
+        assert_eq!(empty["error"]["code"], -32600);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_any_body(body in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
+            let _ = answer_body(&body, &rec());
+        }
+    }
+}
