@@ -132,7 +132,7 @@ pub struct EvmSource {
 
 /// The `callTracer` options every trace call passes.
 fn tracer() -> Value {
-    json!({"tracer": "callTracer", "timeout": "60s"})
+    json!({"tracer": "callTracer"})
 }
 
 fn hex(n: u64) -> String {

@@ -267,3 +267,49 @@ async fn a_block_past_the_tip_is_an_error_not_an_empty_block() {
         other => panic!("unexpected {other:?}"),
     }
 }
+
+/// Against the devnet's recording of a real anvil (`fixtures/evm/devnet/`): every block, its
+/// receipts and its traces come back exactly as anvil answered them.
+#[tokio::test]
+async fn reads_the_recorded_anvil_chain_exactly() {
+    use snowline_evm_devnet::{C_CHAIN_ID, Recording, recording_path, serve as replay};
+    let recording = Arc::new(Recording::load(&recording_path(C_CHAIN_ID)).unwrap());
+    let head = recording.head().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(replay(listener, Arc::clone(&recording)));
+    let source = Arc::new(EvmSource::new(&format!("http://{addr}/"), config()).unwrap());
+    assert_eq!(source.chain_id().await.unwrap(), C_CHAIN_ID);
+    assert_eq!(source.tip().await.unwrap(), head);
+    let recorded = |method: &str, params: Value| -> Value {
+        serde_json::from_str(&recording.answer(method, &params).unwrap()).unwrap()
+    };
+    let got = read_all(&source, head + 1).await;
+    assert_eq!(got.len() as u64, head + 1);
+    let mut txs = 0;
+    for b in &got {
+        let n = json!(format!("{:#x}", b.number));
+        let block: Value = serde_json::from_str(b.block.json()).unwrap();
+        assert_eq!(block, recorded("eth_getBlockByNumber", json!([n, true])));
+        let PerBlock::Block(receipts) = &b.receipts else {
+            panic!("anvil serves eth_getBlockReceipts")
+        };
+        let receipts: Value = serde_json::from_str(receipts.json()).unwrap();
+        assert_eq!(receipts, recorded("eth_getBlockReceipts", json!([n])));
+        if b.number > 0 {
+            let Some(PerBlock::Block(traces)) = &b.traces else {
+                panic!("anvil traces blocks")
+            };
+            let traces: Value = serde_json::from_str(traces.json()).unwrap();
+            assert_eq!(
+                traces,
+                recorded(
+                    "debug_traceBlockByNumber",
+                    json!([n, {"tracer": "callTracer"}])
+                )
+            );
+        }
+        txs += block["transactions"].as_array().unwrap().len();
+    }
+    assert!(txs > 100, "{txs} txs recorded");
+}
