@@ -2,6 +2,7 @@
 //! transactions, on coreth's tracer test data (`fixtures/evm/calltracer-*.json`: the `result`
 //! of ava-labs/coreth `eth/tracers/internal/tracetest/testdata/call_tracer/<name>.json`).
 //! Expected frames are read off the fixtures by hand.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
 
 use snowline_types::evm::{
     Address, B256, CallFrame, CallKind, TraceEntry, U256, internal_transactions,
@@ -183,4 +184,66 @@ fn block_trace_entries() {
     assert!(it.next().unwrap().is_ok());
     assert_eq!(it.next().unwrap().unwrap_err(), "execution timeout");
     assert!(it.next().unwrap().is_ok());
+}
+
+/// A chain of `depth` CALL frames below the root, each moving 1 wei.
+fn chain(depth: usize) -> String {
+    let frame = |i: usize| {
+        format!(
+            r#"{{"type":"CALL","from":"0x{:040x}","to":"0x{:040x}","value":"0x1","gas":"0x0","gasUsed":"0x0","input":"0x""#,
+            i,
+            i + 1
+        )
+    };
+    let mut s = String::new();
+    for i in 0..=depth {
+        s.push_str(&frame(i));
+        if i < depth {
+            s.push_str(r#","calls":["#);
+        }
+    }
+    s.push('}');
+    for _ in 0..depth {
+        s.push_str("]}");
+    }
+    s
+}
+
+#[test]
+fn the_deepest_evm_call_tree_parses_and_a_deeper_one_is_refused() {
+    use snowline_types::evm::{TraceParseError, parse_block_trace, parse_call_frame};
+    // The EVM's call depth limit is 1024 (go-ethereum params.CallCreateDepth): a root frame
+    // with 1024 nested calls below it is the deepest tree a node can answer.
+    let deepest = chain(1024);
+    let block = format!(
+        r#"[{{"txHash":"0x{}","result":{deepest}}}]"#,
+        "00".repeat(32)
+    );
+    let too_deep = format!(r#"[{{"result":{}}}]"#, chain(1030));
+    // Parsed on a thread with room for the nesting (debug builds use more stack per level).
+    let handle = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let entries = parse_block_trace(&block).unwrap();
+            let root = entries.into_iter().next().unwrap().into_result().unwrap();
+            let list = internal_transactions(&root);
+            assert_eq!(list.len(), 1025);
+            assert_eq!(list.last().unwrap().depth, 1024);
+            assert!(parse_call_frame(&deepest).is_ok());
+            matches!(
+                parse_block_trace(&too_deep),
+                Err(TraceParseError::TooDeep(_))
+            )
+        })
+        .unwrap();
+    assert!(handle.join().unwrap());
+}
+
+#[test]
+fn nesting_ignores_brackets_in_strings() {
+    use snowline_types::evm::trace::json_nesting;
+    assert_eq!(json_nesting(br#"[{"a":"[[[{{{"}]"#), 2);
+    assert_eq!(json_nesting(br#"{"a":"\"[["}"#), 1);
+    assert_eq!(json_nesting(b"]]]"), 0);
+    assert_eq!(json_nesting(b""), 0);
 }

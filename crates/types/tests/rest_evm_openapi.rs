@@ -4,6 +4,7 @@
 //! member set and with none, and its JSON must satisfy the schema: every required member
 //! present, no member the schema does not name, each value of the schema's type and enumeration,
 //! `oneOf` unions matched by their discriminator, and no `null` anywhere.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
 
 use serde::Serialize;
 use serde_json::Value;

@@ -26,4 +26,7 @@ pub use hex_str::HexStr;
 pub use internal::{InternalCall, internal_transactions};
 pub use method::{method_name, selector, transaction_method};
 pub use rpc::{RpcBlock, RpcLog, RpcReceipt, RpcTransaction};
-pub use trace::{CallFrame, CallKind, TraceEntry};
+pub use trace::{
+    CallFrame, CallKind, MAX_TRACE_NESTING, TraceEntry, TraceParseError, parse_block_trace,
+    parse_call_frame,
+};
