@@ -39,6 +39,17 @@ impl RichAddress {
             ..Self::default()
         }
     }
+
+    /// An address with nothing more known, from its bytes.
+    pub fn of(address: &alloy_primitives::Address) -> Self {
+        Self::plain(checksummed(address))
+    }
+}
+
+/// An address as the Data API writes it: `0x` and EIP-55 mixed-case hex (not chain-specific,
+/// as EIP-1191 would be).
+pub fn checksummed(address: &alloy_primitives::Address) -> String {
+    address.to_checksum(None)
 }
 
 /// `ErcType`: the token standard of a contract (the `ercType` discriminator).
@@ -876,3 +887,26 @@ pub struct GetTransactionResponse {
 
 /// The spec's name for the deployment endpoint's answer.
 pub type DeploymentData = GetTransactionResponse;
+
+#[cfg(test)]
+mod tests {
+    use super::checksummed;
+
+    #[test]
+    fn addresses_use_eip55_checksums() {
+        // EIP-55 "Test Cases": all caps, all lower, normal.
+        for want in [
+            "0x52908400098527886E0F7030069857D2E4169EE7",
+            "0x8617E340B3D01FA5F11F306F4090FD50E238070D",
+            "0xde709f2102306220921060314715629080e2fb77",
+            "0x27b1fdb04752bbc536007a920d24acb045561c26",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+            "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+            "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+        ] {
+            let a: alloy_primitives::Address = want.to_lowercase().parse().unwrap();
+            assert_eq!(checksummed(&a), want);
+        }
+    }
+}

@@ -22,7 +22,7 @@ pub use evm::{
     ListInternalTransactionsResponse, ListTransfersResponse, Method, NativeTokenBalance,
     NativeTransaction, NetworkTokenDetails, NftMetadata, NftTokenMetadataStatus, PricingProviders,
     ResourceLink, ResourceLinkType, RichAddress, TeleporterMessageInfo, TransactionDirectionType,
-    TransactionMethodType, TransferRecord, TxLocation,
+    TransactionMethodType, TransferRecord, TxLocation, checksummed,
 };
 pub use pchain::{
     AssetWithPriceInfo, BalanceOwner, BlsCredentials, HistoricalReward, L1ValidatorDetails,
