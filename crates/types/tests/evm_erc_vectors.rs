@@ -151,6 +151,14 @@ fn decoding_the_answers() {
         "5772617070656420415641580000000000000000000000000000000000000000"
     ));
     assert_eq!(decode_text(&wavax).as_deref(), Some("Wrapped AVAX"));
+    // A string padded with NULs inside its length ("USDC" then 4 zero bytes, length 8).
+    let padded = hex(&format!(
+        "{}{}{}",
+        word(0x20),
+        word(8),
+        "5553444300000000000000000000000000000000000000000000000000000000"
+    ));
+    assert_eq!(decode_text(&padded).as_deref(), Some("USDC"));
     // MKR's `name()` returns bytes32 "Maker" (0x4d616b6572 then zeros).
     let maker = hex("4d616b6572000000000000000000000000000000000000000000000000000000");
     assert_eq!(decode_text(&maker).as_deref(), Some("Maker"));

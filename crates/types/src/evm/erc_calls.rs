@@ -73,10 +73,12 @@ fn first_word(ret: &[u8]) -> Option<U256> {
     ret.get(..32).map(U256::from_be_slice)
 }
 
-/// A `string` answer (`name`, `symbol`, `tokenURI`, `uri`), or a `bytes32` one (old tokens
-/// such as MKR answer `name`/`symbol` so): its bytes up to the first zero, as UTF-8.
+/// A `string` answer (`name`, `symbol`, `tokenURI`, `uri`; invalid UTF-8 replaced, trailing NUL
+/// padding some tokens leave in the string dropped), or a `bytes32` one (old tokens such as MKR
+/// answer `name`/`symbol` so): its bytes up to the first zero, as UTF-8.
 pub fn decode_text(ret: &[u8]) -> Option<String> {
-    if let Ok((s,)) = <(sol_data::String,)>::abi_decode_params(ret) {
+    if let Ok((mut s,)) = <(sol_data::String,)>::abi_decode_params(ret) {
+        s.truncate(s.trim_end_matches('\0').len());
         return Some(s);
     }
     if ret.len() == 32 {

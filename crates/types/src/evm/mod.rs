@@ -23,10 +23,13 @@ pub use erc_calls::{
     INVALID_INTERFACE_ID, TokenCall, decode_bool, decode_decimals, decode_text, decode_u256,
 };
 pub use hex_str::HexStr;
-pub use internal::{InternalCall, internal_transactions};
-pub use method::{method_name, selector, transaction_method};
+pub use internal::{InternalCall, internal_transactions, is_listed};
+pub use method::{
+    CONTRACT_CREATION_NAME, NATIVE_TRANSFER_NAME, SIGNATURES, method_name, selector, signatures,
+    transaction_method,
+};
 pub use rpc::{RpcBlock, RpcLog, RpcReceipt, RpcTransaction};
 pub use trace::{
-    CallFrame, CallKind, MAX_TRACE_NESTING, TraceEntry, TraceParseError, parse_block_trace,
-    parse_call_frame,
+    CallFrame, CallKind, MAX_TRACE_NESTING, TraceEntry, TraceParseError, json_nesting,
+    parse_block_trace, parse_call_frame,
 };
