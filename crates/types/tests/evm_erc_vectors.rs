@@ -390,3 +390,67 @@ fn malformed_logs_are_not_transfers() {
         assert_eq!(decode_transfer_log(&topics, &data), None);
     }
 }
+
+#[test]
+fn real_nft_logs_decode_as_alchemy_decoded_them() {
+    // docs.alchemy.com/reference/nft-activity-webhook, "Example Response": real logs with
+    // Alchemy's own decoding beside them.
+    // ERC-721 (BAYC, Ethereum mainnet tx 0xe6385e88...4ea4, logIndex 0x9c): fromAddress
+    // 0x715a...8896, toAddress 0x2946...a20b, erc721TokenId 0x1eeb.
+    let topics: Vec<B256> = [
+        "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+        "0x000000000000000000000000715af6b6c6e3aefb97f1f6811ce52db563b38896",
+        "0x00000000000000000000000029469395eaf6f95920e59f858042f0e28d98a20b",
+        "0x0000000000000000000000000000000000000000000000000000000000001eeb",
+    ]
+    .iter()
+    .map(|t| t.parse().unwrap())
+    .collect();
+    assert_eq!(
+        decode_transfer_log(&topics, &[]),
+        Some(TransferLog::Erc721 {
+            from: "0x715af6b6c6e3aefb97f1f6811ce52db563b38896"
+                .parse()
+                .unwrap(),
+            to: "0x29469395eaf6f95920e59f858042f0e28d98a20b"
+                .parse()
+                .unwrap(),
+            token_id: U256::from(0x1eeb),
+        })
+    );
+    // ERC-1155 TransferSingle (contract 0x88b4...a656, tx 0xc8d14d66...68a1): fromAddress
+    // 0x15dd...7185, toAddress 0xfae4...693d, erc1155Metadata tokenId
+    // 0x15dd13f3...7185000000000000020000000001, value 0x1.
+    let topics: Vec<B256> = [
+        "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62",
+        "0x00000000000000000000000015dd13f3c4c5279222b5f09ed1b9e9340ed17185",
+        "0x00000000000000000000000015dd13f3c4c5279222b5f09ed1b9e9340ed17185",
+        "0x000000000000000000000000fae46f94ee7b2acb497cecaff6cff17f621c693d",
+    ]
+    .iter()
+    .map(|t| t.parse().unwrap())
+    .collect();
+    let data = hex(
+        "15dd13f3c4c5279222b5f09ed1b9e9340ed17185000000000000020000000001\
+         0000000000000000000000000000000000000000000000000000000000000001",
+    );
+    let holder: Address = "0x15dd13f3c4c5279222b5f09ed1b9e9340ed17185"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        decode_transfer_log(&topics, &data),
+        Some(TransferLog::Erc1155 {
+            operator: holder,
+            from: holder,
+            to: "0xfae46f94ee7b2acb497cecaff6cff17f621c693d"
+                .parse()
+                .unwrap(),
+            amounts: vec![(
+                "0x15dd13f3c4c5279222b5f09ed1b9e9340ed17185000000000000020000000001"
+                    .parse()
+                    .unwrap(),
+                U256::from(1)
+            )],
+        })
+    );
+}
