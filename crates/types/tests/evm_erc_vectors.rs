@@ -1,7 +1,7 @@
 //! Token transfers from logs and the token `eth_call`s of `snowline_types::evm::{erc,
 //! erc_calls}`, on the EIPs' own identifiers, coreth's golden receipt log and logs encoded by hand
 //! per the Solidity ABI specification ("Formal Specification of the Encoding").
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
+#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
 use snowline_types::evm::erc::TokenTransferKind;
 use snowline_types::evm::{

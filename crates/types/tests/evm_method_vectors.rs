@@ -1,5 +1,5 @@
 //! Method names and the Data API's `Method` of a transaction (`snowline_types::evm::method`).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
+#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
 use std::collections::{HashMap, HashSet};
 

@@ -1,5 +1,5 @@
 //! Decoders of `snowline_types::evm` on arbitrary input: never a panic.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
+#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
 use proptest::prelude::*;
 use snowline_types::evm::{

@@ -1,7 +1,7 @@
 //! The JSON-RPC records of `snowline_types::evm::rpc` read from coreth's golden answers
 //! (`fixtures/evm/README.md` names each file's upstream path). Expected values are read off the
 //! fixture text by hand.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
+#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
 use snowline_types::evm::{Address, B256, RpcBlock, RpcReceipt, RpcTransaction, U256};
 

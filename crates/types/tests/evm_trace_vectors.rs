@@ -2,7 +2,7 @@
 //! transactions, on coreth's tracer test data (`fixtures/evm/calltracer-*.json`: the `result`
 //! of ava-labs/coreth `eth/tracers/internal/tracetest/testdata/call_tracer/<name>.json`).
 //! Expected frames are read off the fixtures by hand.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
+#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
 use snowline_types::evm::{
     Address, B256, CallFrame, CallKind, TraceEntry, U256, internal_transactions,

@@ -1,6 +1,6 @@
-//! Serde records of the Data API's responses: the chain descriptors of `/v1/chains` and the
-//! primary-network records of the X- and P-Chain endpoints and the EVM records. Absent optional fields are omitted, never
-//! `null`: the official client rejects `null`.
+//! Serde records of the Data API's responses: the chain descriptors of `/v1/chains`, the
+//! primary-network records of the X- and P-Chain endpoints and the EVM records. Absent optional
+//! fields are omitted, never `null`: the official client rejects `null`.
 
 pub mod chain;
 pub mod evm;
