@@ -1,14 +1,28 @@
-//! Serde records of the Data API's responses: the chain descriptors of `/v1/chains` and the
-//! primary-network records of the X- and P-Chain endpoints. Absent optional fields are omitted, never
-//! `null`: the official client rejects `null`.
+//! Serde records of the Data API's responses: the chain descriptors of `/v1/chains`, the
+//! primary-network records of the X- and P-Chain endpoints and the EVM records. Absent optional
+//! fields are omitted, never `null`: the official client rejects `null`.
 
 pub mod chain;
+pub mod evm;
 pub mod pchain;
 pub mod primary;
 
 pub use chain::{
     ApiFeature, ChainRecord, ChainStatus, ListChainsResponse, NetworkToken, UtilityAddresses,
     VmName,
+};
+pub use evm::{
+    ContractDeploymentDetails, ContractInfo, DeployedContract, DeploymentData, Erc20Contract,
+    Erc20Token, Erc20Transfer, Erc20TransferDetails, Erc20Type, Erc721Contract, Erc721Token,
+    Erc721TokenBalance, Erc721TokenMetadata, Erc721Transfer, Erc721TransferDetails, Erc721Type,
+    Erc1155Contract, Erc1155Token, Erc1155TokenMetadata, Erc1155Transfer, Erc1155TransferDetails,
+    Erc1155Type, ErcType, FullNativeTransactionDetails, GetEvmBlockResponse,
+    GetNativeBalanceResponse, GetTransactionResponse, ImageAsset, InternalTransaction,
+    InternalTransactionDetails, InternalTxType, ListContractsResponse, ListErc721BalancesResponse,
+    ListInternalTransactionsResponse, ListTransfersResponse, Method, NativeTokenBalance,
+    NativeTransaction, NetworkTokenDetails, NftMetadata, NftTokenMetadataStatus, PricingProviders,
+    ResourceLink, ResourceLinkType, RichAddress, TeleporterMessageInfo, TransactionDirectionType,
+    TransactionMethodType, TransferRecord, TxLocation, checksummed,
 };
 pub use pchain::{
     AssetWithPriceInfo, BalanceOwner, BlsCredentials, HistoricalReward, L1ValidatorDetails,

@@ -1,0 +1,143 @@
+//! The `eth_call`s that describe a token contract: `name()`, `symbol()`, `decimals()`,
+//! `totalSupply()`, `tokenURI(uint256)`, `uri(uint256)` and ERC-165 `supportsInterface(bytes4)`,
+//! their calldata and the decoding of their answers (old tokens answer `name`/`symbol` with a
+//! `bytes32`), and how the answers tell an ERC-20 from an ERC-721 or ERC-1155 contract.
+
+use alloy_primitives::U256;
+use alloy_sol_types::{SolCall, SolType, sol_data};
+
+use crate::rest::evm::ErcType;
+
+/// The Solidity declarations the calldata is built from.
+#[allow(missing_docs)]
+mod abi {
+    alloy_sol_types::sol! {
+        function name() external view returns (string);
+        function symbol() external view returns (string);
+        function decimals() external view returns (uint8);
+        function totalSupply() external view returns (uint256);
+        function tokenURI(uint256 tokenId) external view returns (string);
+        function uri(uint256 id) external view returns (string);
+        function supportsInterface(bytes4 interfaceId) external view returns (bool);
+    }
+}
+
+/// ERC-165's own interface id (`supportsInterface(bytes4)`).
+pub const ERC165_INTERFACE_ID: [u8; 4] = [0x01, 0xff, 0xc9, 0xa7];
+/// The id ERC-165 requires a compliant contract to deny.
+pub const INVALID_INTERFACE_ID: [u8; 4] = [0xff, 0xff, 0xff, 0xff];
+/// ERC-721's interface id.
+pub const ERC721_INTERFACE_ID: [u8; 4] = [0x80, 0xac, 0x58, 0xcd];
+/// ERC-1155's interface id.
+pub const ERC1155_INTERFACE_ID: [u8; 4] = [0xd9, 0xb6, 0x7a, 0x26];
+
+/// A read-only call on a token contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenCall {
+    /// `name()`.
+    Name,
+    /// `symbol()`.
+    Symbol,
+    /// `decimals()`.
+    Decimals,
+    /// `totalSupply()`.
+    TotalSupply,
+    /// ERC-721 metadata `tokenURI(uint256)`.
+    TokenUri(U256),
+    /// ERC-1155 metadata `uri(uint256)`.
+    Uri(U256),
+    /// ERC-165 `supportsInterface(bytes4)`.
+    SupportsInterface([u8; 4]),
+}
+
+impl TokenCall {
+    /// The `eth_call` input.
+    pub fn calldata(&self) -> Vec<u8> {
+        match *self {
+            Self::Name => abi::nameCall {}.abi_encode(),
+            Self::Symbol => abi::symbolCall {}.abi_encode(),
+            Self::Decimals => abi::decimalsCall {}.abi_encode(),
+            Self::TotalSupply => abi::totalSupplyCall {}.abi_encode(),
+            Self::TokenUri(token_id) => abi::tokenURICall { tokenId: token_id }.abi_encode(),
+            Self::Uri(id) => abi::uriCall { id }.abi_encode(),
+            Self::SupportsInterface(id) => abi::supportsInterfaceCall {
+                interfaceId: id.into(),
+            }
+            .abi_encode(),
+        }
+    }
+}
+
+/// The first 32-byte word of return data.
+fn first_word(ret: &[u8]) -> Option<U256> {
+    ret.get(..32).map(U256::from_be_slice)
+}
+
+/// A `string` answer (`name`, `symbol`, `tokenURI`, `uri`; invalid UTF-8 replaced, trailing NUL
+/// padding some tokens leave in the string dropped), or a `bytes32` one (old tokens such as MKR
+/// answer `name`/`symbol` so): its bytes up to the first zero, as UTF-8.
+pub fn decode_text(ret: &[u8]) -> Option<String> {
+    if let Ok((mut s,)) = <(sol_data::String,)>::abi_decode_params(ret) {
+        s.truncate(s.trim_end_matches('\0').len());
+        return Some(s);
+    }
+    if ret.len() == 32 {
+        let end = ret.iter().position(|b| *b == 0).unwrap_or(32);
+        return std::str::from_utf8(&ret[..end]).ok().map(str::to_owned);
+    }
+    None
+}
+
+/// A `decimals()` answer: a word holding a value that fits `uint8`.
+pub fn decode_decimals(ret: &[u8]) -> Option<u8> {
+    first_word(ret).and_then(|w| u8::try_from(w).ok())
+}
+
+/// A `uint256` answer (`totalSupply()`).
+pub fn decode_u256(ret: &[u8]) -> Option<U256> {
+    first_word(ret)
+}
+
+/// A `bool` answer (`supportsInterface`): a word of 0 or 1; anything else is no answer.
+pub fn decode_bool(ret: &[u8]) -> Option<bool> {
+    match first_word(ret)? {
+        w if w.is_zero() => Some(false),
+        w if w == U256::from(1u8) => Some(true),
+        _ => None,
+    }
+}
+
+/// What the detection calls answered (`None`: reverted or undecodable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ContractProbes {
+    /// `supportsInterface(0x01ffc9a7)`.
+    pub erc165: Option<bool>,
+    /// `supportsInterface(0xffffffff)`, which a compliant contract denies.
+    pub invalid_id: Option<bool>,
+    /// `supportsInterface(0x80ac58cd)`.
+    pub erc721: Option<bool>,
+    /// `supportsInterface(0xd9b67a26)`.
+    pub erc1155: Option<bool>,
+    /// `decimals()`.
+    pub decimals: Option<u8>,
+    /// `totalSupply()`.
+    pub total_supply: Option<U256>,
+}
+
+impl ContractProbes {
+    /// The contract's ERC type: ERC-721 or ERC-1155 by ERC-165 (the detection procedure of
+    /// EIP-165: it claims 0x01ffc9a7 and denies 0xffffffff, then claims the interface),
+    /// ERC-20 when it answers both `decimals()` and `totalSupply()`, otherwise unknown.
+    pub fn erc_type(&self) -> ErcType {
+        let erc165 = self.erc165 == Some(true) && self.invalid_id == Some(false);
+        if erc165 && self.erc721 == Some(true) {
+            ErcType::Erc721
+        } else if erc165 && self.erc1155 == Some(true) {
+            ErcType::Erc1155
+        } else if self.decimals.is_some() && self.total_supply.is_some() {
+            ErcType::Erc20
+        } else {
+            ErcType::Unknown
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! EVM chains (C-Chain, subnet-evm L1s): the JSON-RPC answers an indexer reads, token transfers
+//! decoded from logs, the `eth_call`s that describe a token contract, method names from a bundled
+//! signature table and internal transactions flattened from `callTracer` frames.
+//!
+//! Pure: every function here is a function of its arguments; fetching is the indexer's business.
+
+pub mod erc;
+pub mod erc_calls;
+pub mod hex_str;
+pub mod internal;
+pub mod method;
+pub mod quantity;
+pub mod rpc;
+pub mod trace;
+
+pub use alloy_primitives::{Address, B256, Bytes, U256, keccak256};
+pub use erc::{
+    TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, TokenTransfer, TokenTransferKind,
+    TransferLog, decode_transfer_log,
+};
+pub use erc_calls::{
+    ContractProbes, ERC165_INTERFACE_ID, ERC721_INTERFACE_ID, ERC1155_INTERFACE_ID,
+    INVALID_INTERFACE_ID, TokenCall, decode_bool, decode_decimals, decode_text, decode_u256,
+};
+pub use hex_str::HexStr;
+pub use internal::{InternalCall, internal_transactions, is_listed};
+pub use method::{
+    CONTRACT_CREATION_NAME, NATIVE_TRANSFER_NAME, SIGNATURES, method_name, selector, signatures,
+    transaction_method,
+};
+pub use rpc::{RpcBlock, RpcLog, RpcReceipt, RpcTransaction};
+pub use trace::{
+    CallFrame, CallKind, MAX_TRACE_NESTING, TraceEntry, TraceParseError, json_nesting,
+    parse_block_trace, parse_call_frame,
+};
