@@ -4,7 +4,10 @@
 //! P-Chain's txs, the id being `sha256` of the signed bytes.
 
 use crate::codec::{CodecError, Decode, Encode, MinSize, Reader, Writer, typed_enum};
-use crate::components::{self, signed::{ParsedSigned, SignedTx}};
+use crate::components::{
+    self,
+    signed::{ParsedSigned, SignedTx},
+};
 use crate::fx::secp256k1fx;
 use crate::{Id, ShortId};
 

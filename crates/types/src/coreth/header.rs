@@ -149,7 +149,9 @@ impl Header {
             settled_excess: optional(p)?,
         };
         if !p.is_empty() {
-            return Err(CorethError::Malformed("header has fields after settledExcess"));
+            return Err(CorethError::Malformed(
+                "header has fields after settledExcess",
+            ));
         }
         Ok(h)
     }
