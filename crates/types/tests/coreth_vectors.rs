@@ -2,18 +2,21 @@
 //! (`graft/coreth/plugin/evm/customtypes/{block_test,header_ext_test}.go`, data files in
 //! `coreth_data/`).
 
-use alloy_primitives::{B256, U256, b256, keccak256};
 use snowline_types::Id;
 use snowline_types::coreth::{
     Block, EMPTY_EXT_DATA_HASH, Header, ParsedTx, TransferableIn, UnsignedTx, apricot_phase5_time,
     encode_ext_data, ext_data_hash, is_batch, parse_ext_data,
 };
-use snowline_types::hashing::sha256;
+use snowline_types::hashing::{keccak256, sha256};
 use snowline_types::proposervm;
 
 fn data(name: &str) -> Vec<u8> {
     let path = format!("{}/tests/coreth_data/{name}", env!("CARGO_MANIFEST_DIR"));
     hex::decode(std::fs::read_to_string(path).unwrap().trim()).unwrap()
+}
+
+fn hash32(hex_str: &str) -> [u8; 32] {
+    hex::decode(hex_str).unwrap().try_into().unwrap()
 }
 
 fn id(hex_str: &str) -> Id {
@@ -28,13 +31,13 @@ fn block_encoding() {
     let h = &b.header;
     assert_eq!(
         h.parent_hash,
-        b256!("4504ee98a94d16dbd70a35370501a3cb00c2965b012672085fbd328a72962902")
+        hash32("4504ee98a94d16dbd70a35370501a3cb00c2965b012672085fbd328a72962902")
     );
     assert_eq!(
         h.root,
-        b256!("0202e12a30c13562445052414c24dce5f1c530bb164e2a50897f0a6a1f78f158")
+        hash32("0202e12a30c13562445052414c24dce5f1c530bb164e2a50897f0a6a1f78f158")
     );
-    assert_eq!(h.difficulty, U256::from(1));
+    assert_eq!(h.difficulty, 1);
     assert_eq!(b.number(), 3);
     assert_eq!(h.gas_limit, 8_000_000);
     assert_eq!(h.gas_used, 21_000);
@@ -44,14 +47,14 @@ fn block_encoding() {
     assert_eq!(h.ext_data_gas_used, None);
     assert_eq!(
         b.hash,
-        b256!("0608e5d5e13c337f226b621a0b08b3d50470f1961329826fd59f5a241d1df49e")
+        hash32("0608e5d5e13c337f226b621a0b08b3d50470f1961329826fd59f5a241d1df49e")
     );
     assert_eq!(h.hash(), b.hash);
     assert_eq!(b.transactions.len(), 1);
     // The tx hash of a legacy tx is the keccak of its RLP item.
     assert_eq!(
         keccak256(&b.transactions[0]),
-        b256!("f5a60149da2ea4e97061a9f47c66036ee843fa76cd1f9ce5a71eb55ff90b2e0e")
+        hash32("f5a60149da2ea4e97061a9f47c66036ee843fa76cd1f9ce5a71eb55ff90b2e0e")
     );
     assert!(b.uncles.is_empty());
     assert_eq!(b.version, 0);
@@ -67,9 +70,9 @@ fn eip1559_and_ap4_blocks() {
     let b = Block::decode(&bytes).unwrap();
     assert_eq!(
         b.hash,
-        b256!("2aefaa81ae43541bf2d608e2bb26a157212394abad4d219c06163be0d5d010f8")
+        hash32("2aefaa81ae43541bf2d608e2bb26a157212394abad4d219c06163be0d5d010f8")
     );
-    assert_eq!(b.header.base_fee, Some(U256::from(1_000_000_000u64)));
+    assert_eq!(b.header.base_fee, Some(1_000_000_000));
     assert_eq!(b.header.ext_data_gas_used, None);
     assert_eq!(b.timestamp(), 1_426_516_743);
     assert_eq!(b.transactions.len(), 2);
@@ -80,11 +83,11 @@ fn eip1559_and_ap4_blocks() {
     let b = Block::decode(&bytes).unwrap();
     assert_eq!(
         b.hash,
-        b256!("c41340f5d2af79a12373bc8d6f0f05f9f98b240834608f428da171449e8a1468")
+        hash32("c41340f5d2af79a12373bc8d6f0f05f9f98b240834608f428da171449e8a1468")
     );
-    assert_eq!(b.header.base_fee, Some(U256::from(1_000_000_000u64)));
-    assert_eq!(b.header.ext_data_gas_used, Some(U256::from(25_000)));
-    assert_eq!(b.header.block_gas_cost, Some(U256::from(1_000_000)));
+    assert_eq!(b.header.base_fee, Some(1_000_000_000));
+    assert_eq!(b.header.ext_data_gas_used, Some(25_000));
+    assert_eq!(b.header.block_gas_cost, Some(1_000_000));
     assert_eq!(b.header.time_milliseconds, None);
     assert_eq!(b.transactions.len(), 2);
     assert_eq!(b.rlp(), bytes);
@@ -98,18 +101,17 @@ fn header_with_every_field_set() {
     let mut buf = golden.as_slice();
     let h = Header::decode(&mut buf).unwrap();
     assert!(buf.is_empty());
-    let mut hash = [0u8; 32];
-    hash[0] = 1;
-    assert_eq!(h.parent_hash, B256::from(hash));
-    assert_eq!(h.difficulty, U256::from(8));
+    assert_eq!(h.parent_hash[0], 1);
+    assert_eq!(h.parent_hash[1..], [0; 31]);
+    assert_eq!(h.difficulty, 8);
     assert_eq!((h.number, h.gas_limit, h.gas_used, h.time), (9, 10, 11, 12));
     assert_eq!(h.extra, [13]);
-    assert_eq!(h.ext_data_hash.0[0], 21);
-    assert_eq!(h.base_fee, Some(U256::from(16)));
-    assert_eq!(h.ext_data_gas_used, Some(U256::from(22)));
-    assert_eq!(h.block_gas_cost, Some(U256::from(23)));
+    assert_eq!(h.ext_data_hash[0], 21);
+    assert_eq!(h.base_fee, Some(16));
+    assert_eq!(h.ext_data_gas_used, Some(22));
+    assert_eq!(h.block_gas_cost, Some(23));
     assert_eq!((h.blob_gas_used, h.excess_blob_gas), (Some(18), Some(19)));
-    assert_eq!(h.parent_beacon_root.map(|r| r.0[0]), Some(20));
+    assert_eq!(h.parent_beacon_root.map(|r| r[0]), Some(20));
     assert_eq!(h.time_milliseconds, Some(24));
     assert_eq!(h.min_delay_excess, Some(25));
     assert_eq!(h.target_exponent, Some(26));
@@ -147,14 +149,14 @@ fn block_with_a_single_import_tx() {
     let (bytes, b) = block_with_extra_data();
     assert_eq!(
         b.hash,
-        b256!("4504ee98a94d16dbd70a35370501a3cb00c2965b012672085fbd328a72962902")
+        hash32("4504ee98a94d16dbd70a35370501a3cb00c2965b012672085fbd328a72962902")
     );
     assert_eq!(b.number(), 2);
     assert_eq!(b.timestamp(), 1_617_382_963);
     assert!(b.transactions.is_empty());
     assert_eq!(
         b.header.ext_data_hash,
-        b256!("296ff3bfdebf7c4b1fb71f589d69ed03b1c59b278d1780d54dc86ea7cb87cf17")
+        hash32("296ff3bfdebf7c4b1fb71f589d69ed03b1c59b278d1780d54dc86ea7cb87cf17")
     );
     assert_eq!(ext_data_hash(&b.ext_data), b.header.ext_data_hash);
     assert_eq!(b.rlp(), bytes);
@@ -269,4 +271,40 @@ fn a_wrapped_block_reads_as_the_bare_one() {
     });
     assert_eq!(Block::from_container(&outer.bytes()).unwrap(), bare);
     assert_eq!(Block::from_container(&bytes).unwrap(), bare);
+}
+
+#[test]
+fn a_c_block_container_moves_shared_memory() {
+    // The TestBlockEncodingWithExtraData block (time 2021-04-02, before mainnet's Apricot Phase
+    // 5) as a mainnet C/block container: its import takes the two UTXOs out of the source
+    // chain's shared memory with C.
+    use snowline_types::atomic::{AtomicTxs, SharedMove, c_container_atomic};
+    use snowline_types::components::UtxoId;
+    use snowline_types::container::{ContainerRecord, IndexPath};
+    let (bytes, b) = block_with_extra_data();
+    let record = ContainerRecord {
+        path: IndexPath::CBlock,
+        id: Id([0; 32]),
+        bytes,
+        timestamp_ns: 0,
+    };
+    let atomic: AtomicTxs<snowline_types::avm::Utxo> =
+        c_container_atomic(&record, 1).unwrap().unwrap();
+    assert_eq!((atomic.height, atomic.timestamp), (2, b.timestamp()));
+    let source = id("d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf");
+    let tx_id = Id(sha256(&b.ext_data));
+    let moves: Vec<_> = atomic.moves_for(source).collect();
+    let left = |t: &str| SharedMove::Leaves {
+        tx_id,
+        utxo_id: UtxoId::new(id(t), 1).id(),
+    };
+    assert_eq!(
+        moves,
+        [
+            left("8a0f7c3e4d840143671a4c4ecacccb4d60fb97dce97a7aa5d60dfd072a7509cf"),
+            left("e0d5c4edc78f594b79025a56c44933c28e8ba3e51e6e23318727eeaac10eb27d"),
+        ]
+    );
+    // On a network with Apricot Phase 5 from genesis the same extra data is not a batch.
+    assert!(c_container_atomic::<snowline_types::avm::Utxo>(&record, 12345).is_err());
 }

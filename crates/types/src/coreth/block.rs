@@ -3,11 +3,10 @@
 //! `[Header, Txs, Uncles, Version u32, ExtData bytes]`. EVM txs and uncles are kept as raw RLP
 //! items: the atomic side needs only their count.
 
-use alloy_primitives::B256;
 use alloy_rlp::{Decodable, Encodable};
 
 use super::CorethError;
-use super::header::Header;
+use super::header::{Hash, Header};
 use super::rlp::{list_payload, put_list, raw_item, raw_items};
 use crate::proposervm;
 
@@ -17,7 +16,7 @@ pub struct Block {
     /// The header.
     pub header: Header,
     /// keccak-256 of the header's RLP as served (the EVM block hash).
-    pub hash: B256,
+    pub hash: Hash,
     /// Each EVM tx as its raw RLP item (a list for legacy txs, a string for typed ones).
     pub transactions: Vec<Vec<u8>>,
     /// Each uncle as its raw RLP item (none on Avalanche).
@@ -37,7 +36,7 @@ impl Block {
             return Err(CorethError::Malformed("bytes after the block"));
         }
         let header_rlp = raw_item(&mut { p })?;
-        let hash = alloy_primitives::keccak256(header_rlp);
+        let hash = crate::hashing::keccak256(header_rlp);
         let header = Header::decode(&mut p)?;
         let transactions = raw_items(list_payload(&mut p)?)?
             .into_iter()
@@ -102,7 +101,7 @@ impl Block {
     }
 
     /// The parent's hash.
-    pub fn parent_hash(&self) -> B256 {
+    pub fn parent_hash(&self) -> Hash {
         self.header.parent_hash
     }
 }

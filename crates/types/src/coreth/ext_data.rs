@@ -2,23 +2,26 @@
 //! `ExtractAtomicTxs`): codec version 0, then a batch `[]*Tx` from Apricot Phase 5 on, a single
 //! `Tx` before; and the header's `ExtDataHash`, keccak-256 of the extra data's RLP.
 
-use alloy_primitives::{B256, b256, keccak256};
 use alloy_rlp::Encodable;
 
 use super::CorethError;
 use super::atomic_tx::{ParsedTx, Tx};
+use super::header::Hash;
+use crate::hashing::keccak256;
 use crate::codec::{CODEC_VERSION, DEFAULT_MAX_SIZE, Decode, MinSize, Reader, Writer};
 use crate::network::{FUJI_ID, MAINNET_ID};
 
 /// `customtypes.EmptyExtDataHash`: the hash of empty extra data, `keccak256(rlp(""))`.
-pub const EMPTY_EXT_DATA_HASH: B256 =
-    b256!("56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421");
+pub const EMPTY_EXT_DATA_HASH: Hash = [
+    0x56, 0xe8, 0x1f, 0x17, 0x1b, 0xcc, 0x55, 0xa6, 0xff, 0x83, 0x45, 0xe6, 0x92, 0xc0, 0xf8, 0x6e,
+    0x5b, 0x48, 0xe0, 0x1b, 0x99, 0x6c, 0xad, 0xc0, 0x01, 0x62, 0x2f, 0xb5, 0xe3, 0x63, 0xb4, 0x21,
+];
 
 /// The header's `ExtDataHash` for `ext_data`: keccak-256 of its RLP string encoding.
-pub fn ext_data_hash(ext_data: &[u8]) -> B256 {
+pub fn ext_data_hash(ext_data: &[u8]) -> Hash {
     let mut out = Vec::with_capacity(ext_data.len() + 9);
     ext_data.encode(&mut out);
-    keccak256(out)
+    keccak256(&out)
 }
 
 /// When Apricot Phase 5 began on `network_id` (Unix seconds; `upgrade/upgrade.go`): from then

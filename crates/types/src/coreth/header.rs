@@ -3,31 +3,36 @@
 //! `Nonce`, then optional fields, each present only when it or a later one is set. The block hash
 //! is the keccak-256 of this RLP list.
 
-use alloy_primitives::{Address, B64, B256, Bloom, U256, keccak256};
 use alloy_rlp::{Decodable, Encodable};
 
 use super::CorethError;
+use crate::hashing::keccak256;
 use super::rlp::{list_payload, put_list};
 
-/// A coreth header, every field in RLP order.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// A 32-byte hash.
+pub type Hash = [u8; 32];
+
+/// A coreth header, every field in RLP order. Upstream's `big.Int` fields are held as `u128`
+/// (larger values are rejected: Avalanche's difficulty, fees and gas are far below 2^128) and the
+/// block number as `u64`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     /// The parent block's hash.
-    pub parent_hash: B256,
+    pub parent_hash: Hash,
     /// Hash of the uncles list (always the empty list's on Avalanche).
-    pub uncle_hash: B256,
+    pub uncle_hash: Hash,
     /// Fee recipient.
-    pub coinbase: Address,
+    pub coinbase: [u8; 20],
     /// State root.
-    pub root: B256,
+    pub root: Hash,
     /// Transactions root.
-    pub tx_hash: B256,
+    pub tx_hash: Hash,
     /// Receipts root.
-    pub receipt_hash: B256,
+    pub receipt_hash: Hash,
     /// Logs bloom.
-    pub bloom: Bloom,
+    pub bloom: [u8; 256],
     /// Difficulty (1 on Avalanche).
-    pub difficulty: U256,
+    pub difficulty: u128,
     /// Block number (a `big.Int` upstream; heights beyond `u64` are rejected).
     pub number: u64,
     /// Gas limit.
@@ -39,23 +44,23 @@ pub struct Header {
     /// Header extra bytes (fee window before Apricot Phase 3 ends, etc.).
     pub extra: Vec<u8>,
     /// Mix digest.
-    pub mix_digest: B256,
+    pub mix_digest: Hash,
     /// Nonce.
-    pub nonce: B64,
+    pub nonce: [u8; 8],
     /// keccak-256 of the RLP of the block's extra data (its atomic txs).
-    pub ext_data_hash: B256,
+    pub ext_data_hash: Hash,
     /// EIP-1559 base fee (Apricot Phase 3).
-    pub base_fee: Option<U256>,
+    pub base_fee: Option<u128>,
     /// Gas used by the atomic txs (Apricot Phase 4).
-    pub ext_data_gas_used: Option<U256>,
+    pub ext_data_gas_used: Option<u128>,
     /// Block gas cost (Apricot Phase 4).
-    pub block_gas_cost: Option<U256>,
+    pub block_gas_cost: Option<u128>,
     /// EIP-4844 blob gas used.
     pub blob_gas_used: Option<u64>,
     /// EIP-4844 excess blob gas.
     pub excess_blob_gas: Option<u64>,
     /// EIP-4788 parent beacon root.
-    pub parent_beacon_root: Option<B256>,
+    pub parent_beacon_root: Option<Hash>,
     /// Block time in milliseconds (Granite).
     pub time_milliseconds: Option<u64>,
     /// ACP-226 minimum delay excess (Granite).
@@ -85,9 +90,9 @@ fn optional<T: Decodable>(buf: &mut &[u8]) -> Result<Option<T>, CorethError> {
 /// The optional fields in RLP order, `None` encoding as the empty string when a later one is set
 /// (as Go's `rlp:"optional"` does for a nil pointer).
 enum Opt<'a> {
-    Big(&'a Option<U256>),
+    Big(&'a Option<u128>),
     Int(&'a Option<u64>),
-    Hash(&'a Option<B256>),
+    Hash(&'a Option<Hash>),
 }
 
 impl Opt<'_> {
@@ -117,22 +122,22 @@ impl Header {
         let mut payload = list_payload(buf)?;
         let p = &mut payload;
         let h = Header {
-            parent_hash: B256::decode(p)?,
-            uncle_hash: B256::decode(p)?,
-            coinbase: Address::decode(p)?,
-            root: B256::decode(p)?,
-            tx_hash: B256::decode(p)?,
-            receipt_hash: B256::decode(p)?,
-            bloom: Bloom::decode(p)?,
-            difficulty: U256::decode(p)?,
+            parent_hash: Hash::decode(p)?,
+            uncle_hash: Hash::decode(p)?,
+            coinbase: <[u8; 20]>::decode(p)?,
+            root: Hash::decode(p)?,
+            tx_hash: Hash::decode(p)?,
+            receipt_hash: Hash::decode(p)?,
+            bloom: <[u8; 256]>::decode(p)?,
+            difficulty: u128::decode(p)?,
             number: u64::decode(p)?,
             gas_limit: u64::decode(p)?,
             gas_used: u64::decode(p)?,
             time: u64::decode(p)?,
             extra: alloy_rlp::Bytes::decode(p)?.to_vec(),
-            mix_digest: B256::decode(p)?,
-            nonce: B64::decode(p)?,
-            ext_data_hash: B256::decode(p)?,
+            mix_digest: Hash::decode(p)?,
+            nonce: <[u8; 8]>::decode(p)?,
+            ext_data_hash: Hash::decode(p)?,
             base_fee: optional(p)?,
             ext_data_gas_used: optional(p)?,
             block_gas_cost: optional(p)?,
@@ -207,7 +212,44 @@ impl Header {
     }
 
     /// The block hash: keccak-256 of the header's RLP.
-    pub fn hash(&self) -> B256 {
-        keccak256(self.rlp())
+    pub fn hash(&self) -> Hash {
+        keccak256(&self.rlp())
+    }
+}
+
+impl Default for Header {
+    fn default() -> Self {
+        Header {
+            parent_hash: [0; 32],
+            uncle_hash: [0; 32],
+            coinbase: [0; 20],
+            root: [0; 32],
+            tx_hash: [0; 32],
+            receipt_hash: [0; 32],
+            bloom: [0; 256],
+            difficulty: 0,
+            number: 0,
+            gas_limit: 0,
+            gas_used: 0,
+            time: 0,
+            extra: Vec::new(),
+            mix_digest: [0; 32],
+            nonce: [0; 8],
+            ext_data_hash: [0; 32],
+            base_fee: None,
+            ext_data_gas_used: None,
+            block_gas_cost: None,
+            blob_gas_used: None,
+            excess_blob_gas: None,
+            parent_beacon_root: None,
+            time_milliseconds: None,
+            min_delay_excess: None,
+            target_exponent: None,
+            min_price_exponent: None,
+            settled_height: None,
+            settled_gas_unix: None,
+            settled_gas_numerator: None,
+            settled_excess: None,
+        }
     }
 }

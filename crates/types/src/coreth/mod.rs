@@ -18,7 +18,7 @@ pub use ext_data::{
     EMPTY_EXT_DATA_HASH, apricot_phase5_time, encode_ext_data, ext_data_hash, is_batch,
     parse_ext_data,
 };
-pub use header::Header;
+pub use header::{Hash, Header};
 
 use crate::codec::CodecError;
 
