@@ -341,15 +341,19 @@ pub fn c_block_atomic<U: SharedUtxo>(block: &coreth::AtomicBlock) -> AtomicTxs<U
 }
 
 /// The atomic txs of an accepted `C/block` container of network `network_id` (which decides
-/// the extra data's framing, [`coreth::is_batch`]); `None` for other paths.
+/// the extra data's framing, [`coreth::is_batch`]; `None` when the reader does not know it,
+/// [`coreth::AtomicBlock::from_container_any_network`]); `None` for other paths.
 pub fn c_container_atomic<U: SharedUtxo>(
     record: &ContainerRecord,
-    network_id: u32,
+    network_id: Option<u32>,
 ) -> Result<Option<AtomicTxs<U>>, coreth::CorethError> {
     if record.path != IndexPath::CBlock {
         return Ok(None);
     }
-    let block = coreth::AtomicBlock::from_container(&record.bytes, network_id)?;
+    let block = match network_id {
+        Some(n) => coreth::AtomicBlock::from_container(&record.bytes, n)?,
+        None => coreth::AtomicBlock::from_container_any_network(&record.bytes)?,
+    };
     Ok(Some(c_block_atomic(&block)))
 }
 

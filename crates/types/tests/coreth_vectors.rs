@@ -289,7 +289,7 @@ fn a_c_block_container_moves_shared_memory() {
         timestamp_ns: 0,
     };
     let atomic: AtomicTxs<snowline_types::avm::Utxo> =
-        c_container_atomic(&record, 1).unwrap().unwrap();
+        c_container_atomic(&record, Some(1)).unwrap().unwrap();
     assert_eq!((atomic.height, atomic.timestamp), (2, b.timestamp()));
     let source = id("d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf");
     let tx_id = Id(sha256(&b.ext_data));
@@ -306,5 +306,9 @@ fn a_c_block_container_moves_shared_memory() {
         ]
     );
     // On a network with Apricot Phase 5 from genesis the same extra data is not a batch.
-    assert!(c_container_atomic::<snowline_types::avm::Utxo>(&record, 12345).is_err());
+    assert!(c_container_atomic::<snowline_types::avm::Utxo>(&record, Some(12345)).is_err());
+    // A reader that does not know the network falls back to the framing that decodes.
+    let any: AtomicTxs<snowline_types::avm::Utxo> =
+        c_container_atomic(&record, None).unwrap().unwrap();
+    assert_eq!(any, atomic);
 }

@@ -143,6 +143,7 @@ fn spent_utxo_ids(tx: &Tx) -> impl Iterator<Item = Id> + '_ {
 pub struct XChainState {
     x_chain: Id,
     p_chain: Id,
+    c_chain: Id,
     /// UTXOs created or spent in the staged batch, and in the sealed one until it is written
     /// (its `Created` UTXOs are the unspent ones the store may not show yet; their puts are
     /// spent handles).
@@ -169,6 +170,7 @@ impl XChainState {
         Self {
             x_chain,
             p_chain,
+            c_chain: c_chain_of(x_chain),
             utxos: Overlay::default(),
             atomic_created: Overlay::default(),
             atomic_spent: Overlay::default(),
@@ -178,6 +180,13 @@ impl XChainState {
             atomic_seq: Counter::new(META_NEXT_ATOMIC_SEQ),
             stats: XStats::default(),
         }
+    }
+
+    /// The same deriver sharing atomic memory with the C-Chain `c_chain` (by default the C-Chain
+    /// of the known network whose X-Chain is `x_chain`, [`c_chain_of`]).
+    pub fn with_c_chain(mut self, c_chain: Id) -> Self {
+        self.c_chain = c_chain;
+        self
     }
 
     /// What was applied so far.
@@ -281,11 +290,15 @@ impl XChainState {
                 }
             }
             XContainer::PBlock(block) => {
-                self.apply_p_block(batch, view, block)?;
+                self.apply_shared(batch, view, block, self.p_chain)?;
                 self.flush_seq(batch);
                 return Ok(());
             }
-            XContainer::Other => {}
+            XContainer::CBlock(block) => {
+                self.apply_shared(batch, view, block, self.c_chain)?;
+                self.flush_seq(batch);
+                return Ok(());
+            }
         }
         let mut ahead = self.read_ahead(view, &txs)?;
         for (i, (id, stored, tx)) in txs.into_iter().enumerate() {
@@ -350,15 +363,16 @@ impl XChainState {
         self.atomic_seq.flush(batch);
     }
 
-    /// Applies a P-Chain block's exports to X: their UTXOs join X's shared memory of P, each
-    /// with the next atomic sequence number, unless an X-Chain import took them first (derived
-    /// earlier), which then counts as done. Its imports from X change nothing here: an export
-    /// leaves X's state when X applies it.
-    fn apply_p_block(
+    /// Applies a P- or C-Chain block's exports to X (`source` its chain): their UTXOs join X's
+    /// shared memory of `source`, each with the next atomic sequence number, unless an X-Chain
+    /// import took them first (derived earlier), which then counts as done. Its imports from X
+    /// change nothing here: an export leaves X's state when X applies it.
+    fn apply_shared(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
         block: &AtomicTxs<Utxo>,
+        source: Id,
     ) -> Result<(), XStateError> {
         for m in block.moves_for(self.x_chain) {
             let SharedMove::Arrives { utxo, .. } = m else {
@@ -366,7 +380,7 @@ impl XChainState {
             };
             // Taken in every case, so later numbers do not depend on the arrival order.
             let seq = self.atomic_seq.take(view)?;
-            let key = (self.p_chain, utxo.id());
+            let key = (source, utxo.id());
             let (early, stored) = match self.early.get(&key) {
                 Some((row, stored)) => (row.is_some(), stored),
                 None => {
@@ -377,7 +391,7 @@ impl XChainState {
             if early {
                 self.early.delete(key, stored);
             } else if self.atomic_row(view, &key)?.is_none() {
-                self.put_atomic(batch, self.p_chain, utxo, seq);
+                self.put_atomic(batch, source, utxo, seq);
             }
         }
         Ok(())
@@ -532,8 +546,8 @@ impl XChainState {
         self.atomic_created.staged_mut().insert((chain, uid), row);
     }
 
-    /// Takes atomic UTXO `uid` of `chain` out of shared memory. One the P-Chain exported but
-    /// whose `P/block` is not derived yet is remembered (`x_atomic_early_imports`) for the
+    /// Takes atomic UTXO `uid` of `chain` out of shared memory. One the P- or C-Chain exported
+    /// but whose `P/block` or `C/block` is not derived yet is remembered (`x_atomic_early_imports`) for the
     /// export to skip; any other unknown one is a missing input.
     fn spend_atomic(
         &mut self,
@@ -555,7 +569,7 @@ impl XChainState {
                     (stored, stored)
                 }
             };
-            if chain == self.p_chain && !early {
+            if (chain == self.p_chain || chain == self.c_chain) && !early {
                 self.early.put(key, (), stored);
                 self.stats.early_imports += 1;
             } else {
@@ -630,4 +644,12 @@ impl Derive for XChainState {
     fn overlaps_writes(&self) -> bool {
         true
     }
+}
+
+/// The C-Chain of the known network whose X-Chain is `x_chain` (the empty id for another).
+pub fn c_chain_of(x_chain: Id) -> Id {
+    snowline_types::NetworkInfo::KNOWN
+        .iter()
+        .find(|n| n.x_chain_id == x_chain)
+        .map_or(Id::EMPTY, |n| n.c_chain_id)
 }

@@ -59,4 +59,18 @@ impl AtomicBlock {
         let txs = parse_ext_data(&block.ext_data, is_batch(network_id, block.timestamp()))?;
         Ok(Self { block, txs })
     }
+
+    /// [`AtomicBlock::from_container`] for a reader that does not know the network: the
+    /// framing mainnet had at the block's time (Apricot Phase 5 came last there), else the
+    /// other one. A batch and a single tx cannot both decode the same bytes in practice: the
+    /// one is the other shifted by a `u32` count, and nothing may trail.
+    pub fn from_container_any_network(bytes: &[u8]) -> Result<Self, CorethError> {
+        let block = Block::from_container(bytes)?;
+        let batch = is_batch(crate::network::MAINNET_ID, block.timestamp());
+        let txs = match parse_ext_data(&block.ext_data, batch) {
+            Ok(txs) => txs,
+            Err(first) => parse_ext_data(&block.ext_data, !batch).map_err(|_| first)?,
+        };
+        Ok(Self { block, txs })
+    }
 }
