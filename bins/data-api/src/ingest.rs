@@ -14,11 +14,13 @@ use snowline_cli::DevnetSeed;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
 use snowline_store::{Schema, Store};
+use snowline_types::container::IndexPath;
 use snowline_types::network::NetworkInfo;
 
 /// Schema version of the data-api store; bumped when its tables change incompatibly (4: atomic
-/// memory between X and P derived from both chains, `xh_early_spends` and `ph_early_spends`).
-const SCHEMA_VERSION: u32 = 4;
+/// memory between X and P derived from both chains, `xh_early_spends` and `ph_early_spends`;
+/// 5: the C-Chain's atomic txs from `C/block` join X's and P's atomic memory).
+const SCHEMA_VERSION: u32 = 5;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis
@@ -92,6 +94,7 @@ pub async fn follow(
                 .iter()
                 .chain(&P_PATHS)
                 .copied()
+                .chain([IndexPath::CBlock])
                 .collect(),
             batch,
             poll_interval: poll,

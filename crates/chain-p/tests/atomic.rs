@@ -279,7 +279,30 @@ fn traffic_of(w: &World, records: &[ContainerRecord]) -> Traffic {
                     }
                 }
             }
-            IndexPath::CBlock => {}
+            IndexPath::CBlock => {
+                // coreth: an export's i-th output is (txID, i); an import names its UTXOs.
+                let block = snowline_types::coreth::AtomicBlock::from_container(
+                    &r.bytes,
+                    w.net.network_id,
+                )
+                .unwrap();
+                for tx in &block.txs {
+                    match &tx.tx.unsigned {
+                        snowline_types::coreth::UnsignedTx::Export(e) => {
+                            for i in 0..e.exported_outputs.len() {
+                                let u = UtxoId::new(tx.id, u32::try_from(i).unwrap()).id();
+                                t.exported
+                                    .insert(u, (w.net.c_chain_id, e.destination_chain));
+                            }
+                        }
+                        snowline_types::coreth::UnsignedTx::Import(i) => {
+                            for x in &i.imported_inputs {
+                                t.imported.insert(x.utxo_id.id(), tx.id);
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     t
@@ -334,7 +357,7 @@ fn p_holds_the_exports_not_imported() {
             }
             assert_eq!(r.consumed.map(|c| c.tx_id), t.imported.get(&u).copied());
             let importer = if r.holding == Holding::ExportedFromP {
-                w.net.x_chain_id
+                t.exported[&u].1
             } else {
                 p
             };
