@@ -281,11 +281,9 @@ fn traffic_of(w: &World, records: &[ContainerRecord]) -> Traffic {
             }
             IndexPath::CBlock => {
                 // coreth: an export's i-th output is (txID, i); an import names its UTXOs.
-                let block = snowline_types::coreth::AtomicBlock::from_container(
-                    &r.bytes,
-                    w.net.network_id,
-                )
-                .unwrap();
+                let block =
+                    snowline_types::coreth::AtomicBlock::from_container(&r.bytes, w.net.network_id)
+                        .unwrap();
                 for tx in &block.txs {
                     match &tx.tx.unsigned {
                         snowline_types::coreth::UnsignedTx::Export(e) => {

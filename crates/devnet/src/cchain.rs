@@ -49,6 +49,9 @@ const BLACKHOLE: [u8; 20] = [
 /// 25 gwei: the base fee the blocks carry.
 const BASE_FEE: u128 = 25_000_000_000;
 
+/// An output a C block exported: the destination chain and the UTXO.
+pub(crate) type Export = (Id, coreth::Utxo);
+
 /// What shapes the C-Chain's history.
 #[derive(Debug, Clone)]
 pub(crate) struct CParams {
@@ -188,9 +191,7 @@ impl CChain {
 
     /// The next record with the exports it makes (destination chain, UTXO in C's shape), which
     /// the caller hands to X and P once the record is out.
-    pub fn next_record(
-        &mut self,
-    ) -> Result<Option<(ContainerRecord, Vec<(Id, coreth::Utxo)>)>, DevnetError> {
+    pub fn next_record(&mut self) -> Result<Option<(ContainerRecord, Vec<Export>)>, DevnetError> {
         if self.out.is_empty() {
             if let Some(time) = self.times.pop_front() {
                 let ts = self.planned_ts(time);
@@ -259,7 +260,9 @@ impl CChain {
         for u in &picked {
             let coreth::TransferableOut::Secp256k1(o) = &u.output;
             let Some(k) = o.owners.addrs.first().and_then(|a| self.ring.index_of(a)) else {
-                return Err(DevnetError::OutOfUtxos("a C-Chain import of a foreign UTXO"));
+                return Err(DevnetError::OutOfUtxos(
+                    "a C-Chain import of a foreign UTXO",
+                ));
             };
             total = total.saturating_add(o.amount);
             inputs.push(TransferableInput {
@@ -295,7 +298,11 @@ impl CChain {
     }
 
     /// An export of `outs` to `dest`, paid (with the fee) from ewoq's EVM balance.
-    fn export(&mut self, dest: Id, mut outs: Vec<coreth::TransferableOutput>) -> Result<Tx, DevnetError> {
+    fn export(
+        &mut self,
+        dest: Id,
+        mut outs: Vec<coreth::TransferableOutput>,
+    ) -> Result<Tx, DevnetError> {
         sort_outputs(&mut outs);
         let sent: u64 = outs
             .iter()

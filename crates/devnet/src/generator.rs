@@ -730,3 +730,18 @@ pub fn linear_genesis_block(stop_vertex_id: Id, cortina_time_s: i64) -> Standard
         txs: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::c_block_times;
+
+    #[test]
+    fn c_blocks_split_between_the_x_and_p_eras() {
+        let t = c_block_times(4, 100, 200, 1_000);
+        assert_eq!(t.len(), 4);
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "{t:?}");
+        assert!(t[..2].iter().all(|s| *s > 100 && *s <= 200), "{t:?}");
+        assert!(t[2..].iter().all(|s| *s > 200 && *s <= 1_000), "{t:?}");
+        assert!(c_block_times(0, 1, 2, 3).is_empty());
+    }
+}

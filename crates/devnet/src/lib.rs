@@ -28,9 +28,9 @@ pub mod rng;
 mod wallet;
 
 pub use atomic::AtomicUtxo;
+pub use cchain::C_TX_FEE;
 pub use config::{ConfigError, DevnetConfig};
 pub use error::DevnetError;
-pub use cchain::C_TX_FEE;
 pub use generator::{Devnet, DevnetStats, c_block_times, linear_genesis_block};
 pub use genesis::XGenesis;
 pub use keys::KeyRing;

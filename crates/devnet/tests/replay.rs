@@ -466,8 +466,7 @@ fn replay(d: &Devnet, recs: &[ContainerRecord]) -> (Ledger, Seen) {
                                 panic!("exports a locked output");
                             };
                             let utxo_id = UtxoId::new(*id, u32::try_from(n + i).unwrap());
-                            l.to_c
-                                .insert(utxo_id.id(), (l.net.p_chain_id, to.clone()));
+                            l.to_c.insert(utxo_id.id(), (l.net.p_chain_id, to.clone()));
                         }
                     }
                     if e.destination_chain != x {
@@ -506,7 +505,12 @@ fn replay(d: &Devnet, recs: &[ContainerRecord]) -> (Ledger, Seen) {
                     if dest == net.x_chain_id {
                         l.atomic.insert(
                             utxo_id.id(),
-                            (net.c_chain_id, utxo_id, asset, Output::Secp256k1Transfer(out)),
+                            (
+                                net.c_chain_id,
+                                utxo_id,
+                                asset,
+                                Output::Secp256k1Transfer(out),
+                            ),
                         );
                     }
                 }
@@ -540,10 +544,22 @@ fn small_devnet_replays_cleanly() {
     let net = &d.genesis().network;
     let c = &ledger.c;
     assert!(s.c_blocks > u64::from(d.config().c_blocks));
-    assert!(c.imports.get(&net.x_chain_id).is_some_and(|n| *n > 0), "C imports X");
-    assert!(c.imports.get(&net.p_chain_id).is_some_and(|n| *n > 0), "C imports P");
-    assert!(c.exports.get(&net.x_chain_id).is_some_and(|n| *n > 1), "C exports X");
-    assert!(c.exports.get(&net.p_chain_id).is_some_and(|n| *n > 0), "C exports P");
+    assert!(
+        c.imports.get(&net.x_chain_id).is_some_and(|n| *n > 0),
+        "C imports X"
+    );
+    assert!(
+        c.imports.get(&net.p_chain_id).is_some_and(|n| *n > 0),
+        "C imports P"
+    );
+    assert!(
+        c.exports.get(&net.x_chain_id).is_some_and(|n| *n > 1),
+        "C exports X"
+    );
+    assert!(
+        c.exports.get(&net.p_chain_id).is_some_and(|n| *n > 0),
+        "C exports P"
+    );
     assert!(
         recs.iter().any(|r| r.path == IndexPath::CBlock),
         "C/block containers"

@@ -12,10 +12,10 @@
 use crate::codec::CodecError;
 use crate::components::UtxoId;
 use crate::container::{ContainerRecord, IndexPath};
+use crate::fx::secp256k1fx::TransferOutput;
 use crate::platformvm::PChainBlock;
 use crate::time::unix_seconds;
 use crate::vertex::Vertex;
-use crate::fx::secp256k1fx::TransferOutput;
 use crate::{Id, avm, coreth, platformvm, proposervm};
 
 /// A chain's UTXO type as it reads an exported secp256k1fx transfer from shared memory.
@@ -153,10 +153,10 @@ pub enum AtomicTx<U> {
 /// accepted at (Unix seconds).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtomicTxs<U> {
-    /// The vertex or block height.
+    /// The vertex or block height (a C-Chain block's number).
     pub height: u64,
-    /// When the container was accepted: a P-Chain block's own time, the acceptance time of an
-    /// X-Chain container (as the X-Chain history dates its txs).
+    /// When the container was accepted: a P- or C-Chain block's own time, the acceptance time
+    /// of an X-Chain container (as the X-Chain history dates its txs).
     pub timestamp: u64,
     /// Its `ImportTx`s and `ExportTx`s.
     pub txs: Vec<AtomicTx<U>>,

@@ -2,6 +2,8 @@
 //! (`graft/coreth/plugin/evm/customtypes/{block_test,header_ext_test}.go`, data files in
 //! `coreth_data/`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
+
 use snowline_types::Id;
 use snowline_types::coreth::{
     Block, EMPTY_EXT_DATA_HASH, Header, ParsedTx, TransferableIn, UnsignedTx, apricot_phase5_time,
@@ -220,7 +222,10 @@ fn block_with_a_single_import_tx() {
     assert_eq!(i.outs[0].asset_id, asset);
     assert_eq!(tx.tx.credentials.len(), 2);
     assert_eq!(tx.tx.bytes(), b.ext_data);
-    assert_eq!(encode_ext_data(&[tx.tx.clone()], false), b.ext_data);
+    assert_eq!(
+        encode_ext_data(std::slice::from_ref(&tx.tx), false),
+        b.ext_data
+    );
     // Read as a batch the same bytes are a count of 0 txs and fail, as coreth's do.
     assert!(parse_ext_data(&b.ext_data, true).is_err());
 }

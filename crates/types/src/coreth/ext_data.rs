@@ -7,8 +7,8 @@ use alloy_rlp::Encodable;
 use super::CorethError;
 use super::atomic_tx::{ParsedTx, Tx};
 use super::header::Hash;
-use crate::hashing::keccak256;
 use crate::codec::{CODEC_VERSION, DEFAULT_MAX_SIZE, Decode, MinSize, Reader, Writer};
+use crate::hashing::keccak256;
 use crate::network::{FUJI_ID, MAINNET_ID};
 
 /// `customtypes.EmptyExtDataHash`: the hash of empty extra data, `keccak256(rlp(""))`.

@@ -6,8 +6,8 @@
 use alloy_rlp::{Decodable, Encodable};
 
 use super::CorethError;
-use crate::hashing::keccak256;
 use super::rlp::{list_payload, put_list};
+use crate::hashing::keccak256;
 
 /// A 32-byte hash.
 pub type Hash = [u8; 32];
