@@ -18,9 +18,9 @@ use snowline_types::{Id, ShortId};
 
 use super::stored_bytes::StoredBytes;
 use super::tables::{
-    AssetRow, META_GENESIS, META_NEXT_ATOMIC_SEQ, META_NEXT_SEQ, UtxoRow, XAddrUtxoPos, XAddrUtxos,
-    XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos, XAtomicAddrUtxos,
-    XAtomicEarlyImports, XAtomicUtxos, XBlockIds, XBlocks, XMeta, XTxs, XUtxos,
+    AssetRow, META_GENESIS, META_NEXT_ATOMIC_SEQ, META_NEXT_C_ATOMIC_SEQ, META_NEXT_SEQ, UtxoRow,
+    XAddrUtxoPos, XAddrUtxos, XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos,
+    XAtomicAddrUtxos, XAtomicEarlyImports, XAtomicUtxos, XBlockIds, XBlocks, XMeta, XTxs, XUtxos,
 };
 use crate::container::{X_DERIVE_PATHS, XContainer};
 use crate::error::XStateError;
@@ -160,6 +160,8 @@ pub struct XChainState {
     seq: Counter,
     /// The next atomic UTXO sequence number.
     atomic_seq: Counter,
+    /// The next atomic UTXO sequence number of the C-Chain's exports.
+    c_atomic_seq: Counter,
     stats: XStats,
 }
 
@@ -178,6 +180,7 @@ impl XChainState {
             txs: Overlay::default(),
             seq: Counter::new(META_NEXT_SEQ),
             atomic_seq: Counter::new(META_NEXT_ATOMIC_SEQ),
+            c_atomic_seq: Counter::new(META_NEXT_C_ATOMIC_SEQ),
             stats: XStats::default(),
         }
     }
@@ -227,7 +230,7 @@ impl XChainState {
             batch.put::<XBlocks>(&block.height, &StoredBytes::Inline(bytes));
         }
         for (chain, utxo) in &genesis.atomic_utxos {
-            let seq = self.atomic_seq.take(store)?;
+            let seq = self.atomic_counter(*chain).take(store)?;
             self.put_atomic(&mut batch, *chain, utxo, seq);
         }
         batch.put::<XMeta>(&META_GENESIS, &1);
@@ -361,6 +364,16 @@ impl XChainState {
     fn flush_seq(&self, batch: &mut WriteBatch) {
         self.seq.flush(batch);
         self.atomic_seq.flush(batch);
+        self.c_atomic_seq.flush(batch);
+    }
+
+    /// The sequence of `chain`'s atomic UTXOs: the C-Chain's apart from the others'.
+    fn atomic_counter(&mut self, chain: Id) -> &mut Counter {
+        if chain == self.c_chain {
+            &mut self.c_atomic_seq
+        } else {
+            &mut self.atomic_seq
+        }
     }
 
     /// Applies a P- or C-Chain block's exports to X (`source` its chain): their UTXOs join X's
@@ -379,7 +392,7 @@ impl XChainState {
                 continue;
             };
             // Taken in every case, so later numbers do not depend on the arrival order.
-            let seq = self.atomic_seq.take(view)?;
+            let seq = self.atomic_counter(source).take(view)?;
             let key = (source, utxo.id());
             let (early, stored) = match self.early.get(&key) {
                 Some((row, stored)) => (row.is_some(), stored),
@@ -622,6 +635,7 @@ impl XChainState {
         f(&mut self.txs);
         f(&mut self.seq);
         f(&mut self.atomic_seq);
+        f(&mut self.c_atomic_seq);
     }
 }
 
