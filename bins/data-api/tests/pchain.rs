@@ -878,7 +878,7 @@ fn compare_everything(w: &World, addrs: &[ShortId]) {
         let all: BTreeSet<ShortId> = addrs.iter().copied().collect();
         let b = m.balances(&all, Some(*t), *t);
         filled.extend(b.plain.keys().copied());
-        filled.extend(b.atomic.keys().map(|(bucket, _)| *bucket));
+        filled.extend(b.atomic.keys().map(|(bucket, _, _)| *bucket));
     }
     for bucket in [
         "unlockedUnstaked",

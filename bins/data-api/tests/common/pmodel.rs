@@ -760,7 +760,10 @@ impl PModel {
                 }
                 coreth::UnsignedTx::Import(i) if i.source_chain == p => {
                     for u in i.imported_utxo_ids() {
-                        assert!(self.x_imported.insert(u, ev).is_none(), "C imported {u} twice");
+                        assert!(
+                            self.x_imported.insert(u, ev).is_none(),
+                            "C imported {u} twice"
+                        );
                     }
                 }
                 _ => {}
@@ -951,7 +954,10 @@ impl PModel {
             }
         };
         let mut add_atomic = |u: &MUtxo, status: &'static str, chain: Id| {
-            let e = b.atomic.entry((atomic_bucket(u), status, chain)).or_default();
+            let e = b
+                .atomic
+                .entry((atomic_bucket(u), status, chain))
+                .or_default();
             e.0 += u128::from(u.amount());
             e.1 += 1;
         };
