@@ -160,8 +160,16 @@ fn shifted(x: &[ContainerRecord], p: &[ContainerRecord], shift: f64) -> Vec<Cont
 fn every_arrival_order_ends_with_the_same_x_and_p_rows() {
     let w = world(DevnetConfig::small());
     let (x, p) = split(&w);
-    let orders: [(&str, Vec<ContainerRecord>, usize); 5] = [
+    let (not_c, c): (Vec<_>, Vec<_>) = w
+        .records
+        .iter()
+        .cloned()
+        .partition(|r| r.path != IndexPath::CBlock);
+    assert!(!c.is_empty());
+    let orders: [(&str, Vec<ContainerRecord>, usize); 7] = [
         ("devnet order", w.records.clone(), 16),
+        ("C last", [not_c.clone(), c.clone()].concat(), 5),
+        ("C first", [c.clone(), not_c.clone()].concat(), 7),
         ("X first", [x.clone(), p.clone()].concat(), 64),
         ("P first", [p.clone(), x.clone()].concat(), 3),
         ("P behind", shifted(&x, &p, 0.4), 4),
@@ -173,7 +181,7 @@ fn every_arrival_order_ends_with_the_same_x_and_p_rows() {
         let store = Store::open(dir.path(), &schema()).unwrap();
         let stats = run(&store, &w, &records, batch);
         assert_eq!(stats.missing_inputs, 0, "{name}");
-        if matches!(name, "X first" | "P first") {
+        if matches!(name, "X first" | "P first" | "C last") {
             assert!(stats.early_spends > 0, "{name}: some import came first");
         }
         let got = dump_all(&store);
