@@ -14,11 +14,13 @@ use snowline_cli::DevnetSeed;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
 use snowline_store::{Schema, Store};
+use snowline_types::container::IndexPath;
 use snowline_types::network::NetworkInfo;
 
 /// Schema version of the data-api store; bumped when its tables change incompatibly (5: the
-/// P-Chain's per-owner sums, `ph_balances` and `ph_unspent_special`).
-const SCHEMA_VERSION: u32 = 5;
+/// C-Chain's atomic txs from `C/block` join X's and P's atomic memory; 6: the P-Chain's
+/// per-owner sums, `ph_balances` and `ph_unspent_special`).
+const SCHEMA_VERSION: u32 = 6;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis
@@ -92,6 +94,7 @@ pub async fn follow(
                 .iter()
                 .chain(&P_PATHS)
                 .copied()
+                .chain([IndexPath::CBlock])
                 .collect(),
             batch,
             poll_interval: poll,

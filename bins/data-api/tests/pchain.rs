@@ -487,12 +487,17 @@ fn check_balances(w: &World, addrs: &[ShortId], times: &[u64]) {
         let b = &v["balances"];
         let want = m.balances(&set, at, t);
         assert_eq!(plain_buckets(m, b), want.plain, "{q}");
-        // Atomic memory shared with X: P's exports until X imports them, X's exports to P
-        // until P imports them, each at the time its import was accepted on the other chain.
+        // Atomic memory shared with X and C: P's exports until X or C imports them, their
+        // exports to P until P imports them, each at the time its import was accepted on the
+        // other chain.
         let mut atomic = BTreeMap::new();
         for bucket in ["atomicMemoryUnlocked", "atomicMemoryLocked"] {
             for e in b[bucket].as_array().unwrap() {
-                assert_eq!(e["sharedWithChainId"], x.as_str(), "{q}: {e}");
+                let chain: Id = e["sharedWithChainId"].as_str().unwrap().parse().unwrap();
+                assert!(
+                    chain.to_string() == x || chain == m.net().c_chain_id,
+                    "{q}: {e}"
+                );
                 assert_eq!(e["assetId"], m.net().avax_asset_id.to_string().as_str());
                 let amount: u128 = e["amount"].as_str().unwrap().parse().unwrap();
                 let count = e["utxoCount"].as_u64().unwrap();
@@ -502,7 +507,11 @@ fn check_balances(w: &World, addrs: &[ShortId], times: &[u64]) {
                     other => panic!("{q}: status {other}"),
                 };
                 assert!(amount > 0 && count > 0, "{q}: empty entry {e}");
-                assert!(atomic.insert((bucket, status), (amount, count)).is_none());
+                assert!(
+                    atomic
+                        .insert((bucket, status, chain), (amount, count))
+                        .is_none()
+                );
             }
         }
         assert_eq!(atomic, want.atomic, "{q}");
@@ -869,7 +878,7 @@ fn compare_everything(w: &World, addrs: &[ShortId]) {
         let all: BTreeSet<ShortId> = addrs.iter().copied().collect();
         let b = m.balances(&all, Some(*t), *t);
         filled.extend(b.plain.keys().copied());
-        filled.extend(b.atomic.keys().map(|(bucket, _)| *bucket));
+        filled.extend(b.atomic.keys().map(|(bucket, _, _)| *bucket));
     }
     for bucket in [
         "unlockedUnstaked",

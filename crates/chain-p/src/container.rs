@@ -1,11 +1,11 @@
 //! [`PContainer`]: an accepted container decoded once for the P-Chain before it reaches the
 //! writer, the [`Prepare`] of [`PChain`](crate::PChain): a `P/block` (bare or proposervm-wrapped,
-//! every tx id computed), or the atomic txs of an X-Chain vertex or block, for what the X-Chain
-//! exports to and imports from P's atomic memory.
+//! every tx id computed), or the atomic txs of an X-Chain vertex or block or of a C-Chain block,
+//! for what the X- and C-Chain export to and import from P's atomic memory.
 
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::Prepare;
-use snowline_types::atomic::{AtomicTxs, x_container_atomic};
+use snowline_types::atomic::{AtomicTxs, c_container_atomic, x_container_atomic};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::platformvm::{PChainBlock, Utxo, parse_block};
 
@@ -14,10 +14,15 @@ use crate::error::PChainError;
 /// The P-Chain's index path.
 pub const P_PATHS: [IndexPath; 1] = [IndexPath::PBlock];
 
-/// The paths [`PChain`](crate::PChain) reads: the P-Chain's own, and the X-Chain's vertices and
-/// blocks for their atomic txs (`X/tx` is left out: it repeats txs a vertex or block holds, with
-/// no height).
-pub const P_DERIVE_PATHS: [IndexPath; 3] = [IndexPath::PBlock, IndexPath::XVtx, IndexPath::XBlock];
+/// The paths [`PChain`](crate::PChain) reads: the P-Chain's own, the X-Chain's vertices and
+/// blocks and the C-Chain's blocks for their atomic txs (`X/tx` is left out: it repeats txs a
+/// vertex or block holds, with no height).
+pub const P_DERIVE_PATHS: [IndexPath; 4] = [
+    IndexPath::PBlock,
+    IndexPath::XVtx,
+    IndexPath::XBlock,
+    IndexPath::CBlock,
+];
 
 /// An accepted container, decoded for the P-Chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +32,10 @@ pub enum PContainer {
     /// An `X/vtx` or `X/block`: its `ImportTx`s and `ExportTx`s (exports in the P-Chain's shape),
     /// at the container's height and acceptance time.
     X(AtomicTxs<Utxo>),
-    /// `X/tx` or `C/block`: nothing for the P-Chain.
+    /// A `C/block`: its atomic `ImportTx`s and `ExportTx`s (exports in the P-Chain's shape), at
+    /// the block's number and time.
+    C(AtomicTxs<Utxo>),
+    /// `X/tx`: nothing for the P-Chain.
     Other,
 }
 
@@ -42,6 +50,9 @@ impl PContainer {
             IndexPath::PBlock => parse_block(&record.bytes)
                 .map(|b| PContainer::Block(Box::new(b)))
                 .map_err(|e| failed(e.to_string())),
+            IndexPath::CBlock => Ok(c_container_atomic(record, None)
+                .map_err(|e| failed(e.to_string()))?
+                .map_or(PContainer::Other, PContainer::C)),
             _ => Ok(x_container_atomic(record)
                 .map_err(|e| failed(e.to_string()))?
                 .map_or(PContainer::Other, PContainer::X)),

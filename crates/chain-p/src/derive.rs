@@ -75,6 +75,7 @@ pub struct PChain {
     network_id: u32,
     p_chain: Id,
     x_chain: Id,
+    c_chain: Id,
     avax: Id,
     reward: RewardConfig,
     fee: FeeConfig,
@@ -143,11 +144,15 @@ impl PChain {
     /// A deriver for network `network_id`, whose P-Chain is `p_chain`, sharing atomic memory
     /// with the X-Chain `x_chain`, and whose AVAX asset is `avax` (L1 balances are refunded in
     /// it).
+    /// The C-Chain it shares atomic memory with is the known network's (`with_c_chain` sets
+    /// another).
     pub fn new(network_id: u32, p_chain: Id, x_chain: Id, avax: Id) -> Self {
         Self {
             network_id,
             p_chain,
             x_chain,
+            c_chain: snowline_types::NetworkInfo::lookup(network_id)
+                .map_or(Id::EMPTY, |n| n.c_chain_id),
             avax,
             reward: RewardConfig::for_network(network_id),
             fee: FeeConfig::for_network(network_id),
@@ -163,6 +168,12 @@ impl PChain {
             proposal: PendingRows::default(),
             stats: PChainStats::default(),
         }
+    }
+
+    /// The same deriver sharing atomic memory with the C-Chain `c_chain`.
+    pub fn with_c_chain(mut self, c_chain: Id) -> Self {
+        self.c_chain = c_chain;
+        self
     }
 
     /// What was applied so far.
@@ -271,27 +282,30 @@ impl PChain {
     ) -> Result<(), PChainError> {
         match container {
             PContainer::Block(block) => self.apply_block(batch, view, record, block),
-            PContainer::X(txs) => self.apply_x(batch, view, txs),
+            PContainer::X(txs) => self.apply_shared(batch, view, txs, self.x_chain),
+            PContainer::C(txs) => self.apply_shared(batch, view, txs, self.c_chain),
             PContainer::Other => Ok(()),
         }
     }
 
-    /// Applies an X-Chain vertex or block's atomic txs: an export to P creates its UTXOs in P's
-    /// atomic memory (created on X, at the container's height and time); an import from P
-    /// consumes the P exports it takes (consumed on X, their destination). A tx seen again (in
+    /// Applies an X-Chain vertex or block's or a C-Chain block's atomic txs (`source` its chain):
+    /// an export to P creates its UTXOs in P's atomic memory (created on `source`, at the
+    /// container's height and time); an import from P consumes the P exports it takes
+    /// (consumed on `source`, their destination). A tx seen again (in
     /// another container) changes nothing.
-    fn apply_x(
+    fn apply_shared(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
         txs: &AtomicTxs<Utxo>,
+        source: Id,
     ) -> Result<(), PChainError> {
         let event = |tx_id: &Id| Event {
             tx_id: *tx_id,
             height: txs.height,
             timestamp: txs.timestamp,
         };
-        let chains = (self.x_chain, self.p_chain);
+        let chains = (source, self.p_chain);
         for m in txs.moves_for(self.p_chain) {
             match m {
                 SharedMove::Arrives { tx_id, utxo } => {
@@ -509,7 +523,7 @@ impl PChain {
         }
         if let UnsignedTx::ImportTx(t) = tx {
             for input in &t.imported_inputs {
-                if t.source_chain == self.x_chain {
+                if t.source_chain == self.x_chain || t.source_chain == self.c_chain {
                     self.consume_shared(batch, view, input.utxo_id.id(), ev)?;
                 } else {
                     self.consume(batch, view, input.utxo_id.id(), ev)?;
@@ -538,7 +552,7 @@ impl PChain {
                 let chains = (self.p_chain, t.destination_chain);
                 let holding = Holding::ExportedFromP;
                 for utxo in p_exported(t, ev.tx_id) {
-                    if t.destination_chain == self.x_chain {
+                    if t.destination_chain == self.x_chain || t.destination_chain == self.c_chain {
                         self.create_shared(batch, view, &utxo, holding, chains, ev)?;
                     } else {
                         self.create(batch, view, &utxo, holding, Origin::Output, chains, ev)?;

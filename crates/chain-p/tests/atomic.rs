@@ -160,8 +160,16 @@ fn shifted(x: &[ContainerRecord], p: &[ContainerRecord], shift: f64) -> Vec<Cont
 fn every_arrival_order_ends_with_the_same_x_and_p_rows() {
     let w = world(DevnetConfig::small());
     let (x, p) = split(&w);
-    let orders: [(&str, Vec<ContainerRecord>, usize); 5] = [
+    let (not_c, c): (Vec<_>, Vec<_>) = w
+        .records
+        .iter()
+        .cloned()
+        .partition(|r| r.path != IndexPath::CBlock);
+    assert!(!c.is_empty());
+    let orders: [(&str, Vec<ContainerRecord>, usize); 7] = [
         ("devnet order", w.records.clone(), 16),
+        ("C last", [not_c.clone(), c.clone()].concat(), 5),
+        ("C first", [c.clone(), not_c.clone()].concat(), 7),
         ("X first", [x.clone(), p.clone()].concat(), 64),
         ("P first", [p.clone(), x.clone()].concat(), 3),
         ("P behind", shifted(&x, &p, 0.4), 4),
@@ -173,7 +181,7 @@ fn every_arrival_order_ends_with_the_same_x_and_p_rows() {
         let store = Store::open(dir.path(), &schema()).unwrap();
         let stats = run(&store, &w, &records, batch);
         assert_eq!(stats.missing_inputs, 0, "{name}");
-        if matches!(name, "X first" | "P first") {
+        if matches!(name, "X first" | "P first" | "C last") {
             assert!(stats.early_spends > 0, "{name}: some import came first");
         }
         let got = dump_all(&store);
@@ -279,7 +287,28 @@ fn traffic_of(w: &World, records: &[ContainerRecord]) -> Traffic {
                     }
                 }
             }
-            IndexPath::CBlock => {}
+            IndexPath::CBlock => {
+                // coreth: an export's i-th output is (txID, i); an import names its UTXOs.
+                let block =
+                    snowline_types::coreth::AtomicBlock::from_container(&r.bytes, w.net.network_id)
+                        .unwrap();
+                for tx in &block.txs {
+                    match &tx.tx.unsigned {
+                        snowline_types::coreth::UnsignedTx::Export(e) => {
+                            for i in 0..e.exported_outputs.len() {
+                                let u = UtxoId::new(tx.id, u32::try_from(i).unwrap()).id();
+                                t.exported
+                                    .insert(u, (w.net.c_chain_id, e.destination_chain));
+                            }
+                        }
+                        snowline_types::coreth::UnsignedTx::Import(i) => {
+                            for x in &i.imported_inputs {
+                                t.imported.insert(x.utxo_id.id(), tx.id);
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     t
@@ -334,7 +363,7 @@ fn p_holds_the_exports_not_imported() {
             }
             assert_eq!(r.consumed.map(|c| c.tx_id), t.imported.get(&u).copied());
             let importer = if r.holding == Holding::ExportedFromP {
-                w.net.x_chain_id
+                t.exported[&u].1
             } else {
                 p
             };

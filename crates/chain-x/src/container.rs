@@ -8,7 +8,7 @@
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::Prepare;
 use snowline_types::Id;
-use snowline_types::atomic::{AtomicTxs, p_block_atomic};
+use snowline_types::atomic::{AtomicTxs, c_container_atomic, p_block_atomic};
 use snowline_types::avm::{ParsedBlock, ParsedTx, StandardBlock, Tx, Utxo};
 use snowline_types::codec::CodecError;
 use snowline_types::container::{ContainerRecord, IndexPath};
@@ -21,13 +21,15 @@ use crate::error::XStateError;
 /// The X-Chain's index paths, vertices first so a follower gives DAG txs their heights at once.
 pub const X_PATHS: [IndexPath; 3] = [IndexPath::XVtx, IndexPath::XTx, IndexPath::XBlock];
 
-/// The paths the X-Chain derivers read: the X-Chain's own, and `P/block` for the P-Chain's
-/// traffic with X's atomic memory (its exports to X, its imports of X's exports).
-pub const X_DERIVE_PATHS: [IndexPath; 4] = [
+/// The paths the X-Chain derivers read: the X-Chain's own, and `P/block` and `C/block` for the
+/// P- and C-Chain's traffic with X's atomic memory (their exports to X, their imports of X's
+/// exports).
+pub const X_DERIVE_PATHS: [IndexPath; 5] = [
     IndexPath::XVtx,
     IndexPath::XTx,
     IndexPath::XBlock,
     IndexPath::PBlock,
+    IndexPath::CBlock,
 ];
 
 /// A DAG-era vertex with its txs decoded.
@@ -63,8 +65,9 @@ pub enum XContainer {
     /// A `P/block`: its `ExportTx`s and `ImportTx`s (exports in the X-Chain's shape), at the
     /// block's height and time.
     PBlock(AtomicTxs<Utxo>),
-    /// A `C/block`: nothing for the X-Chain (the C-Chain is not indexed).
-    Other,
+    /// A `C/block`: its atomic `ExportTx`s and `ImportTx`s (exports in the X-Chain's shape), at
+    /// the block's number and time.
+    CBlock(AtomicTxs<Utxo>),
 }
 
 impl XContainer {
@@ -107,7 +110,20 @@ impl XContainer {
                 })?;
                 XContainer::PBlock(p_block_atomic(&block, record.timestamp_ns))
             }
-            IndexPath::CBlock => XContainer::Other,
+            IndexPath::CBlock => match c_container_atomic(record, None) {
+                Ok(Some(txs)) => XContainer::CBlock(txs),
+                Ok(None) => XContainer::CBlock(AtomicTxs {
+                    height: 0,
+                    timestamp: 0,
+                    txs: Vec::new(),
+                }),
+                Err(e) => {
+                    return Err(XStateError::DecodeCBlock {
+                        id: record.id,
+                        reason: e.to_string(),
+                    });
+                }
+            },
         })
     }
 }

@@ -26,6 +26,15 @@ pub enum XStateError {
         /// Why.
         reason: String,
     },
+    /// A `C/block` container is not a coreth block (bare or proposervm-wrapped) with atomic
+    /// txs in its extra data.
+    #[error("C-Chain container {id} does not decode: {reason}")]
+    DecodeCBlock {
+        /// The container id.
+        id: Id,
+        /// Why.
+        reason: String,
+    },
     /// A stored UTXO does not decode (a corrupt or foreign store).
     #[error("stored UTXO {id} does not decode: {source}")]
     StoredUtxo {

@@ -53,8 +53,16 @@ fn shifted(x: &[ContainerRecord], p: &[ContainerRecord], shift: f64) -> Vec<Cont
 fn every_arrival_order_ends_with_the_same_rows() {
     let w = world(DevnetConfig::small());
     let (x, p) = split(&w);
-    let orders: [(&str, Vec<ContainerRecord>, usize); 5] = [
+    let (not_c, c): (Vec<_>, Vec<_>) = w
+        .records
+        .iter()
+        .cloned()
+        .partition(|r| r.path != IndexPath::CBlock);
+    assert!(!c.is_empty());
+    let orders: [(&str, Vec<ContainerRecord>, usize); 7] = [
         ("devnet order", w.records.clone(), 7),
+        ("C last", [not_c.clone(), c.clone()].concat(), 6),
+        ("C first", [c.clone(), not_c.clone()].concat(), 4),
         ("X first", [x.clone(), p.clone()].concat(), 64),
         ("P first", [p.clone(), x.clone()].concat(), 5),
         ("P behind", shifted(&x, &p, 0.3), 3),
@@ -132,7 +140,7 @@ struct Traffic {
 
 fn traffic(w: &World) -> Traffic {
     let mut t = traffic_of(w, &w.records);
-    // Synthetic C-Chain exports waiting at genesis.
+    // Exports waiting at genesis (none in the devnet any more: C's come in `C/block`).
     for (source, u) in &w.genesis.atomic_utxos {
         t.exported.insert(u.id(), (*source, w.x_chain));
     }
@@ -203,7 +211,24 @@ fn traffic_of(w: &World, records: &[ContainerRecord]) -> Traffic {
                     }
                 }
             }
-            IndexPath::CBlock => {}
+            IndexPath::CBlock => {
+                // coreth: an export's i-th output is (txID, i); an import names its UTXOs.
+                let block =
+                    snowline_types::coreth::AtomicBlock::from_container(&r.bytes, 12345).unwrap();
+                for tx in &block.txs {
+                    match &tx.tx.unsigned {
+                        snowline_types::coreth::UnsignedTx::Export(e) => {
+                            for i in 0..e.exported_outputs.len() {
+                                let u = UtxoId::new(tx.id, u32::try_from(i).unwrap()).id();
+                                t.exported.insert(u, (w.c_chain, e.destination_chain));
+                            }
+                        }
+                        snowline_types::coreth::UnsignedTx::Import(i) => {
+                            t.imported.extend(i.imported_utxo_ids());
+                        }
+                    }
+                }
+            }
         }
     }
     t

@@ -32,6 +32,7 @@ struct World {
     genesis: XGenesisState,
     x_chain: Id,
     p_chain: Id,
+    c_chain: Id,
 }
 
 fn world() -> World {
@@ -44,11 +45,13 @@ fn world() -> World {
         genesis,
         x_chain: net.x_chain_id,
         p_chain: net.p_chain_id,
+        c_chain: net.c_chain_id,
     }
 }
 
-/// What X's shared memory ever received: the genesis's atomic UTXOs and the outputs of the
-/// P-Chain's exports to X (indexes after the tx's outputs), as `(source chain, utxo id)`.
+/// What X's shared memory ever received: the genesis's atomic UTXOs, the outputs of the
+/// P-Chain's exports to X (indexes after the tx's outputs) and of the C-Chain's (index `i`,
+/// coreth `UnsignedExportTx.AtomicOps`), as `(source chain, utxo id)`.
 fn shared_memory_received(w: &World) -> Vec<(Id, Id)> {
     let mut out: Vec<(Id, Id)> = w
         .genesis
@@ -56,6 +59,19 @@ fn shared_memory_received(w: &World) -> Vec<(Id, Id)> {
         .iter()
         .map(|(c, u)| (*c, u.id()))
         .collect();
+    for r in w.records.iter().filter(|r| r.path == IndexPath::CBlock) {
+        let block = snowline_types::coreth::AtomicBlock::from_container(&r.bytes, 12345).unwrap();
+        for tx in &block.txs {
+            if let snowline_types::coreth::UnsignedTx::Export(e) = &tx.tx.unsigned {
+                if e.destination_chain == w.x_chain {
+                    for i in 0..e.exported_outputs.len() {
+                        let index = u32::try_from(i).unwrap();
+                        out.push((w.c_chain, UtxoId::new(tx.id, index).id()));
+                    }
+                }
+            }
+        }
+    }
     for r in w.records.iter().filter(|r| r.path == IndexPath::PBlock) {
         let block = snowline_types::platformvm::parse_block(&r.bytes)
             .unwrap()

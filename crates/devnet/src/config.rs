@@ -31,6 +31,9 @@ pub struct DevnetConfig {
     pub p_txs_per_block: u32,
     /// Seconds between P-Chain standard blocks.
     pub p_block_interval_s: i64,
+    /// C-Chain blocks after the opening exports (atomic txs only): half over the X-Chain's era,
+    /// half over the P-Chain's.
+    pub c_blocks: u32,
 }
 
 impl DevnetConfig {
@@ -51,6 +54,7 @@ impl DevnetConfig {
             p_blocks: 36,
             p_txs_per_block: 4,
             p_block_interval_s: 3_600,
+            c_blocks: 16,
         }
     }
 
@@ -76,6 +80,7 @@ impl DevnetConfig {
             p_txs_per_block: 32,
             // At least two days of P-Chain time, so 24-hour stakers end during the run.
             p_block_interval_s: i64::try_from((172_800 / p_blocks).clamp(60, 3_600)).unwrap_or(60),
+            c_blocks: u32::try_from((p_blocks / 2).max(16)).unwrap_or(16),
         }
     }
 

@@ -11,6 +11,7 @@ use snowline_types::proposervm::{Block, Epoch};
 use snowline_types::vertex::Vertex;
 
 use crate::atomic::{self, AtomicUtxo};
+use crate::cchain::{CChain, CParams};
 use crate::config::DevnetConfig;
 use crate::error::DevnetError;
 use crate::genesis::XGenesis;
@@ -46,6 +47,10 @@ pub struct DevnetStats {
     pub p_txs: u64,
     /// P-Chain blocks (`P/block`: standard, proposal and option blocks).
     pub p_blocks: u64,
+    /// C-Chain blocks (`C/block`, the opening exports included).
+    pub c_blocks: u64,
+    /// C-Chain atomic txs.
+    pub c_txs: u64,
 }
 
 /// A deterministic devnet: iterate it for its containers in acceptance order.
@@ -67,6 +72,9 @@ pub struct Devnet {
     x_time_s: i64,
     stats: DevnetStats,
     p: PChain,
+    c: CChain,
+    /// The last built X block's exports to C (live blocks' are not imported by C).
+    pending_to_c: Vec<snowline_types::avm::Utxo>,
     failed: bool,
     /// The index timestamp of the last record returned.
     last_ts: i64,
@@ -79,9 +87,9 @@ impl Devnet {
         let genesis = XGenesis::local()?;
         let ring = KeyRing::new(cfg.seed, cfg.keys)?;
         let seeded = ring.addrs().get(1..).unwrap_or(&[]).to_vec();
-        // Odd indexes of the synthetic list stand for C-Chain exports; the P-Chain's share is
-        // exported for real by its opening blocks.
-        let atomic: Vec<AtomicUtxo> = atomic::generate(
+        // Odd indexes of the list are the C-Chain's share, exported (these owners and amounts)
+        // by its opening blocks; the P-Chain's share is exported by its opening blocks.
+        let c_share: Vec<AtomicUtxo> = atomic::generate(
             cfg.seed,
             cfg.atomic_utxos,
             &genesis.network,
@@ -91,7 +99,9 @@ impl Devnet {
         .into_iter()
         .filter(|a| a.source_chain == genesis.network.c_chain_id)
         .collect();
-        let p_exports = cfg.atomic_utxos - u32::try_from(atomic.len()).unwrap_or(0);
+        let p_exports = cfg.atomic_utxos - u32::try_from(c_share.len()).unwrap_or(0);
+        // Nothing waits in X's shared memory at genesis any more.
+        let atomic: Vec<AtomicUtxo> = Vec::new();
         let cortina_s = cfg.start_time + i64::from(cfg.dag_vertices) * cfg.vertex_interval_s + 1;
         let x_end_s = cortina_s + i64::from(cfg.blocks) * cfg.block_interval_s;
         let p_end_s = cfg.start_time + i64::from(cfg.p_blocks) * cfg.p_block_interval_s;
@@ -99,7 +109,7 @@ impl Devnet {
         let other_supply: u64 = genesis
             .utxos
             .iter()
-            .chain(atomic.iter().map(|a| &a.utxo))
+            .chain(c_share.iter().map(|a| &a.utxo))
             .map(|u| match &u.output {
                 snowline_types::avm::Output::Secp256k1Transfer(o) => o.amount,
                 _ => 0,
@@ -121,8 +131,33 @@ impl Devnet {
             ring.clone(),
             genesis.avm_genesis_bytes(),
         )?;
+        let opening: Vec<_> = c_share
+            .iter()
+            .filter_map(|a| match &a.utxo.output {
+                snowline_types::avm::Output::Secp256k1Transfer(o) => {
+                    Some((o.owners.clone(), o.amount))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut c = CChain::new(
+            CParams {
+                seed: cfg.seed,
+                start_s: u64::try_from(cfg.start_time).unwrap_or(0),
+                times: c_block_times(
+                    cfg.c_blocks,
+                    u64::try_from(cfg.start_time).unwrap_or(0),
+                    u64::try_from(x_end_s).unwrap_or(0),
+                    u64::try_from(p_end_s).unwrap_or(0),
+                ),
+            },
+            genesis.network.clone(),
+            genesis.avax_asset_id,
+            ring.clone(),
+            &opening,
+        )?;
         let mut x_atomic = p.take_exports_to_x();
-        x_atomic.extend(atomic.iter().cloned());
+        x_atomic.extend(c.take_opening_exports());
         let high_water = (4 * cfg.txs_per_vertex.max(cfg.txs_per_block) as usize).max(64);
         let wallet = Wallet::new(
             ring,
@@ -151,6 +186,8 @@ impl Devnet {
             x_time_s: cortina_s,
             stats: DevnetStats::default(),
             p,
+            c,
+            pending_to_c: Vec::new(),
             failed: false,
             last_ts: i64::MIN,
         })
@@ -248,6 +285,8 @@ impl Devnet {
         DevnetStats {
             p_txs: self.p.txs,
             p_blocks: self.p.block_count,
+            c_blocks: self.c.counts().0,
+            c_txs: self.c.counts().1,
             ..self.stats
         }
     }
@@ -332,6 +371,7 @@ impl Devnet {
         let height = parents.iter().map(|(_, h)| h + 1).max().unwrap_or(0);
         let parent_ids = parents.iter().map(|(id, _)| *id).collect();
         let exports = self.exports_to_p(&txs);
+        let to_c = self.exports_to_c(&txs);
         let tx_bytes = txs.into_iter().map(|t| t.bytes).collect();
         let v = Vertex::build(
             self.genesis.network.x_chain_id,
@@ -359,6 +399,9 @@ impl Devnet {
         });
         for u in exports {
             self.p.x_exported(ts + 1_000_000, u);
+        }
+        for u in to_c {
+            self.c.x_exported(ts + 1_000_000, &u);
         }
         self.frontier.push((v.id, height));
         self.stats.vertices += 1;
@@ -395,12 +438,16 @@ impl Devnet {
         let time_s = self.cortina_s + (height as i64) * self.cfg.block_interval_s;
         let (record, exports) = self.build_block(height, time_s)?;
         let timestamp_ns = time_s * NANOS + 1 + self.jitter(900_000_000);
+        let to_c = std::mem::take(&mut self.pending_to_c);
         self.out.push_back(ContainerRecord {
             timestamp_ns,
             ..record
         });
         for u in exports {
             self.p.x_exported(timestamp_ns, u);
+        }
+        for u in to_c {
+            self.c.x_exported(timestamp_ns, &u);
         }
         Ok(())
     }
@@ -416,6 +463,7 @@ impl Devnet {
         let want = self.cfg.txs_per_block as usize;
         let txs = self.build_txs(want, MAX_BLOCK_TX_BYTES, "a block")?;
         let exports = self.exports_to_p(&txs);
+        self.pending_to_c = self.exports_to_c(&txs);
         let block = StandardBlock {
             parent_id: self.prev_inner,
             height,
@@ -470,6 +518,21 @@ impl Devnet {
             }
         }
         out
+    }
+
+    /// The UTXOs `txs` export to the C-Chain.
+    fn exports_to_c(&self, txs: &[ParsedTx]) -> Vec<snowline_types::avm::Utxo> {
+        txs.iter()
+            .filter_map(|t| match &t.tx.unsigned {
+                snowline_types::avm::UnsignedTx::Export(e)
+                    if e.destination_chain == self.genesis.network.c_chain_id =>
+                {
+                    Some(snowline_types::atomic::x_exported(e, t.id))
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect()
     }
 
     fn jitter(&mut self, max: u64) -> i64 {
@@ -556,20 +619,62 @@ impl Devnet {
         Ok(self.out.front().map(|r| r.timestamp_ns))
     }
 
-    /// The next record of the merged stream: X and P records by timestamp (ties go to X and
-    /// move the P record 1 ns later, so timestamps strictly increase).
+    /// The next record of the merged stream: X, P and C records by timestamp (ties go to X,
+    /// then P, the later ones moving 1 ns on, so timestamps strictly increase). Exports between
+    /// P and C are handed over as their records go out.
     fn next_merged(&mut self) -> Result<Option<ContainerRecord>, DevnetError> {
         let x = self.x_front()?;
         loop {
             let p = self.p.peek_ts();
-            match (x, p) {
-                (Some(xt), Some(pt)) if pt == xt => self.p.bump(),
-                (Some(xt), Some(pt)) if pt < xt => return self.p.next_record(),
-                (Some(_), _) => return Ok(self.out.pop_front()),
-                (None, Some(_)) => return self.p.next_record(),
-                (None, None) => return Ok(None),
+            let c = self.c.peek_ts();
+            if let (Some(pt), Some(ct)) = (p.or(x), c) {
+                if ct == pt || Some(ct) == x {
+                    self.c.bump();
+                    continue;
+                }
+            }
+            if let (Some(xt), Some(pt)) = (x, p) {
+                if pt == xt {
+                    self.p.bump();
+                    continue;
+                }
+            }
+            let first = [x, p, c].into_iter().flatten().min();
+            return match first {
+                None => Ok(None),
+                Some(t) if Some(t) == x => Ok(self.out.pop_front()),
+                Some(t) if Some(t) == p => {
+                    let r = self.p.next_record()?;
+                    if let Some(r) = &r {
+                        for u in self.p.take_exports_to_c(r.timestamp_ns) {
+                            self.c.p_exported(r.timestamp_ns, &u);
+                        }
+                    }
+                    Ok(r)
+                }
+                Some(_) => self.next_c(),
+            };
+        }
+    }
+
+    /// The next C record; its exports join X's and P's shared memory.
+    fn next_c(&mut self) -> Result<Option<ContainerRecord>, DevnetError> {
+        let Some((record, made)) = self.c.next_record()? else {
+            return Ok(None);
+        };
+        let net = &self.genesis.network;
+        for (dest, u) in made {
+            if dest == net.x_chain_id {
+                self.wallet.c_exported(AtomicUtxo {
+                    source_chain: net.c_chain_id,
+                    utxo: snowline_types::atomic::from_c(&u),
+                });
+            } else if dest == net.p_chain_id {
+                self.p
+                    .c_exported(record.timestamp_ns, snowline_types::atomic::from_c(&u));
             }
         }
+        Ok(Some(record))
     }
 }
 
@@ -595,6 +700,25 @@ impl Iterator for Devnet {
     }
 }
 
+/// The C-Chain's block times after its opening blocks: `n / 2` spread evenly over the X-Chain's
+/// era (after the start, up to `x_end_s`), the rest over the P-Chain's (up to `p_end_s`).
+pub fn c_block_times(n: u32, start_s: u64, x_end_s: u64, p_end_s: u64) -> Vec<u64> {
+    let first = u64::from(n / 2);
+    let second = u64::from(n) - first;
+    let mut out = Vec::with_capacity(n as usize);
+    let x_span = x_end_s.saturating_sub(start_s);
+    for i in 1..=first {
+        out.push(start_s + x_span * i / (first + 1) + 1);
+    }
+    let p_end = p_end_s.max(x_end_s + second);
+    let p_span = p_end - x_end_s;
+    for i in 1..=second {
+        out.push(x_end_s + p_span * i / (second + 1) + 1);
+    }
+    out.dedup();
+    out
+}
+
 /// The X-Chain's first linear block, as `initializeChainState` builds it: parent the stop vertex,
 /// height 0, the Cortina time, no txs.
 pub fn linear_genesis_block(stop_vertex_id: Id, cortina_time_s: i64) -> StandardBlock {
@@ -604,5 +728,20 @@ pub fn linear_genesis_block(stop_vertex_id: Id, cortina_time_s: i64) -> Standard
         time: u64::try_from(cortina_time_s).unwrap_or(0),
         merkle_root: Id::EMPTY,
         txs: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::c_block_times;
+
+    #[test]
+    fn c_blocks_split_between_the_x_and_p_eras() {
+        let t = c_block_times(4, 100, 200, 1_000);
+        assert_eq!(t.len(), 4);
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "{t:?}");
+        assert!(t[..2].iter().all(|s| *s > 100 && *s <= 200), "{t:?}");
+        assert!(t[2..].iter().all(|s| *s > 200 && *s <= 1_000), "{t:?}");
+        assert!(c_block_times(0, 1, 2, 3).is_empty());
     }
 }

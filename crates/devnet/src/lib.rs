@@ -12,6 +12,7 @@
 //! [`ContainerRecord`]: snowline_types::container::ContainerRecord
 
 pub mod atomic;
+mod cchain;
 pub mod config;
 pub mod error;
 pub mod generator;
@@ -27,9 +28,10 @@ pub mod rng;
 mod wallet;
 
 pub use atomic::AtomicUtxo;
+pub use cchain::C_TX_FEE;
 pub use config::{ConfigError, DevnetConfig};
 pub use error::DevnetError;
-pub use generator::{Devnet, DevnetStats, linear_genesis_block};
+pub use generator::{Devnet, DevnetStats, c_block_times, linear_genesis_block};
 pub use genesis::XGenesis;
 pub use keys::KeyRing;
 pub use live::LiveDevnet;

@@ -223,7 +223,12 @@ pub(crate) struct PChain {
     supply: u64,
     reward_cfg: RewardConfig,
     reward_count: u64,
-    from_x: VecDeque<(i64, Utxo)>,
+    /// UTXOs X and C exported to P: acceptance stamp, source chain, UTXO.
+    from_x: VecDeque<(i64, Id, Utxo)>,
+    /// Exports made so far (counts every third one to C instead of X).
+    exports_made: u64,
+    /// Exports to C of blocks made, with their blocks' stamps, until handed over.
+    exported_to_c: Vec<(i64, Utxo)>,
     l1: L1State,
     queue: VecDeque<PKind>,
     prev_inner: Id,
@@ -309,6 +314,8 @@ impl PChain {
             supply: genesis.supply_after,
             reward_count: 0,
             from_x: VecDeque::new(),
+            exports_made: 0,
+            exported_to_c: Vec::new(),
             l1: L1State::default(),
             queue: PKind::REQUIRED.into_iter().collect(),
             prev_inner: gid,
@@ -492,7 +499,21 @@ impl PChain {
 
     /// An X-Chain ExportTx to P was accepted at `ts`: its outputs wait in P's shared memory.
     pub fn x_exported(&mut self, ts: i64, utxo: Utxo) {
-        self.from_x.push_back((ts, utxo));
+        self.from_x.push_back((ts, self.net.x_chain_id, utxo));
+    }
+
+    /// A C-Chain ExportTx to P was accepted at `ts`: its outputs wait in P's shared memory.
+    pub fn c_exported(&mut self, ts: i64, utxo: Utxo) {
+        self.from_x.push_back((ts, self.net.c_chain_id, utxo));
+    }
+
+    /// The exports to C of the records returned so far (stamped at or before `ts`).
+    pub fn take_exports_to_c(&mut self, ts: i64) -> Vec<Utxo> {
+        let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.exported_to_c)
+            .into_iter()
+            .partition(|(t, _)| *t <= ts);
+        self.exported_to_c = later;
+        now.into_iter().map(|(_, u)| u).collect()
     }
 
     /// The exports to X are handed over once (the X wallet's P-sourced atomic UTXOs).
@@ -1193,11 +1214,16 @@ impl PChain {
         } else {
             self.last_ts
         };
+        // One source per ImportTx: the first waiting export's.
+        let source = match self.from_x.front() {
+            Some((ts, source, _)) if *ts < before => *source,
+            _ => return Ok(None),
+        };
         let mut picked = Vec::new();
         while picked.len() < 4 {
             match self.from_x.front() {
-                Some((ts, _)) if *ts < before => {
-                    if let Some((_, u)) = self.from_x.pop_front() {
+                Some((ts, s, _)) if *ts < before && *s == source => {
+                    if let Some((_, _, u)) = self.from_x.pop_front() {
                         picked.push(u);
                     }
                 }
@@ -1221,7 +1247,7 @@ impl PChain {
         }
         let Some((ins, mut sigs, mut outs, owner)) = self.pay(P_TX_FEE) else {
             for u in picked.into_iter().rev() {
-                self.from_x.push_front((0, u));
+                self.from_x.push_front((0, source, u));
             }
             return Ok(None);
         };
@@ -1234,7 +1260,7 @@ impl PChain {
         sigs.extend(imp_sigs);
         let tx = ImportTx {
             base: self.base(outs, ins),
-            source_chain: self.net.x_chain_id,
+            source_chain: source,
             imported_inputs: imp_ins,
         };
         self.sign(UnsignedTx::ImportTx(tx), sigs).map(Some)
@@ -1247,12 +1273,28 @@ impl PChain {
         };
         sort_outputs(&mut outs);
         let to = self.random_key();
+        // Every third export goes to the C-Chain (a count, so the random stream is unchanged).
+        self.exports_made += 1;
+        let to_c = self.exports_made % 3 == 0;
         let tx = ExportTx {
             base: self.base(outs, ins),
-            destination_chain: self.net.x_chain_id,
+            destination_chain: if to_c {
+                self.net.c_chain_id
+            } else {
+                self.net.x_chain_id
+            },
             exported_outputs: vec![self.out(amount, &Owners::single(to))],
         };
-        self.sign(UnsignedTx::ExportTx(tx), sigs).map(Some)
+        let tx = self.sign(UnsignedTx::ExportTx(tx), sigs)?;
+        if let UnsignedTx::ExportTx(e) = &tx.tx.unsigned {
+            if to_c {
+                let ts = self.last_ts + 1_000_000;
+                for u in snowline_types::atomic::p_exported(e, tx.id) {
+                    self.exported_to_c.push((ts, u));
+                }
+            }
+        }
+        Ok(Some(tx))
     }
 
     /// Wraps and emits a `BanffStandardBlock` at `time` with index timestamp `ts`.

@@ -591,6 +591,11 @@ impl Wallet {
         self.operation(op, Signer { keys, nft: true })
     }
 
+    /// A C-Chain export to X was accepted: it waits in X's shared memory for an import.
+    pub fn c_exported(&mut self, utxo: AtomicUtxo) {
+        self.atomic_c.push_back(utxo);
+    }
+
     fn import(&mut self, from_p: bool) -> Result<Option<ParsedTx>, DevnetError> {
         let queue = if from_p {
             &mut self.atomic_p

@@ -6,6 +6,9 @@
 //! signatures verify.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
 
+#[path = "common/creplay.rs"]
+mod creplay;
+
 use std::collections::{BTreeMap, HashMap};
 
 use blst::BLST_ERROR;
@@ -16,7 +19,7 @@ use snowline_devnet::nodes::{BLS_POP_DST, BLS_SIG_DST};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_types::components::UtxoId;
 use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::fx::secp256k1fx::OutputOwners;
+use snowline_types::fx::secp256k1fx::{OutputOwners, TransferOutput};
 use snowline_types::hashing::{hash160, sha256};
 use snowline_types::platformvm::reward::Config as RewardConfig;
 use snowline_types::platformvm::reward_utxos::{
@@ -84,6 +87,9 @@ struct L1Val {
 struct Ledger {
     utxos: HashMap<Id, (UtxoId, TransferableOut)>,
     shared: HashMap<Id, (UtxoId, TransferableOut)>,
+    /// What X and P exported to C and C has not imported: UTXO id -> (exporting chain, output).
+    to_c: HashMap<Id, (Id, TransferOutput)>,
+    c: creplay::CReplay,
     stakers: BTreeMap<(u64, u8, Id), Staker>,
     deferred: HashMap<NodeId, u64>,
     supply: u64,
@@ -176,7 +182,8 @@ fn warp_check(l: &Ledger, subnet: &Id, network_id: u32, bytes: &[u8]) -> Vec<u8>
     call.payload
 }
 
-fn x_exports_to_p(rec: &ContainerRecord, p_chain: Id, l: &mut Ledger) {
+fn x_exports_to_p(rec: &ContainerRecord, net: &snowline_types::NetworkInfo, l: &mut Ledger) {
+    let p_chain = net.p_chain_id;
     use snowline_types::avm;
     let txs: Vec<avm::ParsedTx> = match rec.path {
         IndexPath::XVtx => snowline_types::vertex::Vertex::parse(&rec.bytes)
@@ -199,14 +206,15 @@ fn x_exports_to_p(rec: &ContainerRecord, p_chain: Id, l: &mut Ledger) {
         let avm::UnsignedTx::Export(e) = &t.tx.unsigned else {
             continue;
         };
-        if e.destination_chain != p_chain {
-            continue;
-        }
         for (i, o) in e.exported_outputs.iter().enumerate() {
             let avm::TransferableOut::Secp256k1(to) = &o.output;
             let id = UtxoId::new(t.id, u32::try_from(e.base.outputs.len() + i).unwrap());
-            l.shared
-                .insert(id.id(), (id, TransferableOut::Secp256k1(to.clone())));
+            if e.destination_chain == p_chain {
+                l.shared
+                    .insert(id.id(), (id, TransferableOut::Secp256k1(to.clone())));
+            } else if e.destination_chain == net.c_chain_id {
+                l.to_c.insert(id.id(), (net.x_chain_id, to.clone()));
+            }
         }
     }
 }
@@ -269,8 +277,26 @@ fn replay(d: &Devnet, recs: &[ContainerRecord]) -> Ledger {
     for rec in recs {
         assert!(rec.timestamp_ns > prev_ts, "timestamps strictly increase");
         prev_ts = rec.timestamp_ns;
+        if rec.path == IndexPath::CBlock {
+            let made = l.c.apply(
+                rec,
+                net.network_id,
+                net.c_chain_id,
+                net.avax_asset_id,
+                snowline_devnet::C_TX_FEE,
+                &mut l.to_c,
+            );
+            // C-Chain ExportTxs to P fill the P-Chain's shared memory.
+            for (dest, (utxo_id, _, out)) in made {
+                if dest == net.p_chain_id {
+                    l.shared
+                        .insert(utxo_id.id(), (utxo_id, TransferableOut::Secp256k1(out)));
+                }
+            }
+            continue;
+        }
         if rec.path != IndexPath::PBlock {
-            x_exports_to_p(rec, net.p_chain_id, &mut l);
+            x_exports_to_p(rec, &net, &mut l);
             continue;
         }
         rec.check_id().unwrap();
@@ -546,14 +572,29 @@ fn replay(d: &Devnet, recs: &[ContainerRecord]) -> Ledger {
                     }
                 }
                 UnsignedTx::ImportTx(t) => {
-                    assert_eq!(t.source_chain, net.x_chain_id);
+                    assert!(t.source_chain == net.x_chain_id || t.source_chain == net.c_chain_id);
+                    if t.source_chain == net.c_chain_id {
+                        *l.counts.entry("ImportTx from C").or_default() += 1;
+                    }
                     let got = l.spend(&t.imported_inputs, true, &hash, extra_creds);
                     consumed += got;
                     l.in_total += u128::from(got);
                 }
                 UnsignedTx::ExportTx(t) => {
-                    assert_eq!(t.destination_chain, net.x_chain_id);
                     let sent: u64 = t.exported_outputs.iter().map(|o| o.output.amount()).sum();
+                    if t.destination_chain == net.c_chain_id {
+                        *l.counts.entry("ExportTx to C").or_default() += 1;
+                        let n = t.base.outputs.len();
+                        for (i, o) in t.exported_outputs.iter().enumerate() {
+                            let TransferableOut::Secp256k1(to) = &o.output else {
+                                panic!("exports a locked output");
+                            };
+                            let id = UtxoId::new(*id, u32::try_from(n + i).unwrap());
+                            l.to_c.insert(id.id(), (net.p_chain_id, to.clone()));
+                        }
+                    } else {
+                        assert_eq!(t.destination_chain, net.x_chain_id);
+                    }
                     produced += sent;
                     l.out_total += u128::from(sent);
                 }
@@ -622,6 +663,8 @@ fn small_p_chain_replays_with_every_kind() {
         "DisableL1ValidatorTx",
         "ImportTx",
         "ExportTx",
+        "ImportTx from C",
+        "ExportTx to C",
         "BanffStandardBlock",
         "BanffProposalBlock",
         "BanffCommitBlock",

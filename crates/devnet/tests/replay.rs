@@ -21,6 +21,9 @@ use snowline_types::proposervm::{self, Block};
 use snowline_types::secp256k1::recover;
 use snowline_types::vertex::Vertex;
 
+#[path = "common/creplay.rs"]
+mod creplay;
+
 fn generate(cfg: DevnetConfig) -> (Devnet, Vec<ContainerRecord>) {
     let mut d = Devnet::generate(cfg).unwrap();
     let recs: Vec<ContainerRecord> = d.by_ref().map(|r| r.unwrap()).collect();
@@ -81,6 +84,9 @@ struct Ledger {
     exported: u128,
     burned: u128,
     seen: Seen,
+    /// What X and P exported to C and C has not imported: UTXO id -> (exporting chain, output).
+    to_c: HashMap<Id, (Id, snowline_types::fx::secp256k1fx::TransferOutput)>,
+    c: creplay::CReplay,
 }
 
 fn check_sigs(hash: &[u8; 32], owners: &OutputOwners, sig_indices: &[u32], cred: &Credential) {
@@ -137,6 +143,8 @@ impl Ledger {
             exported: 0,
             burned: 0,
             seen: Seen::default(),
+            to_c: HashMap::new(),
+            c: creplay::CReplay::default(),
         }
     }
 
@@ -317,6 +325,12 @@ impl Ledger {
                 } else {
                     assert_eq!(t.destination_chain, self.net.c_chain_id);
                     self.seen.export_c += 1;
+                    let n = base.outputs.len();
+                    for (i, o) in t.exported_outputs.iter().enumerate() {
+                        let TransferableOut::Secp256k1(to) = &o.output;
+                        let id = UtxoId::new(p.id, u32::try_from(n + i).unwrap());
+                        self.to_c.insert(id.id(), (self.net.x_chain_id, to.clone()));
+                    }
                 }
             }
         }
@@ -443,10 +457,21 @@ fn replay(d: &Devnet, recs: &[ContainerRecord]) -> (Ledger, Seen) {
                     let snowline_types::platformvm::UnsignedTx::ExportTx(e) = &tx.unsigned else {
                         continue;
                     };
+                    let n = e.base.outputs.len();
+                    if e.destination_chain == l.net.c_chain_id {
+                        for (i, o) in e.exported_outputs.iter().enumerate() {
+                            let snowline_types::platformvm::TransferableOut::Secp256k1(to) =
+                                &o.output
+                            else {
+                                panic!("exports a locked output");
+                            };
+                            let utxo_id = UtxoId::new(*id, u32::try_from(n + i).unwrap());
+                            l.to_c.insert(utxo_id.id(), (l.net.p_chain_id, to.clone()));
+                        }
+                    }
                     if e.destination_chain != x {
                         continue;
                     }
-                    let n = e.base.outputs.len();
                     for (i, o) in e.exported_outputs.iter().enumerate() {
                         let snowline_types::platformvm::TransferableOut::Secp256k1(to) = &o.output
                         else {
@@ -465,7 +490,31 @@ fn replay(d: &Devnet, recs: &[ContainerRecord]) -> (Ledger, Seen) {
                     }
                 }
             }
-            other => panic!("unexpected path {other}"),
+            IndexPath::CBlock => {
+                let net = l.net.clone();
+                let made = l.c.apply(
+                    r,
+                    net.network_id,
+                    net.c_chain_id,
+                    l.avax,
+                    snowline_devnet::C_TX_FEE,
+                    &mut l.to_c,
+                );
+                // C-Chain ExportTxs to X fill the X-Chain's shared memory.
+                for (dest, (utxo_id, asset, out)) in made {
+                    if dest == net.x_chain_id {
+                        l.atomic.insert(
+                            utxo_id.id(),
+                            (
+                                net.c_chain_id,
+                                utxo_id,
+                                asset,
+                                Output::Secp256k1Transfer(out),
+                            ),
+                        );
+                    }
+                }
+            }
         }
     }
     assert!(stop.is_some(), "no stop vertex");
@@ -490,6 +539,31 @@ fn small_devnet_replays_cleanly() {
     assert_eq!(s.vertices, u64::from(d.config().dag_vertices) + 1);
     assert_eq!(s.blocks, u64::from(d.config().blocks));
     assert!(s.txs >= 200, "only {} txs", s.txs);
+    // The C-Chain imports what X and P export to it and exports to both; X imports C's exports
+    // (the opening ones and later ones).
+    let net = &d.genesis().network;
+    let c = &ledger.c;
+    assert!(s.c_blocks > u64::from(d.config().c_blocks));
+    assert!(
+        c.imports.get(&net.x_chain_id).is_some_and(|n| *n > 0),
+        "C imports X"
+    );
+    assert!(
+        c.imports.get(&net.p_chain_id).is_some_and(|n| *n > 0),
+        "C imports P"
+    );
+    assert!(
+        c.exports.get(&net.x_chain_id).is_some_and(|n| *n > 1),
+        "C exports X"
+    );
+    assert!(
+        c.exports.get(&net.p_chain_id).is_some_and(|n| *n > 0),
+        "C exports P"
+    );
+    assert!(
+        recs.iter().any(|r| r.path == IndexPath::CBlock),
+        "C/block containers"
+    );
 }
 
 #[test]

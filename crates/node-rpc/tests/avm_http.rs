@@ -732,3 +732,76 @@ async fn p_chain_exports_wait_in_shared_memory_until_imported() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// `sourceChain: C` lists what the C-Chain's blocks exported to X (coreth: output `i` of the
+/// export) and X has not imported: read from `C/block`, dropped by X's imports from C.
+#[tokio::test]
+async fn c_chain_exports_wait_in_shared_memory_until_imported() {
+    use snowline_types::coreth;
+    let f = fixture();
+    let net = NetworkInfo::LOCAL;
+    let mut exported = BTreeSet::new();
+    let mut imported = BTreeSet::new();
+    for r in &f.records {
+        match r.path {
+            IndexPath::CBlock => {
+                let b = coreth::AtomicBlock::from_container(&r.bytes, net.network_id).unwrap();
+                for tx in &b.txs {
+                    if let coreth::UnsignedTx::Export(e) = &tx.tx.unsigned {
+                        if e.destination_chain == net.x_chain_id {
+                            for i in 0..e.exported_outputs.len() {
+                                let index = u32::try_from(i).unwrap();
+                                exported.insert(
+                                    snowline_types::components::UtxoId::new(tx.id, index).id(),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            IndexPath::XVtx | IndexPath::XBlock => {
+                let txs: Vec<Tx> = match r.path {
+                    IndexPath::XVtx => snowline_types::vertex::Vertex::parse(&r.bytes)
+                        .unwrap()
+                        .vertex
+                        .txs
+                        .iter()
+                        .map(|b| Tx::parse(b).unwrap().tx)
+                        .collect(),
+                    _ => {
+                        let outer = snowline_types::proposervm::Block::parse(&r.bytes).unwrap();
+                        snowline_types::avm::StandardBlock::parse(outer.block.inner())
+                            .unwrap()
+                            .block
+                            .txs
+                    }
+                };
+                for tx in txs {
+                    if let snowline_types::avm::UnsignedTx::Import(i) = &tx.unsigned {
+                        if i.source_chain == net.c_chain_id {
+                            imported.extend(i.imported_inputs.iter().map(|x| x.utxo_id.id()));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let want: BTreeSet<Id> = exported.difference(&imported).copied().collect();
+    assert!(imported.is_subset(&exported), "X imported C exports");
+    assert!(!imported.is_empty());
+    assert!(!want.is_empty(), "some C exports are not imported");
+    let (addr, _stop) = serve(Arc::clone(&f.store), Compat::Spec).await;
+    let list = f
+        .keys
+        .iter()
+        .map(|k| format!("\"{}\"", fmt_addr(k)))
+        .collect::<Vec<_>>()
+        .join(",");
+    let p = format!(r#"{{"addresses":[{list}],"sourceChain":"C"}}"#);
+    let got: BTreeSet<Id> = decode_utxos(&result(&call(addr, "getUTXOs", &p).await))
+        .iter()
+        .map(|u| u.id())
+        .collect();
+    assert_eq!(got, want);
+}

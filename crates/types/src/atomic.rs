@@ -1,19 +1,58 @@
-//! Atomic (shared) memory between the X- and the P-Chain: what an `ExportTx` puts in its
-//! destination's shared memory and what an `ImportTx` takes out, read from either chain's
-//! containers.
+//! Atomic (shared) memory between the X-, P- and C-Chain: what an `ExportTx` puts in its
+//! destination's shared memory and what an `ImportTx` takes out, read from any chain's
+//! containers, each export in the reading chain's UTXO shape ([`SharedUtxo`]).
 //!
-//! Both VMs give an exported output the index after the tx's own outputs (avalanchego's avm and
-//! platformvm `ExportTx` executors: `avax.UTXOID{TxID: txID, OutputIndex: len(tx.Outs) + i}`),
-//! and both codecs give secp256k1fx's `TransferOutput` type id 7, so an exported UTXO has the
-//! same id and the same bytes on both chains.
+//! The X- and P-Chain give an exported output the index after the tx's own outputs (avalanchego's
+//! avm and platformvm `ExportTx` executors: `avax.UTXOID{TxID: txID, OutputIndex: len(tx.Outs) +
+//! i}`); the C-Chain's export has no outputs of its own, so its `i`-th exported output has index
+//! `i` (coreth `UnsignedExportTx.AtomicOps`). All three codecs give secp256k1fx's
+//! `TransferOutput` type id 7, the only output that crosses, so an exported UTXO has the same id
+//! and the same bytes on every chain.
 
 use crate::codec::CodecError;
 use crate::components::UtxoId;
 use crate::container::{ContainerRecord, IndexPath};
+use crate::fx::secp256k1fx::TransferOutput;
 use crate::platformvm::PChainBlock;
 use crate::time::unix_seconds;
 use crate::vertex::Vertex;
-use crate::{Id, avm, platformvm, proposervm};
+use crate::{Id, avm, coreth, platformvm, proposervm};
+
+/// A chain's UTXO type as it reads an exported secp256k1fx transfer from shared memory.
+pub trait SharedUtxo: Sized {
+    /// The UTXO `utxo_id` of `asset_id` holding `output`.
+    fn from_transfer(utxo_id: UtxoId, asset_id: Id, output: TransferOutput) -> Self;
+}
+
+impl SharedUtxo for avm::Utxo {
+    fn from_transfer(utxo_id: UtxoId, asset_id: Id, output: TransferOutput) -> Self {
+        avm::Utxo {
+            utxo_id,
+            asset_id,
+            output: avm::Output::Secp256k1Transfer(output),
+        }
+    }
+}
+
+impl SharedUtxo for platformvm::Utxo {
+    fn from_transfer(utxo_id: UtxoId, asset_id: Id, output: TransferOutput) -> Self {
+        platformvm::Utxo {
+            utxo_id,
+            asset_id,
+            output: platformvm::TransferableOut::Secp256k1(output),
+        }
+    }
+}
+
+impl SharedUtxo for coreth::Utxo {
+    fn from_transfer(utxo_id: UtxoId, asset_id: Id, output: TransferOutput) -> Self {
+        coreth::Utxo {
+            utxo_id,
+            asset_id,
+            output: coreth::TransferableOut::Secp256k1(output),
+        }
+    }
+}
 
 /// Where the `i`-th exported output of an `ExportTx` with `outputs` outputs of its own lands.
 pub fn exported_utxo_id(tx_id: Id, outputs: usize, i: usize) -> UtxoId {
@@ -51,30 +90,40 @@ pub fn p_exported(tx: &platformvm::txs::ExportTx, tx_id: Id) -> Vec<platformvm::
         .collect()
 }
 
-/// An X-Chain UTXO as the P-Chain reads it from shared memory; `None` for an output the P-Chain
-/// cannot hold (only secp256k1fx transfers cross).
-pub fn x_to_p(utxo: &avm::Utxo) -> Option<platformvm::Utxo> {
+/// The UTXOs a C-Chain `ExportTx` with id `tx_id` puts in its destination's shared memory.
+pub fn c_exported(tx: &coreth::ExportTx, tx_id: Id) -> Vec<coreth::Utxo> {
+    tx.exported_outputs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| coreth::Utxo {
+            utxo_id: exported_utxo_id(tx_id, 0, i),
+            asset_id: o.asset_id,
+            output: o.output.clone(),
+        })
+        .collect()
+}
+
+/// An X-Chain UTXO in another chain's shape (X-Chain exports are secp256k1fx transfers).
+pub fn from_x<U: SharedUtxo>(utxo: &avm::Utxo) -> Option<U> {
     let avm::Output::Secp256k1Transfer(t) = &utxo.output else {
         return None;
     };
-    Some(platformvm::Utxo {
-        utxo_id: utxo.utxo_id,
-        asset_id: utxo.asset_id,
-        output: platformvm::TransferableOut::Secp256k1(t.clone()),
-    })
+    Some(U::from_transfer(utxo.utxo_id, utxo.asset_id, t.clone()))
 }
 
-/// A P-Chain UTXO as the X-Chain reads it from shared memory; `None` for a stakeable lock,
-/// which the X-Chain's codec cannot hold.
-pub fn p_to_x(utxo: &platformvm::Utxo) -> Option<avm::Utxo> {
+/// A P-Chain UTXO in another chain's shape; `None` for a stakeable lock, which only the
+/// P-Chain's codec can hold.
+pub fn from_p<U: SharedUtxo>(utxo: &platformvm::Utxo) -> Option<U> {
     let platformvm::TransferableOut::Secp256k1(t) = &utxo.output else {
         return None;
     };
-    Some(avm::Utxo {
-        utxo_id: utxo.utxo_id,
-        asset_id: utxo.asset_id,
-        output: avm::Output::Secp256k1Transfer(t.clone()),
-    })
+    Some(U::from_transfer(utxo.utxo_id, utxo.asset_id, t.clone()))
+}
+
+/// A C-Chain UTXO in another chain's shape.
+pub fn from_c<U: SharedUtxo>(utxo: &coreth::Utxo) -> U {
+    let coreth::TransferableOut::Secp256k1(t) = &utxo.output;
+    U::from_transfer(utxo.utxo_id, utxo.asset_id, t.clone())
 }
 
 /// One tx's traffic with shared memory, its exported UTXOs in the reading chain's shape `U`.
@@ -104,10 +153,10 @@ pub enum AtomicTx<U> {
 /// accepted at (Unix seconds).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtomicTxs<U> {
-    /// The vertex or block height.
+    /// The vertex or block height (a C-Chain block's number).
     pub height: u64,
-    /// When the container was accepted: a P-Chain block's own time, the acceptance time of an
-    /// X-Chain container (as the X-Chain history dates its txs).
+    /// When the container was accepted: a P- or C-Chain block's own time, the acceptance time
+    /// of an X-Chain container (as the X-Chain history dates its txs).
     pub timestamp: u64,
     /// Its `ImportTx`s and `ExportTx`s.
     pub txs: Vec<AtomicTx<U>>,
@@ -168,9 +217,9 @@ pub fn p_block_time(block: &PChainBlock, acceptance_ns: i64) -> u64 {
         .unwrap_or_else(|| unix_seconds(acceptance_ns))
 }
 
-/// The atomic txs of an accepted P-Chain block, exports in the X-Chain's shape (outputs the
-/// X-Chain cannot hold are left out). Atomic txs are decision txs, so option blocks have none.
-pub fn p_block_atomic(block: &PChainBlock, acceptance_ns: i64) -> AtomicTxs<avm::Utxo> {
+/// The atomic txs of an accepted P-Chain block, exports in the reading chain's shape (outputs
+/// it cannot hold are left out). Atomic txs are decision txs, so option blocks have none.
+pub fn p_block_atomic<U: SharedUtxo>(block: &PChainBlock, acceptance_ns: i64) -> AtomicTxs<U> {
     let parsed = &block.block;
     let txs = parsed
         .block
@@ -181,7 +230,7 @@ pub fn p_block_atomic(block: &PChainBlock, acceptance_ns: i64) -> AtomicTxs<avm:
             platformvm::UnsignedTx::ExportTx(e) => Some(AtomicTx::Export {
                 tx_id: *id,
                 destination: e.destination_chain,
-                utxos: p_exported(e, *id).iter().filter_map(p_to_x).collect(),
+                utxos: p_exported(e, *id).iter().filter_map(from_p).collect(),
             }),
             platformvm::UnsignedTx::ImportTx(i) => Some(AtomicTx::Import {
                 tx_id: *id,
@@ -198,13 +247,13 @@ pub fn p_block_atomic(block: &PChainBlock, acceptance_ns: i64) -> AtomicTxs<avm:
     }
 }
 
-/// The atomic tx of an X-Chain tx, if it is one, exports in the P-Chain's shape.
-fn x_tx_atomic(tx: &avm::Tx, tx_id: Id) -> Option<AtomicTx<platformvm::Utxo>> {
+/// The atomic tx of an X-Chain tx, if it is one, exports in the reading chain's shape.
+fn x_tx_atomic<U: SharedUtxo>(tx: &avm::Tx, tx_id: Id) -> Option<AtomicTx<U>> {
     match &tx.unsigned {
         avm::UnsignedTx::Export(e) => Some(AtomicTx::Export {
             tx_id,
             destination: e.destination_chain,
-            utxos: x_exported(e, tx_id).iter().filter_map(x_to_p).collect(),
+            utxos: x_exported(e, tx_id).iter().filter_map(from_x).collect(),
         }),
         avm::UnsignedTx::Import(i) => Some(AtomicTx::Import {
             tx_id,
@@ -224,12 +273,12 @@ fn is_x_atomic(tx: &[u8]) -> bool {
         .is_some_and(|t| t == import.as_slice() || t == export.as_slice())
 }
 
-/// The atomic txs of an accepted `X/vtx` or `X/block` container, exports in the P-Chain's shape;
-/// `None` for other paths. `X/tx` is left out on purpose: every accepted X-Chain tx is also in
-/// a vertex or block, which gives it a height.
-pub fn x_container_atomic(
+/// The atomic txs of an accepted `X/vtx` or `X/block` container, exports in the reading chain's
+/// shape; `None` for other paths. `X/tx` is left out on purpose: every accepted X-Chain tx is
+/// also in a vertex or block, which gives it a height.
+pub fn x_container_atomic<U: SharedUtxo>(
     record: &ContainerRecord,
-) -> Result<Option<AtomicTxs<platformvm::Utxo>>, CodecError> {
+) -> Result<Option<AtomicTxs<U>>, CodecError> {
     let timestamp = unix_seconds(record.timestamp_ns);
     match record.path {
         IndexPath::XVtx => {
@@ -263,6 +312,49 @@ pub fn x_container_atomic(
         }
         IndexPath::XTx | IndexPath::PBlock | IndexPath::CBlock => Ok(None),
     }
+}
+
+/// The atomic txs of a decoded C-Chain block, exports in the reading chain's shape, at the
+/// block's number and own time.
+pub fn c_block_atomic<U: SharedUtxo>(block: &coreth::AtomicBlock) -> AtomicTxs<U> {
+    let txs = block
+        .txs
+        .iter()
+        .map(|tx| match &tx.tx.unsigned {
+            coreth::UnsignedTx::Export(e) => AtomicTx::Export {
+                tx_id: tx.id,
+                destination: e.destination_chain,
+                utxos: c_exported(e, tx.id).iter().map(from_c).collect(),
+            },
+            coreth::UnsignedTx::Import(i) => AtomicTx::Import {
+                tx_id: tx.id,
+                source: i.source_chain,
+                utxos: i.imported_utxo_ids().collect(),
+            },
+        })
+        .collect();
+    AtomicTxs {
+        height: block.block.number(),
+        timestamp: block.block.timestamp(),
+        txs,
+    }
+}
+
+/// The atomic txs of an accepted `C/block` container of network `network_id` (which decides
+/// the extra data's framing, [`coreth::is_batch`]; `None` when the reader does not know it,
+/// [`coreth::AtomicBlock::from_container_any_network`]); `None` for other paths.
+pub fn c_container_atomic<U: SharedUtxo>(
+    record: &ContainerRecord,
+    network_id: Option<u32>,
+) -> Result<Option<AtomicTxs<U>>, coreth::CorethError> {
+    if record.path != IndexPath::CBlock {
+        return Ok(None);
+    }
+    let block = match network_id {
+        Some(n) => coreth::AtomicBlock::from_container(&record.bytes, n)?,
+        None => coreth::AtomicBlock::from_container_any_network(&record.bytes)?,
+    };
+    Ok(Some(c_block_atomic(&block)))
 }
 
 #[cfg(test)]
@@ -363,10 +455,13 @@ mod tests {
         let indexes: Vec<u32> = utxos.iter().map(|u| u.utxo_id.output_index).collect();
         assert_eq!(indexes, [2, 3]);
         for u in &utxos {
-            let p = x_to_p(u).unwrap();
-            assert_eq!(p.to_bytes(), u.to_bytes(), "same bytes in both codecs");
+            let p: platformvm::Utxo = from_x(u).unwrap();
+            let c: coreth::Utxo = from_x(u).unwrap();
+            assert_eq!(p.to_bytes(), u.to_bytes(), "same bytes in every codec");
+            assert_eq!(c.to_bytes(), u.to_bytes(), "same bytes in every codec");
             assert_eq!(p.id(), u.id());
-            assert_eq!(p_to_x(&p).as_ref(), Some(u));
+            assert_eq!(from_p::<avm::Utxo>(&p).as_ref(), Some(u));
+            assert_eq!(&from_c::<avm::Utxo>(&c), u);
         }
         let lock = platformvm::Utxo {
             utxo_id: UtxoId::new(tx_id, 0),
@@ -376,6 +471,28 @@ mod tests {
                 output: transfer(1),
             }),
         };
-        assert_eq!(p_to_x(&lock), None);
+        assert_eq!(from_p::<avm::Utxo>(&lock), None);
+        assert_eq!(from_p::<coreth::Utxo>(&lock), None);
+    }
+
+    #[test]
+    fn a_c_chain_export_numbers_its_outputs_from_zero() {
+        // coreth atomic/export_tx.go AtomicOps: UTXOID{TxID: txID, OutputIndex: uint32(i)}.
+        let out = |a| coreth::TransferableOutput {
+            asset_id: Id([9; 32]),
+            output: coreth::TransferableOut::Secp256k1(transfer(a)),
+        };
+        let e = coreth::ExportTx {
+            network_id: 12345,
+            blockchain_id: Id([1; 32]),
+            destination_chain: Id([2; 32]),
+            ins: vec![],
+            exported_outputs: vec![out(5), out(6)],
+        };
+        let utxos = c_exported(&e, Id([3; 32]));
+        let indexes: Vec<u32> = utxos.iter().map(|u| u.utxo_id.output_index).collect();
+        assert_eq!(indexes, [0, 1]);
+        let x: avm::Utxo = from_c(&utxos[1]);
+        assert_eq!(x.to_bytes(), utxos[1].to_bytes());
     }
 }

@@ -3,6 +3,12 @@
 use ripemd::Ripemd160;
 use sha2::{Digest, Sha256};
 
+/// Keccak-256 of `data` (Ethereum's, not NIST SHA3-256): C-Chain block hashes and `ExtDataHash`.
+#[inline]
+pub fn keccak256(data: &[u8]) -> [u8; 32] {
+    sha3::Keccak256::digest(data).into()
+}
+
 /// SHA-256 of `data`: tx ids, block ids, checksums.
 #[inline]
 pub fn sha256(data: &[u8]) -> [u8; 32] {

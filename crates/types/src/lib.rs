@@ -11,6 +11,7 @@ pub mod cb58;
 pub mod codec;
 pub mod components;
 pub mod container;
+pub mod coreth;
 pub mod evm;
 pub mod formatting;
 pub mod fx;

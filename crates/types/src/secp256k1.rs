@@ -220,6 +220,19 @@ impl PublicKey {
         ShortId(hash160(&self.0))
     }
 
+    /// The key's EVM address: the last 20 bytes of keccak-256 of the uncompressed point without
+    /// its tag (avalanchego `PublicKey.EthAddress`), which the C-Chain's atomic txs credit and
+    /// debit.
+    pub fn eth_address(&self) -> [u8; 20] {
+        let mut out = [0u8; 20];
+        if let Ok(key) = VerifyingKey::from_sec1_bytes(&self.0) {
+            let point = key.to_encoded_point(false);
+            let hash = crate::hashing::keccak256(point.as_bytes().get(1..).unwrap_or(&[]));
+            out.copy_from_slice(&hash[12..]);
+        }
+        out
+    }
+
     /// Whether `sig` is this key's signature of `hash` (avalanchego `VerifyHash`: recover and
     /// compare).
     pub fn verify_hash(&self, hash: &[u8; 32], sig: &[u8]) -> bool {

@@ -350,3 +350,16 @@ fn debug_does_not_leak_the_secret() {
         "{shown}"
     );
 }
+
+#[test]
+fn ewoq_eth_address() {
+    // vector: avalanchego genesis/genesis_local.json cChainGenesis alloc, the EWOQ key's
+    // C-Chain address 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC.
+    let ewoq: PrivateKey = "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        hex::encode(ewoq.public_key().eth_address()),
+        "8db97c7cece249c2b98bdc0226cc4c2a57bf52fc"
+    );
+}

@@ -249,9 +249,11 @@ pub struct PModel {
     /// Fees accrued per L1 validator.
     pub accrued: u64,
     pub chain_time: u64,
-    /// UTXOs the X-Chain exported to the P-Chain (created on X; `consumed` by P imports).
+    /// UTXOs the X- or C-Chain exported to the P-Chain (`consumed` by P imports).
     pub x_to_p: BTreeMap<Id, MUtxo>,
-    /// P-Chain exports the X-Chain imported (X's `ImportTx`s from P), with the import.
+    /// The chain that exported each of `x_to_p` (X or C).
+    pub x_to_p_source: BTreeMap<Id, Id>,
+    /// P-Chain exports the X- or C-Chain imported (their `ImportTx`s from P), with the import.
     pub x_imported: BTreeMap<Id, Ev>,
     /// Blocks and txs by type name.
     pub counts: BTreeMap<&'static str, usize>,
@@ -665,6 +667,7 @@ impl PModel {
                     .map(|i| avm::Tx::parse(&inner.tx_signed_bytes(i).unwrap()).unwrap())
                     .collect()
             }
+            IndexPath::CBlock => return self.c_record(rec),
             _ => return,
         };
         let p = self.net().p_chain_id;
@@ -675,6 +678,8 @@ impl PModel {
                     for (i, o) in e.exported_outputs.iter().enumerate() {
                         let avm::TransferableOut::Secp256k1(to) = &o.output;
                         let utxo_id = UtxoId::new(t.id, idx(e.base.outputs.len() + i));
+                        self.x_to_p_source
+                            .insert(utxo_id.id(), self.net().x_chain_id);
                         self.x_to_p.insert(
                             utxo_id.id(),
                             MUtxo {
@@ -707,6 +712,57 @@ impl PModel {
                             self.x_imported.insert(u.utxo_id.id(), ev).is_none(),
                             "X imported {} twice",
                             u.utxo_id.id()
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A `C/block`'s traffic with P: its exports to P (output index `i`, at the block's number
+    /// and own time) and its imports of P's exports (coreth `atomic/export_tx.go`,
+    /// `import_tx.go`).
+    fn c_record(&mut self, rec: &ContainerRecord) {
+        use snowline_types::coreth;
+        let net = self.net();
+        let (p, c) = (net.p_chain_id, net.c_chain_id);
+        let b = coreth::AtomicBlock::from_container(&rec.bytes, net.network_id).unwrap();
+        let (height, ts) = (b.block.number(), b.block.timestamp());
+        for tx in &b.txs {
+            let ev = Ev {
+                tx: tx.id,
+                height,
+                ts,
+            };
+            match &tx.tx.unsigned {
+                coreth::UnsignedTx::Export(e) if e.destination_chain == p => {
+                    for (i, o) in e.exported_outputs.iter().enumerate() {
+                        let coreth::TransferableOut::Secp256k1(to) = &o.output;
+                        let utxo_id = UtxoId::new(tx.id, idx(i));
+                        self.x_to_p_source.insert(utxo_id.id(), c);
+                        self.x_to_p.insert(
+                            utxo_id.id(),
+                            MUtxo {
+                                id: utxo_id.id(),
+                                utxo_id,
+                                asset: o.asset_id,
+                                out: TransferableOut::Secp256k1(to.clone()),
+                                kind: Kind::Output,
+                                created: ev,
+                                consumed: None,
+                                staker: None,
+                                returned: None,
+                                consumed_on: p,
+                            },
+                        );
+                    }
+                }
+                coreth::UnsignedTx::Import(i) if i.source_chain == p => {
+                    for u in i.imported_utxo_ids() {
+                        assert!(
+                            self.x_imported.insert(u, ev).is_none(),
+                            "C imported {u} twice"
                         );
                     }
                 }
@@ -882,7 +938,8 @@ pub struct Buckets {
     /// `(atomic bucket, status)` → what sits in atomic memory shared with the X-Chain: P's
     /// exports X has not imported (`exported`), X's exports to P that P has not imported
     /// (`importable`).
-    pub atomic: BTreeMap<(&'static str, &'static str), (u128, u64)>,
+    /// `(bucket, status, sharedWithChainId) -> (amount, utxoCount)`.
+    pub atomic: BTreeMap<(&'static str, &'static str, Id), (u128, u64)>,
 }
 
 impl PModel {
@@ -896,15 +953,19 @@ impl PModel {
                 "atomicMemoryUnlocked"
             }
         };
-        let mut add_atomic = |u: &MUtxo, status: &'static str| {
-            let e = b.atomic.entry((atomic_bucket(u), status)).or_default();
+        let mut add_atomic = |u: &MUtxo, status: &'static str, chain: Id| {
+            let e = b
+                .atomic
+                .entry((atomic_bucket(u), status, chain))
+                .or_default();
             e.0 += u128::from(u.amount());
             e.1 += 1;
         };
         // X's exports to P, live until P imports them.
         for u in self.x_to_p.values().filter(|u| u.owned_by(addrs)) {
             if at.map_or(u.consumed.is_none(), |t| u.live_at(t)) {
-                add_atomic(u, "importable");
+                let source = self.x_to_p_source.get(&u.id).copied();
+                add_atomic(u, "importable", source.unwrap_or(self.net().x_chain_id));
             }
         }
         for u in self.utxos.values().filter(|u| u.owned_by(addrs)) {
@@ -921,7 +982,7 @@ impl PModel {
                 // Live in atomic memory until X imports it.
                 let imported = self.x_imported.get(&u.id);
                 if at.map_or(imported.is_none(), |t| imported.is_none_or(|i| i.ts > t)) {
-                    add_atomic(u, "exported");
+                    add_atomic(u, "exported", u.consumed_on);
                 }
                 continue;
             } else if u.staked_at(t) {

@@ -59,6 +59,7 @@ pub struct HistoryStats {
 pub struct XHistory {
     x_chain: Id,
     p_chain: Id,
+    c_chain: Id,
     utxos: PendingRows<XhUtxos>,
     early: PendingRows<XhEarlySpends>,
     txs: PendingRows<XhTxs>,
@@ -142,6 +143,7 @@ impl XHistory {
         Self {
             x_chain,
             p_chain,
+            c_chain: crate::state::c_chain_of(x_chain),
             utxos: PendingRows::default(),
             early: PendingRows::default(),
             txs: PendingRows::default(),
@@ -152,6 +154,13 @@ impl XHistory {
             first_time_pending: false,
             stats: HistoryStats::default(),
         }
+    }
+
+    /// The same deriver sharing atomic memory with the C-Chain `c_chain` (by default the C-Chain
+    /// of the known network whose X-Chain is `x_chain`).
+    pub fn with_c_chain(mut self, c_chain: Id) -> Self {
+        self.c_chain = c_chain;
+        self
     }
 
     /// What was applied so far.
@@ -286,28 +295,34 @@ impl XHistory {
                 }
                 self.put_block(batch, inner, record.id, record.bytes.len(), ts);
             }
-            XContainer::PBlock(block) => return self.apply_p_block(batch, view, block),
-            XContainer::Other => return Ok(()),
+            XContainer::PBlock(block) => {
+                return self.apply_shared(batch, view, block, self.p_chain);
+            }
+            XContainer::CBlock(block) => {
+                return self.apply_shared(batch, view, block, self.c_chain);
+            }
         }
         self.note_time(batch, view, ts)?;
         Ok(())
     }
 
-    /// Applies a P-Chain block's traffic with X's atomic memory: an export to X creates its
-    /// UTXOs exported to X (created on P, at the block's height and time); an import from X
-    /// consumes the X exports it takes (`consumedOnChainId` stays P, their destination).
-    fn apply_p_block(
+    /// Applies a P- or C-Chain block's traffic with X's atomic memory (`source` its chain): an
+    /// export to X creates its UTXOs exported to X (created on `source`, at the block's height
+    /// and time); an import from X consumes the X exports it takes (`consumedOnChainId` stays
+    /// `source`, their destination).
+    fn apply_shared(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
         block: &AtomicTxs<Utxo>,
+        source: Id,
     ) -> Result<(), XStateError> {
         let event = |tx_id: &Id| Event {
             tx_id: *tx_id,
             height: Some(block.height),
             timestamp: block.timestamp,
         };
-        let chains = (self.p_chain, self.x_chain);
+        let chains = (source, self.x_chain);
         for m in block.moves_for(self.x_chain) {
             match m {
                 SharedMove::Arrives { tx_id, utxo } => {
@@ -433,7 +448,9 @@ impl XHistory {
         };
         match &tx.unsigned {
             // What the P-Chain exported may not be derived yet: see `consume_shared`.
-            UnsignedTx::Import(t) if t.source_chain == self.p_chain => {
+            UnsignedTx::Import(t)
+                if t.source_chain == self.p_chain || t.source_chain == self.c_chain =>
+            {
                 for input in &t.base.inputs {
                     self.consume(batch, view, input.utxo_id.id(), ev)?;
                 }
@@ -453,7 +470,7 @@ impl XHistory {
         }
         for (dest, utxo) in exported_utxos(tx, id) {
             let holding = Holding::ExportedFromX;
-            if dest == self.p_chain {
+            if dest == self.p_chain || dest == self.c_chain {
                 self.create_shared(batch, view, &utxo, holding, (x, dest), ev)?;
             } else {
                 self.create(batch, view, utxo, holding, (x, dest), ev)?;

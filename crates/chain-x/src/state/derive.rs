@@ -18,9 +18,9 @@ use snowline_types::{Id, ShortId};
 
 use super::stored_bytes::StoredBytes;
 use super::tables::{
-    AssetRow, META_GENESIS, META_NEXT_ATOMIC_SEQ, META_NEXT_SEQ, UtxoRow, XAddrUtxoPos, XAddrUtxos,
-    XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos, XAtomicAddrUtxos,
-    XAtomicEarlyImports, XAtomicUtxos, XBlockIds, XBlocks, XMeta, XTxs, XUtxos,
+    AssetRow, META_GENESIS, META_NEXT_ATOMIC_SEQ, META_NEXT_C_ATOMIC_SEQ, META_NEXT_SEQ, UtxoRow,
+    XAddrUtxoPos, XAddrUtxos, XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos,
+    XAtomicAddrUtxos, XAtomicEarlyImports, XAtomicUtxos, XBlockIds, XBlocks, XMeta, XTxs, XUtxos,
 };
 use crate::container::{X_DERIVE_PATHS, XContainer};
 use crate::error::XStateError;
@@ -143,6 +143,7 @@ fn spent_utxo_ids(tx: &Tx) -> impl Iterator<Item = Id> + '_ {
 pub struct XChainState {
     x_chain: Id,
     p_chain: Id,
+    c_chain: Id,
     /// UTXOs created or spent in the staged batch, and in the sealed one until it is written
     /// (its `Created` UTXOs are the unspent ones the store may not show yet; their puts are
     /// spent handles).
@@ -159,6 +160,8 @@ pub struct XChainState {
     seq: Counter,
     /// The next atomic UTXO sequence number.
     atomic_seq: Counter,
+    /// The next atomic UTXO sequence number of the C-Chain's exports.
+    c_atomic_seq: Counter,
     stats: XStats,
 }
 
@@ -169,6 +172,7 @@ impl XChainState {
         Self {
             x_chain,
             p_chain,
+            c_chain: c_chain_of(x_chain),
             utxos: Overlay::default(),
             atomic_created: Overlay::default(),
             atomic_spent: Overlay::default(),
@@ -176,8 +180,16 @@ impl XChainState {
             txs: Overlay::default(),
             seq: Counter::new(META_NEXT_SEQ),
             atomic_seq: Counter::new(META_NEXT_ATOMIC_SEQ),
+            c_atomic_seq: Counter::new(META_NEXT_C_ATOMIC_SEQ),
             stats: XStats::default(),
         }
+    }
+
+    /// The same deriver sharing atomic memory with the C-Chain `c_chain` (by default the C-Chain
+    /// of the known network whose X-Chain is `x_chain`, [`c_chain_of`]).
+    pub fn with_c_chain(mut self, c_chain: Id) -> Self {
+        self.c_chain = c_chain;
+        self
     }
 
     /// What was applied so far.
@@ -218,7 +230,7 @@ impl XChainState {
             batch.put::<XBlocks>(&block.height, &StoredBytes::Inline(bytes));
         }
         for (chain, utxo) in &genesis.atomic_utxos {
-            let seq = self.atomic_seq.take(store)?;
+            let seq = self.atomic_counter(*chain).take(store)?;
             self.put_atomic(&mut batch, *chain, utxo, seq);
         }
         batch.put::<XMeta>(&META_GENESIS, &1);
@@ -281,11 +293,15 @@ impl XChainState {
                 }
             }
             XContainer::PBlock(block) => {
-                self.apply_p_block(batch, view, block)?;
+                self.apply_shared(batch, view, block, self.p_chain)?;
                 self.flush_seq(batch);
                 return Ok(());
             }
-            XContainer::Other => {}
+            XContainer::CBlock(block) => {
+                self.apply_shared(batch, view, block, self.c_chain)?;
+                self.flush_seq(batch);
+                return Ok(());
+            }
         }
         let mut ahead = self.read_ahead(view, &txs)?;
         for (i, (id, stored, tx)) in txs.into_iter().enumerate() {
@@ -348,25 +364,36 @@ impl XChainState {
     fn flush_seq(&self, batch: &mut WriteBatch) {
         self.seq.flush(batch);
         self.atomic_seq.flush(batch);
+        self.c_atomic_seq.flush(batch);
     }
 
-    /// Applies a P-Chain block's exports to X: their UTXOs join X's shared memory of P, each
-    /// with the next atomic sequence number, unless an X-Chain import took them first (derived
-    /// earlier), which then counts as done. Its imports from X change nothing here: an export
-    /// leaves X's state when X applies it.
-    fn apply_p_block(
+    /// The sequence of `chain`'s atomic UTXOs: the C-Chain's apart from the others'.
+    fn atomic_counter(&mut self, chain: Id) -> &mut Counter {
+        if chain == self.c_chain {
+            &mut self.c_atomic_seq
+        } else {
+            &mut self.atomic_seq
+        }
+    }
+
+    /// Applies a P- or C-Chain block's exports to X (`source` its chain): their UTXOs join X's
+    /// shared memory of `source`, each with the next atomic sequence number, unless an X-Chain
+    /// import took them first (derived earlier), which then counts as done. Its imports from X
+    /// change nothing here: an export leaves X's state when X applies it.
+    fn apply_shared(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
         block: &AtomicTxs<Utxo>,
+        source: Id,
     ) -> Result<(), XStateError> {
         for m in block.moves_for(self.x_chain) {
             let SharedMove::Arrives { utxo, .. } = m else {
                 continue;
             };
             // Taken in every case, so later numbers do not depend on the arrival order.
-            let seq = self.atomic_seq.take(view)?;
-            let key = (self.p_chain, utxo.id());
+            let seq = self.atomic_counter(source).take(view)?;
+            let key = (source, utxo.id());
             let (early, stored) = match self.early.get(&key) {
                 Some((row, stored)) => (row.is_some(), stored),
                 None => {
@@ -377,7 +404,7 @@ impl XChainState {
             if early {
                 self.early.delete(key, stored);
             } else if self.atomic_row(view, &key)?.is_none() {
-                self.put_atomic(batch, self.p_chain, utxo, seq);
+                self.put_atomic(batch, source, utxo, seq);
             }
         }
         Ok(())
@@ -532,8 +559,8 @@ impl XChainState {
         self.atomic_created.staged_mut().insert((chain, uid), row);
     }
 
-    /// Takes atomic UTXO `uid` of `chain` out of shared memory. One the P-Chain exported but
-    /// whose `P/block` is not derived yet is remembered (`x_atomic_early_imports`) for the
+    /// Takes atomic UTXO `uid` of `chain` out of shared memory. One the P- or C-Chain exported
+    /// but whose `P/block` or `C/block` is not derived yet is remembered (`x_atomic_early_imports`) for the
     /// export to skip; any other unknown one is a missing input.
     fn spend_atomic(
         &mut self,
@@ -555,7 +582,7 @@ impl XChainState {
                     (stored, stored)
                 }
             };
-            if chain == self.p_chain && !early {
+            if (chain == self.p_chain || chain == self.c_chain) && !early {
                 self.early.put(key, (), stored);
                 self.stats.early_imports += 1;
             } else {
@@ -608,6 +635,7 @@ impl XChainState {
         f(&mut self.txs);
         f(&mut self.seq);
         f(&mut self.atomic_seq);
+        f(&mut self.c_atomic_seq);
     }
 }
 
@@ -630,4 +658,12 @@ impl Derive for XChainState {
     fn overlaps_writes(&self) -> bool {
         true
     }
+}
+
+/// The C-Chain of the known network whose X-Chain is `x_chain` (the empty id for another).
+pub fn c_chain_of(x_chain: Id) -> Id {
+    snowline_types::NetworkInfo::KNOWN
+        .iter()
+        .find(|n| n.x_chain_id == x_chain)
+        .map_or(Id::EMPTY, |n| n.c_chain_id)
 }

@@ -14,5 +14,5 @@ mod reader;
 mod stored_bytes;
 pub mod tables;
 
-pub use derive::{XChainState, XStats};
+pub use derive::{XChainState, XStats, c_chain_of};
 pub use reader::{UtxoPage, XReader, XStateIndex};

@@ -57,7 +57,8 @@ table! {
     /// proposervm wrapper): a range of its `X/block` container, or inline for the genesis block.
     pub XBlocks: "x_blocks", u64 => StoredBytes;
 
-    /// Counters: [`META_NEXT_SEQ`], [`META_GENESIS`], [`META_NEXT_ATOMIC_SEQ`].
+    /// Counters: [`META_NEXT_SEQ`], [`META_GENESIS`], [`META_NEXT_ATOMIC_SEQ`],
+    /// [`META_NEXT_C_ATOMIC_SEQ`].
     pub XMeta: "x_meta", u8 => u64;
 }
 
@@ -65,9 +66,12 @@ table! {
 pub const META_NEXT_SEQ: u8 = 0;
 /// [`XMeta`] key: present (value 1) once the genesis was applied.
 pub const META_GENESIS: u8 = 1;
-/// [`XMeta`] key: the next atomic UTXO sequence number. Atomic UTXOs count apart from X's own,
-/// so both orders stay the same whichever chain's containers arrive first.
+/// [`XMeta`] key: the next sequence number of an atomic UTXO from the P-Chain (or of another
+/// chain but C). Atomic UTXOs count apart from X's own, and per source chain, so every order
+/// stays the same whichever chain's containers arrive first.
 pub const META_NEXT_ATOMIC_SEQ: u8 = 2;
+/// [`XMeta`] key: the next sequence number of an atomic UTXO from the C-Chain.
+pub const META_NEXT_C_ATOMIC_SEQ: u8 = 3;
 
 /// A stored UTXO: `u64 BE seq ‖ utxo bytes` (codec version 0, as the node marshals it).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -42,6 +42,7 @@ pub struct World {
     pub genesis: XGenesisState,
     pub x_chain: Id,
     pub p_chain: Id,
+    pub c_chain: Id,
     pub genesis_time: u64,
 }
 
@@ -55,6 +56,7 @@ pub fn world(cfg: DevnetConfig) -> World {
         genesis,
         x_chain: g.network.x_chain_id,
         p_chain: g.network.p_chain_id,
+        c_chain: g.network.c_chain_id,
         genesis_time: u64::try_from(devnet.config().start_time).unwrap(),
     }
 }
@@ -145,8 +147,8 @@ pub struct Replay {
     /// `(height, index in X/vtx) -> (id, parents, time, tx ids, size)`.
     pub vertices: BTreeMap<(u64, u64), VertexFacts>,
     pub blocks: BTreeMap<u64, (Id, u64, Vec<Id>)>,
-    /// P-Chain txs that exported to X or imported from X: `tx -> (block time, height, the
-    /// UTXOs it imported)`.
+    /// P- and C-Chain txs that exported to X or imported from X: `tx -> (block time, height,
+    /// the UTXOs it imported)`.
     pub p_txs: HashMap<Id, (u64, u64, Vec<Id>)>,
     pub first_time: u64,
     pub last_time: u64,
@@ -206,6 +208,51 @@ fn replay_p_block(r: &mut Replay, w: &World, rec: &ContainerRecord) {
                     e.consumed = Some((*id, time));
                 }
                 r.p_txs.insert(*id, (time, height, ids));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What a `C/block` does to X's atomic memory, as the replay reads it: exports to X become
+/// X-shaped UTXOs created by the C tx (output index `i`), imports from X consume what they name.
+fn replay_c_block(r: &mut Replay, w: &World, rec: &ContainerRecord) {
+    use snowline_types::coreth;
+    let block = coreth::AtomicBlock::from_container(&rec.bytes, 12345).unwrap();
+    let (time, height) = (block.block.timestamp(), block.block.number());
+    for tx in &block.txs {
+        let id = tx.id;
+        match &tx.tx.unsigned {
+            coreth::UnsignedTx::Export(e) if e.destination_chain == w.x_chain => {
+                r.p_txs.insert(id, (time, height, Vec::new()));
+                for (i, o) in e.exported_outputs.iter().enumerate() {
+                    let coreth::TransferableOut::Secp256k1(t) = &o.output;
+                    let utxo = Utxo {
+                        utxo_id: UtxoId::new(id, u32::try_from(i).unwrap()),
+                        asset_id: o.asset_id,
+                        output: Output::Secp256k1Transfer(t.clone()),
+                    };
+                    r.utxos.insert(
+                        utxo.id(),
+                        Expected {
+                            utxo,
+                            holding: Holding::ExportedToX,
+                            shared_with: Some(w.c_chain),
+                            created_tx: id,
+                            created_time: time,
+                            consumed: None,
+                        },
+                    );
+                }
+            }
+            coreth::UnsignedTx::Import(i) if i.source_chain == w.x_chain => {
+                let ids: Vec<Id> = i.imported_utxo_ids().collect();
+                for u in &ids {
+                    let e = r.utxos.get_mut(u).expect("C imports a known X export");
+                    assert!(e.consumed.is_none(), "double import of {u}");
+                    e.consumed = Some((id, time));
+                }
+                r.p_txs.insert(id, (time, height, ids));
             }
             _ => {}
         }
@@ -322,6 +369,9 @@ pub fn replay(w: &World) -> Replay {
     for rec in &w.records {
         if rec.path == IndexPath::PBlock {
             replay_p_block(&mut r, w, rec);
+        }
+        if rec.path == IndexPath::CBlock {
+            replay_c_block(&mut r, w, rec);
         }
         if !X_PATHS.contains(&rec.path) {
             continue;

@@ -66,12 +66,14 @@ fn run(args: Args) -> Result<(), String> {
     std::fs::write(&gpath, genesis_json(&devnet))
         .map_err(|e| format!("{}: {e}", gpath.display()))?;
     eprintln!(
-        "wrote {} X txs, {} vertices, {} X blocks, {} P txs, {} P blocks to {} in {secs:.2}s ({:.0} txs/s)",
+        "wrote {} X txs, {} vertices, {} X blocks, {} P txs, {} P blocks, {} C atomic txs, {} C blocks to {} in {secs:.2}s ({:.0} txs/s)",
         stats.txs,
         stats.vertices,
         stats.blocks,
         stats.p_txs,
         stats.p_blocks,
+        stats.c_txs,
+        stats.c_blocks,
         args.out.display(),
         (stats.txs + stats.p_txs) as f64 / secs.max(1e-9)
     );
