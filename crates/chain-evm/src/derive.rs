@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use snowline_node_index::derive::{PendingRows, Staging, drop_batch, write_batch};
 use snowline_node_index::IndexError;
+use snowline_node_index::derive::{PendingRows, Staging, drop_batch, write_batch};
 use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U256};
 
@@ -137,7 +137,8 @@ impl EvmChain {
         let mut fees = U256::ZERO;
         for (i, tx) in block.txs.iter().enumerate() {
             let index = u32::try_from(i).unwrap_or(u32::MAX);
-            fees = fees.saturating_add(U256::from(tx.gas_used).saturating_mul(tx.effective_gas_price));
+            fees =
+                fees.saturating_add(U256::from(tx.gas_used).saturating_mul(tx.effective_gas_price));
             self.apply_tx(store, block, index, tx, batch)?;
         }
         let cumulative = self.staged.map_or(0, |c| c.cumulative_txs) + block.txs.len() as u64;
@@ -314,7 +315,10 @@ impl EvmChain {
                 reverted: f.reverted,
             };
             for a in [Some(f.from), f.to].into_iter().flatten() {
-                batch.put::<EvInternalByAddress>(&(c, a20(&a), n, index, frame), &Linear(row.clone()));
+                batch.put::<EvInternalByAddress>(
+                    &(c, a20(&a), n, index, frame),
+                    &Linear(row.clone()),
+                );
             }
             batch.put::<EvInternalByTx>(&(c, hash, frame), &Linear(row));
             let nested_create =
@@ -490,11 +494,7 @@ pub async fn sync(
 }
 
 /// [`sync`] forever (until an error).
-pub async fn run(
-    store: &Store,
-    source: &Arc<EvmSource>,
-    poll: Duration,
-) -> Result<(), EvmError> {
+pub async fn run(store: &Store, source: &Arc<EvmSource>, poll: Duration) -> Result<(), EvmError> {
     sync(
         store,
         source,

@@ -178,7 +178,9 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
                 }
             }
             Some(None) => {
-                return Err(EvmError::Answer(format!("block {n}: fewer traces than txs")));
+                return Err(EvmError::Answer(format!(
+                    "block {n}: fewer traces than txs"
+                )));
             }
             None => None,
         };
@@ -213,10 +215,7 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
             input,
             tx_type: t.tx_type,
             gas_used: r.gas_used,
-            effective_gas_price: r
-                .effective_gas_price
-                .or(t.gas_price)
-                .unwrap_or(U256::ZERO),
+            effective_gas_price: r.effective_gas_price.or(t.gas_price).unwrap_or(U256::ZERO),
             contract_address: r.contract_address,
             status: r.succeeded(),
             emitters: r.logs.iter().map(|l| l.address).collect(),

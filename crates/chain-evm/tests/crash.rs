@@ -8,8 +8,8 @@
 mod common;
 
 use common::*;
-use snowline_store::ReadView;
 use snowline_evm_devnet::{C_CHAIN_ID, Recording, recording_path};
+use snowline_store::ReadView;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cut_anywhere_then_restarted_equals_a_clean_run() {
@@ -32,7 +32,10 @@ async fn cut_anywhere_then_restarted_equals_a_clean_run() {
         {
             let store = open(dir.path());
             let per_batch = 1 + (cut as usize % 3);
-            assert_eq!(sync_to(&store, &url, per_batch, cut).await.unwrap(), cut + 1);
+            assert_eq!(
+                sync_to(&store, &url, per_batch, cut).await.unwrap(),
+                cut + 1
+            );
         }
         let store = open(dir.path());
         sync_to(&store, &url, 3, head).await.unwrap();
@@ -56,7 +59,10 @@ async fn cut_anywhere_then_restarted_equals_a_clean_run() {
                 .get::<snowline_chain_evm::tables::EvCursor>(&C_CHAIN_ID)
                 .unwrap()
                 .map_or(0, |c| c.0.next);
-            assert!(cursor <= bad, "block {bad} failed, yet the cursor is at {cursor}");
+            assert!(
+                cursor <= bad,
+                "block {bad} failed, yet the cursor is at {cursor}"
+            );
             assert_eq!(cursor % 4, 0, "only whole batches are written");
         }
         let store = open(dir.path());

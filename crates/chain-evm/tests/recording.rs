@@ -35,12 +35,10 @@ async fn a_block_that_does_not_follow_stops_the_deriver_and_writes_nothing() {
     sync_to(&store, &url, 3, 4).await.unwrap();
     let before = dump(&store);
     // The L1's recording, served under the C-Chain's id: block 5 names another parent.
-    let text = std::fs::read_to_string(&l1)
-        .unwrap()
-        .replace(
-            &format!("\"result\":\"{:#x}\"", RECORDED_CHAINS[1]),
-            &format!("\"result\":\"{:#x}\"", RECORDED_CHAINS[0]),
-        );
+    let text = std::fs::read_to_string(&l1).unwrap().replace(
+        &format!("\"result\":\"{:#x}\"", RECORDED_CHAINS[1]),
+        &format!("\"result\":\"{:#x}\"", RECORDED_CHAINS[0]),
+    );
     let other = replay(Recording::parse(&text).unwrap()).await;
     let err = sync_to(&store, &other, 3, 8).await.unwrap_err();
     let msg = err.to_string();

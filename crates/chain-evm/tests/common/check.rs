@@ -125,7 +125,14 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             (
                 (Address::from(token), n, li, sub),
                 (
-                    (kind, row.from, row.to, row.value, row.token_id, row.operator),
+                    (
+                        kind,
+                        row.from,
+                        row.to,
+                        row.value,
+                        row.token_id,
+                        row.operator,
+                    ),
                     row.tx_hash,
                     row.tx_index,
                 ),
@@ -134,7 +141,11 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         .collect();
     assert_eq!(got, want_transfers);
     let kinds = set(want_transfers.values().map(|v| v.0.0));
-    assert_eq!(kinds, set([20, 721, 1155]), "the recording moves every kind");
+    assert_eq!(
+        kinds,
+        set([20, 721, 1155]),
+        "the recording moves every kind"
+    );
     for ((token, n, li, sub), (x, h, _)) in &want_transfers {
         let r = store
             .get::<EvTransfersByTx>(&(chain, h.0, *li, *sub))
@@ -162,12 +173,19 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             let kind = format!("{:?}", r.kind).to_uppercase();
             (
                 (snowline_types::evm::B256::from(h), k),
-                ((r.depth, kind, r.from, r.to, r.value, r.reverted), r.block, r.tx_index),
+                (
+                    (r.depth, kind, r.from, r.to, r.value, r.reverted),
+                    r.block,
+                    r.tx_index,
+                ),
             )
         })
         .collect();
     assert_eq!(got, want_internal);
-    assert!(want_internal.values().any(|f| f.0.0 > 0 && f.0.5), "a reverted inner frame");
+    assert!(
+        want_internal.values().any(|f| f.0.0 > 0 && f.0.5),
+        "a reverted inner frame"
+    );
     for ((h, k), (f, n, i)) in &want_internal {
         for a in [Some(f.2), f.3].into_iter().flatten() {
             let row = store
@@ -193,7 +211,10 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         })
         .collect();
     assert_eq!(got, want_contracts);
-    assert!(want_contracts.values().any(|c| c.1.is_some()), "factory children");
+    assert!(
+        want_contracts.values().any(|c| c.1.is_some()),
+        "factory children"
+    );
     let by_deployer = store
         .prefix_scan::<EvContractsByDeployer, u64>(&chain, None, Direction::Forward)
         .unwrap()
@@ -201,11 +222,11 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             let ((_, d, ..), c) = e.unwrap();
             (Address::from(d), Address::from(c))
         });
-    let want = want_contracts
-        .iter()
-        .flat_map(|(c, (eoa, factory, ..))| {
-            [Some((*eoa, *c)), factory.map(|f| (f, *c))].into_iter().flatten()
-        });
+    let want = want_contracts.iter().flat_map(|(c, (eoa, factory, ..))| {
+        [Some((*eoa, *c)), factory.map(|f| (f, *c))]
+            .into_iter()
+            .flatten()
+    });
     assert_eq!(set(by_deployer), set(want));
 
     // ERC-721 owners after every transfer, both ways.
@@ -214,7 +235,10 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         .unwrap()
         .map(|e| {
             let ((_, c, id), o) = e.unwrap();
-            ((Address::from(c), U256::from_be_bytes(id)), Address::from(o))
+            (
+                (Address::from(c), U256::from_be_bytes(id)),
+                Address::from(o),
+            )
         })
         .collect();
     assert_eq!(got, owners);
@@ -224,7 +248,10 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         .unwrap()
         .map(|e| {
             let ((_, o, c, id), ()) = e.unwrap();
-            ((Address::from(c), U256::from_be_bytes(id)), Address::from(o))
+            (
+                (Address::from(c), U256::from_be_bytes(id)),
+                Address::from(o),
+            )
         });
     assert_eq!(map(by_owner), owners);
 
@@ -271,11 +298,13 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         let uri = store
             .get::<EvNftUris>(&(chain, c.0.0, id.to_be_bytes::<32>()))
             .unwrap();
-        assert_eq!(uri, Some(format!("https://devnet.snowline.invalid/nft/{id}")));
+        assert_eq!(
+            uri,
+            Some(format!("https://devnet.snowline.invalid/nft/{id}"))
+        );
     }
 
     let cursor = store.get::<EvCursor>(&chain).unwrap().unwrap().0;
     assert_eq!(cursor.next, recs.len() as u64);
     assert_eq!(cursor.last_hash, hash(&recs.last().unwrap().block["hash"]));
 }
-

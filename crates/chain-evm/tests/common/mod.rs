@@ -5,6 +5,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod check;
+#[allow(unused_imports)]
 pub use check::check_against_recording;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -145,12 +146,17 @@ pub struct RecBlock {
 }
 
 pub fn blocks(lines: &[Value]) -> Vec<RecBlock> {
-    let head = q(&lines.iter().find(|l| l["method"] == "eth_blockNumber").unwrap()["result"]);
+    let head = q(&lines
+        .iter()
+        .find(|l| l["method"] == "eth_blockNumber")
+        .unwrap()["result"]);
     (0..=head)
         .map(|n| {
             let tag = Value::from(format!("{n:#x}"));
             let get = |method: &str, params: Value| {
-                recorded(lines, method, &params).cloned().unwrap_or(Value::Null)
+                recorded(lines, method, &params)
+                    .cloned()
+                    .unwrap_or(Value::Null)
             };
             RecBlock {
                 number: n,
@@ -189,7 +195,14 @@ pub fn log_transfers(log: &Value) -> Vec<Expected> {
         let (from, to) = (topic_addr(&topics[1]), topic_addr(&topics[2]));
         match topics.len() {
             3 => vec![(20, from, to, word(&data, 0), U256::ZERO, None)],
-            4 => vec![(721, from, to, U256::from(1), U256::from_be_slice(&bytes(&topics[3])), None)],
+            4 => vec![(
+                721,
+                from,
+                to,
+                U256::from(1),
+                U256::from_be_slice(&bytes(&topics[3])),
+                None,
+            )],
             _ => vec![],
         }
     } else if t0 == sig("TransferSingle(address,address,address,uint256,uint256)") {
@@ -238,7 +251,12 @@ pub fn walk(frame: &Value, depth: u32, reverted_above: bool, out: &mut Vec<Frame
         let to = frame.get("to").map(addr);
         out.push((depth, kind, addr(&frame["from"]), to, value, reverted));
     }
-    for c in frame.get("calls").and_then(Value::as_array).into_iter().flatten() {
+    for c in frame
+        .get("calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         walk(c, depth + 1, reverted, out);
     }
 }
