@@ -7,6 +7,7 @@
 //! recording answers them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
@@ -32,6 +33,8 @@ const INTERFACES: [[u8; 4]; 5] = [
 
 /// Calls per JSON-RPC batch.
 const CALLS_PER_BATCH: usize = 512;
+/// JSON-RPC batches of calls in flight at once.
+const CHUNKS_IN_FLIGHT: usize = 4;
 
 /// The contracts already described: probed for interfaces, and asked their names.
 #[derive(Debug, Default, Clone)]
@@ -218,9 +221,10 @@ fn balance(answer: Result<RawResult, ClientError>, what: &str) -> Result<U256, E
         .map_err(|e| EvmError::Answer(format!("{what}: {e}: {}", raw.json())))
 }
 
-/// Reads what `blocks` need from `source`, one [`Enrichment`] per block.
+/// Reads what `blocks` need from `source`, one [`Enrichment`] per block, in JSON-RPC batches
+/// of at most 512 calls, four at a time.
 pub async fn enrich(
-    source: &EvmSource,
+    source: &Arc<EvmSource>,
     blocks: &[Block],
     known: &mut Known,
 ) -> Result<Vec<Enrichment>, EvmError> {
@@ -228,10 +232,25 @@ pub async fn enrich(
         return Ok(Vec::new());
     };
     let (calls, slots) = plan(blocks, known);
+    let chunks: Vec<Vec<(&'static str, Value)>> =
+        calls.chunks(CALLS_PER_BATCH).map(<[_]>::to_vec).collect();
     let mut answers = Vec::with_capacity(calls.len());
-    for chunk in calls.chunks(CALLS_PER_BATCH) {
-        let what = format!("{} calls for blocks from {}", chunk.len(), first.number);
-        answers.extend(source.calls(&what, chunk).await?);
+    for wave in chunks.chunks(CHUNKS_IN_FLIGHT) {
+        let tasks: Vec<_> = wave
+            .iter()
+            .cloned()
+            .map(|chunk| {
+                let source = Arc::clone(source);
+                let what = format!("{} calls for blocks from {}", chunk.len(), first.number);
+                tokio::spawn(async move { source.calls(&what, &chunk).await })
+            })
+            .collect();
+        for task in tasks {
+            let done = task
+                .await
+                .map_err(|e| EvmError::Answer(format!("enrichment task failed: {e}")))?;
+            answers.extend(done?);
+        }
     }
     if answers.len() != slots.len() {
         return Err(EvmError::Answer(format!(

@@ -732,6 +732,28 @@ mod tests {
     }
 
     #[test]
+    fn erc_type_by_interface_claims_then_decimals() {
+        let yes = Some(true);
+        let t = |erc165, erc721, erc1155, decimals| {
+            TokenRow {
+                erc165,
+                erc721,
+                erc1155,
+                decimals,
+                ..TokenRow::default()
+            }
+            .erc_type()
+        };
+        assert_eq!(t(yes, yes, None, None), ErcType::Erc721);
+        assert_eq!(t(yes, Some(false), yes, None), ErcType::Erc1155);
+        // An interface claimed without ERC-165 itself is no claim.
+        assert_eq!(t(Some(false), yes, None, Some(18)), ErcType::Erc20);
+        assert_eq!(t(None, None, None, Some(0)), ErcType::Erc20);
+        assert_eq!(t(yes, Some(false), Some(false), None), ErcType::Unknown);
+        assert_eq!(t(None, None, None, None), ErcType::Unknown);
+    }
+
+    #[test]
     fn codes_are_stable_and_unknown_codes_refused() {
         assert_eq!(TransferKind::from_code(20).unwrap(), TransferKind::Erc20);
         assert!(TransferKind::from_code(0).is_err());
