@@ -48,3 +48,28 @@ async fn a_block_that_does_not_follow_stops_the_deriver_and_writes_nothing() {
     );
     assert_eq!(dump(&store), before);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_follower_reaches_the_tip_then_keeps_polling() {
+    let path = recording_path(RECORDED_CHAINS[0]);
+    let recording = Recording::load(&path).unwrap();
+    let head = recording.head().unwrap();
+    let url = replay(recording).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let poll = std::time::Duration::from_millis(10);
+    // Still running (polling an unchanged tip) when the time is up.
+    let running = tokio::time::timeout(
+        std::time::Duration::from_secs(3),
+        snowline_chain_evm::run(&store, &source(&url, 4), poll),
+    )
+    .await;
+    assert!(running.is_err(), "the follower stopped: {running:?}");
+    let cursor = snowline_store::ReadView::get::<snowline_chain_evm::tables::EvCursor>(
+        &store,
+        &RECORDED_CHAINS[0],
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(cursor.0.next, head + 1);
+}
