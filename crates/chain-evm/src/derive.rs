@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::{PendingRows, Staging, drop_batch, write_batch};
-use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
+use snowline_store::{Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U256};
 
 use crate::enrich::{Enrichment, Known, enrich};
@@ -47,7 +47,7 @@ pub struct EvmChain {
     staged: Option<CursorRow>,
     /// The cursor the store holds.
     written: Option<CursorRow>,
-    /// Contracts already described, as the store and the staged blocks leave them.
+    /// Contracts described by blocks not yet written.
     known: Known,
     owners: PendingRows<EvErc721Owner>,
     by_owner: PendingRows<EvErc721ByOwner>,
@@ -68,7 +68,7 @@ impl EvmChain {
     /// The deriver of chain `chain`, from where `store` stands.
     pub fn open(store: &Store, chain: u64) -> Result<Self, EvmError> {
         let written = store.get::<EvCursor>(&chain)?.map(|l| l.0);
-        let mut me = Self {
+        Ok(Self {
             chain,
             staged: written,
             written,
@@ -76,9 +76,7 @@ impl EvmChain {
             owners: PendingRows::default(),
             by_owner: PendingRows::default(),
             tokens: PendingRows::default(),
-        };
-        me.load_known(store)?;
-        Ok(me)
+        })
     }
 
     /// The chain id.
@@ -91,22 +89,15 @@ impl EvmChain {
         self.staged.map_or(0, |c| c.next)
     }
 
-    fn load_known(&mut self, store: &Store) -> Result<(), EvmError> {
-        self.known = Known::default();
-        for entry in store.prefix_scan::<EvTokens, u64>(&self.chain, None, Direction::Forward)? {
-            let ((_, a), row) = entry?;
-            let a = Address::from(a);
-            self.known.probed.insert(a);
-            if row.0.named {
-                self.known.named.insert(a);
-            }
-        }
-        Ok(())
-    }
-
-    /// The contracts already described (what the next blocks' calls are planned against).
+    /// The contracts described by blocks not yet written (the store has the others): what the
+    /// next blocks' calls are planned against.
     pub fn known_mut(&mut self) -> &mut Known {
         &mut self.known
+    }
+
+    /// Forgets the contracts planned for blocks that will not be written.
+    pub fn forget_planned(&mut self) {
+        self.known = Known::default();
     }
 
     /// Stages `block`'s rows into `batch`; on an error nothing of the block is kept.
@@ -425,6 +416,7 @@ impl Staging for EvmChain {
         self.by_owner.committed();
         self.tokens.committed();
         self.written = self.staged;
+        self.known = Known::default();
     }
 
     fn discard(&mut self) {
@@ -432,6 +424,7 @@ impl Staging for EvmChain {
         self.by_owner.discard();
         self.tokens.discard();
         self.staged = self.written;
+        self.known = Known::default();
     }
 }
 
@@ -477,17 +470,15 @@ pub async fn sync(
         let mut stream = source.stream(next, end);
         while let Some(fetched) = stream.recv().await {
             let blocks = parse_batch(fetched?).await?;
-            let enrichments = match enrich(source, &blocks, chain.known_mut()).await {
+            let enriched = enrich(source, &blocks, chain.known_mut(), store, chain_id).await;
+            let enrichments = match enriched {
                 Ok(e) => e,
                 Err(e) => {
-                    chain.load_known(store)?;
+                    chain.forget_planned();
                     return Err(e);
                 }
             };
-            if let Err(e) = write_blocks(store, &mut chain, &blocks, &enrichments) {
-                chain.load_known(store)?;
-                return Err(e);
-            }
+            write_blocks(store, &mut chain, &blocks, &enrichments)?;
             tracing::debug!(chain = chain_id, next = chain.next(), "EVM blocks derived");
         }
     }

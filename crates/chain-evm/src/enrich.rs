@@ -17,9 +17,12 @@ use snowline_types::evm::{
     HexStr, TokenCall, TransferLog, U256, decode_bool, decode_decimals, decode_text,
 };
 
+use snowline_store::{ReadView, Store};
+
 use crate::error::EvmError;
 use crate::parse::Block;
 use crate::source::EvmSource;
+use crate::tables::EvTokens;
 
 /// The interfaces asked of every new contract, in the recorder's order: ERC-165, ERC-721,
 /// ERC-721 metadata, ERC-1155, ERC-1155 metadata URI.
@@ -36,13 +39,37 @@ const CALLS_PER_BATCH: usize = 512;
 /// JSON-RPC batches of calls in flight at once.
 const CHUNKS_IN_FLIGHT: usize = 4;
 
-/// The contracts already described: probed for interfaces, and asked their names.
+/// The contracts described by blocks not yet written: probed for interfaces, and asked their
+/// names. Those of written blocks are in `ev_tokens`, looked up one by one (a chain may have
+/// millions of contracts, too many to hold in memory).
 #[derive(Debug, Default, Clone)]
 pub struct Known {
     /// Asked `supportsInterface`.
     pub probed: FxHashSet<Address>,
     /// Asked `name()` / `symbol()`.
     pub named: FxHashSet<Address>,
+}
+
+impl Known {
+    /// Adds what the store says of `a` (its `ev_tokens` row: probed, and maybe named), once.
+    fn learn(
+        &mut self,
+        store: &Store,
+        chain: u64,
+        a: &Address,
+        looked: &mut FxHashSet<Address>,
+    ) -> Result<(), EvmError> {
+        if !looked.insert(*a) || self.probed.contains(a) {
+            return Ok(());
+        }
+        if let Some(row) = store.get::<EvTokens>(&(chain, a.0.0))? {
+            self.probed.insert(*a);
+            if row.0.named {
+                self.named.insert(*a);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The answers of one contract's interface probes.
@@ -162,8 +189,14 @@ fn token_events(block: &Block) -> BTreeMap<Address, (Shape, BTreeSet<U256>)> {
 }
 
 /// The calls the blocks' rows need, in block order; `known` learns the contracts they describe.
-fn plan(blocks: &[Block], known: &mut Known) -> (Vec<(&'static str, Value)>, Vec<Slot>) {
+fn plan(
+    blocks: &[Block],
+    known: &mut Known,
+    store: &Store,
+    chain: u64,
+) -> Result<(Vec<(&'static str, Value)>, Vec<Slot>), EvmError> {
     let (mut calls, mut slots) = (Vec::new(), Vec::new());
+    let mut looked = FxHashSet::default();
     for (i, block) in blocks.iter().enumerate() {
         let tag = hex_quantity(block.number);
         for a in touched(block) {
@@ -171,9 +204,15 @@ fn plan(blocks: &[Block], known: &mut Known) -> (Vec<(&'static str, Value)>, Vec
             slots.push(Slot::Balance(i, a));
         }
         let tokens = token_events(block);
-        let fresh: BTreeSet<Address> = created(block)
+        let seen: BTreeSet<Address> = created(block)
             .into_iter()
             .chain(tokens.keys().copied())
+            .collect();
+        for a in &seen {
+            known.learn(store, chain, a, &mut looked)?;
+        }
+        let fresh: BTreeSet<Address> = seen
+            .into_iter()
             .filter(|a| !known.probed.contains(a))
             .collect();
         for a in fresh {
@@ -205,7 +244,7 @@ fn plan(blocks: &[Block], known: &mut Known) -> (Vec<(&'static str, Value)>, Vec
             }
         }
     }
-    (calls, slots)
+    Ok((calls, slots))
 }
 
 /// The bytes an `eth_call` returned; `None` when it failed (reverted) or answered no hex.
@@ -221,17 +260,20 @@ fn balance(answer: Result<RawResult, ClientError>, what: &str) -> Result<U256, E
         .map_err(|e| EvmError::Answer(format!("{what}: {e}: {}", raw.json())))
 }
 
-/// Reads what `blocks` need from `source`, one [`Enrichment`] per block, in JSON-RPC batches
+/// Reads what `blocks` need from `source`, one [`Enrichment`] per block (`known` and the
+/// chain's `ev_tokens` in `store` say which contracts are already described), in JSON-RPC batches
 /// of at most 512 calls, four at a time.
 pub async fn enrich(
     source: &Arc<EvmSource>,
     blocks: &[Block],
     known: &mut Known,
+    store: &Store,
+    chain: u64,
 ) -> Result<Vec<Enrichment>, EvmError> {
     let Some(first) = blocks.first() else {
         return Ok(Vec::new());
     };
-    let (calls, slots) = plan(blocks, known);
+    let (calls, slots) = plan(blocks, known, store, chain)?;
     let chunks: Vec<Vec<(&'static str, Value)>> =
         calls.chunks(CALLS_PER_BATCH).map(<[_]>::to_vec).collect();
     let mut answers = Vec::with_capacity(calls.len());
