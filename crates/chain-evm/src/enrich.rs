@@ -107,6 +107,9 @@ pub struct Enrichment {
     pub uris: Vec<(Address, U256, Option<String>)>,
 }
 
+/// A JSON-RPC call: method and params.
+type Call = (&'static str, Value);
+
 /// Where an answer goes.
 #[derive(Debug, Clone, Copy)]
 enum Slot {
@@ -134,7 +137,7 @@ fn addr_hex(a: &Address) -> String {
     format!("{a:#x}")
 }
 
-fn eth_call(to: &Address, call: TokenCall, tag: &str) -> (&'static str, Value) {
+fn eth_call(to: &Address, call: TokenCall, tag: &str) -> Call {
     let data = Bytes::from(call.calldata()).to_string();
     ("eth_call", json!([{"to": addr_hex(to), "data": data}, tag]))
 }
@@ -194,7 +197,7 @@ fn plan(
     known: &mut Known,
     store: &Store,
     chain: u64,
-) -> Result<(Vec<(&'static str, Value)>, Vec<Slot>), EvmError> {
+) -> Result<(Vec<Call>, Vec<Slot>), EvmError> {
     let (mut calls, mut slots) = (Vec::new(), Vec::new());
     let mut looked = FxHashSet::default();
     for (i, block) in blocks.iter().enumerate() {
@@ -274,8 +277,7 @@ pub async fn enrich(
         return Ok(Vec::new());
     };
     let (calls, slots) = plan(blocks, known, store, chain)?;
-    let chunks: Vec<Vec<(&'static str, Value)>> =
-        calls.chunks(CALLS_PER_BATCH).map(<[_]>::to_vec).collect();
+    let chunks: Vec<Vec<Call>> = calls.chunks(CALLS_PER_BATCH).map(<[_]>::to_vec).collect();
     let mut answers = Vec::with_capacity(calls.len());
     for wave in chunks.chunks(CHUNKS_IN_FLIGHT) {
         let tasks: Vec<_> = wave
