@@ -1,5 +1,17 @@
 //! The EVM chains' room (the C-Chain's EVM side and any EVM L1): reads accepted blocks with
-//! their receipts and call traces from a node's JSON-RPC ([`source`]), for the deriver that
-//! turns them into the Data API's EVM rows.
+//! their receipts and call traces from a node's JSON-RPC ([`source`]), reads what their rows
+//! need beyond them (balances, token metadata: [`enrich`]) and derives the Data API's EVM rows
+//! ([`tables`](mod@tables), [`rows`]) in crash-safe batches ([`EvmChain`], [`sync`]). See
+//! `docs/evm-indexing.md`.
 
+mod derive;
+pub mod enrich;
+mod error;
+pub mod parse;
+pub mod rows;
 pub mod source;
+pub mod tables;
+
+pub use derive::{EvmChain, SyncConfig, run, sync, write_blocks};
+pub use error::EvmError;
+pub use tables::tables;

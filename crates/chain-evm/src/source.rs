@@ -357,6 +357,26 @@ impl EvmSource {
         .await
     }
 
+    /// Runs `calls` as one batch until the node answers each call, retried as a whole; an
+    /// answer may be a JSON-RPC error (an `eth_call` that reverts), kept as such.
+    pub async fn calls(
+        &self,
+        what: &str,
+        calls: &[(&str, Value)],
+    ) -> Result<Vec<Result<RawResult, ClientError>>, SourceError> {
+        self.retry(what, || async {
+            let mut answers = self.client.call_batch(calls).await?;
+            let failed = answers
+                .iter()
+                .position(|a| matches!(a, Err(e) if !matches!(e, ClientError::Rpc { .. })));
+            if let Some(Err(e)) = failed.map(|i| answers.swap_remove(i)) {
+                return Err(e);
+            }
+            Ok(answers)
+        })
+        .await
+    }
+
     /// Runs `call` until it succeeds, pausing with doubling backoff after each failure.
     async fn retry<T, F, Fut>(&self, what: &str, call: F) -> Result<T, SourceError>
     where

@@ -1,0 +1,499 @@
+//! [`EvmChain`]: turns read blocks, with what [`enrich`](crate::enrich) read for them, into the
+//! EVM tables' rows, in batches that hold whole blocks and the cursor after them (so a crash at
+//! any moment, then a restart, gives the index a clean run gives); and [`sync`], the follower
+//! that reads a node from the cursor to its tip and keeps polling.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use snowline_node_index::IndexError;
+use snowline_node_index::derive::{PendingRows, Staging, drop_batch, write_batch};
+use snowline_store::{Linear, ReadView, Store, WriteBatch};
+use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U256};
+
+use crate::enrich::{Enrichment, Known, enrich};
+use crate::error::EvmError;
+use crate::parse::{Block, Tx, parse_batch};
+use crate::rows::{
+    BlockRow, ContractRow, CursorRow, InternalRow, TokenRow, TransferKind, TransferRef,
+    TransferRow, TxRow,
+};
+use crate::source::EvmSource;
+use crate::tables::*;
+
+/// How [`sync`] follows a node.
+#[derive(Debug, Clone)]
+pub struct SyncConfig {
+    /// Pause between looks at the tip once caught up.
+    pub poll: Duration,
+    /// Stop once this block is derived (`None`: follow forever).
+    pub stop_after: Option<u64>,
+}
+
+impl Default for SyncConfig {
+    fn default() -> Self {
+        Self {
+            poll: Duration::from_secs(1),
+            stop_after: None,
+        }
+    }
+}
+
+/// The deriver of one EVM chain: the cursor and the rows a batch changes more than once.
+#[derive(Debug)]
+pub struct EvmChain {
+    chain: u64,
+    /// The cursor after the staged blocks.
+    staged: Option<CursorRow>,
+    /// The cursor the store holds.
+    written: Option<CursorRow>,
+    /// Contracts described by blocks not yet written.
+    known: Known,
+    owners: PendingRows<EvErc721Owner>,
+    by_owner: PendingRows<EvErc721ByOwner>,
+    tokens: PendingRows<EvTokens>,
+}
+
+/// The 20 bytes of an address.
+fn a20(a: &Address) -> Addr {
+    a.0.0
+}
+
+/// A word's 32 bytes, big-endian.
+fn w32(v: &U256) -> Word {
+    v.to_be_bytes::<32>()
+}
+
+impl EvmChain {
+    /// The deriver of chain `chain`, from where `store` stands.
+    pub fn open(store: &Store, chain: u64) -> Result<Self, EvmError> {
+        let written = store.get::<EvCursor>(&chain)?.map(|l| l.0);
+        Ok(Self {
+            chain,
+            staged: written,
+            written,
+            known: Known::default(),
+            owners: PendingRows::default(),
+            by_owner: PendingRows::default(),
+            tokens: PendingRows::default(),
+        })
+    }
+
+    /// The chain id.
+    pub fn chain(&self) -> u64 {
+        self.chain
+    }
+
+    /// The next block to derive.
+    pub fn next(&self) -> u64 {
+        self.staged.map_or(0, |c| c.next)
+    }
+
+    /// The contracts described by blocks not yet written (the store has the others): what the
+    /// next blocks' calls are planned against.
+    pub fn known_mut(&mut self) -> &mut Known {
+        &mut self.known
+    }
+
+    /// Forgets the contracts planned for blocks that will not be written.
+    pub fn forget_planned(&mut self) {
+        self.known = Known::default();
+    }
+
+    /// Stages `block`'s rows into `batch`; on an error nothing of the block is kept.
+    pub fn apply(
+        &mut self,
+        store: &Store,
+        block: &Block,
+        enr: &Enrichment,
+        batch: &mut WriteBatch,
+    ) -> Result<(), EvmError> {
+        let c = self.chain;
+        let expected = self.next();
+        if block.number != expected {
+            return Err(EvmError::OutOfOrder {
+                expected,
+                found: block.number,
+            });
+        }
+        if let Some(cur) = self.staged.filter(|c| c.last_hash != block.parent) {
+            return Err(EvmError::ParentMismatch {
+                number: block.number,
+                expected: cur.last_hash,
+                found: block.parent,
+            });
+        }
+        let n = block.number;
+        let ts = block.timestamp;
+        let mut fees = U256::ZERO;
+        for (i, tx) in block.txs.iter().enumerate() {
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            fees =
+                fees.saturating_add(U256::from(tx.gas_used).saturating_mul(tx.effective_gas_price));
+            self.apply_tx(store, block, index, tx, batch)?;
+        }
+        let cumulative = self.staged.map_or(0, |c| c.cumulative_txs) + block.txs.len() as u64;
+        let row = BlockRow {
+            hash: block.hash,
+            parent: block.parent,
+            timestamp: ts,
+            miner: block.miner,
+            tx_count: u32::try_from(block.txs.len()).unwrap_or(u32::MAX),
+            gas_used: block.gas_used,
+            gas_limit: block.gas_limit,
+            base_fee: block.base_fee,
+            block_gas_cost: block.block_gas_cost,
+            fees_spent: fees,
+            cumulative_txs: cumulative,
+        };
+        batch.put::<EvBlocks>(&(c, n), &Linear(row));
+        batch.put::<EvBlockHashes>(&(c, block.hash.0), &n);
+
+        for (a, p) in &enr.probes {
+            let key = (c, a20(a));
+            let mut row = self.token(store, &key)?.unwrap_or_default();
+            row.erc165 = p.erc165;
+            row.erc721 = p.erc721;
+            row.erc1155 = p.erc1155;
+            row.first_block = n;
+            let stored = self.token_stored(store, &key)?;
+            self.tokens.put(key, Linear(row), stored);
+        }
+        for (a, names) in &enr.names {
+            let key = (c, a20(a));
+            let mut row = self.token(store, &key)?.unwrap_or(TokenRow {
+                first_block: n,
+                ..TokenRow::default()
+            });
+            row.named = true;
+            row.name = names.name.clone();
+            row.symbol = names.symbol.clone();
+            row.decimals = names.decimals;
+            let stored = self.token_stored(store, &key)?;
+            self.tokens.put(key, Linear(row), stored);
+        }
+        for (a, id, uri) in &enr.uris {
+            if let Some(uri) = uri {
+                batch.put::<EvNftUris>(&(c, a20(a), w32(id)), uri);
+            }
+        }
+        for (a, balance) in &enr.balances {
+            batch.put::<EvNative>(&(c, a20(a), n), &w32(balance));
+        }
+        self.staged = Some(CursorRow {
+            next: n + 1,
+            last_hash: block.hash,
+            cumulative_txs: cumulative,
+        });
+        Ok(())
+    }
+
+    fn token(&self, store: &Store, key: &(u64, Addr)) -> Result<Option<TokenRow>, EvmError> {
+        Ok(match self.tokens.get(key) {
+            Some((v, _)) => v.map(|l| l.0.clone()),
+            None => store.get::<EvTokens>(key)?.map(|l| l.0),
+        })
+    }
+
+    fn token_stored(&self, store: &Store, key: &(u64, Addr)) -> Result<bool, EvmError> {
+        Ok(match self.tokens.get(key) {
+            Some((_, stored)) => stored,
+            None => store.get::<EvTokens>(key)?.is_some(),
+        })
+    }
+
+    fn apply_tx(
+        &mut self,
+        store: &Store,
+        block: &Block,
+        index: u32,
+        tx: &Tx,
+        batch: &mut WriteBatch,
+    ) -> Result<(), EvmError> {
+        let (c, n, ts) = (self.chain, block.number, block.timestamp);
+        let hash = tx.hash.0;
+        let created = if tx.status == Some(false) {
+            None
+        } else {
+            tx.contract_address
+        };
+        let row = TxRow {
+            block: n,
+            block_hash: block.hash,
+            timestamp: ts,
+            index,
+            from: tx.from,
+            to: tx.to,
+            value: tx.value,
+            gas_limit: tx.gas,
+            gas_used: tx.gas_used,
+            effective_gas_price: tx.effective_gas_price,
+            gas_price: tx.gas_price,
+            max_fee: tx.max_fee,
+            max_priority_fee: tx.max_priority_fee,
+            nonce: tx.nonce,
+            tx_type: u8::try_from(tx.tx_type).unwrap_or(u8::MAX),
+            status: tx.status,
+            input: tx.input.clone(),
+            created,
+        };
+        batch.put::<EvTxs>(&(c, hash), &Linear(row));
+        batch.put::<EvTxsByBlock>(&(c, n, index), &hash);
+        for a in [Some(tx.from), tx.to, created].into_iter().flatten() {
+            batch.put::<EvTxsByAddress>(&(c, a20(&a), n, index), &hash);
+        }
+
+        for (emitter, log_index, log) in &tx.transfers {
+            let operator = match log {
+                TransferLog::Erc1155 { operator, .. } => Some(*operator),
+                _ => None,
+            };
+            for (sub, t) in log.transfers(*emitter, *log_index).into_iter().enumerate() {
+                let sub = u32::try_from(sub).unwrap_or(u32::MAX);
+                let (kind, value, token_id) = match t.kind {
+                    TokenTransferKind::Erc20 { value } => (TransferKind::Erc20, value, U256::ZERO),
+                    TokenTransferKind::Erc721 { token_id } => {
+                        (TransferKind::Erc721, U256::from(1u8), token_id)
+                    }
+                    TokenTransferKind::Erc1155 { token_id, value } => {
+                        (TransferKind::Erc1155, value, token_id)
+                    }
+                };
+                let row = TransferRow {
+                    kind,
+                    from: t.from,
+                    to: t.to,
+                    value,
+                    token_id,
+                    operator,
+                    tx_hash: tx.hash,
+                    tx_index: index,
+                    timestamp: ts,
+                    block_hash: block.hash,
+                };
+                let token = a20(emitter);
+                batch.put::<EvTransfersByToken>(&(c, token, n, *log_index, sub), &Linear(row));
+                batch.put::<EvTransfersByTx>(
+                    &(c, hash, *log_index, sub),
+                    &Linear(TransferRef {
+                        token: *emitter,
+                        block: n,
+                    }),
+                );
+                batch.put::<EvTransfersByAddress>(&(c, a20(&t.from), n, *log_index, sub), &token);
+                batch.put::<EvTransfersByAddress>(&(c, a20(&t.to), n, *log_index, sub), &token);
+                if kind == TransferKind::Erc721 {
+                    self.move_nft(store, token, w32(&token_id), a20(&t.to))?;
+                }
+            }
+        }
+
+        for (i, f) in tx.internals.iter().flatten().enumerate() {
+            let frame = u32::try_from(i).unwrap_or(u32::MAX);
+            let row = InternalRow {
+                tx_hash: tx.hash,
+                block: n,
+                timestamp: ts,
+                tx_index: index,
+                frame,
+                depth: f.depth,
+                kind: f.kind,
+                from: f.from,
+                to: f.to,
+                value: f.value,
+                gas_limit: f.gas_limit,
+                gas_used: f.gas_used,
+                reverted: f.reverted,
+            };
+            for a in [Some(f.from), f.to].into_iter().flatten() {
+                batch.put::<EvInternalByAddress>(
+                    &(c, a20(&a), n, index, frame),
+                    &Linear(row.clone()),
+                );
+            }
+            batch.put::<EvInternalByTx>(&(c, hash, frame), &Linear(row));
+            let nested_create =
+                f.depth > 0 && matches!(f.kind, CallKind::Create | CallKind::Create2);
+            if let (true, false, Some(to)) = (nested_create, f.reverted, f.to) {
+                self.contract(batch, tx, block, index, frame, to, Some(f.from));
+            }
+        }
+        if let Some(addr) = created {
+            self.contract(batch, tx, block, index, 0, addr, None);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn contract(
+        &self,
+        batch: &mut WriteBatch,
+        tx: &Tx,
+        block: &Block,
+        tx_index: u32,
+        frame: u32,
+        addr: Address,
+        factory: Option<Address>,
+    ) {
+        let c = self.chain;
+        let row = ContractRow {
+            deployer: tx.from,
+            deployer_contract: factory,
+            tx_hash: tx.hash,
+            block: block.number,
+            timestamp: block.timestamp,
+            tx_index,
+            frame,
+        };
+        batch.put::<EvContracts>(&(c, a20(&addr)), &Linear(row));
+        for d in [Some(tx.from), factory].into_iter().flatten() {
+            batch.put::<EvContractsByDeployer>(
+                &(c, a20(&d), block.number, tx_index, frame),
+                &a20(&addr),
+            );
+        }
+    }
+
+    /// Moves an ERC-721 token to `to` (the zero address: burnt, no owner).
+    fn move_nft(
+        &mut self,
+        store: &Store,
+        contract: Addr,
+        id: Word,
+        to: Addr,
+    ) -> Result<(), EvmError> {
+        let c = self.chain;
+        let key = (c, contract, id);
+        let (prev, stored) = match self.owners.get(&key) {
+            Some((v, stored)) => (v.copied(), stored),
+            None => {
+                let v = store.get::<EvErc721Owner>(&key)?;
+                (v, v.is_some())
+            }
+        };
+        if let Some(prev) = prev {
+            let k = (c, prev, contract, id);
+            let stored = match self.by_owner.get(&k) {
+                Some((_, stored)) => stored,
+                None => store.get::<EvErc721ByOwner>(&k)?.is_some(),
+            };
+            self.by_owner.delete(k, stored);
+        }
+        if to == [0u8; 20] {
+            self.owners.delete(key, stored);
+        } else {
+            self.owners.put(key, to, stored);
+            let k = (c, to, contract, id);
+            let stored = match self.by_owner.get(&k) {
+                Some((_, stored)) => stored,
+                None => store.get::<EvErc721ByOwner>(&k)?.is_some(),
+            };
+            self.by_owner.put(k, (), stored);
+        }
+        Ok(())
+    }
+}
+
+impl Staging for EvmChain {
+    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
+        self.owners.finish(batch, view)?;
+        self.by_owner.finish(batch, view)?;
+        self.tokens.finish(batch, view)?;
+        if let Some(cur) = self.staged {
+            batch.put::<EvCursor>(&self.chain, &Linear(cur));
+        }
+        Ok(())
+    }
+
+    fn seal(&mut self) {
+        self.owners.seal();
+        self.by_owner.seal();
+        self.tokens.seal();
+    }
+
+    fn committed(&mut self) {
+        self.owners.committed();
+        self.by_owner.committed();
+        self.tokens.committed();
+        self.written = self.staged;
+        self.known = Known::default();
+    }
+
+    fn discard(&mut self) {
+        self.owners.discard();
+        self.by_owner.discard();
+        self.tokens.discard();
+        self.staged = self.written;
+        self.known = Known::default();
+    }
+}
+
+/// Derives `blocks` (read and enriched) as one batch: all of them with the cursor, or nothing.
+pub fn write_blocks(
+    store: &Store,
+    chain: &mut EvmChain,
+    blocks: &[Block],
+    enrichments: &[Enrichment],
+) -> Result<(), EvmError> {
+    let mut batch = WriteBatch::new();
+    for (b, e) in blocks.iter().zip(enrichments) {
+        if let Err(err) = chain.apply(store, b, e, &mut batch) {
+            drop_batch(chain, &mut batch);
+            return Err(err);
+        }
+    }
+    write_batch(store, chain, &mut batch)?;
+    Ok(())
+}
+
+/// Follows the node `source` serves into `store`: from the cursor to the tip, a batch of whole
+/// blocks at a time, then polls for more every `config.poll`. Returns the next block once
+/// `config.stop_after` is derived; otherwise runs until an error.
+pub async fn sync(
+    store: &Store,
+    source: &Arc<EvmSource>,
+    config: &SyncConfig,
+) -> Result<u64, EvmError> {
+    let chain_id = source.chain_id().await?;
+    let mut chain = EvmChain::open(store, chain_id)?;
+    loop {
+        let next = chain.next();
+        if config.stop_after.is_some_and(|s| next > s) {
+            return Ok(next);
+        }
+        let tip = source.tip().await?;
+        let end = config.stop_after.map_or(tip, |s| s.min(tip));
+        if next > end {
+            tokio::time::sleep(config.poll).await;
+            continue;
+        }
+        let mut stream = source.stream(next, end);
+        while let Some(fetched) = stream.recv().await {
+            let blocks = parse_batch(fetched?).await?;
+            let enriched = enrich(source, &blocks, chain.known_mut(), store, chain_id).await;
+            let enrichments = match enriched {
+                Ok(e) => e,
+                Err(e) => {
+                    chain.forget_planned();
+                    return Err(e);
+                }
+            };
+            write_blocks(store, &mut chain, &blocks, &enrichments)?;
+            tracing::debug!(chain = chain_id, next = chain.next(), "EVM blocks derived");
+        }
+    }
+}
+
+/// [`sync`] forever (until an error).
+pub async fn run(store: &Store, source: &Arc<EvmSource>, poll: Duration) -> Result<(), EvmError> {
+    sync(
+        store,
+        source,
+        &SyncConfig {
+            poll,
+            stop_after: None,
+        },
+    )
+    .await
+    .map(|_| ())
+}

@@ -1,0 +1,51 @@
+//! What can stop the EVM deriver.
+
+use snowline_node_index::IndexError;
+use snowline_store::StoreError;
+use snowline_types::codec::CodecError;
+use snowline_types::evm::B256;
+
+use crate::source::SourceError;
+
+/// Why deriving an EVM chain stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum EvmError {
+    /// Reading from the node failed.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// The node answered something unusable.
+    #[error("{0}")]
+    Answer(String),
+    /// A block does not follow the last derived one: the node is on another chain (or the
+    /// chain reorganised, which an Avalanche chain never does).
+    #[error(
+        "block {number} names parent {found}, but the indexed block {} is {expected}: the node \
+         serves another chain than the one indexed",
+        number.saturating_sub(1)
+    )]
+    ParentMismatch {
+        /// The block that does not follow.
+        number: u64,
+        /// The hash of the last indexed block.
+        expected: B256,
+        /// The parent the block names.
+        found: B256,
+    },
+    /// A block other than the next one was offered.
+    #[error("block {found} offered where block {expected} is next")]
+    OutOfOrder {
+        /// The next block.
+        expected: u64,
+        /// The block offered.
+        found: u64,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Writing a batch failed.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// A stored row does not decode.
+    #[error(transparent)]
+    Codec(#[from] CodecError),
+}

@@ -1,0 +1,773 @@
+//! The values of the EVM tables: a block, a transaction, a token transfer, an internal
+//! transaction, a contract's creation, a token's metadata, the follower's cursor. Each is stored
+//! in the linear codec (`store::Linear`), fields in declaration order; addresses are their 20
+//! bytes, hashes their 32, amounts 32 bytes big-endian.
+
+use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
+use snowline_types::evm::{Address, B256, CallKind, U256};
+use snowline_types::rest::evm::ErcType;
+
+fn put_u256(w: &mut Writer, v: &U256) {
+    w.raw(&v.to_be_bytes::<32>());
+}
+
+fn get_u256(r: &mut Reader<'_>) -> Result<U256, CodecError> {
+    r.array::<32>().map(U256::from_be_bytes)
+}
+
+fn put_addr(w: &mut Writer, a: &Address) {
+    w.raw(a.as_slice());
+}
+
+fn get_addr(r: &mut Reader<'_>) -> Result<Address, CodecError> {
+    r.array::<20>().map(Address::from)
+}
+
+fn put_hash(w: &mut Writer, h: &B256) {
+    w.raw(h.as_slice());
+}
+
+fn get_hash(r: &mut Reader<'_>) -> Result<B256, CodecError> {
+    r.array::<32>().map(B256::from)
+}
+
+fn put_opt<T>(w: &mut Writer, v: &Option<T>, f: impl FnOnce(&mut Writer, &T)) {
+    match v {
+        Some(v) => {
+            w.bool(true);
+            f(w, v);
+        }
+        None => w.bool(false),
+    }
+}
+
+fn get_opt<T>(
+    r: &mut Reader<'_>,
+    f: impl FnOnce(&mut Reader<'_>) -> Result<T, CodecError>,
+) -> Result<Option<T>, CodecError> {
+    if r.bool()? { f(r).map(Some) } else { Ok(None) }
+}
+
+fn get_string(r: &mut Reader<'_>) -> Result<String, CodecError> {
+    r.str().map(str::to_owned)
+}
+
+/// An optional bool as one byte: 0 absent, 1 false, 2 true.
+fn put_opt_bool(w: &mut Writer, v: Option<bool>) {
+    w.u8(match v {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    });
+}
+
+fn get_opt_bool(r: &mut Reader<'_>, what: &'static str) -> Result<Option<bool>, CodecError> {
+    match r.u8()? {
+        0 => Ok(None),
+        1 => Ok(Some(false)),
+        2 => Ok(Some(true)),
+        c => Err(bad_code(what, c)),
+    }
+}
+
+/// A stored code outside its enumeration.
+fn bad_code(what: &'static str, code: u8) -> CodecError {
+    CodecError::UnknownTypeId {
+        type_id: u32::from(code),
+        context: what,
+    }
+}
+
+/// One block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockRow {
+    /// Block hash.
+    pub hash: B256,
+    /// Parent's hash.
+    pub parent: B256,
+    /// Unix seconds.
+    pub timestamp: u64,
+    /// Fee recipient.
+    pub miner: Address,
+    /// Transactions in the block.
+    pub tx_count: u32,
+    /// Gas used.
+    pub gas_used: u64,
+    /// Gas limit.
+    pub gas_limit: u64,
+    /// EIP-1559 base fee, wei (absent before London / Apricot Phase 3).
+    pub base_fee: Option<U256>,
+    /// coreth / subnet-evm block gas cost.
+    pub block_gas_cost: Option<U256>,
+    /// Σ gasUsed × effectiveGasPrice over the block's txs, wei.
+    pub fees_spent: U256,
+    /// Transactions in this block and every block before it.
+    pub cumulative_txs: u64,
+}
+
+impl Encode for BlockRow {
+    fn encode(&self, w: &mut Writer) {
+        put_hash(w, &self.hash);
+        put_hash(w, &self.parent);
+        w.u64(self.timestamp);
+        put_addr(w, &self.miner);
+        w.u32(self.tx_count);
+        w.u64(self.gas_used);
+        w.u64(self.gas_limit);
+        put_opt(w, &self.base_fee, put_u256);
+        put_opt(w, &self.block_gas_cost, put_u256);
+        put_u256(w, &self.fees_spent);
+        w.u64(self.cumulative_txs);
+    }
+}
+
+impl Decode for BlockRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            hash: get_hash(r)?,
+            parent: get_hash(r)?,
+            timestamp: r.u64()?,
+            miner: get_addr(r)?,
+            tx_count: r.u32()?,
+            gas_used: r.u64()?,
+            gas_limit: r.u64()?,
+            base_fee: get_opt(r, get_u256)?,
+            block_gas_cost: get_opt(r, get_u256)?,
+            fees_spent: get_u256(r)?,
+            cumulative_txs: r.u64()?,
+        })
+    }
+}
+
+/// One transaction with its receipt's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxRow {
+    /// Block height.
+    pub block: u64,
+    /// Block hash.
+    pub block_hash: B256,
+    /// Block time, Unix seconds.
+    pub timestamp: u64,
+    /// Position in the block.
+    pub index: u32,
+    /// Sender.
+    pub from: Address,
+    /// Recipient; `None` for a creation.
+    pub to: Option<Address>,
+    /// Value sent, wei.
+    pub value: U256,
+    /// Gas limit.
+    pub gas_limit: u64,
+    /// Gas used (receipt).
+    pub gas_used: u64,
+    /// Price paid per gas (receipt's `effectiveGasPrice`, else the tx's `gasPrice`).
+    pub effective_gas_price: U256,
+    /// The tx's `gasPrice` as the node rendered it.
+    pub gas_price: Option<U256>,
+    /// EIP-1559 fee cap.
+    pub max_fee: Option<U256>,
+    /// EIP-1559 tip cap.
+    pub max_priority_fee: Option<U256>,
+    /// Sender's nonce.
+    pub nonce: u64,
+    /// EIP-2718 type.
+    pub tx_type: u8,
+    /// `Some(true)` succeeded, `Some(false)` failed, `None` a pre-Byzantium receipt.
+    pub status: Option<bool>,
+    /// Calldata (init code for a creation).
+    pub input: Vec<u8>,
+    /// The contract a creation tx made.
+    pub created: Option<Address>,
+}
+
+impl Encode for TxRow {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.block);
+        put_hash(w, &self.block_hash);
+        w.u64(self.timestamp);
+        w.u32(self.index);
+        put_addr(w, &self.from);
+        put_opt(w, &self.to, put_addr);
+        put_u256(w, &self.value);
+        w.u64(self.gas_limit);
+        w.u64(self.gas_used);
+        put_u256(w, &self.effective_gas_price);
+        put_opt(w, &self.gas_price, put_u256);
+        put_opt(w, &self.max_fee, put_u256);
+        put_opt(w, &self.max_priority_fee, put_u256);
+        w.u64(self.nonce);
+        w.u8(self.tx_type);
+        put_opt_bool(w, self.status);
+        w.bytes(&self.input);
+        put_opt(w, &self.created, put_addr);
+    }
+}
+
+impl Decode for TxRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            block: r.u64()?,
+            block_hash: get_hash(r)?,
+            timestamp: r.u64()?,
+            index: r.u32()?,
+            from: get_addr(r)?,
+            to: get_opt(r, get_addr)?,
+            value: get_u256(r)?,
+            gas_limit: r.u64()?,
+            gas_used: r.u64()?,
+            effective_gas_price: get_u256(r)?,
+            gas_price: get_opt(r, get_u256)?,
+            max_fee: get_opt(r, get_u256)?,
+            max_priority_fee: get_opt(r, get_u256)?,
+            nonce: r.u64()?,
+            tx_type: r.u8()?,
+            status: get_opt_bool(r, "EVM tx status")?,
+            input: r.bytes()?.to_vec(),
+            created: get_opt(r, get_addr)?,
+        })
+    }
+}
+
+/// The token standard of a transfer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TransferKind {
+    /// ERC-20 `Transfer`.
+    Erc20,
+    /// ERC-721 `Transfer`.
+    Erc721,
+    /// ERC-1155 `TransferSingle` / `TransferBatch`.
+    Erc1155,
+}
+
+impl TransferKind {
+    /// The stable one-byte code (the ERC's number's last two digits; never renumber).
+    pub const fn code(self) -> u8 {
+        match self {
+            Self::Erc20 => 20,
+            Self::Erc721 => 21,
+            Self::Erc1155 => 55,
+        }
+    }
+
+    /// The kind of `code`.
+    pub fn from_code(code: u8) -> Result<Self, CodecError> {
+        [Self::Erc20, Self::Erc721, Self::Erc1155]
+            .into_iter()
+            .find(|k| k.code() == code)
+            .ok_or_else(|| bad_code("EVM transfer kind", code))
+    }
+}
+
+/// One token transfer (an ERC-1155 batch log gives one per id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransferRow {
+    /// The standard.
+    pub kind: TransferKind,
+    /// Sender (zero: a mint).
+    pub from: Address,
+    /// Recipient (zero: a burn).
+    pub to: Address,
+    /// Amount (1 for ERC-721).
+    pub value: U256,
+    /// Token id (ERC-721, ERC-1155; zero for ERC-20).
+    pub token_id: U256,
+    /// ERC-1155 operator.
+    pub operator: Option<Address>,
+    /// The tx.
+    pub tx_hash: B256,
+    /// The tx's position in its block.
+    pub tx_index: u32,
+    /// Block time, Unix seconds.
+    pub timestamp: u64,
+    /// Block hash.
+    pub block_hash: B256,
+}
+
+impl Encode for TransferRow {
+    fn encode(&self, w: &mut Writer) {
+        w.u8(self.kind.code());
+        put_addr(w, &self.from);
+        put_addr(w, &self.to);
+        put_u256(w, &self.value);
+        put_u256(w, &self.token_id);
+        put_opt(w, &self.operator, put_addr);
+        put_hash(w, &self.tx_hash);
+        w.u32(self.tx_index);
+        w.u64(self.timestamp);
+        put_hash(w, &self.block_hash);
+    }
+}
+
+impl Decode for TransferRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            kind: TransferKind::from_code(r.u8()?)?,
+            from: get_addr(r)?,
+            to: get_addr(r)?,
+            value: get_u256(r)?,
+            token_id: get_u256(r)?,
+            operator: get_opt(r, get_addr)?,
+            tx_hash: get_hash(r)?,
+            tx_index: r.u32()?,
+            timestamp: r.u64()?,
+            block_hash: get_hash(r)?,
+        })
+    }
+}
+
+/// Where a transfer row is: its token and block (the rest of its key is the referrer's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransferRef {
+    /// The token contract.
+    pub token: Address,
+    /// The block.
+    pub block: u64,
+}
+
+impl Encode for TransferRef {
+    fn encode(&self, w: &mut Writer) {
+        put_addr(w, &self.token);
+        w.u64(self.block);
+    }
+}
+
+impl Decode for TransferRef {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            token: get_addr(r)?,
+            block: r.u64()?,
+        })
+    }
+}
+
+/// The stable one-byte code of a frame's opcode (never renumber).
+pub const fn call_kind_code(kind: CallKind) -> u8 {
+    match kind {
+        CallKind::Call => 0,
+        CallKind::CallCode => 1,
+        CallKind::StaticCall => 2,
+        CallKind::DelegateCall => 3,
+        CallKind::Create => 4,
+        CallKind::Create2 => 5,
+        CallKind::SelfDestruct => 6,
+        CallKind::Other => 7,
+    }
+}
+
+/// The opcode of `code`.
+pub fn call_kind_from_code(code: u8) -> Result<CallKind, CodecError> {
+    [
+        CallKind::Call,
+        CallKind::CallCode,
+        CallKind::StaticCall,
+        CallKind::DelegateCall,
+        CallKind::Create,
+        CallKind::Create2,
+        CallKind::SelfDestruct,
+        CallKind::Other,
+    ]
+    .into_iter()
+    .find(|k| call_kind_code(*k) == code)
+    .ok_or_else(|| bad_code("EVM call kind", code))
+}
+
+/// One internal transaction: a listed frame of a tx's call tree (value-carrying `CALL` /
+/// `CALLCODE`, every `CREATE` / `CREATE2`), the root frame (depth 0) included.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InternalRow {
+    /// The tx.
+    pub tx_hash: B256,
+    /// Block height.
+    pub block: u64,
+    /// Block time, Unix seconds.
+    pub timestamp: u64,
+    /// The tx's position in its block.
+    pub tx_index: u32,
+    /// Position among the tx's listed frames (depth-first order).
+    pub frame: u32,
+    /// Depth in the call tree (0: the tx's own call or creation).
+    pub depth: u32,
+    /// The frame's opcode.
+    pub kind: CallKind,
+    /// Caller.
+    pub from: Address,
+    /// Callee or created contract; `None` when a creation failed.
+    pub to: Option<Address>,
+    /// Value moved, wei.
+    pub value: U256,
+    /// Gas given to the frame.
+    pub gas_limit: u64,
+    /// Gas used by the frame.
+    pub gas_used: u64,
+    /// Whether the frame or one above it failed.
+    pub reverted: bool,
+}
+
+impl Encode for InternalRow {
+    fn encode(&self, w: &mut Writer) {
+        put_hash(w, &self.tx_hash);
+        w.u64(self.block);
+        w.u64(self.timestamp);
+        w.u32(self.tx_index);
+        w.u32(self.frame);
+        w.u32(self.depth);
+        w.u8(call_kind_code(self.kind));
+        put_addr(w, &self.from);
+        put_opt(w, &self.to, put_addr);
+        put_u256(w, &self.value);
+        w.u64(self.gas_limit);
+        w.u64(self.gas_used);
+        w.bool(self.reverted);
+    }
+}
+
+impl Decode for InternalRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            tx_hash: get_hash(r)?,
+            block: r.u64()?,
+            timestamp: r.u64()?,
+            tx_index: r.u32()?,
+            frame: r.u32()?,
+            depth: r.u32()?,
+            kind: call_kind_from_code(r.u8()?)?,
+            from: get_addr(r)?,
+            to: get_opt(r, get_addr)?,
+            value: get_u256(r)?,
+            gas_limit: r.u64()?,
+            gas_used: r.u64()?,
+            reverted: r.bool()?,
+        })
+    }
+}
+
+/// How a contract came to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractRow {
+    /// The sender of the creating tx (an externally owned account).
+    pub deployer: Address,
+    /// The contract whose `CREATE` / `CREATE2` made it, when not the tx itself (a factory).
+    pub deployer_contract: Option<Address>,
+    /// The creating tx.
+    pub tx_hash: B256,
+    /// Block height.
+    pub block: u64,
+    /// Block time, Unix seconds.
+    pub timestamp: u64,
+    /// The tx's position in its block.
+    pub tx_index: u32,
+    /// The creating frame's position among the tx's listed frames (0: the tx itself).
+    pub frame: u32,
+}
+
+impl Encode for ContractRow {
+    fn encode(&self, w: &mut Writer) {
+        put_addr(w, &self.deployer);
+        put_opt(w, &self.deployer_contract, put_addr);
+        put_hash(w, &self.tx_hash);
+        w.u64(self.block);
+        w.u64(self.timestamp);
+        w.u32(self.tx_index);
+        w.u32(self.frame);
+    }
+}
+
+impl Decode for ContractRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            deployer: get_addr(r)?,
+            deployer_contract: get_opt(r, get_addr)?,
+            tx_hash: get_hash(r)?,
+            block: r.u64()?,
+            timestamp: r.u64()?,
+            tx_index: r.u32()?,
+            frame: r.u32()?,
+        })
+    }
+}
+
+/// The stable one-byte code of an ERC type (never renumber).
+pub const fn erc_type_code(t: ErcType) -> u8 {
+    match t {
+        ErcType::Unknown => 0,
+        ErcType::Erc20 => 1,
+        ErcType::Erc721 => 2,
+        ErcType::Erc1155 => 3,
+    }
+}
+
+/// The ERC type of `code`.
+pub fn erc_type_from_code(code: u8) -> Result<ErcType, CodecError> {
+    [
+        ErcType::Unknown,
+        ErcType::Erc20,
+        ErcType::Erc721,
+        ErcType::Erc1155,
+    ]
+    .into_iter()
+    .find(|t| erc_type_code(*t) == code)
+    .ok_or_else(|| bad_code("ERC type", code))
+}
+
+/// What `eth_call`s told of a contract, read the first time it was created or emitted a token
+/// event (interfaces) and the first time it emitted an ERC-20 / ERC-721 `Transfer` (names).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TokenRow {
+    /// `supportsInterface(0x01ffc9a7)` (ERC-165); `None`: reverted or undecodable.
+    pub erc165: Option<bool>,
+    /// `supportsInterface(0x80ac58cd)` (ERC-721).
+    pub erc721: Option<bool>,
+    /// `supportsInterface(0xd9b67a26)` (ERC-1155).
+    pub erc1155: Option<bool>,
+    /// Whether `name()` / `symbol()` were asked (they are asked once).
+    pub named: bool,
+    /// `name()`.
+    pub name: Option<String>,
+    /// `symbol()`.
+    pub symbol: Option<String>,
+    /// `decimals()` (asked of contracts emitting an ERC-20 `Transfer`).
+    pub decimals: Option<u8>,
+    /// The block of the first probes.
+    pub first_block: u64,
+}
+
+impl TokenRow {
+    /// The contract's ERC type: ERC-721 or ERC-1155 when it claims ERC-165 and the interface,
+    /// ERC-20 when it answered `decimals()` after emitting an ERC-20 `Transfer`, else unknown.
+    pub fn erc_type(&self) -> ErcType {
+        let erc165 = self.erc165 == Some(true);
+        if erc165 && self.erc721 == Some(true) {
+            ErcType::Erc721
+        } else if erc165 && self.erc1155 == Some(true) {
+            ErcType::Erc1155
+        } else if self.decimals.is_some() {
+            ErcType::Erc20
+        } else {
+            ErcType::Unknown
+        }
+    }
+}
+
+impl Encode for TokenRow {
+    fn encode(&self, w: &mut Writer) {
+        put_opt_bool(w, self.erc165);
+        put_opt_bool(w, self.erc721);
+        put_opt_bool(w, self.erc1155);
+        w.bool(self.named);
+        put_opt(w, &self.name, |w, s| w.str(s));
+        put_opt(w, &self.symbol, |w, s| w.str(s));
+        put_opt(w, &self.decimals, |w, d| w.u8(*d));
+        w.u64(self.first_block);
+    }
+}
+
+impl Decode for TokenRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            erc165: get_opt_bool(r, "ERC-165 probe")?,
+            erc721: get_opt_bool(r, "ERC-721 probe")?,
+            erc1155: get_opt_bool(r, "ERC-1155 probe")?,
+            named: r.bool()?,
+            name: get_opt(r, get_string)?,
+            symbol: get_opt(r, get_string)?,
+            decimals: get_opt(r, |r| r.u8())?,
+            first_block: r.u64()?,
+        })
+    }
+}
+
+/// Where the follower of one chain stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CursorRow {
+    /// The next block to derive.
+    pub next: u64,
+    /// The hash of block `next - 1`, which block `next` must name as its parent.
+    pub last_hash: B256,
+    /// Transactions in blocks `0..next`.
+    pub cumulative_txs: u64,
+}
+
+impl Encode for CursorRow {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.next);
+        put_hash(w, &self.last_hash);
+        w.u64(self.cumulative_txs);
+    }
+}
+
+impl Decode for CursorRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            next: r.u64()?,
+            last_hash: get_hash(r)?,
+            cumulative_txs: r.u64()?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use proptest::prelude::*;
+    use snowline_types::codec::{Decode, Encode, Reader, Writer};
+
+    use super::*;
+
+    fn round_trip<T: Encode + Decode + PartialEq + std::fmt::Debug>(v: &T) {
+        let mut w = Writer::new();
+        v.encode(&mut w);
+        let bytes = w.into_bytes();
+        let mut r = Reader::new(&bytes);
+        assert_eq!(&T::decode(&mut r).unwrap(), v);
+        r.finish().unwrap();
+    }
+
+    fn decode_any<T: Decode>(bytes: &[u8]) {
+        let mut r = Reader::new(bytes);
+        let _ = T::decode(&mut r);
+    }
+
+    fn addr() -> impl Strategy<Value = Address> {
+        any::<[u8; 20]>().prop_map(Address::from)
+    }
+    fn hash() -> impl Strategy<Value = B256> {
+        any::<[u8; 32]>().prop_map(B256::from)
+    }
+    fn u256() -> impl Strategy<Value = U256> {
+        any::<[u8; 32]>().prop_map(U256::from_be_bytes)
+    }
+    fn kind() -> impl Strategy<Value = CallKind> {
+        (0u8..8).prop_map(|c| call_kind_from_code(c).unwrap())
+    }
+
+    prop_compose! {
+        fn block_row()(hash in hash(), parent in hash(), timestamp: u64, miner in addr(),
+            tx_count: u32, gas_used: u64, gas_limit: u64, base_fee in proptest::option::of(u256()),
+            block_gas_cost in proptest::option::of(u256()), fees_spent in u256(),
+            cumulative_txs: u64) -> BlockRow {
+            BlockRow { hash, parent, timestamp, miner, tx_count, gas_used, gas_limit, base_fee,
+                block_gas_cost, fees_spent, cumulative_txs }
+        }
+    }
+
+    prop_compose! {
+        fn tx_row()(block: u64, block_hash in hash(), timestamp: u64, index: u32, from in addr(),
+            to in proptest::option::of(addr()), value in u256(), gas_limit: u64, gas_used: u64,
+            effective_gas_price in u256(), gas_price in proptest::option::of(u256()),
+            max_fee in proptest::option::of(u256()),
+            max_priority_fee in proptest::option::of(u256()), nonce: u64, tx_type: u8,
+            status: Option<bool>, input in proptest::collection::vec(any::<u8>(), 0..64),
+            created in proptest::option::of(addr())) -> TxRow {
+            TxRow { block, block_hash, timestamp, index, from, to, value, gas_limit, gas_used,
+                effective_gas_price, gas_price, max_fee, max_priority_fee, nonce, tx_type, status,
+                input, created }
+        }
+    }
+
+    prop_compose! {
+        fn transfer_row()(kind in prop_oneof![Just(TransferKind::Erc20),
+            Just(TransferKind::Erc721), Just(TransferKind::Erc1155)], from in addr(),
+            to in addr(), value in u256(), token_id in u256(),
+            operator in proptest::option::of(addr()), tx_hash in hash(), tx_index: u32,
+            timestamp: u64, block_hash in hash()) -> TransferRow {
+            TransferRow { kind, from, to, value, token_id, operator, tx_hash, tx_index, timestamp,
+                block_hash }
+        }
+    }
+
+    prop_compose! {
+        fn internal_row()(tx_hash in hash(), block: u64, timestamp: u64, tx_index: u32,
+            frame: u32, depth: u32, kind in kind(), from in addr(),
+            to in proptest::option::of(addr()), value in u256(), gas_limit: u64, gas_used: u64,
+            reverted: bool) -> InternalRow {
+            InternalRow { tx_hash, block, timestamp, tx_index, frame, depth, kind, from, to,
+                value, gas_limit, gas_used, reverted }
+        }
+    }
+
+    prop_compose! {
+        fn contract_row()(deployer in addr(), deployer_contract in proptest::option::of(addr()),
+            tx_hash in hash(), block: u64, timestamp: u64, tx_index: u32, frame: u32)
+            -> ContractRow {
+            ContractRow { deployer, deployer_contract, tx_hash, block, timestamp, tx_index, frame }
+        }
+    }
+
+    prop_compose! {
+        fn token_row()(erc165: Option<bool>, erc721: Option<bool>, erc1155: Option<bool>,
+            named: bool, name: Option<String>, symbol: Option<String>, decimals: Option<u8>,
+            first_block: u64) -> TokenRow {
+            TokenRow { erc165, erc721, erc1155, named, name, symbol, decimals, first_block }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn rows_round_trip(b in block_row(), t in tx_row(), x in transfer_row(),
+            i in internal_row(), c in contract_row(), k in token_row(), token in addr(),
+            block: u64, next: u64, last_hash in hash(), cumulative_txs: u64) {
+            round_trip(&b);
+            round_trip(&t);
+            round_trip(&x);
+            round_trip(&i);
+            round_trip(&c);
+            round_trip(&k);
+            round_trip(&TransferRef { token, block });
+            round_trip(&CursorRow { next, last_hash, cumulative_txs });
+        }
+
+        #[test]
+        fn decoding_arbitrary_bytes_never_panics(
+            bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            decode_any::<BlockRow>(&bytes);
+            decode_any::<TxRow>(&bytes);
+            decode_any::<TransferRow>(&bytes);
+            decode_any::<TransferRef>(&bytes);
+            decode_any::<InternalRow>(&bytes);
+            decode_any::<ContractRow>(&bytes);
+            decode_any::<TokenRow>(&bytes);
+            decode_any::<CursorRow>(&bytes);
+        }
+    }
+
+    #[test]
+    fn erc_type_by_interface_claims_then_decimals() {
+        let yes = Some(true);
+        let t = |erc165, erc721, erc1155, decimals| {
+            TokenRow {
+                erc165,
+                erc721,
+                erc1155,
+                decimals,
+                ..TokenRow::default()
+            }
+            .erc_type()
+        };
+        assert_eq!(t(yes, yes, None, None), ErcType::Erc721);
+        assert_eq!(t(yes, Some(false), yes, None), ErcType::Erc1155);
+        // An interface claimed without ERC-165 itself is no claim.
+        assert_eq!(t(Some(false), yes, None, Some(18)), ErcType::Erc20);
+        assert_eq!(t(None, None, None, Some(0)), ErcType::Erc20);
+        assert_eq!(t(yes, Some(false), Some(false), None), ErcType::Unknown);
+        assert_eq!(t(None, None, None, None), ErcType::Unknown);
+    }
+
+    #[test]
+    fn codes_are_stable_and_unknown_codes_refused() {
+        assert_eq!(TransferKind::from_code(20).unwrap(), TransferKind::Erc20);
+        assert!(TransferKind::from_code(0).is_err());
+        for c in 0..8 {
+            assert_eq!(call_kind_code(call_kind_from_code(c).unwrap()), c);
+        }
+        assert!(call_kind_from_code(8).is_err());
+        for c in 0..4 {
+            assert_eq!(erc_type_code(erc_type_from_code(c).unwrap()), c);
+        }
+        assert!(erc_type_from_code(4).is_err());
+        let mut w = Writer::new();
+        w.u8(3);
+        assert!(TxRow::decode(&mut Reader::new(&[0u8; 200])).is_ok());
+        assert!(get_opt_bool(&mut Reader::new(w.as_bytes()), "x").is_err());
+    }
+}

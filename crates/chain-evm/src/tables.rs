@@ -1,0 +1,94 @@
+//! The Data API's EVM tables, one set for every EVM chain: each key starts with the chain id
+//! (`u64`, big-endian), then follows the order an endpoint reads it, so a page is one range scan.
+//! Addresses are their 20 bytes, hashes and token ids 32 bytes big-endian. See
+//! `docs/evm-indexing.md`.
+
+use snowline_store::{Linear, table};
+
+use crate::rows::{
+    BlockRow, ContractRow, CursorRow, InternalRow, TokenRow, TransferRef, TransferRow, TxRow,
+};
+
+/// A 20-byte address in a key or value.
+pub type Addr = [u8; 20];
+/// A 32-byte hash, token id or amount in a key or value.
+pub type Word = [u8; 32];
+
+table! {
+    /// Every EVM table, for composing a binary's [`Schema`](snowline_store::Schema).
+    pub fn tables();
+
+    /// `(chain, number) -> BlockRow`.
+    pub EvBlocks: "ev_blocks", (u64, u64) => Linear<BlockRow>;
+
+    /// `(chain, block hash) -> number`.
+    pub EvBlockHashes: "ev_block_hashes" (PointLookup), (u64, Word) => u64;
+
+    /// `(chain, tx hash) -> TxRow`.
+    pub EvTxs: "ev_txs" (PointLookup), (u64, Word) => Linear<TxRow>;
+
+    /// `(chain, block, tx index) -> tx hash`: a block's txs, and every tx in chain order.
+    pub EvTxsByBlock: "ev_txs_by_block", (u64, u64, u32) => Word;
+
+    /// `(chain, address, block, tx index) -> tx hash`: the txs an address sent, received or
+    /// created a contract with.
+    pub EvTxsByAddress: "ev_txs_by_address", (u64, Addr, u64, u32) => Word;
+
+    /// `(chain, token, block, log index, sub) -> TransferRow`: a token's transfers (`sub`
+    /// numbers the ids of an ERC-1155 batch log).
+    pub EvTransfersByToken: "ev_transfers_by_token", (u64, Addr, u64, u64, u32) => Linear<TransferRow>;
+
+    /// `(chain, tx hash, log index, sub) -> (token, block)`: a tx's transfers.
+    pub EvTransfersByTx: "ev_transfers_by_tx", (u64, Word, u64, u32) => Linear<TransferRef>;
+
+    /// `(chain, address, block, log index, sub) -> token`: the transfers from or to an address.
+    pub EvTransfersByAddress: "ev_transfers_by_address", (u64, Addr, u64, u64, u32) => Addr;
+
+    /// `(chain, address, block, tx index, frame) -> InternalRow`: internal txs from or to an
+    /// address (root frames included; `depth` says which).
+    pub EvInternalByAddress: "ev_internal_by_address", (u64, Addr, u64, u32, u32) => Linear<InternalRow>;
+
+    /// `(chain, tx hash, frame) -> InternalRow`: a tx's internal txs.
+    pub EvInternalByTx: "ev_internal_by_tx", (u64, Word, u32) => Linear<InternalRow>;
+
+    /// `(chain, contract) -> ContractRow`: how each contract was created.
+    pub EvContracts: "ev_contracts" (PointLookup), (u64, Addr) => Linear<ContractRow>;
+
+    /// `(chain, deployer, block, tx index, frame) -> contract`: contracts by the EOA that sent
+    /// the creating tx and by the factory contract that ran the `CREATE`.
+    pub EvContractsByDeployer: "ev_contracts_by_deployer", (u64, Addr, u64, u32, u32) => Addr;
+
+    /// `(chain, contract) -> TokenRow`: ERC type and metadata, read by `eth_call` at first sight.
+    pub EvTokens: "ev_tokens" (PointLookup), (u64, Addr) => Linear<TokenRow>;
+
+    /// `(chain, contract, token id) -> owner`: each ERC-721 token's current owner.
+    pub EvErc721Owner: "ev_erc721_owner", (u64, Addr, Word) => Addr;
+
+    /// `(chain, owner, contract, token id) -> ()`: the ERC-721 tokens an address owns.
+    pub EvErc721ByOwner: "ev_erc721_by_owner", (u64, Addr, Addr, Word) => ();
+
+    /// `(chain, contract, token id) -> URI`: `tokenURI` / `uri` as of the id's last move.
+    pub EvNftUris: "ev_nft_uris", (u64, Addr, Word) => String;
+
+    /// `(chain, address, block) -> balance`: the native balance after each block that touched
+    /// the address (`eth_getBalance`); the balance at block N is the last row at or before N.
+    pub EvNative: "ev_native", (u64, Addr, u64) => Word;
+
+    /// `chain -> CursorRow`: the next block and the hash it must name as parent.
+    pub EvCursor: "ev_cursor", u64 => Linear<CursorRow>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_distinct() {
+        let mut names: Vec<&str> = tables().iter().map(|t| t.name).collect();
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n);
+        assert!(names.iter().all(|n| n.starts_with("ev_")));
+    }
+}
