@@ -394,11 +394,16 @@ impl EvmChain {
     }
 }
 
+impl EvmChain {
+    /// The unwritten rows the batch protocol drives together.
+    fn parts(&mut self) -> [&mut dyn Staging; 3] {
+        [&mut self.owners, &mut self.by_owner, &mut self.tokens]
+    }
+}
+
 impl Staging for EvmChain {
     fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
-        self.owners.finish(batch, view)?;
-        self.by_owner.finish(batch, view)?;
-        self.tokens.finish(batch, view)?;
+        self.parts().finish(batch, view)?;
         if let Some(cur) = self.staged {
             batch.put::<EvCursor>(&self.chain, &Linear(cur));
         }
@@ -406,23 +411,17 @@ impl Staging for EvmChain {
     }
 
     fn seal(&mut self) {
-        self.owners.seal();
-        self.by_owner.seal();
-        self.tokens.seal();
+        self.parts().seal();
     }
 
     fn committed(&mut self) {
-        self.owners.committed();
-        self.by_owner.committed();
-        self.tokens.committed();
+        self.parts().committed();
         self.written = self.staged;
         self.known = Known::default();
     }
 
     fn discard(&mut self) {
-        self.owners.discard();
-        self.by_owner.discard();
-        self.tokens.discard();
+        self.parts().discard();
         self.staged = self.written;
         self.known = Known::default();
     }

@@ -1296,21 +1296,19 @@ fn register_message(
 impl Staging for PChain {
     /// Adds the final rows of every table the staged batch changed.
     fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
-        self.parts()
-            .into_iter()
-            .try_for_each(|part| part.finish(batch, view))
+        self.parts().finish(batch, view)
     }
 
     fn seal(&mut self) {
-        self.parts().into_iter().for_each(|part| part.seal());
+        self.parts().seal();
     }
 
     fn committed(&mut self) {
-        self.parts().into_iter().for_each(|part| part.committed());
+        self.parts().committed();
     }
 
     fn discard(&mut self) {
-        self.parts().into_iter().for_each(|part| part.discard());
+        self.parts().discard();
     }
 }
 

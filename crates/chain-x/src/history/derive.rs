@@ -732,6 +732,16 @@ impl XHistory {
         Ok(())
     }
 
+    /// The unwritten rows the batch protocol drives together.
+    fn parts(&mut self) -> [&mut dyn Staging; 4] {
+        [
+            &mut self.utxos,
+            &mut self.early,
+            &mut self.txs,
+            &mut self.balances,
+        ]
+    }
+
     /// The staged batch is complete: adds the rows held back until now (the final UTXO, tx
     /// and balance rows, the last container time), each written once.
     fn finish_rows(&mut self, batch: &mut WriteBatch) {
@@ -756,25 +766,16 @@ impl Staging for XHistory {
     }
 
     fn seal(&mut self) {
-        self.utxos.seal();
-        self.early.seal();
-        self.txs.seal();
-        self.balances.seal();
+        self.parts().seal();
     }
 
     fn committed(&mut self) {
-        self.utxos.committed();
-        self.early.committed();
-        self.txs.committed();
-        self.balances.committed();
+        self.parts().committed();
         self.first_time_pending = false;
     }
 
     fn discard(&mut self) {
-        self.utxos.discard();
-        self.early.discard();
-        self.txs.discard();
-        self.balances.discard();
+        self.parts().discard();
         self.fresh.clear();
         self.last_time = None;
         if self.first_time_pending {

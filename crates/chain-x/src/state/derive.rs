@@ -614,28 +614,31 @@ impl Staging for XChainState {
     }
 
     fn seal(&mut self) {
-        self.each(|s| s.seal());
+        self.parts().seal();
     }
 
     fn committed(&mut self) {
-        self.each(|s| s.committed());
+        self.parts().committed();
     }
 
     fn discard(&mut self) {
-        self.each(|s| s.discard());
+        self.parts().discard();
     }
 }
 
 impl XChainState {
-    fn each(&mut self, f: impl Fn(&mut dyn Staging)) {
-        f(&mut self.utxos);
-        f(&mut self.atomic_created);
-        f(&mut self.atomic_spent);
-        f(&mut self.early);
-        f(&mut self.txs);
-        f(&mut self.seq);
-        f(&mut self.atomic_seq);
-        f(&mut self.c_atomic_seq);
+    /// The overlays, unwritten rows and counters the batch protocol drives together.
+    fn parts(&mut self) -> [&mut dyn Staging; 8] {
+        [
+            &mut self.utxos,
+            &mut self.atomic_created,
+            &mut self.atomic_spent,
+            &mut self.early,
+            &mut self.txs,
+            &mut self.seq,
+            &mut self.atomic_seq,
+            &mut self.c_atomic_seq,
+        ]
     }
 }
 

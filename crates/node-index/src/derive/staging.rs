@@ -63,6 +63,24 @@ impl<A: Staging, B: Staging> Staging for (A, B) {
     }
 }
 
+/// A deriver's generations of unwritten rows, driven together in the array's order (a deriver
+/// lists its parts once and forwards each step to the list).
+impl<const N: usize> Staging for [&mut dyn Staging; N] {
+    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
+        self.iter_mut()
+            .try_for_each(|part| part.finish(batch, view))
+    }
+    fn seal(&mut self) {
+        self.iter_mut().for_each(|part| part.seal());
+    }
+    fn committed(&mut self) {
+        self.iter_mut().for_each(|part| part.committed());
+    }
+    fn discard(&mut self) {
+        self.iter_mut().for_each(|part| part.discard());
+    }
+}
+
 /// Drops what `batch` staged: empties it and tells `parts` to forget it.
 pub fn drop_batch(parts: &mut impl Staging, batch: &mut WriteBatch) {
     batch.clear();
