@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use common::pmodel::{Kind, MBlock, MStaker, MUtxo, PModel, split};
-use common::{DataApi, start, upstream};
+use common::{DataApi, follow, upstream};
 use serde_json::{Value, json};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_types::address::format_address;
@@ -41,32 +41,6 @@ fn now_secs() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
-}
-
-/// `data-api` following `up` (in pages of 16 containers, so proposals and their options fall
-/// in different batches), the devnet's P genesis applied; waits until it has caught up.
-fn follow(dir: &std::path::Path, up: &upstream::Upstream, seed: u64) -> DataApi {
-    let seed = seed.to_string();
-    let api = start(
-        dir,
-        &[
-            "--upstream",
-            &up.url,
-            "--genesis",
-            "devnet",
-            "--devnet-seed",
-            &seed,
-            "--follow-batch",
-            "16",
-            "--no-rate-limits",
-        ],
-    );
-    assert!(
-        api.wait_until(120, |a| a.get("/readyz").status == 200),
-        "never ready: {}",
-        api.get("/readyz").body
-    );
-    api
 }
 
 /// A devnet served, followed, and replayed by the model.
@@ -133,7 +107,7 @@ fn world_of(
     );
     let keys = devnet.keys().addrs().to_vec();
     let dir = tempfile::tempdir().unwrap();
-    let api = follow(dir.path(), &up, seed);
+    let api = follow(dir.path(), &up, seed, 120);
     // Caught up: the P-Chain's last block is indexed.
     let last = model.blocks.last().unwrap();
     let node = last

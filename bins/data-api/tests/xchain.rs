@@ -9,7 +9,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{DataApi, start, upstream};
+use common::{DataApi, follow, start, upstream};
 use serde_json::{Value, json};
 use snowline_types::address::format_address;
 use snowline_types::network::NetworkInfo;
@@ -18,34 +18,6 @@ const X: &str = "/v1/networks/local/blockchains/x-chain";
 
 fn x_addr(a: &snowline_types::ShortId) -> String {
     format_address("X", NetworkInfo::LOCAL.hrp, a).unwrap()
-}
-
-/// Starts data-api following `up` and waits until it has caught up.
-/// `data-api` following `up` in pages of 16 containers, so that most batches are derived while
-/// the previous one is being written (the follower's write-behind) and the comparisons below
-/// cover it.
-fn follow(dir: &std::path::Path, up: &upstream::Upstream, seed: u64) -> DataApi {
-    let seed = seed.to_string();
-    let api = start(
-        dir,
-        &[
-            "--upstream",
-            &up.url,
-            "--genesis",
-            "devnet",
-            "--devnet-seed",
-            &seed,
-            "--follow-batch",
-            "16",
-            "--no-rate-limits",
-        ],
-    );
-    assert!(
-        api.wait_until(60, |a| a.get("/readyz").status == 200),
-        "never ready: {}",
-        api.get("/readyz").body
-    );
-    api
 }
 
 /// Every page of a UTXO listing, following `nextPageToken`.
@@ -101,7 +73,7 @@ fn node_utxos(up: &upstream::Upstream, addr: &str) -> BTreeSet<String> {
 fn utxos_and_balances_equal_the_nodes_for_every_address() {
     let up = upstream::start(7, 0);
     let dir = tempfile::tempdir().unwrap();
-    let api = follow(dir.path(), &up, 7);
+    let api = follow(dir.path(), &up, 7, 60);
     let mut checked_spent = 0;
     for a in &up.addrs {
         let addr = x_addr(a);
@@ -216,7 +188,7 @@ fn utxos_and_balances_equal_the_nodes_for_every_address() {
 fn pages_visit_every_utxo_once_in_every_order() {
     let up = upstream::start(3, 0);
     let dir = tempfile::tempdir().unwrap();
-    let api = follow(dir.path(), &up, 3);
+    let api = follow(dir.path(), &up, 3, 60);
     let addrs: Vec<String> = up.addrs.iter().take(12).map(x_addr).collect();
     let joined = addrs.join(",");
     for spent in [false, true] {
@@ -302,7 +274,7 @@ fn pages_visit_every_utxo_once_in_every_order() {
 fn tokens_and_parameters_are_checked() {
     let up = upstream::start(5, 0);
     let dir = tempfile::tempdir().unwrap();
-    let api = follow(dir.path(), &up, 5);
+    let api = follow(dir.path(), &up, 5, 60);
     let a = x_addr(&up.addrs[1]);
     let first = api
         .get(&format!("{X}/utxos?addresses={a}&pageSize=1"))
@@ -342,7 +314,7 @@ fn tokens_and_parameters_are_checked() {
     }
     // A token survives a restart (the secret is kept in the data directory).
     drop(api);
-    let api = follow(dir.path(), &up, 5);
+    let api = follow(dir.path(), &up, 5, 60);
     assert_eq!(
         api.get(&format!(
             "{X}/utxos?addresses={a}&pageSize=1&pageToken={token}"
@@ -430,7 +402,7 @@ fn tokens_and_parameters_are_checked() {
 fn vertices_balances_in_time_and_blockchains() {
     let up = upstream::start(9, 0);
     let dir = tempfile::tempdir().unwrap();
-    let api = follow(dir.path(), &up, 9);
+    let api = follow(dir.path(), &up, 9, 60);
     // Every vertex of the devnet at its height, paged one at a time, in both orders.
     let mut by_height: BTreeMap<u64, Vec<String>> = BTreeMap::new();
     for r in up
@@ -537,7 +509,7 @@ fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
     drop(up);
     let up = upstream::start_partial(11, 0, cut);
     let dir = tempfile::tempdir().unwrap();
-    let api = follow(dir.path(), &up, 11);
+    let api = follow(dir.path(), &up, 11, 60);
     // The ingest gauges are refreshed every second.
     assert!(api.wait_until(10, |a| {
         let m = a.get("/metrics").body;
@@ -587,7 +559,7 @@ fn an_imported_file_serves_what_following_serves() {
     // `fixtures/devnet` is the small devnet of seed 1 (docs/devnet.md).
     let up = upstream::start(1, 0);
     let followed_dir = tempfile::tempdir().unwrap();
-    let followed = follow(followed_dir.path(), &up, 1);
+    let followed = follow(followed_dir.path(), &up, 1, 60);
     let want = common::view(&followed, &up.addrs);
     drop(followed);
     let dir = tempfile::tempdir().unwrap();

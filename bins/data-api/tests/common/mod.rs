@@ -72,6 +72,33 @@ pub fn create_key(dir: &Path, name: &str, org: &str, tier: &str) -> (String, Str
     (id, secret)
 }
 
+/// `data-api` following `up` with the devnet of `seed`'s genesis, in pages of 16 containers (so
+/// most batches are derived while the previous one is written, and P-Chain proposals and their
+/// options fall in different batches); waits up to `ready_secs` until it has caught up.
+pub fn follow(dir: &Path, up: &upstream::Upstream, seed: u64, ready_secs: u64) -> DataApi {
+    let seed = seed.to_string();
+    let api = start(
+        dir,
+        &[
+            "--upstream",
+            &up.url,
+            "--genesis",
+            "devnet",
+            "--devnet-seed",
+            &seed,
+            "--follow-batch",
+            "16",
+            "--no-rate-limits",
+        ],
+    );
+    assert!(
+        api.wait_until(ready_secs, |a| a.get("/readyz").status == 200),
+        "never ready: {}",
+        api.get("/readyz").body
+    );
+    api
+}
+
 /// Starts `data-api serve --data-dir DIR ARGS --listen 127.0.0.1:0`; waits for "listening on".
 pub fn start(dir: &Path, args: &[&str]) -> DataApi {
     let mut child = Command::new(env!("CARGO_BIN_EXE_data-api"))
