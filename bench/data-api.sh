@@ -46,21 +46,12 @@ REL=$CARGO_TARGET_DIR/release
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 
-if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release -p snowline-devnet --bin devnet-gen
-  cargo build --release -p node-rpc -p data-api
-  cargo build --release -p snowline-rest --example rest-hello --example rest-load
-fi
-
 # shellcheck source=lib.sh
 source bench/lib.sh
+build_bench
 
 # The devnet (generated once; see bench/node-rpc.sh and docs/devnet.md).
-DEV=${DEVNET_DIR:-$WORK/devnet-$N_TXS}
-if [ ! -s "$DEV/containers.jsonl" ]; then
-  mkdir -p "$DEV"
-  "$REL/devnet-gen" --seed 1 --preset "large:$N_TXS" --out "$DEV" >"$WORK/gen.log" 2>&1
-fi
+devnet
 FILE=$DEV/containers.jsonl
 if [ -n "${PREFIX:-}" ]; then
   head -n "$PREFIX" "$DEV/containers.jsonl" >"$WORK/prefix.jsonl"

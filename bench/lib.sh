@@ -1,5 +1,21 @@
 # What the bench scripts share; sourced, never run. `run` reads REL (the release dir), CONNS,
-# MAX_REQ and SECS from the script that sources it.
+# MAX_REQ and SECS from the script that sources it; `devnet` reads REL, WORK and N_TXS and sets
+# DEV.
+
+build_bench() { # the release binaries the data-api benchmarks run, unless NO_BUILD is set
+  [ -n "${NO_BUILD:-}" ] && return 0
+  cargo build --release -p snowline-devnet --bin devnet-gen
+  cargo build --release -p node-rpc -p data-api
+  cargo build --release -p snowline-rest --example rest-hello --example rest-load
+}
+devnet() { # the large:N_TXS devnet of seed 1 in DEVNET_DIR or WORK/devnet-N_TXS, generated once
+  DEV=${DEVNET_DIR:-$WORK/devnet-$N_TXS}
+  if [ ! -s "$DEV/containers.jsonl" ]; then
+    mkdir -p "$DEV"
+    "$REL/devnet-gen" --seed 1 --preset "large:$N_TXS" --out "$DEV" >"$WORK/gen.log" 2>&1
+    tail -1 "$WORK/gen.log"
+  fi
+}
 
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 PIDS=()

@@ -32,21 +32,12 @@ REL=$CARGO_TARGET_DIR/release
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 
-if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release -p snowline-devnet --bin devnet-gen
-  cargo build --release -p node-rpc -p data-api
-  cargo build --release -p snowline-rest --example rest-hello --example rest-load
-fi
-
 # shellcheck source=lib.sh
 source bench/lib.sh
+build_bench
 
 # The devnet (generated once) and its P-Chain lines.
-DEV=${DEVNET_DIR:-$WORK/devnet-$N_TXS}
-if [ ! -s "$DEV/containers.jsonl" ]; then
-  mkdir -p "$DEV"
-  "$REL/devnet-gen" --seed 1 --preset "large:$N_TXS" --out "$DEV" | tee "$WORK/gen.log"
-fi
+devnet
 PFILE=$WORK/p-blocks.jsonl
 grep '"path":"P/block"' "$DEV/containers.jsonl" >"$PFILE"
 BLOCKS=$(wc -l <"$PFILE")
