@@ -102,6 +102,19 @@ pub struct ServeArgs {
     /// chains to the built-in C-Chains and overriding them by chainId (docs/data-api.md).
     #[arg(long, env = "SNOWLINE_DATA_API_CHAINS")]
     pub chains: Option<PathBuf>,
+    /// An EVM chain to index, `CHAIN_ID=RPC_URL` (the chain must be in the chain registry),
+    /// e.g. `43112=http://127.0.0.1:9650/ext/bc/C/rpc`; repeatable (docs/data-api.md, "EVM
+    /// chains").
+    #[arg(long = "evm", env = "SNOWLINE_EVM", value_delimiter = ',',
+          value_parser = snowline_chain_evm::EvmSourceConfig::parse_flag)]
+    pub evm: Vec<snowline_chain_evm::EvmSourceConfig>,
+    /// A JSON file of EVM chains to index (`{"chains": [{"chainId", "rpcUrl", "startBlock",
+    /// ...}]}`), which may also describe chains the registry does not list.
+    #[arg(long, env = "SNOWLINE_EVM_CONFIG")]
+    pub evm_config: Option<PathBuf>,
+    /// Pause between looks at an EVM node's tip once caught up, in milliseconds.
+    #[arg(long, env = "SNOWLINE_EVM_POLL_MS", default_value_t = 200)]
+    pub evm_poll_ms: u64,
     /// Secret authenticating page tokens, 64 hex digits. When absent, one is generated on first
     /// start and kept in `DATA_DIR/token-secret`, so tokens survive restarts.
     #[arg(long, env = "SNOWLINE_DATA_API_TOKEN_SECRET", hide_env_values = true)]

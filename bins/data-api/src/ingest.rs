@@ -19,8 +19,8 @@ use snowline_types::network::NetworkInfo;
 
 /// Schema version of the data-api store; bumped when its tables change incompatibly (5: the
 /// C-Chain's atomic txs from `C/block` join X's and P's atomic memory; 6: the P-Chain's
-/// per-owner sums, `ph_balances` and `ph_unspent_special`).
-const SCHEMA_VERSION: u32 = 6;
+/// per-owner sums, `ph_balances` and `ph_unspent_special`; 7: the EVM chains' `ev_` tables).
+const SCHEMA_VERSION: u32 = 7;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis
@@ -28,12 +28,13 @@ const SCHEMA_VERSION: u32 = 6;
 pub const GENESIS_START_TIME: u64 = 1_599_696_000;
 
 /// The tables of the data-api store: the container index, the X-Chain history, the P-Chain,
-/// usage events.
+/// the EVM chains, usage events.
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
         .chain(snowline_chain_x::history::tables())
         .chain(snowline_chain_p::tables())
+        .chain(snowline_chain_evm::tables())
         .chain(snowline_access::usage::tables())
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }

@@ -4,6 +4,7 @@
 
 mod adapters;
 mod cli;
+mod evm;
 mod ingest;
 mod keys;
 mod secret;

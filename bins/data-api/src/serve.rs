@@ -7,10 +7,13 @@ use std::time::Duration;
 
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
+use snowline_chain_evm::SyncStatus;
+use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_data_api::chains;
+use snowline_data_api::evm::NoPrices;
 use snowline_node_index::FollowStatus;
 use snowline_rest::prometheus_client::metrics::gauge::Gauge;
 use snowline_rest::{
@@ -54,10 +57,19 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let writer = UsageWriter::start((*log).clone(), WriterConfig::default())
         .map_err(|e| format!("cannot start the usage writer: {e}"))?;
     let usage = Arc::new(StoreUsage(writer));
-    let registry = ChainRegistry::builtin_with(args.chains.as_deref())?;
+    let mut registry = ChainRegistry::builtin_with(args.chains.as_deref())?;
+    let evm_sources = crate::evm::sources(&args)?;
+    crate::evm::register(&mut registry, &evm_sources)?;
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
-    let router = snowline_data_api::planned::routes(router, registry, network);
+    let router = snowline_data_api::planned::routes(router, network);
+    let router = snowline_data_api::evm::routes(
+        router,
+        Arc::new(EvmPages::new(Arc::clone(&store))),
+        registry,
+        Arc::new(NoPrices),
+        secret.clone(),
+    );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
     let router = snowline_data_api::primary::routes(
         router,
@@ -68,9 +80,18 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     )?;
 
     let follow_status = Arc::new(FollowStatus::new());
+    let evm = crate::evm::follow_all(
+        &store,
+        evm_sources,
+        Duration::from_millis(args.evm_poll_ms.max(10)),
+    );
     let ready = Arc::new(Ready {
         keys: Arc::clone(&keys),
         follow: args.upstream.as_ref().map(|_| Arc::clone(&follow_status)),
+        evm: evm
+            .iter()
+            .map(|f| (f.chain_id, Arc::clone(&f.status)))
+            .collect(),
     });
     let behind = Gauge::<i64>::default();
     let upstream_up = Gauge::<i64>::default();
@@ -198,6 +219,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         f.abort();
         drop(f.await);
     }
+    for f in evm {
+        f.task.abort();
+        drop(f.task.await);
+    }
     match Arc::try_unwrap(usage) {
         Ok(StoreUsage(writer)) => writer
             .shutdown()
@@ -241,6 +266,7 @@ fn rate_limits(args: &ServeArgs) -> RateLimits {
 struct Ready {
     keys: Arc<StoreKeys>,
     follow: Option<Arc<FollowStatus>>,
+    evm: Vec<(u64, Arc<SyncStatus>)>,
 }
 
 impl Readiness for Ready {
@@ -266,6 +292,23 @@ impl Readiness for Ready {
                 )
             } else {
                 Check::up("ingest")
+            });
+        }
+        for (chain, status) in &self.evm {
+            let s = status.snapshot();
+            let name = format!("evm-{chain}");
+            checks.push(if !s.node_up {
+                Check::down(
+                    &name,
+                    match &s.last_error {
+                        Some(e) => format!("node unavailable: {e}"),
+                        None => "node not reached yet".to_owned(),
+                    },
+                )
+            } else if s.caught_up_at.is_none() {
+                Check::down(&name, format!("catching up: {} blocks behind", s.behind()))
+            } else {
+                Check::up(&name)
             });
         }
         checks

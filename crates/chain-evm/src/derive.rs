@@ -11,8 +11,9 @@ use snowline_node_index::derive::{PendingRows, Staging, drop_batch, write_batch}
 use snowline_store::{Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U256};
 
-use crate::enrich::{Enrichment, Known, enrich};
+use crate::enrich::{Enrichment, Known, enrich, genesis_balances};
 use crate::error::EvmError;
+use crate::follow::SyncStatus;
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
     BlockRow, ContractRow, CursorRow, InternalRow, TokenRow, TransferKind, TransferRef,
@@ -28,6 +29,13 @@ pub struct SyncConfig {
     pub poll: Duration,
     /// Stop once this block is derived (`None`: follow forever).
     pub stop_after: Option<u64>,
+    /// The first block to index when the store has none of the chain (later starts keep the
+    /// cursor): 0 for the whole chain.
+    pub start: u64,
+    /// Where to report progress.
+    pub status: Option<Arc<SyncStatus>>,
+    /// The accounts the genesis funds (no block names them): their balances are read at block 0.
+    pub genesis_accounts: Vec<Address>,
 }
 
 impl Default for SyncConfig {
@@ -35,6 +43,9 @@ impl Default for SyncConfig {
         Self {
             poll: Duration::from_secs(1),
             stop_after: None,
+            start: 0,
+            status: None,
+            genesis_accounts: Vec::new(),
         }
     }
 }
@@ -43,6 +54,8 @@ impl Default for SyncConfig {
 #[derive(Debug)]
 pub struct EvmChain {
     chain: u64,
+    /// The first block, when the store has no cursor yet.
+    start: u64,
     /// The cursor after the staged blocks.
     staged: Option<CursorRow>,
     /// The cursor the store holds.
@@ -65,11 +78,13 @@ fn w32(v: &U256) -> Word {
 }
 
 impl EvmChain {
-    /// The deriver of chain `chain`, from where `store` stands.
-    pub fn open(store: &Store, chain: u64) -> Result<Self, EvmError> {
+    /// The deriver of chain `chain`, from where `store` stands (from block `start` when the
+    /// store has none of the chain).
+    pub fn open(store: &Store, chain: u64, start: u64) -> Result<Self, EvmError> {
         let written = store.get::<EvCursor>(&chain)?.map(|l| l.0);
         Ok(Self {
             chain,
+            start,
             staged: written,
             written,
             known: Known::default(),
@@ -86,7 +101,7 @@ impl EvmChain {
 
     /// The next block to derive.
     pub fn next(&self) -> u64 {
-        self.staged.map_or(0, |c| c.next)
+        self.staged.map_or(self.start, |c| c.next)
     }
 
     /// The contracts described by blocks not yet written (the store has the others): what the
@@ -180,10 +195,16 @@ impl EvmChain {
         for (a, balance) in &enr.balances {
             batch.put::<EvNative>(&(c, a20(a), n), &w32(balance));
         }
+        let traced = block.txs.iter().all(|tx| tx.internals.is_some());
         self.staged = Some(CursorRow {
+            first: self.staged.map_or(n, |c| c.first),
             next: n + 1,
             last_hash: block.hash,
             cumulative_txs: cumulative,
+            untraced_from: self
+                .staged
+                .and_then(|c| c.untraced_from)
+                .or((!traced).then_some(n)),
         });
         Ok(())
     }
@@ -454,7 +475,7 @@ pub async fn sync(
     config: &SyncConfig,
 ) -> Result<u64, EvmError> {
     let chain_id = source.chain_id().await?;
-    let mut chain = EvmChain::open(store, chain_id)?;
+    let mut chain = EvmChain::open(store, chain_id, config.start)?;
     loop {
         let next = chain.next();
         if config.stop_after.is_some_and(|s| next > s) {
@@ -462,6 +483,13 @@ pub async fn sync(
         }
         let tip = source.tip().await?;
         let end = config.stop_after.map_or(tip, |s| s.min(tip));
+        if let Some(status) = &config.status {
+            status.tip(tip);
+            status.indexed(next);
+            if next > tip {
+                status.caught_up();
+            }
+        }
         if next > end {
             tokio::time::sleep(config.poll).await;
             continue;
@@ -470,14 +498,35 @@ pub async fn sync(
         while let Some(fetched) = stream.recv().await {
             let blocks = parse_batch(fetched?).await?;
             let enriched = enrich(source, &blocks, chain.known_mut(), store, chain_id).await;
-            let enrichments = match enriched {
+            let mut enrichments = match enriched {
                 Ok(e) => e,
                 Err(e) => {
                     chain.forget_planned();
                     return Err(e);
                 }
             };
+            let has_genesis = blocks.first().is_some_and(|b| b.number == 0);
+            if has_genesis && !config.genesis_accounts.is_empty() {
+                let known: std::collections::BTreeSet<Address> =
+                    enrichments[0].balances.iter().map(|(a, _)| *a).collect();
+                let fresh: Vec<Address> = config
+                    .genesis_accounts
+                    .iter()
+                    .filter(|a| !known.contains(*a))
+                    .copied()
+                    .collect();
+                match genesis_balances(source, &fresh).await {
+                    Ok(b) => enrichments[0].balances.extend(b),
+                    Err(e) => {
+                        chain.forget_planned();
+                        return Err(e);
+                    }
+                }
+            }
             write_blocks(store, &mut chain, &blocks, &enrichments)?;
+            if let Some(status) = &config.status {
+                status.indexed(chain.next());
+            }
             tracing::debug!(chain = chain_id, next = chain.next(), "EVM blocks derived");
         }
     }
@@ -490,7 +539,7 @@ pub async fn run(store: &Store, source: &Arc<EvmSource>, poll: Duration) -> Resu
         source,
         &SyncConfig {
             poll,
-            stop_after: None,
+            ..SyncConfig::default()
         },
     )
     .await

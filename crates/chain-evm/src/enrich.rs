@@ -348,3 +348,27 @@ pub async fn enrich(
     }
     Ok(out)
 }
+
+/// The genesis balances of `accounts` (a chain's genesis allocations, which no block names):
+/// `eth_getBalance [address, "0x0"]` each.
+pub async fn genesis_balances(
+    source: &Arc<EvmSource>,
+    accounts: &[Address],
+) -> Result<Vec<(Address, U256)>, EvmError> {
+    let tag = hex_quantity(0);
+    let calls: Vec<Call> = accounts
+        .iter()
+        .map(|a| ("eth_getBalance", json!([addr_hex(a), tag])))
+        .collect();
+    let answers = source.calls("genesis balances", &calls).await?;
+    accounts
+        .iter()
+        .zip(answers)
+        .map(|(a, answer)| {
+            Ok((
+                *a,
+                balance(answer, &format!("eth_getBalance {a} at genesis"))?,
+            ))
+        })
+        .collect()
+}

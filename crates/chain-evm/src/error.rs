@@ -31,6 +31,16 @@ pub enum EvmError {
         /// The parent the block names.
         found: B256,
     },
+    /// The node serves another chain than the one configured.
+    #[error("{url} serves EVM chain {found}, not chain {expected} as configured")]
+    WrongChain {
+        /// The node.
+        url: String,
+        /// The chain configured.
+        expected: u64,
+        /// The chain the node serves.
+        found: u64,
+    },
     /// A block other than the next one was offered.
     #[error("block {found} offered where block {expected} is next")]
     OutOfOrder {
@@ -45,6 +55,9 @@ pub enum EvmError {
     /// Writing a batch failed.
     #[error(transparent)]
     Index(#[from] IndexError),
+    /// The index contradicts itself (a table names a row another does not hold).
+    #[error("the EVM index is inconsistent: {0}")]
+    Corrupt(String),
     /// A stored row does not decode.
     #[error(transparent)]
     Codec(#[from] CodecError),

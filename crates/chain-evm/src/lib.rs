@@ -1,17 +1,22 @@
 //! The EVM chains' room (the C-Chain's EVM side and any EVM L1): reads accepted blocks with
 //! their receipts and call traces from a node's JSON-RPC ([`source`]), reads what their rows
 //! need beyond them (balances, token metadata: [`enrich`]) and derives the Data API's EVM rows
-//! ([`tables`](mod@tables), [`rows`]) in crash-safe batches ([`EvmChain`], [`sync`]). See
-//! `docs/evm-indexing.md`.
+//! ([`tables`](mod@tables), [`rows`]) in crash-safe batches ([`EvmChain`], [`sync`]), and reads
+//! them back as the Data API's pages ([`pages`]). See `docs/evm-indexing.md`.
 
+pub mod config;
 mod derive;
 pub mod enrich;
 mod error;
+mod follow;
+pub mod pages;
 pub mod parse;
 pub mod rows;
 pub mod source;
 pub mod tables;
 
+pub use config::EvmSourceConfig;
 pub use derive::{EvmChain, SyncConfig, run, sync, write_blocks};
 pub use error::EvmError;
+pub use follow::{SyncSnapshot, SyncStatus, follow};
 pub use tables::tables;

@@ -579,28 +579,49 @@ impl Decode for TokenRow {
 /// Where the follower of one chain stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CursorRow {
+    /// The first block indexed (the configured start block; 0 for a whole chain).
+    pub first: u64,
     /// The next block to derive.
     pub next: u64,
     /// The hash of block `next - 1`, which block `next` must name as its parent.
     pub last_hash: B256,
-    /// Transactions in blocks `0..next`.
+    /// Transactions in blocks `first..next`.
     pub cumulative_txs: u64,
+    /// The first block derived without call traces (the node did not trace it), if any: internal
+    /// transactions from there on are not known.
+    pub untraced_from: Option<u64>,
+}
+
+impl CursorRow {
+    /// Whether the internal transactions of every block in `first..end` (all indexed blocks
+    /// when `end` is `None`) are known.
+    pub fn traced_before(&self, end: Option<u64>) -> bool {
+        match (self.untraced_from, end) {
+            (None, _) => true,
+            (Some(u), Some(end)) => end <= u,
+            (Some(_), None) => false,
+        }
+    }
 }
 
 impl Encode for CursorRow {
     fn encode(&self, w: &mut Writer) {
+        w.u64(self.first);
         w.u64(self.next);
         put_hash(w, &self.last_hash);
         w.u64(self.cumulative_txs);
+        put_opt(w, &self.untraced_from, |w, b| w.u64(*b));
     }
 }
 
 impl Decode for CursorRow {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
         Ok(Self {
+            first: r.u64()?,
             next: r.u64()?,
             last_hash: get_hash(r)?,
             cumulative_txs: r.u64()?,
+            untraced_from: get_opt(r, |r| r.u64())?,
         })
     }
 }
@@ -706,7 +727,8 @@ mod tests {
         #[test]
         fn rows_round_trip(b in block_row(), t in tx_row(), x in transfer_row(),
             i in internal_row(), c in contract_row(), k in token_row(), token in addr(),
-            block: u64, next: u64, last_hash in hash(), cumulative_txs: u64) {
+            block: u64, next: u64, last_hash in hash(), cumulative_txs: u64,
+            untraced_from: Option<u64>) {
             round_trip(&b);
             round_trip(&t);
             round_trip(&x);
@@ -714,7 +736,7 @@ mod tests {
             round_trip(&c);
             round_trip(&k);
             round_trip(&TransferRef { token, block });
-            round_trip(&CursorRow { next, last_hash, cumulative_txs });
+            round_trip(&CursorRow { first: block, next, last_hash, cumulative_txs, untraced_from });
         }
 
         #[test]

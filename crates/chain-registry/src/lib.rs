@@ -117,6 +117,13 @@ impl ChainRegistry {
         self
     }
 
+    /// Adds `record` to the chains of network `network` (`mainnet`, `fuji`, `testnet`, `local`),
+    /// with the checks a registry file's records get.
+    pub fn add(&mut self, network: &str, record: ChainRecord) -> Result<(), RegistryError> {
+        let info = network_named(network).ok_or_else(|| RegistryError::Network(network.into()))?;
+        self.insert(info, record)
+    }
+
     fn insert(
         &mut self,
         network: &'static NetworkInfo,

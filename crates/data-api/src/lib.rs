@@ -4,6 +4,7 @@
 //! records; this crate does HTTP only and never sees the store.
 
 pub mod chains;
+pub mod evm;
 mod params;
 pub mod pchain;
 pub mod planned;

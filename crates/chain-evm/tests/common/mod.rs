@@ -58,6 +58,7 @@ pub async fn sync_to(
     let config = SyncConfig {
         poll: Duration::from_millis(5),
         stop_after: Some(to),
+        ..SyncConfig::default()
     };
     sync(store, &source(url, blocks_per_batch), &config).await
 }

@@ -1,24 +1,21 @@
-//! The spec's endpoints whose data this instance does not index yet: EVM chain data, ICM
-//! messages, and Warp signature aggregation. Each is routed
+//! The spec's endpoints whose data this instance does not index yet: ICM messages and Warp
+//! signature aggregation. Each is routed
 //! and its parameters validated exactly as the spec constrains them, so a malformed request gets
 //! its 400 today; a valid one gets a 404 (data not indexed here) or, for the signature
 //! aggregator, a 503. The issues that index that data replace the last step with the answer.
 
 mod aggregator;
-mod evm;
 mod icm;
 
 use std::sync::Arc;
 
-use snowline_rest::{ApiError, Request, Router};
+use snowline_rest::{ApiError, Router};
 use snowline_types::network::NetworkInfo;
 
 use crate::params::served_network;
-use snowline_chain_registry::ChainRegistry;
 
 /// What the validating handlers share.
 pub(crate) struct Planned {
-    pub(crate) registry: ChainRegistry,
     pub(crate) network: &'static NetworkInfo,
 }
 
@@ -27,15 +24,6 @@ impl Planned {
     /// than the one indexed is 404.
     pub(crate) fn network(&self, raw: &str) -> Result<(), ApiError> {
         served_network(raw, self.network)
-    }
-
-    /// Resolves the `{chainId}` path value against the chain registry.
-    pub(crate) fn chain(&self, req: &Request) -> Result<(), ApiError> {
-        let raw = req.required_param("chainId")?;
-        self.registry
-            .lookup(raw)
-            .map(|_| ())
-            .map_err(crate::chains::lookup_error)
     }
 }
 
@@ -47,9 +35,8 @@ pub(crate) fn not_indexed(what: &str) -> ApiError {
 }
 
 /// Adds the validating routes of every spec endpoint not served from data yet.
-pub fn routes(router: Router, registry: ChainRegistry, network: &'static NetworkInfo) -> Router {
-    let planned = Arc::new(Planned { registry, network });
+pub fn routes(router: Router, network: &'static NetworkInfo) -> Router {
+    let planned = Arc::new(Planned { network });
     let router = aggregator::routes(router, &planned);
-    let router = evm::routes(router, &planned);
     icm::routes(router, &planned)
 }

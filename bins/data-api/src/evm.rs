@@ -1,0 +1,95 @@
+//! The EVM chains `serve` indexes: sources from `--evm` and `--evm-config`, the registry entries
+//! a sources file describes, and one follower task per chain.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use snowline_chain_evm::{EvmSourceConfig, SyncStatus};
+use snowline_chain_registry::ChainRegistry;
+use snowline_store::Store;
+use tokio::task::JoinHandle;
+
+use crate::cli::ServeArgs;
+
+/// One chain being followed.
+pub struct Followed {
+    /// Its EVM chain id.
+    pub chain_id: u64,
+    /// Where its follower stands.
+    pub status: Arc<SyncStatus>,
+    /// The follower.
+    pub task: JoinHandle<()>,
+}
+
+/// The sources of the flags and the file; a chain named twice is refused.
+pub fn sources(args: &ServeArgs) -> Result<Vec<EvmSourceConfig>, String> {
+    let mut all = args.evm.clone();
+    if let Some(path) = &args.evm_config {
+        all.extend(EvmSourceConfig::load(path)?);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for s in &all {
+        if !seen.insert(s.chain_id) {
+            return Err(format!("EVM chain {} is configured twice", s.chain_id));
+        }
+    }
+    Ok(all)
+}
+
+/// Adds the chains the sources describe to `registry`; every source's chain must then be in it.
+pub fn register(registry: &mut ChainRegistry, sources: &[EvmSourceConfig]) -> Result<(), String> {
+    for s in sources {
+        let id = s.chain_id.to_string();
+        match s.listing() {
+            Some(listing) => {
+                let (network, record) = listing?;
+                if registry.lookup(&id).is_err() {
+                    registry.add(&network, record).map_err(|e| e.to_string())?;
+                }
+            }
+            None if registry.lookup(&id).is_err() => {
+                return Err(format!(
+                    "EVM chain {id} is not in the chain registry: describe it in --evm-config \
+                     (network, chainName, networkToken) or list it in --chains"
+                ));
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// Starts a follower of each source.
+pub fn follow_all(
+    store: &Arc<Store>,
+    sources: Vec<EvmSourceConfig>,
+    poll: Duration,
+) -> Vec<Followed> {
+    sources
+        .into_iter()
+        .map(|source| {
+            let status = Arc::new(SyncStatus::default());
+            let (store, task_status) = (Arc::clone(store), Arc::clone(&status));
+            println!(
+                "data-api: indexing EVM chain {} from {}",
+                source.chain_id, source.rpc_url
+            );
+            let chain_id = source.chain_id;
+            let task = tokio::spawn(async move {
+                if let Err(e) = snowline_chain_evm::follow(store, &source, poll, task_status).await
+                {
+                    tracing::error!(chain = source.chain_id, error = %e, "EVM indexing stopped");
+                    eprintln!(
+                        "data-api: indexing EVM chain {} stopped: {e}",
+                        source.chain_id
+                    );
+                }
+            });
+            Followed {
+                chain_id,
+                status,
+                task,
+            }
+        })
+        .collect()
+}

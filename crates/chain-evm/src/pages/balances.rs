@@ -1,0 +1,55 @@
+//! Native balances as of a block.
+
+use snowline_store::{Direction, ReadView};
+use snowline_types::evm::{Address, U256};
+
+use super::{EvmPages, PageError, last_block};
+use crate::tables::EvNative;
+
+/// An address's native balance at a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NativeBalance {
+    /// The block the balance is as of (the one asked, or the last indexed).
+    pub block: u64,
+    /// Wei.
+    pub balance: U256,
+}
+
+impl EvmPages {
+    /// The native balance of `address` on `chain` after block `at` (the last indexed block when
+    /// `None`): the node's `eth_getBalance` at the last indexed block at or before it that
+    /// touched the address; zero when none did. A block past the last indexed one is
+    /// [`PageError::BeyondTip`].
+    pub fn native_balance(
+        &self,
+        chain: u64,
+        address: Address,
+        at: Option<u64>,
+    ) -> Result<NativeBalance, PageError> {
+        let (snapshot, cursor) = self.open(chain)?;
+        let last = last_block(&cursor).ok_or(PageError::NotIndexed(chain))?;
+        let block = at.unwrap_or(last);
+        if block > last {
+            return Err(PageError::BeyondTip { asked: block, last });
+        }
+        Ok(NativeBalance {
+            block,
+            balance: balance_at(&snapshot, chain, address, block)?,
+        })
+    }
+}
+
+/// The last balance row of `address` at or before `block`; zero when there is none.
+pub(crate) fn balance_at(
+    view: &impl ReadView,
+    chain: u64,
+    address: Address,
+    block: u64,
+) -> Result<U256, PageError> {
+    let a = address.0.0;
+    let row = view
+        .scan::<EvNative, _>((chain, a, 0)..=(chain, a, block), Direction::Reverse)?
+        .next()
+        .transpose()?;
+    Ok(row.map_or(U256::ZERO, |(_, w)| U256::from_be_bytes(w)))
+}

@@ -1,0 +1,125 @@
+//! [`EvmPages`]: the Data API's EVM reads, each from one store snapshot. Listings are keyset
+//! pages: a page resumes strictly past the position its caller carries in a page token (the
+//! `next` bytes each page returns); the REST layer authenticates those bytes, this layer gives
+//! them meaning. Nothing here knows HTTP.
+
+mod balances;
+mod blocks;
+mod contracts;
+mod internals;
+mod nfts;
+mod scan;
+mod transfers;
+mod txs;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use snowline_store::{Linear, ReadView, Snapshot, Store, StoreError};
+use snowline_types::evm::Address;
+
+pub use balances::NativeBalance;
+pub use blocks::BlockId;
+pub use contracts::{ContractPage, Deployed};
+pub use internals::InternalPage;
+pub use nfts::{Erc721Page, OwnedNft};
+pub use transfers::{Transfer, TransferPage};
+pub use txs::TxDetail;
+
+use crate::error::EvmError;
+use crate::rows::{CursorRow, TokenRow};
+use crate::tables::{EvCursor, EvTokens};
+
+/// Why a read could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// The store holds no block of the chain: it is not indexed here (yet).
+    #[error("chain {0} is not indexed by this instance yet")]
+    NotIndexed(u64),
+    /// The position to resume from is not one this layer wrote (a token for another listing).
+    #[error("the page position does not fit this listing")]
+    BadPosition,
+    /// A block past the last one indexed.
+    #[error("block {asked} is not indexed yet (the last indexed block is {last})")]
+    BeyondTip {
+        /// The block asked for.
+        asked: u64,
+        /// The last block indexed.
+        last: u64,
+    },
+    /// Internal transactions asked for blocks the node served without call traces.
+    #[error(
+        "internal transactions are not known from block {0} on: the chain's node served those \
+         blocks without call traces (debug_traceBlockByNumber)"
+    )]
+    Untraced(u64),
+    /// Reading the index failed (our fault).
+    #[error(transparent)]
+    Read(#[from] EvmError),
+}
+
+impl From<StoreError> for PageError {
+    fn from(e: StoreError) -> Self {
+        PageError::Read(e.into())
+    }
+}
+
+impl From<snowline_query::PositionError> for PageError {
+    fn from(_: snowline_query::PositionError) -> Self {
+        PageError::BadPosition
+    }
+}
+
+/// The Data API's view of the EVM chains: every call reads one snapshot, so a page is
+/// consistent while ingestion writes.
+#[derive(Debug, Clone)]
+pub struct EvmPages {
+    store: Arc<Store>,
+}
+
+impl EvmPages {
+    /// Pages over `store` (which holds the EVM tables).
+    pub fn new(store: Arc<Store>) -> Self {
+        Self { store }
+    }
+
+    /// Where the index of `chain` stands (`None`: not indexed).
+    pub fn cursor(&self, chain: u64) -> Result<Option<CursorRow>, PageError> {
+        Ok(self.store.get::<EvCursor>(&chain)?.map(|Linear(c)| c))
+    }
+
+    /// A snapshot and the chain's cursor in it; a chain with no block indexed is
+    /// [`PageError::NotIndexed`].
+    fn open(&self, chain: u64) -> Result<(Snapshot<'_>, CursorRow), PageError> {
+        let snapshot = self.store.snapshot();
+        let cursor = snapshot
+            .get::<EvCursor>(&chain)?
+            .map(|Linear(c)| c)
+            .ok_or(PageError::NotIndexed(chain))?;
+        Ok((snapshot, cursor))
+    }
+}
+
+/// The last block a cursor covers (`None` before the first).
+fn last_block(cursor: &CursorRow) -> Option<u64> {
+    cursor.next.checked_sub(1).filter(|l| *l >= cursor.first)
+}
+
+/// The token rows of `contracts` (those read by `eth_call`; a contract never probed is absent),
+/// in one batched lookup.
+fn token_rows(
+    view: &impl ReadView,
+    chain: u64,
+    contracts: impl IntoIterator<Item = Address>,
+) -> Result<BTreeMap<Address, TokenRow>, PageError> {
+    let mut wanted: Vec<Address> = contracts.into_iter().collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let keys: Vec<(u64, [u8; 20])> = wanted.iter().map(|a| (chain, a.0.0)).collect();
+    let rows = view.multi_get::<EvTokens>(&keys)?;
+    Ok(wanted
+        .into_iter()
+        .zip(rows)
+        .filter_map(|(a, row)| row.map(|Linear(r)| (a, r)))
+        .collect())
+}

@@ -1,0 +1,107 @@
+//! `GET /v1/chains/{chainId}/contracts/{address}/deployments` (the contracts an address
+//! deployed, newest first) and `.../transactions:getDeployment` (the tx that deployed a
+//! contract, with its transfers and internal transactions).
+
+use snowline_chain_evm::pages::Deployed;
+use snowline_query::FilterDigest;
+use snowline_query::params::page_size;
+use snowline_rest::{ApiError, Reply, Request};
+use snowline_types::rest::evm::{
+    ContractDeploymentDetails, ContractInfo, DeployedContract, DeploymentData, Erc20Contract,
+    Erc721Contract, Erc1155Contract, ErcType, ListContractsResponse, NetworkTokenDetails,
+    checksummed,
+};
+
+use super::context::{EvmApi, currency, page_error, path_address};
+use super::render::{TransferDetails, hash, internal, native_transaction, transfer};
+use crate::params::{bad, page_token};
+
+pub(crate) fn deployments(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
+    let chain = api.chain(req)?;
+    let deployer = path_address(req)?;
+    let size = page_size(req.query("pageSize"), 100).map_err(bad)?;
+    let digest = FilterDigest::new("evm/contracts/deployments")
+        .field("chainId", &chain.id.to_string())
+        .field("address", &checksummed(&deployer))
+        .finish();
+    let from = page_token(&api.tokens, req, &digest)?;
+    let page = api
+        .pages
+        .deployments(chain.id, deployer, size, from.as_deref())
+        .map_err(page_error)?;
+    Reply::json(&ListContractsResponse {
+        next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
+        contracts: page.contracts.iter().map(contract).collect(),
+    })
+}
+
+pub(crate) fn deployment(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
+    let chain = api.chain(req)?;
+    let address = path_address(req)?;
+    let currency = currency(req)?;
+    let (_, d) = api
+        .pages
+        .deployment(chain.id, address)
+        .map_err(page_error)?
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "{} is not a contract deployed on chain {} (as far as this index knows)",
+                checksummed(&address),
+                chain.id
+            ))
+        })?;
+    let (mut erc20, mut erc721, mut erc1155) = (Vec::new(), Vec::new(), Vec::new());
+    for t in &d.transfers {
+        let token = d.tokens.get(&t.token);
+        let price = api.price(chain.id, Some(t.token), currency, Some(t.row.timestamp));
+        match transfer(t, token, price) {
+            TransferDetails::Erc20(x) => erc20.push(x),
+            TransferDetails::Erc721(x) => erc721.push(x),
+            TransferDetails::Erc1155(x) => erc1155.push(x),
+        }
+    }
+    Reply::json(&DeploymentData {
+        erc20_transfers: Some(erc20),
+        erc721_transfers: Some(erc721),
+        erc1155_transfers: Some(erc1155),
+        internal_transactions: Some(d.internals.iter().map(internal).collect()),
+        network_token_details: NetworkTokenDetails {
+            network_token: chain.record.network_token.clone(),
+            current_price: api.price(chain.id, None, currency, None),
+            historical_price: api.price(chain.id, None, currency, Some(d.tx.timestamp)),
+        },
+        native_transaction: native_transaction(chain.id, &d),
+        teleporter_message_info: None,
+    })
+}
+
+/// A deployed contract as its standard's record.
+fn contract(c: &Deployed) -> DeployedContract {
+    let token = c.token.as_ref();
+    let info = ContractInfo {
+        name: token.and_then(|t| t.name.clone()),
+        address: checksummed(&c.address),
+        deployment_details: Some(ContractDeploymentDetails {
+            tx_hash: hash(&c.row.tx_hash),
+            deployer_address: checksummed(&c.row.deployer),
+            deployer_contract_address: c.row.deployer_contract.as_ref().map(checksummed),
+        }),
+        ..ContractInfo::default()
+    };
+    let symbol = token.and_then(|t| t.symbol.clone());
+    match token.map_or(ErcType::Unknown, |t| t.erc_type()) {
+        ErcType::Erc20 => DeployedContract::Erc20(Erc20Contract {
+            info,
+            symbol,
+            decimals: token.and_then(|t| t.decimals).unwrap_or(0),
+            pricing_providers: None,
+        }),
+        ErcType::Erc721 => DeployedContract::Erc721(Erc721Contract { info, symbol }),
+        ErcType::Erc1155 => DeployedContract::Erc1155(Erc1155Contract {
+            info,
+            symbol,
+            pricing_providers: None,
+        }),
+        ErcType::Unknown => DeployedContract::Unknown(info),
+    }
+}

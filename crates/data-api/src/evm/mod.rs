@@ -1,0 +1,85 @@
+//! The EVM endpoints of the Data API (blocks, token transfers, internal transactions, ERC-721
+//! and native balances, deployed contracts, deployment transactions), read through the chain
+//! crate's pages (`snowline_chain_evm::pages::EvmPages`). `{chainId}` is resolved through the
+//! chain registry; a listed chain with nothing indexed is a 404 saying so.
+
+mod balances;
+mod blocks;
+mod context;
+mod contracts;
+mod internals;
+mod prices;
+mod render;
+mod transfers;
+
+use std::sync::Arc;
+
+use snowline_chain_evm::pages::EvmPages;
+use snowline_chain_registry::ChainRegistry;
+use snowline_query::{PageTokens, TokenSecret};
+use snowline_rest::{ApiError, Reply, Request, Router, Weight};
+
+pub use context::EvmApi;
+pub use prices::{NoPrices, PriceSource};
+
+type Handler = fn(&EvmApi, &Request) -> Result<Reply, ApiError>;
+
+/// Adds the EVM endpoints over `pages`, for the chains of `registry`, pricing with `prices`;
+/// page tokens are authenticated with `secret`.
+pub fn routes(
+    router: Router,
+    pages: Arc<EvmPages>,
+    registry: ChainRegistry,
+    prices: Arc<dyn PriceSource>,
+    secret: TokenSecret,
+) -> Router {
+    let api = Arc::new(EvmApi::new(
+        pages,
+        registry,
+        prices,
+        PageTokens::new(secret),
+    ));
+    let endpoints: [(&str, Weight, Handler); 7] = [
+        (
+            "/v1/chains/{chainId}/blocks/{blockId}",
+            Weight::SMALL,
+            blocks::handle,
+        ),
+        (
+            "/v1/chains/{chainId}/tokens/{address}/transfers",
+            Weight::MEDIUM,
+            transfers::handle,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/transactions:listInternals",
+            Weight::MEDIUM,
+            internals::handle,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:listErc721",
+            Weight::MEDIUM,
+            balances::erc721,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:getNative",
+            Weight::MEDIUM,
+            balances::native,
+        ),
+        (
+            "/v1/chains/{chainId}/contracts/{address}/deployments",
+            Weight::MEDIUM,
+            contracts::deployments,
+        ),
+        (
+            "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment",
+            Weight::MEDIUM,
+            contracts::deployment,
+        ),
+    ];
+    endpoints
+        .into_iter()
+        .fold(router, |router, (template, weight, f)| {
+            let api = Arc::clone(&api);
+            router.get_blocking(template, weight, move |req| f(&api, req))
+        })
+}
