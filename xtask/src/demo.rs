@@ -56,7 +56,7 @@ pub fn run() -> Result<(), String> {
         "smoke",
     ]))?;
     let bin = target_dir().join("debug");
-    let _evm = start_evm(&bin)?;
+    let evm = start_evm(&bin)?;
     eprintln!(
         "xtask: starting node-rpc on the devnet, live at {LIVE_RATE} new containers/s, and data-api \
          following it (data in snowline-data/); Ctrl-C stops both"
@@ -74,7 +74,8 @@ pub fn run() -> Result<(), String> {
         .spawn()
         .map_err(|e| format!("cannot start node-rpc: {e}"))?;
     let _node = Reaped(node);
-    status(Command::new(bin.join("data-api")).args([
+    let mut data_api = Command::new(bin.join("data-api"));
+    data_api.args([
         "serve",
         "--data-dir",
         "snowline-data/data-api",
@@ -82,7 +83,38 @@ pub fn run() -> Result<(), String> {
         "http://127.0.0.1:9650",
         "--genesis",
         "devnet",
-    ]))
+    ]);
+    if !evm.is_empty() {
+        data_api.args(["--evm-config", &write_evm_sources()?]);
+    }
+    status(&mut data_api)
+}
+
+/// Writes the sources file that has `data-api` index the demo's EVM chains (the L1 described
+/// there, the C-Chain being in the built-in registry); returns its path.
+fn write_evm_sources() -> Result<String, String> {
+    let chains: Vec<String> = EVM_CHAINS
+        .iter()
+        .map(|(name, id, port)| {
+            let rpc = format!("http://127.0.0.1:{port}");
+            if *id == "43112" {
+                format!(r#"{{"chainId": "{id}", "rpcUrl": "{rpc}"}}"#)
+            } else {
+                format!(
+                    r#"{{"chainId": "{id}", "rpcUrl": "{rpc}", "network": "local",
+  "chainName": "Snowline devnet {name}", "networkToken": {{"name": "Snow", "symbol": "SNOW", "decimals": 18}}}}"#
+                )
+            }
+        })
+        .collect();
+    let path = "snowline-data/evm-sources.json";
+    std::fs::create_dir_all("snowline-data").map_err(|e| format!("snowline-data: {e}"))?;
+    std::fs::write(
+        path,
+        format!("{{\"chains\": [\n  {}\n]}}\n", chains.join(",\n  ")),
+    )
+    .map_err(|e| format!("{path}: {e}"))?;
+    Ok(path.to_owned())
 }
 
 /// Starts the EVM devnet's chains (`evm-devnet run`, which starts anvil and runs the scenario)

@@ -59,6 +59,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let usage = Arc::new(StoreUsage(writer));
     let mut registry = ChainRegistry::builtin_with(args.chains.as_deref())?;
     let evm_sources = crate::evm::sources(&args)?;
+    let evm_chains: Vec<u64> = evm_sources.iter().map(|s| s.chain_id).collect();
     crate::evm::register(&mut registry, &evm_sources)?;
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
@@ -150,7 +151,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         network.name,
         dir.display()
     );
-    print_examples(addr, network, example_address.as_deref());
+    print_examples(addr, network, example_address.as_deref(), &evm_chains);
 
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
@@ -315,8 +316,9 @@ impl Readiness for Ready {
     }
 }
 
-/// Prints curl commands that work against a fresh server (`address`: one the data funds).
-fn print_examples(addr: SocketAddr, network: &NetworkInfo, address: Option<&str>) {
+/// Prints curl commands that work against a fresh server (`address`: one the data funds, `evm`:
+/// the EVM chains indexed).
+fn print_examples(addr: SocketAddr, network: &NetworkInfo, address: Option<&str>, evm: &[u64]) {
     let n = network.name;
     let x = format!("/v1/networks/{n}/blockchains/x-chain");
     let mut paths = vec![
@@ -328,6 +330,9 @@ fn print_examples(addr: SocketAddr, network: &NetworkInfo, address: Option<&str>
     if let Some(a) = address {
         paths.push(format!("{x}/balances?addresses={a}"));
         paths.push(format!("{x}/utxos?addresses={a}&pageSize=2"));
+    }
+    for chain in evm {
+        paths.push(format!("/v1/chains/{chain}/blocks/1"));
     }
     paths.push("/readyz".to_owned());
     println!("  try:");
