@@ -17,13 +17,15 @@ use serde_json::{Value, json};
 use crate::http::{request, rpc};
 use crate::run::status;
 
-const USAGE: &str = "usage: cargo xtask freshness [--chain x|p] [--rate CONTAINERS_PER_S] \
+const USAGE: &str = "usage: cargo xtask freshness [--chain x|p|evm] [--rate CONTAINERS_PER_S] \
                      [--samples N] [--poll-ms MS] [--release]";
 
 /// The run's settings.
 struct Args {
     /// Whose blocks are measured: the X-Chain's or the P-Chain's.
     chain: Chain,
+    /// Measure an EVM chain's blocks (anvil) instead.
+    evm: bool,
     rate: f64,
     samples: usize,
     poll_ms: Option<u64>,
@@ -33,6 +35,7 @@ struct Args {
 fn parse(args: &[String]) -> Result<Args, String> {
     let mut out = Args {
         chain: Chain::X,
+        evm: false,
         rate: 10.0,
         samples: 300,
         poll_ms: None,
@@ -49,6 +52,10 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 out.chain = match value()?.as_str() {
                     "x" => Chain::X,
                     "p" => Chain::P,
+                    "evm" => {
+                        out.evm = true;
+                        Chain::X
+                    }
                     _ => return Err(USAGE.to_owned()),
                 }
             }
@@ -66,9 +73,10 @@ fn parse(args: &[String]) -> Result<Args, String> {
 }
 
 /// A child service, stopped with SIGTERM (then killed) when dropped.
-struct Service {
+pub(crate) struct Service {
     child: Child,
-    addr: String,
+    /// Where it listens.
+    pub addr: String,
 }
 
 impl Drop for Service {
@@ -88,7 +96,7 @@ impl Drop for Service {
 
 /// Starts `bin args` and waits for its "listening on http://ADDR" line (stdout is drained
 /// after it).
-fn start(bin: &Path, args: &[&str]) -> Result<Service, String> {
+pub(crate) fn start(bin: &Path, args: &[&str]) -> Result<Service, String> {
     let mut child = Command::new(bin)
         .args(args)
         .stdout(Stdio::piped())
@@ -267,7 +275,7 @@ fn visible(api: &str, p: &Pending) -> Result<bool, String> {
 }
 
 /// The `q`-quantile of sorted `v` (nearest rank).
-fn quantile(v: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile(v: &[f64], q: f64) -> f64 {
     let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
     v.get(rank - 1).copied().unwrap_or(f64::NAN)
 }
@@ -287,7 +295,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     status(&mut build)?;
     let bin = target_dir().join(if a.release { "release" } else { "debug" });
     let dir = std::env::temp_dir().join(format!("snowline-freshness-{}", std::process::id()));
-    let result = measure(&a, &bin, &dir);
+    let result = if a.evm {
+        crate::freshness_evm::measure(a.samples, a.poll_ms, a.release, &bin, &dir)
+    } else {
+        measure(&a, &bin, &dir)
+    };
     let _ = std::fs::remove_dir_all(&dir);
     result
 }

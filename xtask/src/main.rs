@@ -8,6 +8,7 @@
 mod demo;
 mod evm;
 mod freshness;
+mod freshness_evm;
 mod http;
 mod layers;
 mod libclang;
@@ -39,7 +40,7 @@ commands:
                    -D warnings, and every test of the workspace
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
   bench            run the criterion benchmarks (release build; slow the first time)
-  freshness [--rate R] [--samples N] [--poll-ms MS] [--release]
+  freshness [--chain x|p|evm] [--rate R] [--samples N] [--poll-ms MS] [--release]
                    start node-rpc live (R containers/s, default 10) and data-api following it on
                    free ports; time N new X blocks (default 300) from acceptance to visibility in
                    data-api's /utxos; print p50/p99/max (docs/benchmarks.md, Freshness)

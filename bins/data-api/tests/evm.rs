@@ -703,7 +703,10 @@ fn killed_while_indexing_evm_chains_then_restarted_equals_a_clean_run() {
         }
         drop(api);
     }
-    assert!(cut_short > 0, "every round had already indexed the whole chain");
+    assert!(
+        cut_short > 0,
+        "every round had already indexed the whole chain"
+    );
     let restarted = serve(dir.path(), &urls);
     assert_eq!(evm_view(&restarted), want);
 }
