@@ -167,9 +167,7 @@ impl EvmChain {
         for (a, p) in &enr.probes {
             let key = (c, a20(a));
             let mut row = self.token(store, &key)?.unwrap_or_default();
-            row.erc165 = p.erc165;
-            row.erc721 = p.erc721;
-            row.erc1155 = p.erc1155;
+            row.probes.interfaces = *p;
             row.first_block = n;
             let stored = self.token_stored(store, &key)?;
             self.tokens.put(key, Linear(row), stored);
@@ -183,7 +181,7 @@ impl EvmChain {
             row.named = true;
             row.name = names.name.clone();
             row.symbol = names.symbol.clone();
-            row.decimals = names.decimals;
+            row.probes.erc20 = names.erc20;
             let stored = self.token_stored(store, &key)?;
             self.tokens.put(key, Linear(row), stored);
         }

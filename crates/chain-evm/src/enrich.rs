@@ -13,8 +13,8 @@ use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
 use snowline_jsonrpc_client::{ClientError, RawResult};
 use snowline_types::evm::{
-    Address, Bytes, CallKind, ERC165_INTERFACE_ID, ERC721_INTERFACE_ID, ERC1155_INTERFACE_ID,
-    HexStr, TokenCall, TransferLog, U256, decode_bool, decode_decimals, decode_text,
+    Address, Bytes, CallKind, Erc20Answers, HexStr, InterfaceClaims, PROBED_INTERFACES, TokenCall,
+    TransferLog, U256, decode_bool, decode_decimals, decode_text, decode_u256,
 };
 
 use snowline_store::{ReadView, Store};
@@ -23,16 +23,6 @@ use crate::error::EvmError;
 use crate::parse::Block;
 use crate::source::EvmSource;
 use crate::tables::EvTokens;
-
-/// The interfaces asked of every new contract, in the recorder's order: ERC-165, ERC-721,
-/// ERC-721 metadata, ERC-1155, ERC-1155 metadata URI.
-const INTERFACES: [[u8; 4]; 5] = [
-    ERC165_INTERFACE_ID,
-    ERC721_INTERFACE_ID,
-    [0x5b, 0x5e, 0x13, 0x9f],
-    ERC1155_INTERFACE_ID,
-    [0x0e, 0x89, 0x34, 0x1c],
-];
 
 /// Calls per JSON-RPC batch.
 const CALLS_PER_BATCH: usize = 512;
@@ -72,17 +62,6 @@ impl Known {
     }
 }
 
-/// The answers of one contract's interface probes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Probes {
-    /// ERC-165.
-    pub erc165: Option<bool>,
-    /// ERC-721.
-    pub erc721: Option<bool>,
-    /// ERC-1155.
-    pub erc1155: Option<bool>,
-}
-
 /// A token's names, asked once.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Names {
@@ -90,8 +69,8 @@ pub struct Names {
     pub name: Option<String>,
     /// `symbol()`.
     pub symbol: Option<String>,
-    /// `decimals()`, asked of ERC-20 emitters only.
-    pub decimals: Option<u8>,
+    /// `decimals()` and `totalSupply()`, asked of ERC-20 `Transfer` emitters only.
+    pub erc20: Option<Erc20Answers>,
 }
 
 /// What one block's rows need from the node.
@@ -99,8 +78,8 @@ pub struct Names {
 pub struct Enrichment {
     /// Balance after the block of each touched address.
     pub balances: Vec<(Address, U256)>,
-    /// New contracts' interface probes.
-    pub probes: Vec<(Address, Probes)>,
+    /// New contracts' `supportsInterface` answers.
+    pub probes: Vec<(Address, InterfaceClaims)>,
     /// Names of tokens first seen transferring.
     pub names: Vec<(Address, Names)>,
     /// `tokenURI` / `uri` of each NFT id moved (`None`: the call failed).
@@ -114,10 +93,11 @@ type Call = (&'static str, Value);
 #[derive(Debug, Clone, Copy)]
 enum Slot {
     Balance(usize, Address),
-    Probe(usize, Address, usize),
+    Probe(usize, Address, [u8; 4]),
     Name(usize, Address),
     Symbol(usize, Address),
     Decimals(usize, Address),
+    TotalSupply(usize, Address),
     Uri(usize, Address, U256),
 }
 
@@ -219,9 +199,9 @@ fn plan(
             .filter(|a| !known.probed.contains(a))
             .collect();
         for a in fresh {
-            for (k, id) in INTERFACES.into_iter().enumerate() {
+            for id in PROBED_INTERFACES {
                 calls.push(eth_call(&a, TokenCall::SupportsInterface(id), &tag));
-                slots.push(Slot::Probe(i, a, k));
+                slots.push(Slot::Probe(i, a, id));
             }
             known.probed.insert(a);
         }
@@ -234,6 +214,8 @@ fn plan(
                 if *shape == Shape::Erc20 {
                     calls.push(eth_call(a, TokenCall::Decimals, &tag));
                     slots.push(Slot::Decimals(i, *a));
+                    calls.push(eth_call(a, TokenCall::TotalSupply, &tag));
+                    slots.push(Slot::TotalSupply(i, *a));
                 }
             }
             for id in ids {
@@ -304,7 +286,7 @@ pub async fn enrich(
         )));
     }
     let mut out = vec![Enrichment::default(); blocks.len()];
-    let mut probes: BTreeMap<(usize, Address), Probes> = BTreeMap::new();
+    let mut probes: BTreeMap<(usize, Address), InterfaceClaims> = BTreeMap::new();
     let mut names: BTreeMap<(usize, Address), Names> = BTreeMap::new();
     for (slot, answer) in slots.into_iter().zip(answers) {
         match slot {
@@ -312,15 +294,9 @@ pub async fn enrich(
                 let what = format!("eth_getBalance {a} at block {}", blocks[i].number);
                 out[i].balances.push((a, balance(answer, &what)?));
             }
-            Slot::Probe(i, a, k) => {
+            Slot::Probe(i, a, id) => {
                 let said = returned(&answer).and_then(|r| decode_bool(&r));
-                let p = probes.entry((i, a)).or_default();
-                match k {
-                    0 => p.erc165 = said,
-                    1 => p.erc721 = said,
-                    3 => p.erc1155 = said,
-                    _ => {}
-                }
+                probes.entry((i, a)).or_default().set(id, said);
             }
             Slot::Name(i, a) => {
                 names.entry((i, a)).or_default().name =
@@ -331,8 +307,20 @@ pub async fn enrich(
                     returned(&answer).and_then(|r| decode_text(&r));
             }
             Slot::Decimals(i, a) => {
-                names.entry((i, a)).or_default().decimals =
-                    returned(&answer).and_then(|r| decode_decimals(&r));
+                let erc20 = names
+                    .entry((i, a))
+                    .or_default()
+                    .erc20
+                    .get_or_insert_default();
+                erc20.decimals = returned(&answer).and_then(|r| decode_decimals(&r));
+            }
+            Slot::TotalSupply(i, a) => {
+                let erc20 = names
+                    .entry((i, a))
+                    .or_default()
+                    .erc20
+                    .get_or_insert_default();
+                erc20.total_supply = returned(&answer).and_then(|r| decode_u256(&r));
             }
             Slot::Uri(i, a, id) => {
                 let uri = returned(&answer).and_then(|r| decode_text(&r));

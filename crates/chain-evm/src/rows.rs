@@ -4,7 +4,9 @@
 //! bytes, hashes their 32, amounts 32 bytes big-endian.
 
 use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
-use snowline_types::evm::{Address, B256, CallKind, U256};
+use snowline_types::evm::{
+    Address, B256, CallKind, ContractProbes, Erc20Answers, InterfaceClaims, U256,
+};
 use snowline_types::rest::evm::ErcType;
 
 fn put_u256(w: &mut Writer, v: &U256) {
@@ -510,67 +512,72 @@ pub fn erc_type_from_code(code: u8) -> Result<ErcType, CodecError> {
 }
 
 /// What `eth_call`s told of a contract, read the first time it was created or emitted a token
-/// event (interfaces) and the first time it emitted an ERC-20 / ERC-721 `Transfer` (names).
+/// event (interfaces) and the first time it emitted an ERC-20 / ERC-721 `Transfer` (names, and
+/// the ERC-20 answers after an ERC-20 `Transfer`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TokenRow {
-    /// `supportsInterface(0x01ffc9a7)` (ERC-165); `None`: reverted or undecodable.
-    pub erc165: Option<bool>,
-    /// `supportsInterface(0x80ac58cd)` (ERC-721).
-    pub erc721: Option<bool>,
-    /// `supportsInterface(0xd9b67a26)` (ERC-1155).
-    pub erc1155: Option<bool>,
+    /// The detection answers: `supportsInterface` claims, ERC-20 `decimals()` / `totalSupply()`.
+    pub probes: ContractProbes,
     /// Whether `name()` / `symbol()` were asked (they are asked once).
     pub named: bool,
     /// `name()`.
     pub name: Option<String>,
     /// `symbol()`.
     pub symbol: Option<String>,
-    /// `decimals()` (asked of contracts emitting an ERC-20 `Transfer`).
-    pub decimals: Option<u8>,
     /// The block of the first probes.
     pub first_block: u64,
 }
 
 impl TokenRow {
-    /// The contract's ERC type: ERC-721 or ERC-1155 when it claims ERC-165 and the interface,
-    /// ERC-20 when it answered `decimals()` after emitting an ERC-20 `Transfer`, else unknown.
+    /// The contract's ERC type, by [`ContractProbes::erc_type`].
     pub fn erc_type(&self) -> ErcType {
-        let erc165 = self.erc165 == Some(true);
-        if erc165 && self.erc721 == Some(true) {
-            ErcType::Erc721
-        } else if erc165 && self.erc1155 == Some(true) {
-            ErcType::Erc1155
-        } else if self.decimals.is_some() {
-            ErcType::Erc20
-        } else {
-            ErcType::Unknown
-        }
+        self.probes.erc_type()
     }
+}
+
+fn put_erc20(w: &mut Writer, e: &Erc20Answers) {
+    put_opt(w, &e.decimals, |w, d| w.u8(*d));
+    put_opt(w, &e.total_supply, put_u256);
+}
+
+fn get_erc20(r: &mut Reader<'_>) -> Result<Erc20Answers, CodecError> {
+    Ok(Erc20Answers {
+        decimals: get_opt(r, |r| r.u8())?,
+        total_supply: get_opt(r, get_u256)?,
+    })
 }
 
 impl Encode for TokenRow {
     fn encode(&self, w: &mut Writer) {
-        put_opt_bool(w, self.erc165);
-        put_opt_bool(w, self.erc721);
-        put_opt_bool(w, self.erc1155);
+        let i = &self.probes.interfaces;
+        put_opt_bool(w, i.erc165);
+        put_opt_bool(w, i.invalid_id);
+        put_opt_bool(w, i.erc721);
+        put_opt_bool(w, i.erc1155);
+        put_opt(w, &self.probes.erc20, put_erc20);
         w.bool(self.named);
         put_opt(w, &self.name, |w, s| w.str(s));
         put_opt(w, &self.symbol, |w, s| w.str(s));
-        put_opt(w, &self.decimals, |w, d| w.u8(*d));
         w.u64(self.first_block);
     }
 }
 
 impl Decode for TokenRow {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
-        Ok(Self {
+        let interfaces = InterfaceClaims {
             erc165: get_opt_bool(r, "ERC-165 probe")?,
+            invalid_id: get_opt_bool(r, "0xffffffff probe")?,
             erc721: get_opt_bool(r, "ERC-721 probe")?,
             erc1155: get_opt_bool(r, "ERC-1155 probe")?,
+        };
+        Ok(Self {
+            probes: ContractProbes {
+                interfaces,
+                erc20: get_opt(r, get_erc20)?,
+            },
             named: r.bool()?,
             name: get_opt(r, get_string)?,
             symbol: get_opt(r, get_string)?,
-            decimals: get_opt(r, |r| r.u8())?,
             first_block: r.u64()?,
         })
     }
@@ -715,11 +722,22 @@ mod tests {
         }
     }
 
+    fn opt_bool() -> impl Strategy<Value = Option<bool>> {
+        proptest::option::of(any::<bool>())
+    }
+
     prop_compose! {
-        fn token_row()(erc165: Option<bool>, erc721: Option<bool>, erc1155: Option<bool>,
-            named: bool, name: Option<String>, symbol: Option<String>, decimals: Option<u8>,
+        fn token_row()(erc165 in opt_bool(), invalid_id in opt_bool(), erc721 in opt_bool(),
+            erc1155 in opt_bool(),
+            erc20 in proptest::option::of((proptest::option::of(any::<u8>()),
+                proptest::option::of(u256()))),
+            named: bool, name: Option<String>, symbol: Option<String>,
             first_block: u64) -> TokenRow {
-            TokenRow { erc165, erc721, erc1155, named, name, symbol, decimals, first_block }
+            let interfaces = InterfaceClaims { erc165, invalid_id, erc721, erc1155 };
+            let erc20 = erc20.map(|(decimals, total_supply)| Erc20Answers {
+                decimals, total_supply });
+            TokenRow { probes: ContractProbes { interfaces, erc20 }, named, name, symbol,
+                first_block }
         }
     }
 
@@ -751,28 +769,6 @@ mod tests {
             decode_any::<TokenRow>(&bytes);
             decode_any::<CursorRow>(&bytes);
         }
-    }
-
-    #[test]
-    fn erc_type_by_interface_claims_then_decimals() {
-        let yes = Some(true);
-        let t = |erc165, erc721, erc1155, decimals| {
-            TokenRow {
-                erc165,
-                erc721,
-                erc1155,
-                decimals,
-                ..TokenRow::default()
-            }
-            .erc_type()
-        };
-        assert_eq!(t(yes, yes, None, None), ErcType::Erc721);
-        assert_eq!(t(yes, Some(false), yes, None), ErcType::Erc1155);
-        // An interface claimed without ERC-165 itself is no claim.
-        assert_eq!(t(Some(false), yes, None, Some(18)), ErcType::Erc20);
-        assert_eq!(t(None, None, None, Some(0)), ErcType::Erc20);
-        assert_eq!(t(yes, Some(false), Some(false), None), ErcType::Unknown);
-        assert_eq!(t(None, None, None, None), ErcType::Unknown);
     }
 
     #[test]

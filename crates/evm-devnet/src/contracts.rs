@@ -20,6 +20,10 @@ pub enum Contract {
     Child,
     /// `src/Probe165.sol`: answers ERC-165, no token.
     Probe165,
+    /// `src/ClaimsAll.sol`: answers true to every `supportsInterface`, so implements no ERC-165.
+    ClaimsAll,
+    /// `src/NoSupply.sol`: an ERC-20 `Transfer` and `decimals()`, no `totalSupply()`.
+    NoSupply,
 }
 
 impl Contract {
@@ -38,6 +42,8 @@ impl Contract {
             Contract::Factory => include_str!("../../../fixtures/evm/contracts/Factory.json"),
             Contract::Child => include_str!("../../../fixtures/evm/contracts/Child.json"),
             Contract::Probe165 => include_str!("../../../fixtures/evm/contracts/Probe165.json"),
+            Contract::ClaimsAll => include_str!("../../../fixtures/evm/contracts/ClaimsAll.json"),
+            Contract::NoSupply => include_str!("../../../fixtures/evm/contracts/NoSupply.json"),
         }
     }
 
@@ -93,6 +99,7 @@ alloy_sol_types::sol! {
         function name();
         function symbol();
         function decimals();
+        function totalSupply();
         function tokenURI(uint256 tokenId);
         function uri(uint256 id);
         function supportsInterface(bytes4 interfaceId);
@@ -113,6 +120,8 @@ mod tests {
             Contract::Factory,
             Contract::Child,
             Contract::Probe165,
+            Contract::ClaimsAll,
+            Contract::NoSupply,
         ] {
             assert!(c.creation_code().unwrap().len() > 100, "{c:?}");
         }
@@ -140,6 +149,10 @@ mod tests {
         assert_eq!(Metadata::nameCall::SELECTOR, [0x06, 0xfd, 0xde, 0x03]);
         assert_eq!(Metadata::symbolCall::SELECTOR, [0x95, 0xd8, 0x9b, 0x41]);
         assert_eq!(Metadata::decimalsCall::SELECTOR, [0x31, 0x3c, 0xe5, 0x67]);
+        assert_eq!(
+            Metadata::totalSupplyCall::SELECTOR,
+            [0x18, 0x16, 0x0d, 0xdd]
+        );
         assert_eq!(Metadata::tokenURICall::SELECTOR, [0xc8, 0x7b, 0x56, 0xdd]);
         assert_eq!(Metadata::uriCall::SELECTOR, [0x0e, 0x89, 0x34, 0x1c]);
         assert_eq!(

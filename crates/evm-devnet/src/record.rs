@@ -7,10 +7,11 @@
 //! `debug_traceBlockByNumber [N, {"tracer":"callTracer"}]`, `eth_getBalance [addr, N]` for every
 //! address the block touched (tx senders and recipients, every call frame's `from`/`to`,
 //! created contracts, log emitters; at genesis the dev accounts), then `eth_call
-//! [{"data":…,"to":…}, N]` for token metadata: `supportsInterface` of ERC-165, ERC-721,
-//! ERC-721 metadata, ERC-1155 and ERC-1155 metadata URI the first time a contract is created or
-//! emits a token event; `name`, `symbol` (and `decimals` for ERC-20) the first time it emits an
-//! ERC-20 or ERC-721 `Transfer`; `tokenURI(id)` and `uri(id)` for each id moved in the block.
+//! [{"data":…,"to":…}, N]` for token metadata: `supportsInterface` of ERC-165, `0xffffffff`,
+//! ERC-721, ERC-721 metadata, ERC-1155 and ERC-1155 metadata URI the first time a contract is
+//! created or emits a token event; `name`, `symbol` (and `decimals`, `totalSupply` for ERC-20)
+//! the first time it emits an ERC-20 or ERC-721 `Transfer`; `tokenURI(id)` and `uri(id)` for each
+//! id moved in the block.
 //! The file starts with `eth_chainId []` and `eth_blockNumber []`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,10 +33,11 @@ const TRANSFER_SINGLE: &str = "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c08
 /// ERC-1155 `TransferBatch(address,address,address,uint256[],uint256[])`.
 const TRANSFER_BATCH: &str = "0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb";
 
-/// The interface ids asked of every new contract: ERC-165, ERC-721, ERC-721 metadata, ERC-1155,
-/// ERC-1155 metadata URI.
-const INTERFACES: [[u8; 4]; 5] = [
+/// The interface ids asked of every new contract: ERC-165 and the id EIP-165's detection requires
+/// it to deny, ERC-721, ERC-721 metadata, ERC-1155, ERC-1155 metadata URI.
+const INTERFACES: [[u8; 4]; 6] = [
     [0x01, 0xff, 0xc9, 0xa7],
+    [0xff, 0xff, 0xff, 0xff],
     [0x80, 0xac, 0x58, 0xcd],
     [0x5b, 0x5e, 0x13, 0x9f],
     [0xd9, 0xb6, 0x7a, 0x26],
@@ -146,6 +148,8 @@ pub async fn record(url: &str, out: &mut impl Write) -> Result<RecordSummary, De
                     .await?;
                 if *kind == Kind::Erc20 {
                     r.eth_call(contract, Metadata::decimalsCall {}.abi_encode(), &tag)
+                        .await?;
+                    r.eth_call(contract, Metadata::totalSupplyCall {}.abi_encode(), &tag)
                         .await?;
                 }
             }

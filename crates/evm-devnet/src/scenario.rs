@@ -158,6 +158,10 @@ pub struct Deployed {
     pub factory: Address,
     /// The ERC-165 probe.
     pub probe165: Address,
+    /// The contract claiming every interface.
+    pub claims_all: Address,
+    /// The ERC-20 look-alike without `totalSupply()`.
+    pub no_supply: Address,
 }
 
 /// Plans the scenario block by block, tracking what the chain will hold.
@@ -195,6 +199,8 @@ impl Planner {
             erc1155: deployer.create(2),
             factory: deployer.create(3),
             probe165: deployer.create(4),
+            claims_all: deployer.create(5),
+            no_supply: deployer.create(6),
         };
         let n = accounts.len();
         Ok(Self {
@@ -244,7 +250,7 @@ impl Planner {
         Ok(Some(block))
     }
 
-    /// Deploys the five contracts and funds every account with ERC-20s and account 1 with
+    /// Deploys the seven contracts and funds every account with ERC-20s and account 1 with
     /// ERC-1155 items.
     fn setup_block(&mut self) -> Result<Vec<TxRequest>, DevnetError> {
         let d = self.deployed;
@@ -268,6 +274,8 @@ impl Planner {
             )?,
             self.deploy(Contract::Factory, Vec::new())?,
             self.deploy(Contract::Probe165, Vec::new())?,
+            self.deploy(Contract::ClaimsAll, Vec::new())?,
+            self.deploy(Contract::NoSupply, Vec::new())?,
         ];
         for to in 0..self.accounts.len() {
             let amount = 1_000_000 * ETHER;

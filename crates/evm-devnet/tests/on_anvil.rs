@@ -21,7 +21,7 @@ async fn same_seed_same_block_hashes() {
     let (_one, first) = start_devnet(&config).await.unwrap();
     let (_two, second) = start_devnet(&config).await.unwrap();
     assert_eq!(first.block_hashes.len(), 6);
-    assert_eq!(first.txs, 16 + 4 * 30);
+    assert_eq!(first.txs, 18 + 4 * 30);
     assert_eq!(first, second);
     let (_three, other) = start_devnet(&ScenarioConfig { seed: 8, ..config })
         .await
@@ -43,7 +43,7 @@ async fn full_blocks_are_mined_whole() {
         txs_per_block: 50,
     };
     let (_anvil, run) = start_devnet(&config).await.unwrap();
-    assert_eq!(run.txs, 16 + 2 * 50);
+    assert_eq!(run.txs, 18 + 2 * 50);
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::sync::Arc;
 
-use alloy_primitives::{Address, U256, address};
+use alloy_primitives::{Address, U256, address, keccak256};
 use serde_json::{Value, json};
 use snowline_evm_devnet::anvil::GENESIS_TIMESTAMP;
 use snowline_evm_devnet::scenario::{BLOCK_INTERVAL, Planner, TxRequest};
@@ -249,6 +249,61 @@ fn recording_covers_the_indexer_cases() {
     }
 }
 
+/// The detection calls as the indexer asks them: every `supportsInterface(0x01ffc9a7)` is
+/// followed by `supportsInterface(0xffffffff)` (EIP-165's second call) on the same contract and
+/// block, every `decimals()` by `totalSupply()`; and the two contracts those calls are about
+/// answer as their sources (`fixtures/evm/contracts/src/`) say.
+#[test]
+fn detection_calls_are_recorded() {
+    let sel = |sig: &str| alloy_primitives::hex::encode_prefixed(&keccak256(sig)[..4]);
+    let pad = "0".repeat(56);
+    let erc165 = format!("{}01ffc9a7{pad}", sel("supportsInterface(bytes4)"));
+    let invalid = format!("{}ffffffff{pad}", sel("supportsInterface(bytes4)"));
+    let (decimals, supply) = (sel("decimals()"), sel("totalSupply()"));
+    for chain_id in RECORDED_CHAINS {
+        let text = std::fs::read_to_string(recording_path(chain_id)).unwrap();
+        let calls: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|v| v["method"] == "eth_call")
+            .collect();
+        let (mut pairs, mut erc20) = (0, 0);
+        for (i, c) in calls.iter().enumerate() {
+            let data = c["params"][0]["data"].as_str().unwrap();
+            let want_next = if data == erc165 {
+                pairs += 1;
+                &invalid
+            } else if data == decimals {
+                erc20 += 1;
+                &supply
+            } else {
+                continue;
+            };
+            let next = &calls[i + 1]["params"];
+            assert_eq!(next[0]["data"].as_str(), Some(want_next.as_str()));
+            assert_eq!(next[0]["to"], c["params"][0]["to"]);
+            assert_eq!(next[1], c["params"][1]);
+        }
+        assert!(pairs > 10 && erc20 >= 2, "{pairs} probes, {erc20} ERC-20s");
+
+        let lines = Lines::load(chain_id);
+        let d = Planner::new(ScenarioConfig::small(chain_id), DEV_ACCOUNTS.to_vec())
+            .unwrap()
+            .deployed();
+        let line = |to: Address, data: &str| {
+            let params = json!([{"data": data, "to": format!("{to:#x}")}, "0x1"]);
+            &lines.0[&("eth_call".to_owned(), params.to_string())]
+        };
+        let word = |n: u8| format!("0x{n:064x}");
+        // ClaimsAll says yes even to the id ERC-165 requires denying.
+        assert_eq!(line(d.claims_all, &erc165)["result"], word(1));
+        assert_eq!(line(d.claims_all, &invalid)["result"], word(1));
+        // NoSupply answers decimals() = 18 and reverts totalSupply(), which it lacks.
+        assert_eq!(line(d.no_supply, &decimals)["result"], word(18));
+        assert_eq!(line(d.no_supply, &supply)["error"]["code"], 3);
+    }
+}
+
 /// POSTs `body` to the server over HTTP/1.1 and returns the response body.
 fn post(port: u16, body: &str) -> String {
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
@@ -309,7 +364,7 @@ async fn replay_server_answers_the_recording_byte_for_byte() {
     );
     let batch: Value = serde_json::from_str(&batch).unwrap();
     assert_eq!(batch[0]["result"], "0xa868");
-    assert_eq!(batch[1]["result"].as_array().unwrap().len(), 16);
+    assert_eq!(batch[1]["result"].as_array().unwrap().len(), 18);
     assert_eq!(batch[2]["error"]["code"], -32000);
     server.abort();
 }

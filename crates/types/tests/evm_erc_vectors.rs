@@ -1,16 +1,17 @@
-//! Token transfers from logs and the token `eth_call`s of `snowline_types::evm::{erc,
-//! erc_calls}`, on the EIPs' own identifiers, coreth's golden receipt log and logs encoded by hand
-//! per the Solidity ABI specification ("Formal Specification of the Encoding").
+//! Token transfers from logs, the token `eth_call`s and the interface ids of
+//! `snowline_types::evm::{erc, erc_calls, erc_detect}`, on the EIPs' own identifiers, coreth's
+//! golden receipt log and logs encoded by hand per the Solidity ABI specification ("Formal
+//! Specification of the Encoding").
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
 use snowline_types::evm::erc::TokenTransferKind;
 use snowline_types::evm::{
-    Address, B256, ContractProbes, ERC165_INTERFACE_ID, ERC721_INTERFACE_ID, ERC1155_INTERFACE_ID,
-    INVALID_INTERFACE_ID, RpcReceipt, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC,
-    TokenCall, TransferLog, U256, decode_bool, decode_decimals, decode_text, decode_transfer_log,
-    decode_u256, keccak256, selector,
+    Address, B256, ERC165_INTERFACE_ID, ERC721_INTERFACE_ID, ERC721_METADATA_INTERFACE_ID,
+    ERC1155_INTERFACE_ID, ERC1155_METADATA_URI_INTERFACE_ID, INVALID_INTERFACE_ID, RpcReceipt,
+    TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, TokenCall, TransferLog, U256,
+    decode_bool, decode_decimals, decode_text, decode_transfer_log, decode_u256, keccak256,
+    selector,
 };
-use snowline_types::rest::ErcType;
 
 fn hex(s: &str) -> Vec<u8> {
     alloy_primitives::hex::decode(s.replace([' ', '\n'], "")).unwrap()
@@ -85,6 +86,7 @@ fn interface_ids_are_the_xor_of_the_eips_function_lists() {
         xor(&["name()", "symbol()", "tokenURI(uint256)"]),
         [0x5b, 0x5e, 0x13, 0x9f]
     );
+    assert_eq!(ERC721_METADATA_INTERFACE_ID, [0x5b, 0x5e, 0x13, 0x9f]);
     assert_eq!(
         xor(&[
             "totalSupply()",
@@ -108,6 +110,7 @@ fn interface_ids_are_the_xor_of_the_eips_function_lists() {
         ERC1155_INTERFACE_ID
     );
     assert_eq!(selector("uri(uint256)"), [0x0e, 0x89, 0x34, 0x1c]);
+    assert_eq!(ERC1155_METADATA_URI_INTERFACE_ID, [0x0e, 0x89, 0x34, 0x1c]);
     assert_eq!(INVALID_INTERFACE_ID, [0xff; 4]);
 }
 
@@ -181,53 +184,6 @@ fn decoding_the_answers() {
         decode_u256(&hex(&word(1_000_000))),
         Some(U256::from(1_000_000))
     );
-}
-
-#[test]
-fn erc_type_follows_the_eip165_detection_procedure() {
-    let erc165 = ContractProbes {
-        erc165: Some(true),
-        invalid_id: Some(false),
-        ..ContractProbes::default()
-    };
-    assert_eq!(
-        ContractProbes {
-            erc721: Some(true),
-            ..erc165
-        }
-        .erc_type(),
-        ErcType::Erc721
-    );
-    assert_eq!(
-        ContractProbes {
-            erc1155: Some(true),
-            ..erc165
-        }
-        .erc_type(),
-        ErcType::Erc1155
-    );
-    // A contract that also claims 0xffffffff does not implement ERC-165: its claims count
-    // for nothing.
-    assert_eq!(
-        ContractProbes {
-            erc165: Some(true),
-            invalid_id: Some(true),
-            erc721: Some(true),
-            ..ContractProbes::default()
-        }
-        .erc_type(),
-        ErcType::Unknown
-    );
-    assert_eq!(
-        ContractProbes {
-            decimals: Some(18),
-            total_supply: Some(U256::from(1)),
-            ..ContractProbes::default()
-        }
-        .erc_type(),
-        ErcType::Erc20
-    );
-    assert_eq!(ContractProbes::default().erc_type(), ErcType::Unknown);
 }
 
 #[test]

@@ -274,7 +274,10 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         .collect();
     assert_eq!(got, want_native);
 
-    // Token metadata: the scenario's presets (docs/evm-devnet.md) at account 0's nonces 0-2.
+    // Every described contract, its names and ERC type, derived from the recorded answers.
+    let created: BTreeMap<Address, u64> = want_contracts.iter().map(|(c, v)| (*c, v.3)).collect();
+    check_tokens(store, chain, lines, &recs, &created);
+    // The scenario's contracts (docs/evm-devnet.md) at account 0's nonces 0-6.
     let token = |a: &str| {
         let a: Address = a.parse().unwrap();
         store.get::<EvTokens>(&(chain, a.0.0)).unwrap().unwrap().0
@@ -283,7 +286,7 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
     assert_eq!(erc20.erc_type(), ErcType::Erc20);
     assert_eq!(erc20.name.as_deref(), Some("Snowline Devnet Token"));
     assert_eq!(erc20.symbol.as_deref(), Some("SDT"));
-    assert_eq!(erc20.decimals, Some(18));
+    assert_eq!(erc20.probes.decimals(), Some(18));
     let erc721 = token("0xe7f1725e7734ce288f8367e1bb143e90bb3f0512");
     assert_eq!(erc721.erc_type(), ErcType::Erc721);
     assert_eq!(erc721.name.as_deref(), Some("Snowline Devnet NFT"));
@@ -292,7 +295,17 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
     assert_eq!(erc1155.erc_type(), ErcType::Erc1155);
     let probe = token("0xdc64a140aa3e981100a9beca4e685f962f0cf6c9");
     assert_eq!(probe.erc_type(), ErcType::Unknown);
-    assert_eq!(probe.erc165, Some(true));
+    assert_eq!(probe.probes.interfaces.erc165, Some(true));
+    // `ClaimsAll` says yes to ERC-721 too, but also to 0xffffffff: no ERC-165, no token.
+    let claims_all = token("0x5fc8d32690cc91d4c39d9d3abcbd16989f875707");
+    assert_eq!(claims_all.probes.interfaces.erc721, Some(true));
+    assert_eq!(claims_all.probes.interfaces.invalid_id, Some(true));
+    assert_eq!(claims_all.erc_type(), ErcType::Unknown);
+    // `NoSupply` emits an ERC-20 `Transfer` and answers `decimals()`, but not `totalSupply()`.
+    let no_supply = token("0x0165878a594ca255338adfa4d48449f69242eb8f");
+    assert_eq!(no_supply.name.as_deref(), Some("No Supply"));
+    assert_eq!(no_supply.probes.decimals(), Some(18));
+    assert_eq!(no_supply.erc_type(), ErcType::Unknown);
     // The URIs of the NFTs moved: the preset's base URI and the id.
     for (c, id) in owners.keys() {
         let uri = store

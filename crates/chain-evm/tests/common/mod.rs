@@ -5,8 +5,11 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod check;
+mod tokens;
 #[allow(unused_imports)]
 pub use check::check_against_recording;
+#[allow(unused_imports)]
+pub use tokens::check_tokens;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -1,12 +1,10 @@
 //! The `eth_call`s that describe a token contract: `name()`, `symbol()`, `decimals()`,
 //! `totalSupply()`, `tokenURI(uint256)`, `uri(uint256)` and ERC-165 `supportsInterface(bytes4)`,
 //! their calldata and the decoding of their answers (old tokens answer `name`/`symbol` with a
-//! `bytes32`), and how the answers tell an ERC-20 from an ERC-721 or ERC-1155 contract.
+//! `bytes32`). What the answers say of the contract is `erc_detect`'s business.
 
 use alloy_primitives::U256;
 use alloy_sol_types::{SolCall, SolType, sol_data};
-
-use crate::rest::evm::ErcType;
 
 /// The Solidity declarations the calldata is built from.
 #[allow(missing_docs)]
@@ -21,15 +19,6 @@ mod abi {
         function supportsInterface(bytes4 interfaceId) external view returns (bool);
     }
 }
-
-/// ERC-165's own interface id (`supportsInterface(bytes4)`).
-pub const ERC165_INTERFACE_ID: [u8; 4] = [0x01, 0xff, 0xc9, 0xa7];
-/// The id ERC-165 requires a compliant contract to deny.
-pub const INVALID_INTERFACE_ID: [u8; 4] = [0xff, 0xff, 0xff, 0xff];
-/// ERC-721's interface id.
-pub const ERC721_INTERFACE_ID: [u8; 4] = [0x80, 0xac, 0x58, 0xcd];
-/// ERC-1155's interface id.
-pub const ERC1155_INTERFACE_ID: [u8; 4] = [0xd9, 0xb6, 0x7a, 0x26];
 
 /// A read-only call on a token contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,40 +93,5 @@ pub fn decode_bool(ret: &[u8]) -> Option<bool> {
         w if w.is_zero() => Some(false),
         w if w == U256::from(1u8) => Some(true),
         _ => None,
-    }
-}
-
-/// What the detection calls answered (`None`: reverted or undecodable).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ContractProbes {
-    /// `supportsInterface(0x01ffc9a7)`.
-    pub erc165: Option<bool>,
-    /// `supportsInterface(0xffffffff)`, which a compliant contract denies.
-    pub invalid_id: Option<bool>,
-    /// `supportsInterface(0x80ac58cd)`.
-    pub erc721: Option<bool>,
-    /// `supportsInterface(0xd9b67a26)`.
-    pub erc1155: Option<bool>,
-    /// `decimals()`.
-    pub decimals: Option<u8>,
-    /// `totalSupply()`.
-    pub total_supply: Option<U256>,
-}
-
-impl ContractProbes {
-    /// The contract's ERC type: ERC-721 or ERC-1155 by ERC-165 (the detection procedure of
-    /// EIP-165: it claims 0x01ffc9a7 and denies 0xffffffff, then claims the interface),
-    /// ERC-20 when it answers both `decimals()` and `totalSupply()`, otherwise unknown.
-    pub fn erc_type(&self) -> ErcType {
-        let erc165 = self.erc165 == Some(true) && self.invalid_id == Some(false);
-        if erc165 && self.erc721 == Some(true) {
-            ErcType::Erc721
-        } else if erc165 && self.erc1155 == Some(true) {
-            ErcType::Erc1155
-        } else if self.decimals.is_some() && self.total_supply.is_some() {
-            ErcType::Erc20
-        } else {
-            ErcType::Unknown
-        }
     }
 }

@@ -1,11 +1,13 @@
 //! EVM chains (C-Chain, subnet-evm L1s): the JSON-RPC answers an indexer reads, token transfers
-//! decoded from logs, the `eth_call`s that describe a token contract, method names from a bundled
-//! signature table and internal transactions flattened from `callTracer` frames.
+//! decoded from logs, the `eth_call`s that describe a token contract and what their answers say
+//! of its standard (EIP-165 detection), method names from a bundled signature table and internal
+//! transactions flattened from `callTracer` frames.
 //!
 //! Pure: every function here is a function of its arguments; fetching is the indexer's business.
 
 pub mod erc;
 pub mod erc_calls;
+pub mod erc_detect;
 pub mod hex_str;
 pub mod internal;
 pub mod method;
@@ -18,9 +20,11 @@ pub use erc::{
     TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, TokenTransfer, TokenTransferKind,
     TransferLog, decode_transfer_log,
 };
-pub use erc_calls::{
-    ContractProbes, ERC165_INTERFACE_ID, ERC721_INTERFACE_ID, ERC1155_INTERFACE_ID,
-    INVALID_INTERFACE_ID, TokenCall, decode_bool, decode_decimals, decode_text, decode_u256,
+pub use erc_calls::{TokenCall, decode_bool, decode_decimals, decode_text, decode_u256};
+pub use erc_detect::{
+    ContractProbes, ERC165_INTERFACE_ID, ERC721_INTERFACE_ID, ERC721_METADATA_INTERFACE_ID,
+    ERC1155_INTERFACE_ID, ERC1155_METADATA_URI_INTERFACE_ID, Erc20Answers, INVALID_INTERFACE_ID,
+    InterfaceClaims, PROBED_INTERFACES,
 };
 pub use hex_str::HexStr;
 pub use internal::{InternalCall, internal_transactions, is_listed};
