@@ -93,7 +93,7 @@ fn contract(c: &Deployed) -> DeployedContract {
         ErcType::Erc20 => DeployedContract::Erc20(Erc20Contract {
             info,
             symbol,
-            decimals: token.and_then(|t| t.decimals).unwrap_or(0),
+            decimals: token.and_then(|t| t.probes.decimals()).unwrap_or(0),
             pricing_providers: None,
         }),
         ErcType::Erc721 => DeployedContract::Erc721(Erc721Contract { info, symbol }),

@@ -89,7 +89,7 @@ pub(crate) fn erc20_token(
         address: checksummed(contract),
         name: token.and_then(|t| t.name.clone()).unwrap_or_default(),
         symbol: token.and_then(|t| t.symbol.clone()).unwrap_or_default(),
-        decimals: token.and_then(|t| t.decimals).unwrap_or(0),
+        decimals: token.and_then(|t| t.probes.decimals()).unwrap_or(0),
         logo_uri: None,
         erc_type: Default::default(),
         price,
