@@ -8,15 +8,16 @@ P_VALUES is the JSON `st_values.mjs` prints: the devnet's P-Chain values read fr
   1. the `Network` enum gains `local`, so requests may name the devnet's network and answers may
      echo it in `chainInfo.network` (the published enum only knows mainnet, fuji, testnet);
   2. the `oneOf` of the 200 responses of `getBalancesByAddresses` ([P, X, C-atomic shapes]) and
-     `getUtxosByAddresses` ([P, X]) gets a discriminator: each variant also requires
-     `chainInfo.chainName` to be its chain (`p-chain`, `x-chain`, `c-chain`). As published, the
+     `getUtxosByAddresses` ([P, X-and-C]) gets a discriminator: each variant also requires
+     `chainInfo.chainName` to be one of its chains (`p-chain`, `x-chain`, `c-chain`; the `Utxo`
+     listing is the X- and the C-Chain's shape). As published, the
      `oneOf` cannot be satisfied by an X-Chain balance answer (`ListCChainAtomicBalancesResponse`
      requires a subset of `ListXChainBalancesResponse`'s fields and allows extra ones, so every X
      answer matches both), nor by an empty UTXO page (`{"utxos": [], "chainInfo": ...}` matches
      the P and the X shape). With the discriminator exactly one variant applies, the one of the
      chain the answer says it is about, and the answer must match that shape in full.
 - dictionaries (libFuzzer style, for string parameters): `devnet.dict`, the devnet's addresses
-  (X- and P- forms, without prefix, comma lists; reward owners first) for `addresses`;
+  (X-, P- and C- forms, without prefix, comma lists; reward owners first) for `addresses`;
   `assets.dict`, the AVAX asset id; `nodes.dict`, node ids (stakers, block proposers, L1
   validators) and comma lists, for `nodeIds`/`nodeId`; `proposers.dict`, the block proposers
   (and one node that proposed nothing), for blocks by node; `l1.dict`, the L1's validation ids;
@@ -34,16 +35,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 S = "#/components/schemas/"
-# Each variant of the published oneOf and the chain whose answers have that shape.
+# Each variant of the published oneOf and the chains whose answers have that shape.
 CHAIN_SHAPES = {
     "getBalancesByAddresses": {
-        S + "ListPChainBalancesResponse": "p-chain",
-        S + "ListXChainBalancesResponse": "x-chain",
-        S + "ListCChainAtomicBalancesResponse": "c-chain",
+        S + "ListPChainBalancesResponse": ["p-chain"],
+        S + "ListXChainBalancesResponse": ["x-chain"],
+        S + "ListCChainAtomicBalancesResponse": ["c-chain"],
     },
     "getUtxosByAddresses": {
-        S + "ListPChainUtxosResponse": "p-chain",
-        S + "ListUtxosResponse": "x-chain",
+        S + "ListPChainUtxosResponse": ["p-chain"],
+        S + "ListUtxosResponse": ["x-chain", "c-chain"],
     },
 }
 
@@ -76,7 +77,7 @@ def local_openapi(spec: dict) -> dict:
                                     "chainInfo": {
                                         "type": "object",
                                         "required": ["chainName"],
-                                        "properties": {"chainName": {"const": want[ref]}},
+                                        "properties": {"chainName": {"enum": want[ref]}},
                                     }
                                 },
                             },
@@ -124,6 +125,7 @@ def main() -> None:
     for x, pa in zip(addrs, p_addrs):
         entries += [pa, x]
     entries += [a.split("-", 1)[1] for a in addrs[:5] + p_addrs[:5]]
+    entries += [a.replace("X-", "C-", 1) for a in addrs[:5]]
     entries += [",".join(addrs[i : i + 3]) for i in range(0, 9, 3)]
     entries += [",".join(p_addrs[i : i + 3]) for i in range(0, 9, 3)]
     entries += [",".join(addrs), ",".join(p_addrs)]

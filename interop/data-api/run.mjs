@@ -339,7 +339,7 @@ await check("primaryNetwork.balances.listByAddresses: X-Chain balances equal avm
   return `${addresses.length} addresses, ${assets} asset balances`;
 });
 
-await check("primaryNetwork.balances.listByAddresses: several addresses at once; C's atomic memory not indexed (404)", async () => {
+await check("primaryNetwork.balances.listByAddresses: several addresses at once", async () => {
   const one = await Promise.all(
     addresses.map((a) => sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "x-chain", addresses: a }, at)),
   );
@@ -351,11 +351,6 @@ await check("primaryNetwork.balances.listByAddresses: several addresses at once;
     assert(BigInt(e.amount) <= sum.get(e.assetId), `${e.assetId}: joint ${e.amount} > sum ${sum.get(e.assetId)}`);
   }
   eq(all.balances.unlocked.map((e) => e.assetId).sort(), [...sum.keys()].sort(), "assets of the joint answer");
-  await expectError(
-    () => sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "c-chain", addresses: addresses[0].replace("X-", "C-") }, at),
-    "NotFoundError",
-    404,
-  );
   const e = await expectError(
     () => sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "x-chain", addresses: "X-avax1h2ccj9f5ay5acl6tyn9mwmw32p8wref8vl8ctg" }, at),
     "BadRequestError",
@@ -363,6 +358,52 @@ await check("primaryNetwork.balances.listByAddresses: several addresses at once;
   );
   assert(e.message.includes("avax1h2ccj9f5ay5acl6tyn9mwmw32p8wref8vl8ctg"), `message names the address: ${e.message}`);
   return `${sum.size} assets`;
+});
+
+// ---------- C-Chain atomic memory ----------
+await check("primaryNetwork balances and UTXOs (C-Chain): its atomic memory, in the C-Chain's shapes", async () => {
+  let listed = 0;
+  let fromC = 0;
+  for (const addr of addresses) {
+    const c = addr.replace("X-", "C-");
+    const r = await sdk.data.primaryNetwork.balances.listByAddresses({ network: net, blockchainId: "c-chain", addresses: c }, at);
+    eq(r.chainInfo, { chainName: "c-chain", network: "fuji" }, "chainInfo");
+    for (const k of ["atomicMemoryUnlocked", "atomicMemoryLocked"]) assert(Array.isArray(r.balances[k]), `balances.${k} missing: ${JSON.stringify(r.balances)}`);
+    const pages = await allPages(
+      sdk.data.primaryNetwork.utxos.listByAddresses({ network: net, blockchainId: "c-chain", addresses: c, pageSize: 2 }, at),
+    );
+    const utxos = pages.flatMap((p) => p.utxos);
+    // The balances sum the listed UTXOs, by the chain the C-Chain shares each with.
+    const sums = new Map();
+    for (const u of utxos) {
+      eq(pages[0].chainInfo, { chainName: "c-chain", network: "fuji" }, "chainInfo of the UTXO listing");
+      assert(u.addresses.includes(c), `${c} not among the owners ${u.addresses}`);
+      assert([u.createdOnChainId, u.consumedOnChainId].includes(genesis.cChainID), `${u.utxoId} does not cross the C-Chain`);
+      const p = parseUtxo(fromApiHex(u.utxoBytes));
+      eq([u.creationTxHash, u.outputIndex, u.utxoId, u.asset.amount], [p.txId, String(p.outputIndex), p.utxoId, String(p.amount)], "UTXO fields vs its bytes");
+      const other = u.createdOnChainId === genesis.cChainID ? u.consumedOnChainId : u.createdOnChainId;
+      sums.set(other, (sums.get(other) ?? 0n) + BigInt(u.asset.amount));
+    }
+    const served = new Map();
+    for (const e of [...r.balances.atomicMemoryUnlocked, ...r.balances.atomicMemoryLocked]) {
+      assert([genesis.xChainID, genesis.pChainID].includes(e.sharedWithChainId), `sharedWithChainId ${e.sharedWithChainId}`);
+      served.set(e.sharedWithChainId, (served.get(e.sharedWithChainId) ?? 0n) + BigInt(e.amount));
+    }
+    const sorted = (m) => [...m].sort().map(([k, v]) => [k, String(v)]);
+    eq(sorted(served), sorted(sums), `${c}: balances vs listed UTXOs`);
+    // What the C-Chain exported to X and X has not imported: the node lists it from source C.
+    const byHex = new Map(utxos.map((u) => [u.utxoBytes, u]));
+    for (const [hex, source] of await nodeUtxos(addr)) {
+      if (source !== genesis.cChainID) continue;
+      const u = byHex.get(hex);
+      assert(u, `${c}: the node's C->X UTXO ${hex.slice(0, 20)}... is not listed`);
+      eq([u.createdOnChainId, u.consumedOnChainId], [genesis.cChainID, genesis.xChainID], "a C->X UTXO's chains");
+      fromC += 1;
+    }
+    listed += utxos.length;
+  }
+  assert(listed > 0, "no address holds atomic memory with the C-Chain");
+  return `${listed} atomic UTXOs of ${addresses.length} addresses (${fromC} exported by C, waiting on X)`;
 });
 
 // ---------- X-Chain UTXOs ----------
@@ -639,6 +680,18 @@ if (P.replay) {
           atomic += 1;
           continue;
         }
+        if (u.createdOnChainId === genesis.cChainID) {
+          // Exported by the C-Chain to P, not imported yet: the C-Chain's atomic memory lists it
+          // too, with the same bytes.
+          eq(u.consumedOnChainId, genesis.pChainID, `${u.utxoId}: consumed on P`);
+          const c = await allPages(
+            sdk.data.primaryNetwork.utxos.listByAddresses({ network: net, blockchainId: "c-chain", addresses: addr.replace("P-", "C-"), pageSize: 100 }, at),
+          );
+          const same = c.flatMap((p) => p.utxos).find((x) => x.utxoId === u.utxoId);
+          assert(same?.utxoBytes === u.utxoBytes, `${u.utxoId}: not in the C-Chain's atomic memory`);
+          atomic += 1;
+          continue;
+        }
         eq([u.createdOnChainId, u.consumedOnChainId], [genesis.pChainID, genesis.pChainID], `${u.utxoId} chains`);
         const created = P.replay.txs.get(u.txHash);
         const reward = rewards.get(u.utxoId);
@@ -678,13 +731,25 @@ if (P.replay) {
       total += utxos.length;
     }
     assert(multiPage > 0 && rewardCount > 0 && stakedCount > 0, `not exercised: ${multiPage} multi-page, ${rewardCount} rewards, ${stakedCount} staked`);
-    return `${total} UTXOs of ${P.utxosByAddr.size} addresses (${stakedCount} staked, ${rewardCount} rewards, ${atomic} from X), ${multiPage} listings over several pages`;
+    return `${total} UTXOs of ${P.utxosByAddr.size} addresses (${stakedCount} staked, ${rewardCount} rewards, ${atomic} exported to P by X or C), ${multiPage} listings over several pages`;
   });
 
   await check("primaryNetwork.balances.listByAddresses (P-Chain): each bucket sums the address's UTXOs", async () => {
     assert(P.utxosByAddr, "needs the UTXO check");
     const now = Math.floor(Date.now() / 1000);
     const imported = await xImportedFromP();
+    const cListings = new Map();
+    /** The C-Chain's atomic UTXOs of P address `addr`, imported ones included. */
+    const cListing = async (addr) => {
+      if (!cListings.has(addr)) {
+        const c = addr.replace("P-", "C-");
+        const pages = await allPages(
+          sdk.data.primaryNetwork.utxos.listByAddresses({ network: net, blockchainId: "c-chain", addresses: c, includeSpent: true, pageSize: 100 }, at),
+        );
+        cListings.set(addr, pages.flatMap((p) => p.utxos));
+      }
+      return cListings.get(addr);
+    };
     let nonEmpty = 0;
     const wrong = [];
     for (const [addr, utxos] of P.utxosByAddr) {
@@ -692,18 +757,29 @@ if (P.replay) {
       assertPShape(r, `${addr} balances`);
       const want = {};
       const add = (k, v) => (want[k] = (want[k] ?? 0n) + v);
-      // Atomic memory: what X exported to P (listed among the P UTXOs, `importable`) and what P
-      // exported to X (the replay's ExportTxs) that no X ImportTx took (`exported`).
+      // Atomic memory, by the chain shared with: what X or C exported to P (listed among the P
+      // UTXOs, `importable`) and what P exported to X or C (the replay's ExportTxs) that no
+      // ImportTx took (`exported`): X's imports from node-rpc, C's from the C-Chain's listing
+      // (node-rpc serves no C-Chain), which must list each such export.
+      const lockedAt = (out) => (out.locktime > BigInt(now) ? "atomicMemoryLocked" : "atomicMemoryUnlocked");
       for (const a of P.replay.atomicToX) {
-        if (a.destination !== genesis.xChainID || !samePAddr(a.out).includes(addr)) continue;
-        if (imported.has(utxoId(idBytes(a.txId), a.index))) continue;
-        add(a.out.locktime > BigInt(now) ? "atomicMemoryLocked exported" : "atomicMemoryUnlocked exported", a.out.amount);
+        if (!samePAddr(a.out).includes(addr)) continue;
+        const id = utxoId(idBytes(a.txId), a.index);
+        if (a.destination === genesis.xChainID) {
+          if (imported.has(id)) continue;
+        } else {
+          eq(a.destination, genesis.cChainID, `${id}: P exports to X or C`);
+          const onC = (await cListing(addr)).find((u) => u.utxoId === id);
+          assert(onC, `${addr}: P's export ${id} to C is not in the C-Chain's atomic memory`);
+          if (onC.consumingTxHash !== undefined) continue;
+        }
+        add(`${lockedAt(a.out)} exported ${a.destination}`, a.out.amount);
       }
       for (const u of utxos) {
         const bytes = fromApiHex(u.utxoBytes);
         if (u.createdOnChainId !== genesis.pChainID) {
           const out = parseOutput(bytes);
-          add(out.locktime > BigInt(now) ? "atomicMemoryLocked importable" : "atomicMemoryUnlocked importable", out.amount);
+          add(`${lockedAt(out)} importable ${u.createdOnChainId}`, out.amount);
           continue;
         }
         const out = parseOutput(bytes);
@@ -718,8 +794,8 @@ if (P.replay) {
           eq([e.assetId, e.name, e.symbol, e.denomination, e.type], [genesis.avaxAssetID, "Avalanche", "AVAX", 9, "secp256k1"], `${addr} ${k} asset`);
           let key = k;
           if (k.startsWith("atomic")) {
-            eq(e.sharedWithChainId, genesis.xChainID, `${addr} ${k} shared with`);
-            key = `${k} ${e.status}`;
+            assert([genesis.xChainID, genesis.cChainID].includes(e.sharedWithChainId), `${addr} ${k} shared with ${e.sharedWithChainId}`);
+            key = `${k} ${e.status} ${e.sharedWithChainId}`;
           }
           got[key] = (got[key] ?? 0n) + BigInt(e.amount);
         }

@@ -343,10 +343,11 @@ fn tokens_and_parameters_are_checked() {
         404,
         "fuji",
     );
+    // The C-Chain's atomic memory takes `C-` addresses.
     bad(
         &format!("/v1/networks/local/blockchains/c-chain/utxos?addresses={a}"),
-        404,
-        "c-chain",
+        400,
+        "addresses",
     );
     bad(
         &format!("/v1/networks/local/blockchains/nope/utxos?addresses={a}"),

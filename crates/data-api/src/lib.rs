@@ -3,6 +3,7 @@
 //! calls one page function of a chain crate (or `access` for usage), and renders the spec's
 //! records; this crate does HTTP only and never sees the store.
 
+pub mod cchain;
 pub mod chains;
 pub mod evm;
 mod params;

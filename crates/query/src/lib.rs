@@ -1,5 +1,6 @@
 //! Paging for the REST services: opaque authenticated page tokens, keyset positions, request
-//! parameter parsing, lazy k-way merges, and filtered pages with a bounded cost.
+//! parameter parsing, lazy k-way merges, filtered pages with a bounded cost, and merges of pages
+//! read from separate sources.
 //!
 //! No I/O, except [`TokenSecret::generate`] reading the OS random source. A page costs
 //! O(pageSize · log k) for a merge of k sources, at any depth: a token carries the last key
@@ -47,6 +48,7 @@ mod digest;
 mod error;
 mod filtered;
 mod merge;
+mod merged_pages;
 mod page;
 pub mod params;
 mod position;
@@ -57,6 +59,7 @@ pub use digest::{Digest, FilterDigest};
 pub use error::{MAX_ECHO_CHARS, ParamError, PositionError, QueryError, TokenError};
 pub use filtered::{FilterLimits, FilteredPage, filtered_page};
 pub use merge::{MergeSorted, merge_sorted};
+pub use merged_pages::merge_pages;
 pub use page::{Page, take_page};
 pub use params::SortOrder;
 pub use position::{PositionReader, PositionWriter};

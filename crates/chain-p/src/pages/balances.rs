@@ -186,6 +186,22 @@ impl PChainPages {
         }
         Ok(out)
     }
+
+    /// The atomic-memory balances of `addresses` shared with `chain` (as [`Self::balances`]
+    /// computes them, as of `at` or now): the sums of [`Self::shared_utxos`]' UTXOs unspent
+    /// then. The other buckets are empty.
+    pub fn shared_balances(
+        &self,
+        addresses: &[ShortId],
+        chain: Id,
+        at: Option<u64>,
+        now: u64,
+    ) -> Result<PBalances, PageError> {
+        let mut b = self.balances(addresses, at, now)?;
+        b.buckets.clear();
+        b.atomic.retain(|(_, with, _, _), _| *with == chain);
+        Ok(b)
+    }
 }
 
 #[cfg(test)]

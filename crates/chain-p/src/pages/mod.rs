@@ -19,7 +19,8 @@ pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
 pub use l1::{L1Page, L1Query};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
-pub use utxos::{PUtxo, PUtxoQuery, UtxoPage};
+pub use scan::Position;
+pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 
 use crate::error::PChainError;
 use crate::reader::PReader;

@@ -11,7 +11,7 @@ use snowline_types::Id;
 use super::PageError;
 
 /// A listing position: the sort value (a time or an amount), then the row's id.
-pub(crate) type Position = (u64, Id);
+pub type Position = (u64, Id);
 
 /// Where a failed scan inside a merge stopped: the merge sees a stream that ends there, and the
 /// page checks this after reading.

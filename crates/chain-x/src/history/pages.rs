@@ -8,13 +8,15 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use snowline_query::params::SortOrder;
-use snowline_query::{FilterLimits, PositionReader, PositionWriter, filtered_page, merge_sorted};
+use snowline_query::{
+    FilterLimits, FilteredPage, PositionReader, PositionWriter, filtered_page, merge_sorted,
+};
 use snowline_store::{Direction, ReadView, Store};
 use snowline_types::{Id, ShortId};
 
 use super::balances::XBalances;
 use super::reader::{ChainSummary, HistoryUtxo, UtxoOrder, UtxoPosition, XHistoryReader};
-use super::rows::{AssetInfo, Holding, VertexRow};
+use super::rows::{AssetInfo, Holding, UtxoRecord, VertexRow};
 use super::tables::XhAssets;
 use crate::error::XStateError;
 
@@ -83,6 +85,18 @@ pub struct UtxoPage {
     pub next: Option<Vec<u8>>,
 }
 
+/// One page of the atomic UTXOs shared with another chain, each with its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedUtxoPage {
+    /// The UTXOs with their positions, in the order asked.
+    pub utxos: Vec<(UtxoPosition, HistoryUtxo)>,
+    /// Every asset the UTXOs hold.
+    pub assets: Assets,
+    /// Where the next page starts, when more may follow: the last UTXO served on a full page,
+    /// the last one examined when the page ended early.
+    pub next: Option<UtxoPosition>,
+}
+
 /// The balances of a set of addresses, with the assets they name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalancesPage {
@@ -122,35 +136,44 @@ impl XHistoryPages {
     }
 
     /// One page of the UTXOs `q` asks for, resuming strictly past `from` (a [`UtxoPage::next`]
-    /// of the same query).
+    /// of the same query). Listed are those spendable on the X-Chain: UTXOs an X-Chain export put
+    /// in another chain's atomic memory are spent there, and show in the balances' atomic memory.
     pub fn utxos(&self, q: &UtxoQuery, from: Option<&[u8]>) -> Result<UtxoPage, PageError> {
-        let from = match from {
-            Some(bytes) => Some(read_utxo_position(bytes)?),
-            // Ascending by amount with a minimum: start at the minimum rather than filter up
-            // to it.
-            None if q.order == UtxoOrder::Amount
-                && q.sort == SortOrder::Asc
-                && q.min_amount > 0 =>
-            {
-                Some(UtxoPosition {
-                    sort: q.min_amount - 1,
-                    utxo_id: Id([0xff; 32]),
-                })
-            }
-            None => None,
-        };
+        let from = from.map(read_utxo_position).transpose()?;
         let snapshot = self.store.snapshot();
         let reader = XHistoryReader::new(&snapshot);
-        let (utxos, next) = utxo_page(&reader, q, from.as_ref())?;
+        let page = utxo_page(&reader, q, from, |r| r.holding != Holding::ExportedFromX)?;
+        let utxos: Vec<HistoryUtxo> = page.items.into_iter().map(|(_, u)| u).collect();
         let assets = assets(&snapshot, utxos.iter().map(|u| u.utxo.asset_id))?;
         Ok(UtxoPage {
             utxos,
             assets,
-            next: next.map(|p| {
+            next: page.next.map(|p| {
                 let mut w = PositionWriter::new();
                 w.u64(p.sort).bytes32(&p.utxo_id.0);
                 w.into_bytes()
             }),
+        })
+    }
+
+    /// One page of the atomic UTXOs the X-Chain shares with `chain`, in `q`'s order, resuming
+    /// strictly past `from`: what X exported to `chain` (until `chain` imports it) and what
+    /// `chain` exported to X (until X imports it); spent ones too with `include_spent`. Each comes
+    /// with its position, for merging with another chain's page of the same listing.
+    pub fn shared_utxos(
+        &self,
+        q: &UtxoQuery,
+        chain: Id,
+        from: Option<UtxoPosition>,
+    ) -> Result<SharedUtxoPage, PageError> {
+        let snapshot = self.store.snapshot();
+        let reader = XHistoryReader::new(&snapshot);
+        let page = utxo_page(&reader, q, from, |r| r.shared_with() == Some(chain))?;
+        let assets = assets(&snapshot, page.items.iter().map(|(_, u)| u.utxo.asset_id))?;
+        Ok(SharedUtxoPage {
+            utxos: page.items,
+            assets,
+            next: page.next,
         })
     }
 
@@ -178,6 +201,25 @@ impl XHistoryPages {
             );
         let assets = assets(&snapshot, held)?;
         Ok(BalancesPage { balances, assets })
+    }
+
+    /// The atomic-memory balances of `addresses` shared with `chain` (as [`Self::balances`]
+    /// computes them, as of `at` or now): the sums of [`Self::shared_utxos`]' UTXOs unspent then.
+    /// `unlocked` and `locked` are empty.
+    pub fn shared_balances(
+        &self,
+        addresses: &[ShortId],
+        chain: Id,
+        at: Option<u64>,
+        now: u64,
+    ) -> Result<BalancesPage, PageError> {
+        let mut page = self.balances(addresses, at, now)?;
+        let b = &mut page.balances;
+        b.unlocked.clear();
+        b.locked.clear();
+        b.atomic_unlocked.retain(|(with, _), _| *with == chain);
+        b.atomic_locked.retain(|(with, _), _| *with == chain);
+        Ok(page)
     }
 
     /// One page of the vertices at `height`, by vertex index in `sort` order, resuming strictly
@@ -242,20 +284,31 @@ fn read_utxo_position(bytes: &[u8]) -> Result<UtxoPosition, PageError> {
     Ok(UtxoPosition { sort, utxo_id })
 }
 
-/// One page: up to `page_size` matching UTXOs strictly after `from`, and the position to resume
-/// from when more may follow. Each address's order is scanned from `from` and the scans merged
-/// (a UTXO several of the addresses own comes out once); rows are read in chunks with batched
-/// lookups (`snowline_query::filtered_page`).
+/// One page: up to `page_size` UTXOs strictly after `from` whose record `listed` accepts and
+/// that match `q`'s filters, and the position to resume from when more may follow. Each
+/// address's order is scanned from `from` and the scans merged (a UTXO several of the addresses
+/// own comes out once); rows are read in chunks with batched lookups
+/// (`snowline_query::filtered_page`). With no `from`, ascending by amount with a minimum starts
+/// at the minimum rather than filtering up to it.
 fn utxo_page<V: ReadView>(
     reader: &XHistoryReader<'_, V>,
     q: &UtxoQuery,
-    from: Option<&UtxoPosition>,
-) -> Result<(Vec<HistoryUtxo>, Option<UtxoPosition>), PageError> {
+    from: Option<UtxoPosition>,
+    listed: impl Fn(&UtxoRecord) -> bool,
+) -> Result<FilteredPage<UtxoPosition, HistoryUtxo>, PageError> {
+    let from = from.or_else(|| {
+        (q.order == UtxoOrder::Amount && q.sort == SortOrder::Asc && q.min_amount > 0).then(|| {
+            UtxoPosition {
+                sort: q.min_amount - 1,
+                utxo_id: Id([0xff; 32]),
+            }
+        })
+    });
     let dir = direction(q.sort);
     let failure: RefCell<Option<XStateError>> = RefCell::new(None);
     let mut sources = Vec::with_capacity(q.addresses.len());
     for addr in &q.addresses {
-        let scan = reader.utxos_by_address(addr, q.order, q.include_spent, from, dir)?;
+        let scan = reader.utxos_by_address(addr, q.order, q.include_spent, from.as_ref(), dir)?;
         let failure = &failure;
         sources.push(scan.map_while(move |r| match r {
             Ok(p) => Some(p),
@@ -290,10 +343,8 @@ fn utxo_page<V: ReadView>(
                 })
                 .collect()
         },
-        // UTXOs an X-Chain export put in another chain's atomic memory are spent there, not on
-        // X: they show in the balances' atomic memory, not in X's UTXO list.
         |_, u: &HistoryUtxo| {
-            u.record.holding != Holding::ExportedFromX
+            listed(&u.record)
                 && q.asset.is_none_or(|a| a == u.utxo.asset_id)
                 && u.record.amount >= q.min_amount
         },
@@ -303,6 +354,5 @@ fn utxo_page<V: ReadView>(
     if let Some(e) = failure.into_inner() {
         return Err(e.into());
     }
-    let page = page?;
-    Ok((page.items.into_iter().map(|(_, u)| u).collect(), page.next))
+    Ok(page?)
 }

@@ -3,7 +3,6 @@
 
 use snowline_chain_p::pages::{AssetTotal, Bucket, PBalances};
 use snowline_chain_p::rows::Holding;
-use snowline_query::params::{AddressList, required, u64_opt};
 use snowline_rest::{ApiError, Reply, Request};
 use snowline_types::rest::{
     AggregatedAssetAmount, ListPChainBalancesResponse, PChainBalances, PChainSharedAsset,
@@ -12,19 +11,18 @@ use snowline_types::rest::{
 use snowline_types::{Chain, Id};
 
 use super::context::{PChainApi, page_error};
-use crate::params::{bad, now_secs};
+use crate::params::now_secs;
+use crate::primary::BalanceParams;
 
 pub(crate) fn handle(
     api: &PChainApi,
     req: &Request,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
-    let raw = required("addresses", req.query("addresses")).map_err(bad)?;
-    let addresses = AddressList::parse(raw, api.network.hrp, &[Chain::P]).map_err(bad)?;
-    let at = u64_opt("blockTimestamp", req.query("blockTimestamp"), 0).map_err(bad)?;
+    let params = BalanceParams::parse(req, api.network, Chain::P)?;
     let balances = api
         .pages
-        .balances(&addresses.ids, at, now_secs())
+        .balances(&params.addresses.ids, params.at, now_secs())
         .map_err(page_error)?;
     Reply::json(&ListPChainBalancesResponse {
         balances: record(api, &balances),

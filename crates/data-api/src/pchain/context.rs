@@ -41,27 +41,33 @@ impl PChainApi {
         addrs.iter().map(|a| self.p_addresses.format(a)).collect()
     }
 
-    /// `AssetAmount` of `amount` of `asset`: the P-Chain holds AVAX only (atomic memory may
-    /// name another asset of the X-Chain, shown by id with empty name and symbol).
+    /// `AssetAmount` of `amount` of `asset` (see [`asset_amount`]).
     pub(crate) fn asset_amount(&self, asset: &Id, amount: u128) -> AssetAmount {
-        let avax = *asset == self.network.avax_asset_id;
-        AssetAmount {
-            asset_id: asset.to_string(),
-            name: if avax {
-                "Avalanche".into()
-            } else {
-                String::new()
-            },
-            symbol: if avax { "AVAX".into() } else { String::new() },
-            denomination: if avax { 9 } else { 0 },
-            asset_type: AssetType::Secp256k1,
-            amount: amount.to_string(),
-        }
+        asset_amount(self.network, asset, amount)
     }
 
     /// AVAX `AssetAmount` of `amount` nAVAX.
     pub(crate) fn avax(&self, amount: u64) -> AssetAmount {
         self.asset_amount(&self.network.avax_asset_id, u128::from(amount))
+    }
+}
+
+/// `AssetAmount` of `amount` of `asset` on `network`'s P-Chain, which holds AVAX only: AVAX by
+/// name; another asset (atomic memory may name one of the X-Chain's) by id with empty name and
+/// symbol.
+pub(crate) fn asset_amount(network: &NetworkInfo, asset: &Id, amount: u128) -> AssetAmount {
+    let avax = *asset == network.avax_asset_id;
+    AssetAmount {
+        asset_id: asset.to_string(),
+        name: if avax {
+            "Avalanche".into()
+        } else {
+            String::new()
+        },
+        symbol: if avax { "AVAX".into() } else { String::new() },
+        denomination: if avax { 9 } else { 0 },
+        asset_type: AssetType::Secp256k1,
+        amount: amount.to_string(),
     }
 }
 

@@ -12,4 +12,4 @@ pub(crate) mod rewards;
 pub(crate) mod utxos;
 
 pub use context::PChainApi;
-pub(crate) use context::page_error;
+pub(crate) use context::{asset_amount, page_error};

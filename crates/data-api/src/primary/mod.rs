@@ -1,8 +1,9 @@
 //! The primary-network endpoints of the Data API, routed by chain: balances and UTXOs of the P-
-//! and X-Chain (the C-Chain's atomic memory is not indexed yet), X-Chain vertices, P-Chain
-//! rewards, blocks by proposer and L1 validators, and the details of every blockchain the
-//! P-Chain created. The reads run on the blocking pool, each from one snapshot.
+//! and X-Chain and of the C-Chain's atomic memory, X-Chain vertices, P-Chain rewards, blocks by
+//! proposer and L1 validators, and the details of every blockchain the P-Chain created. The
+//! reads run on the blocking pool, each from one snapshot per chain crate.
 
+mod address_params;
 mod blockchains;
 mod target;
 
@@ -16,20 +17,24 @@ use snowline_rest::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::Chain;
 use snowline_types::network::NetworkInfo;
 
+use crate::cchain::{self, CChainApi};
 use crate::params::bad;
 use crate::pchain::{self, PChainApi};
 use crate::xchain::{self, XChainApi};
 
+pub(crate) use address_params::{BalanceParams, UtxoParams};
 pub(crate) use target::{not_indexed, resolve};
 
-/// Both chains' endpoint state.
+/// The three chains' endpoint state.
 pub(crate) struct PrimaryApi {
     pub(crate) x: XChainApi,
     pub(crate) p: PChainApi,
+    pub(crate) c: CChainApi,
 }
 
-/// Adds the primary-network endpoints over the X-Chain history `x` and the P-Chain `p`, for
-/// the network they index; page tokens are authenticated with `secret`.
+/// Adds the primary-network endpoints over the X-Chain history `x` and the P-Chain `p` (which
+/// hold the C-Chain's atomic memory too), for the network they index; page tokens are
+/// authenticated with `secret`.
 pub fn routes(
     router: Router,
     x: Arc<XHistoryPages>,
@@ -40,6 +45,8 @@ pub fn routes(
     let tokens = PageTokens::new(secret);
     let addresses = |e| format!("addresses of {}: {e}", network.name);
     let api = Arc::new(PrimaryApi {
+        c: CChainApi::new(Arc::clone(&x), Arc::clone(&p), network, tokens.clone())
+            .map_err(addresses)?,
         x: XChainApi::new(x, network, tokens.clone()).map_err(addresses)?,
         p: PChainApi::new(p, network, tokens).map_err(addresses)?,
     });
@@ -104,7 +111,7 @@ fn balances(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     match target.chain {
         Chain::P => pchain::balances::handle(&api.p, req, target.chain_info()),
         Chain::X => xchain::balances::handle(&api.x, req, target.chain_info()),
-        Chain::C => Err(not_indexed(Chain::C, "the atomic memory")),
+        Chain::C => cchain::balances::handle(&api.c, req, target.chain_info()),
     }
 }
 
@@ -113,7 +120,7 @@ fn utxos(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     match target.chain {
         Chain::P => pchain::utxos::handle(&api.p, req, target.chain_info()),
         Chain::X => xchain::utxos::handle(&api.x, req, target.chain_info()),
-        Chain::C => Err(not_indexed(Chain::C, "the atomic memory")),
+        Chain::C => cchain::utxos::handle(&api.c, req, target.chain_info()),
     }
 }
 

@@ -50,8 +50,8 @@ pub(crate) fn resolve(
     })
 }
 
-/// The answer for a chain whose data this instance does not index yet (the C-Chain's atomic
-/// memory and blocks, the X-Chain's blocks by proposer).
+/// The answer for a chain whose data this instance does not index yet (the X- and C-Chain's
+/// blocks by proposer).
 pub(crate) fn not_indexed(chain: Chain, what: &str) -> ApiError {
     ApiError::not_found(format!(
         "{what} of the {} is not indexed by this instance yet",

@@ -4,7 +4,7 @@
 
 pub(crate) mod balances;
 mod context;
-mod render;
+pub(crate) mod render;
 pub(crate) mod utxos;
 pub(crate) mod vertices;
 

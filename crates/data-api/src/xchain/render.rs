@@ -1,5 +1,6 @@
 //! From the history's rows to the Data API's X-Chain records: assets with their descriptions,
-//! UTXOs with owners as `X-` addresses, balances split as `XChainBalances`.
+//! UTXOs with owners as `X-` addresses (the C-Chain's atomic UTXOs the X-Chain holds, as `C-`
+//! ones), balances split as `XChainBalances`.
 
 use std::collections::BTreeMap;
 
@@ -8,6 +9,7 @@ use snowline_chain_x::history::{
     AssetTotal, AssetType as StoredAssetType, Assets, HistoryUtxo, XBalances,
 };
 use snowline_types::Id;
+use snowline_types::address::AddressFormatter;
 use snowline_types::avm::Output;
 use snowline_types::formatting::encode_hex_checksum;
 use snowline_types::rest::{
@@ -19,7 +21,7 @@ use super::context::XChainApi;
 /// `AssetAmount` of `amount` units of `asset`. An asset the index has no `CreateAssetTx` for
 /// (possible only when the chain's genesis was not loaded) is shown with empty name and symbol
 /// and denomination 0, rather than failing the whole answer.
-fn asset_amount(assets: &Assets, asset: &Id, amount: u128) -> AssetAmount {
+pub(crate) fn asset_amount(assets: &Assets, asset: &Id, amount: u128) -> AssetAmount {
     let info = assets.get(asset);
     AssetAmount {
         asset_id: asset.to_string(),
@@ -44,39 +46,41 @@ fn utxo_type(output: &Output) -> &'static str {
     }
 }
 
+/// The `Utxo` record of a UTXO of the X-Chain history, its owners written by `owners` (`X-…` on
+/// the X-Chain, `C-…` for the C-Chain's atomic memory).
+pub(crate) fn utxo_record(u: &HistoryUtxo, assets: &Assets, owners: &AddressFormatter) -> XUtxo {
+    let out = output_owners(&u.utxo.output);
+    let (group_id, payload) = match &u.utxo.output {
+        Output::NftMint(o) => (Some(o.group_id), None),
+        Output::NftTransfer(o) => (Some(o.group_id), Some(hex_plain(&o.payload))),
+        _ => (None, None),
+    };
+    let consumed = u.record.consumed.as_ref();
+    XUtxo {
+        addresses: out.addrs.iter().map(|a| owners.format(a)).collect(),
+        asset: asset_amount(assets, &u.utxo.asset_id, u128::from(u.record.amount)),
+        consumed_on_chain_id: u.record.consumed_on.to_string(),
+        consuming_tx_hash: consumed.map(|c| c.tx_id.to_string()),
+        created_on_chain_id: u.record.created_on.to_string(),
+        utxo_id: u.id.to_string(),
+        utxo_bytes: Some(encode_hex_checksum(&u.record.bytes)),
+        consuming_tx_timestamp: consumed.map(|c| c.timestamp),
+        creation_tx_hash: u.record.created.tx_id.to_string(),
+        credentials: None,
+        group_id,
+        locktime: out.locktime,
+        output_index: u.utxo.utxo_id.output_index.to_string(),
+        payload,
+        threshold: out.threshold,
+        timestamp: u.record.created.timestamp,
+        utxo_type: utxo_type(&u.utxo.output).to_owned(),
+    }
+}
+
 impl XChainApi {
     /// One `Utxo` record.
     pub(crate) fn utxo_record(&self, u: &HistoryUtxo, assets: &Assets) -> XUtxo {
-        let owners = output_owners(&u.utxo.output);
-        let (group_id, payload) = match &u.utxo.output {
-            Output::NftMint(o) => (Some(o.group_id), None),
-            Output::NftTransfer(o) => (Some(o.group_id), Some(hex_plain(&o.payload))),
-            _ => (None, None),
-        };
-        let consumed = u.record.consumed.as_ref();
-        XUtxo {
-            addresses: owners
-                .addrs
-                .iter()
-                .map(|a| self.x_addresses.format(a))
-                .collect(),
-            asset: asset_amount(assets, &u.utxo.asset_id, u128::from(u.record.amount)),
-            consumed_on_chain_id: u.record.consumed_on.to_string(),
-            consuming_tx_hash: consumed.map(|c| c.tx_id.to_string()),
-            created_on_chain_id: u.record.created_on.to_string(),
-            utxo_id: u.id.to_string(),
-            utxo_bytes: Some(encode_hex_checksum(&u.record.bytes)),
-            consuming_tx_timestamp: consumed.map(|c| c.timestamp),
-            creation_tx_hash: u.record.created.tx_id.to_string(),
-            credentials: None,
-            group_id,
-            locktime: owners.locktime,
-            output_index: u.utxo.utxo_id.output_index.to_string(),
-            payload,
-            threshold: owners.threshold,
-            timestamp: u.record.created.timestamp,
-            utxo_type: utxo_type(&u.utxo.output).to_owned(),
-        }
+        utxo_record(u, assets, &self.x_addresses)
     }
 
     /// `XChainBalances` of summed balances.

@@ -1,5 +1,5 @@
 //! Serde records of the Data API's responses: the chain descriptors of `/v1/chains`, the
-//! primary-network records of the X- and P-Chain endpoints and the EVM records. Absent optional
+//! primary-network records of the P-, X- and C-Chain endpoints and the EVM records. Absent optional
 //! fields are omitted, never `null`: the official client rejects `null`.
 
 pub mod chain;
@@ -32,7 +32,8 @@ pub use pchain::{
     ProposerDetails,
 };
 pub use primary::{
-    AggregatedAssetAmount, AssetAmount, AssetType, BlockchainDetails, ListUtxosResponse,
-    ListXChainBalancesResponse, ListXChainVerticesResponse, PrimaryChainInfo, PrimaryChainName,
-    SharedAssetBalance, UtxoCredential, XChainBalances, XChainVertex, XUtxo,
+    AggregatedAssetAmount, AssetAmount, AssetType, BlockchainDetails, CChainAtomicBalances,
+    ListCChainAtomicBalancesResponse, ListUtxosResponse, ListXChainBalancesResponse,
+    ListXChainVerticesResponse, PrimaryChainInfo, PrimaryChainName, SharedAssetBalance,
+    UtxoCredential, XChainBalances, XChainVertex, XUtxo,
 };

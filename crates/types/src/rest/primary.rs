@@ -1,6 +1,7 @@
-//! The primary-network records of the Data API's X-Chain endpoints: `PrimaryNetworkChainInfo`,
-//! asset amounts and the X-Chain balance split (`ListXChainBalancesResponse`), the X-Chain `Utxo`
-//! (`ListUtxosResponse`), `XChainVertex` (`ListXChainVerticesResponse`) and `Blockchain`, with the
+//! The primary-network records of the Data API's X- and C-Chain endpoints:
+//! `PrimaryNetworkChainInfo`, asset amounts, the X-Chain balance split
+//! (`ListXChainBalancesResponse`), the C-Chain's atomic balances
+//! (`ListCChainAtomicBalancesResponse`), the X- and C-Chain `Utxo` (`ListUtxosResponse`), `XChainVertex` (`ListXChainVerticesResponse`) and `Blockchain`, with the
 //! members and enumerations of the Glacier OpenAPI. Absent optional members are omitted, never
 //! `null`.
 
@@ -72,7 +73,8 @@ pub struct AggregatedAssetAmount {
     pub utxo_count: u64,
 }
 
-/// `XChainSharedAssetBalance`: a balance in atomic memory shared with another chain.
+/// `XChainSharedAssetBalance` and `CChainSharedAssetBalance` (the same members): a balance in
+/// atomic memory shared with another chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SharedAssetBalance {
@@ -105,6 +107,27 @@ pub struct XChainBalances {
 pub struct ListXChainBalancesResponse {
     /// The balances.
     pub balances: XChainBalances,
+    /// Which chain and network.
+    pub chain_info: PrimaryChainInfo,
+}
+
+/// `CChainAtomicBalances`: the C-Chain's balances in atomic memory (its EVM balances are served
+/// elsewhere).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct CChainAtomicBalances {
+    /// Spendable balances in shared memory.
+    pub atomic_memory_unlocked: Vec<SharedAssetBalance>,
+    /// Time-locked balances in shared memory.
+    pub atomic_memory_locked: Vec<SharedAssetBalance>,
+}
+
+/// `ListCChainAtomicBalancesResponse`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListCChainAtomicBalancesResponse {
+    /// The balances.
+    pub balances: CChainAtomicBalances,
     /// Which chain and network.
     pub chain_info: PrimaryChainInfo,
 }
@@ -286,6 +309,35 @@ mod tests {
                 r#""symbol":"AVAX","denomination":9,"type":"secp256k1","amount":"7","utxoCount":2,"#,
                 r#""sharedWithChainId":"11111111111111111111111111111111LpoYY"}],"atomicMemoryLocked":[]},"#,
                 r#""chainInfo":{"chainName":"x-chain","network":"mainnet"}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn c_chain_balances_have_the_openapi_member_names() {
+        // `ListCChainAtomicBalancesResponse` / `CChainAtomicBalances` / `CChainSharedAssetBalance`
+        // of glacier-data-api.json: the atomic memory only.
+        let r = ListCChainAtomicBalancesResponse {
+            balances: CChainAtomicBalances {
+                atomic_memory_unlocked: vec![SharedAssetBalance {
+                    asset: avax("7"),
+                    utxo_count: 2,
+                    shared_with_chain_id: "11111111111111111111111111111111LpoYY".into(),
+                }],
+                atomic_memory_locked: vec![],
+            },
+            chain_info: PrimaryChainInfo {
+                chain_name: PrimaryChainName::C,
+                network: "fuji".into(),
+            },
+        };
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            concat!(
+                r#"{"balances":{"atomicMemoryUnlocked":[{"assetId":"FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z","#,
+                r#""name":"Avalanche","symbol":"AVAX","denomination":9,"type":"secp256k1","amount":"7","utxoCount":2,"#,
+                r#""sharedWithChainId":"11111111111111111111111111111111LpoYY"}],"atomicMemoryLocked":[]},"#,
+                r#""chainInfo":{"chainName":"c-chain","network":"fuji"}}"#
             )
         );
     }
