@@ -3,6 +3,7 @@
 //! in the linear codec (`store::Linear`), fields in declaration order; addresses are their 20
 //! bytes, hashes their 32, amounts 32 bytes big-endian.
 
+use snowline_store::row::{bad_code, get_opt, get_string, put_opt};
 use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
 use snowline_types::evm::{
     Address, B256, CallKind, ContractProbes, Erc20Answers, InterfaceClaims, U256,
@@ -33,27 +34,6 @@ fn get_hash(r: &mut Reader<'_>) -> Result<B256, CodecError> {
     r.array::<32>().map(B256::from)
 }
 
-fn put_opt<T>(w: &mut Writer, v: &Option<T>, f: impl FnOnce(&mut Writer, &T)) {
-    match v {
-        Some(v) => {
-            w.bool(true);
-            f(w, v);
-        }
-        None => w.bool(false),
-    }
-}
-
-fn get_opt<T>(
-    r: &mut Reader<'_>,
-    f: impl FnOnce(&mut Reader<'_>) -> Result<T, CodecError>,
-) -> Result<Option<T>, CodecError> {
-    if r.bool()? { f(r).map(Some) } else { Ok(None) }
-}
-
-fn get_string(r: &mut Reader<'_>) -> Result<String, CodecError> {
-    r.str().map(str::to_owned)
-}
-
 /// An optional bool as one byte: 0 absent, 1 false, 2 true.
 fn put_opt_bool(w: &mut Writer, v: Option<bool>) {
     w.u8(match v {
@@ -69,14 +49,6 @@ fn get_opt_bool(r: &mut Reader<'_>, what: &'static str) -> Result<Option<bool>, 
         1 => Ok(Some(false)),
         2 => Ok(Some(true)),
         c => Err(bad_code(what, c)),
-    }
-}
-
-/// A stored code outside its enumeration.
-fn bad_code(what: &'static str, code: u8) -> CodecError {
-    CodecError::UnknownTypeId {
-        type_id: u32::from(code),
-        context: what,
     }
 }
 

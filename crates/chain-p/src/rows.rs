@@ -2,44 +2,12 @@
 //! staker with its reward, a block with its proposer, a tx's place, a subnet, a chain, an L1
 //! validator. Each is stored in the linear codec (`store::Linear`), fields in declaration order.
 
+use snowline_store::row::{bad_code, get_bytes, get_opt, get_string, put_opt};
 use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
 use snowline_types::fx::secp256k1fx::OutputOwners;
 use snowline_types::platformvm::{ProposerDetails, TransferableOut, Utxo};
 use snowline_types::warp::l1::PChainOwner;
 use snowline_types::{Id, NodeId, ShortId};
-
-fn put_opt<T>(w: &mut Writer, v: &Option<T>, f: impl FnOnce(&mut Writer, &T)) {
-    match v {
-        Some(v) => {
-            w.bool(true);
-            f(w, v);
-        }
-        None => w.bool(false),
-    }
-}
-
-fn get_opt<T>(
-    r: &mut Reader<'_>,
-    f: impl FnOnce(&mut Reader<'_>) -> Result<T, CodecError>,
-) -> Result<Option<T>, CodecError> {
-    if r.bool()? { f(r).map(Some) } else { Ok(None) }
-}
-
-fn get_string(r: &mut Reader<'_>) -> Result<String, CodecError> {
-    r.str().map(str::to_owned)
-}
-
-fn get_bytes(r: &mut Reader<'_>) -> Result<Vec<u8>, CodecError> {
-    r.bytes().map(<[u8]>::to_vec)
-}
-
-/// A stored code outside its enumeration.
-fn bad_code(what: &'static str, code: u8) -> CodecError {
-    CodecError::UnknownTypeId {
-        type_id: u32::from(code),
-        context: what,
-    }
-}
 
 /// When and by what a UTXO, staker or chain came to be or ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

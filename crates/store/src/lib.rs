@@ -35,6 +35,7 @@ pub mod error;
 pub mod key;
 mod options;
 mod read;
+pub mod row;
 mod store;
 mod table;
 pub mod value;
