@@ -67,6 +67,8 @@ pub struct LogTransfer {
     pub value: U256,
     /// Token id (0 for ERC-20).
     pub id: U256,
+    /// The ERC-1155 operator.
+    pub operator: Option<Address>,
     /// Block height.
     pub block: u64,
     /// The log's index in the block.
@@ -129,12 +131,8 @@ pub struct RecordingModel {
 impl RecordingModel {
     /// Reads the recording at `path`.
     pub fn load(path: &Path) -> Self {
-        let lines: Vec<Value> = std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        let blocks = read_blocks(&lines);
+        let lines = read_lines(path);
+        let blocks = blocks(&lines);
         Self { lines, blocks }
     }
 
@@ -173,7 +171,7 @@ impl RecordingModel {
             for (i, t) in b.traces.as_array().into_iter().flatten().enumerate() {
                 let tx = &b.block["transactions"][i];
                 let at = (b.number, i as u64, hash(&tx["hash"]));
-                walk(&t["result"], 0, false, at, &mut out);
+                out.extend(listed_frames(&t["result"], at));
             }
         }
         out
@@ -240,7 +238,17 @@ pub fn recorded<'a>(lines: &'a [Value], method: &str, params: &Value) -> Option<
         .and_then(|l| l.get("result"))
 }
 
-fn read_blocks(lines: &[Value]) -> Vec<RecBlock> {
+/// The lines of the recording at `path`, as JSON.
+pub fn read_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Every block up to the recorded tip, with its receipts and traces.
+pub fn blocks(lines: &[Value]) -> Vec<RecBlock> {
     let head = q(&lines
         .iter()
         .find(|l| l["method"] == "eth_blockNumber")
@@ -288,13 +296,14 @@ pub fn log_transfers(log: &Value, block: u64) -> Vec<LogTransfer> {
         q(&log["logIndex"]),
         hash(&log["transactionHash"]),
     );
-    let t = |standard, from, to, value, id| LogTransfer {
+    let t = |standard, from, to, value, id, operator| LogTransfer {
         standard,
         token,
         from,
         to,
         value,
         id,
+        operator,
         block,
         log_index,
         tx_hash,
@@ -302,20 +311,23 @@ pub fn log_transfers(log: &Value, block: u64) -> Vec<LogTransfer> {
     if t0 == sig("Transfer(address,address,uint256)") {
         let (from, to) = (topic_addr(&topics[1]), topic_addr(&topics[2]));
         match topics.len() {
-            3 => vec![t(20, from, to, word(&data, 0), U256::ZERO)],
+            3 => vec![t(20, from, to, word(&data, 0), U256::ZERO, None)],
             4 => vec![t(
                 721,
                 from,
                 to,
                 U256::from(1),
                 U256::from_be_slice(&bytes(&topics[3])),
+                None,
             )],
             _ => vec![],
         }
     } else if t0 == sig("TransferSingle(address,address,address,uint256,uint256)") {
+        let op = Some(topic_addr(&topics[1]));
         let (from, to) = (topic_addr(&topics[2]), topic_addr(&topics[3]));
-        vec![t(1155, from, to, word(&data, 1), word(&data, 0))]
+        vec![t(1155, from, to, word(&data, 1), word(&data, 0), op)]
     } else if t0 == sig("TransferBatch(address,address,address,uint256[],uint256[])") {
+        let op = Some(topic_addr(&topics[1]));
         let (from, to) = (topic_addr(&topics[2]), topic_addr(&topics[3]));
         // Two dynamic arrays: their offsets, then each a length and the words.
         let ids_at = word(&data, 0).to::<usize>() / 32;
@@ -329,12 +341,20 @@ pub fn log_transfers(log: &Value, block: u64) -> Vec<LogTransfer> {
                     to,
                     word(&data, values_at + 1 + i),
                     word(&data, ids_at + 1 + i),
+                    op,
                 )
             })
             .collect()
     } else {
         vec![]
     }
+}
+
+/// The listed frames of the call tree `root` of tx `at` (block, index, hash), depth first.
+pub fn listed_frames(root: &Value, at: (u64, u64, B256)) -> Vec<Frame> {
+    let mut out = Vec::new();
+    walk(root, 0, false, at, &mut out);
+    out
 }
 
 /// Walks a call tree depth first, keeping the listed frames.

@@ -91,8 +91,7 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
                 .iter()
                 .find(|e| hash(&e["txHash"]) == h)
                 .expect("every tx traced");
-            let mut frames = Vec::new();
-            walk(&trace["result"], 0, false, &mut frames);
+            let frames = walk(&trace["result"]);
             for (k, f) in frames.iter().enumerate() {
                 if f.0 > 0 && f.1.starts_with("CREATE") && !f.5 {
                     want_contracts.insert(f.3.unwrap(), (addr(&t["from"]), Some(f.2), h, n));
