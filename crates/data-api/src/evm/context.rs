@@ -5,15 +5,16 @@ use std::sync::Arc;
 
 use snowline_chain_evm::pages::{EvmPages, PageError};
 use snowline_chain_registry::ChainRegistry;
-use snowline_query::PageTokens;
-use snowline_query::params::{Currency, evm_address};
+use snowline_query::params::{BlockRange, Currency, evm_address, page_size};
+use snowline_query::{Digest, FilterDigest, PageTokens};
 use snowline_rest::{ApiError, Request};
 use snowline_types::evm::{Address, U256};
+use snowline_types::rest::evm::checksummed;
 use snowline_types::rest::{ChainRecord, Money};
 
 use super::prices::PriceSource;
 use crate::chains::lookup_error;
-use crate::params::{bad, invalid_token};
+use crate::params::{bad, invalid_token, page_token};
 
 /// Shared state of the EVM endpoints.
 pub struct EvmApi {
@@ -96,6 +97,48 @@ pub(crate) fn path_address(req: &Request) -> Result<Address, ApiError> {
     evm_address("address", req.required_param("address")?)
         .map(Address::from)
         .map_err(bad)
+}
+
+/// What a block-range listing of one address asks (token transfers, internal transactions):
+/// the chain, the address, `[startBlock, endBlock)`, the page size (1..100) and the position
+/// its page token carries, checked against the query's digest.
+pub(crate) struct RangeListing<'a> {
+    pub(crate) chain: EvmChain<'a>,
+    pub(crate) address: Address,
+    pub(crate) range: BlockRange,
+    pub(crate) size: u32,
+    pub(crate) digest: Digest,
+    pub(crate) from: Option<Vec<u8>>,
+}
+
+impl EvmApi {
+    /// Parses a block-range listing named `listing` (its page tokens open no other listing).
+    pub(crate) fn range_listing(
+        &self,
+        req: &Request,
+        listing: &str,
+    ) -> Result<RangeListing<'_>, ApiError> {
+        let chain = self.chain(req)?;
+        let address = path_address(req)?;
+        let range =
+            BlockRange::parse(req.query("startBlock"), req.query("endBlock")).map_err(bad)?;
+        let size = page_size(req.query("pageSize"), 100).map_err(bad)?;
+        let digest = FilterDigest::new(listing)
+            .field("chainId", &chain.id.to_string())
+            .field("address", &checksummed(&address))
+            .optional("startBlock", range.start.map(|b| b.to_string()).as_deref())
+            .optional("endBlock", range.end.map(|b| b.to_string()).as_deref())
+            .finish();
+        let from = page_token(&self.tokens, req, &digest)?;
+        Ok(RangeListing {
+            chain,
+            address,
+            range,
+            size,
+            digest,
+            from,
+        })
+    }
 }
 
 /// The optional `currency` (default `usd`).

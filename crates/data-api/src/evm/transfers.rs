@@ -1,33 +1,19 @@
 //! `GET /v1/chains/{chainId}/tokens/{address}/transfers`: a token's transfers, newest first,
 //! within `[startBlock, endBlock)`.
 
-use snowline_query::FilterDigest;
-use snowline_query::params::{BlockRange, page_size};
 use snowline_rest::{ApiError, Reply, Request};
 use snowline_types::rest::evm::{
     Erc20Transfer, Erc721Transfer, Erc1155Transfer, ListTransfersResponse, TransferRecord,
-    checksummed,
 };
 
-use super::context::{EvmApi, page_error, path_address};
+use super::context::{EvmApi, page_error};
 use super::render::{TransferDetails, transfer, transfer_location};
-use crate::params::{bad, page_token};
 
 pub(crate) fn handle(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
-    let chain = api.chain(req)?;
-    let token = path_address(req)?;
-    let range = BlockRange::parse(req.query("startBlock"), req.query("endBlock")).map_err(bad)?;
-    let size = page_size(req.query("pageSize"), 100).map_err(bad)?;
-    let digest = FilterDigest::new("evm/tokens/transfers")
-        .field("chainId", &chain.id.to_string())
-        .field("address", &checksummed(&token))
-        .optional("startBlock", range.start.map(|b| b.to_string()).as_deref())
-        .optional("endBlock", range.end.map(|b| b.to_string()).as_deref())
-        .finish();
-    let from = page_token(&api.tokens, req, &digest)?;
+    let q = api.range_listing(req, "evm/tokens/transfers")?;
     let page = api
         .pages
-        .transfers(chain.id, token, range, size, from.as_deref())
+        .transfers(q.chain.id, q.address, q.range, q.size, q.from.as_deref())
         .map_err(page_error)?;
     let transfers = page
         .transfers
@@ -48,7 +34,7 @@ pub(crate) fn handle(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
         })
         .collect();
     Reply::json(&ListTransfersResponse {
-        next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
+        next_page_token: page.next.map(|p| api.tokens.encode(&q.digest, &p, None)),
         transfers,
     })
 }
