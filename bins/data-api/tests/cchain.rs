@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use common::cmodel::{CModel, CUtxo};
 use common::pmodel::PModel;
-use common::{DataApi, follow, upstream};
+use common::{DataApi, follow, local_addr, local_addrs, now_secs, upstream};
 use serde_json::{Value, json};
 use snowline_types::address::format_address;
 use snowline_types::container::ContainerRecord;
@@ -23,21 +23,6 @@ use snowline_types::network::NetworkInfo;
 use snowline_types::{Id, ShortId};
 
 const C: &str = "/v1/networks/local/blockchains/c-chain";
-
-fn c_addr(a: &ShortId) -> String {
-    format_address("C", NetworkInfo::LOCAL.hrp, a).unwrap()
-}
-
-fn c_addrs(addrs: &[ShortId]) -> Vec<String> {
-    addrs.iter().map(c_addr).collect()
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-}
 
 /// A devnet served, followed, and modelled.
 struct World {
@@ -67,7 +52,7 @@ fn world(seed: u64) -> World {
         .unwrap();
     let path = format!(
         "{C}/utxos?addresses={}&includeSpent=true&pageSize=100",
-        c_addr(&last.out.owners.addrs[0])
+        local_addr("C", &last.out.owners.addrs[0])
     );
     let id = last.id.to_string();
     let consumer = last.consumed.map(|c| c.tx.to_string());
@@ -134,7 +119,7 @@ fn utxo_record(m: &CModel, u: &CUtxo) -> Value {
     assert_eq!(u.asset, m.net.avax_asset_id, "the devnet moves AVAX only");
     let owners = &u.out.owners;
     let mut v = json!({
-        "addresses": c_addrs(&owners.addrs),
+        "addresses": local_addrs("C", &owners.addrs),
         "asset": avax_amount(m, u.out.amount),
         "consumedOnChainId": u.consumed_on.to_string(),
         "createdOnChainId": u.created_on.to_string(),
@@ -175,7 +160,7 @@ fn check_record(m: &CModel, u: &CUtxo, mut served: Value, context: &str) {
 fn check_utxos(w: &World, addrs: &[ShortId]) -> usize {
     let m = &w.model;
     let set: BTreeSet<ShortId> = addrs.iter().copied().collect();
-    let joined = c_addrs(addrs).join(",");
+    let joined = local_addrs("C", addrs).join(",");
     let mut compared = 0;
     for spent in [false, true] {
         let path =
@@ -212,7 +197,7 @@ fn check_utxos(w: &World, addrs: &[ShortId]) -> usize {
 fn check_balances(w: &World, addrs: &[ShortId], times: &[u64]) -> usize {
     let m = &w.model;
     let set: BTreeSet<ShortId> = addrs.iter().copied().collect();
-    let joined = c_addrs(addrs).join(",");
+    let joined = local_addrs("C", addrs).join(",");
     let mut queries: Vec<(String, Option<u64>)> =
         vec![(format!("{C}/balances?addresses={joined}"), None)];
     for t in times {
@@ -382,7 +367,7 @@ fn pages_visit_every_utxo_once_in_every_order_and_bad_input_is_a_400() {
     by_count.sort_by_key(|(n, a)| std::cmp::Reverse((*n, *a)));
     let addrs: Vec<ShortId> = by_count.iter().take(6).map(|(_, a)| *a).collect();
     let set: BTreeSet<ShortId> = addrs.iter().copied().collect();
-    let joined = c_addrs(&addrs).join(",");
+    let joined = local_addrs("C", &addrs).join(",");
     let mut token = None;
     for spent in [false, true] {
         let listed = m.listed(&set, spent);
@@ -480,21 +465,21 @@ fn pages_visit_every_utxo_once_in_every_order_and_bad_input_is_a_400() {
     let bare = format_address("", NetworkInfo::LOCAL.hrp, &a).unwrap();
     let by_id = format!("/v1/networks/local/blockchains/{}", m.net.c_chain_id);
     for path in [
-        format!("{by_id}/balances?addresses={}", c_addr(&a)),
+        format!("{by_id}/balances?addresses={}", local_addr("C", &a)),
         format!("{C}/balances?addresses={}", bare.trim_start_matches('-')),
     ] {
         let r = api.get(&path);
         assert_eq!(r.status, 200, "{path}: {}", r.body);
         assert_eq!(
             r.json(),
-            api.get(&format!("{C}/balances?addresses={}", c_addr(&a)))
+            api.get(&format!("{C}/balances?addresses={}", local_addr("C", &a)))
                 .json(),
             "{path}"
         );
     }
 
     // Bad input: a 400 in the spec's shape, naming the parameter.
-    let c = c_addr(&a);
+    let c = local_addr("C", &a);
     let x = format_address("X", NetworkInfo::LOCAL.hrp, &a).unwrap();
     let p = format_address("P", NetworkInfo::LOCAL.hrp, &a).unwrap();
     let x_token = api

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use common::pmodel::{Kind, MBlock, MStaker, MUtxo, PModel, split};
-use common::{DataApi, follow, upstream};
+use common::{DataApi, follow, local_addr, local_addrs, now_secs, upstream};
 use serde_json::{Value, json};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_types::address::format_address;
@@ -27,21 +27,6 @@ use snowline_types::{Id, NodeId, ShortId};
 
 const NET: &str = "/v1/networks/local";
 const P: &str = "/v1/networks/local/blockchains/p-chain";
-
-fn p_addr(a: &ShortId) -> String {
-    format_address("P", NetworkInfo::LOCAL.hrp, a).unwrap()
-}
-
-fn p_addrs(addrs: &[ShortId]) -> Vec<String> {
-    addrs.iter().map(p_addr).collect()
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-}
 
 /// A devnet served, followed, and replayed by the model.
 struct World {
@@ -190,7 +175,7 @@ fn avax_amount(m: &PModel, amount: u64) -> Value {
 fn utxo_record(m: &PModel, u: &MUtxo, now: u64) -> Value {
     let owners = u.owners();
     let mut v = json!({
-        "addresses": p_addrs(&owners.addrs),
+        "addresses": local_addrs("P", &owners.addrs),
         "asset": avax_amount(m, u.amount()),
         "consumedOnChainId": u.consumed_on.to_string(),
         "createdOnChainId": m.net().p_chain_id.to_string(),
@@ -236,7 +221,7 @@ fn historical_record(m: &PModel, u: &MUtxo) -> Value {
     };
     let s = &m.stakers[&u.staker.unwrap()];
     json!({
-        "addresses": p_addrs(&u.owners().addrs),
+        "addresses": local_addrs("P", &u.owners().addrs),
         "txHash": s.tx_id.to_string(),
         "amountStaked": s.weight.to_string(),
         "nodeId": s.node.to_string(),
@@ -253,7 +238,7 @@ fn historical_record(m: &PModel, u: &MUtxo) -> Value {
 /// The `PendingReward` of `s` (without `progress`, compared apart).
 fn pending_record(m: &PModel, s: &MStaker) -> Value {
     json!({
-        "addresses": p_addrs(&s.reward_owner.addrs),
+        "addresses": local_addrs("P", &s.reward_owner.addrs),
         "txHash": s.tx_id.to_string(),
         "amountStaked": s.weight.to_string(),
         "nodeId": s.node.to_string(),
@@ -311,7 +296,7 @@ fn node_string(bytes: &[u8]) -> String {
 
 fn l1_record(m: &PModel, vid: &Id) -> Value {
     let v = &m.l1[vid];
-    let owner = |o: &snowline_types::warp::PChainOwner| json!({"addresses": p_addrs(&o.addresses), "threshold": o.threshold});
+    let owner = |o: &snowline_types::warp::PChainOwner| json!({"addresses": local_addrs("P", &o.addresses), "threshold": o.threshold});
     json!({
         "validationId": vid.to_string(),
         "validationIdHex": encode_hex_plain(&vid.0),
@@ -337,7 +322,7 @@ fn l1_record(m: &PModel, vid: &Id) -> Value {
 fn check_utxos(w: &World, addrs: &[ShortId]) -> usize {
     let m = &w.model;
     let set: BTreeSet<ShortId> = addrs.iter().copied().collect();
-    let joined = p_addrs(addrs).join(",");
+    let joined = local_addrs("P", addrs).join(",");
     let p_id = m.net().p_chain_id.to_string();
     let mut compared = 0;
     for spent in [false, true] {
@@ -357,7 +342,11 @@ fn check_utxos(w: &World, addrs: &[ShortId]) -> usize {
                     .get(&id.parse::<Id>().unwrap())
                     .unwrap_or_else(|| panic!("{path}: {id} is no UTXO of P nor X's export: {u}"));
                 assert_eq!(u["amount"], x.amount().to_string().as_str(), "{u}");
-                assert_eq!(u["addresses"], json!(p_addrs(&x.owners().addrs)), "{u}");
+                assert_eq!(
+                    u["addresses"],
+                    json!(local_addrs("P", &x.owners().addrs)),
+                    "{u}"
+                );
                 assert_eq!(
                     u["consumingTxHash"].as_str(),
                     x.consumed.map(|c| c.tx.to_string()).as_deref(),
@@ -439,7 +428,7 @@ fn plain_buckets(m: &PModel, b: &Value) -> BTreeMap<&'static str, (u128, u64)> {
 fn check_balances(w: &World, addrs: &[ShortId], times: &[u64]) {
     let m = &w.model;
     let set: BTreeSet<ShortId> = addrs.iter().copied().collect();
-    let joined = p_addrs(addrs).join(",");
+    let joined = local_addrs("P", addrs).join(",");
     let x = m.net().x_chain_id.to_string();
     let mut queries: Vec<(String, Option<u64>)> =
         vec![(format!("{P}/balances?addresses={joined}"), None)];
@@ -536,7 +525,7 @@ fn check_rewards(w: &World, addrs: &[ShortId]) -> (usize, usize) {
     let mut seen_pending = BTreeSet::new();
     let node_of = |u: &MUtxo| m.stakers[&u.staker.unwrap()].node;
     for a in addrs {
-        let q = format!("addresses={}", p_addr(a));
+        let q = format!("addresses={}", local_addr("P", a));
         let r: Vec<&MUtxo> = rewards
             .iter()
             .copied()
@@ -572,7 +561,7 @@ fn check_rewards(w: &World, addrs: &[ShortId]) -> (usize, usize) {
             .take(1)
             .chain(addrs.first())
         {
-            let q = format!("addresses={}&nodeIds={n}", p_addr(a));
+            let q = format!("addresses={}&nodeIds={n}", local_addr("P", a));
             let both: Vec<&MUtxo> = r
                 .iter()
                 .copied()
@@ -600,7 +589,7 @@ fn check_rewards(w: &World, addrs: &[ShortId]) -> (usize, usize) {
     let some_addrs: BTreeSet<ShortId> = addrs.iter().take(6).copied().collect();
     let q = format!(
         "addresses={}",
-        p_addrs(&some_addrs.iter().copied().collect::<Vec<_>>()).join(",")
+        local_addrs("P", &some_addrs.iter().copied().collect::<Vec<_>>()).join(",")
     );
     let r: Vec<&MUtxo> = rewards
         .iter()
@@ -984,7 +973,7 @@ fn pages_visit_every_item_once_in_every_order() {
     let p_id = m.net().p_chain_id.to_string();
     // UTXOs of six addresses, both sorts, both orders, spent included or not.
     let addrs: BTreeSet<ShortId> = w.keys.iter().take(6).copied().collect();
-    let joined = p_addrs(&addrs.iter().copied().collect::<Vec<_>>()).join(",");
+    let joined = local_addrs("P", &addrs.iter().copied().collect::<Vec<_>>()).join(",");
     let utxo_id = |v: &Value| {
         (v["createdOnChainId"] == p_id.as_str()).then(|| v["utxoId"].as_str().unwrap().to_owned())
     };
@@ -1016,7 +1005,7 @@ fn pages_visit_every_item_once_in_every_order() {
     }
     // The last token (spent included, by amount, descending) with other filters.
     let token = token.unwrap();
-    let a0 = p_addr(&w.keys[0]);
+    let a0 = local_addr("P", &w.keys[0]);
     foreign_token(
         api,
         &[
@@ -1036,7 +1025,7 @@ fn pages_visit_every_item_once_in_every_order() {
     );
 
     // Rewards paid and pending, by every address and by every node, both orders.
-    let all_keys = p_addrs(&w.keys).join(",");
+    let all_keys = local_addrs("P", &w.keys).join(",");
     let nodes: Vec<String> = m.nodes().iter().map(ToString::to_string).collect();
     let all_nodes = nodes.join(",");
     let rewards: Vec<&MUtxo> = m.rewards().map(|(u, _)| u).collect();
@@ -1144,7 +1133,7 @@ fn pages_visit_every_item_once_in_every_order() {
 fn bad_input_is_a_400_in_the_spec_shape() {
     let w = world(4, 0);
     let api = &w.api;
-    let a = p_addr(&w.keys[1]);
+    let a = local_addr("P", &w.keys[1]);
     let x = format_address("X", NetworkInfo::LOCAL.hrp, &w.keys[1]).unwrap();
     let node = w.model.nodes().into_iter().next().unwrap().to_string();
     let bad = [

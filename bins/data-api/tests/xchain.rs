@@ -9,16 +9,11 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{DataApi, follow, start, upstream};
+use common::{DataApi, follow, local_addr, start, upstream};
 use serde_json::{Value, json};
-use snowline_types::address::format_address;
 use snowline_types::network::NetworkInfo;
 
 const X: &str = "/v1/networks/local/blockchains/x-chain";
-
-fn x_addr(a: &snowline_types::ShortId) -> String {
-    format_address("X", NetworkInfo::LOCAL.hrp, a).unwrap()
-}
 
 /// Every page of a UTXO listing, following `nextPageToken`.
 fn all_pages(api: &DataApi, query: &str) -> (Vec<Value>, usize) {
@@ -76,7 +71,7 @@ fn utxos_and_balances_equal_the_nodes_for_every_address() {
     let api = follow(dir.path(), &up, 7, 60);
     let mut checked_spent = 0;
     for a in &up.addrs {
-        let addr = x_addr(a);
+        let addr = local_addr("X", a);
         // Unspent: the same UTXOs, byte for byte.
         let (ours, _) = all_pages(&api, &format!("addresses={addr}&pageSize=100"));
         let ours_bytes: BTreeSet<String> = ours
@@ -189,7 +184,12 @@ fn pages_visit_every_utxo_once_in_every_order() {
     let up = upstream::start(3, 0);
     let dir = tempfile::tempdir().unwrap();
     let api = follow(dir.path(), &up, 3, 60);
-    let addrs: Vec<String> = up.addrs.iter().take(12).map(x_addr).collect();
+    let addrs: Vec<String> = up
+        .addrs
+        .iter()
+        .take(12)
+        .map(|a| local_addr("X", a))
+        .collect();
     let joined = addrs.join(",");
     for spent in [false, true] {
         // The union of the single-address listings, each UTXO once.
@@ -275,7 +275,7 @@ fn tokens_and_parameters_are_checked() {
     let up = upstream::start(5, 0);
     let dir = tempfile::tempdir().unwrap();
     let api = follow(dir.path(), &up, 5, 60);
-    let a = x_addr(&up.addrs[1]);
+    let a = local_addr("X", &up.addrs[1]);
     let first = api
         .get(&format!("{X}/utxos?addresses={a}&pageSize=1"))
         .json();
@@ -447,7 +447,7 @@ fn vertices_balances_in_time_and_blockchains() {
         }
     }
     // Balances as of before any container: only what genesis gave.
-    let a = x_addr(&up.addrs[1]);
+    let a = local_addr("X", &up.addrs[1]);
     let early = api
         .get(&format!(
             "{X}/balances?addresses={a}&blockTimestamp=1600000000"
@@ -490,7 +490,10 @@ fn utxo_count(api: &DataApi, up: &upstream::Upstream) -> usize {
         .map(|a| {
             all_pages(
                 api,
-                &format!("addresses={}&includeSpent=true&pageSize=100", x_addr(a)),
+                &format!(
+                    "addresses={}&includeSpent=true&pageSize=100",
+                    local_addr("X", a)
+                ),
             )
             .0
             .len()

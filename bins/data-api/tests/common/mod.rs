@@ -137,6 +137,29 @@ pub fn start(dir: &Path, args: &[&str]) -> DataApi {
     DataApi { child, addr }
 }
 
+/// `CHAIN-local1…` (CHAIN: `X`, `P` or `C`) of an address on the local network.
+pub fn local_addr(chain: &str, a: &snowline_types::ShortId) -> String {
+    snowline_types::address::format_address(
+        chain,
+        snowline_types::network::NetworkInfo::LOCAL.hrp,
+        a,
+    )
+    .unwrap()
+}
+
+/// [`local_addr`] of each address.
+pub fn local_addrs(chain: &str, addrs: &[snowline_types::ShortId]) -> Vec<String> {
+    addrs.iter().map(|a| local_addr(chain, a)).collect()
+}
+
+/// Now, Unix seconds.
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
 /// One HTTP response.
 #[derive(Debug)]
 pub struct Response {
