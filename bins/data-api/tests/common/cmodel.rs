@@ -165,19 +165,8 @@ impl CModel {
         for rec in recs {
             let ts = secs(rec);
             let txs: Vec<avm::ParsedTx> = match rec.path {
-                IndexPath::XVtx => snowline_types::vertex::Vertex::parse(&rec.bytes)
-                    .unwrap()
-                    .vertex
-                    .txs
-                    .iter()
-                    .map(|b| avm::Tx::parse(b).unwrap())
-                    .collect(),
-                IndexPath::XBlock => {
-                    let outer = snowline_types::proposervm::Block::parse(&rec.bytes).unwrap();
-                    let inner = avm::StandardBlock::parse(outer.block.inner()).unwrap();
-                    (0..inner.block.txs.len())
-                        .map(|i| avm::Tx::parse(&inner.tx_signed_bytes(i).unwrap()).unwrap())
-                        .collect()
+                IndexPath::XVtx | IndexPath::XBlock => {
+                    super::pmodel::x_container_txs(rec).unwrap_or_default()
                 }
                 IndexPath::CBlock => {
                     let b =

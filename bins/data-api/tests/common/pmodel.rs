@@ -652,23 +652,11 @@ impl PModel {
     /// What X did with atomic memory shared with P in one X container.
     fn x_record(&mut self, rec: &ContainerRecord) {
         use snowline_types::avm;
-        let txs: Vec<avm::ParsedTx> = match rec.path {
-            IndexPath::XVtx => snowline_types::vertex::Vertex::parse(&rec.bytes)
-                .unwrap()
-                .vertex
-                .txs
-                .iter()
-                .map(|b| avm::Tx::parse(b).unwrap())
-                .collect(),
-            IndexPath::XBlock => {
-                let outer = snowline_types::proposervm::Block::parse(&rec.bytes).unwrap();
-                let inner = avm::StandardBlock::parse(outer.block.inner()).unwrap();
-                (0..inner.block.txs.len())
-                    .map(|i| avm::Tx::parse(&inner.tx_signed_bytes(i).unwrap()).unwrap())
-                    .collect()
-            }
-            IndexPath::CBlock => return self.c_record(rec),
-            _ => return,
+        if rec.path == IndexPath::CBlock {
+            return self.c_record(rec);
+        }
+        let Some(txs) = x_container_txs(rec) else {
+            return;
         };
         let p = self.net().p_chain_id;
         let ts = u64::try_from(rec.timestamp_ns / 1_000_000_000).unwrap();
@@ -1007,4 +995,26 @@ impl PModel {
         }
         b
     }
+}
+
+/// The txs of an X-Chain container (a vertex or a block); `None` for any other path.
+pub fn x_container_txs(rec: &ContainerRecord) -> Option<Vec<snowline_types::avm::ParsedTx>> {
+    use snowline_types::avm;
+    Some(match rec.path {
+        IndexPath::XVtx => snowline_types::vertex::Vertex::parse(&rec.bytes)
+            .unwrap()
+            .vertex
+            .txs
+            .iter()
+            .map(|b| avm::Tx::parse(b).unwrap())
+            .collect(),
+        IndexPath::XBlock => {
+            let outer = snowline_types::proposervm::Block::parse(&rec.bytes).unwrap();
+            let inner = avm::StandardBlock::parse(outer.block.inner()).unwrap();
+            (0..inner.block.txs.len())
+                .map(|i| avm::Tx::parse(&inner.tx_signed_bytes(i).unwrap()).unwrap())
+                .collect()
+        }
+        _ => return None,
+    })
 }
