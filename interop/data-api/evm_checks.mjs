@@ -166,7 +166,11 @@ export async function evmChecks(h) {
           eq(open.length, want.filter((t) => t.block >= hi).length, `${what} startBlock only`);
           const { records: upTo } = await pages(`${what} before ${lo + 1}`, "transfers", evm.contracts.listTransfers({ chainId: c.chainId, address: cs(token), endBlock: lo + 1, pageSize: 100 }, at));
           eq(upTo.length, want.filter((t) => t.block < lo + 1).length, `${what} endBlock only`);
-          windows += 3;
+          // The OpenAPI and the spec type both ends as `number`: [lo + 0.5, hi - 0.5) holds the
+          // same heights as [lo + 1, hi).
+          const { records: frac } = await pages(`${what} [${lo + 0.5}, ${hi - 0.5})`, "transfers", evm.contracts.listTransfers({ ...q, startBlock: lo + 0.5, endBlock: hi - 0.5 }, at));
+          eq(frac.map((r) => [r.txHash, r.logIndex]), inside.map((t) => [t.txHash, t.logIndex]), `${what} [${lo + 0.5}, ${hi - 0.5})`);
+          windows += 4;
         }
       }
     }
@@ -213,8 +217,11 @@ export async function evmChecks(h) {
         if (blocks.length >= 3) {
           const [lo, hi] = [Math.min(...blocks) + 1, Math.max(...blocks)];
           const { records } = await pages(`${what} [${lo}, ${hi})`, "transactions", evm.address.transactions.listInternal({ chainId: c.chainId, address: cs(a), startBlock: lo, endBlock: hi, pageSize: 100 }, at));
-          eq(records.map((r) => [r.txHash, r.gasLimit]), want.filter((f) => f.block >= lo && f.block < hi).map((f) => [f.txHash, String(f.gas)]), `${what} [${lo}, ${hi})`);
-          windows += 1;
+          const inside = want.filter((f) => f.block >= lo && f.block < hi).map((f) => [f.txHash, String(f.gas)]);
+          eq(records.map((r) => [r.txHash, r.gasLimit]), inside, `${what} [${lo}, ${hi})`);
+          const { records: frac } = await pages(`${what} [${lo - 0.25}, ${hi - 0.75})`, "transactions", evm.address.transactions.listInternal({ chainId: c.chainId, address: cs(a), startBlock: lo - 0.25, endBlock: hi - 0.75, pageSize: 100 }, at));
+          eq(frac.map((r) => [r.txHash, r.gasLimit]), inside, `${what} [${lo - 0.25}, ${hi - 0.75})`);
+          windows += 2;
         }
       }
     }
