@@ -18,7 +18,10 @@
 #   ST_MAX_EXAMPLES=200 ST_SEED=42 interop/data-api/schemathesis.sh
 #
 # Environment: CARGO_TARGET_DIR (default <repo>/target); ST_MAX_EXAMPLES (per operation and
-# phase, default 100); ST_SEED (default: random, printed); ST_WORKERS (default 2);
+# phase, default 100); ST_SEED (default: random, printed); ST_WORKERS (default 1: with 2
+# threads, Python 3.11's ast.parse, which hypothesis calls to describe filters, races on the
+# interpreter's shared recursion counter and schemathesis failed with "SystemError: AST
+# constructor recursion depth mismatch", in pass 1 of two runs in two; one pass takes seconds);
 # SNOWLINE_OPENAPI (default <repo>/../shared/reference/openapi/glacier-data-api.json);
 # SNOWLINE_SCHEMATHESIS_VENV (default $HOME/.cache/snowline/schemathesis-venv, created with
 # schemathesis from PyPI when missing). Reports (NDJSON, JUnit) go to
@@ -35,7 +38,7 @@ openapi="${SNOWLINE_OPENAPI:-$root/../shared/reference/openapi/glacier-data-api.
 genesis="$root/fixtures/devnet/genesis.json"
 max_examples="${ST_MAX_EXAMPLES:-100}"
 seed="${ST_SEED:-$RANDOM$RANDOM}"
-workers="${ST_WORKERS:-2}"
+workers="${ST_WORKERS:-1}"
 reports="${CARGO_TARGET_DIR:-$root/target}/interop/schemathesis"
 
 ensure_schemathesis() {
@@ -115,9 +118,9 @@ for profile in "${profiles[@]}"; do
     status=1
   fi
   # Each EVM operation must have answered 2xx with data at least once (a block with
-  # transactions, a non-zero balance, a non-empty listing; `@99999` matches the request path).
+  # transactions, a non-zero balance, a non-empty listing).
   "$py" "$here/st_summary.py" "$(ls "$out"/evm/*.ndjson)" "$profile pass 3 (EVM chains)" \
-    --need-data '/blocks/{blockId}' '/blocks/{blockId}@99999' '/tokens/{address}/transfers' \
+    --need-data '/blocks/{blockId}' '/tokens/{address}/transfers' \
     /transactions:listInternals /balances:listErc721 /balances:getNative \
     '/contracts/{address}/deployments' /transactions:getDeployment \
     --need-2xx '/v1/chains/{chainId}' || status=1
