@@ -17,7 +17,8 @@
 // on receipt. So the SDK is given a fetcher (its documented `HTTPClient({ fetcher })` hook) that
 // maps the SDK's `fuji` to `local` in the request path and `local` back to `fuji` in
 // `chainInfo.network` of the answer, and nothing else; it counts each rewrite, and a check asserts
-// the server really answered `local` (docs/interop.md, "network local").
+// the server really answered `local` (docs/interop.md, "network local"). One EVM check has it
+// spoil nine answers on purpose (`tamper`), to see the SDK's validation refuse them.
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
