@@ -175,6 +175,12 @@ export async function evmChecks(h) {
       }
     }
     assert(counts[20] > 0 && counts[721] > 0 && counts[1155] > 0, JSON.stringify(counts));
+    // A bound of 0 is sent, not dropped as falsy: `endBlock: 0` is the empty range before genesis.
+    const busiest = chains[0].rec.transfers()[0].token;
+    const from = seen.length;
+    const { records: none } = await pages("endBlock 0", "transfers", evm.contracts.listTransfers({ chainId: "43112", address: cs(busiest), endBlock: 0 }, at));
+    eq(none, [], "endBlock 0");
+    assert(seen.slice(from).every((x) => /[?&]endBlock=0(&|$)/.test(x.query)), `endBlock=0 not sent: ${seen.slice(from).map((x) => x.query)}`);
     return `${listings} tokens, ERC-20 ${counts[20]}, ERC-721 ${counts[721]}, ERC-1155 ${counts[1155]} transfers, ${windows} windows`;
   });
 

@@ -187,7 +187,7 @@ async function fetcher(input, init) {
     rewrites.requests += 1;
   }
   const res = await fetch(new Request(url, req));
-  const entry = { path: url.pathname, status: res.status, chainInfo: false };
+  const entry = { path: url.pathname, query: url.search, status: res.status, chainInfo: false };
   seen.push(entry);
   const text = await res.text();
   let out = text;
