@@ -19,9 +19,9 @@
 #
 # Environment: CARGO_TARGET_DIR (default <repo>/target); ST_MAX_EXAMPLES (per operation and
 # phase, default 100); ST_SEED (default: random, printed); ST_WORKERS (default 1: with 2
-# threads, Python 3.11's ast.parse, which hypothesis calls to describe filters, races on the
-# interpreter's shared recursion counter and schemathesis failed with "SystemError: AST
-# constructor recursion depth mismatch", in pass 1 of two runs in two; one pass takes seconds);
+# threads, schemathesis failed in pass 1 of two runs in two with Python 3.11's "SystemError: AST
+# constructor recursion depth mismatch" from the ast.parse hypothesis calls to describe filters,
+# a CPython failure known from threaded programs; one pass takes seconds);
 # SNOWLINE_OPENAPI (default <repo>/../shared/reference/openapi/glacier-data-api.json);
 # SNOWLINE_SCHEMATHESIS_VENV (default $HOME/.cache/snowline/schemathesis-venv, created with
 # schemathesis from PyPI when missing). Reports (NDJSON, JUnit) go to
