@@ -5,6 +5,10 @@
 //
 //   node run.mjs API_URL NODE_URL API_KEY [OPENAPI]
 //
+// The server must also index the two recorded EVM chains (servers.sh: evm-replay of
+// fixtures/evm/devnet/43112.jsonl and 99999.jsonl); evm_checks.mjs checks them. SNOWLINE_COMPAT
+// names the server's --compat profile (spec, the default, or glacier) where answers differ.
+//
 // Prints one line per check, then `N passed, M failed`; exits 1 on any failure (or if nothing
 // passed).
 //
@@ -13,13 +17,15 @@
 // on receipt. So the SDK is given a fetcher (its documented `HTTPClient({ fetcher })` hook) that
 // maps the SDK's `fuji` to `local` in the request path and `local` back to `fuji` in
 // `chainInfo.network` of the answer, and nothing else; it counts each rewrite, and a check asserts
-// the server really answered `local` (docs/interop.md, "network local").
+// the server really answered `local` (docs/interop.md, "network local"). One EVM check has it
+// spoil nine answers on purpose (`tamper`), to see the SDK's validation refuse them.
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Avalanche, HTTPClient } from "@avalanche-sdk/chainkit";
+import { evmChecks } from "./evm_checks.mjs";
 import { idBytes, pAddress, replay, utxoId } from "./pchain.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -171,6 +177,7 @@ async function expectError(fn, cls, status) {
 // ---------- the SDK, with the network shim and a request log ----------
 const rewrites = { requests: 0, answers: 0 };
 const seen = []; // { path, status } of every request the SDK sent
+let tamper = null; // a function rewriting the next JSON answer before the SDK reads it (checks of its validation)
 /** The SDK's fetcher: `fuji` -> `local` in the path, `local` -> `fuji` in `chainInfo.network`. */
 async function fetcher(input, init) {
   const req = input instanceof Request ? input : new Request(input, init);
@@ -180,7 +187,7 @@ async function fetcher(input, init) {
     rewrites.requests += 1;
   }
   const res = await fetch(new Request(url, req));
-  const entry = { path: url.pathname, status: res.status, chainInfo: false };
+  const entry = { path: url.pathname, query: url.search, status: res.status, chainInfo: false };
   seen.push(entry);
   const text = await res.text();
   let out = text;
@@ -192,6 +199,12 @@ async function fetcher(input, init) {
       body.chainInfo.network = "fuji";
       rewrites.answers += 1;
       out = JSON.stringify(body);
+    }
+    if (tamper) {
+      out = JSON.stringify(tamper(body));
+      entry.tampered = true;
+      delete entry.body;
+      tamper = null;
     }
   }
   const headers = new Headers(res.headers);
@@ -1077,6 +1090,23 @@ await check("P-Chain endpoints: bad input is a 400 in the spec's error shape (Ba
   return "10 requests";
 });
 
+// ---------- EVM chains (issue #16) ----------
+await evmChecks({
+  sdk,
+  at,
+  check,
+  eq,
+  assert,
+  expectError,
+  seen,
+  tamperNext: (f) => {
+    tamper = f;
+  },
+  profile: process.env.SNOWLINE_COMPAT ?? "spec",
+  genesisPath: join(fixtures, "genesis.json"),
+  cChainId: genesis.cChainID,
+});
+
 // ---------- the network shim did only what it says ----------
 await check("network shim: every answer's chainInfo said `local`, every request was mapped", async () => {
   const xPaths = seen.filter((s) => s.path.startsWith("/v1/networks/"));
@@ -1099,9 +1129,19 @@ function weightOf(template) {
   assert(w in WEIGHTS, `no weight for ${template}`);
   return WEIGHTS[w];
 }
+const EVM_ROUTES = [
+  [/^\/v1\/chains\/[^/]+\/blocks\/[^/]+$/, "/v1/chains/{chainId}/blocks/{blockId}"],
+  [/^\/v1\/chains\/[^/]+\/tokens\/[^/]+\/transfers$/, "/v1/chains/{chainId}/tokens/{address}/transfers"],
+  [/^\/v1\/chains\/[^/]+\/addresses\/[^/]+\/transactions:listInternals$/, "/v1/chains/{chainId}/addresses/{address}/transactions:listInternals"],
+  [/^\/v1\/chains\/[^/]+\/addresses\/[^/]+\/balances:listErc721$/, "/v1/chains/{chainId}/addresses/{address}/balances:listErc721"],
+  [/^\/v1\/chains\/[^/]+\/addresses\/[^/]+\/balances:getNative$/, "/v1/chains/{chainId}/addresses/{address}/balances:getNative"],
+  [/^\/v1\/chains\/[^/]+\/contracts\/[^/]+\/deployments$/, "/v1/chains/{chainId}/contracts/{address}/deployments"],
+  [/^\/v1\/chains\/[^/]+\/contracts\/[^/]+\/transactions:getDeployment$/, "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment"],
+];
 function templateOf(path) {
   if (path === "/v1/chains" || path === "/v1/apiUsageMetrics") return path;
   if (/^\/v1\/chains\/[^/]+$/.test(path)) return "/v1/chains/{chainId}";
+  for (const [re, template] of EVM_ROUTES) if (re.test(path)) return template;
   const node = path.match(/^\/v1\/networks\/[^/]+\/blockchains\/[^/]+\/nodes\/[^/]+\/blocks$/);
   if (node) return "/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks";
   const m = path.match(/^\/v1\/networks\/[^/]+\/blockchains\/[^/]+(\/.*)?$/);

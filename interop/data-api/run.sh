@@ -27,7 +27,7 @@ status=0
 for profile in "${profiles[@]}"; do
   echo "== data-api --compat $profile"
   start_servers --compat "$profile"
-  node "$here/run.mjs" "$API_URL" "$NODE_URL" "$API_KEY" "$openapi" || status=1
+  SNOWLINE_COMPAT="$profile" node "$here/run.mjs" "$API_URL" "$NODE_URL" "$API_KEY" "$openapi" || status=1
   stop_servers
 done
 if [ "$status" -eq 0 ]; then echo "interop data-api: all checks passed (${profiles[*]})"; else echo "interop data-api: FAILED"; fi

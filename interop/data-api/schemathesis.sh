@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Schema fuzzing of the Data API (issues #4/#5): builds node-rpc and data-api, serves the devnet,
 # has data-api follow it, creates an admin key, and runs schemathesis 4 against the real Glacier
-# OpenAPI filtered to the operations this server implements, in two passes:
+# OpenAPI filtered to the operations this server implements, in three passes:
 #   1. the published OpenAPI as is (networks mainnet|fuji|testnet: X-Chain data is "not indexed");
 #   2. the X- and P-Chain operations on the devnet's network `local` (prepare_local.py derives the
 #      schema, schemathesis-local.toml pins `network` and feeds the devnet's addresses, node ids,
-#      L1 ids, chains and times, which st_values.mjs reads from the devnet's P-Chain blocks).
-# Both passes run once per data-api --compat profile (spec, then glacier, unless profiles are
+#      L1 ids, chains and times, which st_values.mjs reads from the devnet's P-Chain blocks);
+#   3. the EVM operations (issue #16), the published OpenAPI as is, on the two recorded EVM chains
+#      servers.sh has data-api index (schemathesis-evm.toml feeds their chain ids, blocks, tokens
+#      and addresses, which st_evm_values.mjs reads from the recordings).
+# The passes run once per data-api --compat profile (spec, then glacier, unless profiles are
 # named). Exits non-zero if any check fails or a pass tested nothing. docs/interop.md explains the
 # results.
 #
@@ -15,7 +18,10 @@
 #   ST_MAX_EXAMPLES=200 ST_SEED=42 interop/data-api/schemathesis.sh
 #
 # Environment: CARGO_TARGET_DIR (default <repo>/target); ST_MAX_EXAMPLES (per operation and
-# phase, default 100); ST_SEED (default: random, printed); ST_WORKERS (default 2);
+# phase, default 100); ST_SEED (default: random, printed); ST_WORKERS (default 1: with 2
+# threads, schemathesis failed in pass 1 of two runs in two with Python 3.11's "SystemError: AST
+# constructor recursion depth mismatch" from the ast.parse hypothesis calls to describe filters,
+# a CPython failure known from threaded programs; one pass takes seconds);
 # SNOWLINE_OPENAPI (default <repo>/../shared/reference/openapi/glacier-data-api.json);
 # SNOWLINE_SCHEMATHESIS_VENV (default $HOME/.cache/snowline/schemathesis-venv, created with
 # schemathesis from PyPI when missing). Reports (NDJSON, JUnit) go to
@@ -32,7 +38,7 @@ openapi="${SNOWLINE_OPENAPI:-$root/../shared/reference/openapi/glacier-data-api.
 genesis="$root/fixtures/devnet/genesis.json"
 max_examples="${ST_MAX_EXAMPLES:-100}"
 seed="${ST_SEED:-$RANDOM$RANDOM}"
-workers="${ST_WORKERS:-2}"
+workers="${ST_WORKERS:-1}"
 reports="${CARGO_TARGET_DIR:-$root/target}/interop/schemathesis"
 
 ensure_schemathesis() {
@@ -56,6 +62,9 @@ profiles=("$@")
 local_ops='getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById'
 local_ops+='|listHistoricalPrimaryNetworkRewards|listPendingPrimaryNetworkRewards'
 local_ops+='|listPrimaryNetworkBlocksByNodeId|listL1Validators'
+# The third pass: the EVM operations (getChainInfo again, with the indexed chains' ids).
+evm_ops='getChainInfo|getBlock|listTransfers|listInternalTransactions|listErc721Balances'
+evm_ops+='|getNativeBalance|listContractDeployments|getDeploymentTransaction'
 
 rm -rf "$reports"
 st="$venv/bin/schemathesis"
@@ -99,11 +108,27 @@ for profile in "${profiles[@]}"; do
     --need-data /balances /balances@p-chain /utxos /utxos@p-chain /vertices:listByHeight \
     /blocks@p-chain /rewards /rewards:listPending /l1Validators \
     --need-2xx '/blockchains/{blockchainId}' || status=1
+
+  echo "== $profile pass 3: the EVM operations on the recorded chains 43112 and 99999"
+  node "$here/st_evm_values.mjs" "$genesis" "$WORK/evm-st"
+  cat "$here/schemathesis-evm.toml" "$WORK/evm-st/values.toml" >"$WORK/evm-st/schemathesis.toml"
+  if ! (cd "$WORK" && "$st" --config-file "$WORK/evm-st/schemathesis.toml" run "$openapi" \
+    -u "$API_URL" --include-operation-id-regex "^($evm_ops)\$" \
+    -H "x-glacier-api-key: $API_KEY" "${common[@]}" --report-dir "$out/evm"); then
+    status=1
+  fi
+  # Each EVM operation must have answered 2xx with data at least once (a block with
+  # transactions, a non-zero balance, a non-empty listing).
+  "$py" "$here/st_summary.py" "$(ls "$out"/evm/*.ndjson)" "$profile pass 3 (EVM chains)" \
+    --need-data '/blocks/{blockId}' '/tokens/{address}/transfers' \
+    /transactions:listInternals /balances:listErc721 /balances:getNative \
+    '/contracts/{address}/deployments' /transactions:getDeployment \
+    --need-2xx '/v1/chains/{chainId}' || status=1
   stop_servers
 done
 
 if [ "$status" -eq 0 ]; then
-  echo "schemathesis: both passes passed under ${profiles[*]} (seed $seed; reports in $reports)"
+  echo "schemathesis: all three passes passed under ${profiles[*]} (seed $seed; reports in $reports)"
 else
   echo "schemathesis: FAILED (seed $seed; reports in $reports)"
 fi

@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use snowline_types::rest::evm::*;
-use snowline_types::rest::{Money, NetworkToken};
+use snowline_types::rest::{Money, MoneyValue, NetworkToken};
 
 fn schemas() -> serde_json::Map<String, Value> {
     let doc: Value = serde_json::from_str(include_str!("fixtures/evm/openapi-evm-schemas.json"))
@@ -126,7 +126,7 @@ const HASH: &str = "0x17533aeb5193378b9ff441d61728e7a2ebaf10f61fd5310759451627df
 fn usd() -> Money {
     Money {
         currency_code: "usd".into(),
-        value: 42.42,
+        value: MoneyValue::Number(42.42),
     }
 }
 
@@ -568,4 +568,32 @@ fn the_checker_rejects_what_the_schema_forbids() {
     );
     let op = serde_json::json!({ "$ref": "#/components/schemas/InternalTransactionOpCall" });
     assert!(!check(&all, &op, &serde_json::json!("SELFDESTRUCT"), "o").is_empty());
+}
+
+/// `Money.value`: the OpenAPI schema `Money` (and the official SDK) want a JSON number, the
+/// `glacier` profile's; the spec's `Price.value` is a decimal string, the `spec` profile's.
+#[test]
+fn money_is_a_number_for_glacier_and_a_decimal_string_for_the_spec() {
+    let glacier = usd();
+    assert_matches("Money", &glacier);
+    assert_eq!(
+        serde_json::to_value(&glacier).unwrap(),
+        serde_json::json!({"currencyCode": "usd", "value": 42.42})
+    );
+    let spec = Money {
+        currency_code: "usd".into(),
+        value: MoneyValue::decimal(42.42),
+    };
+    let v = serde_json::to_value(&spec).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"currencyCode": "usd", "value": "42.42"})
+    );
+    // Both read back as what they are.
+    assert_eq!(serde_json::from_value::<Money>(v).unwrap(), spec);
+    assert_eq!(spec.value.as_f64(), 42.42);
+    assert_eq!(
+        MoneyValue::decimal(1e-7),
+        MoneyValue::Decimal("0.0000001".into())
+    );
 }

@@ -4,7 +4,7 @@
 
 use snowline_query::FilterDigest;
 use snowline_query::params::{Currency, evm_address, page_size, u64_at_least};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest::{ApiError, Profile, Reply, Request};
 use snowline_types::evm::{Address, U256};
 use snowline_types::rest::evm::{
     Erc721TokenBalance, GetNativeBalanceResponse, ListErc721BalancesResponse, NativeTokenBalance,
@@ -29,7 +29,7 @@ pub(crate) fn native(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
         .native_balance(chain.id, address, at)
         .map_err(page_error)?;
     Reply::json(&GetNativeBalanceResponse {
-        native_token_balance: native_token_balance(api, &chain, b.balance, currency),
+        native_token_balance: native_token_balance(api, &chain, b.balance, currency, req.profile()),
     })
 }
 
@@ -57,7 +57,13 @@ pub(crate) fn erc721(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
         .map_err(page_error)?;
     Reply::json(&ListErc721BalancesResponse {
         next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
-        native_token_balance: native_token_balance(api, &chain, page.native_balance, Currency::Usd),
+        native_token_balance: native_token_balance(
+            api,
+            &chain,
+            page.native_balance,
+            Currency::Usd,
+            req.profile(),
+        ),
         erc721_token_balances: page
             .tokens
             .iter()
@@ -76,15 +82,16 @@ pub(crate) fn erc721(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
 }
 
 /// `NativeTokenBalance` of `balance` wei of the chain's native token, priced when a source
-/// knows the price.
+/// knows the price (in the shape of `profile`).
 fn native_token_balance(
     api: &EvmApi,
     chain: &EvmChain<'_>,
     balance: U256,
     currency: Currency,
+    profile: Profile,
 ) -> NativeTokenBalance {
     let token = &chain.record.network_token;
-    let price = api.price(chain.id, None, currency, None);
+    let price = api.price(chain.id, None, currency, None, profile);
     NativeTokenBalance {
         name: token.name.clone(),
         symbol: token.symbol.clone(),

@@ -7,10 +7,10 @@ use snowline_chain_evm::pages::{EvmPages, PageError};
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::params::{BlockRange, Currency, evm_address, page_size};
 use snowline_query::{Digest, FilterDigest, PageTokens};
-use snowline_rest::{ApiError, Request};
+use snowline_rest::{ApiError, Profile, Request};
 use snowline_types::evm::{Address, U256};
 use snowline_types::rest::evm::checksummed;
-use snowline_types::rest::{ChainRecord, Money};
+use snowline_types::rest::{ChainRecord, Money, MoneyValue};
 
 use super::prices::PriceSource;
 use crate::chains::lookup_error;
@@ -60,35 +60,46 @@ impl EvmApi {
     }
 
     /// The price of one whole native token (`token` `None`) or ERC-20 `token`, when the price
-    /// source knows it.
+    /// source knows it, in the shape of `profile` ([`money`]).
     pub(crate) fn price(
         &self,
         chain: u64,
         token: Option<Address>,
         currency: Currency,
         at: Option<u64>,
+        profile: Profile,
     ) -> Option<Money> {
         self.prices
             .price(chain, token, currency, at)
-            .map(|value| money(currency, value))
+            .map(|value| money(currency, value, profile))
     }
 }
 
-/// A value in `currency`.
-pub(crate) fn money(currency: Currency, value: f64) -> Money {
+/// A value in `currency`: under the `spec` profile `value` is a decimal string (the spec's
+/// `Price`), under `glacier` a JSON number (the OpenAPI's `Money`, which the official SDK
+/// requires).
+pub(crate) fn money(currency: Currency, value: f64, profile: Profile) -> Money {
     Money {
         currency_code: currency.as_str().to_owned(),
-        value,
+        value: match profile {
+            Profile::Spec => MoneyValue::decimal(value),
+            Profile::Glacier => MoneyValue::Number(value),
+        },
     }
 }
 
-/// What `amount` smallest units of a token with `decimals` are worth at `price`.
+/// What `amount` smallest units of a token with `decimals` are worth at `price`, in the shape
+/// of `price`.
 pub(crate) fn value_of(amount: U256, decimals: u8, price: &Money) -> Money {
     let whole =
         amount.to_string().parse::<f64>().unwrap_or(f64::MAX) / 10f64.powi(i32::from(decimals));
+    let value = whole * price.value.as_f64();
     Money {
         currency_code: price.currency_code.clone(),
-        value: whole * price.value,
+        value: match price.value {
+            MoneyValue::Number(_) => MoneyValue::Number(value),
+            MoneyValue::Decimal(_) => MoneyValue::decimal(value),
+        },
     }
 }
 
@@ -155,5 +166,47 @@ pub(crate) fn page_error(e: PageError) -> ApiError {
         PageError::BadPosition => invalid_token(),
         PageError::BeyondTip { .. } => ApiError::bad_request(e.to_string()),
         PageError::Read(e) => ApiError::internal(format!("reading the EVM index failed: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn prices_take_the_shape_of_the_profile() {
+        // Regression: a price was a JSON number under every profile. The spec's `Price.value`
+        // is a decimal string (the `spec` profile); the OpenAPI schema `Money` (`value: number`),
+        // which the official SDK enforces, is the `glacier` profile's.
+        let spec = money(Currency::Usd, 12.5, Profile::Spec);
+        let glacier = money(Currency::Eur, 12.5, Profile::Glacier);
+        let to = |m: &Money| serde_json::to_value(m).ok();
+        assert_eq!(
+            to(&spec),
+            Some(json!({"currencyCode": "usd", "value": "12.5"}))
+        );
+        assert_eq!(
+            to(&glacier),
+            Some(json!({"currencyCode": "eur", "value": 12.5}))
+        );
+        // A holding's value follows its price's shape: 2.5 tokens of 18 decimals at 12.5.
+        let amount = U256::from(2_500_000_000_000_000_000u128);
+        assert_eq!(
+            to(&value_of(amount, 18, &spec)),
+            Some(json!({"currencyCode": "usd", "value": "31.25"}))
+        );
+        assert_eq!(
+            to(&value_of(amount, 18, &glacier)),
+            Some(json!({"currencyCode": "eur", "value": 31.25}))
+        );
+        // No exponent in a decimal, however small or large.
+        let tiny = money(Currency::Usd, 1e-7, Profile::Spec);
+        assert_eq!(tiny.value, MoneyValue::Decimal("0.0000001".to_owned()));
+        let huge = money(Currency::Usd, 1e21, Profile::Spec);
+        assert_eq!(
+            huge.value,
+            MoneyValue::Decimal("1000000000000000000000".to_owned())
+        );
     }
 }

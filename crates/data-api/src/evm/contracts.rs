@@ -53,7 +53,13 @@ pub(crate) fn deployment(api: &EvmApi, req: &Request) -> Result<Reply, ApiError>
     let (mut erc20, mut erc721, mut erc1155) = (Vec::new(), Vec::new(), Vec::new());
     for t in &d.transfers {
         let token = d.tokens.get(&t.token);
-        let price = api.price(chain.id, Some(t.token), currency, Some(t.row.timestamp));
+        let price = api.price(
+            chain.id,
+            Some(t.token),
+            currency,
+            Some(t.row.timestamp),
+            req.profile(),
+        );
         match transfer(t, token, price) {
             TransferDetails::Erc20(x) => erc20.push(x),
             TransferDetails::Erc721(x) => erc721.push(x),
@@ -67,8 +73,14 @@ pub(crate) fn deployment(api: &EvmApi, req: &Request) -> Result<Reply, ApiError>
         internal_transactions: Some(d.internals.iter().map(internal).collect()),
         network_token_details: NetworkTokenDetails {
             network_token: chain.record.network_token.clone(),
-            current_price: api.price(chain.id, None, currency, None),
-            historical_price: api.price(chain.id, None, currency, Some(d.tx.timestamp)),
+            current_price: api.price(chain.id, None, currency, None, req.profile()),
+            historical_price: api.price(
+                chain.id,
+                None,
+                currency,
+                Some(d.tx.timestamp),
+                req.profile(),
+            ),
         },
         native_transaction: native_transaction(chain.id, &d),
         teleporter_message_info: None,

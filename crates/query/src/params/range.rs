@@ -27,10 +27,12 @@ pub struct TimeRange {
 }
 
 impl BlockRange {
-    /// Parses `startBlock` and `endBlock` (non-negative integers); `start >= end` is an error
-    /// naming both.
+    /// Parses `startBlock` and `endBlock` ([`block_bound`]: any number >= 0); `start >= end` is
+    /// an error naming both.
     pub fn parse(start: Option<&str>, end: Option<&str>) -> Result<Self, ParamError> {
-        let (start, end) = parse_pair(("startBlock", start), ("endBlock", end))?;
+        let s = block_bound("startBlock", start)?;
+        let e = block_bound("endBlock", end)?;
+        let (start, end) = ordered(("startBlock", s), ("endBlock", e))?;
         Ok(BlockRange { start, end })
     }
 
@@ -48,7 +50,9 @@ impl BlockRange {
 impl TimeRange {
     /// Parses `startTimestamp` and `endTimestamp`; `start >= end` is an error naming both.
     pub fn parse(start: Option<&str>, end: Option<&str>) -> Result<Self, ParamError> {
-        let (start, end) = parse_pair(("startTimestamp", start), ("endTimestamp", end))?;
+        let s = u64_opt("startTimestamp", start, 0)?;
+        let e = u64_opt("endTimestamp", end, 0)?;
+        let (start, end) = ordered(("startTimestamp", s), ("endTimestamp", e))?;
         Ok(TimeRange { start, end })
     }
 
@@ -63,11 +67,38 @@ impl TimeRange {
     }
 }
 
-type Named<'a> = (&'static str, Option<&'a str>);
+/// One end of a block range. The OpenAPI types `startBlock` and `endBlock` as `number`, not
+/// `integer` (and the SDK sends whatever number it is given), so a fraction or an exponent
+/// (`2.5`, `0.0`, `1e3`) is accepted, rounded up: heights are whole, and a height `h` is at or
+/// after `startBlock` `x`, or before `endBlock` `x`, exactly when it is at or after, or before,
+/// `ceil(x)`. A value above every height saturates at `u64::MAX`. Anything that is not a number
+/// >= 0 is a 400.
+fn block_bound(param: &'static str, raw: Option<&str>) -> Result<Option<u64>, ParamError> {
+    let Some(raw) = raw else {
+        return Ok(None);
+    };
+    // Whole numbers exactly, also beyond f64's 53-bit precision.
+    if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(n) = raw.parse::<u64>() {
+            return Ok(Some(n));
+        }
+    }
+    match raw.parse::<f64>() {
+        // `as` saturates: a value above u64::MAX becomes u64::MAX.
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(Some(x.ceil() as u64)),
+        _ => Err(ParamError::invalid(
+            param,
+            "must be a block number (a number >= 0)",
+            raw,
+        )),
+    }
+}
 
-fn parse_pair(start: Named<'_>, end: Named<'_>) -> Result<(Option<u64>, Option<u64>), ParamError> {
-    let s = u64_opt(start.0, start.1, 0)?;
-    let e = u64_opt(end.0, end.1, 0)?;
+type Named = (&'static str, Option<u64>);
+
+/// The two ends, unless both are given and the start is not before the end.
+fn ordered(start: Named, end: Named) -> Result<(Option<u64>, Option<u64>), ParamError> {
+    let (s, e) = (start.1, end.1);
     if let (Some(s), Some(e)) = (s, e) {
         if s >= e {
             return Err(ParamError::new(
@@ -126,6 +157,60 @@ mod tests {
             TimeRange::parse(None, Some("1.5")).unwrap_err().param,
             "endTimestamp"
         );
+    }
+
+    #[test]
+    fn block_bounds_take_any_number_at_least_zero_rounded_up() {
+        // Regression: the OpenAPI (`listTransfers`, `listInternalTransactions`) types startBlock
+        // and endBlock as `number`; schemathesis sent `startBlock=0.0` and
+        // `endBlock=0.000685834614974512`, which were refused with 400 ("must be an integer").
+        let cases: [(&str, u64); 9] = [
+            ("0", 0),
+            ("0.0", 0),
+            ("-0", 0),
+            ("7", 7),
+            ("2.5", 3),
+            ("0.000685834614974512", 1),
+            ("1e3", 1000),
+            ("18446744073709551615", u64::MAX),
+            ("1e30", u64::MAX),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(
+                BlockRange::parse(Some(raw), None).map(|r| r.start),
+                Ok(Some(want)),
+                "{raw}"
+            );
+            assert_eq!(
+                BlockRange::parse(None, Some(raw)).map(|r| r.end),
+                Ok(Some(want)),
+                "{raw}"
+            );
+        }
+        // [2.5, 7.5) holds the heights 3..=7, as [3, 8) does.
+        let r = BlockRange::parse(Some("2.5"), Some("7.5")).unwrap();
+        assert_eq!(
+            (2..10).filter(|h| r.contains(*h)).collect::<Vec<_>>(),
+            [3, 4, 5, 6, 7]
+        );
+        // Whole numbers are exact beyond f64's precision.
+        let big = (1u64 << 60) + 1;
+        assert_eq!(
+            BlockRange::parse(Some(&big.to_string()), None)
+                .unwrap()
+                .start,
+            Some(big)
+        );
+        for bad in [
+            "-1", "-0.5", "", "abc", "NaN", "inf", "1,5", "0x10", "null", "true",
+        ] {
+            let err = BlockRange::parse(Some(bad), None).unwrap_err();
+            assert_eq!(err.param, "startBlock", "{bad:?}");
+            let err = BlockRange::parse(None, Some(bad)).unwrap_err();
+            assert_eq!(err.param, "endBlock", "{bad:?}");
+        }
+        // Timestamps stay integers (`integer` in the OpenAPI).
+        assert!(TimeRange::parse(Some("2.5"), None).is_err());
     }
 
     proptest! {

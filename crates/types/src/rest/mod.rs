@@ -28,7 +28,7 @@ pub use pchain::{
     AssetWithPriceInfo, BalanceOwner, BlsCredentials, HistoricalReward, L1ValidatorDetails,
     ListHistoricalRewardsResponse, ListL1ValidatorsResponse, ListPChainBalancesResponse,
     ListPChainUtxosResponse, ListPendingRewardsResponse, ListPrimaryNetworkBlocksResponse, Money,
-    PChainBalances, PChainSharedAsset, PChainUtxo, PendingReward, PrimaryNetworkBlock,
+    MoneyValue, PChainBalances, PChainSharedAsset, PChainUtxo, PendingReward, PrimaryNetworkBlock,
     ProposerDetails,
 };
 pub use primary::{

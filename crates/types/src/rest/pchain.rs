@@ -137,8 +137,35 @@ pub struct ListPChainUtxosResponse {
 pub struct Money {
     /// ISO 4217 code, lowercase.
     pub currency_code: String,
-    /// The value.
-    pub value: f64,
+    /// The value: a decimal string in the spec's `Price`, a JSON number in the Glacier
+    /// OpenAPI's `Money` (and the official SDK's); the data API's `--compat` profile picks.
+    pub value: MoneyValue,
+}
+
+/// The value of a [`Money`], in the shape of the service's profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MoneyValue {
+    /// A JSON number (the Glacier OpenAPI's `Money.value`).
+    Number(f64),
+    /// A JSON string holding a decimal (the spec's `Price.value`), e.g. `"42.42"`.
+    Decimal(String),
+}
+
+impl MoneyValue {
+    /// `value` as a decimal string: Rust's shortest round-trip form, which never uses an
+    /// exponent (`1e-7` is `"0.0000001"`).
+    pub fn decimal(value: f64) -> Self {
+        Self::Decimal(value.to_string())
+    }
+
+    /// The value as a number (a decimal that does not parse is 0).
+    pub fn as_f64(&self) -> f64 {
+        match self {
+            Self::Number(x) => *x,
+            Self::Decimal(s) => s.parse().unwrap_or(0.0),
+        }
+    }
 }
 
 /// `AssetWithPriceInfo`: an amount and, where a price source exists, its price when granted.
