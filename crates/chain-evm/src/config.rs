@@ -17,6 +17,10 @@ pub struct EvmSourceConfig {
     pub chain_id: u64,
     /// The node's JSON-RPC URL (`http://host:9650/ext/bc/C/rpc`, an L1's, an anvil's).
     pub rpc_url: String,
+    /// The URL `/v1/chains` shows for the chain's RPC. Without it the listing shows `rpcUrl` with
+    /// any credentials, query and fragment removed: a key carried in the path needs this.
+    #[serde(default)]
+    pub public_rpc_url: Option<String>,
     /// The first block to index when the store holds none of the chain (0: the whole chain).
     #[serde(default)]
     pub start_block: u64,
@@ -84,6 +88,7 @@ impl EvmSourceConfig {
         Ok(Self {
             chain_id,
             rpc_url: url.to_owned(),
+            public_rpc_url: None,
             start_block: 0,
             network: None,
             chain_name: None,
@@ -140,7 +145,7 @@ impl EvmSourceConfig {
                     vm_id: None,
                     vm_name: VmName::Evm,
                     explorer_url: None,
-                    rpc_url: self.rpc_url.clone(),
+                    rpc_url: self.listed_rpc_url(),
                     ws_url: None,
                     is_testnet: network != "mainnet",
                     utility_addresses: None,
@@ -154,9 +159,46 @@ impl EvmSourceConfig {
     }
 }
 
+impl EvmSourceConfig {
+    /// The RPC URL a listing may show: `publicRpcUrl`, or `rpcUrl` without what may be secret
+    /// (`user:password@`, `?query`, `#fragment`).
+    pub fn listed_rpc_url(&self) -> String {
+        if let Some(url) = &self.public_rpc_url {
+            return url.clone();
+        }
+        let url = self.rpc_url.as_str();
+        let url = url.split(['?', '#']).next().unwrap_or(url);
+        let Some((scheme, rest)) = url.split_once("://") else {
+            return url.to_owned();
+        };
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+        format!("{scheme}://{host}{path}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn listings_never_show_credentials() {
+        let listed = |url: &str, public: Option<&str>| {
+            let mut s = EvmSourceConfig::parse_flag(&format!("5={url}"))?;
+            s.public_rpc_url = public.map(str::to_owned);
+            Ok::<_, String>(s.listed_rpc_url())
+        };
+        let plain = "http://node:9650/ext/bc/C/rpc";
+        assert_eq!(listed(plain, None).as_deref(), Ok(plain));
+        assert_eq!(
+            listed("https://u:secret@node:9650/ext/bc/C/rpc?token=k#f", None).as_deref(),
+            Ok("https://node:9650/ext/bc/C/rpc")
+        );
+        assert_eq!(
+            listed("https://rpc.example/v3/KEY", Some("https://rpc.example")).as_deref(),
+            Ok("https://rpc.example")
+        );
+    }
 
     #[test]
     fn flags_name_a_chain_and_a_url() {
