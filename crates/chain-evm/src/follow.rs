@@ -11,6 +11,7 @@ use snowline_store::Store;
 use crate::config::EvmSourceConfig;
 use crate::derive::{SyncConfig, sync};
 use crate::error::EvmError;
+use crate::hook::BlockHooks;
 use crate::source::{EvmSource, SourceConfig};
 
 /// Where a follower stands.
@@ -80,12 +81,13 @@ impl SyncStatus {
 
 /// Follows `source`'s chain into `store` until an error that retrying cannot cure: a node that
 /// serves another chain, or a block that does not follow the indexed one. Failures of the node
-/// are retried after 1 s, doubling to 30 s.
+/// are retried after 1 s, doubling to 30 s. Every block also goes to `hooks`, in its batch.
 pub async fn follow(
     store: Arc<Store>,
     source: &EvmSourceConfig,
     poll: Duration,
     status: Arc<SyncStatus>,
+    hooks: BlockHooks,
 ) -> Result<(), EvmError> {
     let config = SyncConfig {
         poll,
@@ -93,6 +95,7 @@ pub async fn follow(
         start: source.start_block,
         status: Some(Arc::clone(&status)),
         genesis_accounts: source.genesis_accounts.clone(),
+        hooks,
     };
     let mut pause = Duration::from_secs(1);
     loop {
