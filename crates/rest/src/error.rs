@@ -12,6 +12,8 @@ pub enum Profile {
     Spec,
     /// The real (Glacier) service: 400 messages are an array of strings, as its examples.
     Glacier,
+    /// The metrics service's spec: every `message` is an array of strings.
+    Metrics,
 }
 
 /// An error answer: an HTTP status and a message, rendered as the spec's error body
@@ -109,6 +111,7 @@ impl ApiError {
             Profile::Glacier if self.status == StatusCode::BAD_REQUEST => {
                 Message::Many([self.message.as_str()])
             }
+            Profile::Metrics => Message::Many([self.message.as_str()]),
             _ => Message::One(&self.message),
         };
         let body = Body {
@@ -216,5 +219,17 @@ mod tests {
             std::str::from_utf8(&body).unwrap(),
             r#"{"message":["Invalid x"],"statusCode":400,"error":"Bad Request"}"#
         );
+    }
+
+    #[test]
+    fn the_metrics_profile_makes_every_message_an_array() {
+        for e in [
+            ApiError::not_found("no such chain"),
+            ApiError::too_many_requests("slow down"),
+        ] {
+            let v: serde_json::Value = serde_json::from_slice(&e.body(Profile::Metrics)).unwrap();
+            assert_eq!(v["message"], serde_json::json!([e.message]));
+            assert_eq!(v["statusCode"], serde_json::json!(e.status.as_u16()));
+        }
     }
 }
