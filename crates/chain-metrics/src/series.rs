@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use snowline_store::{Direction, Linear, ReadView, Store, StoreError};
+use snowline_store::{Direction, Linear, Mode, ReadView, Store, StoreError};
 
 use crate::interval::Interval;
 use crate::metric::{Metric, Value};
@@ -89,35 +89,44 @@ impl MetricsPages {
     }
 
     /// A page of `q`: the buckets of its chain and interval starting in `[from, to]`, newest
-    /// first.
+    /// first, read from one snapshot. A secondary instance has no snapshots (RocksDB), but its
+    /// data changes only when it catches up with the writer: there the page is read directly,
+    /// and a catch-up landing mid-page can only make `last_run` and the in-progress flag a
+    /// catch-up older or newer than the points.
     pub fn series(&self, q: &SeriesQuery) -> Result<SeriesPage, SeriesError> {
-        let snapshot = self.store.snapshot();
-        let cursor = snapshot
-            .get::<CmCursor>(&q.chain)?
-            .map(|Linear(c)| c)
-            .ok_or(SeriesError::NotIndexed(q.chain))?;
-        let code = q.interval.code();
-        let range = (q.chain, code, q.from)..=(q.chain, code, q.to);
-        let mut points = Vec::with_capacity(q.page_size.min(256));
-        let mut next = None;
-        if q.from <= q.to {
-            for entry in snapshot.scan::<CmBuckets, _>(range, Direction::Reverse)? {
-                let ((_, _, start), Linear(bucket)) = entry?;
-                if points.len() == q.page_size {
-                    next = Some(start);
-                    break;
-                }
-                points.push(Point {
-                    timestamp: start,
-                    value: q.metric.value(&bucket),
-                    in_progress: cursor.last_time < q.interval.next(start),
-                });
-            }
+        match self.store.mode() {
+            Mode::Secondary => series_in(&*self.store, q),
+            _ => series_in(&self.store.snapshot(), q),
         }
-        Ok(SeriesPage {
-            points,
-            next,
-            last_run: cursor.last_time,
-        })
     }
+}
+
+fn series_in(view: &impl ReadView, q: &SeriesQuery) -> Result<SeriesPage, SeriesError> {
+    let cursor = view
+        .get::<CmCursor>(&q.chain)?
+        .map(|Linear(c)| c)
+        .ok_or(SeriesError::NotIndexed(q.chain))?;
+    let code = q.interval.code();
+    let range = (q.chain, code, q.from)..=(q.chain, code, q.to);
+    let mut points = Vec::with_capacity(q.page_size.min(256));
+    let mut next = None;
+    if q.from <= q.to {
+        for entry in view.scan::<CmBuckets, _>(range, Direction::Reverse)? {
+            let ((_, _, start), Linear(bucket)) = entry?;
+            if points.len() == q.page_size {
+                next = Some(start);
+                break;
+            }
+            points.push(Point {
+                timestamp: start,
+                value: q.metric.value(&bucket),
+                in_progress: cursor.last_time < q.interval.next(start),
+            });
+        }
+    }
+    Ok(SeriesPage {
+        points,
+        next,
+        last_run: cursor.last_time,
+    })
 }
