@@ -1,17 +1,21 @@
-//! `metrics-api serve`: opens the data-api's index as a secondary and its own token store,
-//! serves the metrics endpoints on the REST edge until SIGINT/SIGTERM, catching up with the
-//! index's writer every `--catch-up-ms` and pruning old page tokens hourly.
+//! `metrics-api serve`: opens the data-api's index and API keys as secondaries and its own
+//! token store, serves the metrics endpoints on the REST edge until SIGINT/SIGTERM, catching up
+//! with the index's writer every `--catch-up-ms` and pruning old page tokens hourly.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_chain_evm::EvmSourceConfig;
 use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
-use snowline_rest::{App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig};
+use snowline_rest::{
+    App, Check, KeyLookup, KeyResolver, Profile, RateLimits, Readiness, RestError, Router, Server,
+    ServerConfig,
+};
 use snowline_store::{Schema, Store};
 
 use crate::cli::ServeArgs;
@@ -66,10 +70,22 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         tokens.clone(),
         registry(&args)?,
     ));
+    // The data-api's API keys (`data-api keys create`), followed as a secondary: a keyed caller
+    // gets its tier's limits here too; no key is the anonymous tier.
+    let keys = Arc::new(
+        ApiKeys::open_secondary(
+            args.index_dir.join("keys"),
+            args.data_dir.join("keys-secondary"),
+        )
+        .map_err(|e| format!("cannot open the keys store: {e}"))?,
+    );
+    let _keys_catch_up = CatchUp::start(Arc::clone(&keys), Duration::from_secs(1))
+        .map_err(|e| format!("cannot follow the keys store: {e}"))?;
     let ready = Arc::new(Ready::default());
     let router = snowline_metrics_api::routes(Router::new(), api, ready.clone());
     let app = App::new(router)
         .profile(Profile::Metrics)
+        .keys(Arc::new(StoreKeys(keys)))
         .rate_limits(if args.no_rate_limits {
             RateLimits::disabled()
         } else {
@@ -146,5 +162,16 @@ impl Readiness for Ready {
         } else {
             Check::down("database", "cannot catch up with the data-api index")
         }]
+    }
+}
+
+/// Resolves `x-data-api-key` / `x-glacier-api-key` against the data-api's keys store.
+struct StoreKeys(Arc<ApiKeys>);
+
+impl KeyResolver for StoreKeys {
+    fn resolve(&self, presented: &str) -> Result<KeyLookup, RestError> {
+        self.0
+            .resolve(presented)
+            .map_err(|e| RestError::KeyLookup(e.to_string()))
     }
 }

@@ -118,11 +118,16 @@ fn start(dir: &Path, extra: &[&str]) -> MetricsApi {
 impl MetricsApi {
     /// `GET path`: the status and the JSON body.
     fn get(&self, path: &str) -> (u16, Value) {
+        self.get_with(path, "")
+    }
+
+    /// `GET path` with `headers` (`name: value\r\n` lines).
+    fn get_with(&self, path: &str, headers: &str) -> (u16, Value) {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         write!(
             s,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            "GET {path} HTTP/1.1\r\nHost: {}\r\n{headers}Connection: close\r\n\r\n",
             self.addr
         )
         .unwrap();
@@ -285,11 +290,15 @@ fn tokens_survive_a_restart_and_new_blocks_show_after_catch_up() {
 }
 
 #[test]
-fn rate_limits_answer_429_in_the_spec_shape() {
+fn rate_limits_answer_429_in_the_spec_shape_and_keys_are_data_apis() {
     let dir = tempfile::tempdir().unwrap();
     let rt = runtime();
     let store = open_index(dir.path());
     index(&rt, &store, 99999, u64::MAX);
+    let (_, secret) = snowline_access::keys::ApiKeys::open(dir.path().join("data-api/keys"))
+        .unwrap()
+        .create("metrics", "org", snowline_access::keys::Tier::Pro)
+        .unwrap();
     let api = start(dir.path(), &[]);
     // Anonymous callers get 1,000 compute units a minute; a series costs 10.
     let limited = (0..110)
@@ -297,5 +306,12 @@ fn rate_limits_answer_429_in_the_spec_shape() {
         .find(|(status, _)| *status == 429);
     let (_, v) = limited.expect("no 429 within 110 requests");
     assert_eq!(v["error"], "Too Many Requests");
+    assert!(v["message"].is_array(), "{v}");
+
+    // A data-api key has its tier's budget; an unknown key is a 401.
+    let keyed = format!("x-data-api-key: {secret}\r\n");
+    assert_eq!(api.get_with("/v1/avg_tps/99999", &keyed).0, 200);
+    let (status, v) = api.get_with("/v1/avg_tps/99999", "x-data-api-key: nope\r\n");
+    assert_eq!(status, 401, "{v}");
     assert!(v["message"].is_array(), "{v}");
 }
