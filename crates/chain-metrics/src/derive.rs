@@ -1,7 +1,9 @@
 //! [`ChainMetrics`]: the EVM deriver's hook that adds each block to its hour, day, week and month
 //! buckets (sums, maxima, exact distinct counts through each bucket's address set) and to the
 //! running totals, in the block's own batch. Rows many blocks of a batch change are written once,
-//! with their final value ([`PendingRows`]).
+//! with their final value ([`PendingRows`]). A bucket's address set is needed only while blocks
+//! still fall in it: once a block lands in a later bucket (block times never go back), the
+//! finished bucket's set is deleted, so the sets hold the current buckets only.
 
 use std::hash::Hash;
 
@@ -9,7 +11,7 @@ use snowline_chain_evm::parse::Block;
 use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::{PendingRows, Staging};
-use snowline_store::{Linear, ReadView, Store, StoreError, Table, WriteBatch};
+use snowline_store::{Direction, Linear, ReadView, Store, StoreError, Table, WriteBatch};
 
 use crate::activity::Activity;
 use crate::interval::Interval;
@@ -125,6 +127,12 @@ impl ChainMetrics {
 
         for interval in Interval::ALL {
             let start = interval.start(time);
+            if let Some(p) = prev {
+                let finished = interval.start(p.last_time);
+                if finished < start {
+                    self.forget_addresses(store, interval, finished)?;
+                }
+            }
             let key = (c, interval.code(), start);
             let (row, stored) = current(&self.buckets, store, &key)?;
             let mut b = row.map(|Linear(b)| b).unwrap_or(Bucket {
@@ -164,6 +172,32 @@ impl ChainMetrics {
             last_time: time,
             totals,
         });
+        Ok(())
+    }
+
+    /// Deletes the address set of the bucket of `interval` starting at `start`, which has ended:
+    /// its rows in the store and those the unwritten batches added.
+    fn forget_addresses(
+        &mut self,
+        store: &Store,
+        interval: Interval,
+        start: u64,
+    ) -> Result<(), StoreError> {
+        let prefix = (self.chain, interval.code(), start);
+        let mut keys = Vec::new();
+        for entry in store.prefix_scan::<CmSeen, _>(&prefix, None, Direction::Forward)? {
+            keys.push(entry?.0);
+        }
+        keys.extend(
+            self.seen
+                .changes()
+                .map(|(k, _)| *k)
+                .filter(|(c, i, s, _)| (*c, *i, *s) == prefix),
+        );
+        for key in keys {
+            let (_, stored) = current(&self.seen, store, &key)?;
+            self.seen.delete(key, stored);
+        }
         Ok(())
     }
 

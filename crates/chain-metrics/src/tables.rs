@@ -27,7 +27,8 @@ table! {
     pub CmBuckets: "cm_buckets", (u64, u8, u64) => Linear<Bucket>;
 
     /// `(chain, interval code, bucket start, address) -> seen bits`: the distinct addresses of a
-    /// bucket, so its counts stay exact however many blocks add to it.
+    /// bucket, so its counts stay exact however many blocks add to it; kept for the bucket each
+    /// interval is in (a finished bucket's set is deleted).
     pub CmSeen: "cm_seen" (PointLookup), (u64, u8, u64, Addr) => u8;
 
     /// `(chain, address) -> seen bits`: every address and deployer since the first block.
