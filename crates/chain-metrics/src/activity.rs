@@ -80,3 +80,120 @@ impl Activity {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snowline_chain_evm::parse::Tx;
+    use snowline_types::evm::{Address, B256, InternalCall, TransferLog, U256};
+
+    fn a(n: u8) -> Address {
+        Address::with_last_byte(n)
+    }
+
+    fn tx(from: u8, to: Option<u8>) -> Tx {
+        Tx {
+            hash: B256::ZERO,
+            nonce: 0,
+            from: a(from),
+            to: to.map(a),
+            value: U256::ZERO,
+            gas: 100_000,
+            gas_price: None,
+            max_fee: None,
+            max_priority_fee: None,
+            input: Vec::new(),
+            tx_type: 2,
+            gas_used: 50_000,
+            effective_gas_price: U256::from(25_000_000_000u64),
+            contract_address: None,
+            status: Some(true),
+            emitters: Vec::new(),
+            transfers: Vec::new(),
+            internals: None,
+            frame_ends: Vec::new(),
+        }
+    }
+
+    fn create(depth: u32, from: u8, to: u8, reverted: bool) -> InternalCall {
+        InternalCall {
+            depth,
+            kind: CallKind::Create2,
+            from: a(from),
+            to: Some(a(to)),
+            value: U256::ZERO,
+            gas_limit: 0,
+            gas_used: 0,
+            reverted,
+        }
+    }
+
+    #[test]
+    fn what_a_block_adds() {
+        // 1 calls token 9, which mints to 2 (from the zero address) and moves 2 -> 3.
+        let mut call = tx(1, Some(9));
+        call.transfers = vec![
+            (
+                a(9),
+                0,
+                TransferLog::Erc20 {
+                    from: Address::ZERO,
+                    to: a(2),
+                    value: U256::from(5u8),
+                },
+            ),
+            (
+                a(9),
+                1,
+                TransferLog::Erc20 {
+                    from: a(2),
+                    to: a(3),
+                    value: U256::from(1u8),
+                },
+            ),
+        ];
+        // 4 deploys 10, whose constructor CREATE2s 11 (kept) and 12 (reverted).
+        let mut deploy = tx(4, None);
+        deploy.contract_address = Some(a(10));
+        deploy.internals = Some(vec![
+            create(0, 4, 10, false),
+            create(1, 10, 11, false),
+            create(1, 10, 12, true),
+        ]);
+        // 5's creation failed: no contract, and 5 deployed nothing.
+        let mut failed = tx(5, None);
+        failed.contract_address = Some(a(13));
+        failed.status = Some(false);
+        let block = Block {
+            number: 7,
+            hash: B256::ZERO,
+            parent: B256::ZERO,
+            timestamp: 1_700_000_000,
+            miner: Address::ZERO,
+            gas_limit: 8_000_000,
+            gas_used: 150_000,
+            base_fee: None,
+            block_gas_cost: None,
+            txs: vec![call, deploy, failed],
+        };
+        let got = Activity::of(&block);
+        assert_eq!((got.txs, got.gas_used, got.contracts), (3, 150_000, 2));
+        assert_eq!(got.fees, 3 * 50_000 * 25_000_000_000);
+        assert_eq!(got.gas_price_sum, 3 * 25_000_000_000);
+        assert_eq!(got.gas_price_max, 25_000_000_000);
+        use seen::{ACTIVE, DEPLOYER, SENDER};
+        let want: BTreeMap<Addr, u8> = [
+            (1, ACTIVE | SENDER),
+            (2, ACTIVE | SENDER),
+            (3, ACTIVE),
+            (4, ACTIVE | SENDER | DEPLOYER),
+            (5, ACTIVE | SENDER),
+            (9, ACTIVE),
+            (10, DEPLOYER),
+        ]
+        .into_iter()
+        .map(|(n, bits)| (a(n).0.0, bits))
+        .collect();
+        assert_eq!(got.addresses, want);
+    }
+}
