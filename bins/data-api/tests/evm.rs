@@ -729,7 +729,7 @@ fn killed_while_indexing_evm_chains_then_restarted_equals_a_clean_run() {
 /// Every row of the metrics tables of the index in `dir/data`, opened read-only (no server
 /// running on it).
 fn metrics_rows(dir: &std::path::Path) -> Vec<String> {
-    use snowline_chain_metrics::tables::{CmBuckets, CmCursor, CmEver, CmSeen};
+    use snowline_chain_metrics::tables::{CmAddresses, CmBuckets, CmCursor};
     use snowline_store::{Direction, ReadView, Schema, Store, Table};
     fn dump<T: Table>(store: &Store, out: &mut Vec<String>)
     where
@@ -747,8 +747,7 @@ fn metrics_rows(dir: &std::path::Path) -> Vec<String> {
     let store = Store::open_read_only(dir.join("data/index"), &schema).unwrap();
     let mut out = Vec::new();
     dump::<CmBuckets>(&store, &mut out);
-    dump::<CmSeen>(&store, &mut out);
-    dump::<CmEver>(&store, &mut out);
+    dump::<CmAddresses>(&store, &mut out);
     dump::<CmCursor>(&store, &mut out);
     out
 }

@@ -1,9 +1,9 @@
 //! [`ChainMetrics`]: the EVM deriver's hook that adds each block to its hour, day, week and month
-//! buckets (sums, maxima, exact distinct counts through each bucket's address set) and to the
-//! running totals, in the block's own batch. Rows many blocks of a batch change are written once,
-//! with their final value ([`PendingRows`]). A bucket's address set is needed only while blocks
-//! still fall in it: once a block lands in a later bucket (block times never go back), the
-//! finished bucket's set is deleted, so the sets hold the current buckets only.
+//! buckets (sums, maxima, exact distinct counts) and to the running totals, in the block's own
+//! batch. Distinct counts come from when each address was last seen in each role
+//! ([`LastSeen`]): block times never go back, so an address is new to a bucket exactly when it
+//! was last seen before the bucket's start. Rows many blocks of a batch change are written once,
+//! with their final value ([`PendingRows`]).
 
 use std::hash::Hash;
 
@@ -11,12 +11,12 @@ use snowline_chain_evm::parse::Block;
 use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
 use snowline_node_index::IndexError;
 use snowline_node_index::derive::{PendingRows, Staging};
-use snowline_store::{Direction, Linear, ReadView, Store, StoreError, Table, WriteBatch};
+use snowline_store::{Linear, ReadView, Store, StoreError, Table, WriteBatch};
 
 use crate::activity::Activity;
 use crate::interval::Interval;
-use crate::rows::{Bucket, MetricsCursor, Rate};
-use crate::tables::{CmBuckets, CmCursor, CmEver, CmSeen, seen};
+use crate::rows::{Bucket, LastSeen, MetricsCursor, Rate, Totals};
+use crate::tables::{Addr, CmAddresses, CmBuckets, CmCursor, seen};
 
 /// The metrics deriver of one chain.
 #[derive(Debug)]
@@ -27,8 +27,7 @@ pub struct ChainMetrics {
     /// The cursor the store holds.
     written: Option<MetricsCursor>,
     buckets: PendingRows<CmBuckets>,
-    seen: PendingRows<CmSeen>,
-    ever: PendingRows<CmEver>,
+    addresses: PendingRows<CmAddresses>,
 }
 
 /// A row as the unwritten batches leave it, else as the store has it; and whether the store
@@ -52,24 +51,10 @@ where
     })
 }
 
-/// Merges `bits` into a seen-set row; returns the bits that are new.
-fn merge<T: Table<Value = u8>>(
-    rows: &mut PendingRows<T>,
-    store: &Store,
-    key: T::Key,
-    bits: u8,
-) -> Result<u8, StoreError>
-where
-    T::Key: Eq + Hash,
-{
-    let (old, stored) = current(rows, store, &key)?;
-    let old = old.unwrap_or(0);
-    let new = bits & !old;
-    if new != 0 {
-        rows.put(key, old | bits, stored);
-    }
-    Ok(new)
-}
+/// How many addresses a block makes new to each interval's bucket (in [`Interval::ALL`]'s
+/// order), as actives, senders and deployers.
+#[derive(Debug, Default)]
+struct Fresh([[u64; 3]; 4]);
 
 impl ChainMetrics {
     /// The deriver of chain `chain`'s metrics, from where `store` stands.
@@ -80,8 +65,7 @@ impl ChainMetrics {
             staged: written,
             written,
             buckets: PendingRows::default(),
-            seen: PendingRows::default(),
-            ever: PendingRows::default(),
+            addresses: PendingRows::default(),
         })
     }
 
@@ -111,12 +95,7 @@ impl ChainMetrics {
         let mut totals = prev.map(|c| c.totals).unwrap_or_default();
         totals.txs += activity.txs;
         totals.contracts += activity.contracts;
-        for (address, bits) in &activity.addresses {
-            let bits = bits & (seen::ACTIVE | seen::DEPLOYER);
-            let new = merge(&mut self.ever, store, (c, *address), bits)?;
-            totals.addresses += u64::from(new & seen::ACTIVE != 0);
-            totals.deployers += u64::from(new & seen::DEPLOYER != 0);
-        }
+        let fresh = self.see(store, &activity, time, &mut totals)?;
         // The block's rates: over the seconds since its parent (a block in its parent's second
         // counts as one second); the first block the metrics see has none.
         let since_parent = prev.map(|p| time.saturating_sub(p.last_time).max(1));
@@ -125,14 +104,8 @@ impl ChainMetrics {
             seconds: since_parent.unwrap_or(0),
         };
 
-        for interval in Interval::ALL {
+        for (interval, [actives, senders, deployers]) in Interval::ALL.into_iter().zip(fresh.0) {
             let start = interval.start(time);
-            if let Some(p) = prev {
-                let finished = interval.start(p.last_time);
-                if finished < start {
-                    self.forget_addresses(store, interval, finished)?;
-                }
-            }
             let key = (c, interval.code(), start);
             let (row, stored) = current(&self.buckets, store, &key)?;
             let mut b = row.map(|Linear(b)| b).unwrap_or(Bucket {
@@ -156,13 +129,9 @@ impl ChainMetrics {
             }
             b.last_time = time;
             b.contracts += activity.contracts;
-            for (address, bits) in &activity.addresses {
-                let seen_key = (c, interval.code(), start, *address);
-                let new = merge(&mut self.seen, store, seen_key, *bits)?;
-                b.active_addresses += u64::from(new & seen::ACTIVE != 0);
-                b.active_senders += u64::from(new & seen::SENDER != 0);
-                b.deployers += u64::from(new & seen::DEPLOYER != 0);
-            }
+            b.active_addresses += actives;
+            b.active_senders += senders;
+            b.deployers += deployers;
             b.totals = totals;
             self.buckets.put(key, Linear(b), stored);
         }
@@ -175,34 +144,67 @@ impl ChainMetrics {
         Ok(())
     }
 
-    /// Deletes the address set of the bucket of `interval` starting at `start`, which has ended:
-    /// its rows in the store and those the unwritten batches added.
-    fn forget_addresses(
+    /// Records when the block's addresses were seen; counts those new to each bucket and to
+    /// the chain (into `totals`). The rows the unwritten batches lack are read in one
+    /// `multi_get`.
+    fn see(
         &mut self,
         store: &Store,
-        interval: Interval,
-        start: u64,
-    ) -> Result<(), StoreError> {
-        let prefix = (self.chain, interval.code(), start);
-        let mut keys = Vec::new();
-        for entry in store.prefix_scan::<CmSeen, _>(&prefix, None, Direction::Forward)? {
-            keys.push(entry?.0);
+        activity: &Activity,
+        time: u64,
+        totals: &mut Totals,
+    ) -> Result<Fresh, StoreError> {
+        let c = self.chain;
+        let unknown: Vec<(u64, Addr)> = activity
+            .addresses
+            .keys()
+            .map(|a| (c, *a))
+            .filter(|k| self.addresses.get(k).is_none())
+            .collect();
+        let mut read = store.multi_get::<CmAddresses>(&unknown)?.into_iter();
+        let mut fresh = Fresh::default();
+        for (address, bits) in &activity.addresses {
+            let key = (c, *address);
+            let (row, stored) = match self.addresses.get(&key) {
+                Some((row, stored)) => (row.map(|Linear(l)| *l), stored),
+                None => {
+                    let row = read.next().flatten().map(|Linear(l)| l);
+                    (row, row.is_some())
+                }
+            };
+            let mut last: LastSeen = row.unwrap_or_default();
+            totals.addresses += u64::from(bits & seen::ACTIVE != 0 && last.active.is_none());
+            totals.deployers += u64::from(bits & seen::DEPLOYER != 0 && last.deployer.is_none());
+            let mut changed = false;
+            let roles = [
+                (seen::ACTIVE, &mut last.active),
+                (seen::SENDER, &mut last.sender),
+                (seen::DEPLOYER, &mut last.deployer),
+            ];
+            for (role, (bit, slot)) in roles.into_iter().enumerate() {
+                if bits & bit == 0 {
+                    continue;
+                }
+                for (i, interval) in Interval::ALL.into_iter().enumerate() {
+                    if slot.is_none_or(|t| interval.start(t) < interval.start(time)) {
+                        fresh.0[i][role] += 1;
+                    }
+                }
+                // Every bucket boundary is an hour's: a time in the same hour says the same.
+                if slot.is_none_or(|t| Interval::Hour.start(t) < Interval::Hour.start(time)) {
+                    *slot = Some(time);
+                    changed = true;
+                }
+            }
+            if changed {
+                self.addresses.put(key, Linear(last), stored);
+            }
         }
-        keys.extend(
-            self.seen
-                .changes()
-                .map(|(k, _)| *k)
-                .filter(|(c, i, s, _)| (*c, *i, *s) == prefix),
-        );
-        for key in keys {
-            let (_, stored) = current(&self.seen, store, &key)?;
-            self.seen.delete(key, stored);
-        }
-        Ok(())
+        Ok(fresh)
     }
 
-    fn parts(&mut self) -> [&mut dyn Staging; 3] {
-        [&mut self.buckets, &mut self.seen, &mut self.ever]
+    fn parts(&mut self) -> [&mut dyn Staging; 2] {
+        [&mut self.buckets, &mut self.addresses]
     }
 }
 

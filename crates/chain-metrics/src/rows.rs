@@ -2,7 +2,7 @@
 //! totals since the first block, the deriver's cursor, a page token's query and position. Each
 //! is stored in the linear codec (`store::Linear`), fields in declaration order.
 
-use snowline_store::row::get_string;
+use snowline_store::row::{get_opt, get_string, put_opt};
 use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
 
 fn put_u128(w: &mut Writer, v: u128) {
@@ -169,6 +169,36 @@ impl Decode for Bucket {
     }
 }
 
+/// When an address was last seen in each role (Unix seconds; `None`: never).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LastSeen {
+    /// As a `from` or `to`.
+    pub active: Option<u64>,
+    /// As a `from`.
+    pub sender: Option<u64>,
+    /// As a deployer.
+    pub deployer: Option<u64>,
+}
+
+impl Encode for LastSeen {
+    fn encode(&self, w: &mut Writer) {
+        for t in [self.active, self.sender, self.deployer] {
+            put_opt(w, &t, |w, t| w.u64(*t));
+        }
+    }
+}
+
+impl Decode for LastSeen {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        let time = |r: &mut Reader<'_>| get_opt(r, |r| r.u64());
+        Ok(Self {
+            active: time(r)?,
+            sender: time(r)?,
+            deployer: time(r)?,
+        })
+    }
+}
+
 /// Where the metrics of one chain stand.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MetricsCursor {
@@ -280,6 +310,12 @@ mod tests {
             unmarshal::<MetricsCursor>(&marshal(&cursor)).unwrap(),
             cursor
         );
+        let seen = LastSeen {
+            active: Some(1_700_000_024),
+            sender: None,
+            deployer: Some(0),
+        };
+        assert_eq!(unmarshal::<LastSeen>(&marshal(&seen)).unwrap(), seen);
         let token = TokenRow {
             expires: 1_700_086_400,
             query: "v2|43112|txCount|day".into(),

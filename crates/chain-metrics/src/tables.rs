@@ -1,15 +1,15 @@
-//! The metrics tables: buckets of every interval and their distinct-address sets, the addresses
-//! and deployers ever seen, the cursor; each key starts with the EVM chain id. The page tokens
+//! The metrics tables: buckets of every interval, when each address was last active (which keeps
+//! the distinct counts exact), the cursor; each key starts with the EVM chain id. The page tokens
 //! live in a store of their own (the API's, writable where the index is opened read-only).
 
 use snowline_store::{Linear, table};
 
-use crate::rows::{Bucket, MetricsCursor, TokenRow};
+use crate::rows::{Bucket, LastSeen, MetricsCursor, TokenRow};
 
 /// A 20-byte address in a key.
 pub type Addr = [u8; 20];
 
-/// What an address did in a bucket (or ever): bits of a `u8`.
+/// What an address did in a block: bits of a `u8`.
 pub mod seen {
     /// Sent or received a tx or a token transfer.
     pub const ACTIVE: u8 = 1;
@@ -26,13 +26,10 @@ table! {
     /// `(chain, interval code, bucket start) -> Bucket`: each bucket with a block in it.
     pub CmBuckets: "cm_buckets", (u64, u8, u64) => Linear<Bucket>;
 
-    /// `(chain, interval code, bucket start, address) -> seen bits`: the distinct addresses of a
-    /// bucket, so its counts stay exact however many blocks add to it; kept for the bucket each
-    /// interval is in (a finished bucket's set is deleted).
-    pub CmSeen: "cm_seen" (PointLookup), (u64, u8, u64, Addr) => u8;
-
-    /// `(chain, address) -> seen bits`: every address and deployer since the first block.
-    pub CmEver: "cm_ever" (PointLookup), (u64, Addr) => u8;
+    /// `(chain, address) -> LastSeen`: when each address was last active, a sender, a deployer.
+    /// Block times never go back, so an address is new to a bucket exactly when it was last
+    /// seen before the bucket's start, and new to the chain when it has no row.
+    pub CmAddresses: "cm_addresses" (PointLookup), (u64, Addr) => Linear<LastSeen>;
 
     /// `chain -> MetricsCursor`: the next block and the running totals.
     pub CmCursor: "cm_cursor", u64 => Linear<MetricsCursor>;
