@@ -108,7 +108,7 @@ impl ChainMetrics {
             let start = interval.start(time);
             let key = (c, interval.code(), start);
             let (row, stored) = current(&self.buckets, store, &key)?;
-            let mut b = row.map(|Linear(b)| b).unwrap_or(Bucket {
+            let mut b = row.unwrap_or(Bucket {
                 span_from: prev.map_or(time, |p| p.last_time),
                 ..Bucket::default()
             });
@@ -133,7 +133,7 @@ impl ChainMetrics {
             b.active_senders += senders;
             b.deployers += deployers;
             b.totals = totals;
-            self.buckets.put(key, Linear(b), stored);
+            self.buckets.put(key, b, stored);
         }
         self.staged = Some(MetricsCursor {
             first: prev.map_or(block.number, |p| p.first),
@@ -162,6 +162,7 @@ impl ChainMetrics {
             .filter(|k| self.addresses.get(k).is_none())
             .collect();
         let mut read = store.multi_get::<CmAddresses>(&unknown)?.into_iter();
+        let starts = Interval::ALL.map(|i| i.start(time));
         let mut fresh = Fresh::default();
         for (address, bits) in &activity.addresses {
             let key = (c, *address);
@@ -186,12 +187,12 @@ impl ChainMetrics {
                     continue;
                 }
                 for (i, interval) in Interval::ALL.into_iter().enumerate() {
-                    if slot.is_none_or(|t| interval.start(t) < interval.start(time)) {
+                    if slot.is_none_or(|t| interval.start(t) < starts[i]) {
                         fresh.0[i][role] += 1;
                     }
                 }
                 // Every bucket boundary is an hour's: a time in the same hour says the same.
-                if slot.is_none_or(|t| Interval::Hour.start(t) < Interval::Hour.start(time)) {
+                if slot.is_none_or(|t| Interval::Hour.start(t) < starts[0]) {
                     *slot = Some(time);
                     changed = true;
                 }

@@ -112,7 +112,7 @@ fn series_in(view: &impl ReadView, q: &SeriesQuery) -> Result<SeriesPage, Series
     let mut next = None;
     if q.from <= q.to {
         for entry in view.scan::<CmBuckets, _>(range, Direction::Reverse)? {
-            let ((_, _, start), Linear(bucket)) = entry?;
+            let ((_, _, start), bucket) = entry?;
             if points.len() == q.page_size {
                 next = Some(start);
                 break;

@@ -24,7 +24,7 @@ table! {
     pub fn tables();
 
     /// `(chain, interval code, bucket start) -> Bucket`: each bucket with a block in it.
-    pub CmBuckets: "cm_buckets", (u64, u8, u64) => Linear<Bucket>;
+    pub CmBuckets: "cm_buckets", (u64, u8, u64) => Bucket;
 
     /// `(chain, address) -> LastSeen`: when each address was last active, a sender, a deployer.
     /// Block times never go back, so an address is new to a bucket exactly when it was last
