@@ -78,7 +78,7 @@ pub fn follow_all(
             let task = tokio::spawn(async move {
                 let hooks = snowline_chain_metrics::ChainMetrics::hooks();
                 if let Err(e) =
-                    snowline_chain_evm::follow(store, &source, poll, task_status, hooks).await
+                    snowline_chain_evm::follow_with(store, &source, poll, task_status, hooks).await
                 {
                     tracing::error!(chain = source.chain_id, error = %e, "EVM indexing stopped");
                     eprintln!(

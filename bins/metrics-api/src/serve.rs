@@ -13,7 +13,7 @@ use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
 use snowline_rest::{
-    App, Check, KeyLookup, KeyResolver, Profile, RateLimits, Readiness, RestError, Router, Server,
+    App, Check, KeyLookup, KeyResolver, RateLimits, Readiness, RestError, Router, Server,
     ServerConfig,
 };
 use snowline_store::{Schema, Store};
@@ -84,7 +84,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let ready = Arc::new(Ready::default());
     let router = snowline_metrics_api::routes(Router::new(), api, ready.clone());
     let app = App::new(router)
-        .profile(Profile::Metrics)
+        .message_arrays(true)
         .keys(Arc::new(StoreKeys(keys)))
         .rate_limits(if args.no_rate_limits {
             RateLimits::disabled()

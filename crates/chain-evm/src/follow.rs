@@ -81,8 +81,18 @@ impl SyncStatus {
 
 /// Follows `source`'s chain into `store` until an error that retrying cannot cure: a node that
 /// serves another chain, or a block that does not follow the indexed one. Failures of the node
-/// are retried after 1 s, doubling to 30 s. Every block also goes to `hooks`, in its batch.
+/// are retried after 1 s, doubling to 30 s.
 pub async fn follow(
+    store: Arc<Store>,
+    source: &EvmSourceConfig,
+    poll: Duration,
+    status: Arc<SyncStatus>,
+) -> Result<(), EvmError> {
+    follow_with(store, source, poll, status, BlockHooks::new()).await
+}
+
+/// [`follow`], every block also going to `hooks`, in its batch.
+pub async fn follow_with(
     store: Arc<Store>,
     source: &EvmSourceConfig,
     poll: Duration,

@@ -20,6 +20,6 @@ pub mod tables;
 pub use config::EvmSourceConfig;
 pub use derive::{EvmChain, SyncConfig, run, sync, write_blocks};
 pub use error::EvmError;
-pub use follow::{SyncSnapshot, SyncStatus, follow};
+pub use follow::{SyncSnapshot, SyncStatus, follow, follow_with};
 pub use hook::{BlockHook, BlockHooks};
 pub use tables::tables;

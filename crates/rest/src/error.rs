@@ -12,8 +12,6 @@ pub enum Profile {
     Spec,
     /// The real (Glacier) service: 400 messages are an array of strings, as its examples.
     Glacier,
-    /// The metrics service's spec: every `message` is an array of strings.
-    Metrics,
 }
 
 /// An error answer: an HTTP status and a message, rendered as the spec's error body
@@ -94,6 +92,12 @@ impl ApiError {
     /// The JSON error body under `profile`, members in the spec's order
     /// (`message`, `statusCode`, `error`).
     pub fn body(&self, profile: Profile) -> Bytes {
+        self.body_shaped(profile, false)
+    }
+
+    /// [`ApiError::body`], with `message` an array of one string whatever the status when
+    /// `arrays` is set (the metrics service's spec: [`App::message_arrays`](crate::App::message_arrays)).
+    pub fn body_shaped(&self, profile: Profile, arrays: bool) -> Bytes {
         #[derive(serde::Serialize)]
         #[serde(untagged)]
         enum Message<'a> {
@@ -108,10 +112,10 @@ impl ApiError {
             error: &'static str,
         }
         let message = match profile {
+            _ if arrays => Message::Many([self.message.as_str()]),
             Profile::Glacier if self.status == StatusCode::BAD_REQUEST => {
                 Message::Many([self.message.as_str()])
             }
-            Profile::Metrics => Message::Many([self.message.as_str()]),
             _ => Message::One(&self.message),
         };
         let body = Body {
@@ -222,12 +226,13 @@ mod tests {
     }
 
     #[test]
-    fn the_metrics_profile_makes_every_message_an_array() {
+    fn message_arrays_make_every_message_an_array() {
         for e in [
             ApiError::not_found("no such chain"),
             ApiError::too_many_requests("slow down"),
         ] {
-            let v: serde_json::Value = serde_json::from_slice(&e.body(Profile::Metrics)).unwrap();
+            let body = e.body_shaped(Profile::Spec, true);
+            let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
             assert_eq!(v["message"], serde_json::json!([e.message]));
             assert_eq!(v["statusCode"], serde_json::json!(e.status.as_u16()));
         }
