@@ -100,7 +100,15 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         "metrics-api: listening on http://{addr} (index {})",
         args.index_dir.join("index").display()
     );
-    println!("  try:\n    curl -s 'http://{addr}/v2/chains'");
+    println!("  try:");
+    for path in [
+        "/v2/chains",
+        "/v2/chains/43112/metrics/txCount?timeInterval=hour&pageSize=24",
+        "/v2/chains/43112/metrics/activeAddresses?timeInterval=day",
+        "/v1/avg_tps/43112",
+    ] {
+        println!("    curl -s 'http://{addr}{path}'");
+    }
 
     let upkeep = {
         let every = Duration::from_millis(args.catch_up_ms.max(10));
