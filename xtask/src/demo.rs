@@ -3,8 +3,9 @@
 //! history it accepts new X and P blocks at [`LIVE_RATE`], and `data-api` following it
 //! (127.0.0.1:8080); both print where they listen and example calls. Beside them, when anvil
 //! is installed (`cargo xtask setup`), the EVM devnet: the local C-Chain (chain id 43112) on
-//! 127.0.0.1:9652 and an EVM L1 (99999) on 127.0.0.1:9653, each after the scenario ran on it.
-//! Ctrl-C stops all.
+//! 127.0.0.1:9652 and an EVM L1 (99999) on 127.0.0.1:9653, each after the scenario ran on it,
+//! and `metrics-api` (127.0.0.1:8081) serving their metrics from data-api's index. Ctrl-C stops
+//! all.
 
 use std::path::PathBuf;
 use std::process::{Child, Command};
@@ -30,7 +31,8 @@ impl Drop for StdinBound {
     }
 }
 
-/// Kills the child when dropped (the demo's `node-rpc`, once `data-api` has stopped).
+/// Kills the child when dropped (the demo's `node-rpc` and `metrics-api`, once `data-api` has
+/// stopped).
 struct Reaped(Child);
 
 impl Drop for Reaped {
@@ -84,10 +86,57 @@ pub fn run() -> Result<(), String> {
         "--genesis",
         "devnet",
     ]);
-    if !evm.is_empty() {
-        data_api.args(["--evm-config", &write_evm_sources()?]);
+    let sources = if evm.is_empty() {
+        None
+    } else {
+        Some(write_evm_sources()?)
+    };
+    if let Some(sources) = &sources {
+        data_api.args(["--evm-config", sources]);
     }
-    status(&mut data_api)
+    eprintln!("xtask: $ {data_api:?}");
+    let mut data_api = data_api
+        .spawn()
+        .map_err(|e| format!("cannot start data-api: {e}"))?;
+    let _metrics = sources
+        .as_deref()
+        .map(|sources| start_metrics(&bin, sources))
+        .transpose()?
+        .flatten();
+    let exit = data_api.wait().map_err(|e| format!("data-api: {e}"))?;
+    if exit.success() {
+        Ok(())
+    } else {
+        Err(format!("data-api failed ({exit})"))
+    }
+}
+
+/// Starts `metrics-api` over data-api's index once data-api has created it (it opens the index
+/// as a secondary, so the index must exist); `None` when it does not appear within 30 s.
+fn start_metrics(bin: &std::path::Path, sources: &str) -> Result<Option<Reaped>, String> {
+    let current = std::path::Path::new("snowline-data/data-api/index/CURRENT");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !current.exists() {
+        if std::time::Instant::now() > deadline {
+            eprintln!("xtask: data-api created no index within 30 s: metrics-api not started");
+            return Ok(None);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    eprintln!("xtask: starting metrics-api over data-api's index (docs/metrics-api.md)");
+    let child = Command::new(bin.join("metrics-api"))
+        .args([
+            "serve",
+            "--index-dir",
+            "snowline-data/data-api",
+            "--data-dir",
+            "snowline-data/metrics-api",
+            "--evm-config",
+            sources,
+        ])
+        .spawn()
+        .map_err(|e| format!("cannot start metrics-api: {e}"))?;
+    Ok(Some(Reaped(child)))
 }
 
 /// Writes the sources file that has `data-api` index the demo's EVM chains (the L1 described

@@ -59,7 +59,7 @@ pub fn register(registry: &mut ChainRegistry, sources: &[EvmSourceConfig]) -> Re
     Ok(())
 }
 
-/// Starts a follower of each source.
+/// Starts a follower of each source; each derives the chain's metrics in its batches too.
 pub fn follow_all(
     store: &Arc<Store>,
     sources: Vec<EvmSourceConfig>,
@@ -76,7 +76,9 @@ pub fn follow_all(
             );
             let chain_id = source.chain_id;
             let task = tokio::spawn(async move {
-                if let Err(e) = snowline_chain_evm::follow(store, &source, poll, task_status).await
+                let hooks = snowline_chain_metrics::ChainMetrics::hooks();
+                if let Err(e) =
+                    snowline_chain_evm::follow_with(store, &source, poll, task_status, hooks).await
                 {
                     tracing::error!(chain = source.chain_id, error = %e, "EVM indexing stopped");
                     eprintln!(

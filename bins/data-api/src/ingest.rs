@@ -19,8 +19,10 @@ use snowline_types::network::NetworkInfo;
 
 /// Schema version of the data-api store; bumped when its tables change incompatibly (5: the
 /// C-Chain's atomic txs from `C/block` join X's and P's atomic memory; 6: the P-Chain's
-/// per-owner sums, `ph_balances` and `ph_unspent_special`; 7: the EVM chains' `ev_` tables).
-const SCHEMA_VERSION: u32 = 7;
+/// per-owner sums, `ph_balances` and `ph_unspent_special`; 7: the EVM chains' `ev_` tables; 8:
+/// the EVM metrics' `cm_` tables, derived with the blocks, so an older store lacks them for the
+/// blocks it holds).
+const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego
 /// `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime"`): the creation time of genesis
@@ -28,13 +30,14 @@ const SCHEMA_VERSION: u32 = 7;
 pub const GENESIS_START_TIME: u64 = 1_599_696_000;
 
 /// The tables of the data-api store: the container index, the X-Chain history, the P-Chain,
-/// the EVM chains, usage events.
+/// the EVM chains and their metrics, usage events.
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
         .chain(snowline_chain_x::history::tables())
         .chain(snowline_chain_p::tables())
         .chain(snowline_chain_evm::tables())
+        .chain(snowline_chain_metrics::tables())
         .chain(snowline_access::usage::tables())
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }

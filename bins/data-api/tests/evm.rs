@@ -716,4 +716,38 @@ fn killed_while_indexing_evm_chains_then_restarted_equals_a_clean_run() {
     );
     let restarted = serve(dir.path(), &urls);
     assert_eq!(evm_view(&restarted), want);
+    // The metrics the followers derive in the same batches come out the same too.
+    drop(restarted);
+    let metrics = metrics_rows(dir.path());
+    assert!(
+        metrics.iter().any(|r| r.starts_with("cm_cursor (99999")),
+        "{metrics:?}"
+    );
+    assert_eq!(metrics, metrics_rows(clean_dir.path()));
+}
+
+/// Every row of the metrics tables of the index in `dir/data`, opened read-only (no server
+/// running on it).
+fn metrics_rows(dir: &std::path::Path) -> Vec<String> {
+    use snowline_chain_metrics::tables::{CmAddresses, CmBuckets, CmCursor};
+    use snowline_store::{Direction, ReadView, Schema, Store, Table};
+    fn dump<T: Table>(store: &Store, out: &mut Vec<String>)
+    where
+        T::Key: std::fmt::Debug,
+        T::Value: std::fmt::Debug,
+    {
+        for e in store.scan::<T, _>(.., Direction::Forward).unwrap() {
+            out.push(format!("{} {:?}", T::NAME, e.unwrap()));
+        }
+    }
+    let schema = snowline_chain_metrics::tables().into_iter().fold(
+        Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
+        Schema::with_spec,
+    );
+    let store = Store::open_read_only(dir.join("data/index"), &schema).unwrap();
+    let mut out = Vec::new();
+    dump::<CmBuckets>(&store, &mut out);
+    dump::<CmAddresses>(&store, &mut out);
+    dump::<CmCursor>(&store, &mut out);
+    out
 }

@@ -1,9 +1,27 @@
-//! The `metrics-api` binary. The service is not built yet; until it is, this binary says so rather
-//! than pretending to serve.
+//! The `metrics-api` binary: flags, wiring, start and stop. The endpoints are
+//! `snowline-metrics-api`'s, over `snowline-chain-metrics`' reads of the index `data-api`
+//! writes (its EVM followers derive the metrics), opened here as a RocksDB secondary; see
+//! docs/metrics-api.md.
+
+mod cli;
+mod serve;
 
 use std::process::ExitCode;
 
+use clap::Parser;
+use cli::{Cli, Command};
+
 fn main() -> ExitCode {
-    eprintln!("metrics-api: not implemented yet; nothing is served");
-    ExitCode::from(2)
+    snowline_cli::init_logging("warn");
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(args) => serve::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("metrics-api: {msg}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -14,6 +14,7 @@ use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U25
 use crate::enrich::{Enrichment, Known, enrich, genesis_balances};
 use crate::error::EvmError;
 use crate::follow::SyncStatus;
+use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
     BlockRow, ContractRow, CursorRow, InternalRow, TokenRow, TransferKind, TransferRef,
@@ -36,6 +37,8 @@ pub struct SyncConfig {
     pub status: Option<Arc<SyncStatus>>,
     /// The accounts the genesis funds (no block names them): their balances are read at block 0.
     pub genesis_accounts: Vec<Address>,
+    /// What other rooms derive from each block, in the same batches.
+    pub hooks: BlockHooks,
 }
 
 impl Default for SyncConfig {
@@ -46,6 +49,7 @@ impl Default for SyncConfig {
             start: 0,
             status: None,
             genesis_accounts: Vec::new(),
+            hooks: BlockHooks::new(),
         }
     }
 }
@@ -65,6 +69,8 @@ pub struct EvmChain {
     owners: PendingRows<EvErc721Owner>,
     by_owner: PendingRows<EvErc721ByOwner>,
     tokens: PendingRows<EvTokens>,
+    /// Other rooms' derivers, given each block after its own rows.
+    hooks: Vec<Box<dyn BlockHook>>,
 }
 
 /// The 20 bytes of an address.
@@ -91,7 +97,14 @@ impl EvmChain {
             owners: PendingRows::default(),
             by_owner: PendingRows::default(),
             tokens: PendingRows::default(),
+            hooks: Vec::new(),
         })
+    }
+
+    /// Gives every block, once its own rows are staged, to `hooks` too (same batches).
+    pub fn with_hooks(mut self, hooks: Vec<Box<dyn BlockHook>>) -> Self {
+        self.hooks = hooks;
+        self
     }
 
     /// The chain id.
@@ -192,6 +205,9 @@ impl EvmChain {
         }
         for (a, balance) in &enr.balances {
             batch.put::<EvNative>(&(c, a20(a), n), &w32(balance));
+        }
+        for hook in &mut self.hooks {
+            hook.block(store, c, block, batch)?;
         }
         let traced = block.txs.iter().all(|tx| tx.internals.is_some());
         self.staged = Some(CursorRow {
@@ -423,6 +439,9 @@ impl EvmChain {
 impl Staging for EvmChain {
     fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
         self.parts().finish(batch, view)?;
+        for hook in &mut self.hooks {
+            hook.finish(batch, view)?;
+        }
         if let Some(cur) = self.staged {
             batch.put::<EvCursor>(&self.chain, &Linear(cur));
         }
@@ -431,16 +450,19 @@ impl Staging for EvmChain {
 
     fn seal(&mut self) {
         self.parts().seal();
+        self.hooks.iter_mut().for_each(|h| h.seal());
     }
 
     fn committed(&mut self) {
         self.parts().committed();
+        self.hooks.iter_mut().for_each(|h| h.committed());
         self.written = self.staged;
         self.known = Known::default();
     }
 
     fn discard(&mut self) {
         self.parts().discard();
+        self.hooks.iter_mut().for_each(|h| h.discard());
         self.staged = self.written;
         self.known = Known::default();
     }
@@ -473,7 +495,8 @@ pub async fn sync(
     config: &SyncConfig,
 ) -> Result<u64, EvmError> {
     let chain_id = source.chain_id().await?;
-    let mut chain = EvmChain::open(store, chain_id, config.start)?;
+    let mut chain = EvmChain::open(store, chain_id, config.start)?
+        .with_hooks(config.hooks.open(store, chain_id)?);
     loop {
         let next = chain.next();
         if config.stop_after.is_some_and(|s| next > s) {

@@ -11,6 +11,7 @@ use snowline_store::Store;
 use crate::config::EvmSourceConfig;
 use crate::derive::{SyncConfig, sync};
 use crate::error::EvmError;
+use crate::hook::BlockHooks;
 use crate::source::{EvmSource, SourceConfig};
 
 /// Where a follower stands.
@@ -87,12 +88,24 @@ pub async fn follow(
     poll: Duration,
     status: Arc<SyncStatus>,
 ) -> Result<(), EvmError> {
+    follow_with(store, source, poll, status, BlockHooks::new()).await
+}
+
+/// [`follow`], every block also going to `hooks`, in its batch.
+pub async fn follow_with(
+    store: Arc<Store>,
+    source: &EvmSourceConfig,
+    poll: Duration,
+    status: Arc<SyncStatus>,
+    hooks: BlockHooks,
+) -> Result<(), EvmError> {
     let config = SyncConfig {
         poll,
         stop_after: None,
         start: source.start_block,
         status: Some(Arc::clone(&status)),
         genesis_accounts: source.genesis_accounts.clone(),
+        hooks,
     };
     let mut pause = Duration::from_secs(1);
     loop {

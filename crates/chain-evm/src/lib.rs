@@ -2,13 +2,15 @@
 //! their receipts and call traces from a node's JSON-RPC ([`source`]), reads what their rows
 //! need beyond them (balances, token metadata: [`enrich`]) and derives the Data API's EVM rows
 //! ([`tables`](mod@tables), [`rows`]) in crash-safe batches ([`EvmChain`], [`sync`]), and reads
-//! them back as the Data API's pages ([`pages`]). See `docs/evm-indexing.md`.
+//! them back as the Data API's pages ([`pages`]); other rooms derive from the same blocks in
+//! the same batches through a [`BlockHook`]. See `docs/evm-indexing.md`.
 
 pub mod config;
 mod derive;
 pub mod enrich;
 mod error;
 mod follow;
+mod hook;
 pub mod pages;
 pub mod parse;
 pub mod rows;
@@ -18,5 +20,6 @@ pub mod tables;
 pub use config::EvmSourceConfig;
 pub use derive::{EvmChain, SyncConfig, run, sync, write_blocks};
 pub use error::EvmError;
-pub use follow::{SyncSnapshot, SyncStatus, follow};
+pub use follow::{SyncSnapshot, SyncStatus, follow, follow_with};
+pub use hook::{BlockHook, BlockHooks};
 pub use tables::tables;

@@ -9,3 +9,8 @@ mod open;
 pub use flags::{DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch};
 pub use import::{ImportProgress, import_with_progress};
 pub use open::{init_logging, open_store, runtime};
+
+/// The schema version of the data-api store (`DATA_DIR/index`): `data-api` writes it, and
+/// `metrics-api` opens it as a RocksDB secondary, so both name it from here. The history of its
+/// changes is at `bins/data-api/src/ingest.rs`.
+pub const DATA_API_SCHEMA_VERSION: u32 = 8;

@@ -2,7 +2,7 @@
 //! limits, metering, readiness, metrics registry), assembled before serving.
 
 use crate::auth::{KeyResolver, NoKeys};
-use crate::error::{Profile, RestError};
+use crate::error::{ApiError, Profile, RestError};
 use crate::health::{self, AlwaysReady, Readiness};
 use crate::metering::UsageSink;
 use crate::metrics::HttpMetrics;
@@ -19,6 +19,7 @@ use std::sync::Arc;
 pub struct App {
     router: Router,
     profile: Profile,
+    message_arrays: bool,
     keys: Arc<dyn KeyResolver>,
     limits: RateLimits,
     sink: Option<Arc<dyn UsageSink>>,
@@ -33,6 +34,7 @@ impl App {
         Self {
             router,
             profile: Profile::Spec,
+            message_arrays: false,
             keys: Arc::new(NoKeys),
             limits: RateLimits::default(),
             sink: None,
@@ -45,6 +47,13 @@ impl App {
     /// Sets the compatibility profile (error message shape).
     pub fn profile(mut self, profile: Profile) -> Self {
         self.profile = profile;
+        self
+    }
+
+    /// Makes every error's `message` an array of one string, whatever the status and profile:
+    /// the metrics service's spec has it so.
+    pub fn message_arrays(mut self, on: bool) -> Self {
+        self.message_arrays = on;
         self
     }
 
@@ -90,6 +99,7 @@ impl App {
         let Self {
             router,
             profile,
+            message_arrays,
             keys,
             limits,
             sink,
@@ -114,6 +124,7 @@ impl App {
         Ok(Built {
             router,
             profile,
+            message_arrays,
             keys,
             limiter,
             sink: sink.filter(|_| metering),
@@ -128,10 +139,18 @@ impl App {
 pub(crate) struct Built {
     pub(crate) router: Router,
     pub(crate) profile: Profile,
+    pub(crate) message_arrays: bool,
     pub(crate) keys: Arc<dyn KeyResolver>,
     pub(crate) limiter: Limiter,
     pub(crate) sink: Option<Arc<dyn UsageSink>>,
     pub(crate) readiness: Arc<dyn Readiness>,
     pub(crate) registry: Registry,
     pub(crate) metrics: HttpMetrics,
+}
+
+impl Built {
+    /// `e`'s body under the app's profile and message shape.
+    pub(crate) fn error_body(&self, e: &ApiError) -> bytes::Bytes {
+        e.body_shaped(self.profile, self.message_arrays)
+    }
 }

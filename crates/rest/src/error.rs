@@ -92,6 +92,12 @@ impl ApiError {
     /// The JSON error body under `profile`, members in the spec's order
     /// (`message`, `statusCode`, `error`).
     pub fn body(&self, profile: Profile) -> Bytes {
+        self.body_shaped(profile, false)
+    }
+
+    /// [`ApiError::body`], with `message` an array of one string whatever the status when
+    /// `arrays` is set (the metrics service's spec: [`App::message_arrays`](crate::App::message_arrays)).
+    pub fn body_shaped(&self, profile: Profile, arrays: bool) -> Bytes {
         #[derive(serde::Serialize)]
         #[serde(untagged)]
         enum Message<'a> {
@@ -106,6 +112,7 @@ impl ApiError {
             error: &'static str,
         }
         let message = match profile {
+            _ if arrays => Message::Many([self.message.as_str()]),
             Profile::Glacier if self.status == StatusCode::BAD_REQUEST => {
                 Message::Many([self.message.as_str()])
             }
@@ -216,5 +223,18 @@ mod tests {
             std::str::from_utf8(&body).unwrap(),
             r#"{"message":["Invalid x"],"statusCode":400,"error":"Bad Request"}"#
         );
+    }
+
+    #[test]
+    fn message_arrays_make_every_message_an_array() {
+        for e in [
+            ApiError::not_found("no such chain"),
+            ApiError::too_many_requests("slow down"),
+        ] {
+            let body = e.body_shaped(Profile::Spec, true);
+            let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!(v["message"], serde_json::json!([e.message]));
+            assert_eq!(v["statusCode"], serde_json::json!(e.status.as_u16()));
+        }
     }
 }

@@ -76,9 +76,10 @@ pub(crate) fn readyz(readiness: &dyn Readiness) -> Reply {
     Reply::bytes(StatusCode::SERVICE_UNAVAILABLE, body)
 }
 
-/// `/v1/health-check` and `/v1/live-check`: the OpenAPI's `HealthCheckResultDto` when
-/// every component is up, else a 503 error body naming the failing components.
-pub(crate) fn health_check(checks: &[Check]) -> Result<Reply, ApiError> {
+/// `/v1/health-check` and `/v1/live-check` (and the metrics API's `/v2/` ones): the OpenAPI's
+/// `HealthCheckResultDto` when every component is up, else a 503 error body naming the failing
+/// components.
+pub fn health_check(checks: &[Check]) -> Result<Reply, ApiError> {
     let reasons = problems(checks);
     if !reasons.is_empty() {
         return Err(ApiError::service_unavailable(format!(

@@ -39,7 +39,7 @@ pub use auth::{
     KeyResolver, NoKeys, authenticate,
 };
 pub use error::{ApiError, Profile, RestError, reason_phrase};
-pub use health::{AlwaysReady, Check, Readiness};
+pub use health::{AlwaysReady, Check, Readiness, health_check};
 pub use metering::{MemorySink, UNKNOWN_PATH, UsageEvent, UsageEventRef, UsageSink, credits};
 pub use metrics::METRICS_CONTENT_TYPE;
 pub use ratelimit::{

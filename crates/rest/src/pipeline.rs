@@ -122,7 +122,7 @@ pub(crate) fn refusal(shared: &Shared, status: StatusCode) -> (&'static str, Byt
     }
     (
         JSON_CONTENT_TYPE,
-        ApiError::new(status, message).body(app.profile),
+        app.error_body(&ApiError::new(status, message)),
     )
 }
 
@@ -200,7 +200,7 @@ fn builtin(app: &Built, method: &Method, path: &str) -> Option<(&'static str, Re
     };
     if method != Method::GET {
         let e = ApiError::method_not_allowed(format!("Cannot {method} {path}; allowed: GET"));
-        let reply = Reply::bytes(e.status, e.body(app.profile))
+        let reply = Reply::bytes(e.status, app.error_body(&e))
             .with_header(ALLOW, HeaderValue::from_static("GET"));
         return Some((route, reply));
     }
@@ -212,7 +212,7 @@ fn builtin(app: &Built, method: &Method, path: &str) -> Option<(&'static str, Re
                 .with_header(CONTENT_TYPE, HeaderValue::from_static(METRICS_CONTENT_TYPE)),
             Err(_) => {
                 let e = ApiError::internal("encoding the metrics failed");
-                Reply::bytes(e.status, e.body(app.profile))
+                Reply::bytes(e.status, app.error_body(&e))
             }
         },
     };
@@ -390,7 +390,7 @@ fn respond(
 ) -> HttpResponse {
     let reply = match result {
         Ok(r) => r,
-        Err(e) => Reply::bytes(e.status, e.body(shared.app.profile)),
+        Err(e) => Reply::bytes(e.status, shared.app.error_body(&e)),
     };
     let mut resp = Response::new(Full::new(reply.body));
     *resp.status_mut() = reply.status;

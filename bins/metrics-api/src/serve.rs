@@ -1,0 +1,185 @@
+//! `metrics-api serve`: opens the data-api's index and API keys as secondaries and its own
+//! token store, serves the metrics endpoints on the REST edge until SIGINT/SIGTERM, catching up
+//! with the index's writer every `--catch-up-ms` and pruning old page tokens hourly.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use snowline_access::keys::{ApiKeys, CatchUp};
+use snowline_chain_evm::EvmSourceConfig;
+use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
+use snowline_chain_registry::ChainRegistry;
+use snowline_metrics_api::MetricsApi;
+use snowline_rest::{
+    App, Check, KeyLookup, KeyResolver, RateLimits, Readiness, RestError, Router, Server,
+    ServerConfig,
+};
+use snowline_store::{Schema, Store};
+
+use crate::cli::ServeArgs;
+
+/// Runs the server (blocking until it stops).
+pub fn run(args: ServeArgs) -> Result<(), String> {
+    std::fs::create_dir_all(&args.data_dir)
+        .map_err(|e| format!("cannot create {}: {e}", args.data_dir.display()))?;
+    snowline_cli::runtime()?.block_on(serve(args))
+}
+
+/// The metrics tables of the data-api store, at its schema version (the other tables are
+/// left alone).
+fn open_index(index_dir: &Path, data_dir: &Path) -> Result<Arc<Store>, String> {
+    let schema = snowline_chain_metrics::tables().into_iter().fold(
+        Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
+        Schema::with_spec,
+    );
+    let primary = index_dir.join("index");
+    Store::open_secondary(&primary, data_dir.join("index-secondary"), &schema)
+        .map(Arc::new)
+        .map_err(|e| {
+            format!(
+                "cannot open the data-api index in {} (start data-api serve first): {e}",
+                primary.display()
+            )
+        })
+}
+
+/// The built-in chains, the `--chains` file's, and those the `--evm-config` file describes.
+fn registry(args: &ServeArgs) -> Result<ChainRegistry, String> {
+    let mut registry = ChainRegistry::builtin_with(args.chains.as_deref())?;
+    if let Some(path) = &args.evm_config {
+        for source in EvmSourceConfig::load(path)? {
+            if let Some(listing) = source.listing() {
+                let (network, record) = listing?;
+                if registry.lookup(&source.chain_id.to_string()).is_err() {
+                    registry.add(&network, record).map_err(|e| e.to_string())?;
+                }
+            }
+        }
+    }
+    Ok(registry)
+}
+
+async fn serve(args: ServeArgs) -> Result<(), String> {
+    let store = open_index(&args.index_dir, &args.data_dir)?;
+    let tokens = PageTokens::open(&args.data_dir.join("tokens"), Arc::new(SystemClock))
+        .map_err(|e| format!("cannot open the page-token store: {e}"))?;
+    let api = Arc::new(MetricsApi::new(
+        MetricsPages::new(Arc::clone(&store)),
+        tokens.clone(),
+        registry(&args)?,
+    ));
+    // The data-api's API keys (`data-api keys create`), followed as a secondary: a keyed caller
+    // gets its tier's limits here too; no key is the anonymous tier.
+    let keys = Arc::new(
+        ApiKeys::open_secondary(
+            args.index_dir.join("keys"),
+            args.data_dir.join("keys-secondary"),
+        )
+        .map_err(|e| format!("cannot open the keys store: {e}"))?,
+    );
+    let _keys_catch_up = CatchUp::start(Arc::clone(&keys), Duration::from_secs(1))
+        .map_err(|e| format!("cannot follow the keys store: {e}"))?;
+    let ready = Arc::new(Ready::default());
+    let router = snowline_metrics_api::routes(Router::new(), api, ready.clone());
+    let app = App::new(router)
+        .message_arrays(true)
+        .keys(Arc::new(StoreKeys(keys)))
+        .rate_limits(if args.no_rate_limits {
+            RateLimits::disabled()
+        } else {
+            RateLimits::default()
+        })
+        .readiness(ready.clone());
+    let server = Server::bind(args.listen, app, ServerConfig::default())
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let addr = server.local_addr().map_err(|e| e.to_string())?;
+    println!(
+        "metrics-api: listening on http://{addr} (index {})",
+        args.index_dir.join("index").display()
+    );
+    println!("  try:");
+    for path in [
+        "/v2/chains",
+        "/v2/chains/43112/metrics/txCount?timeInterval=hour&pageSize=24",
+        "/v2/chains/43112/metrics/activeAddresses?timeInterval=day",
+        "/v1/avg_tps/43112",
+    ] {
+        println!("    curl -s 'http://{addr}{path}'");
+    }
+
+    let upkeep = {
+        let every = Duration::from_millis(args.catch_up_ms.max(10));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            let mut last_prune = std::time::Instant::now();
+            loop {
+                tick.tick().await;
+                let (store, tokens, ready) = (Arc::clone(&store), tokens.clone(), ready.clone());
+                let prune = last_prune.elapsed() >= Duration::from_secs(3_600);
+                if prune {
+                    last_prune = std::time::Instant::now();
+                }
+                let done = tokio::task::spawn_blocking(move || {
+                    let caught_up = store.catch_up();
+                    if let Err(e) = &caught_up {
+                        tracing::warn!(error = %e, "catching up with the index failed");
+                    }
+                    ready.index_ok.store(caught_up.is_ok(), Ordering::Relaxed);
+                    if prune && let Err(e) = tokens.prune() {
+                        tracing::warn!(error = %e, "pruning page tokens failed");
+                    }
+                })
+                .await;
+                if let Err(e) = done {
+                    tracing::warn!(error = %e, "index upkeep failed");
+                }
+            }
+        })
+    };
+    server
+        .run_until(snowline_rest::shutdown_signal())
+        .await
+        .map_err(|e| e.to_string())?;
+    upkeep.abort();
+    drop(upkeep.await);
+    println!("metrics-api: stopped");
+    Ok(())
+}
+
+/// `/readyz` and the health checks: the last catch-up with the index's writer succeeded.
+#[derive(Debug)]
+struct Ready {
+    index_ok: AtomicBool,
+}
+
+impl Default for Ready {
+    fn default() -> Self {
+        Self {
+            index_ok: AtomicBool::new(true),
+        }
+    }
+}
+
+impl Readiness for Ready {
+    fn check(&self) -> Vec<Check> {
+        vec![if self.index_ok.load(Ordering::Relaxed) {
+            Check::up("database")
+        } else {
+            Check::down("database", "cannot catch up with the data-api index")
+        }]
+    }
+}
+
+/// Resolves `x-data-api-key` / `x-glacier-api-key` against the data-api's keys store.
+struct StoreKeys(Arc<ApiKeys>);
+
+impl KeyResolver for StoreKeys {
+    fn resolve(&self, presented: &str) -> Result<KeyLookup, RestError> {
+        self.0
+            .resolve(presented)
+            .map_err(|e| RestError::KeyLookup(e.to_string()))
+    }
+}

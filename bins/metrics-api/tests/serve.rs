@@ -1,0 +1,317 @@
+//! The real `metrics-api` binary on port 0 over an index built here with the metrics hook (the
+//! 43112 recording moved in time across days, weeks and a month; the 99999 one as recorded),
+//! opened as a secondary: every metric at every interval over HTTP, page by page, equals
+//! `snowline_evm_devnet::metrics_model`; the spec's avg_tps in both forms; the error shapes
+//! (message arrays, 400/404/429); tokens surviving a restart; new blocks seen after catch-up.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use snowline_chain_evm::source::{EvmSource, SourceConfig};
+use snowline_chain_evm::{SyncConfig, sync};
+use snowline_chain_metrics::ChainMetrics;
+use snowline_evm_devnet::metrics_model::{
+    ANY_INTERVAL, Expected, INTERVALS, METRICS, SPREAD_GAPS, expected_metrics, retime,
+};
+use snowline_evm_devnet::model::RecordingModel;
+use snowline_evm_devnet::{Recording, recording_path, serve};
+use snowline_store::{Schema, Store};
+
+/// The recordings' text: 43112 spread over a month, 99999 as recorded.
+fn text(chain: u64) -> String {
+    let raw = std::fs::read_to_string(recording_path(chain)).unwrap();
+    if chain == 43112 {
+        retime(&raw, 1_700_000_000, &SPREAD_GAPS)
+    } else {
+        raw
+    }
+}
+
+/// The data-api store (its schema version; the EVM and metrics tables) in `dir/data-api/index`.
+fn open_index(dir: &Path) -> Arc<Store> {
+    let schema = snowline_chain_evm::tables()
+        .into_iter()
+        .chain(snowline_chain_metrics::tables())
+        .fold(
+            Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
+            Schema::with_spec,
+        );
+    let path = dir.join("data-api/index");
+    std::fs::create_dir_all(&path).unwrap();
+    Arc::new(Store::open(path, &schema).unwrap())
+}
+
+/// Indexes `chain`'s recording up to block `to` (at most its last) with the metrics hook.
+fn index(rt: &tokio::runtime::Runtime, store: &Store, chain: u64, to: u64) {
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/", listener.local_addr().unwrap());
+        let recording = Recording::parse(&text(chain)).unwrap();
+        let to = to.min(recording.head().unwrap());
+        tokio::spawn(serve(listener, Arc::new(recording)));
+        let source = Arc::new(EvmSource::new(&url, SourceConfig::default()).unwrap());
+        let config = SyncConfig {
+            poll: Duration::from_millis(5),
+            stop_after: Some(to),
+            hooks: ChainMetrics::hooks(),
+            ..SyncConfig::default()
+        };
+        sync(store, &source, &config).await.unwrap();
+    });
+}
+
+/// The sources file describing chain 99999 (the registry lists 43112 already).
+fn evm_config(dir: &Path) -> String {
+    let config = json!({"chains": [{"chainId": 99999, "rpcUrl": "http://127.0.0.1:1/",
+        "network": "local", "chainName": "Snowline L1",
+        "networkToken": {"name": "Snow", "symbol": "SNOW", "decimals": 18}}]});
+    let path = dir.join("evm.json");
+    std::fs::write(&path, config.to_string()).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// A running `metrics-api serve`, killed on drop.
+struct MetricsApi {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for MetricsApi {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(dir: &Path, extra: &[&str]) -> MetricsApi {
+    let config = evm_config(dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_metrics-api"))
+        .arg("serve")
+        .args(["--index-dir", dir.join("data-api").to_str().unwrap()])
+        .args(["--data-dir", dir.join("metrics-api").to_str().unwrap()])
+        .args(["--listen", "127.0.0.1:0", "--evm-config", &config])
+        .args(["--catch-up-ms", "50"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines.next().unwrap().unwrap();
+    // Keep reading what it prints, so its stdout never breaks.
+    std::thread::spawn(move || lines.for_each(drop));
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    MetricsApi { child, addr }
+}
+
+impl MetricsApi {
+    /// `GET path`: the status and the JSON body.
+    fn get(&self, path: &str) -> (u16, Value) {
+        self.get_with(path, "")
+    }
+
+    /// `GET path` with `headers` (`name: value\r\n` lines).
+    fn get_with(&self, path: &str, headers: &str) -> (u16, Value) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\n{headers}Connection: close\r\n\r\n",
+            self.addr
+        )
+        .unwrap();
+        let mut raw = String::new();
+        s.read_to_string(&mut raw).unwrap();
+        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+        (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    }
+
+    /// Every point of a series, following `nextPageToken`.
+    fn series(&self, path: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut token: Option<String> = None;
+        loop {
+            let p = match &token {
+                Some(t) => format!("{path}&pageToken={t}"),
+                None => path.to_owned(),
+            };
+            let (status, v) = self.get(&p);
+            assert_eq!(status, 200, "{p}: {v}");
+            out.extend(v["results"].as_array().unwrap().iter().cloned());
+            match v.get("nextPageToken") {
+                Some(t) => token = Some(t.as_str().unwrap().to_owned()),
+                None => return out,
+            }
+        }
+    }
+}
+
+fn same(got: &Value, want: Expected) -> bool {
+    match want {
+        Expected::Count(n) => got.as_u64().map(u128::from) == Some(n) || got == &json!(n),
+        Expected::Ratio(x) => got
+            .as_f64()
+            .is_some_and(|g| (g - x).abs() <= 1e-9 * g.abs().max(x.abs()).max(1.0)),
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn every_metric_over_http_equals_the_recordings() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = runtime();
+    let store = open_index(dir.path());
+    for chain in [43112, 99999] {
+        index(&rt, &store, chain, u64::MAX);
+    }
+    let api = start(dir.path(), &["--no-rate-limits"]);
+    let mut compared = 0;
+    for chain in [43112u64, 99999] {
+        let tmp = dir.path().join(format!("{chain}.jsonl"));
+        std::fs::write(&tmp, text(chain)).unwrap();
+        let expected = expected_metrics(&RecordingModel::load(&tmp));
+        for metric in METRICS {
+            for interval in INTERVALS {
+                let path = format!(
+                    "/v2/chains/{chain}/metrics/{metric}?timeInterval={interval}&pageSize=3"
+                );
+                if interval != "day" && !ANY_INTERVAL.contains(&metric) {
+                    let (status, v) = api.get(&path);
+                    assert_eq!(status, 400, "{path}");
+                    assert!(v["message"].is_array(), "{v}");
+                    continue;
+                }
+                let got = api.series(&path);
+                let want: Vec<_> = expected
+                    .iter()
+                    .filter(|((i, _), _)| *i == interval)
+                    .rev()
+                    .collect();
+                assert_eq!(got.len(), want.len(), "{path}");
+                for (p, ((_, start), bucket)) in got.iter().zip(want) {
+                    assert_eq!(p["timestamp"], json!(start), "{path}");
+                    let w = bucket.values[metric];
+                    assert!(same(&p["value"], w), "{path} at {start}: {p} vs {w:?}");
+                    assert_eq!(p.get("inProgress").is_some(), bucket.in_progress, "{p}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 100, "{compared}");
+
+    // The spec's avg_tps and its legacy form give the v2 daily avgTps.
+    let v2 = api.series("/v2/chains/43112/metrics/avgTps?timeInterval=day");
+    let (status, v1) = api.get("/v1/avg_tps/43112");
+    assert_eq!(status, 200);
+    assert_eq!(v1["results"], json!(v2));
+    assert_eq!(v1["status"], 200);
+    assert!(v1["lastRun"].as_u64().unwrap() > 1_700_000_000);
+    let (_, legacy) = api.get("/v1/avg_tps/43112?from=0&to=4000000000");
+    assert_eq!(legacy["results"], v1["results"]);
+
+    // Errors: the spec's shape with an array message.
+    for (path, status) in [
+        ("/v2/chains/43112/metrics/nope", 400),
+        ("/v2/chains/43112/metrics/avgTps?timeInterval=hour", 400),
+        ("/v2/chains/43112/metrics/txCount?pageToken=f00", 400),
+        ("/v2/chains/43113/metrics/txCount", 404),
+        ("/v1/avg_tps/5", 404),
+        ("/v2/chains/5", 404),
+    ] {
+        let (got, v) = api.get(path);
+        assert_eq!(got, status, "{path}: {v}");
+        assert_eq!(v["statusCode"], status);
+        assert!(v["message"].as_array().is_some_and(|m| m.len() == 1), "{v}");
+    }
+
+    let (_, chains) = api.get("/v2/chains");
+    let ids: Vec<u64> = chains["chains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["evmChainId"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [43112, 99999]);
+    let (_, l1) = api.get("/v2/chains/99999");
+    assert_eq!(l1["chainName"], "Snowline L1");
+    assert_eq!(l1["network"], "testnet");
+    assert_eq!(api.get("/v2/health-check").1["status"], "ok");
+    assert_eq!(api.get("/v2/live-check").0, 200);
+    assert_eq!(api.get("/healthz").0, 200);
+}
+
+#[test]
+fn tokens_survive_a_restart_and_new_blocks_show_after_catch_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = runtime();
+    let store = open_index(dir.path());
+    index(&rt, &store, 43112, 6);
+    let path = "/v2/chains/43112/metrics/txCount?timeInterval=hour&pageSize=2";
+    let (token, first) = {
+        let api = start(dir.path(), &["--no-rate-limits"]);
+        let (_, v) = api.get(path);
+        let token = v["nextPageToken"].as_str().unwrap().to_owned();
+        (token, api.series(path))
+    };
+    let api = start(dir.path(), &["--no-rate-limits"]);
+    let (status, v) = api.get(&format!("{path}&pageToken={token}"));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["results"][0], first[2]);
+
+    // The writer indexes the rest; the secondary sees it within a few catch-ups.
+    let before = api.get("/v1/avg_tps/43112").1["lastRun"].clone();
+    index(&rt, &store, 43112, u64::MAX);
+    let end = Instant::now() + Duration::from_secs(20);
+    while api.get("/v1/avg_tps/43112").1["lastRun"] == before {
+        assert!(Instant::now() < end, "the new blocks never showed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(api.series(path).len() > first.len());
+}
+
+#[test]
+fn rate_limits_answer_429_in_the_spec_shape_and_keys_are_data_apis() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = runtime();
+    let store = open_index(dir.path());
+    index(&rt, &store, 99999, u64::MAX);
+    let (_, secret) = snowline_access::keys::ApiKeys::open(dir.path().join("data-api/keys"))
+        .unwrap()
+        .create("metrics", "org", snowline_access::keys::Tier::Pro)
+        .unwrap();
+    let api = start(dir.path(), &[]);
+    // Anonymous callers get 1,000 compute units a minute; a series costs 10.
+    let limited = (0..110)
+        .map(|_| api.get("/v1/avg_tps/99999"))
+        .find(|(status, _)| *status == 429);
+    let (_, v) = limited.expect("no 429 within 110 requests");
+    assert_eq!(v["error"], "Too Many Requests");
+    assert!(v["message"].is_array(), "{v}");
+
+    // A data-api key has its tier's budget; an unknown key is a 401.
+    let keyed = format!("x-data-api-key: {secret}\r\n");
+    assert_eq!(api.get_with("/v1/avg_tps/99999", &keyed).0, 200);
+    let (status, v) = api.get_with("/v1/avg_tps/99999", "x-data-api-key: nope\r\n");
+    assert_eq!(status, 401, "{v}");
+    assert!(v["message"].is_array(), "{v}");
+}

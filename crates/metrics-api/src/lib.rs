@@ -1,0 +1,46 @@
+//! The metrics API's endpoints on the REST edge (`snowline-rest`): the spec's
+//! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), and the real
+//! service's v2 chain metrics, chains and health checks. Handlers parse, call one read of the
+//! metrics room ([`MetricsPages`](snowline_chain_metrics::MetricsPages), or its
+//! [`PageTokens`](snowline_chain_metrics::PageTokens)) and render; they never see the store.
+//! See `docs/metrics-api.md`.
+
+mod chains;
+mod context;
+mod health;
+mod params;
+mod render;
+mod series;
+
+use std::sync::Arc;
+
+use snowline_rest::{ApiError, Readiness, Reply, Request, Router, Weight};
+
+pub use context::MetricsApi;
+
+type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
+
+/// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
+/// `readiness`.
+pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
+    let endpoints: [(&str, Weight, Handler); 4] = [
+        ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
+        ("/v2/chains", Weight::FREE, chains::list),
+        ("/v2/chains/{chainId}", Weight::FREE, chains::get),
+        (
+            "/v2/chains/{chainId}/metrics/{metric}",
+            Weight::SMALL,
+            series::chain_metric,
+        ),
+    ];
+    let router = endpoints
+        .into_iter()
+        .fold(router, |router, (template, weight, f)| {
+            let api = Arc::clone(&api);
+            router.get_blocking(template, weight, move |req| f(&api, req))
+        });
+    health::routes(router, readiness)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,103 @@
+//! The metrics endpoints' query parameters, each parsed into a typed value or a 400 naming the
+//! parameter, what it allows and what was sent.
+
+use snowline_chain_metrics::{Interval, Metric};
+use snowline_query::ParamError;
+use snowline_rest::{ApiError, Request};
+
+/// The v2 series' largest `pageSize`.
+pub const MAX_PAGE_SIZE: usize = 2_160;
+/// The `pageSize` when none is given (v2), and the page size of v1's `avg_tps`.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+fn bad(e: ParamError) -> ApiError {
+    ApiError::bad_request(e.to_string())
+}
+
+/// An optional Unix-seconds parameter (a non-negative integer).
+pub fn timestamp(req: &Request, name: &str) -> Result<Option<u64>, ApiError> {
+    req.query(name)
+        .map(|raw| {
+            raw.parse::<u64>().map_err(|_| {
+                bad(ParamError::invalid(
+                    name,
+                    "a non-negative integer (Unix seconds)",
+                    raw,
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// `timeInterval` (`day` when absent).
+pub fn interval(req: &Request) -> Result<Interval, ApiError> {
+    match req.query("timeInterval") {
+        None => Ok(Interval::Day),
+        Some(raw) => Interval::from_name(raw).ok_or_else(|| {
+            bad(ParamError::invalid(
+                "timeInterval",
+                "one of hour, day, week, month",
+                raw,
+            ))
+        }),
+    }
+}
+
+/// `pageSize`: 1 to [`MAX_PAGE_SIZE`], [`DEFAULT_PAGE_SIZE`] when absent.
+pub fn page_size(req: &Request) -> Result<usize, ApiError> {
+    let Some(raw) = req.query("pageSize") else {
+        return Ok(DEFAULT_PAGE_SIZE);
+    };
+    match raw.parse::<usize>() {
+        Ok(n) if (1..=MAX_PAGE_SIZE).contains(&n) => Ok(n),
+        _ => Err(bad(ParamError::invalid(
+            "pageSize",
+            format_args!("an integer from 1 to {MAX_PAGE_SIZE}"),
+            raw,
+        ))),
+    }
+}
+
+/// The `{metric}` path segment, served at `interval`.
+pub fn metric(raw: &str, interval: Interval) -> Result<Metric, ApiError> {
+    let metric = Metric::from_name(raw).ok_or_else(|| {
+        let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
+        bad(ParamError::invalid(
+            "metric",
+            format_args!("one of {}", names.join(", ")),
+            raw,
+        ))
+    })?;
+    if !metric.allows(interval) {
+        let allowed: Vec<&str> = metric.intervals().map(Interval::name).collect();
+        return Err(bad(ParamError::new(
+            "timeInterval",
+            format!(
+                "{} is served at timeInterval {} only, not {}",
+                metric.name(),
+                allowed.join(", "),
+                interval.name()
+            ),
+        )));
+    }
+    Ok(metric)
+}
+
+/// The bucket starts `[from, to]` a request's timestamps select: buckets starting from the one
+/// holding `startTimestamp` up to `endTimestamp`.
+pub fn range(
+    interval: Interval,
+    start: Option<u64>,
+    end: Option<u64>,
+    names: (&str, &str),
+) -> Result<(u64, u64), ApiError> {
+    let to = end.unwrap_or(u64::MAX);
+    let start = start.unwrap_or(0);
+    if start > to {
+        return Err(bad(ParamError::new(
+            names.0,
+            format!("{} must not be after {} ({to})", names.0, names.1),
+        )));
+    }
+    Ok((interval.start(start), to))
+}
