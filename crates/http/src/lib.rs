@@ -14,9 +14,10 @@ use hyper::body::{Body, Incoming};
 use hyper::{Request, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
 
+mod idle;
 mod refusal;
 
 pub use refusal::Refuse;
@@ -37,15 +38,20 @@ pub struct ServerConfig {
     /// Time allowed for a request's handler (with the body, on the REST edge); after it the
     /// answer is the edge's timeout error `request timed out after Nms`.
     pub request_timeout: Duration,
-    /// Connections served at once; a connection beyond them gets a 503 in the edge's error
-    /// shape at once and is closed ([`Admission::OverCapacity`]).
+    /// Connections served at once. A connection beyond them makes room by closing the
+    /// connection idle the longest (no request in flight); when every connection is busy, it
+    /// gets a 503 in the edge's error shape at once and is closed ([`Admission::OverCapacity`]).
     pub max_connections: usize,
+    /// Largest request head (request line and headers together) read; a larger one is
+    /// answered 431 in the edge's error shape (hyper's read buffer, at least 8,192).
+    pub max_header_bytes: usize,
     /// On shutdown, how long in-flight requests may take before connections are dropped.
     pub shutdown_grace: Duration,
 }
 
 impl Default for ServerConfig {
-    /// 1 MiB bodies, 10 s headers, 30 s bodies and requests, 1024 connections, 10 s grace.
+    /// 1 MiB bodies, 256 KiB heads, 10 s headers, 30 s bodies and requests, 1024 connections,
+    /// 10 s grace.
     fn default() -> Self {
         Self {
             max_body_bytes: 1 << 20,
@@ -53,6 +59,7 @@ impl Default for ServerConfig {
             body_read_timeout: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
             max_connections: 1024,
+            max_header_bytes: 256 << 10,
             shutdown_grace: Duration::from_secs(10),
         }
     }
@@ -73,29 +80,56 @@ pub fn declares_more_than(headers: &hyper::HeaderMap, limit: usize) -> bool {
 pub enum Admission {
     /// Within `max_connections`: served with keep-alive.
     Served,
-    /// Beyond it: the edge answers its request at once with a 503 in its own error shape, and
-    /// the connection closes; a client gets a fast answer, never a wait in the backlog.
+    /// Beyond it, with every served connection busy (none idle to close for room): the edge
+    /// answers its request at once with a 503 in its own error shape, and the connection
+    /// closes; a client gets a fast answer, never a wait in the backlog.
     OverCapacity,
 }
 
-/// Connections beyond the cap answered at once with a 503; beyond these too, a new connection
-/// is closed as soon as it is accepted (still an answer, not a wait).
+/// Connections beyond the cap at once that wait for room or a 503; beyond these too, a new
+/// connection is closed as soon as it is accepted (still an answer, not a wait).
 pub const OVERFLOW_CONNECTIONS: usize = 256;
 
 /// How long a connection beyond the cap may take to send its request: a client sends it at
 /// once, and idle sockets must not keep the overflow full for the clients after them.
 pub const OVERFLOW_HEADER_TIMEOUT: Duration = Duration::from_secs(1);
 
+/// How long a connection chosen for eviction may take to close. An idle keep-alive connection
+/// closes at once; one part-way through sending a request head is dropped after this (unless its
+/// request reached a handler meanwhile: then it closes after its answer). A connection past the
+/// cap waits this long for the room it made, then is answered 503.
+pub const EVICTION_GRACE: Duration = Duration::from_secs(1);
+
+/// Hyper refuses a request line longer than this (a compile-time limit of hyper's): 414.
+pub const MAX_URI_BYTES: usize = 65_534;
+
+/// Hyper refuses a request head with more header fields than this: 431.
+pub const MAX_HEADER_FIELDS: usize = 100;
+
+/// Hyper's smallest read buffer, the floor of [`ServerConfig::max_header_bytes`].
+const MIN_HEADER_BYTES: usize = 8192;
+
+/// The limit [`ServerConfig::max_header_bytes`] takes effect as.
+pub fn effective_max_header_bytes(config: &ServerConfig) -> usize {
+    config.max_header_bytes.max(MIN_HEADER_BYTES)
+}
+
 /// Serves `listener` until `shutdown` completes; then stops accepting, asks every connection to
 /// finish its in-flight request and close, and waits up to `shutdown_grace` before dropping what
 /// remains. `connect` is called once per accepted connection with the peer's address and its
 /// [`Admission`], and returns that connection's handler, which answers its requests one after
 /// another: state a connection keeps between its requests lives in the handler, without any
-/// lookup per request. Past `max_connections`, connections are still accepted and handed to
-/// `connect` as [`Admission::OverCapacity`] (at most [`OVERFLOW_CONNECTIONS`] at once, for one
-/// request each, sent within [`OVERFLOW_HEADER_TIMEOUT`]); past those, closed at once. A request
-/// hyper refuses itself before any handler runs (not HTTP/1.1, a URI or headers too large) is
-/// answered with `refuse`'s body in the edge's error shape, not hyper's empty one.
+/// lookup per request.
+///
+/// Past `max_connections`, a new connection makes room: the served connection idle the longest
+/// (no request in flight: a keep-alive connection between requests, or one that has not sent a
+/// request yet) is closed, and the new one is served in its place once it has gone (within
+/// [`EVICTION_GRACE`]). When every served connection has a request in flight, the new one is
+/// handed to `connect` as [`Admission::OverCapacity`] for one request (at most
+/// [`OVERFLOW_CONNECTIONS`] at once, sent within [`OVERFLOW_HEADER_TIMEOUT`]); past those, it is
+/// closed at once. A request hyper refuses itself before any handler runs (not HTTP/1.1, a URI
+/// over [`MAX_URI_BYTES`], a head over `max_header_bytes` or [`MAX_HEADER_FIELDS`]) is answered
+/// with `refuse`'s body in the edge's error shape, not hyper's empty one.
 pub async fn serve<M, H, Fut, B, F>(
     listener: TcpListener,
     config: ServerConfig,
@@ -103,7 +137,7 @@ pub async fn serve<M, H, Fut, B, F>(
     refuse: Refuse,
     shutdown: F,
 ) where
-    M: Fn(SocketAddr, Admission) -> H,
+    M: Fn(SocketAddr, Admission) -> H + Send + Sync + 'static,
     H: Fn(Request<Incoming>) -> Fut + Send + 'static,
     Fut: Future<Output = Response<B>> + Send + 'static,
     B: Body + Send + 'static,
@@ -111,8 +145,10 @@ pub async fn serve<M, H, Fut, B, F>(
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     F: Future<Output = ()>,
 {
+    let connect = Arc::new(connect);
     let limit = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let overflow = Arc::new(Semaphore::new(OVERFLOW_CONNECTIONS));
+    let registry = idle::Registry::new();
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut conns = JoinSet::new();
     tokio::pin!(shutdown);
@@ -129,10 +165,10 @@ pub async fn serve<M, H, Fut, B, F>(
             },
             () = &mut shutdown => break,
         };
-        let (admission, permit) = match Arc::clone(&limit).try_acquire_owned() {
-            Ok(p) => (Admission::Served, p),
+        let first = match Arc::clone(&limit).try_acquire_owned() {
+            Ok(p) => Ok(p),
             Err(_) => match Arc::clone(&overflow).try_acquire_owned() {
-                Ok(p) => (Admission::OverCapacity, p),
+                Ok(p) => Err(p),
                 Err(_) => {
                     tracing::warn!(%remote, "over the connection cap and its overflow: closed");
                     continue;
@@ -140,15 +176,34 @@ pub async fn serve<M, H, Fut, B, F>(
             },
         };
         let _ = stream.set_nodelay(true);
-        let handler = connect(remote, admission);
-        let io = TokioIo::new(Shaped::new(stream, Arc::clone(&refuse)));
+        let (connect, limit, registry) = (
+            Arc::clone(&connect),
+            Arc::clone(&limit),
+            Arc::clone(&registry),
+        );
+        let refuse = Arc::clone(&refuse);
         let mut stop = stop_rx.clone();
         conns.spawn(async move {
-            let _permit = permit;
-            let svc = hyper::service::service_fn(move |req| {
-                let response = handler(req);
-                async move { Ok::<_, Infallible>(response.await) }
-            });
+            let (admission, _permit) = match first {
+                Ok(p) => (Admission::Served, p),
+                Err(over) => make_room(&registry, &limit, over, remote).await,
+            };
+            let entry = (admission == Admission::Served).then(|| registry.register());
+            let slot = entry.as_ref().map(|e| Arc::clone(e.slot()));
+            let handler = connect(remote, admission);
+            let io = TokioIo::new(Shaped::new(stream, refuse));
+            let svc = {
+                let slot = slot.clone();
+                hyper::service::service_fn(move |req| {
+                    let in_flight = slot.as_ref().map(|s| idle::InFlight::start(&registry, s));
+                    let response = handler(req);
+                    async move {
+                        let response = response.await;
+                        drop(in_flight);
+                        Ok::<_, Infallible>(response)
+                    }
+                })
+            };
             let header_timeout = match admission {
                 Admission::Served => config.header_read_timeout,
                 Admission::OverCapacity => config.header_read_timeout.min(OVERFLOW_HEADER_TIMEOUT),
@@ -156,9 +211,17 @@ pub async fn serve<M, H, Fut, B, F>(
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
+                .max_buf_size(effective_max_header_bytes(&config))
+                .max_headers(MAX_HEADER_FIELDS)
                 .keep_alive(admission == Admission::Served)
                 .serve_connection(io, svc);
             tokio::pin!(conn);
+            let evicted = async {
+                match &slot {
+                    Some(s) => s.evicted().await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 r = conn.as_mut() => {
                     if let Err(e) = r {
@@ -169,7 +232,20 @@ pub async fn serve<M, H, Fut, B, F>(
                     conn.as_mut().graceful_shutdown();
                     let _ = conn.await;
                 }
+                () = evicted => {
+                    tracing::debug!(%remote, "idle the longest past the connection cap: closed");
+                    conn.as_mut().graceful_shutdown();
+                    tokio::select! {
+                        _ = conn.as_mut() => {}
+                        () = tokio::time::sleep(EVICTION_GRACE) => {
+                            if slot.as_ref().is_some_and(|s| s.busy()) {
+                                let _ = conn.await;
+                            }
+                        }
+                    }
+                }
             }
+            drop(entry);
         });
     }
     drop(listener);
@@ -185,6 +261,26 @@ pub async fn serve<M, H, Fut, B, F>(
         );
         conns.abort_all();
     }
+}
+
+/// A connection past the cap: closes the served connection idle the longest and takes its
+/// place once it has gone; when none is idle (or it takes longer than [`EVICTION_GRACE`]),
+/// over capacity, holding its overflow permit.
+async fn make_room(
+    registry: &idle::Registry,
+    limit: &Arc<Semaphore>,
+    over: OwnedSemaphorePermit,
+    remote: SocketAddr,
+) -> (Admission, OwnedSemaphorePermit) {
+    if registry.evict_oldest_idle() {
+        if let Ok(Ok(p)) =
+            tokio::time::timeout(EVICTION_GRACE, Arc::clone(limit).acquire_owned()).await
+        {
+            return (Admission::Served, p);
+        }
+    }
+    tracing::warn!(%remote, "every connection busy at the connection cap: answered 503");
+    (Admission::OverCapacity, over)
 }
 
 /// Completes on Ctrl-C or (on Unix) SIGTERM: the usual `shutdown` of [`serve`].
@@ -356,10 +452,9 @@ mod tests {
         assert!(tokio::net::TcpStream::connect(addr).await.is_err());
     }
 
-    /// Past the cap a new connection is handed to the edge as over capacity (here it answers
-    /// "over") and closed after that answer, while the connection holding the slot stays served.
-    #[tokio::test]
-    async fn a_connection_past_the_cap_is_answered_at_once_and_closed() {
+    /// A server with a cap of one whose handler answers "served" or "over", and on `/wait`
+    /// waits for `release` first.
+    async fn capped(release: Arc<tokio::sync::Notify>) -> SocketAddr {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let config = ServerConfig {
@@ -367,21 +462,55 @@ mod tests {
             header_read_timeout: Duration::from_secs(30),
             ..ServerConfig::default()
         };
-        let server = tokio::spawn(serve(
+        tokio::spawn(serve(
             listener,
             config,
-            |_remote: SocketAddr, admission: Admission| {
-                move |_req: Request<Incoming>| async move {
-                    let said = match admission {
-                        Admission::Served => "served",
-                        Admission::OverCapacity => "over",
-                    };
-                    Response::new(Full::new(Bytes::from(said)))
+            move |_remote: SocketAddr, admission: Admission| {
+                let release = Arc::clone(&release);
+                move |req: Request<Incoming>| {
+                    let release = Arc::clone(&release);
+                    async move {
+                        if req.uri().path() == "/wait" {
+                            release.notified().await;
+                        }
+                        let said = match admission {
+                            Admission::Served => "served",
+                            Admission::OverCapacity => "over",
+                        };
+                        Response::new(Full::new(Bytes::from(said)))
+                    }
                 }
             },
             test_refuse(),
             std::future::pending(),
         ));
+        addr
+    }
+
+    /// Sends a keep-alive GET of `path` on a new connection and reads to the end; the timeout
+    /// only turns a hang into a failure (it is far longer than any answer takes, and far
+    /// shorter than the 30 s header timeout that would otherwise end a wait).
+    async fn one_request(addr: SocketAddr, path: &str) -> String {
+        let go = async {
+            let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+            s.write_all(
+                format!("GET {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").as_bytes(),
+            )
+            .await
+            .unwrap();
+            let mut out = String::new();
+            s.read_to_string(&mut out).await.unwrap();
+            out
+        };
+        tokio::time::timeout(Duration::from_secs(10), go)
+            .await
+            .expect("a client past the cap waited")
+    }
+
+    /// Past the cap a new connection closes the one idle the longest and is served in its place.
+    #[tokio::test]
+    async fn past_the_cap_the_connection_idle_the_longest_makes_room() {
+        let addr = capped(Arc::default()).await;
         // The one slot, held by an idle keep-alive connection.
         let mut held = tokio::net::TcpStream::connect(addr).await.unwrap();
         held.write_all(b"GET /x HTTP/1.1\r\nhost: x\r\n\r\n")
@@ -390,23 +519,39 @@ mod tests {
         let mut buf = [0u8; 1024];
         let n = held.read(&mut buf).await.unwrap();
         assert!(String::from_utf8_lossy(&buf[..n]).ends_with("served"));
-        // A second client, asking for keep-alive: answered, not kept waiting, and its connection
-        // closed after the answer (reading to the end returns). The timeout only turns a hang
-        // into a failure.
-        let second = async {
-            let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-            s.write_all(b"GET /x HTTP/1.1\r\nhost: x\r\n\r\n")
-                .await
-                .unwrap();
-            let mut out = String::new();
-            s.read_to_string(&mut out).await.unwrap();
-            out
-        };
-        let over = tokio::time::timeout(Duration::from_secs(20), second)
+        let second = one_request(addr, "/x").await;
+        assert!(second.starts_with("HTTP/1.1 200"), "{second}");
+        assert!(second.ends_with("served"), "{second}");
+        // The idle one was closed to make room.
+        let closed = tokio::time::timeout(Duration::from_secs(10), held.read(&mut buf)).await;
+        assert!(matches!(closed, Ok(Ok(0)) | Ok(Err(_))), "{closed:?}");
+    }
+
+    /// Past the cap with every connection busy, a new connection is handed to the edge as over
+    /// capacity (here it answers "over") and closed after that answer, while the busy one
+    /// finishes its request.
+    #[tokio::test]
+    async fn past_the_cap_with_none_idle_a_connection_is_answered_at_once_and_closed() {
+        let release = Arc::new(tokio::sync::Notify::new());
+        let addr = capped(Arc::clone(&release)).await;
+        let mut busy = tokio::net::TcpStream::connect(addr).await.unwrap();
+        busy.write_all(b"GET /wait HTTP/1.1\r\nhost: x\r\n\r\n")
             .await
-            .expect("a client past the cap waited");
+            .unwrap();
+        // Let the server take the request into its handler.
+        let mut over = String::new();
+        for _ in 0..100 {
+            over = one_request(addr, "/x").await;
+            if over.ends_with("over") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         assert!(over.starts_with("HTTP/1.1 200"), "{over}");
         assert!(over.ends_with("over"), "{over}");
-        server.abort();
+        release.notify_one();
+        let mut buf = [0u8; 1024];
+        let n = busy.read(&mut buf).await.unwrap();
+        assert!(String::from_utf8_lossy(&buf[..n]).ends_with("served"));
     }
 }
