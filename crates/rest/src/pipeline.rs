@@ -94,13 +94,7 @@ fn unix_ms(t: SystemTime) -> u64 {
 /// headers too large): the spec's error body under the app's profile, counted in `/metrics` and
 /// metered like any answer (anonymous, path `unknown`, no credits).
 pub(crate) fn refusal(shared: &Shared, status: StatusCode) -> (&'static str, Bytes) {
-    let message = match status {
-        StatusCode::URI_TOO_LONG => "the request URI is longer than 65,534 bytes".to_owned(),
-        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
-            "the request's headers are larger than the server reads".to_owned()
-        }
-        _ => "the request is not valid HTTP/1.1".to_owned(),
-    };
+    let message = refusal_message(&shared.config, status);
     let app = &shared.app;
     // The method was not read either.
     let method = Method::from_bytes(b"UNREAD").unwrap_or(Method::GET);
@@ -124,6 +118,24 @@ pub(crate) fn refusal(shared: &Shared, status: StatusCode) -> (&'static str, Byt
         JSON_CONTENT_TYPE,
         app.error_body(&ApiError::new(status, message)),
     )
+}
+
+/// What a refusal says: the limit it enforces.
+fn refusal_message(config: &ServerConfig, status: StatusCode) -> String {
+    match status {
+        StatusCode::URI_TOO_LONG => format!(
+            "the request URI is longer than the limit of {} bytes",
+            snowline_http::MAX_URI_BYTES
+        ),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => format!(
+            "the request's headers are over the limit of {} bytes or {} fields",
+            snowline_http::effective_max_header_bytes(config),
+            snowline_http::MAX_HEADER_FIELDS
+        ),
+        _ => "the request is not valid HTTP/1.1 (a request line, headers and a body as \
+              RFC 9112 gives them; a URI of visible ASCII, percent-encoded past it)"
+            .to_owned(),
+    }
 }
 
 pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpResponse {
@@ -232,7 +244,7 @@ async fn serve(
             .headers
             .insert(RETRY_AFTER, HeaderValue::from_static("1"));
         return Err(ApiError::service_unavailable(format!(
-            "the server is serving its limit of {} connections; retry shortly",
+            "the server is serving its limit of {} connections, all busy; retry shortly",
             shared.config.max_connections
         )));
     }

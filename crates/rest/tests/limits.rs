@@ -114,63 +114,120 @@ async fn a_slow_handler_times_out_with_503() {
     assert_eq!(msg, "request timed out after 300ms");
 }
 
-/// Past the cap a client gets a fast answer, never a wait: a 503 in the spec's shape with
-/// `retry-after`, and its connection closed; once the slot is free, a new client is served.
+/// Opens a connection and, when `request` is set, makes one keep-alive request on it, so it
+/// sits idle between requests; otherwise it sits idle before its first.
+async fn idle_connection(addr: std::net::SocketAddr, request_first: bool) -> TcpStream {
+    let mut c = TcpStream::connect(addr).await.unwrap();
+    if request_first {
+        c.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+            .await
+            .unwrap();
+        assert_eq!(read_response(&mut c).await.unwrap().status, 200);
+    }
+    c
+}
+
+/// Whether the server has closed `c` (EOF or reset) within a bound far below the header
+/// timeout that would close it anyway.
+async fn closed(c: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 64];
+    matches!(
+        tokio::time::timeout(Duration::from_secs(10), c.read(&mut buf)).await,
+        Ok(Ok(0) | Err(_))
+    )
+}
+
+/// Past the cap a client is served, not kept waiting until the header timeout closes idle
+/// connections: each new connection closes the one idle the longest (no request in flight).
+/// The cap is full of idle connections, twice over; every bound here is a third of the 30 s
+/// header timeout, so only a wait for it fails.
 #[tokio::test]
-async fn a_connection_beyond_the_cap_gets_a_503_at_once() {
-    let count = Arc::new(AtomicU64::new(0));
+async fn past_the_cap_the_connection_idle_the_longest_makes_room() {
     let cfg = ServerConfig {
-        max_connections: 1,
+        max_connections: 4,
         header_read_timeout: Duration::from_secs(30),
         ..config()
     };
-    let s = spawn(app(Arc::default(), Arc::default(), Arc::clone(&count)), cfg).await;
+    let s = spawn(plain_app(), cfg).await;
+    // The cap, full: two idle between requests, two that never sent one.
+    let mut first = Vec::new();
+    for i in 0..4 {
+        first.push(idle_connection(s.addr, i % 2 == 0).await);
+    }
+    // Four more idle ones past the cap: each makes room by closing one of the first four.
+    let mut second = Vec::new();
+    for _ in 0..4 {
+        second.push(idle_connection(s.addr, true).await);
+    }
+    for c in &mut first {
+        assert!(
+            closed(c).await,
+            "an idle connection of the first four stayed open"
+        );
+    }
+    // A new client, the cap full of idle connections again: answered, and 200.
+    let r = tokio::time::timeout(Duration::from_secs(10), get(s.addr, "/v1/count", &[]))
+        .await
+        .expect("a client past the cap waited for the header timeout");
+    assert_eq!(r.status, 200, "{}", r.body);
+    // The one idle the longest of the second four made room for it.
+    assert!(closed(&mut second[0]).await);
+    let m = get(s.addr, "/metrics", &[]).await.body;
+    assert!(
+        m.contains(r#"http_requests_total{route="/v1/count",method="GET",status="200"} 7"#),
+        "{m}"
+    );
+}
+
+/// Past the cap with every connection busy (none idle to close), a client gets a fast answer,
+/// never a wait: a 503 in the spec's shape with `retry-after`, its connection closed, counted in
+/// `/metrics`; the busy connection finishes its request.
+#[tokio::test]
+async fn past_the_cap_with_every_connection_busy_a_client_gets_a_503_at_once() {
+    let (release, started) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
+    let cfg = ServerConfig {
+        max_connections: 1,
+        header_read_timeout: Duration::from_secs(30),
+        request_timeout: Duration::from_secs(60),
+        ..config()
+    };
+    let s = spawn(
+        app(Arc::clone(&release), Arc::clone(&started), Arc::default()),
+        cfg,
+    )
+    .await;
     let mut a = TcpStream::connect(s.addr).await.unwrap();
-    a.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+    a.write_all(request("GET", "/v1/wait", &[], "").as_bytes())
         .await
         .unwrap();
-    assert_eq!(read_response(&mut a).await.unwrap().body, "1");
+    started.notified().await;
 
-    // A holds the only slot (idle, kept alive). B is answered at once (the timeout only turns
-    // a wait into a failure), and its handler never ran.
     let mut b = TcpStream::connect(s.addr).await.unwrap();
     b.write_all(request("GET", "/v1/count", &[], "").as_bytes())
         .await
         .unwrap();
-    let refused = tokio::time::timeout(Duration::from_secs(20), read_response(&mut b))
+    let refused = tokio::time::timeout(Duration::from_secs(10), read_response(&mut b))
         .await
         .expect("a client past the cap waited")
         .unwrap();
     let msg = assert_error(&refused, 503, "Service Unavailable");
     assert_eq!(
         msg,
-        "the server is serving its limit of 1 connections; retry shortly"
+        "the server is serving its limit of 1 connections, all busy; retry shortly"
     );
     assert_eq!(refused.header("retry-after"), Some("1"));
     assert_eq!(refused.header("connection"), Some("close"));
     let mut rest = Vec::new();
     assert_eq!(b.read_to_end(&mut rest).await.unwrap(), 0, "B is closed");
 
-    a.write_all(request("GET", "/v1/count", &[], "").as_bytes())
-        .await
-        .unwrap();
-    assert_eq!(read_response(&mut a).await.unwrap().body, "2");
-    // A leaves; its slot comes free once the server has seen it close.
-    drop(a);
-    let mut served = None;
-    for _ in 0..200 {
-        let mut c = TcpStream::connect(s.addr).await.unwrap();
-        c.write_all(request("GET", "/v1/count", &[], "").as_bytes())
-            .await
-            .unwrap();
-        let r = read_response(&mut c).await.unwrap();
-        if r.status == 200 {
-            served = Some(r.body);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(served.as_deref(), Some("3"));
+    release.notify_one();
+    let r = read_response(&mut a).await.unwrap();
+    assert_eq!((r.status, r.body.as_str()), (200, "\"released\""));
+    let m = get(s.addr, "/metrics", &[]).await.body;
+    assert!(
+        m.contains(r#"http_requests_total{route="unknown",method="GET",status="503"} 1"#),
+        "{m}"
+    );
 }
 
 #[tokio::test]

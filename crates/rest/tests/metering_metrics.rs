@@ -255,18 +255,38 @@ async fn requests_refused_before_routing_are_answered_metered_and_counted() {
         "j".repeat(2_000_000)
     ))
     .await;
+    // 101 small header fields: over hyper's count, not its bytes.
+    let fields: String = (0..101).map(|i| format!("x-f{i}: v\r\n")).collect();
+    let many = raw(format!(
+        "GET /v1/chains HTTP/1.1\r\nhost: x\r\n{fields}\r\n"
+    ))
+    .await;
+    // Raw bytes that are not visible ASCII in the path (invalid UTF-8 too): not HTTP/1.1.
+    let bytes = {
+        let mut c = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+        let _ = c
+            .write_all(b"GET /v1/chains/\xff\xfe HTTP/1.1\r\nhost: x\r\n\r\n")
+            .await;
+        let mut out = Vec::new();
+        let _ = c.read_to_end(&mut out).await;
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    let too_big = "the request's headers are over the limit of 262144 bytes or 100 fields";
     for (answer, status, error, message) in [
         (
             &long,
             414,
             "URI Too Long",
-            "the request URI is longer than 65,534 bytes",
+            "the request URI is longer than the limit of 65534 bytes",
         ),
+        (&big, 431, "Request Header Fields Too Large", too_big),
+        (&many, 431, "Request Header Fields Too Large", too_big),
         (
-            &big,
-            431,
-            "Request Header Fields Too Large",
-            "the request's headers are larger than the server reads",
+            &bytes,
+            400,
+            "Bad Request",
+            "the request is not valid HTTP/1.1 (a request line, headers and a body as \
+             RFC 9112 gives them; a URI of visible ASCII, percent-encoded past it)",
         ),
     ] {
         let (head, body) = answer.split_once("\r\n\r\n").unwrap();
@@ -287,13 +307,15 @@ async fn requests_refused_before_routing_are_answered_metered_and_counted() {
         codes,
         [
             ("unknown".to_owned(), 414, 0),
-            ("unknown".to_owned(), 431, 0)
+            ("unknown".to_owned(), 431, 0),
+            ("unknown".to_owned(), 431, 0),
+            ("unknown".to_owned(), 400, 0)
         ]
     );
     let m = parse_metrics(&get(s.addr, "/metrics", &[]).await.body);
-    for status in [414, 431] {
+    for (status, n) in [(414, 1.0), (431, 2.0), (400, 1.0)] {
         let key =
             format!(r#"http_requests_total{{route="unknown",method="other",status="{status}"}}"#);
-        assert_eq!(m.get(key.as_str()).copied(), Some(1.0), "{key}");
+        assert_eq!(m.get(key.as_str()).copied(), Some(n), "{key}");
     }
 }
