@@ -80,7 +80,8 @@ impl Server {
                 }
             }
         };
-        snowline_http::serve(listener, config, connect, Arc::new(refusal), shutdown).await;
+        let refuse: snowline_http::Refuse = Arc::new(move |status| refusal(&config, status));
+        snowline_http::serve(listener, config, connect, refuse, shutdown).await;
         Ok(())
     }
 }
@@ -91,19 +92,32 @@ pub async fn shutdown_signal() {
 }
 
 /// The answer to a request refused before it was read (not HTTP/1.1, a URI or headers too
-/// large), as Go's `net/http` under avalanchego writes it: the status and reason as plain text.
-fn refusal(status: StatusCode) -> (&'static str, Bytes) {
+/// large), as Go's `net/http` under avalanchego writes it, the status and reason as plain text,
+/// followed as Go's own `400 Bad Request: reason` by the limit that refused it.
+fn refusal(config: &ServerConfig, status: StatusCode) -> (&'static str, Bytes) {
+    let why = match status {
+        StatusCode::URI_TOO_LONG => format!(
+            "the request URI is longer than the limit of {} bytes",
+            snowline_http::MAX_URI_BYTES
+        ),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => format!(
+            "the request's headers are over the limit of {} bytes or {} fields",
+            snowline_http::effective_max_header_bytes(config),
+            snowline_http::MAX_HEADER_FIELDS
+        ),
+        _ => "not a valid HTTP/1.1 request".to_owned(),
+    };
     (
         response::TEXT_CONTENT_TYPE,
         Bytes::from(format!(
-            "{} {}",
+            "{} {}: {why}",
             status.as_str(),
             status.canonical_reason().unwrap_or("")
         )),
     )
 }
 
-/// The answer on a connection accepted past the cap: HTTP 503 with a JSON-RPC error object
+/// The answer on a connection accepted past the cap with every connection busy: HTTP 503 with a JSON-RPC error object
 /// (`id` null: the request is not read) and `connection: close`.
 fn over_capacity(max_connections: usize) -> HttpResponse {
     let body = serde_json::json!({
@@ -111,7 +125,7 @@ fn over_capacity(max_connections: usize) -> HttpResponse {
         "error": {
             "code": crate::SERVER_ERROR,
             "message": format!(
-                "the server is serving its limit of {max_connections} connections; retry shortly"
+                "the server is serving its limit of {max_connections} connections, all busy; retry shortly"
             ),
         },
         "id": null,

@@ -115,10 +115,12 @@ async fn client_error_against_unreachable_server() {
     ));
 }
 
-/// Past the connection cap a client is answered at once: HTTP 503 with a JSON-RPC error object,
-/// `retry-after` and `connection: close`, while the connection holding the slot is served.
+/// Past the connection cap a new client makes room by closing the connection idle the longest;
+/// with every connection busy, it is answered at once: HTTP 503 with a JSON-RPC error object,
+/// `retry-after` and `connection: close`, while the busy connection finishes its call. The
+/// bounds are a third of the 30 s header timeout: only a wait for it fails.
 #[tokio::test]
-async fn a_connection_beyond_the_cap_gets_a_503_error_object_at_once() {
+async fn past_the_cap_an_idle_connection_makes_room_and_busy_ones_mean_a_503_at_once() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let s = common::start_with(snowline_jsonrpc::ServerConfig {
         max_connections: 1,
@@ -126,24 +128,36 @@ async fn a_connection_beyond_the_cap_gets_a_503_error_object_at_once() {
         ..snowline_jsonrpc::ServerConfig::default()
     })
     .await;
-    // The one slot, held by a keep-alive connection that made a call.
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"avm.getTx","params":{"txID":"a"}}"#;
-    let mut held = tokio::net::TcpStream::connect(s.addr).await.unwrap();
-    held.write_all(
+    let call = |body: &str| {
         format!(
             "POST /ext/bc/X HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
              Content-Length: {}\r\n\r\n{body}",
             body.len()
         )
-        .as_bytes(),
-    )
-    .await
-    .unwrap();
+    };
+    // The one slot, held by an idle keep-alive connection that made a call.
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"avm.getTx","params":{"txID":"a"}}"#;
+    let mut idle = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    idle.write_all(call(body).as_bytes()).await.unwrap();
     let mut buf = [0u8; 4096];
-    let n = held.read(&mut buf).await.unwrap();
+    let n = idle.read(&mut buf).await.unwrap();
     assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    let served = tokio::time::timeout(Duration::from_secs(10), rpc(s.addr, body))
+        .await
+        .expect("a client past the cap waited");
+    assert_eq!(served.status, 200, "{}", served.body);
+    let closed = tokio::time::timeout(Duration::from_secs(10), idle.read(&mut buf)).await;
+    assert!(
+        matches!(closed, Ok(Ok(0) | Err(_))),
+        "the idle one stayed open"
+    );
 
-    let refused = tokio::time::timeout(Duration::from_secs(20), rpc(s.addr, body))
+    // The slot, held by a connection in a call.
+    let sleep = r#"{"jsonrpc":"2.0","id":1,"method":"avm.sleepBusy","params":{"ms":3000}}"#;
+    let mut busy = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    busy.write_all(call(sleep).as_bytes()).await.unwrap();
+    common::BUSY.notified().await;
+    let refused = tokio::time::timeout(Duration::from_secs(10), rpc(s.addr, body))
         .await
         .expect("a client past the cap waited");
     assert_eq!(refused.status, 503);
@@ -153,21 +167,47 @@ async fn a_connection_beyond_the_cap_gets_a_503_error_object_at_once() {
     assert_eq!(
         v,
         json!({"jsonrpc": "2.0", "error": {"code": -32000,
-            "message": "the server is serving its limit of 1 connections; retry shortly"},
+            "message": "the server is serving its limit of 1 connections, all busy; retry shortly"},
             "id": null})
     );
-    drop(held);
+    let n = busy.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).contains("slept"));
 }
 
-/// A request refused before it is read (a URI over 64 KiB) is answered as Go's `net/http` does:
-/// the status and reason as plain text, and the connection closed.
+/// A request refused before it is read (a URI over 64 KiB, headers over 256 KiB or 100 fields,
+/// bytes that are not HTTP/1.1) is answered as Go's `net/http` does, the status and reason as
+/// plain text with the reason after a colon (here the limit), and the connection closed.
 #[tokio::test]
-async fn a_uri_too_long_is_answered_as_go_answers_it() {
+async fn requests_refused_before_they_are_read_are_answered_as_go_answers_them() {
     let s = start().await;
     let path = format!("/ext/bc/X?{}", "a".repeat(70_000));
-    let r = common::raw(s.addr, &common::post(&path, Some("application/json"), "{}")).await;
-    assert_eq!(r.status, 414);
-    assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
-    assert_eq!(r.header("connection"), Some("close"));
-    assert_eq!(r.body, "414 URI Too Long");
+    let long = common::post(&path, Some("application/json"), "{}");
+    let big = format!(
+        "POST /ext/bc/X HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(300_000)
+    );
+    let fields: String = (0..101).map(|i| format!("X-F{i}: v\r\n")).collect();
+    let many = format!("POST /ext/bc/X HTTP/1.1\r\nHost: x\r\n{fields}\r\n");
+    let heads = "431 Request Header Fields Too Large: the request's headers are over the \
+                 limit of 262144 bytes or 100 fields";
+    for (raw, status, body) in [
+        (
+            long,
+            414,
+            "414 URI Too Long: the request URI is longer than the limit of 65534 bytes",
+        ),
+        (big.into_bytes(), 431, heads),
+        (many.into_bytes(), 431, heads),
+        (
+            b"POST /ext/bc/\xff HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+            400,
+            "400 Bad Request: not a valid HTTP/1.1 request",
+        ),
+    ] {
+        let r = common::raw(s.addr, &raw).await;
+        assert_eq!(r.status, status, "{body}");
+        assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
+        assert_eq!(r.header("connection"), Some("close"));
+        assert_eq!(r.body, body);
+    }
 }

@@ -41,6 +41,9 @@ pub struct SleepArgs {
 /// Signalled when `avm.sleepNotify` starts (used only by the shutdown test).
 pub static ENTERED: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
+/// Signalled when `avm.sleepBusy` starts (used only by the connection-cap test).
+pub static BUSY: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
 pub fn endpoint() -> Endpoint {
     let avm = Service::new("avm")
         .method("getTx", |_: &RequestContext, a: GetTxArgs| {
@@ -66,6 +69,11 @@ pub fn endpoint() -> Endpoint {
         })
         .method_async("sleepNotify", |_, a: SleepArgs| async move {
             ENTERED.notify_one();
+            tokio::time::sleep(Duration::from_millis(a.ms)).await;
+            Ok::<_, RpcError>("slept")
+        })
+        .method_async("sleepBusy", |_, a: SleepArgs| async move {
+            BUSY.notify_one();
             tokio::time::sleep(Duration::from_millis(a.ms)).await;
             Ok::<_, RpcError>("slept")
         })
