@@ -172,7 +172,9 @@ impl EvmSourceConfig {
             return url.to_owned();
         };
         let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-        let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+        let host = authority
+            .rsplit_once('@')
+            .map_or(authority, |(_, host)| host);
         format!("{scheme}://{host}{path}")
     }
 }
