@@ -32,9 +32,43 @@ fn decode_segment(raw: &str) -> Result<Cow<'_, str>, String> {
         .map_err(|_| format!("Path segment {raw:?} does not decode to valid UTF-8"))
 }
 
+/// Checks that every name and value of `query` percent-decodes to valid UTF-8 (as its path
+/// does), so a handler never sees U+FFFD where the client sent bytes; bad escapes are left to
+/// the lenient form decoding (`%zz` stays `%zz`).
+pub fn check_query(query: &str) -> Result<(), String> {
+    if !query.contains('%') {
+        return Ok(());
+    }
+    for pair in query.split('&') {
+        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+        for part in [name, pair] {
+            if percent_decode_str(part).decode_utf8().is_err() {
+                let shown: String = name.chars().take(64).collect();
+                return Err(format!(
+                    "Query parameter {shown:?} does not decode to valid UTF-8"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_query_that_decodes_to_invalid_utf8_is_refused_naming_its_parameter() {
+        assert!(check_query("a=1&b=%C3%A9&c=%zz").is_ok());
+        assert_eq!(
+            check_query("a=1&pageSize=%ff"),
+            Err("Query parameter \"pageSize\" does not decode to valid UTF-8".to_owned())
+        );
+        assert_eq!(
+            check_query("%fe%ff=1"),
+            Err("Query parameter \"%fe%ff\" does not decode to valid UTF-8".to_owned())
+        );
+    }
     use proptest::prelude::*;
 
     #[test]

@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::health;
 use crate::metering::{UNKNOWN_PATH, UsageEventRef, credits};
 use crate::metrics::{self, METRICS_CONTENT_TYPE};
-use crate::path::decode_segments;
+use crate::path::{check_query, decode_segments};
 use crate::ratelimit::{BudgetCache, LimitKeyRef};
 use crate::reply::{JSON_CONTENT_TYPE, Reply};
 use crate::request::Request;
@@ -311,6 +311,9 @@ async fn serve(
         }
         Ok(Match::Found(route, params)) => (route, params),
     };
+    if let Some(query) = parts.uri.query() {
+        check_query(query).map_err(ApiError::bad_request)?;
+    }
     let limit = shared.config.max_body_bytes;
     if snowline_http::declares_more_than(&parts.headers, limit) {
         facts.close = true;

@@ -130,6 +130,37 @@ async fn bad_escapes_are_400() {
     }
 }
 
+/// A query that percent-decodes to invalid UTF-8 is a 400 naming the parameter (never U+FFFD
+/// passed to the handler), as a path that does; counted in `/metrics` under its route.
+#[tokio::test]
+async fn queries_that_decode_to_invalid_utf8_are_400() {
+    let s = server().await;
+    for (query, name) in [
+        ("a=%ff", "a"),
+        ("x=1&%fe%ff=2", "%fe%ff"),
+        ("a=%C3%28", "a"),
+    ] {
+        let r = get(s.addr, &format!("/v1/chains/43114?{query}"), &[]).await;
+        let msg = assert_error(&r, 400, "Bad Request");
+        assert_eq!(
+            msg,
+            format!("Query parameter {name:?} does not decode to valid UTF-8"),
+            "{query}"
+        );
+    }
+    // Valid escapes, and bad escapes the form decoding keeps as they are, still pass.
+    let r = get(s.addr, "/v1/chains/43114?a=%C3%A9%zz", &[]).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["a"], "é%zz");
+    let m = get(s.addr, "/metrics", &[]).await.body;
+    assert!(
+        m.contains(
+            r#"http_requests_total{route="/v1/chains/{chainId}",method="GET",status="400"} 3"#
+        ),
+        "{m}"
+    );
+}
+
 #[tokio::test]
 async fn unknown_path_is_404_and_wrong_method_is_405_with_allow() {
     let s = server().await;
