@@ -352,3 +352,124 @@ fn an_operator_registry_adds_chains() {
         "DIS"
     );
 }
+
+/// Sends raw bytes on a new connection and reads the answer to its end (the server closes).
+fn raw(addr: &str, bytes: &[u8]) -> common::Response {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .ok();
+    // The server may answer and close before the whole request is written.
+    let _ = s.write_all(bytes);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("an answer");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("status line");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    common::Response {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}
+
+/// Bad input sent from outside, each answered in the spec's error shape with its limit, and
+/// counted in `/metrics`: a URI over 65,534 bytes (4,000 addresses), an address list over 64
+/// that fits in a URI, a head over 256 KiB or 100 fields, bytes that are not HTTP/1.1, a query
+/// that decodes to invalid UTF-8, a body over 1 MiB.
+#[test]
+fn bad_input_from_outside_is_answered_in_the_spec_shape_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &["--no-rate-limits"]);
+    let utxos = "/v1/networks/local/blockchains/x-chain/utxos";
+    let addr = "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
+    let list = |n: usize| vec![addr; n].join(",");
+    let get = |target: &str, extra: &str| {
+        raw(
+            &api.addr,
+            format!("GET {target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n{extra}\r\n")
+                .as_bytes(),
+        )
+    };
+    let m = get(&format!("{utxos}?addresses={}", list(4_000)), "").error(414, "URI Too Long");
+    assert_eq!(m, "the request URI is longer than the limit of 65534 bytes");
+    let m = get(&format!("{utxos}?addresses={}", list(1_000)), "").error(400, "Bad Request");
+    assert_eq!(
+        m,
+        "Invalid addresses: must list at most 64 addresses, got 1000"
+    );
+    let heads = "the request's headers are over the limit of 262144 bytes or 100 fields";
+    let big = format!("x-big: {}\r\n", "b".repeat(300_000));
+    let m = get("/v1/chains", &big).error(431, "Request Header Fields Too Large");
+    assert_eq!(m, heads);
+    let fields: String = (0..101).map(|i| format!("x-f{i}: v\r\n")).collect();
+    let m = get("/v1/chains", &fields).error(431, "Request Header Fields Too Large");
+    assert_eq!(m, heads);
+    let r = raw(
+        &api.addr,
+        b"GET /v1/chains/\xff HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    );
+    assert!(r.error(400, "Bad Request").contains("not valid HTTP/1.1"));
+    let m = get(&format!("{utxos}?addresses={addr}&pageSize=%ff"), "").error(400, "Bad Request");
+    assert_eq!(
+        m,
+        "Query parameter \"pageSize\" does not decode to valid UTF-8"
+    );
+    let m = get("/v1/chains/%ff", "").error(400, "Bad Request");
+    assert!(m.contains("valid UTF-8"), "{m}");
+    let body = "x".repeat(1_100_000);
+    let m = get(
+        "/v1/chains",
+        &format!("content-length: {}\r\n\r\n{body}", body.len()),
+    )
+    .error(413, "Payload Too Large");
+    assert_eq!(m, "Request body too large: the limit is 1048576 bytes");
+
+    let metrics = api.get("/metrics").body;
+    for line in [
+        r#"http_requests_total{route="unknown",method="other",status="414"} 1"#,
+        r#"http_requests_total{route="unknown",method="other",status="431"} 2"#,
+        r#"http_requests_total{route="unknown",method="other",status="400"} 1"#,
+        r#"http_requests_total{route="/v1/networks/{network}/blockchains/{blockchainId}/utxos",method="GET",status="400"} 2"#,
+        r#"http_requests_total{route="unknown",method="GET",status="400"} 1"#,
+        r#"http_requests_total{route="/v1/chains",method="GET",status="413"} 1"#,
+    ] {
+        assert!(metrics.contains(line), "{line} not in\n{metrics}");
+    }
+}
+
+/// With the connection cap (`--max-connections 4`) full of idle connections, twice over, a new
+/// client is served: each connection past the cap closes the one idle the longest. The bound
+/// is far below the 10 s header timeout that would otherwise free a slot.
+#[test]
+fn a_cap_full_of_idle_connections_still_serves_a_new_client() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &["--no-rate-limits", "--max-connections", "4"]);
+    let mut idle: Vec<std::net::TcpStream> = (0..8)
+        .map(|_| std::net::TcpStream::connect(&api.addr).expect("connect"))
+        .collect();
+    let started = std::time::Instant::now();
+    let r = api.get("/v1/chains/43114");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "the new client waited for the header timeout"
+    );
+    // The first four were closed to make room.
+    let mut buf = [0u8; 16];
+    for c in &mut idle[..4] {
+        c.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .ok();
+        assert!(matches!(c.read(&mut buf), Ok(0) | Err(_)));
+    }
+}
