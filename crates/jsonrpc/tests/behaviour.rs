@@ -355,3 +355,50 @@ async fn keep_alive_serves_several_requests_on_one_connection() {
     }
     s.shutdown().await;
 }
+
+/// Bad input by hand over the wire: a batch of 10,000 calls (avalanchego serves no batches: one
+/// parse error, no call run) and JSON nested past Go's 10,000 levels (in the params, the id or
+/// at the top), each one JSON-RPC error object; a body over the limit is Go's 413.
+#[tokio::test]
+async fn batches_and_deep_nesting_are_one_json_rpc_error() {
+    let s = start().await;
+    let empty = r#"{"jsonrpc":"","method":"","params":null,"id":null}"#;
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"avm.getTx","params":{"txID":"t"}}"#;
+    let batch = format!("[{}]", vec![call; 10_000].join(","));
+    let deep =
+        |open: &str, close: &str| format!("{}{}", open.repeat(100_000), close.repeat(100_000));
+    let cases = [
+        (
+            batch,
+            "json: cannot unmarshal array into Go value of type json2.serverRequest",
+        ),
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"avm.getTx","params":{}}}"#,
+                deep("[", "]")
+            ),
+            "invalid character '[' exceeded max depth",
+        ),
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{},"method":"avm.getTx"}}"#,
+                deep(r#"{"a":"#, "}").replace("{\"a\":}", "{\"a\":1}")
+            ),
+            "invalid character '{' exceeded max depth",
+        ),
+        (deep("[", "]"), "invalid character '[' exceeded max depth"),
+    ];
+    for (body, msg) in cases {
+        assert!(body.len() < 1 << 20);
+        let r = rpc(s.addr, &body).await;
+        assert_eq!(r.status, 200);
+        assert_eq!(
+            r.body,
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"error\":{{\"code\":-32700,\"message\":\"{msg}\",\"data\":{empty}}},\"id\":null}}\n"
+            ),
+            "{msg}"
+        );
+    }
+    s.shutdown().await;
+}
