@@ -1,8 +1,10 @@
 //! The HTTP/1.1 connection loop under Snowline's servers (`snowline-jsonrpc`, `snowline-rest`):
-//! accept with a cap on concurrent connections, a header read timeout (which also closes idle
-//! keep-alive connections), keep-alive, and graceful shutdown that lets in-flight requests finish
-//! for a grace period. What a request gets is the caller's handler; this crate knows nothing of
-//! JSON-RPC or REST.
+//! accept with a cap on concurrent connections (past it, the connection idle the longest is closed
+//! to make room; a 503 from the edge only when all are busy), a header read timeout (which also
+//! closes idle keep-alive connections), limits on the request head answered in the edge's error
+//! shape, keep-alive, and graceful shutdown that lets in-flight requests finish for a grace
+//! period. What a request gets is the caller's handler; this crate knows nothing of JSON-RPC or
+//! REST.
 
 use std::convert::Infallible;
 use std::future::Future;
