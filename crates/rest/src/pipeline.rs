@@ -238,16 +238,6 @@ async fn serve(
 ) -> Result<Reply, ApiError> {
     let (shared, remote) = (&*conn.shared, conn.remote);
     let app = &shared.app;
-    if conn.over_capacity {
-        facts.close = true;
-        facts
-            .headers
-            .insert(RETRY_AFTER, HeaderValue::from_static("1"));
-        return Err(ApiError::service_unavailable(format!(
-            "the server is serving its limit of {} connections, all busy; retry shortly",
-            shared.config.max_connections
-        )));
-    }
     let (parts, body) = req.into_parts();
     let routed =
         decode_segments(parts.uri.path()).map(|segs| app.router.lookup(&parts.method, &segs));
@@ -273,6 +263,19 @@ async fn serve(
     }
     let caller = authenticate(app.keys.as_ref(), &parts.headers)?.map(Arc::new);
     facts.caller.clone_from(&caller);
+    // Past the connection cap with every connection busy: answered here, after routing and
+    // authentication so the answer is counted under its route and metered to its caller, and
+    // before rate limiting so it costs the caller nothing.
+    if conn.over_capacity {
+        facts.close = true;
+        facts
+            .headers
+            .insert(RETRY_AFTER, HeaderValue::from_static("1"));
+        return Err(ApiError::service_unavailable(format!(
+            "the server is serving its limit of {} connections, all busy; retry shortly",
+            shared.config.max_connections
+        )));
+    }
     let (tier, key) = match caller.as_deref() {
         Some(c) => (c.tier.as_str(), LimitKeyRef::Key(&c.key_id)),
         None => (ANONYMOUS_TIER, LimitKeyRef::Ip(remote.ip())),

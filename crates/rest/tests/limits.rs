@@ -5,7 +5,10 @@
 mod common;
 
 use common::{assert_error, get, read_response, request, send, spawn};
-use snowline_rest::{ApiError, App, RateLimits, Reply, Request, Router, ServerConfig, Weight};
+use snowline_rest::{
+    ApiError, App, Caller, InMemoryKeys, MemorySink, RateLimits, Reply, Request, Router,
+    ServerConfig, Weight,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -191,8 +194,19 @@ async fn past_the_cap_with_every_connection_busy_a_client_gets_a_503_at_once() {
         request_timeout: Duration::from_secs(60),
         ..config()
     };
+    let sink = Arc::new(MemorySink::new());
+    let keys = InMemoryKeys::new().active(
+        "secret",
+        Caller {
+            key_id: "k1".into(),
+            org_id: "o1".into(),
+            tier: "free".into(),
+        },
+    );
     let s = spawn(
-        app(Arc::clone(&release), Arc::clone(&started), Arc::default()),
+        app(Arc::clone(&release), Arc::clone(&started), Arc::default())
+            .keys(Arc::new(keys))
+            .usage_sink(Arc::clone(&sink) as Arc<dyn snowline_rest::UsageSink>),
         cfg,
     )
     .await;
@@ -203,7 +217,8 @@ async fn past_the_cap_with_every_connection_busy_a_client_gets_a_503_at_once() {
     started.notified().await;
 
     let mut b = TcpStream::connect(s.addr).await.unwrap();
-    b.write_all(request("GET", "/v1/count", &[], "").as_bytes())
+    let keyed = [("x-data-api-key", "secret")];
+    b.write_all(request("GET", "/v1/count", &keyed, "").as_bytes())
         .await
         .unwrap();
     let refused = tokio::time::timeout(Duration::from_secs(10), read_response(&mut b))
@@ -223,9 +238,24 @@ async fn past_the_cap_with_every_connection_busy_a_client_gets_a_503_at_once() {
     release.notify_one();
     let r = read_response(&mut a).await.unwrap();
     assert_eq!((r.status, r.body.as_str()), (200, "\"released\""));
+    // Metered to its caller, under its route, at no cost.
+    let e = sink
+        .events()
+        .into_iter()
+        .find(|e| e.response_code == 503)
+        .unwrap();
+    assert_eq!(
+        (
+            e.org_id.as_str(),
+            e.api_key_id.as_str(),
+            e.request_path.as_str()
+        ),
+        ("o1", "k1", "/v1/count")
+    );
+    assert_eq!((e.credits_used, e.credits_wasted), (0, 0));
     let m = get(s.addr, "/metrics", &[]).await.body;
     assert!(
-        m.contains(r#"http_requests_total{route="unknown",method="GET",status="503"} 1"#),
+        m.contains(r#"http_requests_total{route="/v1/count",method="GET",status="503"} 1"#),
         "{m}"
     );
 }
