@@ -88,10 +88,16 @@ impl ParamError {
     }
 }
 
-/// `raw` quoted and escaped for an error message, cut to [`MAX_ECHO_CHARS`] characters.
+/// `raw` quoted and escaped for an error message; a value over [`MAX_ECHO_CHARS`] characters is
+/// cut to them and followed by `…` and its total length (`"aaaa…"… (20000 characters)`), so a
+/// rejected value of any size gives a message of bounded size.
 pub(crate) fn echo(raw: &str) -> String {
     match raw.char_indices().nth(MAX_ECHO_CHARS) {
-        Some((cut, _)) => format!("{:?}…", raw.get(..cut).unwrap_or_default()),
+        Some((cut, _)) => format!(
+            "{:?}… ({} characters)",
+            raw.get(..cut).unwrap_or_default(),
+            raw.chars().count()
+        ),
         None => format!("{raw:?}"),
     }
 }
@@ -129,5 +135,80 @@ impl From<PositionError> for TokenError {
     /// query can resume from; the client sees the same 400 as for any invalid token.
     fn from(_: PositionError) -> Self {
         TokenError::Invalid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{
+        AddressList, BlockRange, BlockchainRef, Network, SortOrder, block_ref, cb58_id,
+        cb58_or_hex_id, chain_ref, evm_address, evm_hash, hex_payload, node_id, node_ids,
+        page_size, u64_at_least,
+    };
+    use snowline_types::{Chain, NetworkInfo};
+
+    #[test]
+    fn an_echoed_value_is_cut_with_its_length() {
+        assert_eq!(echo("abc"), r#""abc""#);
+        let exact = "a".repeat(MAX_ECHO_CHARS);
+        assert_eq!(echo(&exact), format!("{exact:?}"));
+        let long = "é".repeat(20_000);
+        let shown = echo(&long);
+        assert!(
+            shown.starts_with(&format!("\"{}\"…", "é".repeat(MAX_ECHO_CHARS))),
+            "{shown}"
+        );
+        assert!(shown.ends_with("… (20000 characters)"), "{shown}");
+    }
+
+    /// Every parser, fed values of tens of kilobytes, answers a message of bounded size.
+    #[test]
+    fn rejected_values_of_any_size_give_short_messages() {
+        let hostile = [
+            "%ff".repeat(20_000),
+            "\u{fffd}".repeat(20_000),
+            "a".repeat(60_000),
+            format!("{}-x", "z".repeat(60_000)),
+            format!("x-{}", "z".repeat(60_000)),
+            format!("{}1qqqq", "h".repeat(60_000)),
+            vec!["%ff"; 20_000].join(","),
+            vec!["\0\u{1b}".repeat(30); 64].join(","),
+            vec![format!("{}-q", "p".repeat(900)); 64].join(","),
+        ];
+        let net = &NetworkInfo::FUJI;
+        for raw in &hostile {
+            let messages: Vec<String> = [
+                AddressList::parse(raw, "fuji", &[Chain::X, Chain::P]).err(),
+                evm_address("address", raw).err(),
+                evm_hash("txHash", raw).err(),
+                block_ref("block", raw).err(),
+                cb58_id("txId", raw).err(),
+                cb58_or_hex_id("id", raw).err(),
+                node_id("nodeId", raw).err(),
+                node_ids("nodeIds", raw).err(),
+                hex_payload("payload", raw).err(),
+                chain_ref("chainId", raw).err(),
+                Network::parse(raw, true).err(),
+                BlockchainRef::parse(raw, net, &[Chain::X, Chain::P]).err(),
+                SortOrder::parse(raw).err(),
+                page_size(Some(raw), 100).err(),
+                u64_at_least("startBlock", raw, 0).err(),
+                BlockRange::parse(Some(raw), None).err(),
+            ]
+            .into_iter()
+            .flatten()
+            .map(|e| e.to_string())
+            .collect();
+            assert!(messages.len() >= 14, "parsers reject {:?}…", &raw[..8]);
+            for m in messages {
+                assert!(
+                    m.len() <= 2_048,
+                    "{} bytes: {}",
+                    m.len(),
+                    &m[..300.min(m.len())]
+                );
+            }
+        }
     }
 }

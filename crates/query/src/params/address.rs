@@ -102,7 +102,7 @@ fn parse_one(entry: &str, hrp: &str, prefixes: &[Chain]) -> Result<ShortId, Stri
     let bech = match entry.split_once('-') {
         Some((alias, rest)) => {
             if !prefixes.iter().any(|c| c.primary_alias() == alias) {
-                return Err(format!("prefix {alias:?} not accepted here"));
+                return Err(format!("prefix {} not accepted here", echo(alias)));
             }
             rest
         }

@@ -101,8 +101,8 @@ mod tests {
     fn long_values_are_echoed_truncated() {
         let long = "x".repeat(500);
         let msg = page_size(Some(&long), 100).unwrap_err().to_string();
-        assert!(msg.len() < 160, "{msg}");
-        assert!(msg.ends_with('…'), "{msg}");
+        assert!(msg.len() < 180, "{msg}");
+        assert!(msg.ends_with("… (500 characters)"), "{msg}");
         // Control characters are escaped, not echoed raw.
         let msg = page_size(Some("1\n2"), 100).unwrap_err().to_string();
         assert!(msg.contains(r#""1\n2""#), "{msg}");
