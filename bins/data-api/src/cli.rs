@@ -148,6 +148,8 @@ pub struct ServeArgs {
         default_value_t = 1024
     )]
     pub max_connections: usize,
+    #[command(flatten)]
+    pub head: snowline_cli::HeadLimit,
     /// Time allowed for one request, in milliseconds.
     #[arg(
         long,

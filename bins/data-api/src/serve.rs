@@ -139,6 +139,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let config = ServerConfig {
         max_body_bytes: args.max_body_bytes,
         max_connections: args.max_connections,
+        max_header_bytes: args.head.get(),
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         ..ServerConfig::default()
     };

@@ -47,6 +47,8 @@ pub struct ServeArgs {
         default_value = "127.0.0.1:8081"
     )]
     pub listen: SocketAddr,
+    #[command(flatten)]
+    pub head: snowline_cli::HeadLimit,
     /// A chain registry file, as `data-api --chains` takes (the chains served are the
     /// registry's that have metrics).
     #[arg(long, env = "SNOWLINE_DATA_API_CHAINS")]

@@ -92,7 +92,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             RateLimits::default()
         })
         .readiness(ready.clone());
-    let server = Server::bind(args.listen, app, ServerConfig::default())
+    let config = ServerConfig {
+        max_header_bytes: args.head.get(),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(args.listen, app, config)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = server.local_addr().map_err(|e| e.to_string())?;

@@ -54,6 +54,8 @@ pub struct Listen {
     /// Where the spec and avalanchego differ, whose behaviour to follow.
     #[arg(long, env = "SNOWLINE_COMPAT", default_value = "spec", value_parser = parse_compat)]
     pub compat: Compat,
+    #[command(flatten)]
+    pub head: snowline_cli::HeadLimit,
 }
 
 /// Where `serve` gets its data from when the data directory is empty.

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use snowline_jsonrpc::{Router, Server, ServerConfig};
+use snowline_jsonrpc::{Refusals, Router, Server, ServerConfig};
 use snowline_node_index::IndexReader;
 use snowline_node_rpc::avm::{AvmConfig, avm_routes};
 use snowline_node_rpc::{Compat, index_routes};
@@ -27,7 +27,13 @@ pub fn router(store: Arc<Store>, network: NetworkInfo, compat: Compat) -> Result
         AvmConfig::new(network, compat),
     )
     .map_err(|e| format!("avm service: {}", e.message))?;
-    Ok(router.http("/healthz", |_req| async {
+    // The spec's profile answers bad input with JSON-RPC error objects at every layer;
+    // avalanchego's writes its HTTP-level refusals as Go's plain text.
+    let refusals = match compat {
+        Compat::Spec => Refusals::JsonRpc,
+        Compat::Avalanchego => Refusals::GoText,
+    };
+    Ok(router.refusals(refusals).http("/healthz", |_req| async {
         snowline_jsonrpc::text_response(snowline_jsonrpc::hyper::StatusCode::OK, "ok\n")
     }))
 }
@@ -41,9 +47,17 @@ pub async fn serve(
     example_address: Option<&str>,
     live_rate: Option<f64>,
 ) -> Result<(), String> {
-    let Listen { listen, compat } = listen;
+    let Listen {
+        listen,
+        compat,
+        head,
+    } = listen;
     let router = router(Arc::clone(&store), network.clone(), compat)?;
-    let server = Server::bind(listen, router, ServerConfig::default())
+    let config = ServerConfig {
+        max_header_bytes: head.get(),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(listen, router, config)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     let addr = server.local_addr().map_err(|e| e.to_string())?;

@@ -68,6 +68,30 @@ pub struct DevnetSeed {
     pub txs: u64,
 }
 
+/// The smallest `--max-header-bytes` accepted: hyper's smallest read buffer.
+pub const MIN_HEADER_BYTES: u64 = 8192;
+/// The largest `--max-header-bytes` accepted (16 MiB): every connection may buffer this much.
+pub const MAX_HEADER_BYTES: u64 = 16 << 20;
+
+/// `--max-header-bytes`: the largest request head a server reads.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct HeadLimit {
+    /// Largest request head (request line and headers together) read, in bytes (8192 to
+    /// 16777216); a larger one is answered 431 in the server's error shape. The URI (65,534
+    /// bytes) and header-field (100) limits apply as well.
+    #[arg(long = "max-header-bytes", env = "SNOWLINE_MAX_HEADER_BYTES",
+          default_value_t = 256 << 10,
+          value_parser = clap::value_parser!(u64).range(MIN_HEADER_BYTES..=MAX_HEADER_BYTES))]
+    pub bytes: u64,
+}
+
+impl HeadLimit {
+    /// The limit as `ServerConfig::max_header_bytes` takes it.
+    pub fn get(&self) -> usize {
+        usize::try_from(self.bytes).unwrap_or(usize::MAX)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +107,29 @@ mod tests {
         assert!(unknown.contains("use local, fuji or mainnet"), "{unknown}");
         let bad = arg("no such net").resolve().err().unwrap_or_default();
         assert!(bad.starts_with("--network:"), "{bad}");
+    }
+
+    #[derive(Debug, clap::Parser)]
+    struct Head {
+        #[command(flatten)]
+        head: HeadLimit,
+    }
+
+    #[test]
+    fn the_head_limit_defaults_to_256_kib_and_is_bounded() {
+        use clap::Parser as _;
+        let parse = |args: &[&str]| {
+            Head::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+                .map(|h| h.head.get())
+        };
+        assert_eq!(parse(&[]).ok(), Some(256 << 10));
+        assert_eq!(parse(&["--max-header-bytes", "8192"]).ok(), Some(8192));
+        assert_eq!(
+            parse(&["--max-header-bytes", "1048576"]).ok(),
+            Some(1 << 20)
+        );
+        assert!(parse(&["--max-header-bytes", "8191"]).is_err());
+        assert!(parse(&["--max-header-bytes", "16777217"]).is_err());
+        assert!(parse(&["--max-header-bytes", "lots"]).is_err());
     }
 }

@@ -6,7 +6,7 @@ mod flags;
 mod import;
 mod open;
 
-pub use flags::{DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch};
+pub use flags::{DevnetSeed, GenesisSource, HeadLimit, ImportBatch, NetworkArg, UpstreamBatch};
 pub use import::{ImportProgress, import_with_progress};
 pub use open::{init_logging, open_store, runtime};
 

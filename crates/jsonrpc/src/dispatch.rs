@@ -4,7 +4,7 @@
 use crate::envelope::{self, Envelope};
 use crate::error::{INVALID_REQUEST, PARSE_ERROR, RpcError};
 use crate::params::Params;
-use crate::response::{self, HttpResponse, JSON_CONTENT_TYPE};
+use crate::response::{self, HttpResponse, JSON_CONTENT_TYPE, Refusals};
 use crate::service::{Endpoint, RequestContext};
 use bytes::Bytes;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
@@ -14,11 +14,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Checks done before the body is read: POST only, then the content type.
-pub(crate) fn precheck(parts: &hyper::http::request::Parts) -> Result<(), Box<HttpResponse>> {
+pub(crate) fn precheck(
+    parts: &hyper::http::request::Parts,
+    style: Refusals,
+) -> Result<(), Box<HttpResponse>> {
     if parts.method != Method::POST {
-        return Err(Box::new(response::text(
+        let msg = format!("rpc: POST method required, received {}", parts.method);
+        return Err(Box::new(response::refusal(
+            style,
             StatusCode::METHOD_NOT_ALLOWED,
-            format!("rpc: POST method required, received {}", parts.method),
+            msg.clone(),
+            &msg,
         )));
     }
     // Go's Header.Get: first value; everything from the first ';' dropped; no trimming.
@@ -30,9 +36,16 @@ pub(crate) fn precheck(parts: &hyper::http::request::Parts) -> Result<(), Box<Ht
     let ct = raw.split(|&c| c == b';').next().unwrap_or_default();
     if !ct.eq_ignore_ascii_case(b"application/json") {
         let shown = String::from_utf8_lossy(ct);
-        return Err(Box::new(response::text(
+        let msg = format!("rpc: unrecognized Content-Type: {shown}");
+        let cut: String = shown.chars().take(64).collect();
+        let json = format!(
+            "rpc: unrecognized Content-Type: {cut:?}; the only one accepted is application/json"
+        );
+        return Err(Box::new(response::refusal(
+            style,
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            format!("rpc: unrecognized Content-Type: {shown}"),
+            msg,
+            &json,
         )));
     }
     Ok(())

@@ -28,7 +28,9 @@ pub use error::{
     UPPERCASE_METHOD_MESSAGE,
 };
 pub use params::Params;
-pub use response::{HttpResponse, JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, text as text_response};
+pub use response::{
+    HttpResponse, JSON_CONTENT_TYPE, Refusals, TEXT_CONTENT_TYPE, text as text_response,
+};
 pub use router::{PlainHandler, Router};
 pub use server::{Server, ServerConfig, ServerError, shutdown_signal};
 pub use service::{BoxFuture, Endpoint, LookupError, Reply, RequestContext, Service};

@@ -35,6 +35,44 @@ pub fn text(status: StatusCode, msg: impl Into<String>) -> HttpResponse {
     with_body(status, TEXT_CONTENT_TYPE, msg.into())
 }
 
+/// How HTTP-level refusals are written: requests refused before a JSON-RPC call is read (not
+/// HTTP/1.1, a URI or head too large, a method other than POST, a content type other than JSON, a
+/// body too large or too slow). Set with [`crate::Router::refusals`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Refusals {
+    /// As avalanchego (gorilla/rpc and Go's `net/http`) writes them: plain text.
+    #[default]
+    GoText,
+    /// As a JSON-RPC error object with the same HTTP status:
+    /// `{"jsonrpc":"2.0","error":{"code":-32600,"message":"..."},"id":null}` (`id` null: no call
+    /// was read), the message stating the limit that refused the request.
+    JsonRpc,
+}
+
+/// The refusal of a request with `status`: `go_text` verbatim as plain text under
+/// [`Refusals::GoText`], else a JSON-RPC error object (`-32600`) whose message is `message`.
+pub(crate) fn refusal(
+    style: Refusals,
+    status: StatusCode,
+    go_text: String,
+    message: &str,
+) -> HttpResponse {
+    match style {
+        Refusals::GoText => text(status, go_text),
+        Refusals::JsonRpc => with_body(status, JSON_CONTENT_TYPE, refusal_json(message)),
+    }
+}
+
+/// The JSON-RPC error object of a refusal (`-32600`, `id` null).
+pub(crate) fn refusal_json(message: &str) -> Vec<u8> {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "error": { "code": crate::INVALID_REQUEST, "message": message },
+        "id": null,
+    });
+    body.to_string().into_bytes()
+}
+
 /// An empty 200 (notification).
 pub(crate) fn empty() -> HttpResponse {
     Response::new(Full::new(Bytes::new()))

@@ -1,7 +1,7 @@
 //! URL paths to JSON-RPC endpoints or plain HTTP handlers (exact path match, as
 //! avalanchego's gorilla/mux routes are).
 
-use crate::response::{self, HttpResponse};
+use crate::response::{self, HttpResponse, Refusals};
 use crate::service::{BoxFuture, Endpoint};
 use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
@@ -23,6 +23,7 @@ pub(crate) enum Route {
 pub struct Router {
     routes: HashMap<String, Route>,
     headers: Vec<(HeaderName, HeaderValue)>,
+    refusals: Refusals,
 }
 
 impl Router {
@@ -52,6 +53,18 @@ impl Router {
     pub fn header(mut self, name: HeaderName, value: HeaderValue) -> Self {
         self.headers.push((name, value));
         self
+    }
+
+    /// How requests refused before a call is read are answered (plain text as avalanchego, by
+    /// default, or JSON-RPC error objects).
+    pub fn refusals(mut self, style: Refusals) -> Self {
+        self.refusals = style;
+        self
+    }
+
+    /// The refusal style set with [`Router::refusals`].
+    pub fn refusal_style(&self) -> Refusals {
+        self.refusals
     }
 
     pub(crate) fn route(&self, path: &str) -> Option<&Route> {

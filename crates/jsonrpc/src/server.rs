@@ -2,7 +2,7 @@
 //! graceful shutdown, on raw hyper.
 
 use crate::dispatch;
-use crate::response::{self, HttpResponse};
+use crate::response::{self, HttpResponse, Refusals};
 use crate::router::{Route, Router, not_found};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Limited};
@@ -68,6 +68,7 @@ impl Server {
     pub async fn run_until<F: Future<Output = ()>>(self, shutdown: F) -> Result<(), ServerError> {
         let Self { listener, shared } = self;
         let config = shared.config;
+        let style = shared.router.refusal_style();
         let connect = move |remote, admission| {
             let shared = Arc::clone(&shared);
             move |req| {
@@ -80,7 +81,7 @@ impl Server {
                 }
             }
         };
-        let refuse: snowline_http::Refuse = Arc::new(move |status| refusal(&config, status));
+        let refuse: snowline_http::Refuse = Arc::new(move |status| refusal(&config, style, status));
         snowline_http::serve(listener, config, connect, refuse, shutdown).await;
         Ok(())
     }
@@ -92,9 +93,10 @@ pub async fn shutdown_signal() {
 }
 
 /// The answer to a request refused before it was read (not HTTP/1.1, a URI or headers too
-/// large), as Go's `net/http` under avalanchego writes it, the status and reason as plain text,
-/// followed as Go's own `400 Bad Request: reason` by the limit that refused it.
-fn refusal(config: &ServerConfig, status: StatusCode) -> (&'static str, Bytes) {
+/// large): under [`Refusals::GoText`] as Go's `net/http` under avalanchego writes it, the status
+/// and reason as plain text, followed as Go's own `400 Bad Request: reason` by the limit that
+/// refused it; under [`Refusals::JsonRpc`] a JSON-RPC error object whose message is that reason.
+fn refusal(config: &ServerConfig, style: Refusals, status: StatusCode) -> (&'static str, Bytes) {
     let why = match status {
         StatusCode::URI_TOO_LONG => format!(
             "the request URI is longer than the limit of {} bytes",
@@ -107,6 +109,12 @@ fn refusal(config: &ServerConfig, status: StatusCode) -> (&'static str, Bytes) {
         ),
         _ => "not a valid HTTP/1.1 request".to_owned(),
     };
+    if style == Refusals::JsonRpc {
+        return (
+            response::JSON_CONTENT_TYPE,
+            Bytes::from(response::refusal_json(&why)),
+        );
+    }
     (
         response::TEXT_CONTENT_TYPE,
         Bytes::from(format!(
@@ -142,11 +150,9 @@ fn over_capacity(max_connections: usize) -> HttpResponse {
     r
 }
 
-fn too_large(limit: usize) -> HttpResponse {
-    let mut r = response::text(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        format!("rpc: request body too large (limit {limit} bytes)"),
-    );
+fn too_large(limit: usize, style: Refusals) -> HttpResponse {
+    let msg = format!("rpc: request body too large (limit {limit} bytes)");
+    let mut r = response::refusal(style, StatusCode::PAYLOAD_TOO_LARGE, msg.clone(), &msg);
     r.headers_mut()
         .insert(CONNECTION, HeaderValue::from_static("close"));
     r
@@ -158,7 +164,8 @@ async fn handle(shared: &Shared, req: Request<Incoming>, remote: SocketAddr) -> 
         Some(Route::Plain(h)) => h(req).await,
         Some(Route::Rpc(endpoint)) => {
             let (parts, body) = req.into_parts();
-            match read_rpc_body(&shared.config, &parts, body).await {
+            let style = shared.router.refusal_style();
+            match read_rpc_body(&shared.config, style, &parts, body).await {
                 Ok(bytes) => {
                     let timeout = shared.config.request_timeout;
                     dispatch::call(&endpoint, parts, bytes, Some(remote), timeout).await
@@ -172,13 +179,14 @@ async fn handle(shared: &Shared, req: Request<Incoming>, remote: SocketAddr) -> 
 
 async fn read_rpc_body(
     config: &ServerConfig,
+    style: Refusals,
     parts: &hyper::http::request::Parts,
     body: Incoming,
 ) -> Result<Bytes, Box<HttpResponse>> {
-    dispatch::precheck(parts)?;
+    dispatch::precheck(parts, style)?;
     let limit = config.max_body_bytes;
     if snowline_http::declares_more_than(&parts.headers, limit) {
-        return Err(Box::new(too_large(limit)));
+        return Err(Box::new(too_large(limit, style)));
     }
     match tokio::time::timeout(
         config.body_read_timeout,
@@ -187,15 +195,28 @@ async fn read_rpc_body(
     .await
     {
         Ok(Ok(c)) => Ok(c.to_bytes()),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(Box::new(too_large(limit))),
-        Ok(Err(e)) => Err(Box::new(response::text(
-            StatusCode::BAD_REQUEST,
-            format!("rpc: reading request body failed: {e}"),
-        ))),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            Err(Box::new(too_large(limit, style)))
+        }
+        Ok(Err(e)) => {
+            let msg = format!("rpc: reading request body failed: {e}");
+            Err(Box::new(response::refusal(
+                style,
+                StatusCode::BAD_REQUEST,
+                msg.clone(),
+                &msg,
+            )))
+        }
         Err(_) => {
-            let mut r = response::text(
+            let msg = format!(
+                "rpc: request body read timed out (limit {} ms)",
+                config.body_read_timeout.as_millis()
+            );
+            let mut r = response::refusal(
+                style,
                 StatusCode::REQUEST_TIMEOUT,
-                "rpc: request body read timed out",
+                "rpc: request body read timed out".to_owned(),
+                &msg,
             );
             r.headers_mut()
                 .insert(CONNECTION, HeaderValue::from_static("close"));
