@@ -171,6 +171,25 @@ fn evm_chains_are_served_as_the_recorded_json_says() {
         deployments(&api, *chain, &m);
     }
     errors(&api, &RecordingModel::load(&recording_path(C_CHAIN_ID)));
+    // A token's transfers, a page at a time: every altered or forged page token is refused, and
+    // so is one issued for another token's transfers.
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let all = m.transfers();
+    let busy: Vec<Address> = all
+        .iter()
+        .map(|t| t.token)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .filter(|k| all.iter().filter(|t| t.token == *k).count() >= 2)
+        .collect();
+    assert!(busy.len() >= 2, "two tokens with two transfers or more");
+    let listing = |k: &Address| {
+        format!(
+            "/v1/chains/{C_CHAIN_ID}/tokens/{}/transfers?pageSize=1",
+            checksum(k)
+        )
+    };
+    common::assert_tokens_authenticated(&api, &listing(&busy[0]), &listing(&busy[1]));
 }
 
 /// Every block by number and by hash, each member from the recorded block and receipts.

@@ -312,6 +312,12 @@ fn tokens_and_parameters_are_checked() {
             .error(400, "Bad Request");
         assert!(m.contains("pageToken"), "{m}");
     }
+    // Every altered or forged token, and one of another address, is refused.
+    common::assert_tokens_authenticated(
+        &api,
+        &format!("{X}/utxos?addresses={a}&pageSize=1"),
+        &format!("{X}/utxos?addresses={a}&pageSize=1&includeSpent=true"),
+    );
     // A token survives a restart (the secret is kept in the data directory).
     drop(api);
     let api = follow(dir.path(), &up, 5, 60);

@@ -333,3 +333,70 @@ pub fn view(api: &DataApi, addrs: &[snowline_types::ShortId]) -> Vec<(String, Va
     }
     out
 }
+
+/// Checks that `first` (a listing's first page, with a `nextPageToken`) refuses every altered
+/// page token in the spec's 400 shape naming `pageToken`, never a page and never a 500: each
+/// character replaced by another of the alphabet, each byte of the decoded token flipped (low and
+/// high bit), the token truncated and extended, forged ones (random bytes; the real token's body
+/// with a random tag) and `foreign`, a real token of another query. The real token still works.
+pub fn assert_tokens_authenticated(api: &DataApi, first: &str, foreign: &str) {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+    let page = api.get(first);
+    assert_eq!(page.status, 200, "{first}: {}", page.body);
+    let token = page.json()["nextPageToken"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{first} has a next page"))
+        .to_owned();
+    let sep = if first.contains('?') { '&' } else { '?' };
+    let with = |t: &str| format!("{first}{sep}pageToken={t}");
+    assert_eq!(api.get(&with(&token)).status, 200, "the real token");
+    let mut bad: Vec<(String, String)> = Vec::new();
+    for (i, c) in token.char_indices() {
+        let other = if c == 'A' { 'B' } else { 'A' };
+        let mut t = token.clone();
+        t.replace_range(i..i + 1, &other.to_string());
+        bad.push((format!("char {i} {c}->{other}"), t));
+    }
+    let raw = B64.decode(&token).expect("a token is URL-safe base64");
+    for i in 0..raw.len() {
+        for bit in [0x01u8, 0x80] {
+            let mut r = raw.clone();
+            r[i] ^= bit;
+            bad.push((format!("byte {i} ^ {bit:#04x}"), B64.encode(&r)));
+        }
+    }
+    for cut in [1, 2, 3, token.len() / 2, token.len() - 4] {
+        bad.push((format!("cut {cut}"), token[..token.len() - cut].to_owned()));
+    }
+    bad.push(("extended".into(), format!("{token}AAAA")));
+    let mut seed = raw.len() as u64 ^ 0x9e37_79b9_7f4a_7c15;
+    let mut random = |n: usize| -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect()
+    };
+    bad.push(("random bytes".into(), B64.encode(random(raw.len()))));
+    let mut forged = raw[..raw.len() - 16].to_vec();
+    forged.extend(random(16));
+    bad.push(("real body, random tag".into(), B64.encode(&forged)));
+    let other = api.get(foreign);
+    assert_eq!(other.status, 200, "{foreign}: {}", other.body);
+    let other = other.json()["nextPageToken"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{foreign} has a next page"))
+        .to_owned();
+    assert_ne!(other, token);
+    bad.push(("another query's token".into(), other));
+    for (what, t) in &bad {
+        let r = api.get(&with(t));
+        assert_eq!(r.status, 400, "{what}: {t}: {}", r.body);
+        let m = r.error(400, "Bad Request");
+        assert!(m.contains("pageToken"), "{what}: {m}");
+    }
+}
