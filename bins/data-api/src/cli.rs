@@ -19,7 +19,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the Data API (and follow an upstream node when `--upstream` is given).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Manage API keys (works while the server runs; it sees changes within a second).
     Keys(KeysArgs),
     /// Import a JSON-lines file of containers (docs/node-index.md) into the index, then exit.

@@ -33,7 +33,7 @@ fn main() -> ExitCode {
     snowline_cli::init_logging("warn");
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(*args),
         Command::Keys(args) => keys::run(&args.common.data_dir, args.action),
         Command::Import(args) => import(&args),
     };
