@@ -135,11 +135,8 @@ PY
 RAW_SECS=$(grep -o '[0-9.]* s (' "$WORK/raw.log" | grep -o '^[0-9.]*')
 echo "ingest: $(python3 -c "print(f'{$RAW_SECS / $INGEST_SECS:.3f}')") of the raw RocksDB write rate of the same bytes ($RAW_SECS s vs $INGEST_SECS s)"
 
-"$REL/examples/rest-hello" "127.0.0.1:$HELLO_PORT" "127.0.0.1:$RAW_PORT" >"$WORK/hello.log" 2>&1 &
-HELLO_PID=$!
-PIDS+=($HELLO_PID)
-wait_http "http://127.0.0.1:$RAW_PORT/"
-echo "== serving; $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"
+start_ceiling
+serving_header
 for round in $(seq 1 "${ROUNDS:-2}"); do
   echo "round $round, $(load)"
   run "plain hyper handler (ceiling)" $RAW_PORT /v1/hello $HELLO_PID

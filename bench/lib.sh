@@ -29,6 +29,14 @@ wait_http() { # url: bounded wait until it answers at all
   echo "no answer from $1" >&2
   return 1
 }
+start_ceiling() { # rest-hello: the framework's trivial route on HELLO_PORT and a plain hyper
+  # handler on RAW_PORT, the ceilings serving figures are ratios to; sets HELLO_PID, waits for it.
+  "$REL/examples/rest-hello" "127.0.0.1:$HELLO_PORT" "127.0.0.1:$RAW_PORT" >"$WORK/hello.log" 2>&1 &
+  HELLO_PID=$!
+  PIDS+=("$HELLO_PID")
+  wait_http "http://127.0.0.1:$RAW_PORT/"
+}
+serving_header() { echo "== serving; $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"; }
 cpu_ticks() { # pid: user + system CPU time so far, in clock ticks
   awk '{print $14 + $15}' "/proc/$1/stat"
 }

@@ -42,10 +42,8 @@ fi
   --listen "127.0.0.1:$API_PORT" --no-rate-limits >"$WORK/metrics-api.log" 2>&1 &
 API_PID=$!
 PIDS+=("$API_PID")
-"$REL/examples/rest-hello" "127.0.0.1:$HELLO_PORT" "127.0.0.1:$RAW_PORT" >"$WORK/hello.log" 2>&1 &
-PIDS+=($!)
+start_ceiling
 wait_http "http://127.0.0.1:$API_PORT/healthz"
-wait_http "http://127.0.0.1:$HELLO_PORT/v1/hello"
 
 # The newest 30 days of the synthetic chain (it starts at 2023-11-14 00:00 UTC's day).
 END=$((1700000000 + DAYS * 86400))

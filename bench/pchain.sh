@@ -112,11 +112,8 @@ print(f"{len(addrs)} addresses, {len(nodes)} nodes; first answers: "
       f"{len(first['pending-node']['pendingRewards'])} pending of node 1, "
       f"{len(first['l1']['validators'])} L1 validators")
 PY
-"$REL/examples/rest-hello" "127.0.0.1:$HELLO_PORT" "127.0.0.1:$RAW_PORT" >"$WORK/hello.log" 2>&1 &
-HELLO_PID=$!
-PIDS+=($HELLO_PID)
-wait_http "http://127.0.0.1:$RAW_PORT/"
-echo "== serving; $CONNS connections, $SECS s each; $(nproc) cores shared by servers and load generator"
+start_ceiling
+serving_header
 for round in $(seq 1 "${ROUNDS:-2}"); do
   echo "round $round, $(load)"
   run "plain hyper handler (ceiling)" $RAW_PORT /v1/hello $HELLO_PID
