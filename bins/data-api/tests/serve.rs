@@ -353,35 +353,6 @@ fn an_operator_registry_adds_chains() {
     );
 }
 
-/// Sends raw bytes on a new connection and reads the answer to its end (the server closes).
-fn raw(addr: &str, bytes: &[u8]) -> common::Response {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
-        .ok();
-    // The server may answer and close before the whole request is written.
-    let _ = s.write_all(bytes);
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").expect("an answer");
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .expect("status line");
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
-        .collect();
-    common::Response {
-        status,
-        headers,
-        body: body.to_owned(),
-    }
-}
-
 /// Bad input sent from outside, each answered in the spec's error shape with its limit, and
 /// counted in `/metrics`: a URI over 65,534 bytes (4,000 addresses), an address list over 64
 /// that fits in a URI, a head over 256 KiB or 100 fields, bytes that are not HTTP/1.1, a query
@@ -394,7 +365,7 @@ fn bad_input_from_outside_is_answered_in_the_spec_shape_and_counted() {
     let addr = "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
     let list = |n: usize| vec![addr; n].join(",");
     let get = |target: &str, extra: &str| {
-        raw(
+        common::exchange(
             &api.addr,
             format!("GET {target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n{extra}\r\n")
                 .as_bytes(),
@@ -414,7 +385,7 @@ fn bad_input_from_outside_is_answered_in_the_spec_shape_and_counted() {
     let fields: String = (0..101).map(|i| format!("x-f{i}: v\r\n")).collect();
     let m = get("/v1/chains", &fields).error(431, "Request Header Fields Too Large");
     assert_eq!(m, heads);
-    let r = raw(
+    let r = common::exchange(
         &api.addr,
         b"GET /v1/chains/\xff HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
     );

@@ -226,8 +226,6 @@ pub fn request(
     headers: &[(&str, &str)],
     body: &str,
 ) -> Response {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (n, v) in headers {
         req.push_str(&format!("{n}: {v}\r\n"));
@@ -240,9 +238,17 @@ pub fn request(
     }
     req.push_str("\r\n");
     req.push_str(body);
-    s.write_all(req.as_bytes()).expect("write");
+    exchange(addr, req.as_bytes())
+}
+
+/// Sends `bytes` on a new connection and reads the answer to its end (the server closes). A
+/// write cut short is not a failure: the server may answer and close before reading it all.
+pub fn exchange(addr: &str, bytes: &[u8]) -> Response {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    let _ = s.write_all(bytes);
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read");
+    let _ = s.read_to_end(&mut raw);
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
     let mut lines = head.lines();
