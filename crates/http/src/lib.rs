@@ -119,6 +119,22 @@ pub fn effective_max_header_bytes(config: &ServerConfig) -> usize {
     config.max_header_bytes.max(MIN_HEADER_BYTES)
 }
 
+/// What a refusal of a request head over one of the server's limits says, naming the limit (the
+/// URI's, the head's); `None` for other refusals (the bytes are not HTTP/1.1), which each edge
+/// words its own way.
+pub fn limit_refused(config: &ServerConfig, status: StatusCode) -> Option<String> {
+    match status {
+        StatusCode::URI_TOO_LONG => Some(format!(
+            "the request URI is longer than the limit of {MAX_URI_BYTES} bytes"
+        )),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => Some(format!(
+            "the request's headers are over the limit of {} bytes or {MAX_HEADER_FIELDS} fields",
+            effective_max_header_bytes(config)
+        )),
+        _ => None,
+    }
+}
+
 /// Serves `listener` until `shutdown` completes; then stops accepting, asks every connection to
 /// finish its in-flight request and close, and waits up to `shutdown_grace` before dropping what
 /// remains. `connect` is called once per accepted connection with the peer's address and its

@@ -97,18 +97,8 @@ pub async fn shutdown_signal() {
 /// and reason as plain text, followed as Go's own `400 Bad Request: reason` by the limit that
 /// refused it; under [`Refusals::JsonRpc`] a JSON-RPC error object whose message is that reason.
 fn refusal(config: &ServerConfig, style: Refusals, status: StatusCode) -> (&'static str, Bytes) {
-    let why = match status {
-        StatusCode::URI_TOO_LONG => format!(
-            "the request URI is longer than the limit of {} bytes",
-            snowline_http::MAX_URI_BYTES
-        ),
-        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => format!(
-            "the request's headers are over the limit of {} bytes or {} fields",
-            snowline_http::effective_max_header_bytes(config),
-            snowline_http::MAX_HEADER_FIELDS
-        ),
-        _ => "not a valid HTTP/1.1 request".to_owned(),
-    };
+    let why = snowline_http::limit_refused(config, status)
+        .unwrap_or_else(|| "not a valid HTTP/1.1 request".to_owned());
     if style == Refusals::JsonRpc {
         return (
             response::JSON_CONTENT_TYPE,

@@ -122,20 +122,11 @@ pub(crate) fn refusal(shared: &Shared, status: StatusCode) -> (&'static str, Byt
 
 /// What a refusal says: the limit it enforces.
 fn refusal_message(config: &ServerConfig, status: StatusCode) -> String {
-    match status {
-        StatusCode::URI_TOO_LONG => format!(
-            "the request URI is longer than the limit of {} bytes",
-            snowline_http::MAX_URI_BYTES
-        ),
-        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => format!(
-            "the request's headers are over the limit of {} bytes or {} fields",
-            snowline_http::effective_max_header_bytes(config),
-            snowline_http::MAX_HEADER_FIELDS
-        ),
-        _ => "the request is not valid HTTP/1.1 (a request line, headers and a body as \
-              RFC 9112 gives them; a URI of visible ASCII, percent-encoded past it)"
-            .to_owned(),
-    }
+    snowline_http::limit_refused(config, status).unwrap_or_else(|| {
+        "the request is not valid HTTP/1.1 (a request line, headers and a body as RFC 9112 \
+         gives them; a URI of visible ASCII, percent-encoded past it)"
+            .to_owned()
+    })
 }
 
 pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpResponse {
