@@ -12,6 +12,7 @@ pub mod contracts;
 mod driver;
 pub mod error;
 pub mod fixture;
+pub mod icm;
 pub mod metrics_model;
 pub mod model;
 pub mod record;
