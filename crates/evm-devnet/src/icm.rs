@@ -225,10 +225,7 @@ pub const PLANNED: [(&str, Expected); 8] = [
             receipt: true,
         },
     ),
-    (
-        "x1-unindexed-source",
-        Expected::DeliveredSourceNotIndexed,
-    ),
+    ("x1-unindexed-source", Expected::DeliveredSourceNotIndexed),
     (
         "l2",
         Expected::Delivered {
@@ -263,7 +260,14 @@ fn plan(seed: u64) -> Vec<[Vec<Step>; 2]> {
             vec![
                 send("c1", 1, Dest::Other, false, fee(), vec![]),
                 send("c2-reverts", 2, Dest::Other, true, fee(), vec![]),
-                send("c3-unknown-destination", 3, Dest::Unknown, false, fee(), vec![]),
+                send(
+                    "c3-unknown-destination",
+                    3,
+                    Dest::Unknown,
+                    false,
+                    fee(),
+                    vec![],
+                ),
                 send("c4-fee-added", 1, Dest::Other, false, fee(), vec![7]),
             ],
             vec![send("l1", 1, Dest::Other, false, 0, vec![])],
@@ -466,7 +470,8 @@ impl Chain {
             )
             .await?;
         }
-        self.set_storage(WARP_PRECOMPILE, U256::ZERO, self.id).await?;
+        self.set_storage(WARP_PRECOMPILE, U256::ZERO, self.id)
+            .await?;
         self.set_storage(
             WARP_PRECOMPILE,
             U256::from(1),
@@ -509,7 +514,13 @@ impl Chain {
         Ok(())
     }
 
-    fn tx(&mut self, action: Action, from: usize, to: Option<Address>, input: Vec<u8>) -> TxRequest {
+    fn tx(
+        &mut self,
+        action: Action,
+        from: usize,
+        to: Option<Address>,
+        input: Vec<u8>,
+    ) -> TxRequest {
         let nonce = self.nonces[from];
         self.nonces[from] += 1;
         let gas = match action {
@@ -534,13 +545,19 @@ impl Chain {
     async fn mine(&mut self, txs: &[TxRequest]) -> Result<Vec<Value>, DevnetError> {
         let mut sent = Vec::with_capacity(txs.len());
         for tx in txs {
-            let hash: B256 = call(&self.client, "eth_sendTransaction", json!([tx.to_json()])).await?;
+            let hash: B256 =
+                call(&self.client, "eth_sendTransaction", json!([tx.to_json()])).await?;
             sent.push(hash);
         }
         self.number += 1;
         let number = self.number;
         let timestamp = GENESIS_TIMESTAMP + number * BLOCK_INTERVAL;
-        call::<Value>(&self.client, "evm_setNextBlockTimestamp", json!([timestamp])).await?;
+        call::<Value>(
+            &self.client,
+            "evm_setNextBlockTimestamp",
+            json!([timestamp]),
+        )
+        .await?;
         call::<Value>(&self.client, "evm_mine", json!([])).await?;
         let mined: Mined = call(
             &self.client,
@@ -588,7 +605,8 @@ fn setup_txs(chain: &mut Chain) -> Result<(Vec<TxRequest>, Apps), DevnetError> {
         reverting: deployer.create(2),
     };
     let mut token_code = Contract::Erc20.creation_code()?.to_vec();
-    token_code.extend(("Snowline ICM Fee Token".to_string(), "FEE".to_string()).abi_encode_params());
+    token_code
+        .extend(("Snowline ICM Fee Token".to_string(), "FEE".to_string()).abi_encode_params());
     let mut txs = vec![
         chain.tx(Action::Deploy(Contract::Erc20), 0, None, token_code),
         chain.tx(
@@ -616,7 +634,12 @@ fn setup_txs(chain: &mut Chain) -> Result<(Vec<TxRequest>, Apps), DevnetError> {
             spender: TELEPORTER_V1,
             amount: U256::MAX,
         };
-        txs.push(chain.tx(Action::Erc20Approve, a, Some(apps.token), approve.abi_encode()));
+        txs.push(chain.tx(
+            Action::Erc20Approve,
+            a,
+            Some(apps.token),
+            approve.abi_encode(),
+        ));
     }
     Ok((txs, apps))
 }
@@ -630,16 +653,20 @@ fn sent_message(receipt: &Value, source: B256) -> Result<(WarpPayload, B256), De
     let mut warp = None;
     let mut id = None;
     for log in logs {
-        let topics: Vec<B256> = serde_json::from_value(log["topics"].clone())
-            .map_err(|e| bad(&e.to_string()))?;
+        let topics: Vec<B256> =
+            serde_json::from_value(log["topics"].clone()).map_err(|e| bad(&e.to_string()))?;
         let data: Bytes =
             serde_json::from_value(log["data"].clone()).map_err(|e| bad(&e.to_string()))?;
         let emitter: Address =
             serde_json::from_value(log["address"].clone()).map_err(|e| bad(&e.to_string()))?;
         match topics.first() {
-            Some(t) if *t == IWarpMessenger::SendWarpMessage::SIGNATURE_HASH && emitter == WARP_PRECOMPILE => {
-                let e = IWarpMessenger::SendWarpMessage::decode_raw_log(topics.iter().copied(), &data)
-                    .map_err(|e| bad(&e.to_string()))?;
+            Some(t)
+                if *t == IWarpMessenger::SendWarpMessage::SIGNATURE_HASH
+                    && emitter == WARP_PRECOMPILE =>
+            {
+                let e =
+                    IWarpMessenger::SendWarpMessage::decode_raw_log(topics.iter().copied(), &data)
+                        .map_err(|e| bad(&e.to_string()))?;
                 warp = Some(parse_unsigned(&e.message).ok_or_else(|| bad("not a Warp message"))?);
             }
             Some(t)
@@ -749,14 +776,24 @@ pub async fn run_icm_scenario(urls: [&str; 2], seed: u64) -> Result<IcmRun, Devn
                                 amount: U256::from(*fee),
                             },
                             requiredGasLimit: U256::from(REQUIRED_GAS),
-                            allowedRelayerAddresses: allowed.iter().map(|a| chain.accounts[*a]).collect(),
+                            allowedRelayerAddresses: allowed
+                                .iter()
+                                .map(|a| chain.accounts[*a])
+                                .collect(),
                             message: format!("snowline devnet ICM message {label} (seed {seed})")
                                 .into_bytes()
                                 .into(),
                         };
                         sends.push((txs.len(), *label));
-                        let call = ITeleporterMessenger::sendCrossChainMessageCall { messageInput: input };
-                        chain.tx(Action::IcmSend, *from, Some(TELEPORTER_V1), call.abi_encode())
+                        let call = ITeleporterMessenger::sendCrossChainMessageCall {
+                            messageInput: input,
+                        };
+                        chain.tx(
+                            Action::IcmSend,
+                            *from,
+                            Some(TELEPORTER_V1),
+                            call.abi_encode(),
+                        )
                     }
                     Step::AddFee {
                         label,
@@ -772,7 +809,12 @@ pub async fn run_icm_scenario(urls: [&str; 2], seed: u64) -> Result<IcmRun, Devn
                             feeTokenAddress: apps.token,
                             additionalFeeAmount: U256::from(*amount),
                         };
-                        chain.tx(Action::IcmAddFee, *from, Some(TELEPORTER_V1), call.abi_encode())
+                        chain.tx(
+                            Action::IcmAddFee,
+                            *from,
+                            Some(TELEPORTER_V1),
+                            call.abi_encode(),
+                        )
                     }
                     Step::Relay {
                         label,
@@ -823,7 +865,12 @@ pub async fn run_icm_scenario(urls: [&str; 2], seed: u64) -> Result<IcmRun, Devn
                         let call = ITeleporterMessenger::redeemRelayerRewardsCall {
                             feeTokenAddress: apps.token,
                         };
-                        chain.tx(Action::IcmRedeem, *from, Some(TELEPORTER_V1), call.abi_encode())
+                        chain.tx(
+                            Action::IcmRedeem,
+                            *from,
+                            Some(TELEPORTER_V1),
+                            call.abi_encode(),
+                        )
                     }
                 };
                 txs.push(tx);
@@ -833,7 +880,11 @@ pub async fn run_icm_scenario(urls: [&str; 2], seed: u64) -> Result<IcmRun, Devn
                 let (warp, id) = sent_message(&receipts[i], chain.id)?;
                 let message = TeleporterMessage::abi_decode(&warp.payload)
                     .map_err(|e| DevnetError::Unexpected(format!("{label}: {e}")))?;
-                let rule = message_id(chain.id, message.destinationBlockchainID, message.messageNonce);
+                let rule = message_id(
+                    chain.id,
+                    message.destinationBlockchainID,
+                    message.messageNonce,
+                );
                 if rule != id {
                     return Err(DevnetError::Unexpected(format!(
                         "{label}: the messenger's id {id} is not the rule's {rule}"
@@ -878,7 +929,12 @@ fn receive(chain: &mut Chain, relayer: usize, reward: usize) -> TxRequest {
         messageIndex: 0,
         relayerRewardAddress: chain.accounts[reward],
     };
-    chain.tx(Action::IcmReceive, relayer, Some(TELEPORTER_V1), call.abi_encode())
+    chain.tx(
+        Action::IcmReceive,
+        relayer,
+        Some(TELEPORTER_V1),
+        call.abi_encode(),
+    )
 }
 
 /// Two fresh anvils (the C-Chain, then the L1) on free ports after the ICM scenario of `seed`.
@@ -926,7 +982,10 @@ mod tests {
         m.extend_from_slice(&(call.len() as u32).to_be_bytes());
         m.extend_from_slice(&call);
         let w = parse_unsigned(&m).unwrap();
-        assert_eq!((w.source, w.origin, w.payload), (C_CHAIN_BLOCKCHAIN_ID, TELEPORTER_V1, payload));
+        assert_eq!(
+            (w.source, w.origin, w.payload),
+            (C_CHAIN_BLOCKCHAIN_ID, TELEPORTER_V1, payload)
+        );
         m.push(0);
         assert!(parse_unsigned(&m).is_none());
     }

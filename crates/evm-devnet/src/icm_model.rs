@@ -127,10 +127,8 @@ impl IcmModel {
         let mut order: Vec<B256> = Vec::new();
         let mut found: BTreeMap<B256, Partial> = BTreeMap::new();
         for lines in recordings {
-            let chain_id = q(&lines
-                .iter()
-                .find(|l| l["method"] == "eth_chainId")
-                .unwrap()["result"]);
+            let chain_id =
+                q(&lines.iter().find(|l| l["method"] == "eth_chainId").unwrap()["result"]);
             let mut here: Option<B256> = None;
             for block in blocks(lines) {
                 let Some(receipts) = block.receipts.as_array() else {
@@ -161,10 +159,11 @@ impl IcmModel {
                                 chains.insert(chain_id, e.blockchainID);
                             }
                             t if t == T::SendCrossChainMessage::SIGNATURE_HASH => {
-                                let e =
-                                    T::SendCrossChainMessage::decode_raw_log(topics, &data).unwrap();
+                                let e = T::SendCrossChainMessage::decode_raw_log(topics, &data)
+                                    .unwrap();
                                 let p = entry(&mut found, &mut order, e.messageID);
-                                p.source = Some(here.expect("a send before BlockchainIDInitialized"));
+                                p.source =
+                                    Some(here.expect("a send before BlockchainIDInitialized"));
                                 p.destination = Some(e.destinationBlockchainID);
                                 p.message = Some(e.message);
                                 let fee = (e.feeInfo.feeTokenAddress, e.feeInfo.amount);
@@ -186,7 +185,8 @@ impl IcmModel {
                                     .unwrap();
                                 let p = entry(&mut found, &mut order, e.messageID);
                                 p.source.get_or_insert(e.sourceBlockchainID);
-                                p.destination.get_or_insert(e.message.destinationBlockchainID);
+                                p.destination
+                                    .get_or_insert(e.message.destinationBlockchainID);
                                 p.message.get_or_insert(e.message);
                                 p.destination_tx = Some((tx, e.deliverer, e.rewardRedeemer));
                             }
@@ -201,11 +201,12 @@ impl IcmModel {
                             }
                             t if t == T::ReceiptReceived::SIGNATURE_HASH => {
                                 let e = T::ReceiptReceived::decode_raw_log(topics, &data).unwrap();
-                                entry(&mut found, &mut order, e.messageID).receipt = Some(ReceiptSeen {
-                                    tx,
-                                    relayer_reward_address: e.relayerRewardAddress,
-                                    fee: (e.feeInfo.feeTokenAddress, e.feeInfo.amount),
-                                });
+                                entry(&mut found, &mut order, e.messageID).receipt =
+                                    Some(ReceiptSeen {
+                                        tx,
+                                        relayer_reward_address: e.relayerRewardAddress,
+                                        fee: (e.feeInfo.feeTokenAddress, e.feeInfo.amount),
+                                    });
                             }
                             _ => {}
                         }

@@ -2,9 +2,11 @@
 //! model: each message has the status and fields the scenario plans, its id is the Teleporter
 //! rule computed here by hand, and the events' topic 0 are the v1 ones.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use alloy_primitives::{Address, B256, U256, keccak256};
 use alloy_sol_types::SolEvent;
-use snowline_evm_devnet::icm::{IWarpMessenger, ITeleporterMessenger as T};
+use snowline_evm_devnet::icm::{ITeleporterMessenger as T, IWarpMessenger};
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage, Status};
 use snowline_evm_devnet::icm_recording_path;
 
@@ -14,15 +16,42 @@ fn h(s: &str) -> B256 {
 
 /// The v1 events' topic 0 (`shared/reference/warp-icm-pchain.md` part B, A5).
 const TOPICS: [(&str, &str); 9] = [
-    ("SendCrossChainMessage(bytes32,bytes32,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes),(address,uint256))", "0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8"),
-    ("ReceiveCrossChainMessage(bytes32,bytes32,address,address,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes))", "0x292ee90bbaf70b5d4936025e09d56ba08f3e421156b6a568cf3c2840d9343e34"),
-    ("MessageExecuted(bytes32,bytes32)", "0x34795cc6b122b9a0ae684946319f1e14a577b4e8f9b3dda9ac94c21a54d3188c"),
-    ("MessageExecutionFailed(bytes32,bytes32,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes))", "0x4619adc1017b82e02eaefac01a43d50d6d8de4460774bc370c3ff0210d40c985"),
-    ("ReceiptReceived(bytes32,bytes32,address,(address,uint256))", "0xd13a7935f29af029349bed0a2097455b91fd06190a30478c575db3f31e00bf57"),
-    ("AddFeeAmount(bytes32,(address,uint256))", "0xc1bfd1f1208927dfbd414041dcb5256e6c9ad90dd61aec3249facbd34ff7b3e1"),
-    ("RelayerRewardsRedeemed(address,address,uint256)", "0x3294c84e5b0f29d9803655319087207bc94f4db29f7927846944822773780b88"),
-    ("BlockchainIDInitialized(bytes32)", "0x1eac640109dc937d2a9f42735a05f794b39a5e3759d681951d671aabbce4b104"),
-    ("SendWarpMessage(address,bytes32,bytes)", "0x56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d"),
+    (
+        "SendCrossChainMessage(bytes32,bytes32,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes),(address,uint256))",
+        "0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8",
+    ),
+    (
+        "ReceiveCrossChainMessage(bytes32,bytes32,address,address,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes))",
+        "0x292ee90bbaf70b5d4936025e09d56ba08f3e421156b6a568cf3c2840d9343e34",
+    ),
+    (
+        "MessageExecuted(bytes32,bytes32)",
+        "0x34795cc6b122b9a0ae684946319f1e14a577b4e8f9b3dda9ac94c21a54d3188c",
+    ),
+    (
+        "MessageExecutionFailed(bytes32,bytes32,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes))",
+        "0x4619adc1017b82e02eaefac01a43d50d6d8de4460774bc370c3ff0210d40c985",
+    ),
+    (
+        "ReceiptReceived(bytes32,bytes32,address,(address,uint256))",
+        "0xd13a7935f29af029349bed0a2097455b91fd06190a30478c575db3f31e00bf57",
+    ),
+    (
+        "AddFeeAmount(bytes32,(address,uint256))",
+        "0xc1bfd1f1208927dfbd414041dcb5256e6c9ad90dd61aec3249facbd34ff7b3e1",
+    ),
+    (
+        "RelayerRewardsRedeemed(address,address,uint256)",
+        "0x3294c84e5b0f29d9803655319087207bc94f4db29f7927846944822773780b88",
+    ),
+    (
+        "BlockchainIDInitialized(bytes32)",
+        "0x1eac640109dc937d2a9f42735a05f794b39a5e3759d681951d671aabbce4b104",
+    ),
+    (
+        "SendWarpMessage(address,bytes32,bytes)",
+        "0x56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d",
+    ),
 ];
 
 #[test]
@@ -61,9 +90,10 @@ fn the_committed_messenger_emits_the_v1_topics() {
             "{sig} not in the runtime code"
         );
     }
-    let fixture: serde_json::Value =
-        serde_json::from_str(include_str!("../../../fixtures/evm/contracts/WarpStandIn.json"))
-            .unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../fixtures/evm/contracts/WarpStandIn.json"
+    ))
+    .unwrap();
     let code = fixture["deployedBytecode"].as_str().unwrap().to_lowercase();
     assert!(code.contains(&format!("7f{}", &TOPICS[8].1[2..])));
 }
@@ -71,7 +101,9 @@ fn the_committed_messenger_emits_the_v1_topics() {
 /// `keccak256(abi.encode(address(this), sourceBlockchainID, destinationBlockchainID, nonce))`,
 /// ABI words built by hand.
 fn rule(source: B256, destination: B256, nonce: u64) -> B256 {
-    let teleporter: Address = "0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf".parse().unwrap();
+    let teleporter: Address = "0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf"
+        .parse()
+        .unwrap();
     let mut words = vec![0u8; 12];
     words.extend_from_slice(teleporter.as_slice());
     words.extend_from_slice(source.as_slice());
@@ -112,6 +144,10 @@ fn account(i: usize) -> Address {
         .unwrap()
 }
 
+/// Source, destination, nonce, status, executed, receipt back, fee additions, the receipt
+/// nonces it carried.
+type Row = (B256, B256, u64, Status, Option<bool>, bool, usize, Vec<u64>);
+
 fn find(m: &IcmModel, id: B256) -> &ModelMessage {
     m.message(id).unwrap_or_else(|| panic!("no message {id}"))
 }
@@ -129,16 +165,87 @@ fn every_message_has_the_planned_status_and_fields() {
     let m = model();
     let unknown = keccak256("snowline evm devnet: a chain no devnet runs");
     let unindexed = keccak256("snowline evm devnet: a source chain nobody indexes");
-    // (source, destination, nonce, status, executed, receipt back, fee additions, carried receipt nonces)
-    let plan: [(B256, B256, u64, Status, Option<bool>, bool, usize, Vec<u64>); 8] = [
-        (c_chain(), l1(), 1, Status::Delivered, Some(true), true, 0, vec![]),
-        (c_chain(), l1(), 2, Status::Delivered, Some(false), true, 0, vec![]),
-        (c_chain(), unknown, 3, Status::Pending, None, false, 1, vec![]),
-        (c_chain(), l1(), 4, Status::Delivered, Some(true), true, 1, vec![]),
-        (l1(), c_chain(), 1, Status::Delivered, Some(true), true, 0, vec![]),
-        (unindexed, l1(), 1, Status::DeliveredSourceNotIndexed, Some(true), false, 0, vec![]),
-        (l1(), c_chain(), 2, Status::Delivered, Some(true), true, 0, vec![1, 2, 4]),
-        (c_chain(), l1(), 5, Status::Delivered, Some(true), false, 0, vec![1, 2]),
+    let plan: [Row; 8] = [
+        (
+            c_chain(),
+            l1(),
+            1,
+            Status::Delivered,
+            Some(true),
+            true,
+            0,
+            vec![],
+        ),
+        (
+            c_chain(),
+            l1(),
+            2,
+            Status::Delivered,
+            Some(false),
+            true,
+            0,
+            vec![],
+        ),
+        (
+            c_chain(),
+            unknown,
+            3,
+            Status::Pending,
+            None,
+            false,
+            1,
+            vec![],
+        ),
+        (
+            c_chain(),
+            l1(),
+            4,
+            Status::Delivered,
+            Some(true),
+            true,
+            1,
+            vec![],
+        ),
+        (
+            l1(),
+            c_chain(),
+            1,
+            Status::Delivered,
+            Some(true),
+            true,
+            0,
+            vec![],
+        ),
+        (
+            unindexed,
+            l1(),
+            1,
+            Status::DeliveredSourceNotIndexed,
+            Some(true),
+            false,
+            0,
+            vec![],
+        ),
+        (
+            l1(),
+            c_chain(),
+            2,
+            Status::Delivered,
+            Some(true),
+            true,
+            0,
+            vec![1, 2, 4],
+        ),
+        (
+            c_chain(),
+            l1(),
+            5,
+            Status::Delivered,
+            Some(true),
+            false,
+            0,
+            vec![1, 2],
+        ),
     ];
     for (source, dest, nonce, status, executed, receipt, additions, carried) in plan {
         let id = rule(source, dest, nonce);
@@ -155,14 +262,25 @@ fn every_message_has_the_planned_status_and_fields() {
         assert_eq!(nonces, carried, "{what}");
         // Where each event was: sends on the source's chain, deliveries on the destination's.
         let chain_of = |b: B256| m.chains.iter().find(|(_, id)| **id == b).map(|(c, _)| *c);
-        assert_eq!(msg.source_tx.map(|t| t.chain_id), chain_of(source), "{what}");
+        assert_eq!(
+            msg.source_tx.map(|t| t.chain_id),
+            chain_of(source),
+            "{what}"
+        );
         assert_eq!(
             msg.destination_tx.map(|(t, _, _)| t.chain_id),
-            if status == Status::Pending { None } else { chain_of(dest) },
+            if status == Status::Pending {
+                None
+            } else {
+                chain_of(dest)
+            },
             "{what}"
         );
         if let (Some(r), Some(fee)) = (msg.receipt, msg.fee) {
-            assert_eq!(r.fee, fee, "{what}: the relayer earns the fee after additions");
+            assert_eq!(
+                r.fee, fee,
+                "{what}: the relayer earns the fee after additions"
+            );
             assert_eq!(Some(r.tx.chain_id), chain_of(source), "{what}");
         }
         if let (Some(i), Some(f)) = (msg.initial_fee, msg.fee) {

@@ -2,6 +2,8 @@
 //! giving the same blocks and recordings, the committed recording reproduced byte for byte.
 //! Skipped with a message when anvil is missing, unless `SNOWLINE_REQUIRE_EVM=1` (CI).
 
+#![allow(clippy::unwrap_used)]
+
 use serde_json::Value;
 use snowline_evm_devnet::icm::{Expected, ICM_CHAINS, message_id, record_icm, start_icm_devnet};
 use snowline_evm_devnet::icm_model::{IcmModel, Status};
@@ -26,7 +28,9 @@ async fn icm_messages_end_as_planned() {
     let mut recorded = Vec::new();
     for anvil in &anvils {
         let mut out = Vec::new();
-        snowline_evm_devnet::record(&anvil.url(), &mut out).await.unwrap();
+        snowline_evm_devnet::record(&anvil.url(), &mut out)
+            .await
+            .unwrap();
         recorded.push(lines(&out));
     }
     let model = IcmModel::from_lines(&recorded);
@@ -51,7 +55,11 @@ async fn icm_messages_end_as_planned() {
         assert_eq!(seen.status, status, "{}", planned.label);
         assert_eq!(seen.executed, executed, "{}", planned.label);
         assert_eq!(seen.receipt.is_some(), receipt, "{}", planned.label);
-        assert_eq!(seen.source_blockchain_id, planned.source, "{}", planned.label);
+        assert_eq!(
+            seen.source_blockchain_id, planned.source,
+            "{}",
+            planned.label
+        );
     }
 }
 
