@@ -306,3 +306,24 @@ fn every_message_has_the_planned_status_and_fields() {
     let l1m = find(&m, rule(l1(), c_chain(), 1));
     assert_eq!(l1m.initial_fee.unwrap().1, U256::ZERO, "l1 is fee-less");
 }
+
+/// `evm-replay` serves the ICM recordings like the devnet's: every recorded call answers its
+/// recorded result.
+#[test]
+fn the_replay_answers_every_recorded_icm_call() {
+    for chain_id in [43112, 99999] {
+        let path = icm_recording_path(chain_id);
+        let recording = snowline_evm_devnet::Recording::load(&path).unwrap();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let method = v["method"].as_str().unwrap();
+            match recording.answer(method, &v["params"]) {
+                Ok(text) => {
+                    let answered: serde_json::Value = serde_json::from_str(&text).unwrap();
+                    assert_eq!(answered, v["result"], "{method} {}", v["params"]);
+                }
+                Err(e) => assert!(v.get("error").is_some(), "{method}: {e:?}"),
+            }
+        }
+    }
+}
