@@ -24,6 +24,16 @@ pub enum Contract {
     ClaimsAll,
     /// `src/NoSupply.sol`: an ERC-20 `Transfer` and `decimals()`, no `totalSupply()`.
     NoSupply,
+    /// `src/Icm.sol` `DevnetTeleporterMessenger`: the v1 TeleporterMessenger ABI, placed at
+    /// [`crate::icm::TELEPORTER_V1`].
+    Teleporter,
+    /// `src/Icm.sol` `WarpStandIn`: the Warp precompile's interface, placed at
+    /// [`crate::icm::WARP_PRECOMPILE`].
+    WarpStandIn,
+    /// `src/Icm.sol` `IcmReceiver`: accepts every Teleporter message.
+    IcmReceiver,
+    /// `src/Icm.sol` `IcmRevertingReceiver`: rejects every Teleporter message.
+    IcmRevertingReceiver,
 }
 
 impl Contract {
@@ -44,20 +54,42 @@ impl Contract {
             Contract::Probe165 => include_str!("../../../fixtures/evm/contracts/Probe165.json"),
             Contract::ClaimsAll => include_str!("../../../fixtures/evm/contracts/ClaimsAll.json"),
             Contract::NoSupply => include_str!("../../../fixtures/evm/contracts/NoSupply.json"),
+            Contract::Teleporter => {
+                include_str!("../../../fixtures/evm/contracts/DevnetTeleporterMessenger.json")
+            }
+            Contract::WarpStandIn => {
+                include_str!("../../../fixtures/evm/contracts/WarpStandIn.json")
+            }
+            Contract::IcmReceiver => {
+                include_str!("../../../fixtures/evm/contracts/IcmReceiver.json")
+            }
+            Contract::IcmRevertingReceiver => {
+                include_str!("../../../fixtures/evm/contracts/IcmRevertingReceiver.json")
+            }
         }
+    }
+
+    /// The runtime code, for the contracts placed with `anvil_setCode` (`Teleporter`,
+    /// `WarpStandIn`); an error for the others.
+    pub fn runtime_code(self) -> Result<Bytes, DevnetError> {
+        self.code("deployedBytecode")
     }
 
     /// The creation code (constructor arguments not included).
     pub fn creation_code(self) -> Result<Bytes, DevnetError> {
+        self.code("bytecode")
+    }
+
+    fn code(self, field: &str) -> Result<Bytes, DevnetError> {
         let json: serde_json::Value = serde_json::from_str(self.fixture())
             .map_err(|e| DevnetError::Fixture(format!("{self:?}: {e}")))?;
         let text = json
-            .get("bytecode")
+            .get(field)
             .and_then(serde_json::Value::as_str)
-            .ok_or_else(|| DevnetError::Fixture(format!("{self:?}: no bytecode")))?;
+            .ok_or_else(|| DevnetError::Fixture(format!("{self:?}: no {field}")))?;
         let code = hex::decode(text).map_err(|e| DevnetError::Fixture(format!("{self:?}: {e}")))?;
         if code.is_empty() {
-            return Err(DevnetError::Fixture(format!("{self:?}: empty bytecode")));
+            return Err(DevnetError::Fixture(format!("{self:?}: empty {field}")));
         }
         Ok(code.into())
     }
@@ -93,6 +125,11 @@ alloy_sol_types::sol! {
         function nested(address child, address next);
     }
 
+    /// The ERC-20 approval the ICM scenario gives the messenger for its fees.
+    interface Erc20Approve {
+        function approve(address spender, uint256 amount);
+    }
+
     /// The token metadata the recording asks of each token contract (ERC-20, ERC-721
     /// metadata, ERC-1155 metadata URI, ERC-165).
     interface Metadata {
@@ -122,9 +159,17 @@ mod tests {
             Contract::Probe165,
             Contract::ClaimsAll,
             Contract::NoSupply,
+            Contract::Teleporter,
+            Contract::WarpStandIn,
+            Contract::IcmReceiver,
+            Contract::IcmRevertingReceiver,
         ] {
             assert!(c.creation_code().unwrap().len() > 100, "{c:?}");
         }
+        for c in [Contract::Teleporter, Contract::WarpStandIn] {
+            assert!(c.runtime_code().unwrap().len() > 100, "{c:?}");
+        }
+        assert!(Contract::IcmReceiver.runtime_code().is_err());
     }
 
     /// Selectors as the ERCs define them (EIP-20, EIP-721, EIP-1155, EIP-165 texts).

@@ -18,6 +18,17 @@ pub fn recording_path(chain_id: u64) -> PathBuf {
         .join(format!("{chain_id}.jsonl"))
 }
 
+/// The seed of the committed ICM recording (`fixtures/evm/icm/`).
+pub const ICM_SEED: u64 = 1;
+
+/// The committed ICM recording of `chain_id` (43112 or 99999):
+/// `fixtures/evm/icm/<chain id>.jsonl`, [`crate::icm::record_icm`] of [`ICM_SEED`].
+pub fn icm_recording_path(chain_id: u64) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/evm/icm")
+        .join(format!("{chain_id}.jsonl"))
+}
+
 /// Starts a fresh anvil for `config.chain_id` on a free port, runs the scenario on it and
 /// returns the running node with what the scenario left.
 pub async fn start_devnet(config: &ScenarioConfig) -> Result<(Anvil, ScenarioRun), DevnetError> {

@@ -88,6 +88,16 @@ pub enum Action {
     FactoryNested,
     /// ERC-20 `transfer` of more than the sender holds: reverts at the top.
     Erc20TransferReverts,
+    /// ERC-20 `approve` of the Teleporter messenger for its fees (ICM scenario).
+    Erc20Approve,
+    /// `sendCrossChainMessage` (ICM scenario).
+    IcmSend,
+    /// `addFeeAmount` (ICM scenario).
+    IcmAddFee,
+    /// `receiveCrossChainMessage` by a relayer (ICM scenario).
+    IcmReceive,
+    /// `redeemRelayerRewards` (ICM scenario).
+    IcmRedeem,
 }
 
 impl Action {

@@ -7,19 +7,24 @@
 //! `evm-devnet record [OPTIONS] --out FILE`: runs it on a fresh anvil and writes the recording.
 //! `evm-devnet record-fixtures [--out DIR]`: the committed recording, one file per chain
 //! (default `fixtures/evm/devnet`).
+//! `evm-devnet record-icm [--seed S] [--out DIR]`: the ICM scenario on two fresh anvils (C-Chain
+//! 43112 and L1 99999), one recording per chain (default `fixtures/evm/icm`, seed 1: the
+//! committed one).
 //! OPTIONS: `--chain-id N` (43112), `--seed S` (1), `--blocks B` (12), `--txs T` (16 per block).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use snowline_evm_devnet::{
-    Anvil, AnvilConfig, C_CHAIN_ID, RECORDED_CHAINS, ScenarioConfig, record_scenario, run_scenario,
+    Anvil, AnvilConfig, C_CHAIN_ID, ICM_SEED, RECORDED_CHAINS, ScenarioConfig, record_scenario,
+    run_scenario,
 };
 
 const USAGE: &str =
     "usage: evm-devnet run [--chain-id N] [--seed S] [--blocks B] [--txs T] [--port P]
        evm-devnet record [--chain-id N] [--seed S] [--blocks B] [--txs T] --out FILE
-       evm-devnet record-fixtures [--out DIR]";
+       evm-devnet record-fixtures [--out DIR]
+       evm-devnet record-icm [--seed S] [--out DIR]";
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
@@ -41,13 +46,17 @@ async fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let command = args.next().unwrap_or_default();
     let mut config = ScenarioConfig::small(C_CHAIN_ID);
+    let mut seed_given = false;
     let mut port = 0u16;
     let mut out: Option<PathBuf> = None;
     let mut stdin_bound = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--chain-id" => config.chain_id = number(&arg, args.next())?,
-            "--seed" => config.seed = number(&arg, args.next())?,
+            "--seed" => {
+                config.seed = number(&arg, args.next())?;
+                seed_given = true;
+            }
             "--blocks" => config.blocks = number(&arg, args.next())?,
             "--txs" => config.txs_per_block = number(&arg, args.next())?,
             "--port" => port = number(&arg, args.next())?,
@@ -90,6 +99,18 @@ async fn run() -> Result<(), String> {
             for chain_id in RECORDED_CHAINS {
                 let config = ScenarioConfig::small(chain_id);
                 let bytes = record_scenario(&config).await.map_err(|e| e.to_string())?;
+                write(&dir.join(format!("{chain_id}.jsonl")), &bytes)?;
+            }
+            Ok(())
+        }
+        "record-icm" => {
+            let dir = out.unwrap_or_else(|| "fixtures/evm/icm".into());
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let seed = if seed_given { config.seed } else { ICM_SEED };
+            let recordings = snowline_evm_devnet::icm::record_icm(seed)
+                .await
+                .map_err(|e| e.to_string())?;
+            for (chain_id, bytes) in snowline_evm_devnet::icm::ICM_CHAINS.iter().zip(recordings) {
                 write(&dir.join(format!("{chain_id}.jsonl")), &bytes)?;
             }
             Ok(())
