@@ -39,13 +39,21 @@ pub const C_CHAIN_BLOCKCHAIN_ID: B256 = B256::new([
     0x67, 0x7f, 0x8d, 0x61, 0x81, 0xef, 0x31, 0x84, 0x87, 0x08, 0xb4, 0xe5, 0x5e, 0xad, 0x76, 0x67,
 ]);
 
+/// The L1 99999's blockchain id: the id of the devnet P-Chain's `CreateChainTx` whose genesis
+/// names EVM chain 99999 (`mCAkA78CiH4yyVSzKi13uuzeWTDhDYGmbFvYbyheqvpewvuy3`), so the chain that
+/// carries its ICM messages is the one the P-Chain created.
+pub const L1_BLOCKCHAIN_ID: B256 = B256::new([
+    0x64, 0x58, 0x37, 0x60, 0x06, 0x5a, 0xee, 0xbd, 0xc3, 0x27, 0xf4, 0x62, 0x7b, 0x20, 0x33, 0xf0,
+    0x42, 0x75, 0xca, 0xef, 0xca, 0x64, 0xb8, 0xfa, 0x89, 0xd8, 0x89, 0xc7, 0x66, 0x74, 0x74, 0xef,
+]);
+
 /// The blockchain id the devnet gives the EVM chain `chain_id`: the local C-Chain's for 43112,
-/// else `keccak256("snowline evm devnet blockchain <chain id>")`.
+/// the P-Chain-created L1's for 99999, else `keccak256("snowline evm devnet blockchain <id>")`.
 pub fn blockchain_id(chain_id: u64) -> B256 {
-    if chain_id == C_CHAIN_ID {
-        C_CHAIN_BLOCKCHAIN_ID
-    } else {
-        keccak256(format!("snowline evm devnet blockchain {chain_id}"))
+    match chain_id {
+        C_CHAIN_ID => C_CHAIN_BLOCKCHAIN_ID,
+        L1_CHAIN_ID => L1_BLOCKCHAIN_ID,
+        _ => keccak256(format!("snowline evm devnet blockchain {chain_id}")),
     }
 }
 

@@ -118,8 +118,12 @@ fn c_chain() -> B256 {
     h("0xee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667")
 }
 
+/// The chain the devnet's P-Chain created for EVM chain 99999 (its `CreateChainTx` id, cb58).
 fn l1() -> B256 {
-    keccak256("snowline evm devnet blockchain 99999")
+    let id: snowline_types::Id = "mCAkA78CiH4yyVSzKi13uuzeWTDhDYGmbFvYbyheqvpewvuy3"
+        .parse()
+        .unwrap();
+    B256::from_slice(id.as_ref())
 }
 
 fn model() -> IcmModel {
@@ -326,4 +330,42 @@ fn the_replay_answers_every_recorded_icm_call() {
             }
         }
     }
+}
+
+/// The L1's blockchain id is the id of the devnet P-Chain's `CreateChainTx` whose genesis names
+/// EVM chain 99999: read from the committed P-Chain blocks (`fixtures/devnet/containers.jsonl`)
+/// with snowline-types' P-Chain block parser, not from the scenario's code.
+#[test]
+fn the_l1_is_the_chain_the_p_chain_created() {
+    use snowline_types::container::{ContainerRecord, IndexPath};
+    use snowline_types::platformvm::{UnsignedTx, parse_block};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/devnet/containers.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("the devnet fixture");
+    let mut created = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let line = ContainerRecord::parse_json_line(line).expect("a container line");
+        if line.record.path != IndexPath::PBlock {
+            continue;
+        }
+        let block = parse_block(&line.record.bytes)
+            .expect("a P-Chain block")
+            .block;
+        for (tx, id) in block.block.txs().into_iter().zip(&block.tx_ids) {
+            if let UnsignedTx::CreateChainTx(c) = &tx.unsigned {
+                let genesis: serde_json::Value =
+                    serde_json::from_slice(&c.genesis_data).unwrap_or_default();
+                if genesis["config"]["chainId"] == 99999 {
+                    created.push(*id);
+                }
+            }
+        }
+    }
+    assert_eq!(created.len(), 1, "one chain 99999 created: {created:?}");
+    assert_eq!(
+        created[0].as_ref(),
+        snowline_evm_devnet::icm::blockchain_id(99999).as_slice()
+    );
 }
