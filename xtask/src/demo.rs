@@ -139,6 +139,10 @@ fn start_metrics(bin: &std::path::Path, sources: &str) -> Result<Option<Reaped>,
     Ok(Some(Reaped(child)))
 }
 
+/// The blockchain id of the L1 99999: the devnet P-Chain's `CreateChainTx` for it (pinned by
+/// `crates/evm-devnet/tests/icm.rs`), so `/v1/chains/{blockchainId}` and ICM messages name it.
+const L1_BLOCKCHAIN_ID: &str = "mCAkA78CiH4yyVSzKi13uuzeWTDhDYGmbFvYbyheqvpewvuy3";
+
 /// Writes the sources file that has `data-api` index the demo's EVM chains (the L1 described
 /// there, the C-Chain being in the built-in registry); returns its path.
 fn write_evm_sources() -> Result<String, String> {
@@ -151,7 +155,8 @@ fn write_evm_sources() -> Result<String, String> {
             } else {
                 format!(
                     r#"{{"chainId": "{id}", "rpcUrl": "{rpc}", "network": "local",
-  "chainName": "Snowline devnet {name}", "networkToken": {{"name": "Snow", "symbol": "SNOW", "decimals": 18}}}}"#
+  "chainName": "Snowline devnet {name}", "blockchainId": "{L1_BLOCKCHAIN_ID}",
+  "networkToken": {{"name": "Snow", "symbol": "SNOW", "decimals": 18}}}}"#
                 )
             }
         })
