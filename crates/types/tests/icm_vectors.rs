@@ -195,6 +195,23 @@ fn malformed_payloads_are_errors() {
     let mut long = call.payload.clone();
     long.extend_from_slice(&word(0));
     assert!(decode_teleporter_message(&long).is_err());
+    // Decodable, canonical length, but the three empty tails' offsets in reverse order (found by
+    // icm_proptest): not what abi.encode writes.
+    let a = [0u8; 32];
+    let mut words = vec![
+        word(0x20),
+        word(1),
+        a.to_vec(),
+        a.to_vec(),
+        a.to_vec(),
+        word(1),
+    ];
+    words.extend([word(0x140), word(0x120), word(0x100)]);
+    words.extend([word(0), word(0), word(0)]);
+    let reordered = words.concat();
+    assert!(decode_teleporter_message(&reordered).is_err());
+    words.swap(6, 8);
+    assert!(decode_teleporter_message(&words.concat()).is_ok());
 }
 
 #[test]

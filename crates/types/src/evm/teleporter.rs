@@ -287,12 +287,12 @@ fn decode<E: SolEvent>(topics: &[B256], data: &[u8]) -> Result<E, TeleporterLogE
             reason: e.to_string(),
         }
     })?;
-    // The validating decoder accepts bytes after the encoding; `emit` writes none.
-    let size = decoded.encode_data().len();
-    if size != data.len() {
+    // The validating decoder accepts trailing bytes and offsets other than the canonical ones;
+    // `emit` writes neither.
+    if decoded.encode_data() != data {
         return Err(TeleporterLogError::Abi {
             event,
-            reason: format!("{} bytes of data, the encoding has {size}", data.len()),
+            reason: "data is not the canonical encoding".into(),
         });
     }
     Ok(decoded)
@@ -403,13 +403,12 @@ pub fn decode_teleporter_message(
 ) -> Result<TeleporterMessage, TeleporterPayloadError> {
     let message = <TeleporterMessage as SolType>::abi_decode_validate(bytes)
         .map_err(|e| TeleporterPayloadError::Abi(e.to_string()))?;
-    // The validating decoder accepts bytes after the encoding; `abi.encode` writes none.
-    let size = encode_teleporter_message(&message).len();
-    if size != bytes.len() {
-        return Err(TeleporterPayloadError::Abi(format!(
-            "{} bytes, the encoding has {size}",
-            bytes.len()
-        )));
+    // The validating decoder accepts trailing bytes and offsets other than the canonical ones;
+    // `abi.encode` writes neither.
+    if encode_teleporter_message(&message) != bytes {
+        return Err(TeleporterPayloadError::Abi(
+            "not the canonical encoding".into(),
+        ));
     }
     Ok(message)
 }
