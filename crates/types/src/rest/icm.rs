@@ -59,13 +59,13 @@ pub struct IcmDestinationTransaction {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IcmMessageFields {
-    /// Message id, hex.
+    /// Message id (`keccak256` of messenger, route and nonce).
     pub message_id: String,
     /// The TeleporterMessenger that sent it.
     pub icm_contract_address: String,
-    /// Source blockchain id, cb58.
+    /// Source blockchain id.
     pub source_blockchain_id: String,
-    /// Destination blockchain id, cb58.
+    /// Destination blockchain id.
     pub destination_blockchain_id: String,
     /// Source EVM chain id, decimal.
     pub source_evm_chain_id: String,
@@ -77,7 +77,7 @@ pub struct IcmMessageFields {
     pub from: String,
     /// `destinationAddress`.
     pub to: String,
-    /// The message payload, hex.
+    /// The message payload (`TeleporterMessage.message`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<String>,
     /// Whether `MessageExecuted` was seen for it.
