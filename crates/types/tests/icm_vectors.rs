@@ -463,3 +463,105 @@ fn other_logs_are_not_ours_and_malformed_ones_are_errors() {
     let data = [word(0x20), l.tuple[..l.tuple.len() - 1].to_vec()].concat();
     assert!(decode_teleporter_log(&topics, &data).is_err());
 }
+
+/// A log: the emitting address, its topics, its data.
+type Log = (Address, Vec<B256>, Vec<u8>);
+
+/// The logs of each receipt in an `evm-devnet` recording (`fixtures/evm/icm/<chain>.jsonl`).
+fn recorded_receipts(chain: u64) -> Vec<Vec<Log>> {
+    let path = format!(
+        "{}/../../fixtures/evm/icm/{chain}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("recording");
+    let mut receipts = Vec::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json line");
+        if v["method"] != "eth_getBlockReceipts" {
+            continue;
+        }
+        for r in v["result"].as_array().expect("receipts") {
+            let logs = r["logs"].as_array().expect("logs").iter().map(|log| {
+                let s = |v: &serde_json::Value| v.as_str().expect("string").to_owned();
+                (
+                    s(&log["address"]).parse().expect("address"),
+                    log["topics"]
+                        .as_array()
+                        .expect("topics")
+                        .iter()
+                        .map(|t| s(t).parse().expect("topic"))
+                        .collect(),
+                    hex(s(&log["data"]).trim_start_matches("0x")),
+                )
+            });
+            receipts.push(logs.collect());
+        }
+    }
+    receipts
+}
+
+#[test]
+fn devnet_recordings_decode_with_the_id_rule_and_warp_payloads() {
+    // vector: fixtures/evm/icm/{43112,99999}.jsonl, logs emitted on anvil by the solc-compiled
+    // v1-ABI messenger of fixtures/evm/contracts/src/Icm.sol (this project's stand-in, not Ava
+    // Labs' bytecode: an independent producer of the same events). Blockchain ids as
+    // crates/evm-devnet/src/icm.rs gives them (`blockchain_id`).
+    let warp_precompile = address!("0200000000000000000000000000000000000005");
+    let send_warp_topic = b256!("56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d");
+    let mut kinds = std::collections::BTreeMap::new();
+    for (chain, this) in [
+        (
+            43112u64,
+            b256!("ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667"),
+        ),
+        (99999, keccak256("snowline evm devnet blockchain 99999")),
+    ] {
+        for logs in recorded_receipts(chain) {
+            let mut sent = Vec::new();
+            let mut warped = Vec::new();
+            for (address, topics, data) in &logs {
+                if *address == warp_precompile && topics.first() == Some(&send_warp_topic) {
+                    // SendWarpMessage data: abi.encode(bytes unsigned message).
+                    let len = usize::try_from(U256::from_be_slice(&data[32..64])).expect("len");
+                    let unsigned =
+                        snowline_types::warp::UnsignedMessage::parse(&data[64..64 + len])
+                            .expect("unsigned warp message");
+                    assert_eq!(unsigned.source_chain_id.0, this.0);
+                    let payload = Payload::parse(&unsigned.payload).expect("payload");
+                    let (sender, m) = teleporter_message_from_payload(&payload).expect("message");
+                    assert_eq!(sender, TELEPORTER_MESSENGER_V1);
+                    warped.push(m);
+                }
+                if *address != TELEPORTER_MESSENGER_V1 {
+                    continue;
+                }
+                let Some(e) = decode_teleporter_log(topics, data).expect("a valid log") else {
+                    *kinds.entry("other messenger event").or_insert(0) += 1;
+                    continue;
+                };
+                *kinds.entry(e.name()).or_insert(0) += 1;
+                if let Some(ok) = e.message_id_matches(TELEPORTER_MESSENGER_V1, this) {
+                    assert!(ok, "{chain}: {e:?}");
+                }
+                if let TeleporterEvent::SendCrossChainMessage { message, .. } = e {
+                    sent.push(message);
+                }
+            }
+            // Each send hands the precompile exactly the message its event carries.
+            assert_eq!(sent, warped, "{chain}");
+        }
+    }
+    let got: Vec<_> = kinds.into_iter().collect();
+    assert_eq!(
+        got,
+        [
+            ("AddFeeAmount", 2),
+            ("MessageExecuted", 6),
+            ("MessageExecutionFailed", 1),
+            ("ReceiptReceived", 5),
+            ("ReceiveCrossChainMessage", 7),
+            ("SendCrossChainMessage", 7),
+            ("other messenger event", 3),
+        ]
+    );
+}
