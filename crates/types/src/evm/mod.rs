@@ -1,7 +1,7 @@
 //! EVM chains (C-Chain, subnet-evm L1s): the JSON-RPC answers an indexer reads, token transfers
 //! decoded from logs, the `eth_call`s that describe a token contract and what their answers say
-//! of its standard (EIP-165 detection), method names from a bundled signature table and internal
-//! transactions flattened from `callTracer` frames.
+//! of its standard (EIP-165 detection), method names from a bundled signature table, internal
+//! transactions flattened from `callTracer` frames and the ICM (TeleporterMessenger) events.
 //!
 //! Pure: every function here is a function of its arguments; fetching is the indexer's business.
 
@@ -13,6 +13,7 @@ pub mod internal;
 pub mod method;
 pub mod quantity;
 pub mod rpc;
+pub mod teleporter;
 pub mod trace;
 
 pub use alloy_primitives::{Address, B256, Bytes, U256, keccak256};
@@ -33,6 +34,11 @@ pub use method::{
     transaction_method,
 };
 pub use rpc::{RpcBlock, RpcLog, RpcReceipt, RpcTransaction};
+pub use teleporter::{
+    TELEPORTER_MESSENGER_V1, TeleporterEvent, TeleporterFeeInfo, TeleporterLogError,
+    TeleporterMessage, TeleporterMessageReceipt, TeleporterPayloadError, decode_teleporter_log,
+    decode_teleporter_message, message_id,
+};
 pub use trace::{
     CallFrame, CallKind, MAX_TRACE_NESTING, TraceEntry, TraceParseError, json_nesting,
     parse_block_trace, parse_call_frame,

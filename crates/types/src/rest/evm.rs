@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::chain::NetworkToken;
 use super::pchain::Money;
+// The ICM records a transaction carries live in `icm`; named here too, where they are used.
+pub use super::icm::{TeleporterMessageInfo, TransactionDirectionType};
 
 /// `RichAddress`: an address with what is known of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -831,32 +833,6 @@ pub struct NetworkTokenDetails {
     /// Its price at the transaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub historical_price: Option<Money>,
-}
-
-/// `TransactionDirectionType`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum TransactionDirectionType {
-    /// The transaction sent the message.
-    SourceTransaction,
-    /// The transaction delivered it.
-    DestinationTransaction,
-}
-
-/// `TeleporterMessageInfo`: the ICM message a transaction sent or delivered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TeleporterMessageInfo {
-    /// Message id, hex.
-    pub teleporter_message_id: String,
-    /// Sent or delivered.
-    pub direction: TransactionDirectionType,
-    /// Source chain, for a delivering transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_chain_id: Option<String>,
-    /// Destination chain, for a sending transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub destination_chain_id: Option<String>,
 }
 
 /// `GetTransactionResponse`: one transaction with its transfers and internal transactions.

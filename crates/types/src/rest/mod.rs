@@ -1,9 +1,10 @@
 //! Serde records of the Data API's responses: the chain descriptors of `/v1/chains`, the
-//! primary-network records of the P-, X- and C-Chain endpoints and the EVM records. Absent optional
-//! fields are omitted, never `null`: the official client rejects `null`.
+//! primary-network records of the P-, X- and C-Chain endpoints, the EVM records and the ICM
+//! messages. Absent optional fields are omitted, never `null`: the official client rejects `null`.
 
 pub mod chain;
 pub mod evm;
+pub mod icm;
 pub mod pchain;
 pub mod primary;
 
@@ -21,8 +22,13 @@ pub use evm::{
     InternalTransactionDetails, InternalTxType, ListContractsResponse, ListErc721BalancesResponse,
     ListInternalTransactionsResponse, ListTransfersResponse, Method, NativeTokenBalance,
     NativeTransaction, NetworkTokenDetails, NftMetadata, NftTokenMetadataStatus, PricingProviders,
-    ResourceLink, ResourceLinkType, RichAddress, TeleporterMessageInfo, TransactionDirectionType,
-    TransactionMethodType, TransferRecord, TxLocation, checksummed,
+    ResourceLink, ResourceLinkType, RichAddress, TransactionMethodType, TransferRecord, TxLocation,
+    checksummed,
+};
+pub use icm::{
+    DeliveredIcmMessage, DeliveredSourceNotIndexedIcmMessage, IcmDestinationTransaction,
+    IcmMessage, IcmMessageFields, IcmReceipt, IcmRewardDetails, IcmSourceTransaction,
+    ListIcmMessagesResponse, PendingIcmMessage, TeleporterMessageInfo, TransactionDirectionType,
 };
 pub use pchain::{
     AssetWithPriceInfo, BalanceOwner, BlsCredentials, HistoricalReward, L1ValidatorDetails,
