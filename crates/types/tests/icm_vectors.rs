@@ -514,7 +514,12 @@ fn devnet_recordings_decode_with_the_id_rule_and_warp_payloads() {
             43112u64,
             b256!("ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667"),
         ),
-        (99999, keccak256("snowline evm devnet blockchain 99999")),
+        (
+            99999,
+            // The devnet P-Chain's CreateChainTx for chain 99999,
+            // mCAkA78CiH4yyVSzKi13uuzeWTDhDYGmbFvYbyheqvpewvuy3.
+            b256!("64583760065aeebdc327f4627b2033f04275caefca64b8fa89d889c7667474ef"),
+        ),
     ] {
         for logs in recorded_receipts(chain) {
             let mut sent = Vec::new();
