@@ -26,6 +26,9 @@ use crate::writer::IndexWriter;
 pub struct FollowConfig {
     /// `numToFetch` per call (1..=1024).
     pub batch: u64,
+    /// Staged write data per atomic batch, in bytes: a page is written in as many batches
+    /// (each of whole containers) as this cuts it into ([`crate::BatchLimits`]).
+    pub batch_bytes: usize,
     /// Pause between polls once every path is caught up ([`Follower::run`]).
     pub poll_interval: Duration,
     /// First pause after a failed call; doubled after each further failure.
@@ -48,6 +51,7 @@ impl Default for FollowConfig {
     fn default() -> Self {
         Self {
             batch: crate::MAX_FETCHED_BY_RANGE,
+            batch_bytes: crate::DEFAULT_BATCH_BYTES,
             poll_interval: Duration::from_secs(1),
             retry_initial: Duration::from_millis(200),
             retry_max: Duration::from_secs(10),
@@ -117,6 +121,48 @@ pub struct Follower {
 /// JSON while in flight, so a few are enough to keep the writer busy).
 const PAGES_AHEAD: usize = 2;
 
+/// Containers asked for in a path's first pages, before their sizes are known: small, so a path
+/// of large containers (X-Chain blocks of ~100 KB) does not start with pages of 1024 of them.
+const FIRST_PAGE: u64 = 32;
+
+/// How many containers to ask for per page: as many as make about `bytes` of container bytes at
+/// the sizes seen so far on the path (the last page's average), between 1 and `max`. Bounds
+/// what the pages in flight hold (`PAGES_AHEAD` fetched, one being written, each also held as
+/// hex JSON while it is parsed) by bytes rather than by count.
+#[derive(Debug, Clone, Copy)]
+struct PageSizer {
+    max: u64,
+    bytes: usize,
+    n: u64,
+}
+
+impl PageSizer {
+    fn new(max: u64, bytes: usize) -> Self {
+        let max = max.max(1);
+        Self {
+            max,
+            bytes: bytes.max(1),
+            n: FIRST_PAGE.min(max),
+        }
+    }
+
+    /// The size of the next page to ask for.
+    fn next(&self) -> u64 {
+        self.n
+    }
+
+    /// A page of `containers` holding `bytes` of container bytes arrived.
+    fn observe(&mut self, containers: usize, bytes: usize) {
+        if containers == 0 {
+            return;
+        }
+        let avg = (bytes / containers).max(1);
+        self.n = u64::try_from(self.bytes / avg)
+            .unwrap_or(u64::MAX)
+            .clamp(1, self.max);
+    }
+}
+
 /// A spawned task that is cancelled when its handle is dropped (an error ends a sync while a
 /// page is still being fetched).
 struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
@@ -174,7 +220,7 @@ impl Follower {
     }
 
     /// Fetches one page of `path` from our next index on and writes it (with what `derive`
-    /// adds) in one atomic batch. Returns the containers added, `None` when the upstream does
+    /// adds) in atomic batches of at most [`FollowConfig::batch_bytes`] each. Returns the containers added, `None` when the upstream does
     /// not serve the path.
     pub async fn step<D: Derive>(
         &self,
@@ -186,12 +232,16 @@ impl Follower {
         let Some(fetcher) = self.fetcher(path) else {
             return Ok(None);
         };
-        let page = fetcher.page::<D::Prepared>(writer.next_index(path)).await?;
+        let n = fetcher.page_size();
+        let page = fetcher
+            .page::<D::Prepared>(writer.next_index(path), n)
+            .await?;
         match page {
             Page::NotServed => Ok(None),
             Page::CaughtUp => Ok(Some(0)),
             Page::Containers(lines) => {
-                write_page(store, writer, derive, &mut WriteBatch::new(), lines).map(Some)
+                let bytes = self.config.batch_bytes;
+                write_page(store, writer, derive, &mut WriteBatch::new(), lines, bytes).map(Some)
             }
         }
     }
@@ -218,21 +268,25 @@ impl Follower {
             next_index: writer.next_index(path),
             served: true,
         };
-        let spawn = |start: u64| {
+        let spawn = |start: u64, n: u64| {
             let f = fetcher.clone();
-            AbortOnDrop(tokio::spawn(
-                async move { f.page::<D::Prepared>(start).await },
-            ))
+            AbortOnDrop(tokio::spawn(async move {
+                f.page::<D::Prepared>(start, n).await
+            }))
         };
         // Pages are fetched ahead on the assumption that each is full (`n` containers, as
         // every page but the upstream's last is); a shorter page drops the guesses after it.
-        let n = fetcher.page_size();
-        let mut ahead: VecDeque<(u64, AbortOnDrop<_>)> = VecDeque::new();
+        // `n` follows the containers' sizes (see `PageSizer`), so the pages in flight hold about
+        // half of `batch_bytes` of containers each (twice that as hex JSON while parsed)
+        // whatever the path holds.
+        let mut sizer = PageSizer::new(fetcher.page_size(), self.config.batch_bytes / 2);
+        let mut ahead: VecDeque<(u64, u64, AbortOnDrop<_>)> = VecDeque::new();
         let first = writer.next_index(path);
-        ahead.push_back((first, spawn(first)));
+        let n = sizer.next();
+        ahead.push_back((first, n, spawn(first, n)));
         let mut batch = WriteBatch::new();
         let mut behind = derive.overlaps_writes().then(WriteBehind::default);
-        while let Some((start, mut fetch)) = ahead.pop_front() {
+        while let Some((start, _, mut fetch)) = ahead.pop_front() {
             let page = match fetch.join(path).await.and_then(|page| page) {
                 Ok(page) => page,
                 Err(e) => {
@@ -253,24 +307,37 @@ impl Follower {
                 Page::Containers(lines) if lines.is_empty() => break,
                 Page::Containers(lines) => lines,
             };
+            sizer.observe(
+                lines.len(),
+                lines.iter().map(|l| l.line.record.bytes.len()).sum(),
+            );
             let next = start.saturating_add(u64::try_from(lines.len()).unwrap_or(u64::MAX));
-            if ahead.front().is_some_and(|(s, _)| *s != next) {
+            if ahead.front().is_some_and(|(s, _, _)| *s != next) {
                 ahead.clear();
             }
-            let mut guess = ahead.back().map_or(next, |(s, _)| s.saturating_add(n));
+            let mut guess = ahead.back().map_or(next, |(s, n, _)| s.saturating_add(*n));
             while ahead.len() < PAGES_AHEAD {
-                ahead.push_back((guess, spawn(guess)));
+                let n = sizer.next();
+                ahead.push_back((guess, n, spawn(guess, n)));
                 guess = guess.saturating_add(n);
             }
-            // What this step wrote, and whether the page brought anything new.
+            // A page is written in batches of at most `batch_bytes` of write data each.
+            let max_bytes = self.config.batch_bytes;
             let (landed, new) = match behind.as_mut() {
                 None => {
-                    let added = write_page(store, writer, derive, &mut batch, lines)?;
+                    let added = write_page(store, writer, derive, &mut batch, lines, max_bytes)?;
                     (added, added > 0)
                 }
                 Some(behind) => {
-                    let landed = overlap_page(behind, store, writer, derive, &mut batch, lines)?;
-                    (landed, behind.sealed_added() > 0)
+                    let mut lines = lines.into_iter().peekable();
+                    let (mut landed, mut new) = (0, false);
+                    while lines.peek().is_some() {
+                        landed += overlap_page(
+                            behind, store, writer, derive, &mut batch, &mut lines, max_bytes,
+                        )?;
+                        new |= behind.sealed_added() > 0;
+                    }
+                    (landed, new)
                 }
             };
             if landed > 0 {
@@ -514,10 +581,14 @@ impl PageFetcher {
     /// Fetches the page starting at `start` (with retries), then verifies and prepares its
     /// containers on the blocking pool (hex decoding, hashing and the hook's decoding are most
     /// of a page's CPU).
-    async fn page<P: Prepare>(&self, start: u64) -> Result<Page<Vec<PreparedLine<P>>>, IndexError> {
+    async fn page<P: Prepare>(
+        &self,
+        start: u64,
+        n: u64,
+    ) -> Result<Page<Vec<PreparedLine<P>>>, IndexError> {
         let path = self.path;
         let client = &self.client;
-        let n = self.page_size();
+        let n = n.clamp(1, self.page_size());
         let answer = with_retries(&self.config, path, || async move {
             let args = RangeArgs {
                 start_index: JsonU64(start),

@@ -29,7 +29,10 @@ mod writer;
 pub use error::IndexError;
 pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer};
 pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
-pub use ingest::{IngestStats, PreparedLine, ingest, ingest_prepared};
+pub use ingest::{
+    BatchLimits, DEFAULT_BATCH_BYTES, IngestStats, PreparedLine, ingest, ingest_limited,
+    ingest_prepared,
+};
 pub use live::{LiveStats, run_live};
 pub use range_wire::parse_range_result;
 pub use reader::{ContainerIndex, IndexReader, IndexedContainer};

@@ -31,13 +31,18 @@ pub struct StoreOptions {
     pub sync_writes: bool,
 }
 
+/// Largest arena block of a memtable (see [`StoreOptions::table_options`]).
+const ARENA_BLOCK_BYTES: usize = 1 << 20;
+
 impl Default for StoreOptions {
     fn default() -> Self {
         Self {
-            block_cache_bytes: 256 << 20,
-            write_buffer_bytes: 64 << 20,
+            // Serving and following stay under 512 MiB of RSS with these (docs/benchmarks.md,
+            // "Memory while following"): memtables are most of a follower's memory.
+            block_cache_bytes: 64 << 20,
+            write_buffer_bytes: 32 << 20,
             max_write_buffers: 3,
-            total_write_buffer_bytes: 512 << 20,
+            total_write_buffer_bytes: 128 << 20,
             bloom_bits_per_key: 10.0,
             block_size: 16 << 10,
             max_background_jobs: 4,
@@ -108,6 +113,14 @@ impl StoreOptions {
         }
         o.set_block_based_table_factory(&bb);
         o.set_write_buffer_size(self.write_buffer_bytes);
+        // A memtable's memory comes in arena blocks, by default an eighth of the write buffer
+        // each; every table written to holds at least one, so with tens of tables the default
+        // (4-32 MiB) outweighed the memtables' data (docs/benchmarks.md, "Memory while following").
+        o.set_arena_block_size(
+            ARENA_BLOCK_BYTES
+                .min(self.write_buffer_bytes / 8)
+                .max(4 << 10),
+        );
         o.set_max_write_buffer_number(self.max_write_buffers);
         o.set_level_zero_file_num_compaction_trigger(self.level0_compaction_trigger);
         o.set_level_compaction_dynamic_level_bytes(true);
