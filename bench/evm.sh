@@ -51,20 +51,37 @@ if [ ! -s "$REC" ]; then
   "$REL/evm-devnet" record --chain-id $CHAIN --blocks "$BLOCKS" --txs "$TXS" --out "$REC.tmp"
   mv "$REC.tmp" "$REC"
 fi
-TXCOUNT=$(python3 - "$REC" <<'PY'
+# One pass over the recording: its tx count, last block, senders and the token with the most
+# ERC-20/721 Transfer logs, kept for the serving paths below.
+STATS=$WORK/rec-$BLOCKS-$TXS.stats.json
+TXCOUNT=$(python3 - "$REC" "$STATS" <<'PY'
 import json, sys
-n = 0
-for line in open(sys.argv[1]):
+rec, out = sys.argv[1], sys.argv[2]
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+txs, blocks, senders, per_token = 0, 0, set(), {}
+for line in open(rec):
     r = json.loads(line)
-    if r.get("method") == "eth_getBlockByNumber" and isinstance(r.get("result"), dict):
-        n += len(r["result"].get("transactions", []))
-print(n)
+    res = r.get("result")
+    if r.get("method") == "eth_getBlockByNumber" and isinstance(res, dict):
+        txs += len(res.get("transactions", []))
+        blocks = max(blocks, int(res["number"], 16))
+        senders.update(t["from"] for t in res.get("transactions", []))
+    if r.get("method") == "eth_getBlockReceipts" and isinstance(res, list):
+        for rc in res:
+            for log in rc.get("logs", []):
+                if log["topics"][:1] == [TRANSFER] and len(log["topics"]) == 3:
+                    per_token[log["address"]] = per_token.get(log["address"], 0) + 1
+token, count = max(per_token.items(), key=lambda kv: kv[1])
+with open(out, "w") as f:
+    json.dump({"blocks": blocks, "senders": sorted(senders), "token": token, "count": count}, f)
+print(txs)
 PY
 )
 echo "recording: $REC, $(du -m "$REC" | cut -f1) MB, $TXCOUNT txs"
 
 "$REL/evm-replay" "$REC" --listen "127.0.0.1:$REPLAY_PORT" >"$WORK/replay.log" 2>&1 &
-PIDS+=($!)
+REPLAY_PID=$!
+PIDS+=($REPLAY_PID)
 wait_http "http://127.0.0.1:$REPLAY_PORT/"
 
 # 1. Ingest.
@@ -84,28 +101,17 @@ done
 END=$(date +%s.%N)
 INGEST_SECS=$(python3 -c "print(f'{$END - $START:.2f}')")
 HZ=$(getconf CLK_TCK)
-echo "data-api indexed $TXCOUNT txs in $((BLOCKS + 1)) blocks from evm-replay in $INGEST_SECS s: $(python3 -c "print(f'{$TXCOUNT / $INGEST_SECS:,.0f}')") txs/s; CPU: data-api $(python3 -c "print(f'{$(cpu_ticks $API_PID) / $HZ:.2f}')") s, evm-replay $(python3 -c "print(f'{$(cpu_ticks "${PIDS[0]}") / $HZ:.2f}')") s"
+echo "data-api indexed $TXCOUNT txs in $((BLOCKS + 1)) blocks from evm-replay in $INGEST_SECS s: $(python3 -c "print(f'{$TXCOUNT / $INGEST_SECS:,.0f}')") txs/s; CPU: data-api $(python3 -c "print(f'{$(cpu_ticks $API_PID) / $HZ:.2f}')") s, evm-replay $(python3 -c "print(f'{$(cpu_ticks $REPLAY_PID) / $HZ:.2f}')") s"
 BATCHES=$(((BLOCKS + BLOCKS_PER_BATCH) / BLOCKS_PER_BATCH))
 
 # 2. Serving, on the index just built.
-python3 - "$REC" "$WORK" "$API_PORT" "$CHAIN" <<'PY'
+python3 - "$STATS" "$WORK" "$API_PORT" "$CHAIN" <<'PY'
 import json, sys, urllib.request
-rec, work, port, chain = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+stats, work, port, chain = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 base = f"http://127.0.0.1:{port}"
-TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
-blocks, senders, per_token = 0, set(), {}
-for line in open(rec):
-    r = json.loads(line)
-    res = r.get("result")
-    if r.get("method") == "eth_getBlockByNumber" and isinstance(res, dict):
-        blocks = max(blocks, int(res["number"], 16))
-        senders.update(t["from"] for t in res.get("transactions", []))
-    if r.get("method") == "eth_getBlockReceipts" and isinstance(res, list):
-        for rc in res:
-            for log in rc.get("logs", []):
-                if log["topics"][:1] == [TRANSFER] and len(log["topics"]) == 3:
-                    per_token[log["address"]] = per_token.get(log["address"], 0) + 1
-token, count = max(per_token.items(), key=lambda kv: kv[1])
+with open(stats) as f:
+    st = json.load(f)
+blocks, senders, token, count = st["blocks"], st["senders"], st["token"], st["count"]
 def get(path):
     with urllib.request.urlopen(base + path) as r:
         return json.load(r)
@@ -122,7 +128,7 @@ paths = {
     "blocks": [f"{C}/blocks/{n}" for n in range(1, blocks + 1)],
     "transfers-1": [transfers],
     "transfers-1000": [f"{transfers}&pageToken={token_at[1000]}"],
-    "erc721": [f"{C}/addresses/{a}/balances:listErc721?pageSize=100" for a in sorted(senders)],
+    "erc721": [f"{C}/addresses/{a}/balances:listErc721?pageSize=100" for a in senders],
 }
 for name, ps in paths.items():
     with open(f"{work}/{name}.paths", "w") as f:
