@@ -157,9 +157,7 @@ impl EvmSourceConfig {
             ))
         })())
     }
-}
 
-impl EvmSourceConfig {
     /// The RPC URL a listing may show: `publicRpcUrl`, or `rpcUrl` without what may be secret
     /// (`user:password@`, `?query`, `#fragment`).
     pub fn listed_rpc_url(&self) -> String {
