@@ -88,14 +88,17 @@ impl Registry {
         }
     }
 
-    /// Chooses the connection idle the longest, marks it evicted and wakes it; `false` when
-    /// every connection has a request in flight (or is already being evicted).
-    pub(crate) fn evict_oldest_idle(&self) -> bool {
+    /// Chooses, among the connections accepted before `making_room` (the one asking), the one
+    /// idle the longest, marks it evicted and wakes it; `false` when each of those has a
+    /// request in flight (or is already being evicted). A connection accepted later is never
+    /// chosen: it may have sent its first request, not read yet.
+    pub(crate) fn evict_oldest_idle(&self, making_room: &Entry) -> bool {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             let oldest = slots
-                .values()
-                .filter_map(|s| {
+                .iter()
+                .filter(|(id, _)| **id < making_room.id)
+                .filter_map(|(_, s)| {
                     let since = s.idle_since.load(Ordering::Acquire);
                     (since != BUSY && since != EVICTED).then_some((since, s))
                 })
@@ -177,24 +180,30 @@ mod tests {
         let b = r.register();
         std::thread::sleep(std::time::Duration::from_millis(2));
         let c = r.register();
+        // D is the newcomer asking for room, E came after it: neither is chosen for D.
+        let d = r.register();
+        let e = r.register();
+        let d_asks = &d;
         // A takes a request: B is now the one idle the longest.
         let in_flight = InFlight::start(&r, a.slot());
         assert!(a.slot().busy());
-        assert!(r.evict_oldest_idle());
+        assert!(r.evict_oldest_idle(d_asks));
         assert_eq!(b.slot().idle_since.load(Ordering::Acquire), EVICTED);
-        assert!(r.evict_oldest_idle());
+        assert!(r.evict_oldest_idle(d_asks));
         assert_eq!(c.slot().idle_since.load(Ordering::Acquire), EVICTED);
-        // Only A is left, busy.
-        assert!(!r.evict_oldest_idle());
+        // Only A is left, busy, and D asking.
+        assert!(!r.evict_oldest_idle(d_asks));
+        assert_ne!(d.slot().idle_since.load(Ordering::Acquire), EVICTED);
+        assert_ne!(e.slot().idle_since.load(Ordering::Acquire), EVICTED);
         drop(in_flight);
         assert!(!a.slot().busy());
-        assert!(r.evict_oldest_idle());
+        assert!(r.evict_oldest_idle(d_asks));
         // An evicted connection taking a request stays evicted.
         let late = InFlight::start(&r, b.slot());
         assert!(b.slot().busy());
         drop(late);
         assert_eq!(b.slot().idle_since.load(Ordering::Acquire), EVICTED);
-        drop((a, b, c));
+        drop((a, b, c, d, e));
         assert!(
             r.slots
                 .lock()

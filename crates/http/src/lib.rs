@@ -142,10 +142,11 @@ pub fn limit_refused(config: &ServerConfig, status: StatusCode) -> Option<String
 /// another: state a connection keeps between its requests lives in the handler, without any
 /// lookup per request.
 ///
-/// Past `max_connections`, a new connection makes room: the served connection idle the longest
-/// (no request in flight: a keep-alive connection between requests, or one that has not sent a
-/// request yet) is closed, and the new one is served in its place once it has gone (within
-/// [`EVICTION_GRACE`]). When every served connection has a request in flight, the new one is
+/// Past `max_connections`, a new connection makes room: of the connections accepted before it,
+/// the one idle the longest (no request in flight: a keep-alive connection between requests,
+/// one that has not sent a request yet, or one itself waiting for room) is closed, and the new
+/// one is served in its place once a place is free (within [`EVICTION_GRACE`]). When every
+/// earlier connection has a request in flight, the new one is
 /// handed to `connect` as [`Admission::OverCapacity`] for one request (at most
 /// [`OVERFLOW_CONNECTIONS`] at once, sent within [`OVERFLOW_HEADER_TIMEOUT`]); past those, it is
 /// closed at once. A request hyper refuses itself before any handler runs (not HTTP/1.1, a URI
@@ -196,6 +197,9 @@ pub async fn serve<M, H, Fut, B, F>(
             },
         };
         let _ = stream.set_nodelay(true);
+        // Registered before its task runs, so a connection accepted right after it (even one
+        // waiting for room) can make room by closing it.
+        let entry = registry.register();
         let (connect, limit, registry) = (
             Arc::clone(&connect),
             Arc::clone(&limit),
@@ -206,9 +210,14 @@ pub async fn serve<M, H, Fut, B, F>(
         conns.spawn(async move {
             let (admission, _permit) = match first {
                 Ok(p) => (Admission::Served, p),
-                Err(over) => make_room(&registry, &limit, over, remote).await,
+                Err(over) => match make_room(&registry, &entry, &limit, over, remote).await {
+                    Some(room) => room,
+                    // Closed, idle, by a newer connection making room in its turn.
+                    None => return,
+                },
             };
-            let entry = (admission == Admission::Served).then(|| registry.register());
+            // A connection answered 503 and closed is never closed to make room.
+            let entry = (admission == Admission::Served).then_some(entry);
             let slot = entry.as_ref().map(|e| Arc::clone(e.slot()));
             let handler = connect(remote, admission);
             let io = TokioIo::new(Shaped::new(stream, Arc::clone(&refuse)));
@@ -329,24 +338,28 @@ fn refused<B>(refuse: &Refuse, status: StatusCode) -> Answered<B> {
     r
 }
 
-/// A connection past the cap: closes the served connection idle the longest and takes its
-/// place once it has gone; when none is idle (or it takes longer than [`EVICTION_GRACE`]),
-/// over capacity, holding its overflow permit.
+/// A connection past the cap: closes the connection accepted before it that has been idle the
+/// longest (served, or itself waiting for room) and takes a place once one is free; when none is idle (or it takes longer
+/// than [`EVICTION_GRACE`]), over capacity, holding its overflow permit. `None` when this
+/// connection, idle while it waits, is closed to make room for a newer one.
 async fn make_room(
     registry: &idle::Registry,
+    entry: &idle::Entry,
     limit: &Arc<Semaphore>,
     over: OwnedSemaphorePermit,
     remote: SocketAddr,
-) -> (Admission, OwnedSemaphorePermit) {
-    if registry.evict_oldest_idle() {
-        if let Ok(Ok(p)) =
-            tokio::time::timeout(EVICTION_GRACE, Arc::clone(limit).acquire_owned()).await
-        {
-            return (Admission::Served, p);
+) -> Option<(Admission, OwnedSemaphorePermit)> {
+    if registry.evict_oldest_idle(entry) {
+        let room = tokio::time::timeout(EVICTION_GRACE, Arc::clone(limit).acquire_owned());
+        tokio::select! {
+            r = room => if let Ok(Ok(p)) = r {
+                return Some((Admission::Served, p));
+            },
+            () = entry.slot().evicted() => return None,
         }
     }
     tracing::warn!(%remote, "every connection busy at the connection cap: answered 503");
-    (Admission::OverCapacity, over)
+    Some((Admission::OverCapacity, over))
 }
 
 /// Completes on Ctrl-C or (on Unix) SIGTERM: the usual `shutdown` of [`serve`].
@@ -628,6 +641,22 @@ mod tests {
         // The idle one was closed to make room.
         let closed = tokio::time::timeout(Duration::from_secs(10), held.read(&mut buf)).await;
         assert!(matches!(closed, Ok(Ok(0)) | Ok(Err(_))), "{closed:?}");
+    }
+
+    /// A burst of idle connections, each past the cap of one, then a client: each newcomer
+    /// closes the earlier one idle the longest, including those still waiting for room, and
+    /// never a later one, so the client is served however the connections' tasks interleave.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_burst_of_idle_connections_never_locks_out_the_next_client() {
+        for _ in 0..20 {
+            let addr = capped(Arc::default()).await;
+            let mut idle = Vec::new();
+            for _ in 0..8 {
+                idle.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+            }
+            let answer = one_request(addr, "/x").await;
+            assert!(answer.ends_with("served"), "{answer}");
+        }
     }
 
     /// Past the cap with every connection busy, a new connection is handed to the edge as over
