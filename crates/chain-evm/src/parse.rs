@@ -3,6 +3,7 @@
 //! address a frame touched). Traces nest deep, so [`parse_batch`] runs on a thread of its own
 //! with a large stack (see `snowline_types::evm::trace`).
 
+use snowline_types::evm::teleporter::TELEPORTER_MESSENGER_V1;
 use snowline_types::evm::{
     Address, B256, CallFrame, InternalCall, RpcBlock, RpcReceipt, TraceEntry, TransferLog, U256,
     decode_transfer_log, internal_transactions, parse_block_trace, parse_call_frame,
@@ -81,6 +82,20 @@ pub struct Tx {
     pub internals: Option<Vec<InternalCall>>,
     /// Every frame's `from` and `to`.
     pub frame_ends: Vec<Address>,
+    /// The logs of TeleporterMessenger v1 (`TELEPORTER_MESSENGER_V1`), kept whole for the ICM
+    /// room, in log order; other contracts' logs are not kept.
+    pub messenger_logs: Vec<MessengerLog>,
+}
+
+/// A TeleporterMessenger log, as emitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessengerLog {
+    /// Position in the block.
+    pub log_index: u64,
+    /// Topics.
+    pub topics: Vec<B256>,
+    /// Non-indexed data.
+    pub data: Vec<u8>,
 }
 
 fn answer(what: &str, e: impl std::fmt::Display) -> EvmError {
@@ -193,6 +208,7 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
             .decode()
             .ok_or_else(|| EvmError::Answer(format!("tx {}: input is not hex", t.hash)))?;
         let mut transfers = Vec::new();
+        let mut messenger_logs = Vec::new();
         for log in &r.logs {
             let data = log
                 .data
@@ -200,6 +216,12 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
                 .ok_or_else(|| EvmError::Answer(format!("tx {}: log data is not hex", t.hash)))?;
             if let Some(decoded) = decode_transfer_log(&log.topics, &data) {
                 transfers.push((log.address, log.log_index, decoded));
+            } else if log.address == TELEPORTER_MESSENGER_V1 {
+                messenger_logs.push(MessengerLog {
+                    log_index: log.log_index,
+                    topics: log.topics.clone(),
+                    data,
+                });
             }
         }
         txs.push(Tx {
@@ -222,6 +244,7 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
             transfers,
             internals: trace.as_ref().map(internal_transactions),
             frame_ends: ends,
+            messenger_logs,
         });
     }
     Ok(Block {

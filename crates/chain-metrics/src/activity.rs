@@ -112,6 +112,7 @@ mod tests {
             transfers: Vec::new(),
             internals: None,
             frame_ends: Vec::new(),
+            messenger_logs: Vec::new(),
         }
     }
 

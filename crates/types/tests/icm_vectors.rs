@@ -76,6 +76,20 @@ fn topics_are_the_signature_hashes_of_the_reference_table() {
 }
 
 #[test]
+fn blockchain_id_initialized_is_read_from_its_topic() {
+    // topic0: shared/reference/warp-icm-pchain.md §B table; event:
+    // icm-contracts/avalanche/teleporter/ITeleporterMessenger.sol.
+    let topic0 = b256!("1eac640109dc937d2a9f42735a05f794b39a5e3759d681951d671aabbce4b104");
+    assert_eq!(keccak256("BlockchainIDInitialized(bytes32)"), topic0);
+    assert_eq!(BLOCKCHAIN_ID_INITIALIZED_TOPIC, topic0);
+    let chain = id("yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp");
+    assert_eq!(blockchain_id_initialized(&[topic0, chain]), Some(chain));
+    assert_eq!(blockchain_id_initialized(&[topic0]), None);
+    assert_eq!(blockchain_id_initialized(&[topic0, chain, chain]), None);
+    assert_eq!(blockchain_id_initialized(&[chain, topic0]), None);
+}
+
+#[test]
 fn contract_address_is_v1() {
     // shared/reference/warp-icm-pchain.md §B; icm-contracts/avalanche/teleporter/README.md.
     assert_eq!(

@@ -107,6 +107,7 @@ pub fn synthetic_from(
                         reverted: false,
                     }]),
                     frame_ends: vec![from, to],
+                    messenger_logs: Vec::new(),
                 }
             })
             .collect();

@@ -62,10 +62,24 @@ mod abi {
             TeleporterFeeInfo feeInfo
         );
         event AddFeeAmount(bytes32 indexed messageID, TeleporterFeeInfo updatedFeeInfo);
+        event BlockchainIDInitialized(bytes32 indexed blockchainID);
     }
 }
 
 pub use abi::{TeleporterFeeInfo, TeleporterMessage, TeleporterMessageReceipt};
+
+/// topic0 of `BlockchainIDInitialized(bytes32 indexed blockchainID)`: the messenger's first use
+/// on a chain learns and logs the chain's own blockchain id from the Warp precompile.
+pub const BLOCKCHAIN_ID_INITIALIZED_TOPIC: B256 = abi::BlockchainIDInitialized::SIGNATURE_HASH;
+
+/// The blockchain id a `BlockchainIDInitialized` log names: `None` for any other log (or one
+/// with another topic count).
+pub fn blockchain_id_initialized(topics: &[B256]) -> Option<B256> {
+    match topics {
+        [t0, id] if *t0 == BLOCKCHAIN_ID_INITIALIZED_TOPIC => Some(*id),
+        _ => None,
+    }
+}
 
 /// TeleporterMessenger v1's address, the same on every chain and network (Nick's-method deploy;
 /// a new major version gets a new address).

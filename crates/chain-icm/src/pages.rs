@@ -1,0 +1,283 @@
+//! [`IcmPages`]: the Data API's ICM reads, each from one store snapshot. A message is joined
+//! from the rows each side wrote; a listing is a keyset page over one of the time-ordered
+//! indexes (the most selective the query allows), filtered by the rest of the query from the
+//! index entries themselves. A message both of whose sides are indexed has two entries; it is
+//! listed once, at its send.
+
+use std::sync::Arc;
+
+use snowline_query::{FilterLimits, PositionReader, PositionWriter, filtered_page};
+use snowline_store::{Direction, Linear, ReadView, Snapshot, Store, StoreError};
+use snowline_types::evm::teleporter::{TeleporterMessage, decode_teleporter_message};
+use snowline_types::evm::{Address, B256};
+
+use crate::derive::address_word;
+use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow};
+use crate::tables::{
+    IcmByParty, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived, IcmSent, Word, party,
+    role, side,
+};
+
+/// Entries examined per page at most: a selective filter ends a page early rather than scan
+/// the whole index.
+pub const MAX_EXAMINED: usize = 10_000;
+
+/// Why a read could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum IcmPageError {
+    /// The position to resume from is not one this layer wrote for this listing.
+    #[error("the page position does not fit this listing")]
+    BadPosition,
+    /// Reading the index failed (our fault).
+    #[error(transparent)]
+    Read(#[from] StoreError),
+    /// A stored row does not decode (our fault).
+    #[error("corrupt ICM row: {0}")]
+    Corrupt(String),
+}
+
+impl From<snowline_query::PositionError> for IcmPageError {
+    fn from(_: snowline_query::PositionError) -> Self {
+        IcmPageError::BadPosition
+    }
+}
+
+/// What a listing keeps; every filter given must hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IcmQuery {
+    /// The source blockchain id.
+    pub source: Option<B256>,
+    /// The destination blockchain id.
+    pub destination: Option<B256>,
+    /// Either end's blockchain id.
+    pub chain: Option<B256>,
+    /// The sender (`originSenderAddress`).
+    pub from: Option<Address>,
+    /// The recipient (`destinationAddress`).
+    pub to: Option<Address>,
+    /// The sender or the recipient.
+    pub address: Option<Address>,
+}
+
+impl IcmQuery {
+    fn keeps(&self, e: &IndexEntry) -> bool {
+        let chain = |id: &Option<B256>, f: &dyn Fn(&Word) -> bool| id.is_none_or(|id| f(&id.0));
+        let addr = |a: &Option<Address>, f: &dyn Fn(&[u8; 20]) -> bool| a.is_none_or(|a| f(&a.0.0));
+        chain(&self.source, &|w| *w == e.source)
+            && chain(&self.destination, &|w| *w == e.destination)
+            && chain(&self.chain, &|w| *w == e.source || *w == e.destination)
+            && addr(&self.from, &|a| *a == e.from)
+            && addr(&self.to, &|a| *a == e.to)
+            && addr(&self.address, &|a| *a == e.from || *a == e.to)
+    }
+
+    /// The index a listing scans: an address before a chain (far fewer messages each), else
+    /// every message by time.
+    fn driver(&self) -> Option<(u8, Word, u8)> {
+        let a = |a: &Address| address_word(&a.0.0);
+        if let Some(x) = &self.from {
+            Some((party::ADDRESS, a(x), role::SOURCE))
+        } else if let Some(x) = &self.to {
+            Some((party::ADDRESS, a(x), role::DESTINATION))
+        } else if let Some(x) = &self.address {
+            Some((party::ADDRESS, a(x), role::EITHER))
+        } else if let Some(x) = self.source {
+            Some((party::CHAIN, x.0, role::SOURCE))
+        } else if let Some(x) = self.destination {
+            Some((party::CHAIN, x.0, role::DESTINATION))
+        } else {
+            self.chain.map(|x| (party::CHAIN, x.0, role::EITHER))
+        }
+    }
+}
+
+/// One message as the index knows it: each side's rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IcmView {
+    /// The message id.
+    pub id: B256,
+    /// The message (from the send, else the delivery).
+    pub message: TeleporterMessage,
+    /// The source blockchain id.
+    pub source: B256,
+    /// The destination blockchain id.
+    pub destination: B256,
+    /// The send, when its chain is indexed (from the block it happened in).
+    pub sent: Option<SentRow>,
+    /// The fee after the last addition.
+    pub fee_added: Option<FeeRow>,
+    /// The receipt back on the source chain.
+    pub receipt: Option<ReceiptRow>,
+    /// The delivery, when its chain is indexed.
+    pub received: Option<ReceivedRow>,
+    /// The last execution outcome.
+    pub execution: Option<ExecutionRow>,
+}
+
+/// One page of messages, newest first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IcmPage {
+    /// The messages.
+    pub messages: Vec<IcmView>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+/// The Data API's view of the ICM messages.
+#[derive(Debug, Clone)]
+pub struct IcmPages {
+    store: Arc<Store>,
+}
+
+/// A listing position: the entry's time, message id and side.
+type Position = (u64, Word, u8);
+
+impl IcmPages {
+    /// Pages over `store` (which holds the ICM tables).
+    pub fn new(store: Arc<Store>) -> Self {
+        Self { store }
+    }
+
+    /// The message of id `id`, when either side of it is indexed.
+    pub fn message(&self, id: B256) -> Result<Option<IcmView>, IcmPageError> {
+        let snapshot = self.store.snapshot();
+        Ok(view(&snapshot, &[id])?.pop().flatten())
+    }
+
+    /// One page of the messages `q` keeps, newest first, resuming strictly past `from`.
+    pub fn list(
+        &self,
+        q: &IcmQuery,
+        page_size: u32,
+        from: Option<&[u8]>,
+    ) -> Result<IcmPage, IcmPageError> {
+        let driver = q.driver();
+        let after = from
+            .map(|b| read_position(b, driver.is_some()))
+            .transpose()?;
+        let snapshot = self.store.snapshot();
+        let entries: Box<dyn Iterator<Item = Result<(Position, IndexEntry), StoreError>>> =
+            match driver {
+                None => {
+                    let scan = match after {
+                        Some(p) => snapshot.scan::<IcmOrder, _>(..p, Direction::Reverse)?,
+                        None => snapshot.scan::<IcmOrder, _>(.., Direction::Reverse)?,
+                    };
+                    Box::new(scan.map(|r| r.map(|(k, Linear(e))| (k, e))))
+                }
+                Some((kind, who, r)) => {
+                    let after = after.map(|(t, id, s)| (kind, who, r, t, id, s));
+                    let scan = snapshot.prefix_scan::<IcmByParty, _>(
+                        &(kind, who, r),
+                        after.as_ref(),
+                        Direction::Reverse,
+                    )?;
+                    Box::new(
+                        scan.map(|r| r.map(|((_, _, _, t, id, s), Linear(e))| ((t, id, s), e))),
+                    )
+                }
+            };
+        let limits = FilterLimits {
+            page_size: page_size as usize,
+            max_examined: MAX_EXAMINED,
+        };
+        let page = filtered_page(
+            entries,
+            limits,
+            |chunk: &[(Position, IndexEntry)]| {
+                // A delivery's entry is shadowed by its send's when the send is indexed.
+                let delivered: Vec<Word> = chunk
+                    .iter()
+                    .filter(|((_, _, s), _)| *s == side::DESTINATION)
+                    .map(|((_, id, _), _)| *id)
+                    .collect();
+                let sent = snapshot.multi_get::<IcmSent>(&delivered)?;
+                let mut sent = sent.into_iter();
+                Ok(chunk
+                    .iter()
+                    .map(|((_, _, s), _)| *s == side::SOURCE || sent.next().flatten().is_none())
+                    .collect::<Vec<bool>>())
+            },
+            |(_, e), listed| *listed && q.keeps(e),
+            |_| false,
+        )?;
+        let ids: Vec<B256> = page
+            .items
+            .iter()
+            .map(|(((_, id, _), _), _)| B256::from(*id))
+            .collect();
+        let messages = view(&snapshot, &ids)?.into_iter().flatten().collect();
+        Ok(IcmPage {
+            messages,
+            next: page
+                .next
+                .map(|((t, id, s), _)| write_position((t, id, s), driver.is_some())),
+        })
+    }
+}
+
+/// Each of `ids` joined from the rows its sides wrote (`None`: neither side is indexed).
+fn view(snapshot: &Snapshot<'_>, ids: &[B256]) -> Result<Vec<Option<IcmView>>, IcmPageError> {
+    let keys: Vec<Word> = ids.iter().map(|id| id.0).collect();
+    let sent = snapshot.multi_get::<IcmSent>(&keys)?;
+    let received = snapshot.multi_get::<IcmReceived>(&keys)?;
+    let fees = snapshot.multi_get::<IcmFees>(&keys)?;
+    let receipts = snapshot.multi_get::<IcmReceipts>(&keys)?;
+    let executions = snapshot.multi_get::<IcmExecutions>(&keys)?;
+    let mut out = Vec::with_capacity(ids.len());
+    let rows = sent
+        .into_iter()
+        .zip(received)
+        .zip(fees.into_iter().zip(receipts).zip(executions));
+    for (id, ((sent, received), ((fee, receipt), execution))) in ids.iter().zip(rows) {
+        let sent = sent.map(|Linear(r)| r);
+        let received = received.map(|Linear(r)| r);
+        let (bytes, source, destination) = match (&sent, &received) {
+            (Some(s), _) => (&s.message, s.source, s.destination),
+            (None, Some(r)) => (&r.message, r.source, r.destination),
+            (None, None) => {
+                out.push(None);
+                continue;
+            }
+        };
+        let message = decode_teleporter_message(bytes)
+            .map_err(|e| IcmPageError::Corrupt(format!("message {id}: {e}")))?;
+        out.push(Some(IcmView {
+            id: *id,
+            message,
+            source: B256::from(source),
+            destination: B256::from(destination),
+            sent,
+            fee_added: fee.map(|Linear(r)| r),
+            receipt: receipt.map(|Linear(r)| r),
+            received,
+            execution: execution.map(|Linear(r)| r),
+        }));
+    }
+    Ok(out)
+}
+
+/// Tags a position with the kind of index it is in, so a token of another listing is refused.
+fn write_position((t, id, s): Position, by_party: bool) -> Vec<u8> {
+    let mut w = PositionWriter::new();
+    w.u64(u64::from(by_party))
+        .u64(t)
+        .bytes32(&id)
+        .u64(u64::from(s));
+    w.into_bytes()
+}
+
+fn read_position(bytes: &[u8], by_party: bool) -> Result<Position, IcmPageError> {
+    let mut r = PositionReader::new(bytes);
+    if r.u64()? != u64::from(by_party) {
+        return Err(IcmPageError::BadPosition);
+    }
+    let t = r.u64()?;
+    let id = r.bytes32()?;
+    let s = u8::try_from(r.u64()?).map_err(|_| IcmPageError::BadPosition)?;
+    r.finish()?;
+    if s > side::DESTINATION {
+        return Err(IcmPageError::BadPosition);
+    }
+    Ok((t, id, s))
+}
