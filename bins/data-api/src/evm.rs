@@ -1,12 +1,15 @@
 //! The EVM chains `serve` indexes: sources from `--evm` and `--evm-config`, the registry entries
 //! a sources file describes, and one follower task per chain.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_chain_evm::{EvmSourceConfig, SyncStatus};
 use snowline_chain_registry::ChainRegistry;
 use snowline_store::Store;
+use snowline_types::Id;
+use snowline_types::evm::B256;
 use tokio::task::JoinHandle;
 
 use crate::cli::ServeArgs;
@@ -59,12 +62,33 @@ pub fn register(registry: &mut ChainRegistry, sources: &[EvmSourceConfig]) -> Re
     Ok(())
 }
 
-/// Starts a follower of each source; each derives the chain's metrics in its batches too.
+/// Each source's own blockchain id, as `registry` knows it (the chain's record, which a
+/// sources file's `blockchainId` sets).
+pub fn blockchain_ids(
+    registry: &ChainRegistry,
+    sources: &[EvmSourceConfig],
+) -> BTreeMap<u64, B256> {
+    sources
+        .iter()
+        .filter_map(|s| {
+            let record = registry.lookup(&s.chain_id.to_string()).ok()?;
+            let id: Id = record.platform_chain_id.as_deref()?.parse().ok()?;
+            Some((s.chain_id, B256::from(*id.as_bytes())))
+        })
+        .collect()
+}
+
+/// Starts a follower of each source; each derives the chain's metrics and ICM messages in its
+/// batches too (`blockchain_ids`: each chain's own id, as the registry knows it).
 pub fn follow_all(
     store: &Arc<Store>,
     sources: Vec<EvmSourceConfig>,
     poll: Duration,
+    blockchain_ids: &BTreeMap<u64, B256>,
 ) -> Vec<Followed> {
+    let hooks = snowline_chain_metrics::ChainMetrics::hooks().and(
+        snowline_chain_icm::IcmDeriver::hooks(blockchain_ids.clone()),
+    );
     sources
         .into_iter()
         .map(|source| {
@@ -75,8 +99,8 @@ pub fn follow_all(
                 source.chain_id, source.rpc_url
             );
             let chain_id = source.chain_id;
+            let hooks = hooks.clone();
             let task = tokio::spawn(async move {
-                let hooks = snowline_chain_metrics::ChainMetrics::hooks();
                 if let Err(e) =
                     snowline_chain_evm::follow_with(store, &source, poll, task_status, hooks).await
                 {

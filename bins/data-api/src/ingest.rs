@@ -21,7 +21,7 @@ use snowline_types::network::NetworkInfo;
 /// C-Chain's atomic txs from `C/block` join X's and P's atomic memory; 6: the P-Chain's
 /// per-owner sums, `ph_balances` and `ph_unspent_special`; 7: the EVM chains' `ev_` tables; 8:
 /// the EVM metrics' `cm_` tables, derived with the blocks, so an older store lacks them for the
-/// blocks it holds).
+/// blocks it holds; 9: the ICM messages' `icm_` tables, likewise, and the messenger's logs).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego
@@ -30,7 +30,7 @@ const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 pub const GENESIS_START_TIME: u64 = 1_599_696_000;
 
 /// The tables of the data-api store: the container index, the X-Chain history, the P-Chain,
-/// the EVM chains and their metrics, usage events.
+/// the EVM chains with their metrics and ICM messages, usage events.
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
@@ -38,6 +38,7 @@ pub fn schema() -> Schema {
         .chain(snowline_chain_p::tables())
         .chain(snowline_chain_evm::tables())
         .chain(snowline_chain_metrics::tables())
+        .chain(snowline_chain_icm::tables())
         .chain(snowline_access::usage::tables())
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }

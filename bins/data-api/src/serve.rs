@@ -9,6 +9,7 @@ use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
 use snowline_chain_evm::SyncStatus;
 use snowline_chain_evm::pages::EvmPages;
+use snowline_chain_icm::IcmPages;
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
@@ -64,9 +65,19 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
     let router = snowline_data_api::planned::routes(router, network);
+    let evm_pages = Arc::new(EvmPages::new(Arc::clone(&store)));
+    let blockchain_ids = crate::evm::blockchain_ids(&registry, &evm_sources);
+    let router = snowline_data_api::icm::routes(
+        router,
+        IcmPages::new(Arc::clone(&store)),
+        Arc::clone(&evm_pages),
+        registry.clone(),
+        network,
+        secret.clone(),
+    );
     let router = snowline_data_api::evm::routes(
         router,
-        Arc::new(EvmPages::new(Arc::clone(&store))),
+        evm_pages,
         registry,
         Arc::new(NoPrices),
         secret.clone(),
@@ -85,6 +96,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         &store,
         evm_sources,
         Duration::from_millis(args.evm_poll_ms.max(10)),
+        &blockchain_ids,
     );
     let ready = Arc::new(Ready {
         keys: Arc::clone(&keys),

@@ -48,6 +48,12 @@ impl BlockHooks {
         self
     }
 
+    /// These hooks, then `other`'s.
+    pub fn and(mut self, other: BlockHooks) -> Self {
+        self.0.extend(other.0);
+        self
+    }
+
     /// Opens every hook for `chain`.
     pub fn open(&self, store: &Store, chain: u64) -> Result<Vec<Box<dyn BlockHook>>, EvmError> {
         self.0.iter().map(|open| open(store, chain)).collect()

@@ -6,6 +6,7 @@
 pub mod cchain;
 pub mod chains;
 pub mod evm;
+pub mod icm;
 mod params;
 pub mod pchain;
 pub mod planned;

@@ -88,6 +88,14 @@ impl EvmPages {
         Ok(self.store.get::<EvCursor>(&chain)?.map(|Linear(c)| c))
     }
 
+    /// What the token probes of `contract` on `chain` found (`None`: never probed).
+    pub fn token(&self, chain: u64, contract: Address) -> Result<Option<TokenRow>, PageError> {
+        Ok(self
+            .store
+            .get::<EvTokens>(&(chain, contract.0.0))?
+            .map(|Linear(t)| t))
+    }
+
     /// A snapshot and the chain's cursor in it; a chain with no block indexed is
     /// [`PageError::NotIndexed`].
     fn open(&self, chain: u64) -> Result<(Snapshot<'_>, CursorRow), PageError> {

@@ -21,6 +21,7 @@ use snowline_rest::{ApiError, Reply, Request, Router, Weight};
 
 pub use context::EvmApi;
 pub use prices::{NoPrices, PriceSource};
+pub(crate) use render::erc20_token;
 
 type Handler = fn(&EvmApi, &Request) -> Result<Reply, ApiError>;
 
