@@ -81,6 +81,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         registry,
         Arc::new(NoPrices),
         secret.clone(),
+        Some(IcmPages::new(Arc::clone(&store))),
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
     let router = snowline_data_api::primary::routes(

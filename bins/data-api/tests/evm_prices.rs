@@ -64,6 +64,7 @@ async fn serve(store: &Arc<Store>, profile: Profile) -> String {
         ChainRegistry::builtin().unwrap(),
         Arc::new(Fixed),
         TokenSecret::generate().unwrap(),
+        None,
     );
     let app = App::new(router)
         .profile(profile)

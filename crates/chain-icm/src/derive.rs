@@ -18,10 +18,12 @@ use snowline_types::evm::teleporter::{
     blockchain_id_initialized, decode_teleporter_log, encode_teleporter_message, message_id,
 };
 
-use crate::rows::{ExecutionRow, Fee, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxAt};
+use crate::rows::{
+    ExecutionRow, Fee, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxAt, TxMessage,
+};
 use crate::tables::{
-    IcmByParty, IcmChains, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived, IcmSent,
-    Word, party, role, side,
+    IcmByParty, IcmByTx, IcmChains, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived,
+    IcmSent, Word, party, role, side,
 };
 
 /// The ICM deriver of one chain.
@@ -156,6 +158,7 @@ impl IcmDeriver {
                     }),
                 );
                 index(batch, at.timestamp, id, side::SOURCE, &entry);
+                by_tx(batch, &at, id, side::SOURCE);
             }
             TeleporterEvent::ReceiveCrossChainMessage {
                 message_id: id,
@@ -181,6 +184,7 @@ impl IcmDeriver {
                     }),
                 );
                 index(batch, at.timestamp, id, side::DESTINATION, &entry);
+                by_tx(batch, &at, id, side::DESTINATION);
             }
             TeleporterEvent::MessageExecuted { message_id: id, .. } => {
                 batch.put::<IcmExecutions>(
@@ -270,6 +274,17 @@ fn entry(source: B256, destination: B256, message: &TeleporterMessage) -> IndexE
         from: message.originSenderAddress.0.0,
         to: message.destinationAddress.0.0,
     }
+}
+
+/// Notes that the transaction at `at` is side `written_by` of message `id`.
+fn by_tx(batch: &mut WriteBatch, at: &TxAt, id: B256, written_by: u8) {
+    batch.put::<IcmByTx>(
+        &(at.chain, at.tx_hash, at.log_index),
+        &Linear(TxMessage {
+            id: id.0,
+            side: written_by,
+        }),
+    );
 }
 
 /// A 20-byte address left-padded to a key word.

@@ -14,8 +14,8 @@ use snowline_types::evm::{Address, B256};
 use crate::derive::address_word;
 use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow};
 use crate::tables::{
-    IcmByParty, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived, IcmSent, Word, party,
-    role, side,
+    IcmByParty, IcmByTx, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived, IcmSent, Word,
+    party, role, side,
 };
 
 /// Entries examined per page at most: a selective filter ends a page early rather than scan
@@ -142,6 +142,23 @@ impl IcmPages {
     pub fn message(&self, id: B256) -> Result<Option<IcmView>, IcmPageError> {
         let snapshot = self.store.snapshot();
         Ok(view(&snapshot, &[id])?.pop().flatten())
+    }
+
+    /// The first message transaction `tx` of chain `chain` sent or delivered, with the side the
+    /// transaction is (`tables::side`).
+    pub fn of_tx(&self, chain: u64, tx: B256) -> Result<Option<(IcmView, u8)>, IcmPageError> {
+        let snapshot = self.store.snapshot();
+        let first = snapshot
+            .prefix_scan::<IcmByTx, _>(&(chain, tx.0), None, Direction::Forward)?
+            .next()
+            .transpose()?;
+        let Some((_, Linear(m))) = first else {
+            return Ok(None);
+        };
+        Ok(view(&snapshot, &[B256::from(m.id)])?
+            .pop()
+            .flatten()
+            .map(|v| (v, m.side)))
     }
 
     /// One page of the messages `q` keeps, newest first, resuming strictly past `from`.

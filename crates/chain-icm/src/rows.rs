@@ -265,3 +265,28 @@ impl Decode for IndexEntry {
         })
     }
 }
+
+/// A message a transaction sent or delivered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxMessage {
+    /// The message id.
+    pub id: Word,
+    /// Which side the transaction is (`tables::side`).
+    pub side: u8,
+}
+
+impl Encode for TxMessage {
+    fn encode(&self, w: &mut Writer) {
+        w.raw(&self.id);
+        w.u8(self.side);
+    }
+}
+
+impl Decode for TxMessage {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            id: r.array()?,
+            side: r.u8()?,
+        })
+    }
+}

@@ -5,7 +5,7 @@
 
 use snowline_store::{Linear, table};
 
-use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow};
+use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxMessage};
 
 /// A 32-byte word in a key (a message id, a blockchain id, an address left-padded).
 pub type Word = [u8; 32];
@@ -62,6 +62,10 @@ table! {
     /// `(party kind, party, role, timestamp, message id, side) -> IndexEntry`: the messages of
     /// a chain or an address in a role, by time.
     pub IcmByParty: "icm_by_party", (u8, Word, u8, u64, Word, u8) => Linear<IndexEntry>;
+
+    /// `(EVM chain id, tx hash, log index) -> TxMessage`: the messages a transaction sent or
+    /// delivered (a deployment's `teleporterMessageInfo`).
+    pub IcmByTx: "icm_by_tx", (u64, Word, u64) => Linear<TxMessage>;
 
     /// `EVM chain id -> blockchain id`: each chain's own id, configured or read from its
     /// messenger's `BlockchainIDInitialized`.

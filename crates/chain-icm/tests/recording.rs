@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use snowline_chain_evm::source::{EvmSource, SourceConfig};
 use snowline_chain_evm::{SyncConfig, sync};
+use snowline_chain_icm::tables::side;
 use snowline_chain_icm::{IcmDeriver, IcmPages, IcmQuery, IcmView};
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage, Status};
 use snowline_evm_devnet::{Recording, serve};
@@ -222,6 +223,33 @@ async fn every_message_equals_the_model_from_the_receipts() {
         check(&v, m);
     }
     assert!(pages.message(B256::repeat_byte(7)).unwrap().is_none());
+    // Each transaction that sent or delivered a message names it (the first, by log index),
+    // with its side.
+    for m in &model.messages {
+        let sides = [
+            m.source_tx.map(|t| (t, side::SOURCE)),
+            m.destination_tx.map(|(t, _, _)| (t, side::DESTINATION)),
+        ];
+        for (t, want_side) in sides.into_iter().flatten() {
+            let first = model
+                .messages
+                .iter()
+                .find(|o| {
+                    o.source_tx.is_some_and(|s| s.tx_hash == t.tx_hash)
+                        || o.destination_tx
+                            .is_some_and(|(d, _, _)| d.tx_hash == t.tx_hash)
+                })
+                .unwrap();
+            let (v, got_side) = pages
+                .of_tx(t.chain_id, t.tx_hash)
+                .unwrap()
+                .expect("indexed");
+            if first.message_id == m.message_id {
+                assert_eq!((v.id, got_side), (m.message_id, want_side));
+            }
+        }
+    }
+    assert!(pages.of_tx(43112, B256::repeat_byte(7)).unwrap().is_none());
 
     // Each message listed once, newest first by its listing time, in pages of any size.
     let everything = all_pages(&pages, &IcmQuery::default(), 100);

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use snowline_chain_evm::pages::{EvmPages, PageError};
+use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::params::{BlockRange, Currency, evm_address, page_size};
 use snowline_query::{Digest, FilterDigest, PageTokens};
@@ -22,6 +23,8 @@ pub struct EvmApi {
     registry: ChainRegistry,
     prices: Arc<dyn PriceSource>,
     pub(crate) tokens: PageTokens,
+    /// The ICM messages, for a deployment's `teleporterMessageInfo`.
+    pub(crate) icm: Option<IcmPages>,
 }
 
 /// The chain a request names.
@@ -39,12 +42,14 @@ impl EvmApi {
         registry: ChainRegistry,
         prices: Arc<dyn PriceSource>,
         tokens: PageTokens,
+        icm: Option<IcmPages>,
     ) -> Self {
         Self {
             pages,
             registry,
             prices,
             tokens,
+            icm,
         }
     }
 

@@ -2,15 +2,18 @@
 //! deployed, newest first) and `.../transactions:getDeployment` (the tx that deployed a
 //! contract, with its transfers and internal transactions).
 
-use snowline_chain_evm::pages::Deployed;
+use snowline_chain_evm::pages::{Deployed, TxDetail};
+use snowline_chain_icm::tables::side;
 use snowline_query::FilterDigest;
 use snowline_query::params::page_size;
 use snowline_rest::{ApiError, Reply, Request};
+use snowline_types::Id;
 use snowline_types::rest::evm::{
     ContractDeploymentDetails, ContractInfo, DeployedContract, DeploymentData, Erc20Contract,
     Erc721Contract, Erc1155Contract, ErcType, ListContractsResponse, NetworkTokenDetails,
     checksummed,
 };
+use snowline_types::rest::icm::{TeleporterMessageInfo, TransactionDirectionType};
 
 use super::context::{EvmApi, currency, page_error, path_address};
 use super::render::{TransferDetails, hash, internal, native_transaction, transfer};
@@ -83,7 +86,7 @@ pub(crate) fn deployment(api: &EvmApi, req: &Request) -> Result<Reply, ApiError>
             ),
         },
         native_transaction: native_transaction(chain.id, &d),
-        teleporter_message_info: None,
+        teleporter_message_info: teleporter_message_info(api, chain.id, &d)?,
     })
 }
 
@@ -116,4 +119,28 @@ fn contract(c: &Deployed) -> DeployedContract {
         }),
         ErcType::Unknown => DeployedContract::Unknown(info),
     }
+}
+
+/// The ICM message the deployment transaction sent or delivered, if any.
+fn teleporter_message_info(
+    api: &EvmApi,
+    chain: u64,
+    d: &TxDetail,
+) -> Result<Option<TeleporterMessageInfo>, ApiError> {
+    let Some(icm) = &api.icm else {
+        return Ok(None);
+    };
+    let found = icm
+        .of_tx(chain, d.hash)
+        .map_err(|e| ApiError::internal(format!("reading the ICM index failed: {e}")))?;
+    Ok(found.map(|(v, written_by)| TeleporterMessageInfo {
+        teleporter_message_id: v.id.to_string(),
+        direction: if written_by == side::SOURCE {
+            TransactionDirectionType::SourceTransaction
+        } else {
+            TransactionDirectionType::DestinationTransaction
+        },
+        source_chain_id: Some(Id::from(v.source.0).to_string()),
+        destination_chain_id: Some(Id::from(v.destination.0).to_string()),
+    }))
 }

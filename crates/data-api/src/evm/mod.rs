@@ -15,6 +15,7 @@ mod transfers;
 use std::sync::Arc;
 
 use snowline_chain_evm::pages::EvmPages;
+use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::{PageTokens, TokenSecret};
 use snowline_rest::{ApiError, Reply, Request, Router, Weight};
@@ -26,19 +27,22 @@ pub(crate) use render::erc20_token;
 type Handler = fn(&EvmApi, &Request) -> Result<Reply, ApiError>;
 
 /// Adds the EVM endpoints over `pages`, for the chains of `registry`, pricing with `prices`;
-/// page tokens are authenticated with `secret`.
+/// page tokens are authenticated with `secret`; a deployment's `teleporterMessageInfo` comes
+/// from `icm` when given.
 pub fn routes(
     router: Router,
     pages: Arc<EvmPages>,
     registry: ChainRegistry,
     prices: Arc<dyn PriceSource>,
     secret: TokenSecret,
+    icm: Option<IcmPages>,
 ) -> Router {
     let api = Arc::new(EvmApi::new(
         pages,
         registry,
         prices,
         PageTokens::new(secret),
+        icm,
     ));
     let endpoints: [(&str, Weight, Handler); 7] = [
         (
