@@ -9,6 +9,7 @@ mod l1;
 mod rewards;
 mod scan;
 mod utxos;
+mod validators;
 
 use std::sync::Arc;
 
@@ -21,6 +22,7 @@ pub use l1::{L1Page, L1Query};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use scan::Position;
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
+pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 
 use crate::error::PChainError;
 use crate::reader::PReader;

@@ -1,0 +1,236 @@
+//! A subnet's validator set at a P-Chain height, as Warp signature aggregation needs it: each
+//! validator's node, BLS public key and weight. The primary network's and a permissioned
+//! subnet's sets are derived from the staker rows at any height (a validator's weight includes
+//! its current delegations, a subnet validator signs with its node's primary-network key, as
+//! avalanchego's validator manager has it); an L1's set is its L1 validators, known at the tip
+//! only (the index keeps their current state, not their history).
+
+use std::collections::BTreeMap;
+
+use snowline_store::{Direction, Linear, ReadView};
+use snowline_types::{Id, NodeId};
+
+use super::{PChainPages, tip};
+use crate::PChainError;
+use crate::reader::PReader;
+use crate::rows::{StakerKind, StakerRow};
+use crate::tables::{
+    PhBlocks, PhCurrentStakers, PhL1BySubnet, PhL1Validators, PhStakers, PhSubnets,
+};
+
+/// One validator of a set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetValidator {
+    /// Its node id (20 bytes for every node avalanchego issues; an L1's may be longer).
+    pub node_id: Vec<u8>,
+    /// Its BLS public key (48 bytes compressed), when it has one.
+    pub public_key: Option<[u8; 48]>,
+    /// Its weight (stake plus delegations on the primary network).
+    pub weight: u64,
+    /// Whether it may sign: an L1 validator whose balance ran out is inactive, its weight still
+    /// counted in the total.
+    pub active: bool,
+}
+
+/// A subnet's validators at a height.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidatorSet {
+    /// The height the set is at.
+    pub height: u64,
+    /// Whether the subnet is an L1 at that height.
+    pub l1: bool,
+    /// The validators, by node id.
+    pub validators: Vec<SetValidator>,
+}
+
+/// Why a validator set could not be given.
+#[derive(Debug, thiserror::Error)]
+pub enum ValidatorSetError {
+    /// The P-Chain index holds no block yet.
+    #[error("the P-Chain is not indexed yet")]
+    NotIndexed,
+    /// A height past the index's tip.
+    #[error("P-Chain height {asked} is not indexed yet (the last indexed height is {last})")]
+    BeyondTip {
+        /// The height asked for.
+        asked: u64,
+        /// The tip.
+        last: u64,
+    },
+    /// An L1's set below the tip.
+    #[error(
+        "the validator set of L1 {subnet} is known at the indexed tip ({tip}) only, not at \
+         height {asked}"
+    )]
+    PastL1 {
+        /// The L1.
+        subnet: Id,
+        /// The height asked for.
+        asked: u64,
+        /// The tip.
+        tip: u64,
+    },
+    /// Reading the index failed (our fault).
+    #[error(transparent)]
+    Read(#[from] PChainError),
+}
+
+impl From<snowline_store::StoreError> for ValidatorSetError {
+    fn from(e: snowline_store::StoreError) -> Self {
+        ValidatorSetError::Read(e.into())
+    }
+}
+
+impl PChainPages {
+    /// The validators of `subnet` (the primary network's id is all zeros) at P-Chain `height`
+    /// (`None`: the indexed tip).
+    pub fn validator_set(
+        &self,
+        subnet: &Id,
+        height: Option<u64>,
+    ) -> Result<ValidatorSet, ValidatorSetError> {
+        let snapshot = self.store.snapshot();
+        let t = tip(&snapshot).map_err(|e| match e {
+            super::PageError::Read(e) => ValidatorSetError::Read(e),
+            super::PageError::BadPosition => ValidatorSetError::NotIndexed,
+        })?;
+        let last = t.height.ok_or(ValidatorSetError::NotIndexed)?;
+        let h = height.unwrap_or(last);
+        if h > last {
+            return Err(ValidatorSetError::BeyondTip { asked: h, last });
+        }
+        let converted = snapshot
+            .get::<PhSubnets>(subnet)?
+            .and_then(|Linear(s)| s.conversion)
+            .is_some_and(|c| c.event.height <= h);
+        if converted {
+            if h != last {
+                return Err(ValidatorSetError::PastL1 {
+                    subnet: *subnet,
+                    asked: h,
+                    tip: last,
+                });
+            }
+            return l1_set(&snapshot, subnet, h);
+        }
+        let time = match snapshot.get::<PhBlocks>(&h)? {
+            Some(Linear(b)) => b.timestamp,
+            None if h == last => t.chain_time,
+            // Genesis has no block row: its stakers, the only ones accepted at height 0, are
+            // current from its start.
+            None => u64::MAX,
+        };
+        let stakers = if h == last {
+            current_stakers(&snapshot)?
+        } else {
+            let mut all = Vec::new();
+            for r in snapshot.scan::<PhStakers, _>(.., Direction::Forward)? {
+                let (_, Linear(s)) = r?;
+                if staking_at(&s, h, time) {
+                    all.push(s);
+                }
+            }
+            all
+        };
+        Ok(staker_set(subnet, h, &stakers))
+    }
+}
+
+/// Whether `s` stakes at height `h` (block time `time`): accepted by then, started, and not yet
+/// settled.
+fn staking_at(s: &StakerRow, h: u64, time: u64) -> bool {
+    s.accepted.height <= h
+        && s.start <= time
+        && s.settled.as_ref().is_none_or(|x| x.event.height > h)
+}
+
+/// The current stakers (not yet settled).
+fn current_stakers(view: &impl ReadView) -> Result<Vec<StakerRow>, ValidatorSetError> {
+    let ids: Vec<Id> = view
+        .scan::<PhCurrentStakers, _>(.., Direction::Forward)?
+        .map(|r| r.map(|((_, id), ())| id))
+        .collect::<Result<_, _>>()?;
+    let rows = view.multi_get::<PhStakers>(&ids)?;
+    ids.iter()
+        .zip(rows)
+        .map(|(id, r)| {
+            r.map(|Linear(s)| s).ok_or_else(|| {
+                ValidatorSetError::Read(PChainError::Corrupt(format!(
+                    "the current stakers name {id}, which is not stored"
+                )))
+            })
+        })
+        .collect()
+}
+
+/// The set of `subnet` from the stakers staking at the height: validators weighted with their
+/// delegations, each with its node's primary-network BLS key.
+fn staker_set(subnet: &Id, height: u64, stakers: &[StakerRow]) -> ValidatorSet {
+    let primary = Id::default();
+    let keys: BTreeMap<NodeId, [u8; 48]> = stakers
+        .iter()
+        .filter(|s| s.kind == StakerKind::Validator && s.subnet_id == primary)
+        .filter_map(|s| Some((s.node_id, s.bls_public_key?)))
+        .collect();
+    let mut weights: BTreeMap<NodeId, u64> = BTreeMap::new();
+    for s in stakers.iter().filter(|s| s.subnet_id == *subnet) {
+        match s.kind {
+            StakerKind::Validator | StakerKind::SubnetValidator => {
+                let w = weights.entry(s.node_id).or_default();
+                *w = w.saturating_add(s.weight);
+            }
+            StakerKind::Delegator | StakerKind::SubnetDelegator => {}
+        }
+    }
+    for s in stakers.iter().filter(|s| s.subnet_id == *subnet) {
+        if matches!(s.kind, StakerKind::Delegator | StakerKind::SubnetDelegator) {
+            if let Some(w) = weights.get_mut(&s.node_id) {
+                *w = w.saturating_add(s.weight);
+            }
+        }
+    }
+    ValidatorSet {
+        height,
+        l1: false,
+        validators: weights
+            .into_iter()
+            .map(|(node, weight)| SetValidator {
+                node_id: node.as_bytes().to_vec(),
+                public_key: keys.get(&node).copied(),
+                weight,
+                active: true,
+            })
+            .collect(),
+    }
+}
+
+/// An L1's validators at the tip: every one with weight, inactive ones marked.
+fn l1_set(
+    view: &impl ReadView,
+    subnet: &Id,
+    height: u64,
+) -> Result<ValidatorSet, ValidatorSetError> {
+    let accrued = PReader::new(view).l1_accrued_fees()?;
+    let ids: Vec<Id> = view
+        .prefix_scan::<PhL1BySubnet, Id>(subnet, None, Direction::Forward)?
+        .map(|r| r.map(|((_, id), ())| id))
+        .collect::<Result<_, _>>()?;
+    let rows = view.multi_get::<PhL1Validators>(&ids)?;
+    let mut validators: Vec<SetValidator> = rows
+        .into_iter()
+        .flatten()
+        .map(|Linear(v)| SetValidator {
+            active: v.active(accrued),
+            node_id: v.node_id,
+            public_key: Some(v.public_key),
+            weight: v.weight,
+        })
+        .filter(|v| v.weight > 0)
+        .collect();
+    validators.sort_by(|a, b| a.node_id.cmp(&b.node_id));
+    Ok(ValidatorSet {
+        height,
+        l1: true,
+        validators,
+    })
+}
