@@ -21,6 +21,11 @@ use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::platformvm::{self, UnsignedTx};
 use snowline_types::{Id, NodeId};
 
+/// A block as the model reads it: height, time, txs with their ids.
+type ModelBlock = (u64, u64, Vec<(Id, UnsignedTx)>);
+/// A validator set: node -> (weight, BLS key).
+type ModelSet = BTreeMap<NodeId, (u64, Option<[u8; 48]>)>;
+
 /// A staker as the model sees it: (node, weight, key, is a validator, start).
 #[derive(Clone, Copy)]
 struct Staker {
@@ -55,10 +60,7 @@ fn staker(tx: &UnsignedTx) -> Option<(Id, Staker)> {
 }
 
 /// The primary network's set (node -> (weight, key)) after each height, from the txs alone.
-fn model(
-    genesis: &platformvm::PGenesisState,
-    blocks: &[(u64, u64, Vec<(Id, UnsignedTx)>)],
-) -> BTreeMap<u64, BTreeMap<NodeId, (u64, Option<[u8; 48]>)>> {
+fn model(genesis: &platformvm::PGenesisState, blocks: &[ModelBlock]) -> BTreeMap<u64, ModelSet> {
     let mut live: BTreeMap<Id, Staker> = BTreeMap::new();
     for v in &genesis.validators {
         if let Some((subnet, s)) = staker(&v.tx.unsigned) {
@@ -68,7 +70,7 @@ fn model(
         }
     }
     let set = |live: &BTreeMap<Id, Staker>, time: u64| {
-        let mut out: BTreeMap<NodeId, (u64, Option<[u8; 48]>)> = BTreeMap::new();
+        let mut out = ModelSet::new();
         for s in live.values().filter(|s| s.validator && s.start <= time) {
             let e = out.entry(s.node).or_default();
             e.0 += s.weight;
@@ -179,7 +181,7 @@ fn primary_network_sets_at_every_height_equal_the_model() {
         let got = pages.validator_set(&Id::default(), Some(*h)).unwrap();
         assert_eq!(got.height, *h);
         assert!(!got.l1);
-        let got: BTreeMap<NodeId, (u64, Option<[u8; 48]>)> = got
+        let got: ModelSet = got
             .validators
             .iter()
             .map(|v| {
