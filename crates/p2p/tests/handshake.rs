@@ -1,0 +1,184 @@
+//! The handshake rules of `network/peer/peer.go` `handleHandshake`, checked on messages built by
+//! this crate and then altered.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use std::net::SocketAddr;
+
+use snowline_devnet::nodes::DevnetNode;
+use snowline_p2p::handshake::{HandshakeConfig, build_handshake, check_handshake};
+use snowline_p2p::ip::UnsignedIp;
+use snowline_p2p::proto::{BloomFilter, Handshake};
+use snowline_p2p::{HandshakeError, StakingIdentity};
+
+const NOW: u64 = 1_700_000_000;
+
+fn setup() -> (DevnetNode, Handshake, HandshakeConfig) {
+    let node = DevnetNode::new(1, 0).unwrap();
+    let id = StakingIdentity::from_devnet(&node).unwrap();
+    let addr: SocketAddr = "127.0.0.1:9651".parse().unwrap();
+    let h = build_handshake(&id, 12345, addr, NOW).unwrap();
+    (node, h, HandshakeConfig::new(12345))
+}
+
+#[test]
+fn a_built_handshake_passes_and_signs_the_ip() {
+    let (node, h, cfg) = setup();
+    let info = check_handshake(&h, &node.cert_der, &cfg, NOW + 30).unwrap();
+    assert_eq!(info.node_id, node.node_id);
+    assert_eq!(info.ip.unsigned.port, 9651);
+    // The BLS signature is a proof of possession over the 26 IP bytes.
+    let bytes = UnsignedIp {
+        ip: "127.0.0.1".parse().unwrap(),
+        port: 9651,
+        timestamp: NOW,
+    }
+    .bytes();
+    assert_eq!(
+        &bytes[..16],
+        &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1]
+    );
+    let sig = blst::min_pk::Signature::from_bytes(&info.ip.bls_signature).unwrap();
+    let pk = blst::min_pk::PublicKey::from_bytes(&node.bls_public_key).unwrap();
+    assert_eq!(
+        sig.verify(
+            true,
+            &bytes,
+            snowline_devnet::nodes::BLS_POP_DST,
+            &[],
+            &pk,
+            true
+        ),
+        blst::BLST_ERROR::BLST_SUCCESS
+    );
+}
+
+#[test]
+fn refusals() {
+    let (node, h, cfg) = setup();
+    let check = |h: &Handshake, now: u64| check_handshake(h, &node.cert_der, &cfg, now);
+
+    assert!(matches!(
+        check(&h, NOW + 61),
+        Err(HandshakeError::ClockSkew(61))
+    ));
+    assert!(matches!(
+        check(
+            &Handshake {
+                network_id: 1,
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::WrongNetwork { .. })
+    ));
+    assert!(matches!(
+        check(
+            &Handshake {
+                ip_port: 0,
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::BadIp)
+    ));
+    assert!(matches!(
+        check(
+            &Handshake {
+                ip_addr: vec![1, 2, 3],
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::BadIp)
+    ));
+    // Another port than the one signed.
+    assert!(matches!(
+        check(
+            &Handshake {
+                ip_port: 9652,
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::BadIpSignature)
+    ));
+    // The signature of another node's certificate.
+    let other = DevnetNode::new(1, 1).unwrap();
+    assert!(matches!(
+        check_handshake(&h, &other.cert_der, &cfg, NOW),
+        Err(HandshakeError::BadIpSignature)
+    ));
+    assert!(matches!(
+        check(
+            &Handshake {
+                ip_signing_time: NOW + 61,
+                my_time: NOW,
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::IpTimestampInFuture(_))
+    ));
+    assert!(matches!(
+        check(
+            &Handshake {
+                ip_bls_sig: vec![0; 96],
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::BadBlsSignature)
+    ));
+    let mut old = h.clone();
+    old.client.as_mut().unwrap().minor = 12;
+    assert!(matches!(
+        check(&old, NOW),
+        Err(HandshakeError::IncompatibleVersion(_))
+    ));
+    assert!(matches!(
+        check(
+            &Handshake {
+                tracked_subnets: vec![vec![0; 31]],
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::BadTrackedSubnets)
+    ));
+    assert!(matches!(
+        check(
+            &Handshake {
+                supported_acps: vec![77],
+                objected_acps: vec![77],
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::AcpConflict)
+    ));
+    let bad_filter = Some(BloomFilter {
+        filter: vec![1, 0, 0],
+        salt: vec![],
+    });
+    assert!(matches!(
+        check(
+            &Handshake {
+                known_peers: bad_filter,
+                ..h.clone()
+            },
+            NOW
+        ),
+        Err(HandshakeError::BadKnownPeers)
+    ));
+    // No filter at all is accepted, as avalanchego does.
+    assert!(
+        check(
+            &Handshake {
+                known_peers: None,
+                ..h
+            },
+            NOW
+        )
+        .is_ok()
+    );
+}
