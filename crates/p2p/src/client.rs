@@ -41,6 +41,8 @@ struct ClientInner {
     connect_timeout: Duration,
     tls: TlsConnector,
     pool: Mutex<HashMap<NodeId, Peer>>,
+    /// One lock per node being dialled, so concurrent callers share one new connection.
+    dialing: Mutex<HashMap<NodeId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl std::fmt::Debug for P2pClient {
@@ -76,6 +78,7 @@ impl P2pClient {
                 connect_timeout,
                 tls,
                 pool: Mutex::new(HashMap::new()),
+                dialing: Mutex::new(HashMap::new()),
             }),
         })
     }
@@ -86,12 +89,28 @@ impl P2pClient {
     }
 
     /// A connection to `expected` at `addr`: the pooled one if it is still open and at that
-    /// address, else a new one (which replaces it in the pool).
+    /// address, else a new one (which replaces it in the pool). Concurrent calls for one node
+    /// wait for a single dial.
     pub async fn connect(&self, addr: SocketAddr, expected: NodeId) -> Result<Peer, P2pError> {
         if let Some(peer) = self.pooled(expected, addr) {
             return Ok(peer);
         }
-        let peer = self.dial(addr, expected).await?;
+        let lock = {
+            let mut dialing = self.inner.dialing.lock().map_err(|_| P2pError::Closed)?;
+            dialing.entry(expected).or_default().clone()
+        };
+        let _dialing = lock.lock().await;
+        if let Some(peer) = self.pooled(expected, addr) {
+            return Ok(peer);
+        }
+        let dialled = self.dial(addr, expected).await;
+        if let Ok(mut dialing) = self.inner.dialing.lock() {
+            // Two holders: the map and this call; a waiter holds a third.
+            if Arc::strong_count(&lock) <= 2 {
+                dialing.remove(&expected);
+            }
+        }
+        let peer = dialled?;
         if let Ok(mut pool) = self.inner.pool.lock() {
             pool.retain(|_, p| !p.is_closed());
             pool.insert(expected, peer.clone());

@@ -5,9 +5,14 @@
 use std::net::SocketAddr;
 
 use snowline_devnet::nodes::DevnetNode;
-use snowline_p2p::handshake::{HandshakeConfig, build_handshake, check_handshake};
+use snowline_p2p::frame::{read_frame, write_frame};
+use snowline_p2p::handshake::{
+    HandshakeConfig, build_handshake, check_handshake, exchange, unix_now,
+};
 use snowline_p2p::ip::UnsignedIp;
-use snowline_p2p::proto::{BloomFilter, Handshake};
+use snowline_p2p::proto::{
+    BloomFilter, Handshake, Kind, Message, PeerList, Ping, Pong, decode_message, encode_message,
+};
 use snowline_p2p::{HandshakeError, StakingIdentity};
 
 const NOW: u64 = 1_700_000_000;
@@ -181,4 +186,93 @@ fn refusals() {
         )
         .is_ok()
     );
+}
+
+/// The other end of an in-memory stream, scripted message by message.
+struct Script {
+    io: tokio::io::DuplexStream,
+}
+
+impl Script {
+    async fn send(&mut self, kind: Kind) {
+        let bytes = encode_message(&Message { kind: Some(kind) });
+        write_frame(&mut self.io, &bytes).await.unwrap();
+    }
+
+    async fn recv(&mut self) -> Kind {
+        let frame = read_frame(&mut self.io).await.unwrap();
+        decode_message(&frame).unwrap().kind.unwrap()
+    }
+}
+
+fn pair() -> (
+    tokio::io::DuplexStream,
+    Script,
+    StakingIdentity,
+    Handshake,
+    Vec<u8>,
+) {
+    let (ours, theirs) = tokio::io::duplex(64 * 1024);
+    let me = StakingIdentity::from_devnet(&DevnetNode::new(2, 0).unwrap()).unwrap();
+    let (node, their_handshake, _) = setup();
+    let their_handshake = Handshake {
+        my_time: unix_now(),
+        ..their_handshake
+    };
+    // The signed IP's timestamp (NOW) is in the past, which is allowed.
+    (
+        ours,
+        Script { io: theirs },
+        me,
+        their_handshake,
+        node.cert_der,
+    )
+}
+
+#[tokio::test]
+async fn the_exchange_answers_pings_and_ends_on_the_peer_list_after_a_handshake() {
+    let (mut ours, mut script, me, their_handshake, their_cert) = pair();
+    let cfg = HandshakeConfig::new(12345);
+    let my_addr: SocketAddr = "127.0.0.1:4000".parse().unwrap();
+    let mine = build_handshake(&me, 12345, my_addr, unix_now()).unwrap();
+    let task = tokio::spawn(async move {
+        exchange(&mut ours, mine, &their_cert, &cfg)
+            .await
+            .map(|i| i.node_id)
+    });
+
+    assert!(matches!(script.recv().await, Kind::Handshake(h) if h.ip_port == 4000));
+    script.send(Kind::Ping(Ping { uptime: 0 })).await;
+    assert_eq!(script.recv().await, Kind::Pong(Pong {}));
+    // A PeerList before the Handshake does not finish it; junk is skipped.
+    script.send(Kind::PeerList(PeerList::default())).await;
+    write_frame(&mut script.io, &[0xff, 0xff]).await.unwrap();
+    script.send(Kind::Handshake(their_handshake)).await;
+    assert_eq!(script.recv().await, Kind::PeerList(PeerList::default()));
+    assert!(!task.is_finished());
+    script.send(Kind::PeerList(PeerList::default())).await;
+    assert_eq!(
+        task.await.unwrap().unwrap(),
+        DevnetNode::new(1, 0).unwrap().node_id
+    );
+}
+
+#[tokio::test]
+async fn a_second_handshake_is_refused() {
+    let (mut ours, mut script, me, their_handshake, their_cert) = pair();
+    let cfg = HandshakeConfig::new(12345);
+    let mine = build_handshake(&me, 12345, "127.0.0.1:4000".parse().unwrap(), unix_now()).unwrap();
+    let task = tokio::spawn(async move {
+        exchange(&mut ours, mine, &their_cert, &cfg)
+            .await
+            .map(|i| i.node_id)
+    });
+    script.recv().await;
+    script.send(Kind::Handshake(their_handshake.clone())).await;
+    script.recv().await;
+    script.send(Kind::Handshake(their_handshake)).await;
+    assert!(matches!(
+        task.await.unwrap(),
+        Err(HandshakeError::DuplicateHandshake)
+    ));
 }

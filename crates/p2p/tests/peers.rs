@@ -273,3 +273,72 @@ async fn a_closing_peer_fails_the_pending_request() {
         .unwrap_err();
     assert!(matches!(err, P2pError::Closed), "{err:?}");
 }
+
+#[tokio::test]
+async fn junk_and_oversized_frames_close_only_their_connection() {
+    use snowline_p2p::frame::{read_frame, write_frame};
+    use snowline_p2p::handshake::{HandshakeConfig, build_handshake, exchange, unix_now};
+    use snowline_p2p::proto::{Kind, Message, Ping, Pong, decode_message, encode_message};
+    use snowline_p2p::tls::{client_config, server_name};
+    use tokio::io::AsyncWriteExt;
+
+    let (node, server) = signer(2, SignerBehaviour::Normal).await;
+    let me = StakingIdentity::from_devnet(&DevnetNode::new(99, 2).unwrap()).unwrap();
+    let tcp = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    let local = tcp.local_addr().unwrap();
+    let connector = tokio_rustls::TlsConnector::from(client_config(&me).unwrap());
+    let mut tls = connector
+        .connect(server_name(server.addr()), tcp)
+        .await
+        .unwrap();
+    let ours = build_handshake(&me, NETWORK, local, unix_now()).unwrap();
+    exchange(
+        &mut tls,
+        ours,
+        &node.cert_der,
+        &HandshakeConfig::new(NETWORK),
+    )
+    .await
+    .unwrap();
+    // Undecodable messages are skipped, the connection stays.
+    write_frame(&mut tls, &[0xff; 7]).await.unwrap();
+    write_frame(&mut tls, &[]).await.unwrap();
+    let ping = encode_message(&Message {
+        kind: Some(Kind::Ping(Ping { uptime: 50 })),
+    });
+    write_frame(&mut tls, &ping).await.unwrap();
+    let pong = decode_message(&read_frame(&mut tls).await.unwrap()).unwrap();
+    assert_eq!(pong.kind, Some(Kind::Pong(Pong {})));
+    // A length over the maximum closes it.
+    tls.write_all(&[0xff, 0xff, 0xff, 0xff]).await.unwrap();
+    tls.flush().await.unwrap();
+    assert!(read_frame(&mut tls).await.is_err());
+
+    let msg = message();
+    let sig = client()
+        .request_signature(server.addr(), node.node_id, CHAIN, &msg, &[], soon())
+        .await
+        .unwrap();
+    assert!(verifies(&sig, &node.bls_public_key, &msg));
+}
+
+#[tokio::test]
+async fn concurrent_requests_share_one_dial() {
+    let (node, server) = signer(3, SignerBehaviour::Normal).await;
+    let client = client();
+    let msg = message();
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..4 {
+        let (client, msg, addr, id) = (client.clone(), msg.clone(), server.addr(), node.node_id);
+        tasks.spawn(async move {
+            client
+                .request_signature(addr, id, CHAIN, &msg, &[], soon())
+                .await
+        });
+    }
+    while let Some(sig) = tasks.join_next().await {
+        assert!(verifies(&sig.unwrap().unwrap(), &node.bls_public_key, &msg));
+    }
+    assert_eq!(server.handshakes_completed(), 1);
+    assert_eq!(client.pooled_connections(), 1);
+}
