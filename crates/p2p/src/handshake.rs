@@ -88,8 +88,9 @@ pub fn build_handshake(
         timestamp: now,
     }
     .sign(id)?;
+    // `Addr().AsSlice()`: 4 bytes for IPv4, 16 for IPv6.
     let ip_addr = match my_addr.ip() {
-        std::net::IpAddr::V4(v4) => v4.to_ipv6_mapped().octets().to_vec(),
+        std::net::IpAddr::V4(v4) => v4.octets().to_vec(),
         std::net::IpAddr::V6(v6) => v6.octets().to_vec(),
     };
     Ok(Handshake {

@@ -31,6 +31,11 @@ fn a_built_handshake_passes_and_signs_the_ip() {
     let info = check_handshake(&h, &node.cert_der, &cfg, NOW + 30).unwrap();
     assert_eq!(info.node_id, node.node_id);
     assert_eq!(info.ip.unsigned.port, 9651);
+    assert_eq!(h.ip_addr, [127, 0, 0, 1]);
+    assert_eq!(
+        info.ip.unsigned.ip,
+        "127.0.0.1".parse::<std::net::IpAddr>().unwrap()
+    );
     // The BLS signature is a proof of possession over the 26 IP bytes.
     let bytes = UnsignedIp {
         ip: "127.0.0.1".parse().unwrap(),

@@ -200,3 +200,23 @@ async fn an_oversized_prefix_fails_before_the_body_is_read() {
         Err(FrameError::Io(_))
     ));
 }
+
+#[test]
+fn libzstd_compressed_app_response_is_decoded() {
+    // An AppResponse (Message field 31) compressed by the reference libzstd 1.5.4 at level 3
+    // without a checksum, the frame avalanchego's DataDog/zstd `CompressLevel` writes: single
+    // segment with its content size, one compressed block.
+    let zstd = hex::decode(
+        "28b52ffd60fb062d0100d8fa01f70f0a200710091ad00f6176616c616e63686520776172702002007c97f9b3061801",
+    )
+    .unwrap();
+    let mut bytes = vec![0x12, zstd.len() as u8]; // compressed_zstd = 2
+    bytes.extend_from_slice(&zstd);
+    let app_bytes: Vec<u8> = (0..2000).map(|i| b"avalanche warp "[i % 15]).collect();
+    let expected = Kind::AppResponse(AppResponse {
+        chain_id: vec![7; 32],
+        request_id: 9,
+        app_bytes,
+    });
+    assert_eq!(decode_message(&bytes).unwrap().kind, Some(expected));
+}
