@@ -171,6 +171,22 @@ fn primary_network_sets_at_every_height_equal_the_model() {
             .unwrap_or((r.timestamp_ns / 1_000_000_000) as u64);
         blocks.push((height, time, txs));
     }
+    // Every block's txs read back by id, at their block's height.
+    for (height, _, txs) in &blocks {
+        for (id, tx) in txs {
+            let (event, got) = PChainPages::new(Arc::clone(&store))
+                .tx(id)
+                .unwrap()
+                .unwrap();
+            assert_eq!((event.height, &got), (*height, tx), "{id}");
+        }
+    }
+    assert!(
+        PChainPages::new(Arc::clone(&store))
+            .tx(&Id([9; 32]))
+            .unwrap()
+            .is_none()
+    );
     let sets = model(&p_genesis, &blocks);
     assert!(sets.len() > 10, "{} heights", sets.len());
     let pages = PChainPages::new(Arc::clone(&store));

@@ -8,6 +8,8 @@ mod blocks;
 mod l1;
 mod rewards;
 mod scan;
+mod staking_metrics;
+mod tx;
 mod utxos;
 mod validators;
 
@@ -21,6 +23,9 @@ pub use blocks::BlockPage;
 pub use l1::{L1Page, L1Query};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use scan::Position;
+pub use staking_metrics::{
+    StakingFigures, StakingMetricsError, StakingPage, StakingPoint, StakingQuery,
+};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 
