@@ -3,7 +3,6 @@
 //! carrying ACP-118 signature requests (`docs/p2p.md`); and devnet validator peers that answer
 //! them.
 
-pub mod bls;
 pub mod client;
 pub mod conn;
 pub mod error;
@@ -14,9 +13,10 @@ pub mod ip;
 pub mod proto;
 pub mod signer_peer;
 pub mod tls;
+pub mod warp_source;
 
-pub use bls::verify_warp_signature;
 pub use client::{P2pClient, Peer};
 pub use error::{HandshakeError, P2pError};
 pub use identity::StakingIdentity;
 pub use signer_peer::{SignerBehaviour, SignerPeer};
+pub use warp_source::{P2pSignatureSource, PeerDirectory};

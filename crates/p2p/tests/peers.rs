@@ -9,7 +9,6 @@ use snowline_devnet::nodes::{BLS_SIG_DST, DevnetNode};
 use snowline_p2p::signer_peer::{ERR_UNEXPECTED, ERR_UNREGISTERED_HANDLER, REFUSAL_MESSAGE};
 use snowline_p2p::{
     HandshakeError, P2pClient, P2pError, SignerBehaviour, SignerPeer, StakingIdentity,
-    verify_warp_signature,
 };
 use snowline_types::warp::UnsignedMessage;
 use snowline_types::{Id, NodeId};
@@ -341,4 +340,15 @@ async fn concurrent_requests_share_one_dial() {
     }
     assert_eq!(server.handshakes_completed(), 1);
     assert_eq!(client.pooled_connections(), 1);
+}
+
+/// Whether `sig` is `pk`'s BLS signature of `msg` (avalanchego's scheme, `snowline-warp`).
+fn verify_warp_signature(pk: &[u8], msg: &[u8], sig: &[u8]) -> bool {
+    match (
+        snowline_warp::PublicKey::from_compressed(pk),
+        snowline_warp::Signature::from_bytes(sig),
+    ) {
+        (Ok(k), Ok(s)) => s.verify(&k, msg),
+        _ => false,
+    }
 }
