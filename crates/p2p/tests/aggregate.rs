@@ -107,7 +107,7 @@ fn verify(w: &World, m: &UnsignedMessage, signed: &[u8]) -> Vec<usize> {
             (k.serialize(), k)
         })
         .collect();
-    keys.sort_by(|a, b| a.0.cmp(&b.0));
+    keys.sort_by_key(|k| k.0);
     let signers = parsed.signature.signer_indices().unwrap();
     let chosen: Vec<&PublicKey> = signers.iter().map(|i| &keys[*i].1).collect();
     let agg = AggregatePublicKey::aggregate(&chosen, false)
