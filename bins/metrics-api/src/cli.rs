@@ -49,6 +49,9 @@ pub struct ServeArgs {
     pub listen: SocketAddr,
     #[command(flatten)]
     pub head: snowline_cli::HeadLimit,
+    /// The network the index holds, for the staking metrics' `{network}`.
+    #[command(flatten)]
+    pub network: snowline_cli::NetworkArg,
     /// A chain registry file, as `data-api --chains` takes (the chains served are the
     /// registry's that have metrics).
     #[arg(long, env = "SNOWLINE_DATA_API_CHAINS")]

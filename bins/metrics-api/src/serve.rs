@@ -10,6 +10,7 @@ use std::time::Duration;
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_chain_evm::EvmSourceConfig;
 use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
 use snowline_rest::{
@@ -27,22 +28,35 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     snowline_cli::runtime()?.block_on(serve(args))
 }
 
-/// The metrics tables of the data-api store, at its schema version (the other tables are
-/// left alone).
-fn open_index(index_dir: &Path, data_dir: &Path) -> Result<Arc<Store>, String> {
-    let schema = snowline_chain_metrics::tables().into_iter().fold(
-        Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
-        Schema::with_spec,
-    );
+/// The metrics and P-Chain tables of the data-api store, at its schema version (the other
+/// tables are left alone), and whether the P-Chain tables are there: an index of EVM chains
+/// only has none, and is then served without the staking metrics.
+fn open_index(index_dir: &Path, data_dir: &Path) -> Result<(Arc<Store>, bool), String> {
     let primary = index_dir.join("index");
-    Store::open_secondary(&primary, data_dir.join("index-secondary"), &schema)
-        .map(Arc::new)
-        .map_err(|e| {
+    let open = |with_p: bool| {
+        let p_tables = if with_p {
+            snowline_chain_p::tables()
+        } else {
+            Vec::new()
+        };
+        let schema = snowline_chain_metrics::tables()
+            .into_iter()
+            .chain(p_tables)
+            .fold(
+                Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
+                Schema::with_spec,
+            );
+        Store::open_secondary(&primary, data_dir.join("index-secondary"), &schema).map(Arc::new)
+    };
+    match open(true) {
+        Ok(store) => Ok((store, true)),
+        Err(_) => open(false).map(|store| (store, false)).map_err(|e| {
             format!(
                 "cannot open the data-api index in {} (start data-api serve first): {e}",
                 primary.display()
             )
-        })
+        }),
+    }
 }
 
 /// The built-in chains, the `--chains` file's, and those the `--evm-config` file describes.
@@ -62,14 +76,19 @@ fn registry(args: &ServeArgs) -> Result<ChainRegistry, String> {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
-    let store = open_index(&args.index_dir, &args.data_dir)?;
+    let network = args.network.resolve()?;
+    let (store, has_p) = open_index(&args.index_dir, &args.data_dir)?;
     let tokens = PageTokens::open(&args.data_dir.join("tokens"), Arc::new(SystemClock))
         .map_err(|e| format!("cannot open the page-token store: {e}"))?;
-    let api = Arc::new(MetricsApi::new(
+    let mut api = MetricsApi::new(
         MetricsPages::new(Arc::clone(&store)),
         tokens.clone(),
         registry(&args)?,
-    ));
+    );
+    if has_p {
+        api = api.with_staking(PChainPages::new(Arc::clone(&store)), network);
+    }
+    let api = Arc::new(api);
     // The data-api's API keys (`data-api keys create`), followed as a secondary: a keyed caller
     // gets its tier's limits here too; no key is the anonymous tier.
     let keys = Arc::new(
@@ -110,6 +129,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         "/v2/chains/43112/metrics/txCount?timeInterval=hour&pageSize=24",
         "/v2/chains/43112/metrics/activeAddresses?timeInterval=day",
         "/v1/avg_tps/43112",
+        "/v2/networks/local/metrics/validatorCount",
     ] {
         println!("    curl -s 'http://{addr}{path}'");
     }

@@ -2,8 +2,10 @@
 //! registry) and how a `{chainId}` path value becomes a chain with metrics.
 
 use snowline_chain_metrics::{MetricsPages, PageTokens, SeriesError, TokenError};
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
 use snowline_rest::ApiError;
+use snowline_types::NetworkInfo;
 use snowline_types::rest::ChainRecord;
 
 /// The metrics endpoints' state.
@@ -12,6 +14,8 @@ pub struct MetricsApi {
     pub(crate) pages: MetricsPages,
     pub(crate) tokens: PageTokens,
     pub(crate) registry: ChainRegistry,
+    /// The P-Chain reads of the staking metrics and the network the index holds, when served.
+    pub(crate) staking: Option<(PChainPages, &'static NetworkInfo)>,
 }
 
 /// The aggregate `chainId`s the OpenAPI names, not served yet.
@@ -25,7 +29,26 @@ impl MetricsApi {
             pages,
             tokens,
             registry,
+            staking: None,
         }
+    }
+
+    /// Serves the staking metrics of `network` from `pages` (the P-Chain tables of the index).
+    pub fn with_staking(mut self, pages: PChainPages, network: &'static NetworkInfo) -> Self {
+        self.staking = Some((pages, network));
+        self
+    }
+
+    /// The P-Chain reads for a `{network}` path value: a 400 if malformed, a 404 if it is not
+    /// the network indexed (or no P-Chain is served).
+    pub(crate) fn staking(&self, network: &str) -> Result<&PChainPages, ApiError> {
+        let Some((pages, served)) = &self.staking else {
+            return Err(ApiError::not_found(format!(
+                "network {network}: this instance serves no P-Chain staking metrics"
+            )));
+        };
+        crate::staking::served_network(network, served)?;
+        Ok(pages)
     }
 
     /// The chain `chain_ref` names (a decimal EVM chain id or a blockchain id), if it is listed

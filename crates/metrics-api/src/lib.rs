@@ -1,6 +1,7 @@
 //! The metrics API's endpoints on the REST edge (`snowline-rest`): the spec's
 //! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), and the real
-//! service's v2 chain metrics, chains and health checks. Handlers parse, call one read of the
+//! service's v2 chain metrics, staking metrics (from `chain-p`'s
+//! [`PChainPages`](snowline_chain_p::pages::PChainPages)), chains and health checks. Handlers parse, call one read of the
 //! metrics room ([`MetricsPages`](snowline_chain_metrics::MetricsPages), or its
 //! [`PageTokens`](snowline_chain_metrics::PageTokens)) and render; they never see the store.
 //! See `docs/metrics-api.md`.
@@ -11,6 +12,7 @@ mod health;
 mod params;
 mod render;
 mod series;
+mod staking;
 
 use std::sync::Arc;
 
@@ -23,7 +25,7 @@ type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 /// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
 /// `readiness`.
 pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
-    let endpoints: [(&str, Weight, Handler); 4] = [
+    let endpoints: [(&str, Weight, Handler); 5] = [
         ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
         ("/v2/chains", Weight::FREE, chains::list),
         ("/v2/chains/{chainId}", Weight::FREE, chains::get),
@@ -31,6 +33,11 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             "/v2/chains/{chainId}/metrics/{metric}",
             Weight::SMALL,
             series::chain_metric,
+        ),
+        (
+            "/v2/networks/{network}/metrics/{metric}",
+            Weight::SMALL,
+            staking::network_metric,
         ),
     ];
     let router = endpoints

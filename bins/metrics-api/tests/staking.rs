@@ -1,0 +1,246 @@
+//! The real `metrics-api` binary on port 0 over an index holding a devnet's P-Chain (built here
+//! as data-api builds it: the genesis applied, the P-Chain blocks ingested through `PChain`),
+//! opened as a secondary: every staking metric over HTTP, page by page, equals the daily points
+//! `PChainPages::staking_metrics` reads (itself checked against a model of the txs in
+//! `chain-p`), and the errors are the spec's shape: 400 for bad parameters, 404 for another
+//! network or an unknown subnet.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use snowline_chain_p::PChain;
+use snowline_chain_p::pages::{PChainPages, StakingFigures, StakingQuery};
+use snowline_devnet::{Devnet, DevnetConfig};
+use snowline_node_index::{IndexWriter, ingest};
+use snowline_store::{Schema, Store};
+use snowline_types::Id;
+use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
+
+/// The data-api store with the small devnet's P-Chain in `dir/data-api/index`.
+fn index_devnet(dir: &Path) -> Arc<Store> {
+    let schema = snowline_node_index::tables()
+        .into_iter()
+        .chain(snowline_chain_p::tables())
+        .chain(snowline_chain_metrics::tables())
+        .fold(
+            Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
+            Schema::with_spec,
+        );
+    let path = dir.join("data-api/index");
+    std::fs::create_dir_all(&path).unwrap();
+    let store = Arc::new(Store::open(path, &schema).unwrap());
+    let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    let net = devnet.genesis().network.clone();
+    let mut p = PChain::new(
+        net.network_id,
+        net.p_chain_id,
+        net.x_chain_id,
+        net.avax_asset_id,
+    );
+    p.apply_genesis(&store, &devnet.p_genesis()).unwrap();
+    let mut writer = IndexWriter::open(&*store).unwrap();
+    let src = records
+        .iter()
+        .filter(|r| r.path == IndexPath::PBlock)
+        .map(|r| {
+            Ok(ContainerLine {
+                record: r.clone(),
+                index: None,
+            })
+        });
+    ingest(&store, &mut writer, src, 16, &mut p, |_| {}).unwrap();
+    store
+}
+
+/// A running `metrics-api serve`, killed on drop.
+struct MetricsApi {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for MetricsApi {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(dir: &Path) -> MetricsApi {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_metrics-api"))
+        .arg("serve")
+        .args(["--index-dir", dir.join("data-api").to_str().unwrap()])
+        .args(["--data-dir", dir.join("metrics-api").to_str().unwrap()])
+        .args(["--listen", "127.0.0.1:0", "--network", "local"])
+        .args(["--catch-up-ms", "50", "--no-rate-limits"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines.next().unwrap().unwrap();
+    std::thread::spawn(move || lines.for_each(drop));
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    MetricsApi { child, addr }
+}
+
+impl MetricsApi {
+    /// `GET path`: the status and the JSON body.
+    fn get(&self, path: &str) -> (u16, Value) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        )
+        .unwrap();
+        let mut raw = String::new();
+        s.read_to_string(&mut raw).unwrap();
+        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+        (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    }
+
+    /// Every point of a series, following `nextPageToken` (the path has a query string).
+    fn series(&self, path: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut token: Option<String> = None;
+        loop {
+            let p = match &token {
+                Some(t) => format!("{path}&pageToken={t}"),
+                None => path.to_owned(),
+            };
+            let (status, v) = self.get(&p);
+            assert_eq!(status, 200, "{p}: {v}");
+            out.extend(v["results"].as_array().unwrap().iter().cloned());
+            match v.get("nextPageToken") {
+                Some(t) => token = Some(t.as_str().unwrap().to_owned()),
+                None => return out,
+            }
+        }
+    }
+}
+
+/// A metric's value among the figures.
+type Figure = fn(&StakingFigures) -> u128;
+
+#[test]
+fn staking_metrics_over_http_equal_the_p_chain_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = index_devnet(dir.path());
+    let pages = PChainPages::new(Arc::clone(&store));
+    let days = pages
+        .staking_metrics(&StakingQuery {
+            subnet: Id::default(),
+            bucket_secs: 86_400,
+            from: 0,
+            to: u64::MAX,
+            page_size: 2_160,
+        })
+        .unwrap()
+        .points;
+    assert!(days.len() >= 2, "{} days", days.len());
+    let api = start(dir.path());
+
+    let metrics: [(&str, Figure); 4] = [
+        ("validatorCount", |f| u128::from(f.validator_count)),
+        ("validatorWeight", |f| f.validator_weight),
+        ("delegatorCount", |f| u128::from(f.delegator_count)),
+        ("delegatorWeight", |f| f.delegator_weight),
+    ];
+    for (metric, value) in metrics {
+        let want: Vec<Value> = days
+            .iter()
+            .map(|p| {
+                let mut v = json!({"timestamp": p.timestamp, "value": value(&p.figures)});
+                if p.in_progress {
+                    v["inProgress"] = json!(true);
+                }
+                v
+            })
+            .collect();
+        for network in ["local"] {
+            for size in [1, 2, 100] {
+                let path = format!("/v2/networks/{network}/metrics/{metric}?pageSize={size}");
+                assert_eq!(api.series(&path), want, "{path}");
+            }
+        }
+        // The primary network's id as subnetId is the default.
+        let path = format!(
+            "/v2/networks/local/metrics/{metric}?subnetId=11111111111111111111111111111111LpoYY"
+        );
+        assert_eq!(api.series(&path), want, "{path}");
+        // A range: the days from the one holding startTimestamp up to endTimestamp.
+        let last = days[0].timestamp;
+        let path = format!(
+            "/v2/networks/local/metrics/{metric}?startTimestamp={}&endTimestamp={}",
+            last + 5,
+            last + 10
+        );
+        assert_eq!(api.series(&path), want[..1], "{path}");
+    }
+    assert!(days.iter().any(|p| p.figures.validator_count > 0));
+
+    // Errors: the spec's shape with an array message.
+    let unknown_subnet = format!(
+        "/v2/networks/local/metrics/validatorCount?subnetId={}",
+        Id::from([7; 32])
+    );
+    let cases = [
+        ("/v2/networks/local/metrics/stakerCount", 400),
+        ("/v2/networks/devnet/metrics/validatorCount", 400),
+        ("/v2/networks/mainnet/metrics/validatorCount", 404),
+        ("/v2/networks/fuji/metrics/validatorCount", 404),
+        ("/v2/networks/testnet/metrics/validatorCount", 404),
+        (
+            "/v2/networks/local/metrics/validatorCount?subnetId=nope",
+            400,
+        ),
+        (unknown_subnet.as_str(), 404),
+        ("/v2/networks/local/metrics/validatorCount?pageSize=0", 400),
+        (
+            "/v2/networks/local/metrics/validatorCount?pageSize=2161",
+            400,
+        ),
+        (
+            "/v2/networks/local/metrics/validatorCount?startTimestamp=-1",
+            400,
+        ),
+        (
+            "/v2/networks/local/metrics/validatorCount?startTimestamp=10&endTimestamp=5",
+            400,
+        ),
+        (
+            "/v2/networks/local/metrics/validatorCount?pageToken=bogus",
+            400,
+        ),
+    ];
+    for (path, status) in cases {
+        let (got, v) = api.get(path);
+        assert_eq!(got, status, "{path}: {v}");
+        assert!(
+            v["message"].as_array().is_some_and(|m| m.len() == 1),
+            "{path}: {v}"
+        );
+        assert_eq!(v["statusCode"], json!(status), "{path}: {v}");
+    }
+    // A token sent with another query is refused.
+    let (_, first) = api.get("/v2/networks/local/metrics/validatorCount?pageSize=1");
+    let token = first["nextPageToken"].as_str().unwrap();
+    let (status, v) = api.get(&format!(
+        "/v2/networks/local/metrics/delegatorCount?pageSize=1&pageToken={token}"
+    ));
+    assert_eq!(status, 400, "{v}");
+}
