@@ -1,8 +1,9 @@
 //! The real `metrics-api` binary on port 0 over an index built here with the metrics hook (the
 //! 43112 recording moved in time across days, weeks and a month; the 99999 one as recorded),
 //! opened as a secondary: every metric at every interval over HTTP, page by page, equals
-//! `snowline_evm_devnet::metrics_model`; the spec's avg_tps in both forms; the error shapes
-//! (message arrays, 400/404/429); tokens surviving a restart; new blocks seen after catch-up.
+//! `snowline_evm_devnet::metrics_model`; rolling windows equal the room's; the spec's avg_tps in
+//! both forms; the error shapes (message arrays, 400/404/429); tokens surviving a restart; new
+//! blocks seen after catch-up.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -218,6 +219,50 @@ fn every_metric_over_http_equals_the_recordings() {
         }
     }
     assert!(compared > 100, "{compared}");
+
+    // Rolling windows: each window the metric has equals the room's read (itself checked
+    // against the model in chain-metrics); the others are left out; cumulative metrics are 400s.
+    let pages = snowline_chain_metrics::MetricsPages::new(Arc::clone(&store));
+    let mut windows = 0;
+    for chain in [43112u64, 99999] {
+        for metric in snowline_chain_metrics::Metric::ALL {
+            let path = format!("/v2/chains/{chain}/rollingWindowMetrics/{}", metric.name());
+            let (status, v) = api.get(&path);
+            let want = pages.rolling(chain, metric).unwrap();
+            if want.values.is_empty() {
+                assert_eq!(status, 400, "{path}: {v}");
+                assert!(v["message"].is_array(), "{v}");
+                continue;
+            }
+            assert_eq!(status, 200, "{path}: {v}");
+            let result = v["result"].as_object().unwrap();
+            assert_eq!(result.len(), want.values.len(), "{path}: {v}");
+            for (window, value) in &want.values {
+                let got = &result[window.name()];
+                let ok = match *value {
+                    snowline_chain_metrics::Value::Count(n) => same(got, Expected::Count(n)),
+                    snowline_chain_metrics::Value::Ratio(x) => same(got, Expected::Ratio(x)),
+                };
+                assert!(ok, "{path} {}: {got} vs {value:?}", window.name());
+                windows += 1;
+            }
+        }
+    }
+    assert!(windows > 80, "{windows}");
+    for (path, status) in [
+        ("/v2/chains/43112/rollingWindowMetrics/nope", 400),
+        (
+            "/v2/chains/43112/rollingWindowMetrics/cumulativeTxCount",
+            400,
+        ),
+        ("/v2/chains/43113/rollingWindowMetrics/txCount", 404),
+        ("/v2/chains/total/rollingWindowMetrics/txCount", 404),
+        ("/v2/chains/not-an-id/rollingWindowMetrics/txCount", 400),
+    ] {
+        let (got, v) = api.get(path);
+        assert_eq!(got, status, "{path}: {v}");
+        assert!(v["message"].as_array().is_some_and(|m| m.len() == 1), "{v}");
+    }
 
     // The spec's avg_tps and its legacy form give the v2 daily avgTps.
     let v2 = api.series("/v2/chains/43112/metrics/avgTps?timeInterval=day");

@@ -1,13 +1,14 @@
 //! The metrics' room: EVM chain activity in buckets of an hour, a day, a week and a month
 //! ([`tables`](mod@tables), [`rows`]), derived from each block in the EVM deriver's own batches
 //! ([`ChainMetrics`], a [`BlockHook`](snowline_chain_evm::BlockHook)), read back as series
-//! ([`MetricsPages`]); and the metrics API's server-side page tokens ([`PageTokens`]). See
-//! `docs/metrics-api.md`.
+//! ([`MetricsPages`]) and rolling windows ([`rolling`]); and the metrics API's server-side page
+//! tokens ([`PageTokens`]). See `docs/metrics-api.md`.
 
 mod activity;
 mod derive;
 pub mod interval;
 pub mod metric;
+pub mod rolling;
 pub mod rows;
 pub mod series;
 pub mod tables;
@@ -17,6 +18,7 @@ pub use activity::Activity;
 pub use derive::ChainMetrics;
 pub use interval::Interval;
 pub use metric::{Metric, Value};
+pub use rolling::{RollingValues, Window, windows_of};
 pub use series::{MetricsPages, Point, SeriesError, SeriesPage, SeriesQuery};
 pub use tables::tables;
 pub use tokens::{Clock, ManualClock, PageTokens, SystemClock, TOKEN_LIFETIME, TokenError};

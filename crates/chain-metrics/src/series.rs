@@ -75,6 +75,11 @@ impl MetricsPages {
         Self { store }
     }
 
+    /// The store read.
+    pub(crate) fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
     /// Every chain with metrics and where they stand, by chain id.
     pub fn chains(&self) -> Result<Vec<(u64, MetricsCursor)>, SeriesError> {
         self.store

@@ -25,7 +25,7 @@ type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 /// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
 /// `readiness`.
 pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
-    let endpoints: [(&str, Weight, Handler); 5] = [
+    let endpoints: [(&str, Weight, Handler); 6] = [
         ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
         ("/v2/chains", Weight::FREE, chains::list),
         ("/v2/chains/{chainId}", Weight::FREE, chains::get),
@@ -33,6 +33,11 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             "/v2/chains/{chainId}/metrics/{metric}",
             Weight::SMALL,
             series::chain_metric,
+        ),
+        (
+            "/v2/chains/{chainId}/rollingWindowMetrics/{metric}",
+            Weight::SMALL,
+            series::rolling_window,
         ),
         (
             "/v2/networks/{network}/metrics/{metric}",

@@ -2,7 +2,7 @@
 //! and its `Chain`. Absent fields are left out, never `null`.
 
 use serde::{Serialize, Serializer};
-use snowline_chain_metrics::{Point, Value};
+use snowline_chain_metrics::{Point, RollingValues, Value, Window};
 
 /// A data point: `{timestamp, value}`, plus `inProgress: true` for a bucket that has not ended.
 #[derive(Debug, Serialize)]
@@ -32,6 +32,66 @@ fn number<S: Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
         Value::Ratio(x) if x.is_finite() => s.serialize_f64(x),
         Value::Ratio(_) => s.serialize_u8(0),
     }
+}
+
+/// A window's value, when the metric has that window.
+fn window_number<S: Serializer>(v: &Option<Value>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => number(v, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// The OpenAPI's `ChainRollingWindowMetricsValue`: the windows the metric has, the others left
+/// out.
+#[derive(Debug, Default, Serialize)]
+pub struct RollingJson {
+    #[serde(rename = "lastHour", skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    last_hour: Option<Value>,
+    #[serde(rename = "lastDay", skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    last_day: Option<Value>,
+    #[serde(rename = "lastWeek", skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    last_week: Option<Value>,
+    #[serde(rename = "lastMonth", skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    last_month: Option<Value>,
+    #[serde(rename = "last90Days", skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    last_90_days: Option<Value>,
+    #[serde(rename = "lastYear", skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    last_year: Option<Value>,
+    #[serde(rename = "allTime", skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    all_time: Option<Value>,
+}
+
+impl From<&RollingValues> for RollingJson {
+    fn from(r: &RollingValues) -> Self {
+        let mut out = Self::default();
+        for (window, value) in &r.values {
+            let slot = match window {
+                Window::LastHour => &mut out.last_hour,
+                Window::LastDay => &mut out.last_day,
+                Window::LastWeek => &mut out.last_week,
+                Window::LastMonth => &mut out.last_month,
+                Window::Last90Days => &mut out.last_90_days,
+                Window::LastYear => &mut out.last_year,
+                Window::AllTime => &mut out.all_time,
+            };
+            *slot = Some(*value);
+        }
+        out
+    }
+}
+
+/// `GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}`: `RollingWindowMetricsApiResponse`.
+#[derive(Debug, Serialize)]
+pub struct RollingResponse {
+    pub result: RollingJson,
 }
 
 /// `GET /v1/avg_tps/{chainId}`: the spec's Series response, or the legacy form's

@@ -3,12 +3,13 @@
 //! Pages go newest first; a page token is a UUID the room keeps with the query it pages and the
 //! next page's position, so a token sent with another query is refused.
 
-use snowline_chain_metrics::{Interval, Metric, SeriesPage, SeriesQuery};
+use snowline_chain_metrics::{Interval, Metric, SeriesPage, SeriesQuery, windows_of};
+use snowline_query::ParamError;
 use snowline_rest::{ApiError, Reply, Request};
 
 use crate::context::{MetricsApi, read_failed, token_failed};
 use crate::params::{self, DEFAULT_PAGE_SIZE};
-use crate::render::{PointJson, V1Series, V2Series};
+use crate::render::{PointJson, RollingJson, RollingResponse, V1Series, V2Series};
 
 /// Which answer a series request gets; part of what its page tokens remember.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +102,30 @@ pub fn chain_metric(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> 
     Reply::json(&V2Series {
         results: results(&page),
         next_page_token,
+    })
+}
+
+/// `GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}`: the metric over the last hour,
+/// day, week, month, 90 days, year and all time, ending with the chain's last indexed block.
+pub fn rolling_window(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
+    let raw = req.required_param("metric")?;
+    let metric = Metric::from_name(raw)
+        .filter(|m| !windows_of(*m).is_empty())
+        .ok_or_else(|| {
+            let names: Vec<&str> = Metric::ALL
+                .iter()
+                .filter(|m| !windows_of(**m).is_empty())
+                .map(|m| m.name())
+                .collect();
+            ApiError::bad_request(
+                ParamError::invalid("metric", format_args!("one of {}", names.join(", ")), raw)
+                    .to_string(),
+            )
+        })?;
+    let (chain, _) = api.chain(req.required_param("chainId")?)?;
+    let values = api.pages.rolling(chain, metric).map_err(read_failed)?;
+    Reply::json(&RollingResponse {
+        result: RollingJson::from(&values),
     })
 }
 

@@ -1,0 +1,265 @@
+//! Rolling windows: both EVM recordings, as recorded and moved in time (blocks minutes, hours,
+//! days apart, and `SPREAD_GAPS`), indexed through the replay server with the metrics hook: every
+//! metric with windows, in each of its windows, equals a model computed here from the recorded
+//! JSON (`snowline_evm_devnet::model`, the blocks, transfers and creations the series' model
+//! reads): a window is the blocks from the start of the hour `h − 1` hours before the tip's to
+//! the tip; sums, maxima and distinct sets over its blocks, averages over the seconds from the
+//! block before its first block (the first block's own time for the chain's first) to the tip.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use snowline_chain_evm::source::{EvmSource, SourceConfig};
+use snowline_chain_evm::{SyncConfig, sync};
+use snowline_chain_metrics::{ChainMetrics, Metric, MetricsPages, Value, Window, windows_of};
+use snowline_evm_devnet::metrics_model::{SPREAD_GAPS, retime};
+use snowline_evm_devnet::model::{RecordingModel, addr, q, u};
+use snowline_evm_devnet::{Recording, serve};
+use snowline_store::{Schema, Store};
+use snowline_types::evm::Address;
+
+fn recording(chain: u64) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/evm/devnet")
+        .join(format!("{chain}.jsonl"))
+}
+
+fn open(dir: &std::path::Path) -> Arc<Store> {
+    let schema = snowline_chain_evm::tables()
+        .into_iter()
+        .chain(snowline_chain_metrics::tables())
+        .fold(Schema::new(1), Schema::with_spec);
+    Arc::new(Store::open(dir, &schema).unwrap())
+}
+
+async fn index(store: &Store, text: &str) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let rec = Recording::parse(text).unwrap();
+    let tip = rec.head().unwrap();
+    tokio::spawn(serve(listener, Arc::new(rec)));
+    let config = SourceConfig {
+        blocks_per_batch: 4,
+        in_flight: 2,
+        retry_initial: Duration::from_millis(1),
+        retry_max: Duration::from_millis(2),
+        max_attempts: 2,
+        call_timeout: Duration::from_secs(30),
+    };
+    let source = Arc::new(EvmSource::new(&url, config).unwrap());
+    let sync_config = SyncConfig {
+        poll: Duration::from_millis(5),
+        stop_after: Some(tip),
+        hooks: ChainMetrics::hooks(),
+        ..SyncConfig::default()
+    };
+    sync(store, &source, &sync_config).await.unwrap();
+}
+
+/// A block as the model reads it from the recording.
+struct Blk {
+    time: u64,
+    gas: u64,
+    txs: u64,
+    fees: u128,
+    price_sum: u128,
+    price_max: u128,
+    contracts: u64,
+    senders: BTreeSet<Address>,
+    addresses: BTreeSet<Address>,
+    deployers: BTreeSet<Address>,
+}
+
+fn blocks(m: &RecordingModel) -> Vec<Blk> {
+    let transfers = m.transfers();
+    let creations = m.creations();
+    m.blocks
+        .iter()
+        .map(|b| {
+            let mut k = Blk {
+                time: q(&b.block["timestamp"]),
+                gas: q(&b.block["gasUsed"]),
+                txs: 0,
+                fees: 0,
+                price_sum: 0,
+                price_max: 0,
+                contracts: 0,
+                senders: BTreeSet::new(),
+                addresses: BTreeSet::new(),
+                deployers: BTreeSet::new(),
+            };
+            let txs = b.block["transactions"].as_array().unwrap();
+            let mut pairs = Vec::new();
+            for (i, tx) in txs.iter().enumerate() {
+                let receipt = &b.receipts[i];
+                let price: u128 = u(&receipt["effectiveGasPrice"]).to();
+                k.fees += u128::from(q(&receipt["gasUsed"])) * price;
+                k.price_sum += price;
+                k.price_max = k.price_max.max(price);
+                let to = (!tx["to"].is_null()).then(|| addr(&tx["to"]));
+                pairs.push((addr(&tx["from"]), to));
+            }
+            for t in transfers.iter().filter(|t| t.block == b.number) {
+                pairs.push((t.from, Some(t.to)));
+            }
+            for (from, to) in pairs {
+                k.senders.insert(from);
+                k.addresses.insert(from);
+                k.addresses.extend(to);
+            }
+            k.senders.remove(&Address::ZERO);
+            k.addresses.remove(&Address::ZERO);
+            k.txs = txs.len() as u64;
+            for c in creations.iter().filter(|c| c.block == b.number) {
+                k.contracts += 1;
+                k.deployers.insert(c.factory.unwrap_or(c.deployer));
+            }
+            k
+        })
+        .collect()
+}
+
+/// The model's value of `metric` over the blocks from `start` on.
+fn expected(blocks: &[Blk], metric: &str, start: u64) -> Value {
+    let first = blocks.iter().position(|b| b.time >= start).unwrap();
+    let inside = &blocks[first..];
+    let tip = blocks.last().unwrap().time;
+    let from = if first == 0 {
+        blocks[0].time
+    } else {
+        blocks[first - 1].time
+    };
+    let span = (tip - from).max(1) as f64;
+    let txs: u64 = inside.iter().map(|b| b.txs).sum();
+    let gas: u64 = inside.iter().map(|b| b.gas).sum();
+    let peak = |amount: &dyn Fn(&Blk) -> u64| {
+        (first.max(1)..blocks.len())
+            .map(|i| {
+                let dt = (blocks[i].time - blocks[i - 1].time).max(1);
+                amount(&blocks[i]) as f64 / dt as f64
+            })
+            .fold(0.0, f64::max)
+    };
+    let distinct = |f: &dyn Fn(&Blk) -> &BTreeSet<Address>| {
+        let set: BTreeSet<&Address> = inside.iter().flat_map(f).collect();
+        Value::Count(set.len() as u128)
+    };
+    match metric {
+        "txCount" => Value::Count(txs.into()),
+        "gasUsed" => Value::Count(gas.into()),
+        "feesPaid" => Value::Count(inside.iter().map(|b| b.fees).sum()),
+        "contracts" => Value::Count(inside.iter().map(|b| b.contracts).sum::<u64>().into()),
+        "maxGasPrice" => Value::Count(inside.iter().map(|b| b.price_max).max().unwrap_or(0)),
+        "avgGasPrice" if txs == 0 => Value::Ratio(0.0),
+        "avgGasPrice" => {
+            Value::Ratio(inside.iter().map(|b| b.price_sum).sum::<u128>() as f64 / txs as f64)
+        }
+        "avgTps" => Value::Ratio(txs as f64 / span),
+        "avgGps" => Value::Ratio(gas as f64 / span),
+        "maxTps" => Value::Ratio(peak(&|b| b.txs)),
+        "maxGps" => Value::Ratio(peak(&|b| b.gas)),
+        "activeAddresses" => distinct(&|b| &b.addresses),
+        "activeSenders" => distinct(&|b| &b.senders),
+        "deployers" => distinct(&|b| &b.deployers),
+        other => panic!("no rolling metric {other}"),
+    }
+}
+
+fn same(got: Value, want: Value) -> bool {
+    match (got, want) {
+        (Value::Count(g), Value::Count(w)) => g == w,
+        (Value::Ratio(g), Value::Ratio(w)) => (g - w).abs() <= 1e-9 * g.abs().max(w.abs()).max(1.0),
+        _ => false,
+    }
+}
+
+/// The OpenAPI's `ChainRollingWindowMetric`, and the windows active addresses and senders have.
+const ROLLING: [&str; 13] = [
+    "gasUsed",
+    "txCount",
+    "avgGps",
+    "maxGps",
+    "avgTps",
+    "maxTps",
+    "avgGasPrice",
+    "maxGasPrice",
+    "feesPaid",
+    "contracts",
+    "deployers",
+    "activeAddresses",
+    "activeSenders",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rolling_windows_equal_the_model() {
+    let hours = [1u64, 24, 168, 720, 2_160, 8_760];
+    let mut differing = 0;
+    for chain in [43112u64, 99999] {
+        let raw = std::fs::read_to_string(recording(chain)).unwrap();
+        let texts = [
+            raw.clone(),
+            retime(&raw, 1_700_000_000, &SPREAD_GAPS),
+            retime(&raw, 1_700_000_000, &[1_800]),
+            retime(&raw, 1_700_000_000, &[5 * 3_600]),
+            retime(&raw, 1_700_000_000, &[3 * 86_400]),
+            retime(&raw, 1_700_000_000, &[20 * 86_400]),
+        ];
+        for text in texts {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("rec.jsonl"), &text).unwrap();
+            let model = RecordingModel::load(&dir.path().join("rec.jsonl"));
+            let blocks = blocks(&model);
+            let tip = blocks.last().unwrap().time;
+            let store = open(&dir.path().join("index"));
+            index(&store, &text).await;
+            let pages = MetricsPages::new(Arc::clone(&store));
+            for metric in Metric::ALL {
+                let got = pages.rolling(chain, metric).unwrap();
+                assert_eq!(got.last_run, tip);
+                let name = metric.name();
+                if !ROLLING.contains(&name) {
+                    assert!(windows_of(metric).is_empty() && got.values.is_empty());
+                    continue;
+                }
+                let short = ["activeAddresses", "activeSenders"].contains(&name);
+                let names: Vec<&str> = got.values.iter().map(|(w, _)| w.name()).collect();
+                let all = [
+                    "lastHour",
+                    "lastDay",
+                    "lastWeek",
+                    "lastMonth",
+                    "last90Days",
+                    "lastYear",
+                    "allTime",
+                ];
+                assert_eq!(names, all[..if short { 3 } else { 7 }], "{name}");
+                let mut values = Vec::new();
+                for (window, value) in &got.values {
+                    // The window's start, from the tip's hour, by the model's own arithmetic.
+                    let start = match *window {
+                        Window::AllTime => 0,
+                        w => {
+                            let h = hours[Window::ALL.iter().position(|x| *x == w).unwrap()];
+                            (tip / 3_600 * 3_600).saturating_sub((h - 1) * 3_600)
+                        }
+                    };
+                    let want = expected(&blocks, name, start);
+                    assert!(
+                        same(*value, want),
+                        "chain {chain} {name} {}: got {value:?}, expected {want:?}",
+                        window.name()
+                    );
+                    values.push(format!("{value:?}"));
+                }
+                values.dedup();
+                differing += usize::from(values.len() > 1);
+            }
+        }
+    }
+    // The windows are not all the same: the retimed recordings spread over them.
+    assert!(differing > 20, "{differing}");
+}
