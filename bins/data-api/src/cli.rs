@@ -115,6 +115,14 @@ pub struct ServeArgs {
     /// Pause between looks at an EVM node's tip once caught up, in milliseconds.
     #[arg(long, env = "SNOWLINE_EVM_POLL_MS", default_value_t = 200)]
     pub evm_poll_ms: u64,
+    /// Where the validators Warp signatures are asked from listen: JSON objects with `nodeId`
+    /// and `addr`, one per line (as `warp-peers` prints them) or as an array. Without it no
+    /// validator can be reached and aggregation answers 503 with how far it got.
+    #[arg(long, env = "SNOWLINE_WARP_PEERS")]
+    pub warp_peers: Option<PathBuf>,
+    /// Budget of one signature aggregation (collecting the quorum), in milliseconds.
+    #[arg(long, env = "SNOWLINE_WARP_TIMEOUT_MS", default_value_t = 10_000)]
+    pub warp_timeout_ms: u64,
     /// Secret authenticating page tokens, 64 hex digits. When absent, one is generated on first
     /// start and kept in `DATA_DIR/token-secret`, so tokens survive restarts.
     #[arg(long, env = "SNOWLINE_DATA_API_TOKEN_SECRET", hide_env_values = true)]

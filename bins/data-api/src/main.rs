@@ -9,6 +9,7 @@ mod ingest;
 mod keys;
 mod secret;
 mod serve;
+mod warp;
 
 use std::process::ExitCode;
 

@@ -64,7 +64,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     crate::evm::register(&mut registry, &evm_sources)?;
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
-    let router = snowline_data_api::planned::routes(router, network);
+    let router = snowline_data_api::warp::routes(
+        router,
+        crate::warp::api(
+            &args,
+            Arc::new(PChainPages::new(Arc::clone(&store))),
+            network,
+        )?,
+    );
     let evm_pages = Arc::new(EvmPages::new(Arc::clone(&store)));
     let blockchain_ids = crate::evm::blockchain_ids(&registry, &evm_sources);
     let router = snowline_data_api::icm::routes(

@@ -1,6 +1,6 @@
 //! Every spec endpoint is routed and validates its parameters as the spec says: malformed input
 //! is a 400 naming the parameter; a valid request for data not indexed yet is a 404 (data not
-//! indexed here) or, for the signature aggregator, a 503; bodies are checked (JSON, size,
+//! indexed here) or, for the signature aggregator without a P-Chain index, a 503; bodies are checked (JSON, size,
 //! quorum rules).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -116,13 +116,19 @@ fn the_signature_aggregator_checks_its_body() {
             body,
         )
     };
-    let m = post(r#"{"message": "0x00aa", "quorumPercentage": 70, "quorumPercentageBuffer": 30}"#)
-        .error(503, "Service Unavailable");
-    assert!(m.contains("signature aggregation"), "{m}");
+    // A well-formed message of this network from the P-Chain, but no P-Chain indexed here:
+    // the validator set is not known yet.
+    let p_chain_message = format!("0000{:08x}{}00000001ff", 12_345, "00".repeat(32));
+    let m = post(&format!(
+        r#"{{"message": "{p_chain_message}", "quorumPercentage": 70, "quorumPercentageBuffer": 30}}"#
+    ))
+    .error(503, "Service Unavailable");
+    assert!(m.contains("P-Chain is not indexed"), "{m}");
     for (body, needle) in [
         ("{", "Invalid JSON body"),
         ("{}", "message or justification"),
         (r#"{"message": "0x0"}"#, "message"),
+        (r#"{"message": "0x00aa"}"#, "Warp message"),
         (
             r#"{"justification": "00", "quorumPercentage": 101}"#,
             "quorumPercentage",
@@ -141,10 +147,12 @@ fn the_signature_aggregator_checks_its_body() {
     }
     let big = format!(r#"{{"message": "{}"}}"#, "00".repeat(2000));
     post(&big).error(413, "Payload Too Large");
-    let r = api.get(&format!(
-        "/v1/signatureAggregator/local/aggregateSignatures/{ID}"
-    ));
-    r.error(503, "Service Unavailable");
+    let m = api
+        .get(&format!(
+            "/v1/signatureAggregator/local/aggregateSignatures/{ID}"
+        ))
+        .error(404, "Not Found");
+    assert!(m.contains("not a P-Chain transaction indexed here"), "{m}");
     api.get("/v1/signatureAggregator/local/aggregateSignatures/0x12")
         .error(400, "Bad Request");
 }

@@ -9,7 +9,7 @@ pub mod evm;
 pub mod icm;
 mod params;
 pub mod pchain;
-pub mod planned;
 pub mod primary;
 pub mod usage;
+pub mod warp;
 pub mod xchain;

@@ -77,21 +77,31 @@ pub fn create_key(dir: &Path, name: &str, org: &str, tier: &str) -> (String, Str
 /// most batches are derived while the previous one is written, and P-Chain proposals and their
 /// options fall in different batches); waits up to `ready_secs` until it has caught up.
 pub fn follow(dir: &Path, up: &upstream::Upstream, seed: u64, ready_secs: u64) -> DataApi {
+    follow_with(dir, up, seed, ready_secs, &[])
+}
+
+/// [`follow`] with `extra` flags.
+pub fn follow_with(
+    dir: &Path,
+    up: &upstream::Upstream,
+    seed: u64,
+    ready_secs: u64,
+    extra: &[&str],
+) -> DataApi {
     let seed = seed.to_string();
-    let api = start(
-        dir,
-        &[
-            "--upstream",
-            &up.url,
-            "--genesis",
-            "devnet",
-            "--devnet-seed",
-            &seed,
-            "--follow-batch",
-            "16",
-            "--no-rate-limits",
-        ],
-    );
+    let mut args = vec![
+        "--upstream",
+        &up.url,
+        "--genesis",
+        "devnet",
+        "--devnet-seed",
+        &seed,
+        "--follow-batch",
+        "16",
+        "--no-rate-limits",
+    ];
+    args.extend_from_slice(extra);
+    let api = start(dir, &args);
     assert!(
         api.wait_until(ready_secs, |a| a.get("/readyz").status == 200),
         "never ready: {}",

@@ -13,7 +13,7 @@ use snowline_types::{Id, NodeId};
 use super::{PChainPages, tip};
 use crate::PChainError;
 use crate::reader::PReader;
-use crate::rows::{StakerKind, StakerRow};
+use crate::rows::{L1ValidatorRow, StakerKind, StakerRow};
 use crate::tables::{
     PhBlocks, PhCurrentStakers, PhL1BySubnet, PhL1Validators, PhStakers, PhSubnets,
 };
@@ -82,6 +82,12 @@ impl From<snowline_store::StoreError> for ValidatorSetError {
 }
 
 impl PChainPages {
+    /// The L1 validator of validation id `id`, as it stands now.
+    pub fn l1_validator(&self, id: &Id) -> Result<Option<L1ValidatorRow>, ValidatorSetError> {
+        let snapshot = self.store.snapshot();
+        Ok(PReader::new(&snapshot).l1_validator(id)?)
+    }
+
     /// The validators of `subnet` (the primary network's id is all zeros) at P-Chain `height`
     /// (`None`: the indexed tip).
     pub fn validator_set(

@@ -1,64 +1,28 @@
-//! `POST /v1/signatureAggregator/{network}/aggregateSignatures` and
-//! `GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}` (spec endpoints 1 and 2):
-//! the body's and path's rules, including the quorum rules.
-
-use std::sync::Arc;
+//! The aggregation request's body (spec endpoint 1), with its rules (the quorum rules
+//! included), and the message it names: an unsigned Warp message, or the ABI-encoded `bytes`
+//! of a `SendWarpMessage` log's data wrapping one, as icm-services' `UnpackWarpMessage` reads it.
 
 use serde_json::Value;
 use snowline_query::ParamError;
-use snowline_query::params::{cb58_id, cb58_or_hex_id, hex_payload};
-use snowline_rest::{ApiError, Reply, Router, Weight};
+use snowline_query::params::{cb58_or_hex_id, hex_payload};
+use snowline_rest::ApiError;
+use snowline_types::Id;
+use snowline_types::warp::UnsignedMessage;
 
-use super::Planned;
 use crate::params::bad;
 
 /// Default `quorumPercentage`.
-const DEFAULT_QUORUM: u64 = 67;
+pub(crate) const DEFAULT_QUORUM: u64 = 67;
 
 /// The aggregation request, validated.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Aggregation {
     pub(crate) message: Option<Vec<u8>>,
     pub(crate) justification: Option<Vec<u8>>,
+    pub(crate) signing_subnet: Option<Id>,
     pub(crate) quorum: u64,
     pub(crate) buffer: u64,
     pub(crate) p_chain_height: u64,
-}
-
-pub(crate) fn routes(router: Router, planned: &Arc<Planned>) -> Router {
-    let (a, b) = (Arc::clone(planned), Arc::clone(planned));
-    router
-        .post(
-            "/v1/signatureAggregator/{network}/aggregateSignatures",
-            Weight::MEDIUM,
-            move |req| {
-                let p = Arc::clone(&a);
-                async move {
-                    p.network(req.required_param("network")?)?;
-                    parse(&req.json::<Value>()?)?;
-                    Err::<Reply, _>(unavailable())
-                }
-            },
-        )
-        .get(
-            "/v1/signatureAggregator/{network}/aggregateSignatures/{txHash}",
-            Weight::MEDIUM,
-            move |req| {
-                let p = Arc::clone(&b);
-                async move {
-                    p.network(req.required_param("network")?)?;
-                    cb58_id("txHash", req.required_param("txHash")?).map_err(bad)?;
-                    Err::<Reply, _>(unavailable())
-                }
-            },
-        )
-}
-
-fn unavailable() -> ApiError {
-    ApiError::service_unavailable(
-        "signature aggregation is not available on this instance yet: it needs the P-Chain's \
-         validator sets and connections to the signing subnet's validators",
-    )
 }
 
 /// An optional integer member in `0..=max`.
@@ -107,10 +71,14 @@ pub(crate) fn parse(body: &Value) -> Result<Aggregation, ApiError> {
             "one of message or justification is required",
         )));
     }
-    if let Some(s) = string(body, "signingSubnetId")? {
-        cb58_or_hex_id("signingSubnetId", s).map_err(bad)?;
-    }
-    let quorum = integer(body, "quorumPercentage", 100)?.unwrap_or(DEFAULT_QUORUM);
+    let signing_subnet = string(body, "signingSubnetId")?
+        .map(|s| cb58_or_hex_id("signingSubnetId", s))
+        .transpose()
+        .map_err(bad)?;
+    // 0 means the default, as icm-services reads it.
+    let quorum = integer(body, "quorumPercentage", 100)?
+        .filter(|q| *q != 0)
+        .unwrap_or(DEFAULT_QUORUM);
     let buffer = integer(body, "quorumPercentageBuffer", 100)?.unwrap_or(0);
     if quorum + buffer > 100 {
         return Err(bad(ParamError::new(
@@ -125,10 +93,49 @@ pub(crate) fn parse(body: &Value) -> Result<Aggregation, ApiError> {
     Ok(Aggregation {
         message,
         justification,
+        signing_subnet,
         quorum,
         buffer,
         p_chain_height,
     })
+}
+
+/// The unsigned message `bytes` name: first as the ABI encoding of one `bytes` value (a
+/// `SendWarpMessage` log's data: offset 32, length, the bytes, zero padding), then as the message
+/// itself.
+pub(crate) fn unpack_message(bytes: &[u8]) -> Result<UnsignedMessage, ApiError> {
+    if let Some(inner) = abi_bytes(bytes) {
+        if let Ok(m) = UnsignedMessage::parse(inner) {
+            return Ok(m);
+        }
+    }
+    UnsignedMessage::parse(bytes).map_err(|e| {
+        bad(ParamError::new(
+            "message",
+            format!("is neither an unsigned Warp message nor the ABI bytes of one: {e}"),
+        ))
+    })
+}
+
+/// The value of a canonical ABI encoding of a single `bytes`, if `data` is one.
+fn abi_bytes(data: &[u8]) -> Option<&[u8]> {
+    let word = |i: usize| -> Option<usize> {
+        let w = data.get(32 * i..32 * i + 32)?;
+        if w[..24].iter().any(|b| *b != 0) {
+            return None;
+        }
+        usize::try_from(u64::from_be_bytes(w[24..].try_into().ok()?)).ok()
+    };
+    if word(0)? != 32 {
+        return None;
+    }
+    let len = word(1)?;
+    let padded = len.checked_add(31)? / 32 * 32;
+    if data.len() != 64usize.checked_add(padded)? {
+        return None;
+    }
+    let (value, padding) = data[64..].split_at(len);
+    padding.iter().all(|b| *b == 0).then_some(value)
 }
 
 #[cfg(test)]
@@ -165,5 +172,40 @@ mod tests {
         assert!(err(json!({"message": "00", "signingSubnetId": "zz"})).contains("signingSubnetId"));
         assert!(err(json!({"message": "00", "pChainHeight": "7"})).contains("pChainHeight"));
         assert!(err(json!([1])).contains("object"));
+        let zero = parse(&json!({"message": "00", "quorumPercentage": 0})).unwrap();
+        assert_eq!(zero.quorum, 67);
+    }
+
+    /// The Glacier OpenAPI's aggregation examples, copied to `fixtures/warp/glacier-examples.json`.
+    fn openapi_example(member: &str) -> String {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/warp/glacier-examples.json"
+        ))
+        .unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        v[member].as_str().unwrap().to_owned()
+    }
+
+    #[test]
+    fn the_openapi_request_example_unpacks_to_the_message_its_answer_signs() {
+        // The request's `message` is a SendWarpMessage log's ABI bytes; the answer's
+        // `signedMessage` starts with the unsigned message those bytes wrap
+        // (shared/reference/warp-icm-pchain.md §A7: Fuji, 972 bytes, id c276b9aa…).
+        let request = hex::decode(openapi_example("requestMessage")).unwrap();
+        let answer = hex::decode(openapi_example("signedMessage")).unwrap();
+        let m = unpack_message(&request).unwrap();
+        assert_eq!(m.network_id, 5);
+        assert_eq!(m.bytes().len(), 972);
+        assert_eq!(&answer[..972], m.bytes().as_slice());
+        assert_eq!(
+            m.id().to_hex(),
+            "c276b9aa0598f40efcb9d8063bb6102150c42ae630df7bea080618646f7c4a70"
+        );
+        // The bare message unpacks to itself; junk is a 400 naming `message`.
+        assert_eq!(unpack_message(&m.bytes()).unwrap(), m);
+        let e = unpack_message(&request[..100]).unwrap_err();
+        assert_eq!(e.status.as_u16(), 400);
+        assert!(e.message.contains("message"), "{}", e.message);
     }
 }
