@@ -43,6 +43,7 @@ struct Fake {
     keys: HashMap<NodeId, DevnetNode>,
     behaviour: HashMap<NodeId, Behaviour>,
     calls: Mutex<HashMap<NodeId, usize>>,
+    justifications: Mutex<HashSet<Vec<u8>>>,
 }
 
 impl Fake {
@@ -56,6 +57,7 @@ impl Fake {
                 .map(|(i, n)| (n.node_id, behaviour(i)))
                 .collect(),
             calls: Mutex::new(HashMap::new()),
+            justifications: Mutex::new(HashSet::new()),
         }
     }
 
@@ -77,8 +79,12 @@ impl SignatureSource for Fake {
         &self,
         node: &NodeId,
         message: &[u8],
-        _justification: &[u8],
+        justification: &[u8],
     ) -> Result<Vec<u8>, SourceError> {
+        self.justifications
+            .lock()
+            .unwrap()
+            .insert(justification.to_vec());
         let n = {
             let mut calls = self.calls.lock().unwrap();
             let c = calls.entry(*node).or_default();
@@ -196,7 +202,14 @@ fn faulty(i: usize) -> Behaviour {
 async fn collects_a_quorum_despite_faults() {
     let set = full_set();
     let agg = aggregator(Fake::new(faulty));
-    let out = agg.aggregate(request(&set, 67, 0, 30)).await.unwrap();
+    let mut req = request(&set, 67, 0, 30);
+    req.justification = vec![0xab; 32];
+    let out = agg.aggregate(req).await.unwrap();
+    // Every request carried the justification.
+    assert_eq!(
+        *agg.source().justifications.lock().unwrap(),
+        HashSet::from([vec![0xab; 32]])
+    );
 
     let w = check_independently(&out.bytes, &set);
     assert_eq!(w, out.signed_weight);
@@ -503,4 +516,12 @@ async fn excluded_validators_are_not_asked_nor_used_from_cache() {
         assert_eq!(fresh.source().calls(&set.validators[i].node_ids[0]), 0);
     }
     check_independently(&out.bytes, &set);
+}
+
+#[test]
+fn the_aggregation_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let agg = aggregator(Fake::new(|_| Behaviour::Sign));
+    let fut = agg.aggregate(request(&full_set(), 67, 0, 1));
+    assert_send(&fut);
 }
