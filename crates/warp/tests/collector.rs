@@ -44,6 +44,7 @@ struct Fake {
     behaviour: HashMap<NodeId, Behaviour>,
     calls: Mutex<HashMap<NodeId, usize>>,
     justifications: Mutex<HashSet<Vec<u8>>>,
+    disconnected: HashSet<NodeId>,
 }
 
 impl Fake {
@@ -58,7 +59,13 @@ impl Fake {
                 .collect(),
             calls: Mutex::new(HashMap::new()),
             justifications: Mutex::new(HashSet::new()),
+            disconnected: HashSet::new(),
         }
+    }
+
+    fn disconnect(mut self, devnet_indices: impl Iterator<Item = usize>) -> Self {
+        self.disconnected = devnet_indices.map(|i| devnet()[i].node_id).collect();
+        self
     }
 
     fn calls(&self, node: &NodeId) -> usize {
@@ -108,6 +115,10 @@ impl SignatureSource for Fake {
             Behaviour::EmptyFirst(_) => sign(key),
             Behaviour::Hang => std::future::pending().await,
         }
+    }
+
+    fn is_connected(&self, node: &NodeId) -> bool {
+        !self.disconnected.contains(node)
     }
 }
 
@@ -524,4 +535,63 @@ fn the_aggregation_future_is_send() {
     let agg = aggregator(Fake::new(|_| Behaviour::Sign));
     let fut = agg.aggregate(request(&full_set(), 67, 0, 1));
     assert_send(&fut);
+}
+
+#[tokio::test(start_paused = true)]
+async fn only_connected_nodes_are_asked() {
+    // Node 0 shares node 1's key but is not connected; nodes 2..4 are connected and down.
+    let nodes = devnet();
+    let shared = PublicKey::from_compressed(&nodes[1].bls_public_key).unwrap();
+    let set = set_of((0..4).map(|i| NodeValidator {
+        node_id: nodes[i].node_id,
+        public_key: Some(if i < 2 {
+            shared
+        } else {
+            PublicKey::from_compressed(&nodes[i].bls_public_key).unwrap()
+        }),
+        weight: 100,
+    }));
+    let agg = aggregator(
+        Fake::new(|i| {
+            if i < 2 {
+                Behaviour::Sign
+            } else {
+                Behaviour::Down
+            }
+        })
+        .disconnect(0..1),
+    );
+    let out = agg.aggregate(request(&set, 50, 0, 30)).await.unwrap();
+    assert_eq!(agg.source().calls(&nodes[0].node_id), 0);
+    assert_eq!(agg.source().calls(&nodes[1].node_id), 1);
+    assert_eq!(out.stats.connected_weight, 400);
+    check_independently(&out.bytes, &set);
+}
+
+#[tokio::test(start_paused = true)]
+async fn connected_stake_below_quorum_fails_at_once() {
+    let set = full_set();
+    // Every other validator unreachable: about half the weight is connected.
+    let agg =
+        aggregator(Fake::new(|_| Behaviour::Sign).disconnect((0..100).filter(|i| i % 2 == 0)));
+    let start = tokio::time::Instant::now();
+    let err = agg.aggregate(request(&set, 67, 0, 30)).await.unwrap_err();
+    assert_eq!(start.elapsed(), Duration::ZERO);
+    assert_eq!(err.to_string(), "failed to connect to a threshold of stake");
+    let stats = err.stats().unwrap();
+    let odd: u64 = (0..100).filter(|i| i % 2 == 1).map(weight).sum();
+    assert_eq!(stats.connected_weight, odd);
+    assert!(agg.source().asked().is_empty());
+
+    // With the cached shares of some disconnected validators, the quorum is reachable.
+    for i in (0..40).filter(|i| i % 2 == 0) {
+        let v = &set.validators[set.index_of_node(&devnet()[i].node_id).unwrap()];
+        let sig = devnet()[i].bls_sign(&message().bytes());
+        agg.cache()
+            .insert(message().id(), v.public_key_bytes, sig.into());
+    }
+    let out = agg.aggregate(request(&set, 67, 0, 30)).await.unwrap();
+    assert_eq!(out.stats.cached, 20);
+    assert!(out.stats.connected_weight > odd);
+    check_independently(&out.bytes, &set);
 }
