@@ -118,6 +118,8 @@ struct ValidatorState {
     invalid: bool,
     not_seen: bool,
     excluded: bool,
+    /// Has answered at least once in this collection.
+    heard: bool,
 }
 
 fn to_u64(w: u128) -> u64 {
@@ -252,7 +254,7 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
                     &reachable,
                     message_id,
                     deadline,
-                    target,
+                    (required, target),
                     &mut states,
                     &mut shares,
                     reached,
@@ -328,7 +330,7 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
         reachable: &[Vec<NodeId>],
         message_id: Id,
         deadline: Instant,
-        target: u128,
+        (required, target): (u128, u128),
         states: &mut [ValidatorState],
         shares: &mut BTreeMap<usize, Signature>,
         mut reached: u128,
@@ -364,6 +366,7 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
             ));
         }
         drop(tx);
+        let mut unheard = states.iter().filter(|s| s.asked).count();
 
         let sleep = tokio::time::sleep_until(deadline);
         tokio::pin!(sleep);
@@ -382,6 +385,10 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
             let Some(state) = states.get_mut(index) else {
                 continue;
             };
+            if !state.heard {
+                state.heard = true;
+                unheard -= 1;
+            }
             match answer {
                 Answer::Signed(sig) => {
                     if state.signed {
@@ -397,6 +404,12 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
                 Answer::Failed => state.failed = true,
                 Answer::NotSeen => state.not_seen = true,
                 Answer::Invalid => state.invalid = true,
+            }
+            // Every validator asked has answered once (a round, in icm-services' terms) and
+            // the quorum is met: the buffer is not worth waiting for.
+            if unheard == 0 && reached >= required {
+                tracing::debug!(message_id = %message_id, "quorum met after one round, buffer not");
+                break;
             }
         }
         enough.store(true, Ordering::Relaxed);
@@ -443,7 +456,8 @@ async fn ask_validator<S: SignatureSource>(
                 node += 1;
                 Answer::Failed
             }
-            Ok(Ok(bytes)) if bytes.is_empty() => Answer::NotSeen,
+            // Empty or all zero: the node has not seen the message yet.
+            Ok(Ok(bytes)) if bytes.iter().all(|&b| b == 0) => Answer::NotSeen,
             // The collection is over: spare the pairing.
             Ok(Ok(_)) if enough.load(Ordering::Relaxed) => return,
             Ok(Ok(bytes)) => match Signature::from_bytes(&bytes) {
