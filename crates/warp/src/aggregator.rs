@@ -228,7 +228,8 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
                     .collect()
             })
             .collect();
-        let possible = set.weight_of((0..set.len()).filter(|&i| !req.excluded.contains(&i)));
+        let possible =
+            set.weight_of((0..set.len()).filter(|&i| states.get(i).is_some_and(|s| !s.excluded)));
         let connected = set.weight_of((0..set.len()).filter(|&i| {
             states.get(i).is_some_and(|s| s.signed)
                 || reachable.get(i).is_some_and(|r| !r.is_empty())
