@@ -1,6 +1,6 @@
 //! Warp signature aggregation: BLS12-381 as avalanchego uses it ([`bls`]), the canonical
 //! validator set ([`validators`]), quorum arithmetic ([`quorum`]), a signature cache
-//! ([`cache`]), the assembly and verification of signed messages ([`assemble`]) and the async
+//! ([`cache`]), the assembly and verification of signed messages ([`mod@assemble`]) and the async
 //! collector over an abstract [`SignatureSource`] ([`aggregator`]). No network code: the P2P
 //! layer implements the source. See `docs/warp.md`.
 //!
