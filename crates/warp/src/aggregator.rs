@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use snowline_types::Id;
 use snowline_types::warp::{Message, UnsignedMessage};
+use snowline_types::{Id, NodeId};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -118,6 +118,8 @@ struct ValidatorState {
     invalid: bool,
     not_seen: bool,
     excluded: bool,
+    /// Has answered at least once in this collection.
+    heard: bool,
 }
 
 fn to_u64(w: u128) -> u64 {
@@ -209,15 +211,51 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
             "warp aggregation starts"
         );
 
-        let possible = set.weight_of((0..set.len()).filter(|&i| !req.excluded.contains(&i)));
+        // Only connected nodes are asked; a validator counts as reachable when it has a share
+        // or a connected node.
+        let reachable: Vec<Vec<NodeId>> = set
+            .validators
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                if states.get(i).is_none_or(|s| s.excluded || s.signed) {
+                    return Vec::new();
+                }
+                v.node_ids
+                    .iter()
+                    .filter(|n| self.source.is_connected(n))
+                    .copied()
+                    .collect()
+            })
+            .collect();
+        let possible =
+            set.weight_of((0..set.len()).filter(|&i| states.get(i).is_some_and(|s| !s.excluded)));
+        let connected = set.weight_of((0..set.len()).filter(|&i| {
+            states.get(i).is_some_and(|s| s.signed)
+                || reachable.get(i).is_some_and(|r| !r.is_empty())
+        }));
+        stats.connected_weight = to_u64(connected);
         if reached < target && possible >= required {
+            if connected < required {
+                tracing::warn!(
+                    message_id = %message_id,
+                    connected = %connected,
+                    required = %required,
+                    total = set.total_weight,
+                    "failed to connect to a threshold of stake"
+                );
+                stats.reached_weight = to_u64(reached);
+                stats.cached = shares.len();
+                return Err(AggregateError::NotEnoughConnectedStake(Box::new(stats)));
+            }
             reached = self
                 .collect(
                     &req,
                     &set,
+                    &reachable,
                     message_id,
                     deadline,
-                    target,
+                    (required, target),
                     &mut states,
                     &mut shares,
                     reached,
@@ -290,9 +328,10 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
         &self,
         req: &AggregationRequest,
         set: &Arc<CanonicalSet>,
+        reachable: &[Vec<NodeId>],
         message_id: Id,
         deadline: Instant,
-        target: u128,
+        (required, target): (u128, u128),
         states: &mut [ValidatorState],
         shares: &mut BTreeMap<usize, Signature>,
         mut reached: u128,
@@ -304,8 +343,9 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
         let enough = Arc::new(AtomicBool::new(false));
         let mut workers = JoinSet::new();
         for (index, validator) in set.validators.iter().enumerate() {
+            let nodes = reachable.get(index).cloned().unwrap_or_default();
             let excluded = states.get(index).is_none_or(|s| s.excluded);
-            if excluded || shares.contains_key(&index) || validator.node_ids.is_empty() {
+            if excluded || shares.contains_key(&index) || nodes.is_empty() {
                 continue;
             }
             if let Some(s) = states.get_mut(index) {
@@ -315,7 +355,10 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
                 Arc::clone(&self.source),
                 self.config,
                 index,
-                validator.clone(),
+                CanonicalValidator {
+                    node_ids: nodes,
+                    ..validator.clone()
+                },
                 Arc::clone(&message),
                 Arc::clone(&justification),
                 deadline,
@@ -324,6 +367,7 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
             ));
         }
         drop(tx);
+        let mut unheard = states.iter().filter(|s| s.asked).count();
 
         let sleep = tokio::time::sleep_until(deadline);
         tokio::pin!(sleep);
@@ -342,6 +386,10 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
             let Some(state) = states.get_mut(index) else {
                 continue;
             };
+            if !state.heard {
+                state.heard = true;
+                unheard -= 1;
+            }
             match answer {
                 Answer::Signed(sig) => {
                     if state.signed {
@@ -358,6 +406,12 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
                 Answer::NotSeen => state.not_seen = true,
                 Answer::Invalid => state.invalid = true,
             }
+            // Every validator asked has answered once (a round, in icm-services' terms) and
+            // the quorum is met: the buffer is not worth waiting for.
+            if unheard == 0 && reached >= required {
+                tracing::debug!(message_id = %message_id, "quorum met after one round, buffer not");
+                break;
+            }
         }
         enough.store(true, Ordering::Relaxed);
         workers.abort_all();
@@ -365,7 +419,7 @@ impl<S: SignatureSource + 'static> Aggregator<S> {
     }
 }
 
-/// One validator's requests: its nodes in turn, until a valid signature, every node having
+/// One validator's requests: its connected nodes in turn, until a valid signature, every node having
 /// sent a wrong one, or the deadline. Each request is reported as an [`Event`].
 #[allow(clippy::too_many_arguments)]
 async fn ask_validator<S: SignatureSource>(
@@ -403,7 +457,8 @@ async fn ask_validator<S: SignatureSource>(
                 node += 1;
                 Answer::Failed
             }
-            Ok(Ok(bytes)) if bytes.is_empty() => Answer::NotSeen,
+            // Empty or all zero: the node has not seen the message yet.
+            Ok(Ok(bytes)) if bytes.iter().all(|&b| b == 0) => Answer::NotSeen,
             // The collection is over: spare the pairing.
             Ok(Ok(_)) if enough.load(Ordering::Relaxed) => return,
             Ok(Ok(bytes)) => match Signature::from_bytes(&bytes) {

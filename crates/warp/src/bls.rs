@@ -236,6 +236,24 @@ mod tests {
         }
 
         #[test]
+        fn parsed_keys_and_signatures_are_canonical(bit in 0usize..384, sbit in 0usize..768) {
+            // Near-valid inputs: a real key and signature with one bit flipped. Whatever parses
+            // re-encodes to the same bytes (no second encoding of one point is accepted).
+            let n = node(3);
+            let mut pk = n.bls_public_key;
+            pk[bit / 8] ^= 1 << (bit % 8);
+            if let Ok(k) = PublicKey::from_compressed(&pk) {
+                proptest::prop_assert_eq!(k.to_compressed(), pk);
+                proptest::prop_assert_eq!(PublicKey::from_uncompressed(&k.to_uncompressed()), Ok(k));
+            }
+            let mut sig = n.bls_sign(b"x").compress();
+            sig[sbit / 8] ^= 1 << (sbit % 8);
+            if let Ok(s) = Signature::from_bytes(&sig) {
+                proptest::prop_assert_eq!(s.to_bytes(), sig);
+            }
+        }
+
+        #[test]
         fn flipped_signature_bit_is_rejected(bit in 0usize..768) {
             let n = node(2);
             let msg = b"flip";

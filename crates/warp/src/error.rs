@@ -15,6 +15,8 @@ pub struct AggregationStats {
     pub required_weight: u64,
     /// Weight the collector tries for: `ceil(total × (quorum + buffer) / 100)`.
     pub target_weight: u64,
+    /// Weight of the validators with a share or a connected node, at the start.
+    pub connected_weight: u64,
     /// Weight of the valid signatures held at the end, cached ones included, before pruning.
     pub reached_weight: u64,
     /// Canonical validators (with a BLS key).
@@ -53,6 +55,9 @@ pub enum AggregateError {
         /// The P-Chain height asked.
         height: u64,
     },
+    /// The validators with a share or a connected node weigh less than the quorum.
+    #[error("failed to connect to a threshold of stake")]
+    NotEnoughConnectedStake(Box<AggregationStats>),
     /// The quorum was not met before the deadline.
     #[error("failed to collect a threshold of signatures")]
     NotEnoughSignatures(Box<AggregationStats>),
@@ -70,7 +75,7 @@ impl AggregateError {
     /// The figures of the collection, when it got that far.
     pub fn stats(&self) -> Option<&AggregationStats> {
         match self {
-            Self::NotEnoughSignatures(s) => Some(s),
+            Self::NotEnoughSignatures(s) | Self::NotEnoughConnectedStake(s) => Some(s),
             Self::Aggregate { stats, .. } => Some(stats),
             _ => None,
         }

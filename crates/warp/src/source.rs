@@ -37,4 +37,12 @@ pub trait SignatureSource: Send + Sync {
         message: &[u8],
         justification: &[u8],
     ) -> impl Future<Output = Result<Vec<u8>, SourceError>> + Send;
+
+    /// Whether `node` can be asked now (a P2P connection is up). Only connected nodes are asked,
+    /// and connected stake below the quorum fails at once (`failed to connect to a threshold of
+    /// stake`). By default every node is.
+    fn is_connected(&self, node: &NodeId) -> bool {
+        let _ = node;
+        true
+    }
 }
