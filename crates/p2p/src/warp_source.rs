@@ -101,6 +101,11 @@ impl P2pSignatureSource {
 }
 
 impl SignatureSource for P2pSignatureSource {
+    /// A node is dialled on demand: it can be asked when its address is known.
+    fn is_connected(&self, node: &NodeId) -> bool {
+        self.peers.get(node).is_some()
+    }
+
     async fn request(
         &self,
         node: &NodeId,

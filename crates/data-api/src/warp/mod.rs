@@ -246,8 +246,9 @@ fn set_error(e: ValidatorSetError) -> ApiError {
     }
 }
 
-/// An aggregation failure: bad quorum settings are the caller's (400); too few signatures is
-/// the validators' (503, with how far it got); a share that does not aggregate is ours (500).
+/// An aggregation failure: bad quorum settings are the caller's (400); too few reachable
+/// validators or signatures is the validators' (503, with how far it got); a share that does
+/// not aggregate is ours (500).
 fn aggregate_error(e: AggregateError) -> ApiError {
     let figures = e.stats().map(|s| {
         format!(
@@ -273,7 +274,9 @@ fn aggregate_error(e: AggregateError) -> ApiError {
         AggregateError::NoValidators | AggregateError::NoValidatorsForSubnet { .. } => {
             ApiError::bad_request(message)
         }
-        AggregateError::NotEnoughSignatures(_) => ApiError::service_unavailable(message),
+        AggregateError::NotEnoughSignatures(_) | AggregateError::NotEnoughConnectedStake(_) => {
+            ApiError::service_unavailable(message)
+        }
         AggregateError::Aggregate { .. } => ApiError::internal(message),
     }
 }
