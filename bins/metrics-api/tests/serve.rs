@@ -256,7 +256,10 @@ fn every_metric_over_http_equals_the_recordings() {
             400,
         ),
         ("/v2/chains/43113/rollingWindowMetrics/txCount", 404),
-        ("/v2/chains/total/rollingWindowMetrics/txCount", 404),
+        ("/v2/chains/mainnet/rollingWindowMetrics/txCount", 404),
+        ("/v2/chains/total/rollingWindowMetrics/activeAddresses", 400),
+        ("/v2/chains/total/metrics/maxTps", 400),
+        ("/v2/chains/mainnet/metrics/txCount", 404),
         ("/v2/chains/not-an-id/rollingWindowMetrics/txCount", 400),
     ] {
         let (got, v) = api.get(path);
@@ -287,6 +290,59 @@ fn every_metric_over_http_equals_the_recordings() {
         assert_eq!(got, status, "{path}: {v}");
         assert_eq!(v["statusCode"], status);
         assert!(v["message"].as_array().is_some_and(|m| m.len() == 1), "{v}");
+    }
+
+    // Aggregates: both chains are local ones (testnet): total and testnet sum them, page by
+    // page, as the room's sums over chains (themselves checked against the per-chain models).
+    for metric in snowline_chain_metrics::Metric::ALL {
+        let summed = snowline_chain_metrics::summable(metric);
+        for target in ["total", "testnet"] {
+            let path = format!(
+                "/v2/chains/{target}/metrics/{}?timeInterval=day&pageSize=2",
+                metric.name()
+            );
+            if !summed {
+                assert_eq!(api.get(&path).0, 400, "{path}");
+                continue;
+            }
+            let q = snowline_chain_metrics::SeriesQuery {
+                chain: 0,
+                metric,
+                interval: snowline_chain_metrics::Interval::Day,
+                from: 0,
+                to: u64::MAX,
+                page_size: 10_000,
+            };
+            let want = pages.aggregate_series(&[43112, 99999], &q).unwrap();
+            let got = api.series(&path);
+            assert_eq!(got.len(), want.points.len(), "{path}");
+            for (g, w) in got.iter().zip(&want.points) {
+                assert_eq!(g["timestamp"], json!(w.timestamp), "{path}");
+                let ok = match w.value {
+                    snowline_chain_metrics::Value::Count(n) => {
+                        same(&g["value"], Expected::Count(n))
+                    }
+                    snowline_chain_metrics::Value::Ratio(x) => {
+                        same(&g["value"], Expected::Ratio(x))
+                    }
+                };
+                assert!(ok, "{path}: {g} vs {w:?}");
+            }
+            if !snowline_chain_metrics::windows_of(metric).is_empty() {
+                let path = format!("/v2/chains/{target}/rollingWindowMetrics/{}", metric.name());
+                let (status, v) = api.get(&path);
+                assert_eq!(status, 200, "{path}: {v}");
+                let want = pages.aggregate_rolling(&[43112, 99999], metric).unwrap();
+                for (window, value) in &want.values {
+                    let got = &v["result"][window.name()];
+                    let ok = match *value {
+                        snowline_chain_metrics::Value::Count(n) => same(got, Expected::Count(n)),
+                        snowline_chain_metrics::Value::Ratio(x) => same(got, Expected::Ratio(x)),
+                    };
+                    assert!(ok, "{path} {}: {got} vs {value:?}", window.name());
+                }
+            }
+        }
     }
 
     let (_, chains) = api.get("/v2/chains");

@@ -149,7 +149,16 @@ fn rolling_in(
         .get::<CmCursor>(&chain)?
         .map(|Linear(c)| c)
         .ok_or(SeriesError::NotIndexed(chain))?;
-    let tip = cursor.last_time;
+    rolling_at(view, chain, metric, cursor.last_time)
+}
+
+/// `metric` of `chain` over the windows ending with the hour holding `tip`.
+pub(crate) fn rolling_at(
+    view: &impl ReadView,
+    chain: u64,
+    metric: Metric,
+    tip: u64,
+) -> Result<RollingValues, SeriesError> {
     let windows = windows_of(metric);
     let mut merged: Vec<Option<Bucket>> = vec![None; windows.len()];
     let timed = windows

@@ -5,6 +5,8 @@
 //! reads): a window is the blocks from the start of the hour `h − 1` hours before the tip's to
 //! the tip; sums, maxima and distinct sets over its blocks, averages over the seconds from the
 //! block before its first block (the first block's own time for the chain's first) to the tip.
+//! Sums over chains (the `total`/`mainnet`/`testnet` chain ids): both recordings moved to overlap
+//! in one store; each summable metric's series and windows equal the sums of the per-chain models.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -15,8 +17,12 @@ use std::time::Duration;
 
 use snowline_chain_evm::source::{EvmSource, SourceConfig};
 use snowline_chain_evm::{SyncConfig, sync};
-use snowline_chain_metrics::{ChainMetrics, Metric, MetricsPages, Value, Window, windows_of};
-use snowline_evm_devnet::metrics_model::{SPREAD_GAPS, retime};
+use snowline_chain_metrics::{
+    ChainMetrics, Metric, MetricsPages, SeriesQuery, Value, Window, summable, windows_of,
+};
+use snowline_evm_devnet::metrics_model::{
+    Expected, ExpectedBucket, SPREAD_GAPS, bucket, expected_metrics, retime,
+};
 use snowline_evm_devnet::model::{RecordingModel, addr, q, u};
 use snowline_evm_devnet::{Recording, serve};
 use snowline_store::{Schema, Store};
@@ -196,7 +202,6 @@ const ROLLING: [&str; 13] = [
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rolling_windows_equal_the_model() {
-    let hours = [1u64, 24, 168, 720, 2_160, 8_760];
     let mut differing = 0;
     for chain in [43112u64, 99999] {
         let raw = std::fs::read_to_string(recording(chain)).unwrap();
@@ -239,14 +244,7 @@ async fn rolling_windows_equal_the_model() {
                 assert_eq!(names, all[..if short { 3 } else { 7 }], "{name}");
                 let mut values = Vec::new();
                 for (window, value) in &got.values {
-                    // The window's start, from the tip's hour, by the model's own arithmetic.
-                    let start = match *window {
-                        Window::AllTime => 0,
-                        w => {
-                            let h = hours[Window::ALL.iter().position(|x| *x == w).unwrap()];
-                            (tip / 3_600 * 3_600).saturating_sub((h - 1) * 3_600)
-                        }
-                    };
+                    let start = window_start(*window, tip);
                     let want = expected(&blocks, name, start);
                     assert!(
                         same(*value, want),
@@ -262,4 +260,177 @@ async fn rolling_windows_equal_the_model() {
     }
     // The windows are not all the same: the retimed recordings spread over them.
     assert!(differing > 20, "{differing}");
+}
+
+/// A chain's model buckets: `(interval, start) -> bucket`.
+type Buckets = std::collections::BTreeMap<(&'static str, u64), ExpectedBucket>;
+
+/// The window's start, from the tip's hour, by the model's own arithmetic.
+fn window_start(window: Window, tip: u64) -> u64 {
+    let hours = [1u64, 24, 168, 720, 2_160, 8_760];
+    match window {
+        Window::AllTime => 0,
+        w => {
+            let h = hours[Window::ALL.iter().position(|x| *x == w).unwrap()];
+            (tip / 3_600 * 3_600).saturating_sub((h - 1) * 3_600)
+        }
+    }
+}
+
+fn plus(a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Count(x), Value::Count(y)) => Value::Count(x + y),
+        (Value::Ratio(x), Value::Ratio(y)) => Value::Ratio(x + y),
+        _ => panic!("mixed values"),
+    }
+}
+
+/// Zero of `name`'s kind (a count or a ratio).
+fn zero(name: &str) -> Value {
+    match name {
+        "avgTps" | "avgGps" => Value::Ratio(0.0),
+        _ => Value::Count(0),
+    }
+}
+
+fn of(e: Expected) -> Value {
+    match e {
+        Expected::Count(n) => Value::Count(n),
+        Expected::Ratio(x) => Value::Ratio(x),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sums_over_chains_equal_the_per_chain_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir.path().join("index"));
+    let texts = [
+        (
+            43112u64,
+            retime(
+                &std::fs::read_to_string(recording(43112)).unwrap(),
+                1_700_000_000,
+                &SPREAD_GAPS,
+            ),
+        ),
+        (
+            99999,
+            retime(
+                &std::fs::read_to_string(recording(99999)).unwrap(),
+                1_700_005_000,
+                &[7 * 3_600],
+            ),
+        ),
+    ];
+    let mut models: Vec<(Vec<Blk>, Buckets)> = Vec::new();
+    for (chain, text) in &texts {
+        let path = dir.path().join(format!("{chain}.jsonl"));
+        std::fs::write(&path, text).unwrap();
+        let model = RecordingModel::load(&path);
+        models.push((blocks(&model), expected_metrics(&model)));
+        index(&store, text).await;
+    }
+    let chains = [43112u64, 99999];
+    let tip = models
+        .iter()
+        .map(|(b, _)| b.last().unwrap().time)
+        .max()
+        .unwrap();
+    let pages = MetricsPages::new(Arc::clone(&store));
+    let mut compared = 0;
+    for metric in Metric::ALL.into_iter().filter(|m| summable(*m)) {
+        let name = metric.name();
+        for interval in metric.intervals() {
+            // The model: every bucket start any chain has, newest first, each the chains' sum.
+            let mut starts: Vec<u64> = models
+                .iter()
+                .flat_map(|(_, e)| e.keys().filter(|(i, _)| *i == interval.name()))
+                .map(|(_, s)| *s)
+                .collect();
+            starts.sort_unstable_by(|a, b| b.cmp(a));
+            starts.dedup();
+            let cumulative = name.starts_with("cumulative");
+            let want: Vec<(u64, Value, bool)> = starts
+                .iter()
+                .map(|start| {
+                    let mut sum = zero(name);
+                    for (_, e) in &models {
+                        let own = e.get(&(interval.name(), *start));
+                        let carried = || {
+                            e.range((interval.name(), 0)..(interval.name(), *start))
+                                .next_back()
+                                .map(|(_, b)| b)
+                        };
+                        let b = match own {
+                            Some(b) => Some(b),
+                            None if cumulative => carried(),
+                            None => None,
+                        };
+                        if let Some(b) = b {
+                            sum = plus(sum, of(b.values[name]));
+                        }
+                    }
+                    (*start, sum, tip < bucket(interval.name(), *start).1)
+                })
+                .collect();
+            for size in [1, 3, 1_000] {
+                let mut got = Vec::new();
+                let mut to = u64::MAX;
+                loop {
+                    let q = SeriesQuery {
+                        chain: 0,
+                        metric,
+                        interval,
+                        from: 0,
+                        to,
+                        page_size: size,
+                    };
+                    let page = pages.aggregate_series(&chains, &q).unwrap();
+                    assert_eq!(page.last_run, tip);
+                    assert!(page.points.len() <= size);
+                    got.extend(page.points);
+                    match page.next {
+                        Some(next) => to = next,
+                        None => break,
+                    }
+                }
+                assert_eq!(got.len(), want.len(), "{name} {}", interval.name());
+                for (p, (start, value, in_progress)) in got.iter().zip(&want) {
+                    assert_eq!(p.timestamp, *start);
+                    assert!(
+                        same(p.value, *value),
+                        "{name} {} at {start}: got {:?}, expected {value:?}",
+                        interval.name(),
+                        p.value
+                    );
+                    assert_eq!(p.in_progress, *in_progress);
+                    compared += 1;
+                }
+            }
+        }
+        // Windows ending with the newest block of either chain.
+        if !windows_of(metric).is_empty() {
+            let got = pages.aggregate_rolling(&chains, metric).unwrap();
+            assert_eq!(got.last_run, tip);
+            for (window, value) in &got.values {
+                let start = window_start(*window, tip);
+                // A chain with no block in the window adds 0.
+                let mut want = zero(name);
+                for (blocks, _) in &models {
+                    if blocks.iter().any(|b| b.time >= start) {
+                        want = plus(want, expected(blocks, name, start));
+                    }
+                }
+                assert!(
+                    same(*value, want),
+                    "{name} {}: got {value:?}, expected {want:?}",
+                    window.name()
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 100, "{compared}");
+    // Metrics that do not add up over chains are not offered summed.
+    assert!(!summable(Metric::ActiveAddresses) && !summable(Metric::MaxTps));
 }

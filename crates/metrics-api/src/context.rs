@@ -18,8 +18,27 @@ pub struct MetricsApi {
     pub(crate) staking: Option<(PChainPages, &'static NetworkInfo)>,
 }
 
-/// The aggregate `chainId`s the OpenAPI names, not served yet.
+/// The aggregate `chainId`s the OpenAPI names.
 const AGGREGATES: [&str; 3] = ["total", "mainnet", "testnet"];
+
+/// What a `{chainId}` of a metrics route names: one chain, or an aggregate over chains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// An EVM chain id.
+    Chain(u64),
+    /// `total`, `mainnet` or `testnet`, and the chains with metrics it sums (at least one).
+    Aggregate(&'static str, Vec<u64>),
+}
+
+impl Target {
+    /// How page tokens name it.
+    pub(crate) fn key(&self) -> String {
+        match self {
+            Target::Chain(id) => id.to_string(),
+            Target::Aggregate(name, _) => (*name).to_owned(),
+        }
+    }
+}
 
 impl MetricsApi {
     /// The endpoints over `pages`, paging with `tokens`, for the chains of `registry` that have
@@ -51,13 +70,44 @@ impl MetricsApi {
         Ok(pages)
     }
 
+    /// The chains or aggregate `chain_ref` names: `total` (every chain served), `mainnet`,
+    /// `testnet` (the served chains of that network, local ones counting as testnet), or one
+    /// chain as [`MetricsApi::chain`] resolves it. An aggregate with no chain is a 404.
+    pub(crate) fn target(&self, chain_ref: &str) -> Result<Target, ApiError> {
+        let Some(name) = AGGREGATES.iter().find(|a| **a == chain_ref) else {
+            return self.chain(chain_ref).map(|(id, _)| Target::Chain(id));
+        };
+        let chains: Vec<u64> = self
+            .pages
+            .chains()
+            .map_err(read_failed)?
+            .into_iter()
+            .filter_map(|(id, _)| {
+                let record = self.registry.lookup(&id.to_string()).ok()?;
+                let wanted = match *name {
+                    "mainnet" => !record.is_testnet,
+                    "testnet" => record.is_testnet,
+                    _ => true,
+                };
+                wanted.then_some(id)
+            })
+            .collect();
+        if chains.is_empty() {
+            return Err(ApiError::not_found(format!(
+                "chainId {chain_ref}: this instance serves no chain with metrics in it; GET \
+                 /v2/chains lists the chains it serves"
+            )));
+        }
+        Ok(Target::Aggregate(name, chains))
+    }
+
     /// The chain `chain_ref` names (a decimal EVM chain id or a blockchain id), if it is listed
     /// and has metrics: its EVM chain id and record. Otherwise a 404 (a malformed id: 400).
     pub(crate) fn chain(&self, chain_ref: &str) -> Result<(u64, &ChainRecord), ApiError> {
         if AGGREGATES.contains(&chain_ref) {
             return Err(ApiError::not_found(format!(
-                "chainId {chain_ref:?}: metrics aggregated over chains are not served by this \
-                 instance yet; GET /v2/chains lists the chains it serves"
+                "chainId {chain_ref:?} names several chains; this route serves one: GET \
+                 /v2/chains lists them"
             )));
         }
         let record = self.registry.lookup(chain_ref).map_err(|e| match e {

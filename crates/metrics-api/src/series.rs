@@ -3,11 +3,11 @@
 //! Pages go newest first; a page token is a UUID the room keeps with the query it pages and the
 //! next page's position, so a token sent with another query is refused.
 
-use snowline_chain_metrics::{Interval, Metric, SeriesPage, SeriesQuery, windows_of};
+use snowline_chain_metrics::{Interval, Metric, SeriesPage, SeriesQuery, summable, windows_of};
 use snowline_query::ParamError;
 use snowline_rest::{ApiError, Reply, Request};
 
-use crate::context::{MetricsApi, read_failed, token_failed};
+use crate::context::{MetricsApi, Target, read_failed, token_failed};
 use crate::params::{self, DEFAULT_PAGE_SIZE};
 use crate::render::{PointJson, RollingJson, RollingResponse, V1Series, V2Series};
 
@@ -23,9 +23,11 @@ enum Form {
 }
 
 /// Everything a series request asks but the position: its page tokens' query.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Scenario {
     form: Form,
+    /// The chain (also `query.chain`) or the chains summed.
+    target: Target,
     query: SeriesQuery,
 }
 
@@ -36,7 +38,7 @@ impl Scenario {
         format!(
             "{:?}|{}|{}|{}|{}|{}|{}",
             self.form,
-            q.chain,
+            self.target.key(),
             q.metric.name(),
             q.interval.name(),
             q.from,
@@ -64,7 +66,11 @@ impl Scenario {
             }
             query.to = position;
         }
-        let page = api.pages.series(&query).map_err(read_failed)?;
+        let page = match &self.target {
+            Target::Chain(_) => api.pages.series(&query),
+            Target::Aggregate(_, chains) => api.pages.aggregate_series(chains, &query),
+        }
+        .map_err(read_failed)?;
         let next = page
             .next
             .map(|position| api.tokens.issue(&key, position))
@@ -86,17 +92,25 @@ pub fn chain_metric(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> 
     let end = params::timestamp(req, "endTimestamp")?;
     let page_size = params::page_size(req)?;
     let (from, to) = params::range(interval, start, end, ("startTimestamp", "endTimestamp"))?;
-    let (chain, _) = api.chain(req.required_param("chainId")?)?;
+    let chain_ref = req.required_param("chainId")?;
+    let target = api.target(chain_ref)?;
+    if matches!(target, Target::Aggregate(..)) {
+        only_summable(metric, chain_ref, Metric::ALL.iter().copied())?;
+    }
     let scenario = Scenario {
         form: Form::V2,
         query: SeriesQuery {
-            chain,
+            chain: match target {
+                Target::Chain(id) => id,
+                Target::Aggregate(..) => 0,
+            },
             metric,
             interval,
             from,
             to,
             page_size,
         },
+        target,
     };
     let (page, next_page_token) = scenario.page(api, req.query("pageToken"), "pageToken")?;
     Reply::json(&V2Series {
@@ -122,11 +136,44 @@ pub fn rolling_window(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError
                     .to_string(),
             )
         })?;
-    let (chain, _) = api.chain(req.required_param("chainId")?)?;
-    let values = api.pages.rolling(chain, metric).map_err(read_failed)?;
+    let chain_ref = req.required_param("chainId")?;
+    let values = match api.target(chain_ref)? {
+        Target::Chain(chain) => api.pages.rolling(chain, metric),
+        Target::Aggregate(_, chains) => {
+            let rolling = Metric::ALL
+                .into_iter()
+                .filter(|m| !windows_of(*m).is_empty());
+            only_summable(metric, chain_ref, rolling)?;
+            api.pages.aggregate_rolling(&chains, metric)
+        }
+    }
+    .map_err(read_failed)?;
     Reply::json(&RollingResponse {
         result: RollingJson::from(&values),
     })
+}
+
+/// A 400 unless `metric` is summed over chains, naming those of `offered` that are.
+fn only_summable(
+    metric: Metric,
+    chain_ref: &str,
+    offered: impl Iterator<Item = Metric>,
+) -> Result<(), ApiError> {
+    if summable(metric) {
+        return Ok(());
+    }
+    let names: Vec<&str> = offered.filter(|m| summable(*m)).map(Metric::name).collect();
+    Err(ApiError::bad_request(
+        ParamError::new(
+            "metric",
+            format!(
+                "{} is not summed over chains; chainId {chain_ref} serves {}",
+                metric.name(),
+                names.join(", ")
+            ),
+        )
+        .to_string(),
+    ))
 }
 
 /// `GET /v1/avg_tps/{chainId}`: the spec's form (`pageToken`), or the legacy one when `from`,
@@ -152,6 +199,7 @@ pub fn avg_tps(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let (chain, _) = api.chain(req.required_param("chainId")?)?;
     let scenario = Scenario {
         form,
+        target: Target::Chain(chain),
         query: SeriesQuery {
             chain,
             metric: Metric::AvgTps,

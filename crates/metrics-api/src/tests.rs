@@ -204,11 +204,11 @@ fn unknown_metrics_and_disallowed_intervals_are_400s() {
 }
 
 #[test]
-fn chains_without_metrics_are_404s() {
+fn chains_without_metrics_are_404s_and_aggregates_sum_the_served_ones() {
     let f = fixture();
-    // 43113 (Fuji's C-Chain) is listed but has no metrics; 5 is not listed; "total" is an
-    // aggregate not served yet.
-    for chain in ["43113", "5", "total"] {
+    // 43113 (Fuji's C-Chain) is listed but has no metrics; 5 is not listed; "mainnet" sums the
+    // mainnet chains, of which none is served.
+    for chain in ["43113", "5", "mainnet"] {
         let e = metric(&f, chain, "txCount", "").unwrap_err();
         assert_eq!(e.status, StatusCode::NOT_FOUND, "{chain}: {}", e.message);
         let e = call(
@@ -220,6 +220,25 @@ fn chains_without_metrics_are_404s() {
         .unwrap_err();
         assert_eq!(e.status, StatusCode::NOT_FOUND);
     }
+    // "total" and "testnet" sum the one chain served: its own series; a metric that does not
+    // add up over chains is a 400; GET /v2/chains/total names no chain.
+    let own = metric(&f, "43112", "txCount", "").unwrap();
+    for chain in ["total", "testnet"] {
+        assert_eq!(
+            metric(&f, chain, "txCount", "").unwrap()["results"],
+            own["results"]
+        );
+        let e = metric(&f, chain, "activeAddresses", "").unwrap_err();
+        assert_eq!(e.status, StatusCode::BAD_REQUEST, "{}", e.message);
+    }
+    let e = call(
+        &f,
+        crate::chains::get,
+        "/v2/chains/x",
+        &[("chainId", "total")],
+    )
+    .unwrap_err();
+    assert_eq!(e.status, StatusCode::NOT_FOUND);
     let list = call(&f, crate::chains::list, "/v2/chains", &[]).unwrap();
     assert_eq!(list["chains"].as_array().unwrap().len(), 1);
     assert_eq!(list["chains"][0]["evmChainId"], 43112);
