@@ -4,7 +4,8 @@
 //! (127.0.0.1:8080); both print where they listen and example calls. Beside them, when anvil
 //! is installed (`cargo xtask setup`), the EVM devnet: the local C-Chain (chain id 43112) on
 //! 127.0.0.1:9652 and an EVM L1 (99999) on 127.0.0.1:9653, each after the scenario ran on it,
-//! and `metrics-api` (127.0.0.1:8081) serving their metrics from data-api's index. Ctrl-C stops
+//! and `metrics-api` (127.0.0.1:8081) serving their metrics from data-api's index; and the
+//! devnet's validators as `warp-peers`, which `data-api` asks for Warp signatures. Ctrl-C stops
 //! all.
 
 use std::path::PathBuf;
@@ -76,6 +77,7 @@ pub fn run() -> Result<(), String> {
         .spawn()
         .map_err(|e| format!("cannot start node-rpc: {e}"))?;
     let _node = Reaped(node);
+    let (_peers, peers_file) = start_warp_peers(&bin)?;
     let mut data_api = Command::new(bin.join("data-api"));
     data_api.args([
         "serve",
@@ -85,6 +87,8 @@ pub fn run() -> Result<(), String> {
         "http://127.0.0.1:9650",
         "--genesis",
         "devnet",
+        "--warp-peers",
+        &peers_file,
     ]);
     let sources = if evm.is_empty() {
         None
@@ -109,6 +113,44 @@ pub fn run() -> Result<(), String> {
     } else {
         Err(format!("data-api failed ({exit})"))
     }
+}
+
+/// Devnet nodes the demo's validator peers serve: the P-Chain devnet's genesis validators
+/// (nodes 0-4) and every node its staking and L1 txs add after them, with room to spare.
+const WARP_PEERS: &str = "48";
+
+/// Starts `warp-peers`: the devnet's validators answering Warp signature requests over the
+/// Avalanche P2P protocol (`docs/p2p.md`), and writes where they listen for `data-api
+/// --warp-peers`; returns the running peers and that file's path.
+fn start_warp_peers(bin: &std::path::Path) -> Result<(Reaped, String), String> {
+    use std::io::BufRead;
+    let mut child = Command::new(bin.join("warp-peers"))
+        .args(["--seed", "1", "--count", WARP_PEERS])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start warp-peers: {e}"))?;
+    let stdout = child.stdout.take().ok_or("warp-peers: no stdout")?;
+    let peers = Reaped(child);
+    let count: usize = WARP_PEERS.parse().map_err(|_| "WARP_PEERS")?;
+    let lines: Vec<String> = std::io::BufReader::new(stdout)
+        .lines()
+        .take(count)
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("warp-peers: {e}"))?;
+    if lines.len() != count {
+        return Err(format!(
+            "warp-peers printed {} of {count} peers",
+            lines.len()
+        ));
+    }
+    let path = "snowline-data/warp-peers.jsonl";
+    std::fs::create_dir_all("snowline-data").map_err(|e| format!("snowline-data: {e}"))?;
+    std::fs::write(path, lines.join("\n") + "\n").map_err(|e| format!("{path}: {e}"))?;
+    eprintln!(
+        "xtask: {count} devnet validator peers answer Warp signature requests over P2P \
+         (addresses in {path}); data-api prints a POST to try"
+    );
+    Ok((peers, path.to_owned()))
 }
 
 /// Starts `metrics-api` over data-api's index once data-api has created it (it opens the index

@@ -21,6 +21,7 @@ use snowline_rest::{
     App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
 };
 use snowline_types::network::NetworkInfo;
+use snowline_types::warp::{AddressedCall, Payload, UnsignedMessage};
 
 use crate::adapters::{StoreKeys, StoreUsage};
 use crate::cli::{CompatArg, ServeArgs};
@@ -355,11 +356,30 @@ fn print_examples(addr: SocketAddr, network: &NetworkInfo, address: Option<&str>
     for chain in evm {
         paths.push(format!("/v1/chains/{chain}/blocks/1"));
     }
+    if !evm.is_empty() {
+        paths.push("/v1/icm/messages?pageSize=3".to_owned());
+    }
     paths.push("/readyz".to_owned());
     println!("  try:");
     for path in paths {
         println!("    curl -s 'http://{addr}{path}'");
     }
+    // A Warp message from this network's C-Chain, which its validators sign (given --warp-peers).
+    let message = UnsignedMessage {
+        network_id: network.network_id,
+        source_chain_id: network.c_chain_id,
+        payload: Payload::AddressedCall(AddressedCall {
+            source_address: vec![0x5a; 20],
+            payload: b"hello, validators".to_vec(),
+        })
+        .bytes(),
+    };
+    println!(
+        "  Warp signatures from the primary network's validators:\n    curl -s -X POST -H \
+         'content-type: application/json' -d '{{\"message\": \"{}\"}}' \
+         'http://{addr}/v1/signatureAggregator/{n}/aggregateSignatures'",
+        hex::encode(message.bytes())
+    );
     println!(
         "  usage metrics need a key: data-api keys create --name me --tier admin, then\n    \
          curl -s -H 'x-data-api-key: SECRET' 'http://{addr}/v1/apiUsageMetrics?groupBy=requestPath'"
