@@ -129,8 +129,12 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         "/v2/chains/43112/metrics/txCount?timeInterval=hour&pageSize=24",
         "/v2/chains/43112/metrics/activeAddresses?timeInterval=day",
         "/v1/avg_tps/43112",
-        "/v2/networks/local/metrics/validatorCount",
+        "/v2/chains/total/rollingWindowMetrics/txCount",
     ] {
+        println!("    curl -s 'http://{addr}{path}'");
+    }
+    if has_p {
+        let path = format!("/v2/networks/{}/metrics/validatorCount", network.name);
         println!("    curl -s 'http://{addr}{path}'");
     }
 
