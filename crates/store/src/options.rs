@@ -92,7 +92,14 @@ impl StoreOptions {
         bb.set_block_cache(cache);
         bb.set_block_size(self.block_size);
         bb.set_format_version(5);
-        bb.set_index_type(BlockBasedIndexType::BinarySearch);
+        // Partitioned index and filters: a large file's index (megabytes when keys are long)
+        // is cut into 4 KiB partitions under a small pinned top level, so the cache holds the
+        // parts a seek needs; a whole index larger than a cache shard (1 MiB of the 64) was
+        // evicted on insertion and read and decompressed again at every seek.
+        bb.set_index_type(BlockBasedIndexType::TwoLevelIndexSearch);
+        bb.set_partition_filters(true);
+        bb.set_metadata_block_size(4 << 10);
+        bb.set_pin_top_level_index_and_filter(true);
         if self.bloom_bits_per_key > 0.0 {
             bb.set_bloom_filter(self.bloom_bits_per_key, false);
             bb.set_whole_key_filtering(true);
