@@ -14,8 +14,8 @@ use snowline_types::evm::{Address, B256};
 use crate::derive::address_word;
 use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow};
 use crate::tables::{
-    IcmByParty, IcmByTx, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived, IcmSent, Word,
-    party, role, side,
+    IcmByParty, IcmByTx, IcmChains, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived,
+    IcmSent, Word, party, role, side,
 };
 
 /// Entries examined per page at most: a selective filter ends a page early rather than scan
@@ -142,6 +142,23 @@ impl IcmPages {
     pub fn message(&self, id: B256) -> Result<Option<IcmView>, IcmPageError> {
         let snapshot = self.store.snapshot();
         Ok(view(&snapshot, &[id])?.pop().flatten())
+    }
+
+    /// The blockchain id indexed EVM chain `chain` has, as its messenger (or its source) says.
+    pub fn blockchain_of(&self, chain: u64) -> Result<Option<B256>, IcmPageError> {
+        Ok(self.store.get::<IcmChains>(&chain)?.map(B256::from))
+    }
+
+    /// The indexed EVM chain whose blockchain id is `id`.
+    pub fn evm_chain_of(&self, id: B256) -> Result<Option<u64>, IcmPageError> {
+        // One row per indexed chain: a scan is a handful of entries.
+        for r in self.store.scan::<IcmChains, _>(.., Direction::Forward)? {
+            let (chain, word) = r?;
+            if word == id.0 {
+                return Ok(Some(chain));
+            }
+        }
+        Ok(None)
     }
 
     /// The first message transaction `tx` of chain `chain` sent or delivered, with the side the

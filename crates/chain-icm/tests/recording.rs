@@ -223,6 +223,13 @@ async fn every_message_equals_the_model_from_the_receipts() {
         check(&v, m);
     }
     assert!(pages.message(B256::repeat_byte(7)).unwrap().is_none());
+    // Each chain's blockchain id, as its messenger initialized it, both ways.
+    for (chain, id) in &model.chains {
+        assert_eq!(pages.blockchain_of(*chain).unwrap(), Some(*id));
+        assert_eq!(pages.evm_chain_of(*id).unwrap(), Some(*chain));
+    }
+    assert_eq!(pages.blockchain_of(1).unwrap(), None);
+    assert_eq!(pages.evm_chain_of(B256::repeat_byte(7)).unwrap(), None);
     // Each transaction that sent or delivered a message names it (the first, by log index),
     // with its side.
     for m in &model.messages {

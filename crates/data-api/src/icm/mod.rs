@@ -80,7 +80,7 @@ fn list(api: &IcmApi, req: &Request) -> Result<Reply, ApiError> {
         ("destinationBlockchainId", &mut q.destination),
     ] {
         if let Some(raw) = req.query(name) {
-            match api.blockchain(chain_ref(name, raw).map_err(bad)?) {
+            match api.blockchain(chain_ref(name, raw).map_err(bad)?)? {
                 Some(id) => *slot = Some(id),
                 None => unknown_chain = true,
             }
@@ -154,21 +154,30 @@ impl IcmApi {
         })
     }
 
-    /// The blockchain id a chain reference names (`None`: an EVM chain id no registry knows).
-    fn blockchain(&self, r: ChainRef) -> Option<B256> {
+    /// The blockchain id a chain reference names: an EVM chain id as the indexed chain's
+    /// messenger has it, else as the registry lists it (`None`: neither knows it).
+    fn blockchain(&self, r: ChainRef) -> Result<Option<B256>, ApiError> {
         match r {
-            ChainRef::Blockchain(id) => Some(B256::from(*id.as_bytes())),
-            ChainRef::Evm(n) => self
-                .registry
-                .lookup(&n.to_string())
-                .ok()
-                .and_then(|c| c.platform_chain_id.as_deref()?.parse::<Id>().ok())
-                .map(|id| B256::from(*id.as_bytes())),
+            ChainRef::Blockchain(id) => Ok(Some(B256::from(*id.as_bytes()))),
+            ChainRef::Evm(n) => {
+                if let Some(id) = self.pages.blockchain_of(n).map_err(page_error)? {
+                    return Ok(Some(id));
+                }
+                Ok(self
+                    .registry
+                    .lookup(&n.to_string())
+                    .ok()
+                    .and_then(|c| c.platform_chain_id.as_deref()?.parse::<Id>().ok())
+                    .map(|id| B256::from(*id.as_bytes())))
+            }
         }
     }
 
-    /// The EVM chain id of blockchain `id`, when the registry knows it.
+    /// The EVM chain id of blockchain `id`: an indexed chain's, else the registry's.
     fn evm_chain_of(&self, id: B256) -> Option<String> {
+        if let Ok(Some(chain)) = self.pages.evm_chain_of(id) {
+            return Some(chain.to_string());
+        }
         let cb58 = Id::from(id.0).to_string();
         self.registry.lookup(&cb58).ok().map(|c| c.chain_id.clone())
     }
