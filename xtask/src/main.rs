@@ -9,6 +9,7 @@ mod demo;
 mod evm;
 mod freshness;
 mod freshness_evm;
+mod harden;
 mod http;
 mod layers;
 mod libclang;
@@ -44,6 +45,8 @@ commands:
                    start node-rpc live (R containers/s, default 10) and data-api following it on
                    free ports; time N new X blocks (default 300) from acceptance to visibility in
                    data-api's /utxos; print p50/p99/max (docs/benchmarks.md, Freshness)
+  harden [PART...] the hardening suite (crash: 20 SIGKILLs per service, every table compared;
+                   refusals; schema): prints the table of docs/reliability.md
   interop          drive node-rpc with the real npm clients (avalanche 3, avalanchejs 5; needs npm)
   interop data-api [sdk|schemathesis [PROFILE...]]
                    drive data-api with the official SDK (@avalanche-sdk/chainkit; needs npm) and
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Some("bench") => prereq::ensure_all().and_then(|()| run::bench(&args[1..])),
         Some("freshness") => prereq::ensure_all().and_then(|()| freshness::run(&args[1..])),
         Some("interop") => prereq::ensure_all().and_then(|()| run::interop(&args[1..])),
+        Some("harden") => prereq::ensure_all().and_then(|()| harden::run_parts(&args[1..])),
         Some("-h" | "--help" | "help") | None => {
             print!("{USAGE}");
             Ok(())

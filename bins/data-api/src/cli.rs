@@ -24,6 +24,11 @@ pub enum Command {
     Keys(KeysArgs),
     /// Import a JSON-lines file of containers (docs/node-index.md) into the index, then exit.
     Import(ImportArgs),
+    /// Prints, for every table of the index (opened read-only: run it on a stopped server's
+    /// data dir), its entry count and a SHA-256 of its keys and values in key order, reading
+    /// every block with its checksum verified: two indexes with the same lines hold the same
+    /// bytes.
+    Digest(Common),
 }
 
 /// `import` flags.

@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(*args),
         Command::Keys(args) => keys::run(&args.common.data_dir, args.action),
         Command::Import(args) => import(&args),
+        Command::Digest(common) => ingest::digest(&common.data_dir),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

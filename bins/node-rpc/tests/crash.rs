@@ -32,8 +32,22 @@ const TXS_ARG: &str = "6000";
 /// Containers per batch for the import (small, so a file holds many batches).
 const IMPORT_BATCH: &str = "64";
 
-/// Fractions of the clean load time at which `serve` is killed.
-const SERVE_KILL_FRACTIONS: [f64; 3] = [0.05, 0.4, 0.7];
+/// Fractions of the clean load time at which `serve` is killed: three, or
+/// `SNOWLINE_CRASH_KILLS` spread evenly (`cargo xtask harden` asks for 20).
+fn serve_kill_fractions() -> Vec<f64> {
+    match crash_kills() {
+        None => vec![0.05, 0.4, 0.7],
+        Some(n) => (1..=n).map(|i| i as f64 / (n + 1) as f64).collect(),
+    }
+}
+
+/// `SNOWLINE_CRASH_KILLS`, when set.
+fn crash_kills() -> Option<usize> {
+    std::env::var("SNOWLINE_CRASH_KILLS")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .filter(|n| *n > 0)
+}
 
 fn devnet() -> Devnet {
     Devnet::generate(DevnetConfig::large(TXS).with_seed(1)).expect("devnet")
@@ -200,7 +214,7 @@ fn serve_killed_mid_devnet_load_resumes_to_the_clean_state() {
     assert_meaningful(&want);
 
     let mut mid_load = 0;
-    for frac in SERVE_KILL_FRACTIONS {
+    for frac in serve_kill_fractions() {
         let dir = tempfile::tempdir().unwrap();
         let args = [
             "serve",
@@ -233,7 +247,7 @@ fn serve_killed_mid_devnet_load_resumes_to_the_clean_state() {
     }
     eprintln!(
         "{mid_load} of {} kills landed before serving",
-        SERVE_KILL_FRACTIONS.len()
+        serve_kill_fractions().len()
     );
 }
 
@@ -282,7 +296,11 @@ fn import_killed_mid_file_resumes_to_the_clean_state() {
     // Kill once the first, a middle and the last-but-one batch report has been printed: the
     // kill lands while the next batch is being staged or written (or, if the process is
     // fast, later). Progress reports go to stderr, separated by '\r'.
-    for after in [1, batches / 2, batches - 1] {
+    let points: Vec<usize> = match crash_kills() {
+        None => vec![1, batches / 2, batches - 1],
+        Some(n) => (1..=n).map(|i| (i * (batches - 1) / n).max(1)).collect(),
+    };
+    for after in points {
         let dir = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
             .args(["import", "--batch", IMPORT_BATCH, "--data-dir"])
