@@ -6,7 +6,8 @@
 //! imports, 20 times each, restarted each time, the final index compared with a clean run's:
 //! every table byte for byte for `data-api`, every answer for `node-rpc`), `refusals` (every
 //! limit and malformed-input test of the three servers: the spec's error shape, counted),
-//! `schema` (schemathesis and the official SDK against `data-api`, `cargo xtask interop`).
+//! `load` (10,000 idle and 500 slowloris connections against each server while a normal client
+//! runs: its latency, no failure, bounded memory), `schema` (schemathesis and the official SDK against `data-api`, `cargo xtask interop`).
 
 use std::process::Command;
 use std::time::Instant;
@@ -64,7 +65,7 @@ fn timed(
 /// Runs the parts named in `args` (all when none) and prints the table; fails if any part did
 /// not hold.
 pub fn run_parts(args: &[String]) -> Result<(), String> {
-    let all = ["crash", "refusals", "schema"];
+    let all = ["crash", "refusals", "load", "schema"];
     let parts: Vec<&str> = if args.is_empty() {
         all.to_vec()
     } else {
@@ -147,6 +148,20 @@ pub fn run_parts(args: &[String]) -> Result<(), String> {
                     );
                     let (c, co) = run(&["cargo", "test", "-q", "-p", "snowline-http"], &[]);
                     (a && b && c, format!("{ao}{bo}{co}"))
+                },
+            )],
+            "load" => vec![timed(
+                "load",
+                "10,000 idle connections and 500 slowloris ones (a header byte a second) against \
+                 data-api and node-rpc while a normal client runs 16 connections: its p99 alone \
+                 and under attack, no failed request, the servers' RSS (bench/harden-load.sh)",
+                || {
+                    let (ok, out) = run(&["bench/harden-load.sh"], &[]);
+                    let failed = out
+                        .lines()
+                        .any(|l| l.contains("requests in") && !l.contains(" 0 failed"));
+                    println!("{out}");
+                    (ok && !failed, out)
                 },
             )],
             "schema" => vec![timed(

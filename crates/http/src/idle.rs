@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use tokio::sync::Notify;
+use tokio::sync::{Notify, OwnedSemaphorePermit, oneshot};
 
 /// `idle_since` of a connection with a request in flight.
 const BUSY: u64 = 0;
@@ -24,6 +24,11 @@ pub(crate) struct Slot {
     in_flight: AtomicBool,
     /// Woken when the connection is chosen for eviction.
     evict: Notify,
+    /// Whether it holds a place under the cap (else it is waiting for one).
+    served: AtomicBool,
+    /// Where an evicted served connection hands its place when it ends: to the connection
+    /// that evicted it, ahead of every connection waiting in the cap's queue.
+    handoff: Mutex<Option<oneshot::Sender<OwnedSemaphorePermit>>>,
 }
 
 impl Slot {
@@ -35,6 +40,24 @@ impl Slot {
     /// Completes once the connection is chosen for eviction.
     pub(crate) async fn evicted(&self) {
         self.evict.notified().await;
+    }
+
+    /// The connection now holds a place under the cap.
+    pub(crate) fn set_served(&self) {
+        self.served.store(true, Ordering::Release);
+    }
+
+    /// The connection ends holding `permit`: to the connection that evicted it, if one did and
+    /// still waits, else back to the cap.
+    pub(crate) fn release(&self, permit: OwnedSemaphorePermit) {
+        let to = self
+            .handoff
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(to) = to {
+            let _ = to.send(permit);
+        }
     }
 }
 
@@ -76,6 +99,8 @@ impl Registry {
             idle_since: AtomicU64::new(self.now()),
             in_flight: AtomicBool::new(false),
             evict: Notify::new(),
+            served: AtomicBool::new(false),
+            handoff: Mutex::new(None),
         });
         self.slots
             .lock()
@@ -89,10 +114,12 @@ impl Registry {
     }
 
     /// Chooses, among the connections accepted before `making_room` (the one asking), the one
-    /// idle the longest, marks it evicted and wakes it; `false` when each of those has a
-    /// request in flight (or is already being evicted). A connection accepted later is never
-    /// chosen: it may have sent its first request, not read yet.
-    pub(crate) fn evict_oldest_idle(&self, making_room: &Entry) -> bool {
+    /// idle the longest, preferring those holding a place under the cap, marks it evicted and
+    /// wakes it; `None` when each of those has a request in flight (or is already being
+    /// evicted). A connection accepted later is never chosen: it may have sent its first
+    /// request, not read yet. Evicting a served connection hands its place to the asker when it
+    /// ends (the receiver); evicting one still waiting removes a competitor only.
+    pub(crate) fn evict_oldest_idle(&self, making_room: &Entry) -> Option<Eviction> {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             let oldest = slots
@@ -100,23 +127,32 @@ impl Registry {
                 .filter(|(id, _)| **id < making_room.id)
                 .filter_map(|(_, s)| {
                     let since = s.idle_since.load(Ordering::Acquire);
-                    (since != BUSY && since != EVICTED).then_some((since, s))
+                    let waiting = !s.served.load(Ordering::Acquire);
+                    (since != BUSY && since != EVICTED).then_some(((waiting, since), s))
                 })
-                .min_by_key(|(since, _)| *since);
-            let Some((since, slot)) = oldest else {
-                return false;
-            };
+                .min_by_key(|(key, _)| *key);
+            let ((waiting, since), slot) = oldest?;
             // It may have taken a request since it was read: then look again.
             if slot
                 .idle_since
                 .compare_exchange(since, EVICTED, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
             {
+                let handoff = (!waiting).then(|| {
+                    let (tx, rx) = oneshot::channel();
+                    *slot.handoff.lock().unwrap_or_else(PoisonError::into_inner) = Some(tx);
+                    rx
+                });
                 slot.evict.notify_one();
-                return true;
+                return Some(Eviction { handoff });
             }
         }
     }
+}
+
+/// A connection chosen for eviction: the place it will hand over, if it holds one.
+pub(crate) struct Eviction {
+    pub(crate) handoff: Option<oneshot::Receiver<OwnedSemaphorePermit>>,
 }
 
 impl Entry {
@@ -187,17 +223,17 @@ mod tests {
         // A takes a request: B is now the one idle the longest.
         let in_flight = InFlight::start(&r, a.slot());
         assert!(a.slot().busy());
-        assert!(r.evict_oldest_idle(d_asks));
+        assert!(r.evict_oldest_idle(d_asks).is_some());
         assert_eq!(b.slot().idle_since.load(Ordering::Acquire), EVICTED);
-        assert!(r.evict_oldest_idle(d_asks));
+        assert!(r.evict_oldest_idle(d_asks).is_some());
         assert_eq!(c.slot().idle_since.load(Ordering::Acquire), EVICTED);
         // Only A is left, busy, and D asking.
-        assert!(!r.evict_oldest_idle(d_asks));
+        assert!(r.evict_oldest_idle(d_asks).is_none());
         assert_ne!(d.slot().idle_since.load(Ordering::Acquire), EVICTED);
         assert_ne!(e.slot().idle_since.load(Ordering::Acquire), EVICTED);
         drop(in_flight);
         assert!(!a.slot().busy());
-        assert!(r.evict_oldest_idle(d_asks));
+        assert!(r.evict_oldest_idle(d_asks).is_some());
         // An evicted connection taking a request stays evicted.
         let late = InFlight::start(&r, b.slot());
         assert!(b.slot().busy());

@@ -208,7 +208,7 @@ pub async fn serve<M, H, Fut, B, F>(
         let refuse = Arc::clone(&refuse);
         let mut stop = stop_rx.clone();
         conns.spawn(async move {
-            let (admission, _permit) = match first {
+            let (admission, permit) = match first {
                 Ok(p) => (Admission::Served, p),
                 Err(over) => match make_room(&registry, &entry, &limit, over, remote).await {
                     Some(room) => room,
@@ -216,6 +216,9 @@ pub async fn serve<M, H, Fut, B, F>(
                     None => return,
                 },
             };
+            if admission == Admission::Served {
+                entry.slot().set_served();
+            }
             // A connection answered 503 and closed is never closed to make room.
             let entry = (admission == Admission::Served).then_some(entry);
             let slot = entry.as_ref().map(|e| Arc::clone(e.slot()));
@@ -290,6 +293,11 @@ pub async fn serve<M, H, Fut, B, F>(
                     }
                 }
             }
+            // Its place goes to the connection that evicted it, if one did.
+            match &slot {
+                Some(s) => s.release(permit),
+                None => drop(permit),
+            }
             drop(entry);
         });
     }
@@ -349,10 +357,17 @@ async fn make_room(
     over: OwnedSemaphorePermit,
     remote: SocketAddr,
 ) -> Option<(Admission, OwnedSemaphorePermit)> {
-    if registry.evict_oldest_idle(entry) {
-        let room = tokio::time::timeout(EVICTION_GRACE, Arc::clone(limit).acquire_owned());
+    if let Some(eviction) = registry.evict_oldest_idle(entry) {
+        // The evicted connection's own place, handed over when it has gone; evicting one that
+        // was itself waiting frees no place, so then the cap's queue.
+        let room = async {
+            match eviction.handoff {
+                Some(handoff) => handoff.await.ok(),
+                None => Arc::clone(limit).acquire_owned().await.ok(),
+            }
+        };
         tokio::select! {
-            r = room => if let Ok(Ok(p)) = r {
+            r = tokio::time::timeout(EVICTION_GRACE, room) => if let Ok(Some(p)) = r {
                 return Some((Admission::Served, p));
             },
             () = entry.slot().evicted() => return None,
@@ -654,6 +669,22 @@ mod tests {
             for _ in 0..8 {
                 idle.push(tokio::net::TcpStream::connect(addr).await.unwrap());
             }
+            let answer = one_request(addr, "/x").await;
+            assert!(answer.ends_with("served"), "{answer}");
+        }
+    }
+
+    /// A flood of idle connections far past the cap, then a client: the client takes the place
+    /// of the served connection it evicts, ahead of every flooding connection queued for one,
+    /// so it is served rather than answered "over" after the eviction grace.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_client_behind_a_flood_takes_an_evicted_connections_place() {
+        let addr = capped(Arc::default()).await;
+        let mut flood = Vec::new();
+        for _ in 0..300 {
+            flood.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+        }
+        for _ in 0..3 {
             let answer = one_request(addr, "/x").await;
             assert!(answer.ends_with("served"), "{answer}");
         }
