@@ -127,7 +127,10 @@ fn killed_while_following_then_restarted_equals_a_clean_run() {
     // requests), each block read with its checksum verified.
     let (clean, killed) = (digest(clean_dir.path()), digest(dir.path()));
     assert!(clean.len() > 40, "{clean:?}");
-    assert_eq!(killed, clean, "the index differs from a clean run's after {kills} kills");
+    assert_eq!(
+        killed, clean,
+        "the index differs from a clean run's after {kills} kills"
+    );
     println!("{kills} kills; every table identical to a clean run's");
 }
 
@@ -137,7 +140,11 @@ fn digest(dir: &std::path::Path) -> Vec<String> {
         .args(["digest", "--data-dir", dir.to_str().unwrap()])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
