@@ -45,29 +45,7 @@ pub fn schema() -> Schema {
 
 /// Prints `table entries sha256` for every table of the index in `dir` (see `data-api digest`).
 pub fn digest(dir: &Path) -> Result<(), String> {
-    use sha2::{Digest, Sha256};
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let store = Store::open_read_only(dir.join("index"), &schema())
-        .map_err(|e| format!("cannot open the index in {}: {e}", dir.display()))?;
-    let mut tables = store.raw_tables().map_err(|e| e.to_string())?;
-    tables.sort();
-    for name in tables {
-        let (mut entries, mut hash) = (0u64, Sha256::new());
-        store
-            .for_each_raw(&name, |k, v| {
-                entries += 1;
-                // Lengths first, so (ab, c) and (a, bc) differ.
-                hash.update((k.len() as u64).to_be_bytes());
-                hash.update(k);
-                hash.update((v.len() as u64).to_be_bytes());
-                hash.update(v);
-            })
-            .map_err(|e| format!("{name}: {e}"))?;
-        writeln!(out, "{name} {entries} {}", hex::encode(hash.finalize()))
-            .map_err(|e| format!("stdout: {e}"))?;
-    }
-    Ok(())
+    snowline_cli::print_digest(&dir.join("index"), &schema())
 }
 
 /// Opens (creating if needed) the store in `dir`.

@@ -25,6 +25,9 @@ pub enum Command {
     Import(ImportArgs),
     /// Mirror an upstream node's index API into the data directory, serving it at the same time.
     Follow(FollowArgs),
+    /// Print each table of the data directory (a stopped server's) with its entry count and a
+    /// SHA-256 of its keys and values, every block's checksum verified.
+    Digest(Common),
 }
 
 /// Flags every subcommand shares.

@@ -32,6 +32,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::Digest(common) => snowline_cli::print_digest(&common.data_dir, &data::schema()),
         Command::Serve(args) => {
             let mut example_address = None;
             let mut live = None;

@@ -244,6 +244,12 @@ fn serve_killed_mid_devnet_load_resumes_to_the_clean_state() {
         let restarted = start(&args[..5]);
         let got = snapshot(&restarted, &addrs);
         assert_same(&format!("serve killed at {frac}"), &want, &got);
+        drop(restarted);
+        assert_eq!(
+            digest(dir.path()),
+            digest(clean_dir.path()),
+            "serve killed at {frac}: a table differs from the clean run's"
+        );
     }
     eprintln!(
         "{mid_load} of {} kills landed before serving",
@@ -346,7 +352,30 @@ fn import_killed_mid_file_resumes_to_the_clean_state() {
         ]);
         let got = snapshot(&restarted, &addrs);
         assert_same(&format!("import killed after batch {after}"), &want, &got);
+        drop(restarted);
+        assert_eq!(
+            digest(dir.path()),
+            digest(clean_dir.path()),
+            "import killed after batch {after}: a table differs from the clean import's"
+        );
     }
+}
+
+/// `node-rpc digest` of the data dir `dir`: every table's entry count and SHA-256.
+fn digest(dir: &Path) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
+        .args(["digest", "--data-dir", dir_arg(dir)])
+        .output()
+        .expect("run node-rpc digest");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    assert!(lines.len() > 5, "{text}");
+    lines
 }
 
 /// Whether `node`'s index of `path` holds at least one container.

@@ -1,11 +1,13 @@
 //! What Snowline's binaries (`node-rpc`, `data-api`, `metrics-api`) share, so each stays thin
-//! wiring: the common flags, opening the store for a schema, the async runtime and logging, and
-//! importing a file of containers with progress shown.
+//! wiring: the common flags, opening the store for a schema, the async runtime and logging,
+//! importing a file of containers with progress shown, and a store's digest.
 
+mod digest;
 mod flags;
 mod import;
 mod open;
 
+pub use digest::print_digest;
 pub use flags::{DevnetSeed, GenesisSource, HeadLimit, ImportBatch, NetworkArg, UpstreamBatch};
 pub use import::{ImportProgress, import_with_progress};
 pub use open::{init_logging, open_store, runtime};
