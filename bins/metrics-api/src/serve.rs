@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_chain_evm::EvmSourceConfig;
+use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
@@ -28,35 +29,53 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     snowline_cli::runtime()?.block_on(serve(args))
 }
 
-/// The metrics and P-Chain tables of the data-api store, at its schema version (the other
-/// tables are left alone), and whether the P-Chain tables are there: an index of EVM chains
-/// only has none, and is then served without the staking metrics.
-fn open_index(index_dir: &Path, data_dir: &Path) -> Result<(Arc<Store>, bool), String> {
+/// What the index holds besides the metrics tables.
+#[derive(Debug, Clone, Copy)]
+struct Rooms {
+    /// The P-Chain tables (an index of EVM chains only has none: no staking metrics).
+    p: bool,
+    /// The ICM tables (an index written before ICM was indexed has none: no ICM metrics).
+    icm: bool,
+}
+
+/// The metrics, P-Chain and ICM tables of the data-api store, at its schema version (the other
+/// tables are left alone), opening those of the optional ones that are there.
+fn open_index(index_dir: &Path, data_dir: &Path) -> Result<(Arc<Store>, Rooms), String> {
     let primary = index_dir.join("index");
-    let open = |with_p: bool| {
-        let p_tables = if with_p {
+    let open = |rooms: Rooms| {
+        let p_tables = if rooms.p {
             snowline_chain_p::tables()
+        } else {
+            Vec::new()
+        };
+        let icm_tables = if rooms.icm {
+            snowline_chain_icm::tables()
         } else {
             Vec::new()
         };
         let schema = snowline_chain_metrics::tables()
             .into_iter()
             .chain(p_tables)
+            .chain(icm_tables)
             .fold(
                 Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
                 Schema::with_spec,
             );
         Store::open_secondary(&primary, data_dir.join("index-secondary"), &schema).map(Arc::new)
     };
-    match open(true) {
-        Ok(store) => Ok((store, true)),
-        Err(_) => open(false).map(|store| (store, false)).map_err(|e| {
-            format!(
-                "cannot open the data-api index in {} (start data-api serve first): {e}",
-                primary.display()
-            )
-        }),
+    let mut last = None;
+    for (p, icm) in [(true, true), (true, false), (false, true), (false, false)] {
+        let rooms = Rooms { p, icm };
+        match open(rooms) {
+            Ok(store) => return Ok((store, rooms)),
+            Err(e) => last = Some(e),
+        }
     }
+    Err(format!(
+        "cannot open the data-api index in {} (start data-api serve first): {}",
+        primary.display(),
+        last.map(|e| e.to_string()).unwrap_or_default()
+    ))
 }
 
 /// The built-in chains, the `--chains` file's, and those the `--evm-config` file describes.
@@ -77,7 +96,7 @@ fn registry(args: &ServeArgs) -> Result<ChainRegistry, String> {
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let network = args.network.resolve()?;
-    let (store, has_p) = open_index(&args.index_dir, &args.data_dir)?;
+    let (store, rooms) = open_index(&args.index_dir, &args.data_dir)?;
     let tokens = PageTokens::open(&args.data_dir.join("tokens"), Arc::new(SystemClock))
         .map_err(|e| format!("cannot open the page-token store: {e}"))?;
     let mut api = MetricsApi::new(
@@ -85,8 +104,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         tokens.clone(),
         registry(&args)?,
     );
-    if has_p {
+    if rooms.p {
         api = api.with_staking(PChainPages::new(Arc::clone(&store)), network);
+    }
+    if rooms.icm {
+        api = api.with_icm(IcmMetrics::new(Arc::clone(&store)), network);
     }
     let api = Arc::new(api);
     // The data-api's API keys (`data-api keys create`), followed as a secondary: a keyed caller
@@ -133,7 +155,12 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     ] {
         println!("    curl -s 'http://{addr}{path}'");
     }
-    if has_p {
+    if rooms.icm {
+        let path = "/v2/icm/timeseries?timeInterval=day&groupBy=srcBlockchainId,destBlockchainId";
+        println!("    curl -s 'http://{addr}{path}'");
+        println!("    curl -s 'http://{addr}/v2/icm/summary'");
+    }
+    if rooms.p {
         let path = format!("/v2/networks/{}/metrics/validatorCount", network.name);
         println!("    curl -s 'http://{addr}{path}'");
     }

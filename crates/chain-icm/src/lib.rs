@@ -4,10 +4,12 @@
 //! joins the sides by message id and lists them newest first. See `docs/icm.md`.
 
 mod derive;
+pub mod metrics;
 pub mod pages;
 pub mod rows;
 pub mod tables;
 
 pub use derive::IcmDeriver;
+pub use metrics::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
 pub use pages::{IcmPage, IcmPageError, IcmPages, IcmQuery, IcmView};
 pub use tables::tables;

@@ -1,6 +1,7 @@
 //! [`MetricsApi`]: what the handlers share (the room's reads, the page tokens, the chain
 //! registry) and how a `{chainId}` path value becomes a chain with metrics.
 
+use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, PageTokens, SeriesError, TokenError};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
@@ -16,6 +17,8 @@ pub struct MetricsApi {
     pub(crate) registry: ChainRegistry,
     /// The P-Chain reads of the staking metrics and the network the index holds, when served.
     pub(crate) staking: Option<(PChainPages, &'static NetworkInfo)>,
+    /// The ICM counts and the network the index holds, when the index has the ICM tables.
+    pub(crate) icm: Option<(IcmMetrics, &'static NetworkInfo)>,
 }
 
 /// The aggregate `chainId`s the OpenAPI names.
@@ -49,7 +52,14 @@ impl MetricsApi {
             tokens,
             registry,
             staking: None,
+            icm: None,
         }
+    }
+
+    /// Serves the ICM metrics of `network` from `metrics` (the ICM tables of the index).
+    pub fn with_icm(mut self, metrics: IcmMetrics, network: &'static NetworkInfo) -> Self {
+        self.icm = Some((metrics, network));
+        self
     }
 
     /// Serves the staking metrics of `network` from `pages` (the P-Chain tables of the index).

@@ -1,6 +1,7 @@
 //! The metrics API's endpoints on the REST edge (`snowline-rest`): the spec's
 //! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), and the real
-//! service's v2 chain metrics, staking metrics (from `chain-p`'s
+//! service's v2 chain metrics, ICM message counts (from `chain-icm`'s
+//! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking metrics (from `chain-p`'s
 //! [`PChainPages`](snowline_chain_p::pages::PChainPages)), chains and health checks. Handlers parse, call one read of the
 //! metrics room ([`MetricsPages`](snowline_chain_metrics::MetricsPages), or its
 //! [`PageTokens`](snowline_chain_metrics::PageTokens)) and render; they never see the store.
@@ -9,6 +10,7 @@
 mod chains;
 mod context;
 mod health;
+mod icm;
 mod params;
 mod render;
 mod series;
@@ -25,7 +27,7 @@ type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 /// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
 /// `readiness`.
 pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
-    let endpoints: [(&str, Weight, Handler); 6] = [
+    let endpoints: [(&str, Weight, Handler); 8] = [
         ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
         ("/v2/chains", Weight::FREE, chains::list),
         ("/v2/chains/{chainId}", Weight::FREE, chains::get),
@@ -44,6 +46,8 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             Weight::SMALL,
             staking::network_metric,
         ),
+        ("/v2/icm/timeseries", Weight::SMALL, icm::timeseries),
+        ("/v2/icm/summary", Weight::SMALL, icm::summary),
     ];
     let router = endpoints
         .into_iter()

@@ -135,3 +135,44 @@ pub struct ChainJson<'a> {
 pub struct ChainList<'a> {
     pub chains: Vec<ChainJson<'a>>,
 }
+
+/// The OpenAPI's `ICMMetricsValue`: a count, its bucket, its ends (cb58; `""`: every chain).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IcmPointJson {
+    pub value: u64,
+    pub timestamp: u64,
+    pub src_blockchain_id: String,
+    pub dest_blockchain_id: String,
+}
+
+/// `GET /v2/icm/timeseries`: `ICMMetricsApiResponse`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IcmSeries {
+    pub results: Vec<IcmPointJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page_token: Option<String>,
+}
+
+/// The OpenAPI's `ICMRollingWindowMetricsValue`: messages sent in every window.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IcmRollingJson {
+    pub last_hour: u64,
+    pub last_day: u64,
+    pub last_week: u64,
+    pub last_month: u64,
+    #[serde(rename = "last90Days")]
+    pub last_90_days: u64,
+    pub last_year: u64,
+    pub all_time: u64,
+    pub src_blockchain_id: String,
+    pub dest_blockchain_id: String,
+}
+
+/// `GET /v2/icm/summary`: `ICMRollingWindowMetricsApiResponse`.
+#[derive(Debug, Serialize)]
+pub struct IcmRollingResponse {
+    pub result: IcmRollingJson,
+}

@@ -1,0 +1,317 @@
+//! The ICM counts ([`IcmMetrics`]) over both devnet ICM recordings, indexed through the replay
+//! server as `recording.rs` indexes them, against counts made here from
+//! `snowline_evm_devnet::icm_model` (43112's blocks moved apart in time; a message at its send's time, else its delivery's), with
+//! bucket starts computed here too: every bucket of every interval, grouped every way, filtered
+//! every way, over time ranges, in pages of any size; and with only one chain indexed (messages
+//! whose source is not followed counted at their delivery).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use snowline_chain_evm::source::{EvmSource, SourceConfig};
+use snowline_chain_evm::{SyncConfig, sync};
+use snowline_chain_icm::metrics::IcmLabel;
+use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmDeriver, IcmFilter, IcmGroup, IcmMetrics};
+use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage};
+use snowline_evm_devnet::metrics_model::retime;
+use snowline_evm_devnet::{Recording, serve};
+use snowline_store::{Schema, Store};
+use snowline_types::evm::B256;
+use snowline_types::time::{civil_from_days, days_from_civil};
+
+fn recording(chain: u64) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/evm/icm")
+        .join(format!("{chain}.jsonl"))
+}
+
+fn open(dir: &std::path::Path) -> Arc<Store> {
+    let schema = snowline_chain_evm::tables()
+        .into_iter()
+        .chain(snowline_chain_icm::tables())
+        .fold(Schema::new(1), Schema::with_spec);
+    Arc::new(Store::open(dir, &schema).unwrap())
+}
+
+/// Gaps between 43112's blocks: the same second, hour, day, then across days, weeks, months.
+const GAPS: [u64; 11] = [
+    2,
+    0,
+    1_500,
+    3 * 3_600,
+    20 * 3_600,
+    2 * DAY,
+    5 * DAY,
+    1,
+    9 * DAY,
+    1_800,
+    40_000,
+];
+
+/// The recording's text: 43112's blocks spread over weeks (so buckets differ), 99999 as recorded.
+fn text(chain: u64) -> String {
+    let raw = std::fs::read_to_string(recording(chain)).unwrap();
+    if chain == 43112 {
+        retime(&raw, 1_700_000_000, &GAPS)
+    } else {
+        raw
+    }
+}
+
+/// The model of the recordings of `chains`, as [`text`] gives them.
+fn model(chains: &[u64]) -> IcmModel {
+    let lines = |chain| {
+        text(chain)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    IcmModel::from_lines(&chains.iter().map(|c| lines(*c)).collect::<Vec<_>>())
+}
+
+async fn index(store: &Store, chain: u64, per_batch: usize) {
+    let text = text(chain);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let rec = Recording::parse(&text).unwrap();
+    let tip = rec.head().unwrap();
+    tokio::spawn(serve(listener, Arc::new(rec)));
+    let config = SourceConfig {
+        blocks_per_batch: per_batch,
+        in_flight: 2,
+        retry_initial: Duration::from_millis(1),
+        retry_max: Duration::from_millis(2),
+        max_attempts: 2,
+        call_timeout: Duration::from_secs(30),
+    };
+    let source = Arc::new(EvmSource::new(&url, config).unwrap());
+    let sync_config = SyncConfig {
+        poll: Duration::from_millis(5),
+        stop_after: Some(tip),
+        hooks: IcmDeriver::hooks(BTreeMap::new()),
+        ..SyncConfig::default()
+    };
+    sync(store, &source, &sync_config).await.unwrap();
+}
+
+const DAY: u64 = 86_400;
+
+/// Bucket starts, written out here: an hour, a UTC day, the week from Monday, the month.
+/// An interval's name and its bucket start.
+type Bucketing = (&'static str, fn(u64) -> u64);
+
+fn buckets() -> Vec<Bucketing> {
+    vec![
+        ("hour", |t| t / 3_600 * 3_600),
+        ("day", |t| t / DAY * DAY),
+        ("week", |t| {
+            // 1970-01-01 was a Thursday, 3 days after a Monday.
+            let d = t / DAY;
+            d.saturating_sub((d + 3) % 7) * DAY
+        }),
+        ("month", |t| {
+            let (y, m, _) = civil_from_days((t / DAY) as i64);
+            days_from_civil(y, m, 1) as u64 * DAY
+        }),
+    ]
+}
+
+/// When the model says a message is counted: its send, else its delivery.
+fn counted_at(m: &ModelMessage) -> u64 {
+    m.source_tx
+        .map(|t| t.timestamp)
+        .or(m.destination_tx.map(|(t, _, _)| t.timestamp))
+        .unwrap()
+}
+
+/// The counts `q` should give, from the model: newest bucket first, by label within.
+fn expected(model: &IcmModel, q: &IcmCountQuery, bucket: fn(u64) -> u64) -> Vec<IcmCount> {
+    let mut by: BTreeMap<(std::cmp::Reverse<u64>, IcmLabel), u64> = BTreeMap::new();
+    for m in &model.messages {
+        let t = counted_at(m);
+        let (s, d) = (m.source_blockchain_id, m.destination_blockchain_id);
+        if t < q.from || t > q.to {
+            continue;
+        }
+        if q.filter.source.is_some_and(|x| x != s) || q.filter.destination.is_some_and(|x| x != d) {
+            continue;
+        }
+        let label = match q.group {
+            IcmGroup::None => (q.filter.source, q.filter.destination),
+            IcmGroup::Source => (Some(s), q.filter.destination),
+            IcmGroup::Destination => (q.filter.source, Some(d)),
+            IcmGroup::Pair => (Some(s), Some(d)),
+        };
+        *by.entry((std::cmp::Reverse(bucket(t)), label)).or_insert(0) += 1;
+    }
+    by.into_iter()
+        .map(
+            |((std::cmp::Reverse(start), (source, destination)), messages)| IcmCount {
+                start,
+                source,
+                destination,
+                messages,
+            },
+        )
+        .collect()
+}
+
+/// Every page of `q`, as the metrics API pages: `size` counts a page, resuming after the last.
+fn paged(
+    metrics: &IcmMetrics,
+    q: &IcmCountQuery,
+    bucket: fn(u64) -> u64,
+    size: usize,
+) -> Vec<IcmCount> {
+    let mut out = Vec::new();
+    let mut after = None;
+    loop {
+        let mut rows = metrics.counts(q, &bucket, after, size + 1).unwrap();
+        let more = rows.len() > size;
+        rows.truncate(size);
+        after = rows.last().map(|c| (c.start, c.label()));
+        out.extend(rows);
+        if !more {
+            return out;
+        }
+    }
+}
+
+fn filters(model: &IcmModel) -> Vec<IcmFilter> {
+    let mut ids: Vec<B256> = model
+        .messages
+        .iter()
+        .flat_map(|m| [m.source_blockchain_id, m.destination_blockchain_id])
+        .collect();
+    ids.sort();
+    ids.dedup();
+    let mut out = vec![IcmFilter::default()];
+    let unknown = B256::repeat_byte(0x5a);
+    for &a in ids.iter().chain([&unknown]) {
+        out.push(IcmFilter {
+            source: Some(a),
+            destination: None,
+        });
+        out.push(IcmFilter {
+            source: None,
+            destination: Some(a),
+        });
+        for &b in &ids {
+            out.push(IcmFilter {
+                source: Some(a),
+                destination: Some(b),
+            });
+        }
+    }
+    out
+}
+
+const GROUPS: [IcmGroup; 4] = [
+    IcmGroup::None,
+    IcmGroup::Source,
+    IcmGroup::Destination,
+    IcmGroup::Pair,
+];
+
+/// Every interval, group and filter over the whole time and over sub-ranges, whole and paged.
+fn check_all(model: &IcmModel, metrics: &IcmMetrics) {
+    let mut times: Vec<u64> = model.messages.iter().map(counted_at).collect();
+    times.sort();
+    let (first, last) = (times[0], *times.last().unwrap());
+    let mid = times[times.len() / 2];
+    let ranges = [
+        (0, u64::MAX),
+        (first, last),
+        (mid, last),
+        (first, mid),
+        (mid, mid),
+        (last + 1, u64::MAX),
+    ];
+    let mut nonempty = 0;
+    for (name, bucket) in buckets() {
+        for filter in filters(model) {
+            for group in GROUPS {
+                for (from, to) in ranges {
+                    let q = IcmCountQuery {
+                        from,
+                        to,
+                        filter,
+                        group,
+                    };
+                    let want = expected(model, &q, bucket);
+                    let got = metrics.counts(&q, &bucket, None, usize::MAX).unwrap();
+                    assert_eq!(got, want, "{name} {q:?}");
+                    nonempty += usize::from(!want.is_empty());
+                    for size in [1, 2, 3] {
+                        assert_eq!(
+                            paged(metrics, &q, bucket, size),
+                            want,
+                            "{name} {q:?} by {size}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(nonempty > 100, "{nonempty} non-empty series");
+    // Totals since several starts, in one scan, for every filter.
+    let starts = [0, first, mid, last, last + 1];
+    for filter in filters(model) {
+        let want: Vec<u64> = starts
+            .iter()
+            .map(|s| {
+                let q = IcmCountQuery {
+                    from: *s,
+                    to: u64::MAX,
+                    filter,
+                    group: IcmGroup::None,
+                };
+                expected(model, &q, |_| 0).iter().map(|c| c.messages).sum()
+            })
+            .collect();
+        assert_eq!(
+            metrics.totals_since(&filter, &starts).unwrap(),
+            want,
+            "{filter:?}"
+        );
+    }
+    assert_eq!(metrics.newest().unwrap().map(|t| t >= last), Some(true));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counts_equal_the_model_for_every_interval_group_filter_and_page() {
+    let model = model(&[43112, 99999]);
+    assert!(
+        model
+            .messages
+            .iter()
+            .any(|m| m.source_tx.is_some() && m.destination_tx.is_some())
+    );
+    assert!(model.messages.iter().any(|m| m.source_tx.is_none()));
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    index(&store, 43112, 7).await;
+    index(&store, 99999, 3).await;
+    let metrics = IcmMetrics::new(Arc::clone(&store));
+    check_all(&model, &metrics);
+    // Each message once: the total over all time is the model's message count.
+    let total = metrics.totals_since(&IcmFilter::default(), &[0]).unwrap();
+    assert_eq!(total, vec![model.messages.len() as u64]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_one_chain_indexed_a_delivery_is_counted_at_its_time() {
+    for chain in [99999, 43112] {
+        let model = model(&[chain]);
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        index(&store, chain, 5).await;
+        let metrics = IcmMetrics::new(Arc::clone(&store));
+        check_all(&model, &metrics);
+    }
+}
