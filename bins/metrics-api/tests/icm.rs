@@ -7,11 +7,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,6 +25,8 @@ use snowline_store::{Schema, Store};
 use snowline_types::Id;
 use snowline_types::evm::B256;
 use snowline_types::time::{civil_from_days, days_from_civil};
+
+use common::MetricsApi;
 
 const DAY: u64 = 86_400;
 
@@ -107,56 +108,8 @@ fn index(rt: &tokio::runtime::Runtime, store: &Store, chain: u64) {
     });
 }
 
-/// A running `metrics-api serve`, killed on drop.
-struct MetricsApi {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for MetricsApi {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start(dir: &Path) -> MetricsApi {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_metrics-api"))
-        .arg("serve")
-        .args(["--index-dir", dir.join("data-api").to_str().unwrap()])
-        .args(["--data-dir", dir.join("metrics-api").to_str().unwrap()])
-        .args(["--listen", "127.0.0.1:0", "--no-rate-limits"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    std::thread::spawn(move || lines.for_each(drop));
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    MetricsApi { child, addr }
-}
-
-impl MetricsApi {
-    fn get(&self, path: &str) -> (u16, Value) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        write!(
-            s,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        )
-        .unwrap();
-        let mut raw = String::new();
-        s.read_to_string(&mut raw).unwrap();
-        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-        (status, serde_json::from_str(body).unwrap_or(Value::Null))
-    }
+    common::start(dir, &["--no-rate-limits"])
 }
 
 /// Bucket starts, written out here.

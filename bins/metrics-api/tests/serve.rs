@@ -7,10 +7,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+mod common;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,6 +23,8 @@ use snowline_evm_devnet::metrics_model::{
 use snowline_evm_devnet::model::RecordingModel;
 use snowline_evm_devnet::{Recording, recording_path, serve};
 use snowline_store::{Schema, Store};
+
+use common::MetricsApi;
 
 /// The recordings' text: 43112 spread over a month, 99999 as recorded.
 fn text(chain: u64) -> String {
@@ -78,85 +79,11 @@ fn evm_config(dir: &Path) -> String {
     path.to_str().unwrap().to_owned()
 }
 
-/// A running `metrics-api serve`, killed on drop.
-struct MetricsApi {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for MetricsApi {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start(dir: &Path, extra: &[&str]) -> MetricsApi {
     let config = evm_config(dir);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_metrics-api"))
-        .arg("serve")
-        .args(["--index-dir", dir.join("data-api").to_str().unwrap()])
-        .args(["--data-dir", dir.join("metrics-api").to_str().unwrap()])
-        .args(["--listen", "127.0.0.1:0", "--evm-config", &config])
-        .args(["--catch-up-ms", "50"])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    // Keep reading what it prints, so its stdout never breaks.
-    std::thread::spawn(move || lines.for_each(drop));
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    MetricsApi { child, addr }
-}
-
-impl MetricsApi {
-    /// `GET path`: the status and the JSON body.
-    fn get(&self, path: &str) -> (u16, Value) {
-        self.get_with(path, "")
-    }
-
-    /// `GET path` with `headers` (`name: value\r\n` lines).
-    fn get_with(&self, path: &str, headers: &str) -> (u16, Value) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        write!(
-            s,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\n{headers}Connection: close\r\n\r\n",
-            self.addr
-        )
-        .unwrap();
-        let mut raw = String::new();
-        s.read_to_string(&mut raw).unwrap();
-        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-        (status, serde_json::from_str(body).unwrap_or(Value::Null))
-    }
-
-    /// Every point of a series, following `nextPageToken`.
-    fn series(&self, path: &str) -> Vec<Value> {
-        let mut out = Vec::new();
-        let mut token: Option<String> = None;
-        loop {
-            let p = match &token {
-                Some(t) => format!("{path}&pageToken={t}"),
-                None => path.to_owned(),
-            };
-            let (status, v) = self.get(&p);
-            assert_eq!(status, 200, "{p}: {v}");
-            out.extend(v["results"].as_array().unwrap().iter().cloned());
-            match v.get("nextPageToken") {
-                Some(t) => token = Some(t.as_str().unwrap().to_owned()),
-                None => return out,
-            }
-        }
-    }
+    let mut args = vec!["--evm-config", &config, "--catch-up-ms", "50"];
+    args.extend_from_slice(extra);
+    common::start(dir, &args)
 }
 
 fn same(got: &Value, want: Expected) -> bool {

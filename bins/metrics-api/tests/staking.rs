@@ -7,12 +7,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+mod common;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use snowline_chain_p::PChain;
@@ -22,6 +20,8 @@ use snowline_node_index::{IndexWriter, ingest};
 use snowline_store::{Schema, Store};
 use snowline_types::Id;
 use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
+
+use common::MetricsApi;
 
 /// The data-api store with the small devnet's P-Chain in `dir/data-api/index`.
 fn index_devnet(dir: &Path) -> Arc<Store> {
@@ -60,77 +60,17 @@ fn index_devnet(dir: &Path) -> Arc<Store> {
     store
 }
 
-/// A running `metrics-api serve`, killed on drop.
-struct MetricsApi {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for MetricsApi {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start(dir: &Path) -> MetricsApi {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_metrics-api"))
-        .arg("serve")
-        .args(["--index-dir", dir.join("data-api").to_str().unwrap()])
-        .args(["--data-dir", dir.join("metrics-api").to_str().unwrap()])
-        .args(["--listen", "127.0.0.1:0", "--network", "local"])
-        .args(["--catch-up-ms", "50", "--no-rate-limits"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    std::thread::spawn(move || lines.for_each(drop));
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    MetricsApi { child, addr }
-}
-
-impl MetricsApi {
-    /// `GET path`: the status and the JSON body.
-    fn get(&self, path: &str) -> (u16, Value) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        write!(
-            s,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        )
-        .unwrap();
-        let mut raw = String::new();
-        s.read_to_string(&mut raw).unwrap();
-        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-        (status, serde_json::from_str(body).unwrap_or(Value::Null))
-    }
-
-    /// Every point of a series, following `nextPageToken` (the path has a query string).
-    fn series(&self, path: &str) -> Vec<Value> {
-        let mut out = Vec::new();
-        let mut token: Option<String> = None;
-        loop {
-            let p = match &token {
-                Some(t) => format!("{path}&pageToken={t}"),
-                None => path.to_owned(),
-            };
-            let (status, v) = self.get(&p);
-            assert_eq!(status, 200, "{p}: {v}");
-            out.extend(v["results"].as_array().unwrap().iter().cloned());
-            match v.get("nextPageToken") {
-                Some(t) => token = Some(t.as_str().unwrap().to_owned()),
-                None => return out,
-            }
-        }
-    }
+    common::start(
+        dir,
+        &[
+            "--network",
+            "local",
+            "--catch-up-ms",
+            "50",
+            "--no-rate-limits",
+        ],
+    )
 }
 
 /// A metric's value among the figures.
