@@ -9,12 +9,11 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
-use common::{DataApi, start};
+use common::{DataApi, all_pages, start};
 use serde_json::{Value, json};
 use snowline_evm_devnet::model::{RecordingModel, bytes, hash, q, u};
-use snowline_evm_devnet::{C_CHAIN_ID, L1_CHAIN_ID, Recording, recording_path};
+use snowline_evm_devnet::{C_CHAIN_ID, L1_CHAIN_ID, recording_path};
 use snowline_types::evm::{Address, U256};
 
 /// The L1's blockchain id in the test's sources file.
@@ -22,26 +21,12 @@ fn l1_blockchain_id() -> String {
     snowline_types::Id([7; 32]).to_string()
 }
 
-/// Replay servers of both recordings, on a runtime of their own.
+/// Replay servers of both recordings.
 fn replays() -> (tokio::runtime::Runtime, Vec<(u64, String)>) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let urls = [C_CHAIN_ID, L1_CHAIN_ID]
-        .into_iter()
-        .map(|chain| {
-            let listener = rt
-                .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-                .unwrap();
-            let url = format!("http://{}", listener.local_addr().unwrap());
-            let recording = Arc::new(Recording::load(&recording_path(chain)).unwrap());
-            rt.spawn(snowline_evm_devnet::serve(listener, recording));
-            (chain, url)
-        })
-        .collect();
-    (rt, urls)
+    common::replays(&[
+        (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
+    ])
 }
 
 /// Writes the sources file of both chains into `dir`; its path.
@@ -95,27 +80,6 @@ fn serve(dir: &std::path::Path, urls: &[(u64, String)]) -> DataApi {
 
 fn checksum(a: &Address) -> String {
     a.to_checksum(None)
-}
-
-/// Every record of a listing, following `nextPageToken` (`sep` joins the first query).
-fn all_pages(api: &DataApi, path: &str, key: &str) -> Vec<Value> {
-    let mut out = Vec::new();
-    let sep = if path.contains('?') { '&' } else { '?' };
-    let mut token: Option<String> = None;
-    loop {
-        let p = match &token {
-            Some(t) => format!("{path}{sep}pageToken={t}"),
-            None => path.to_owned(),
-        };
-        let r = api.get(&p);
-        assert_eq!(r.status, 200, "{p}: {}", r.body);
-        let v = r.json();
-        out.extend(v[key].as_array().unwrap().iter().cloned());
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return out,
-        }
-    }
 }
 
 /// The text an ABI `string` return value holds.

@@ -10,13 +10,12 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use common::{DataApi, start};
 use serde_json::{Value, json};
 use snowline_evm_devnet::icm::L1_BLOCKCHAIN_ID;
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage, Status};
-use snowline_evm_devnet::{C_CHAIN_ID, L1_CHAIN_ID, Recording};
+use snowline_evm_devnet::{C_CHAIN_ID, L1_CHAIN_ID};
 use snowline_types::Id;
 use snowline_types::evm::{Address, B256};
 
@@ -34,26 +33,17 @@ fn checksum(a: &Address) -> String {
     a.to_checksum(None)
 }
 
-/// Replay servers of both ICM recordings, on a runtime of their own.
+/// Replay servers of both ICM recordings.
 fn replays() -> (tokio::runtime::Runtime, Vec<(u64, String)>) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let urls = [C_CHAIN_ID, L1_CHAIN_ID]
-        .into_iter()
-        .map(|chain| {
-            let listener = rt
-                .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-                .unwrap();
-            let url = format!("http://{}", listener.local_addr().unwrap());
-            let recording = Arc::new(Recording::load(&recording(chain)).unwrap());
-            rt.spawn(snowline_evm_devnet::serve(listener, recording));
-            (chain, url)
-        })
-        .collect();
-    (rt, urls)
+    common::replays(&[
+        (C_CHAIN_ID, recording(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording(L1_CHAIN_ID)),
+    ])
+}
+
+/// Every message of a listing.
+fn all_pages(api: &DataApi, path: &str) -> Vec<Value> {
+    common::all_pages(api, path, "messages")
 }
 
 fn serve(dir: &std::path::Path, urls: &[(u64, String)]) -> DataApi {
@@ -81,27 +71,6 @@ fn serve(dir: &std::path::Path, urls: &[(u64, String)]) -> DataApi {
         api.get("/readyz").body
     );
     api
-}
-
-/// Every message of a listing, following `nextPageToken`.
-fn all_pages(api: &DataApi, path: &str) -> Vec<Value> {
-    let mut out = Vec::new();
-    let sep = if path.contains('?') { '&' } else { '?' };
-    let mut token: Option<String> = None;
-    loop {
-        let p = match &token {
-            Some(t) => format!("{path}{sep}pageToken={t}"),
-            None => path.to_owned(),
-        };
-        let r = api.get(&p);
-        assert_eq!(r.status, 200, "{p}: {}", r.body);
-        let v = r.json();
-        out.extend(v["messages"].as_array().unwrap().iter().cloned());
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return out,
-        }
-    }
 }
 
 /// The EVM chain id of a devnet blockchain id ("" for a chain no registry knows).

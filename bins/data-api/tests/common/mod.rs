@@ -416,3 +416,51 @@ pub fn assert_tokens_authenticated(api: &DataApi, first: &str, foreign: &str) {
         assert!(m.contains("pageToken"), "{what}: {m}");
     }
 }
+
+/// Replay servers of the recordings of `chains` (each a chain id and its recording's path), on
+/// a runtime of their own; each chain id with its server's URL.
+pub fn replays(
+    chains: &[(u64, std::path::PathBuf)],
+) -> (tokio::runtime::Runtime, Vec<(u64, String)>) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let urls = chains
+        .iter()
+        .map(|(chain, path)| {
+            let listener = rt
+                .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+                .unwrap();
+            let url = format!("http://{}", listener.local_addr().unwrap());
+            let recording =
+                std::sync::Arc::new(snowline_evm_devnet::Recording::load(path).unwrap());
+            rt.spawn(snowline_evm_devnet::serve(listener, recording));
+            (*chain, url)
+        })
+        .collect();
+    (rt, urls)
+}
+
+/// Every record under `key` of a listing, following `nextPageToken` (`&` or `?` joins it to
+/// the path's query).
+pub fn all_pages(api: &DataApi, path: &str, key: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let sep = if path.contains('?') { '&' } else { '?' };
+    let mut token: Option<String> = None;
+    loop {
+        let p = match &token {
+            Some(t) => format!("{path}{sep}pageToken={t}"),
+            None => path.to_owned(),
+        };
+        let r = api.get(&p);
+        assert_eq!(r.status, 200, "{p}: {}", r.body);
+        let v = r.json();
+        out.extend(v[key].as_array().unwrap().iter().cloned());
+        match v.get("nextPageToken").and_then(Value::as_str) {
+            Some(t) => token = Some(t.to_owned()),
+            None => return out,
+        }
+    }
+}
