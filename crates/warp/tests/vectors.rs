@@ -15,10 +15,6 @@ use snowline_warp::{
     verify_message,
 };
 
-fn joined(lines: &[&str]) -> Vec<u8> {
-    hex::decode(lines.concat()).unwrap()
-}
-
 #[test]
 fn bitset_bytes_follow_big_int_bytes() {
     // utils/set/bits.go: `Bytes()` is `big.Int.Bytes()` of the set, bit i = element i, so
@@ -57,8 +53,8 @@ fn bitset_bytes_follow_big_int_bytes() {
 fn glacier_example_layout() {
     // vector: shared/reference/openapi/glacier-data-api.json, checked in
     // shared/reference/warp-icm-pchain.md §A7.
-    let signed = joined(glacier::SIGNED_MESSAGE);
-    let request = joined(glacier::REQUEST_MESSAGE);
+    let signed = glacier::signed_message();
+    let request = glacier::request_message();
     assert_eq!(signed.len(), 1077);
     let msg = Message::parse(&signed).unwrap();
     assert_eq!(msg.signature.signers, vec![0x03]);
