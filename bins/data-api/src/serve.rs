@@ -65,19 +65,17 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     crate::evm::register(&mut registry, &evm_sources)?;
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
+    let pchain_pages = Arc::new(PChainPages::new(Arc::clone(&store)));
     let router = snowline_data_api::warp::routes(
         router,
-        crate::warp::api(
-            &args,
-            Arc::new(PChainPages::new(Arc::clone(&store))),
-            network,
-        )?,
+        crate::warp::api(&args, Arc::clone(&pchain_pages), network)?,
     );
     let evm_pages = Arc::new(EvmPages::new(Arc::clone(&store)));
+    let icm_pages = IcmPages::new(Arc::clone(&store));
     let blockchain_ids = crate::evm::blockchain_ids(&registry, &evm_sources);
     let router = snowline_data_api::icm::routes(
         router,
-        IcmPages::new(Arc::clone(&store)),
+        icm_pages.clone(),
         Arc::clone(&evm_pages),
         registry.clone(),
         network,
@@ -89,13 +87,13 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         registry,
         Arc::new(NoPrices),
         secret.clone(),
-        Some(IcmPages::new(Arc::clone(&store))),
+        Some(icm_pages),
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
     let router = snowline_data_api::primary::routes(
         router,
         Arc::new(XHistoryPages::new(Arc::clone(&store))),
-        Arc::new(PChainPages::new(Arc::clone(&store))),
+        pchain_pages,
         network,
         secret,
     )?;

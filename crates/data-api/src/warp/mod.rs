@@ -171,10 +171,10 @@ impl<S: SignatureSource + 'static> WarpApi<S> {
             .await?
             .map_err(set_error)?;
         if set.validators.is_empty() {
-            return Err(ApiError::bad_request(format!(
-                "no validators for subnet {subnet} at P-Chain height {}",
-                set.height
-            )));
+            return Err(aggregate_error(AggregateError::NoValidatorsForSubnet {
+                subnet,
+                height: set.height,
+            }));
         }
         let (canonical, excluded) = canonical(&set)?;
         let aggregated = self
