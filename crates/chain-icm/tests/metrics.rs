@@ -7,35 +7,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use snowline_chain_evm::source::{EvmSource, SourceConfig};
-use snowline_chain_evm::{SyncConfig, sync};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use common::{open, recording};
 use snowline_chain_icm::metrics::IcmLabel;
-use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmDeriver, IcmFilter, IcmGroup, IcmMetrics};
+use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage};
 use snowline_evm_devnet::metrics_model::retime;
-use snowline_evm_devnet::{Recording, serve};
-use snowline_store::{Schema, Store};
+use snowline_store::Store;
 use snowline_types::evm::B256;
 use snowline_types::time::{civil_from_days, days_from_civil};
-
-fn recording(chain: u64) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/evm/icm")
-        .join(format!("{chain}.jsonl"))
-}
-
-fn open(dir: &std::path::Path) -> Arc<Store> {
-    let schema = snowline_chain_evm::tables()
-        .into_iter()
-        .chain(snowline_chain_icm::tables())
-        .fold(Schema::new(1), Schema::with_spec);
-    Arc::new(Store::open(dir, &schema).unwrap())
-}
 
 /// Gaps between 43112's blocks: the same second, hour, day, then across days, weeks, months.
 const GAPS: [u64; 11] = [
@@ -74,29 +58,9 @@ fn model(chains: &[u64]) -> IcmModel {
     IcmModel::from_lines(&chains.iter().map(|c| lines(*c)).collect::<Vec<_>>())
 }
 
+/// Indexes `chain`'s recording as [`text`] gives it, `per_batch` blocks a batch.
 async fn index(store: &Store, chain: u64, per_batch: usize) {
-    let text = text(chain);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    let rec = Recording::parse(&text).unwrap();
-    let tip = rec.head().unwrap();
-    tokio::spawn(serve(listener, Arc::new(rec)));
-    let config = SourceConfig {
-        blocks_per_batch: per_batch,
-        in_flight: 2,
-        retry_initial: Duration::from_millis(1),
-        retry_max: Duration::from_millis(2),
-        max_attempts: 2,
-        call_timeout: Duration::from_secs(30),
-    };
-    let source = Arc::new(EvmSource::new(&url, config).unwrap());
-    let sync_config = SyncConfig {
-        poll: Duration::from_millis(5),
-        stop_after: Some(tip),
-        hooks: IcmDeriver::hooks(BTreeMap::new()),
-        ..SyncConfig::default()
-    };
-    sync(store, &source, &sync_config).await.unwrap();
+    common::index_text(store, &text(chain), per_batch, &BTreeMap::new(), None).await;
 }
 
 const DAY: u64 = 86_400;

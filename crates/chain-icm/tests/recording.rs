@@ -6,36 +6,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
-use snowline_chain_evm::source::{EvmSource, SourceConfig};
-use snowline_chain_evm::{SyncConfig, sync};
+use common::{open, recording};
 use snowline_chain_icm::tables::side;
-use snowline_chain_icm::{IcmDeriver, IcmPages, IcmQuery, IcmView};
+use snowline_chain_icm::{IcmPages, IcmQuery, IcmView};
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage, Status};
-use snowline_evm_devnet::{Recording, serve};
-use snowline_store::{Schema, Store};
+use snowline_store::Store;
 use snowline_types::evm::{Address, B256, U256};
-
-fn recording(chain: u64) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/evm/icm")
-        .join(format!("{chain}.jsonl"))
-}
 
 fn model() -> IcmModel {
     IcmModel::load(&[&recording(43112), &recording(99999)])
-}
-
-fn open(dir: &std::path::Path) -> Arc<Store> {
-    let schema = snowline_chain_evm::tables()
-        .into_iter()
-        .chain(snowline_chain_icm::tables())
-        .fold(Schema::new(1), Schema::with_spec);
-    Arc::new(Store::open(dir, &schema).unwrap())
 }
 
 /// Indexes the recording of `chain`, `per_batch` blocks a batch, with the ICM hook given `ids`.
@@ -52,27 +36,7 @@ async fn index_until(
     until: Option<u64>,
 ) {
     let text = std::fs::read_to_string(recording(chain)).unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    let rec = Recording::parse(&text).unwrap();
-    let tip = rec.head().unwrap();
-    tokio::spawn(serve(listener, Arc::new(rec)));
-    let config = SourceConfig {
-        blocks_per_batch: per_batch,
-        in_flight: 2,
-        retry_initial: Duration::from_millis(1),
-        retry_max: Duration::from_millis(2),
-        max_attempts: 2,
-        call_timeout: Duration::from_secs(30),
-    };
-    let source = Arc::new(EvmSource::new(&url, config).unwrap());
-    let sync_config = SyncConfig {
-        poll: Duration::from_millis(5),
-        stop_after: Some(until.unwrap_or(tip).min(tip)),
-        hooks: IcmDeriver::hooks(ids.clone()),
-        ..SyncConfig::default()
-    };
-    sync(store, &source, &sync_config).await.unwrap();
+    common::index_text(store, &text, per_batch, ids, until).await;
 }
 
 /// The status the index gives a message: Glacier's rule over which sides are indexed.
