@@ -8,7 +8,6 @@ use std::time::Duration;
 use snowline_chain_evm::{EvmSourceConfig, SyncStatus};
 use snowline_chain_registry::ChainRegistry;
 use snowline_store::Store;
-use snowline_types::Id;
 use snowline_types::evm::B256;
 use tokio::task::JoinHandle;
 
@@ -72,7 +71,7 @@ pub fn blockchain_ids(
         .iter()
         .filter_map(|s| {
             let record = registry.lookup(&s.chain_id.to_string()).ok()?;
-            let id: Id = record.platform_chain_id.as_deref()?.parse().ok()?;
+            let id = record.blockchain_id()?;
             Some((s.chain_id, B256::from(*id.as_bytes())))
         })
         .collect()

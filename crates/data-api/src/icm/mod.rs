@@ -167,7 +167,7 @@ impl IcmApi {
                     .registry
                     .lookup(&n.to_string())
                     .ok()
-                    .and_then(|c| c.platform_chain_id.as_deref()?.parse::<Id>().ok())
+                    .and_then(|c| c.blockchain_id())
                     .map(|id| B256::from(*id.as_bytes())))
             }
         }

@@ -140,6 +140,13 @@ pub struct ChainRecord {
     pub enabled_features: Vec<ApiFeature>,
 }
 
+impl ChainRecord {
+    /// The blockchain id `platformChainId` names, when it is set and well formed.
+    pub fn blockchain_id(&self) -> Option<crate::Id> {
+        self.platform_chain_id.as_deref()?.parse().ok()
+    }
+}
+
 /// `GET /v1/chains` (`ListChainsResponse`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -178,6 +185,21 @@ mod tests {
             private: None,
             enabled_features: vec![],
         }
+    }
+
+    #[test]
+    fn blockchain_id_reads_platform_chain_id() {
+        // The mainnet C-Chain's blockchain id (avalanchego `genesis/genesis_mainnet.json`).
+        let id = "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5";
+        let mut r = minimal();
+        assert_eq!(r.blockchain_id(), None);
+        r.platform_chain_id = Some(id.into());
+        assert_eq!(
+            r.blockchain_id().map(|i| i.to_string()).as_deref(),
+            Some(id)
+        );
+        r.platform_chain_id = Some("not cb58".into());
+        assert_eq!(r.blockchain_id(), None);
     }
 
     #[test]
