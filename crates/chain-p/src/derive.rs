@@ -32,6 +32,7 @@ use snowline_types::warp::payload::Payload;
 use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
 use crate::l1_fee::{FeeConfig, FeeState};
+use crate::l1_usage::L1Usage;
 use crate::rows::{
     BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, Origin, Settled, StakerKind,
     StakerRow, SubnetRow, TxRow, UtxoRow,
@@ -89,6 +90,7 @@ pub struct PChain {
     meta: PendingRows<PhMeta>,
     balances: PendingRows<PhBalances>,
     proposal: PendingRows<PhPendingProposal>,
+    usage: L1Usage,
     stats: PChainStats,
 }
 
@@ -97,7 +99,7 @@ fn index(n: usize) -> u32 {
 }
 
 /// `key`'s value as the unwritten batches leave it, and whether the store will hold the key.
-fn load<T: Table>(
+pub(crate) fn load<T: Table>(
     rows: &PendingRows<T>,
     view: &impl ReadView,
     key: &T::Key,
@@ -118,7 +120,7 @@ where
 
 /// Sets `key -> value` in `rows`, looking up whether the store holds the key (what
 /// [`PendingRows::put`] needs) when the unwritten batches do not say.
-fn upsert<T: Table>(
+pub(crate) fn upsert<T: Table>(
     rows: &mut PendingRows<T>,
     view: &impl ReadView,
     key: T::Key,
@@ -166,6 +168,7 @@ impl PChain {
             meta: PendingRows::default(),
             balances: PendingRows::default(),
             proposal: PendingRows::default(),
+            usage: L1Usage::default(),
             stats: PChainStats::default(),
         }
     }
@@ -173,6 +176,13 @@ impl PChain {
     /// The same deriver sharing atomic memory with the C-Chain `c_chain`.
     pub fn with_c_chain(mut self, c_chain: Id) -> Self {
         self.c_chain = c_chain;
+        self
+    }
+
+    /// The same deriver charging L1 validators by `fee` rather than the network's configuration
+    /// (tests run a devnet's history at another price).
+    pub fn with_fee_config(mut self, fee: FeeConfig) -> Self {
+        self.fee = fee;
         self
     }
 
@@ -332,7 +342,7 @@ impl PChain {
         let block = &parsed.block;
         let height = block.height();
         let ts = p_block_time(container, record.timestamp_ns);
-        self.advance_time(view, ts)?;
+        self.advance_time(batch, view, ts)?;
         let event = |tx_id: Id| Event {
             tx_id,
             height,
@@ -419,7 +429,12 @@ impl PChain {
 
     /// Moves the chain time to `ts`: L1 validators pay their fees for the elapsed seconds and
     /// those whose balance is used up are deactivated (`advanceValidatorFeeState`).
-    fn advance_time(&mut self, view: &impl ReadView, ts: u64) -> Result<(), PChainError> {
+    fn advance_time(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        ts: u64,
+    ) -> Result<(), PChainError> {
         let now = self.meta(view, META_CHAIN_TIME)?;
         if ts <= now {
             return Ok(());
@@ -435,14 +450,18 @@ impl PChain {
             excess: self.meta(view, META_L1_FEE_EXCESS)?,
         };
         let seconds = ts - now;
-        let accrued = self
-            .meta(view, META_L1_ACCRUED_FEES)?
-            .saturating_add(state.cost_of(&self.fee, seconds));
+        let before = self.meta(view, META_L1_ACCRUED_FEES)?;
+        let accrued = before.saturating_add(state.cost_of(&self.fee, seconds));
         self.set_meta(view, META_L1_ACCRUED_FEES, accrued)?;
         let excess = state.advance(self.fee.target, seconds).excess;
         self.set_meta(view, META_L1_FEE_EXCESS, excess)?;
+        if let Some(start) = L1Usage::days(batch, &self.fee, state, (now, before), (ts, accrued)) {
+            self.set_meta(view, META_L1_DAY_START, start)?;
+        }
+        // A validator whose balance ran out within the gap paid up to its end level (the
+        // accrued fee went on with it counted in the state until this block, as avalanchego's).
         for (end, vid) in self.exhausted(view, accrued)? {
-            self.deactivate(view, vid, end)?;
+            self.deactivate(batch, view, vid, end)?;
         }
         Ok(())
     }
@@ -469,10 +488,17 @@ impl PChain {
     }
 
     /// Marks an active L1 validator inactive (its balance used up).
-    fn deactivate(&mut self, view: &impl ReadView, vid: Id, end: u64) -> Result<(), PChainError> {
+    fn deactivate(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        vid: Id,
+        end: u64,
+    ) -> Result<(), PChainError> {
         self.leave_active(view, vid, end)?;
         let (row, stored) = load(&self.l1, view, &vid)?;
         if let Some(Linear(mut row)) = row {
+            self.usage.stop(batch, view, vid, row.subnet_id, end)?;
             row.end_accumulated_fee = 0;
             self.l1.put(vid, Linear(row), stored);
         }
@@ -618,6 +644,9 @@ impl PChain {
                     });
                     self.subnets.put(t.subnet_id, Linear(row), stored);
                 }
+                if self.meta(view, META_L1_SINCE)? == 0 {
+                    self.set_meta(view, META_L1_SINCE, ev.timestamp)?;
+                }
                 let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
                 for (i, v) in t.validators.iter().enumerate() {
                     let vid = conversion_validation_id(&t.subnet_id, index(i));
@@ -692,7 +721,11 @@ impl PChain {
                 let (row, stored) = load(&self.l1, view, &t.validation_id)?;
                 if let Some(Linear(mut row)) = row {
                     if row.end_accumulated_fee == 0 {
-                        row.end_accumulated_fee = self.meta(view, META_L1_ACCRUED_FEES)?;
+                        let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
+                        row.end_accumulated_fee = accrued;
+                        let levels = (accrued, self.meta(view, META_L1_DAY_START)?);
+                        self.usage
+                            .start(view, t.validation_id, row.subnet_id, levels)?;
                     } else {
                         self.leave_active(view, t.validation_id, row.end_accumulated_fee)?;
                     }
@@ -725,6 +758,11 @@ impl PChain {
     ) -> Result<(), PChainError> {
         if row.end_accumulated_fee > 0 {
             self.activate(view, vid, row.end_accumulated_fee)?;
+            let levels = (
+                self.meta(view, META_L1_ACCRUED_FEES)?,
+                self.meta(view, META_L1_DAY_START)?,
+            );
+            self.usage.start(view, vid, row.subnet_id, levels)?;
         }
         batch.put::<PhL1BySubnet>(&(row.subnet_id, vid), &());
         batch.put::<PhL1ByNode>(&(row.node_id.clone(), vid), &());
@@ -751,6 +789,7 @@ impl PChain {
         let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
         let balance = row.remaining_balance(accrued);
         self.leave_active(view, vid, row.end_accumulated_fee)?;
+        self.usage.stop(batch, view, vid, row.subnet_id, accrued)?;
         row.end_accumulated_fee = 0;
         let owner: &PChainOwner = &row.remaining_balance_owner;
         let utxo = Utxo {
@@ -875,7 +914,7 @@ impl PChain {
     ) -> Result<(), PChainError> {
         match tx {
             UnsignedTx::RewardValidatorTx(r) => self.reward(batch, view, r.tx_id, ev, commit),
-            UnsignedTx::AdvanceTimeTx(a) => self.advance_time(view, a.time),
+            UnsignedTx::AdvanceTimeTx(a) => self.advance_time(batch, view, a.time),
             UnsignedTx::RewardAutoRenewedValidatorTx(_) => {
                 self.stats.skipped += 1;
                 Ok(())
@@ -1237,7 +1276,7 @@ impl PChain {
     }
 
     /// Every generation of unwritten rows, for the batch protocol to drive together.
-    fn parts(&mut self) -> [&mut dyn Staging; 10] {
+    fn parts(&mut self) -> [&mut dyn Staging; 11] {
         [
             &mut self.utxos,
             &mut self.early,
@@ -1249,6 +1288,7 @@ impl PChain {
             &mut self.meta,
             &mut self.balances,
             &mut self.proposal,
+            &mut self.usage,
         ]
     }
 }

@@ -149,6 +149,38 @@ mod tests {
         }
     }
 
+    /// Every case of `vms/platformvm/validators/fee/fee_test.go` (`tests`, `TestCalculateCost`):
+    /// target 10,000, minPrice 2,048, K = 10,000 · 86,400 / ln 2 truncated (the mainnet K).
+    #[test]
+    fn cost_matches_avalanchego_fee_vectors() {
+        let c = FeeConfig {
+            min_price: 2_048,
+            ..FeeConfig::MAINNET
+        };
+        let k = c.excess_conversion_constant;
+        let (minute, hour, day, week) = (60, 3_600, 86_400, 7 * 86_400);
+        let cases: [(u64, u64, u64, u64); 10] = [
+            (10, 0, minute, 122_880),
+            (10_000, 0, minute, 122_880),
+            (10_000, 864_000_000, minute, 245_760),
+            (10_000, k, minute, 334_020),
+            (15_000, 0, minute, 122_880),
+            (9_000, 6 * hour * 1_000, day, 177_321_939),
+            (10_000, k, day, 480_988_800),
+            (15_000, 0, day, 211_438_809),
+            (10_000, 0, week, 1_238_630_400),
+            (15_000, 0, week, 5_265_492_669),
+        ];
+        for (current, excess, seconds, want) in cases {
+            let s = FeeState { current, excess };
+            assert_eq!(s.cost_of(&c, seconds), want, "{current} {excess} {seconds}");
+            // Split anywhere, the parts add up as the state evolves per second.
+            let part = seconds / 3;
+            let rest = s.advance(c.target, part).cost_of(&c, seconds - part);
+            assert_eq!(s.cost_of(&c, part) + rest, want);
+        }
+    }
+
     /// `fee_test.go`: at or below the target with no excess, every second costs the minimum.
     #[test]
     fn below_target_costs_the_minimum_price() {

@@ -15,6 +15,7 @@ mod container;
 mod derive;
 mod error;
 mod l1_fee;
+mod l1_usage;
 pub mod pages;
 mod reader;
 pub mod rows;

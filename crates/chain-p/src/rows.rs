@@ -642,3 +642,55 @@ impl Decode for L1ValidatorRow {
         })
     }
 }
+
+/// A breakpoint of an L1's (or the network's) fee curve, in accrued-fee space: the fees its
+/// validators paid until the per-validator accrued fee reached this level, and the counts that
+/// change at it. Between two breakpoints every one of `active` validators pays what the accrued
+/// fee grows by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FeeCurvePoint {
+    /// nAVAX paid up to this level.
+    pub fees: u64,
+    /// Validators paying just above this level.
+    pub active: u64,
+    /// Paying periods begun at or below this level.
+    pub starts: u64,
+    /// Paying periods ended at or below this level.
+    pub stops: u64,
+    /// Paying periods begun at or below this level by a validator whose previous period ended
+    /// on the same UTC day (counted once that day).
+    pub rejoins: u64,
+}
+
+impl FeeCurvePoint {
+    /// The point at level `to` (not below `at`, this point's level), nothing changing between.
+    pub fn carried(self, at: u64, to: u64) -> FeeCurvePoint {
+        let paid = self.active.saturating_mul(to.saturating_sub(at));
+        FeeCurvePoint {
+            fees: self.fees.saturating_add(paid),
+            ..self
+        }
+    }
+}
+
+impl Encode for FeeCurvePoint {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.fees);
+        w.u64(self.active);
+        w.u64(self.starts);
+        w.u64(self.stops);
+        w.u64(self.rejoins);
+    }
+}
+
+impl Decode for FeeCurvePoint {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            fees: r.u64()?,
+            active: r.u64()?,
+            starts: r.u64()?,
+            stops: r.u64()?,
+            rejoins: r.u64()?,
+        })
+    }
+}

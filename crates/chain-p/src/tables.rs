@@ -7,7 +7,7 @@ use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
-    BlockRow, ChainRow, Event, L1ValidatorRow, StakerRow, SubnetRow, TxRow, UtxoRow,
+    BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, StakerRow, SubnetRow, TxRow, UtxoRow,
 };
 
 table! {
@@ -96,6 +96,29 @@ table! {
     /// their balances run out (`GetActiveL1ValidatorsIterator`).
     pub PhL1Active: "ph_l1_active", (u64, Id) => ();
 
+    /// `UTC day start -> accrued fee`: the per-L1-validator fee accrued by the day's end (by the
+    /// chain time for the day in progress), from Etna on; a gap between blocks writes every day
+    /// it crosses, split as the fee state evolves per second.
+    pub PhL1FeeDays: "ph_l1_fee_days", u64 => u64;
+
+    /// `(validation id, accrued fee at start) -> accrued fee at end`: an L1 validator's ended
+    /// paying periods, as ranges of the accrued fee (it pays what the accrued fee grows by).
+    pub PhL1Periods: "ph_l1_periods", (Id, u64) => u64;
+
+    /// `validation id -> accrued fee at start`: the paying period an active L1 validator is in.
+    pub PhL1OpenPeriods: "ph_l1_open_periods" (PointLookup), Id => u64;
+
+    /// `validation id -> accrued fee`: where its last paying period ended.
+    pub PhL1Stopped: "ph_l1_stopped" (PointLookup), Id => u64;
+
+    /// `(scope, accrued fee) -> FeeCurvePoint`: each L1's fee curve (scope: its subnet id) and
+    /// the network's ([`FEE_CURVE_TOTAL`]), a breakpoint wherever a validator starts or stops
+    /// paying.
+    pub PhL1FeeCurve: "ph_l1_fee_curve", (Id, u64) => Linear<FeeCurvePoint>;
+
+    /// `scope -> accrued fee`: the level of the scope's last [`PhL1FeeCurve`] breakpoint.
+    pub PhL1FeeHead: "ph_l1_fee_head" (PointLookup), Id => u64;
+
     /// Chain-wide values (see the `META_*` keys).
     pub PhMeta: "ph_meta", u8 => u64;
 
@@ -118,6 +141,14 @@ pub const META_L1_ACCRUED_FEES: u8 = 4;
 pub const META_L1_FEE_EXCESS: u8 = 5;
 /// [`PhMeta`] key: active L1 validators (`fee.State.Current`).
 pub const META_L1_ACTIVE: u8 = 6;
+/// [`PhMeta`] key: the time of the first subnet-to-L1 conversion (absent before one).
+pub const META_L1_SINCE: u8 = 7;
+/// [`PhMeta`] key: the accrued fee at the start of the chain time's UTC day.
+pub const META_L1_DAY_START: u8 = 8;
+
+/// The [`PhL1FeeCurve`] scope of the whole network: the primary network's id, which is never an
+/// L1 and so never a subnet's scope.
+pub const FEE_CURVE_TOTAL: Id = Id::EMPTY;
 
 #[cfg(test)]
 mod tests {

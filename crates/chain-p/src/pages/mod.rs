@@ -6,6 +6,7 @@
 mod balances;
 mod blocks;
 mod l1;
+mod l1_metrics;
 mod rewards;
 mod scan;
 mod staking_metrics;
@@ -21,6 +22,7 @@ use snowline_types::Id;
 pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
 pub use l1::{L1Page, L1Query};
+pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use scan::Position;
 pub use staking_metrics::{
