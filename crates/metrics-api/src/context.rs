@@ -80,6 +80,19 @@ impl MetricsApi {
         Ok(pages)
     }
 
+    /// The P-Chain reads (L1 validator metrics, which name no network): a 404 when the index
+    /// has no P-Chain.
+    pub(crate) fn p_chain(&self) -> Result<&PChainPages, ApiError> {
+        self.staking
+            .as_ref()
+            .map(|(pages, _)| pages)
+            .ok_or_else(|| {
+                ApiError::not_found(
+                    "this instance serves no P-Chain metrics (the index has no P-Chain)",
+                )
+            })
+    }
+
     /// The chains or aggregate `chain_ref` names: `total` (every chain served), `mainnet`,
     /// `testnet` (the served chains of that network, local ones counting as testnet), or one
     /// chain as [`MetricsApi::chain`] resolves it. An aggregate with no chain is a 404.

@@ -1,7 +1,7 @@
 //! The metrics API's endpoints on the REST edge (`snowline-rest`): the spec's
 //! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), and the real
 //! service's v2 chain metrics, ICM message counts (from `chain-icm`'s
-//! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking metrics (from `chain-p`'s
+//! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking and L1 validator fee metrics (from `chain-p`'s
 //! [`PChainPages`](snowline_chain_p::pages::PChainPages)), chains and health checks. Handlers parse, call one read of the
 //! metrics room ([`MetricsPages`](snowline_chain_metrics::MetricsPages), or its
 //! [`PageTokens`](snowline_chain_metrics::PageTokens)) and render; they never see the store.
@@ -11,6 +11,7 @@ mod chains;
 mod context;
 mod health;
 mod icm;
+mod l1;
 mod params;
 mod render;
 mod series;
@@ -27,7 +28,7 @@ type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 /// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
 /// `readiness`.
 pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
-    let endpoints: [(&str, Weight, Handler); 8] = [
+    let endpoints: [(&str, Weight, Handler); 12] = [
         ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
         ("/v2/chains", Weight::FREE, chains::list),
         ("/v2/chains/{chainId}", Weight::FREE, chains::get),
@@ -45,6 +46,22 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             "/v2/networks/{network}/metrics/{metric}",
             Weight::SMALL,
             staking::network_metric,
+        ),
+        ("/v2/validators/metrics/{metric}", Weight::SMALL, l1::total),
+        (
+            "/v2/validation/{l1ValidationId}/metrics/{metric}",
+            Weight::SMALL,
+            l1::validation,
+        ),
+        (
+            "/v2/validator/{nodeId}/metrics/{metric}",
+            Weight::SMALL,
+            l1::node,
+        ),
+        (
+            "/v2/subnet/{subnetId}/metrics/{metric}",
+            Weight::SMALL,
+            l1::subnet,
         ),
         ("/v2/icm/timeseries", Weight::SMALL, icm::timeseries),
         ("/v2/icm/summary", Weight::SMALL, icm::summary),

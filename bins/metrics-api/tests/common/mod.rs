@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+pub mod pchain;
+
 /// A running `metrics-api serve`, killed on drop.
 pub struct MetricsApi {
     child: Child,
