@@ -18,6 +18,9 @@ use snowline_types::{Id, NodeId, ShortId};
 
 use common::pchain::{index_devnet, start};
 
+/// A route's path up to the metric, whose series it reads, and its metric names.
+type Route = (String, L1Scope, Vec<(&'static str, L1Figure)>);
+
 fn json_points(points: &[L1Point]) -> Vec<Value> {
     points
         .iter()
@@ -60,7 +63,7 @@ fn l1_validator_metrics_over_http_equal_the_p_chain_reads() {
             .unwrap()
     };
     // Every route, metric and scope, whole and over a one-day range.
-    let mut routes: Vec<(String, L1Scope, Vec<(&str, L1Figure)>)> = vec![(
+    let mut routes: Vec<Route> = vec![(
         "/v2/validators/metrics".into(),
         L1Scope::Total,
         vec![
