@@ -28,7 +28,6 @@ fn staking_metrics_over_http_equal_the_p_chain_reads() {
     let days = pages
         .staking_metrics(&StakingQuery {
             subnet: Id::default(),
-            bucket_secs: 86_400,
             from: 0,
             to: u64::MAX,
             page_size: 2_160,

@@ -38,6 +38,7 @@ use crate::rows::{
     StakerRow, SubnetRow, TxRow, UtxoRow,
 };
 use crate::staking::{starts_at_acceptance, terms};
+use crate::staking_days::StakingDays;
 use crate::tables::*;
 
 /// Counters of what [`PChain`] applied since it was created.
@@ -91,6 +92,7 @@ pub struct PChain {
     balances: PendingRows<PhBalances>,
     proposal: PendingRows<PhPendingProposal>,
     usage: L1Usage,
+    staking: StakingDays,
     stats: PChainStats,
 }
 
@@ -169,6 +171,7 @@ impl PChain {
             balances: PendingRows::default(),
             proposal: PendingRows::default(),
             usage: L1Usage::default(),
+            staking: StakingDays::default(),
             stats: PChainStats::default(),
         }
     }
@@ -440,6 +443,7 @@ impl PChain {
             return Ok(());
         }
         self.set_meta(view, META_CHAIN_TIME, ts)?;
+        self.staking.advance(batch, view, ts)?;
         // From Etna on, every second costs each L1 validator the current price, whether any is
         // active or not (`advanceValidatorFeeState`).
         if !crate::upgrades::etna(self.network_id, ts) {
@@ -461,7 +465,7 @@ impl PChain {
         // A validator whose balance ran out within the gap paid up to its end level (the
         // accrued fee went on with it counted in the state until this block, as avalanchego's).
         for (end, vid) in self.exhausted(view, accrued)? {
-            self.deactivate(batch, view, vid, end)?;
+            self.deactivate(batch, view, (vid, end), ts)?;
         }
         Ok(())
     }
@@ -488,17 +492,19 @@ impl PChain {
     }
 
     /// Marks an active L1 validator inactive (its balance used up).
+    /// `ts`: the chain time that used it up.
     fn deactivate(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
-        vid: Id,
-        end: u64,
+        (vid, end): (Id, u64),
+        ts: u64,
     ) -> Result<(), PChainError> {
         self.leave_active(view, vid, end)?;
         let (row, stored) = load(&self.l1, view, &vid)?;
         if let Some(Linear(mut row)) = row {
             self.usage.stop(batch, view, vid, row.subnet_id, end)?;
+            self.l1_counts(batch, view, &row, ts, false)?;
             row.end_accumulated_fee = 0;
             self.l1.put(vid, Linear(row), stored);
         }
@@ -712,6 +718,10 @@ impl PChain {
                     row.min_nonce = w.nonce.saturating_add(1);
                     if w.weight == 0 {
                         self.withdraw(batch, view, w.validation_id, &mut row, tx, ev)?;
+                    } else if row.end_accumulated_fee > 0 {
+                        let weights = (row.weight, w.weight);
+                        self.staking
+                            .reweigh(batch, view, row.subnet_id, ev.timestamp, weights)?;
                     }
                     row.weight = w.weight;
                     self.l1.put(w.validation_id, Linear(row), stored);
@@ -726,6 +736,7 @@ impl PChain {
                         let levels = (accrued, self.meta(view, META_L1_DAY_START)?);
                         self.usage
                             .start(view, t.validation_id, row.subnet_id, levels)?;
+                        self.l1_counts(batch, view, &row, ev.timestamp, true)?;
                     } else {
                         self.leave_active(view, t.validation_id, row.end_accumulated_fee)?;
                     }
@@ -763,12 +774,31 @@ impl PChain {
                 self.meta(view, META_L1_DAY_START)?,
             );
             self.usage.start(view, vid, row.subnet_id, levels)?;
+            self.l1_counts(batch, view, &row, row.created.timestamp, true)?;
         }
         batch.put::<PhL1BySubnet>(&(row.subnet_id, vid), &());
         batch.put::<PhL1ByNode>(&(row.node_id.clone(), vid), &());
         upsert(&mut self.l1, view, vid, Linear(row))?;
         self.stats.l1_validators += 1;
         Ok(())
+    }
+
+    /// An L1 validator becomes active (`enters`) or inactive at `time`: its L1's validator count
+    /// and weight change (a validator of weight 0 is removed and counts nowhere).
+    fn l1_counts(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        row: &L1ValidatorRow,
+        time: u64,
+        enters: bool,
+    ) -> Result<(), PChainError> {
+        if row.weight == 0 {
+            return Ok(());
+        }
+        let change = (true, u128::from(row.weight), enters);
+        self.staking
+            .change(batch, view, row.subnet_id, time, change)
     }
 
     /// Ends an active L1 validator's balance: the balance left goes to its remaining balance
@@ -790,6 +820,7 @@ impl PChain {
         let balance = row.remaining_balance(accrued);
         self.leave_active(view, vid, row.end_accumulated_fee)?;
         self.usage.stop(batch, view, vid, row.subnet_id, accrued)?;
+        self.l1_counts(batch, view, row, ev.timestamp, false)?;
         row.end_accumulated_fee = 0;
         let owner: &PChainOwner = &row.remaining_balance_owner;
         let utxo = Utxo {
@@ -892,6 +923,8 @@ impl PChain {
             batch.put::<PhStakersByOwner>(&(*addr, start, ev.tx_id), &());
         }
         batch.put::<PhCurrentStakers>(&(t.end, ev.tx_id), &());
+        self.staking
+            .add_staker(batch, view, ev.tx_id, &row, ev.timestamp)?;
         if t.kind.validates() {
             let key = (t.subnet_id, t.node_id);
             upsert(&mut self.validators, view, key, ev.tx_id)?;
@@ -1070,6 +1103,8 @@ impl PChain {
         let (row, stored) = load(&self.stakers, view, &staker_id)?;
         if let Some(Linear(mut row)) = row {
             batch.delete::<PhCurrentStakers>(&(row.end, staker_id));
+            let time = settled.event.timestamp;
+            self.staking.settle(batch, view, staker_id, &row, time)?;
             row.settled = Some(settled);
             self.stakers.put(staker_id, Linear(row), stored);
         }
@@ -1276,7 +1311,7 @@ impl PChain {
     }
 
     /// Every generation of unwritten rows, for the batch protocol to drive together.
-    fn parts(&mut self) -> [&mut dyn Staging; 11] {
+    fn parts(&mut self) -> [&mut dyn Staging; 12] {
         [
             &mut self.utxos,
             &mut self.early,
@@ -1289,6 +1324,7 @@ impl PChain {
             &mut self.balances,
             &mut self.proposal,
             &mut self.usage,
+            &mut self.staking,
         ]
     }
 }

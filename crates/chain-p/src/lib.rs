@@ -20,6 +20,7 @@ pub mod pages;
 mod reader;
 pub mod rows;
 mod staking;
+mod staking_days;
 pub mod tables;
 pub mod upgrades;
 

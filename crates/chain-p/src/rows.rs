@@ -694,3 +694,94 @@ impl Decode for FeeCurvePoint {
         })
     }
 }
+
+/// The four staking figures of a subnet at one time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StakingFigures {
+    /// Validators staking (each staker tx counts once: a node validating twice in a row is
+    /// two consecutive intervals, never overlapping), and an L1's active validators.
+    pub validator_count: u64,
+    /// Their own stakes (weights), summed; an L1 validator's current weight.
+    pub validator_weight: u128,
+    /// Delegators staking.
+    pub delegator_count: u64,
+    /// Their stakes, summed.
+    pub delegator_weight: u128,
+}
+
+impl StakingFigures {
+    /// Adds (`enters`) or takes away one validator or delegator of `weight`.
+    pub fn apply(&mut self, validator: bool, weight: u128, enters: bool) {
+        let (count, sum) = if validator {
+            (&mut self.validator_count, &mut self.validator_weight)
+        } else {
+            (&mut self.delegator_count, &mut self.delegator_weight)
+        };
+        if enters {
+            *count = count.saturating_add(1);
+            *sum = sum.saturating_add(weight);
+        } else {
+            *count = count.saturating_sub(1);
+            *sum = sum.saturating_sub(weight);
+        }
+    }
+}
+
+fn put_u128(w: &mut Writer, v: u128) {
+    w.u64((v >> 64) as u64);
+    w.u64(v as u64);
+}
+
+fn get_u128(r: &mut Reader<'_>) -> Result<u128, CodecError> {
+    let hi = u128::from(r.u64()?);
+    Ok((hi << 64) | u128::from(r.u64()?))
+}
+
+impl Encode for StakingFigures {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.validator_count);
+        put_u128(w, self.validator_weight);
+        w.u64(self.delegator_count);
+        put_u128(w, self.delegator_weight);
+    }
+}
+
+impl Decode for StakingFigures {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            validator_count: r.u64()?,
+            validator_weight: get_u128(r)?,
+            delegator_count: r.u64()?,
+            delegator_weight: get_u128(r)?,
+        })
+    }
+}
+
+/// What a staker not started yet will change in the staking figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotStarted {
+    /// Its subnet.
+    pub subnet_id: Id,
+    /// A validator (else a delegator).
+    pub validator: bool,
+    /// Its weight.
+    pub weight: u64,
+}
+
+impl Encode for NotStarted {
+    fn encode(&self, w: &mut Writer) {
+        self.subnet_id.encode(w);
+        w.u8(u8::from(self.validator));
+        w.u64(self.weight);
+    }
+}
+
+impl Decode for NotStarted {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            subnet_id: Id::decode(r)?,
+            validator: r.u8()? != 0,
+            weight: r.u64()?,
+        })
+    }
+}

@@ -7,7 +7,8 @@ use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
-    BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, StakerRow, SubnetRow, TxRow, UtxoRow,
+    BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, NotStarted, StakerRow,
+    StakingFigures, SubnetRow, TxRow, UtxoRow,
 };
 
 table! {
@@ -118,6 +119,18 @@ table! {
 
     /// `scope -> accrued fee`: the level of the scope's last [`PhL1FeeCurve`] breakpoint.
     pub PhL1FeeHead: "ph_l1_fee_head" (PointLookup), Id => u64;
+
+    /// `(subnet, UTC day start) -> StakingFigures`: a subnet's validators and delegators (an
+    /// L1's active validators) after the last change in the day; a day without a change has no
+    /// row (the day before's figures hold).
+    pub PhStakingDays: "ph_staking_days", (Id, u64) => Linear<StakingFigures>;
+
+    /// `subnet -> StakingFigures`: the figures as of the chain time.
+    pub PhStakingNow: "ph_staking_now" (PointLookup), Id => Linear<StakingFigures>;
+
+    /// `(start, staker tx) -> NotStarted`: stakers accepted before the start their tx states
+    /// (before Durango), counted in the staking figures once the chain time reaches it.
+    pub PhStakersNotStarted: "ph_stakers_not_started", (u64, Id) => Linear<NotStarted>;
 
     /// Chain-wide values (see the `META_*` keys).
     pub PhMeta: "ph_meta", u8 => u64;

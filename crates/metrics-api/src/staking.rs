@@ -96,7 +96,6 @@ pub fn network_metric(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError
     );
     let mut query = StakingQuery {
         subnet,
-        bucket_secs: DAY,
         from,
         to,
         page_size,

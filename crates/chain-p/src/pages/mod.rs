@@ -19,15 +19,14 @@ use std::sync::Arc;
 use snowline_store::{Linear, Store};
 use snowline_types::Id;
 
+pub use crate::rows::StakingFigures;
 pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
 pub use l1::{L1Page, L1Query};
 pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use scan::Position;
-pub use staking_metrics::{
-    StakingFigures, StakingMetricsError, StakingPage, StakingPoint, StakingQuery,
-};
+pub use staking_metrics::{StakingMetricsError, StakingPage, StakingPoint, StakingQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 
