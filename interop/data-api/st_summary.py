@@ -1,7 +1,7 @@
 """Summarises a schemathesis NDJSON report: per operation, the test cases sent, the HTTP statuses
 answered, how many 2xx answers carried data (a non-empty list somewhere in the body or, for
 the EVM records that hold no list, a block with transactions, `txCount` > 0, or a native balance
-other than 0), and the checks run (passed / failed). The totals are what docs/interop.md quotes.
+other than 0; for the metrics' rolling windows, a `result` holding a number other than 0), and the checks run (passed / failed). The totals are what docs/interop.md quotes.
 
     python3 st_summary.py REPORT.ndjson LABEL [--need-2xx SUFFIX ...] [--need-data SUFFIX ...]
 
@@ -29,7 +29,8 @@ def has_list(value) -> bool:
 
 def has_data(body) -> bool:
     """Whether an answer carries data: a non-empty list anywhere, or, for the EVM records that
-    hold none, a block with transactions (`txCount` > 0) or a native balance other than 0."""
+    hold none, a block with transactions (`txCount` > 0) or a native balance other than 0, or
+    (metrics-api's rolling windows) a `result` object holding a number other than 0."""
     if has_list(body):
         return True
     if not isinstance(body, dict):
@@ -37,7 +38,11 @@ def has_data(body) -> bool:
     if isinstance(body.get("txCount"), int) and body["txCount"] > 0:
         return True
     native = body.get("nativeTokenBalance")
-    return isinstance(native, dict) and native.get("balance") not in (None, "", "0")
+    if isinstance(native, dict) and native.get("balance") not in (None, "", "0"):
+        return True
+    result = body.get("result")
+    return isinstance(result, dict) and any(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v != 0 for v in result.values())
 
 
 def body_json(response: dict):

@@ -80,6 +80,11 @@ impl MetricsApi {
         Ok(pages)
     }
 
+    /// The P-Chain reads, when the index has the P-Chain.
+    pub(crate) fn p_chain(&self) -> Option<&PChainPages> {
+        self.staking.as_ref().map(|(pages, _)| pages)
+    }
+
     /// The chains or aggregate `chain_ref` names: `total` (every chain served), `mainnet`,
     /// `testnet` (the served chains of that network, local ones counting as testnet), or one
     /// chain as [`MetricsApi::chain`] resolves it. An aggregate with no chain is a 404.
