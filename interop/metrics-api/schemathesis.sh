@@ -66,7 +66,7 @@ trap stop_all EXIT INT TERM
 
 # The ICM recordings of both chains (fixtures/evm/icm): blocks for the chain metrics and
 # Teleporter messages between the two for the ICM metrics.
-export SNOWLINE_EVM_RECORDINGS="$root/fixtures/evm/icm"
+export SNOWLINE_EVM_RECORDINGS="${SNOWLINE_EVM_RECORDINGS:-$root/fixtures/evm/icm}"
 echo "== data-api indexing the devnet and the EVM chains 43112, 99999 ($SNOWLINE_EVM_RECORDINGS)"
 start_servers
 "$bindir/metrics-api" serve --index-dir "$WORK/api" --data-dir "$WORK/metrics" \
