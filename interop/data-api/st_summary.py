@@ -9,7 +9,7 @@ Exits 1 if the report holds no test case (a run that tested nothing must not pas
 operation whose label (`GET /v1/...`) ends with a `--need-2xx` SUFFIX answered 2xx, or if none
 ending with a `--need-data` SUFFIX answered 2xx with data: a pass that never reaches the data
 proves little about its shape. `SUFFIX@TEXT` counts only requests whose URL holds TEXT (e.g.
-`/balances@p-chain`).
+`/balances@p-chain`), `SUFFIX@TEXT|OTHER` those whose URL holds either.
 """
 
 import base64
@@ -113,7 +113,9 @@ def main() -> int:
         return sum(n for c, n in statuses[op].items() if isinstance(c, int) and 200 <= c < 300)
 
     def data_at(op: str, text: str | None) -> int:
-        return with_data[op] if text is None else sum(text in u for u in data_urls[op])
+        if text is None:
+            return with_data[op]
+        return sum(any(t in u for t in text.split("|")) for u in data_urls[op])
 
     for flag, count, what in (("--need-2xx", lambda op, _: two_xx(op), "2xx answer"),
                               ("--need-data", data_at, "2xx answer with data")):

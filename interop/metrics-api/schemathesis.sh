@@ -50,19 +50,27 @@ reports="${CARGO_TARGET_DIR:-$root/target}/interop/schemathesis-metrics"
   exit 2
 }
 for f in "$openapi" "$legacy"; do [ -f "$f" ] || { echo "OpenAPI not found: $f" >&2; exit 2; }; done
-build_servers
-(cd "$root" && cargo build -q -p metrics-api)
-[ -x "$bindir/metrics-api" ] || { echo "metrics-api binary not found at $bindir/metrics-api" >&2; exit 2; }
-
 metrics_pid=""
+own_bin=""
 stop_all() {
   if [ -n "$metrics_pid" ] && kill -0 "$metrics_pid" 2>/dev/null; then
     kill "$metrics_pid" 2>/dev/null || true
     wait "$metrics_pid" 2>/dev/null || true
   fi
   stop_servers
+  if [ -n "$own_bin" ]; then rm -rf "$own_bin"; fi
 }
 trap stop_all EXIT INT TERM
+build_servers
+# The binaries are linked into a directory of this run's own right after the last build: a
+# target directory shared with other checkouts may have theirs built over the same names
+# while this runs (a store of another schema version, then).
+(cd "$root" && cargo build -q -p node-rpc -p data-api -p metrics-api)
+own_bin="$(mktemp -d "${CARGO_TARGET_DIR:-$root/target}/interop-bin.XXXXXX")"
+for b in node-rpc data-api evm-replay metrics-api; do
+  ln "$bindir/$b" "$own_bin/$b" 2>/dev/null || cp "$bindir/$b" "$own_bin/$b"
+done
+bindir="$own_bin"
 
 # The ICM recordings of both chains (fixtures/evm/icm): blocks for the chain metrics and
 # Teleporter messages between the two for the ICM metrics.
@@ -114,11 +122,16 @@ run_pass() {
   fi
 }
 
+# Each chain's series and windows must have answered with data, asked by either id.
+c_chain="/v2/chains/43112/|/v2/chains/$(node -p "require('$genesis').cChainID")/"
+l1_chain="/v2/chains/99999/|/v2/chains/$(node -p \
+  "require('$WORK/evm.json').chains.find((c) => c.chainId === 99999).blockchainId")/"
+
 echo "== pass 1: metrics-api-v2.json as published"
 run_pass published "$values/published.toml" "$openapi" "$ops"
 "$py" "$summary" "$(ls "$reports"/published/*.ndjson)" "pass 1 (metrics-api-v2.json)" \
-  --need-data /v2/chains '/metrics/{metric}@/v2/chains/43112/' \
-  '/metrics/{metric}@/v2/chains/99999/' /rollingWindowMetrics/{metric} \
+  --need-data /v2/chains "/metrics/{metric}@$c_chain" "/metrics/{metric}@$l1_chain" \
+  "/rollingWindowMetrics/{metric}@$c_chain" "/rollingWindowMetrics/{metric}@$l1_chain" \
   /v2/icm/timeseries /v2/icm/summary \
   --need-2xx '/v2/chains/{chainId}' /v2/health-check /v2/live-check || status=1
 

@@ -5,12 +5,13 @@
 //
 //   chains.dict        43112, 99999, their blockchain ids, and the aggregates total, testnet
 //                      (path chainId)
-//   subnets.dict       the devnet's subnets and the primary network (query subnetId)
+//   subnets.dict       the devnet's subnets, then the primary network (query subnetId)
 //   blockchains.dict   the two EVM chains' blockchain ids, cb58 and 0x hex (ICM src/dest ids)
-//   values.toml        `times`: UNIX times at and around the EVM recordings' blocks and the
-//                      P-Chain's history (startTimestamp, endTimestamp; numeric dictionaries
-//                      must be TOML, schemathesis takes a file's entries as strings), and
-//                      `legacy-times`, the same as strings (the legacy form's from/to are strings)
+//   values.toml        `evm-times`: UNIX times at and around the EVM recordings' blocks
+//                      (startTimestamp, endTimestamp of the chain and ICM metrics), `p-times`
+//                      the same of the P-Chain's history (the staking metrics'; numeric
+//                      dictionaries must be TOML, schemathesis takes a file's entries as
+//                      strings), and `legacy-times`, `evm-times` as strings (the legacy from/to)
 //   openapi-local.json the metrics OpenAPI with `local` added to the `Network` enum (the only
 //                      edit): the devnet's network, which the published enum lacks
 //
@@ -45,21 +46,30 @@ const containers = readFileSync(join(genesisPath, "..", "containers.jsonl"), "ut
   .map((l) => JSON.parse(l))
   .filter((c) => c.path === "P/block");
 const p = replay(genesis.pGenesis, containers, { avaxAssetId: genesis.avaxAssetID });
-dict("subnets.dict", [PRIMARY, ...p.subnets.keys()]);
+// The L1's subnet first (generation favours a dictionary's first entries; the primary network
+// is also what an absent subnetId means).
+dict("subnets.dict", [...p.subnets.keys(), PRIMARY]);
 dict("blockchains.dict", [cChain, l1.blockchainId, hex(cChain), hex(l1.blockchainId)]);
 
-// EVM block times (both recordings), P-Chain block times; a few around them and one far after.
+// UNIX times, those inside the data first (generation favours a dictionary's first entries): the
+// EVM recordings' blocks (first, middle, last; an hour after, the day's start, a day before) and
+// the P-Chain's blocks (middle, first, last; a week before), then one far after both.
 const evm = [43112, 99999].flatMap((c) => new Recording(c).blocks.map((b) => Number(BigInt(b.block.timestamp))));
 const pTimes = p.blocks.map((b) => Number(b.inner.time));
 const pick = (xs) => { const s = [...xs].sort((a, b) => a - b); return [s[0], s[s.length >> 1], s[s.length - 1]]; };
 const day = 86_400;
-const e = pick(evm);
-const times = [...new Set([...e, e[0] - day, e[0] - (e[0] % day), e[2] + 3600, ...pick(pTimes), pick(pTimes)[0] - 7 * day, 4102444800])].sort((a, b) => a - b);
+const far = 4102444800;
+const [e0, e1, e2] = pick(evm);
+const [p0, p1, p2] = pick(pTimes);
+const uniq = (xs) => [...new Set(xs)];
+const evmTimes = uniq([e0, e1, e2, e2 + 3600, e0 - (e0 % day), e0 - day, far]);
+const pChainTimes = uniq([p1, p0, p2, p0 - 7 * day, far]);
 writeFileSync(
   join(out, "values.toml"),
   "\n# Written by st_values.mjs: numeric dictionaries.\n" +
-    `[dictionaries.times]\nvalues = ${JSON.stringify(times)}\n\n` +
-    `[dictionaries.legacy-times]\nvalues = ${JSON.stringify(times.map(String))}\n`,
+    `[dictionaries.evm-times]\nvalues = ${JSON.stringify(evmTimes)}\n\n` +
+    `[dictionaries.p-times]\nvalues = ${JSON.stringify(pChainTimes)}\n\n` +
+    `[dictionaries.legacy-times]\nvalues = ${JSON.stringify(evmTimes.map(String))}\n`,
 );
 
 const spec = JSON.parse(readFileSync(openapiPath, "utf8"));
