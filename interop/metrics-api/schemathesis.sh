@@ -31,6 +31,7 @@ source "$mine/../data-api/servers.sh"
 # operation is added in one line.
 ops='metrics-health-check|metrics-live-check|listChains|getChain|getEvmChainMetrics'
 ops+='|getEvmChainRollingWindowMetrics|getStakingMetrics|getICMTimeseries|getICMSummary'
+ops+='|getTotalL1ValidatorMetrics|getMetricsByValidationId|getMetricsByNodeId|getMetricsBySubnetId'
 # Those with a `network` parameter (pass 2).
 network_ops='getStakingMetrics|getICMTimeseries|getICMSummary'
 # metrics-api-legacy-v1.json's operations served (pass 3).
@@ -132,7 +133,9 @@ run_pass published "$values/published.toml" "$openapi" "$ops"
 "$py" "$summary" "$(ls "$reports"/published/*.ndjson)" "pass 1 (metrics-api-v2.json)" \
   --need-data /v2/chains "/metrics/{metric}@$c_chain" "/metrics/{metric}@$l1_chain" \
   "/rollingWindowMetrics/{metric}@$c_chain" "/rollingWindowMetrics/{metric}@$l1_chain" \
-  /v2/icm/timeseries /v2/icm/summary \
+  /v2/icm/timeseries /v2/icm/summary '/v2/validators/metrics/{metric}' \
+  '/v2/validation/{l1ValidationId}/metrics/{metric}' '/v2/validator/{nodeId}/metrics/{metric}' \
+  '/v2/subnet/{subnetId}/metrics/{metric}' \
   --need-2xx '/v2/chains/{chainId}' /v2/health-check /v2/live-check || status=1
 
 echo "== pass 2: the operations with a network, on network local"

@@ -6,6 +6,8 @@
 //   chains.dict        43112, 99999, their blockchain ids, and the aggregates total, testnet
 //                      (path chainId)
 //   subnets.dict       the devnet's subnets, then the primary network (query subnetId)
+//   validations.dict   the devnet L1's validation ids (path l1ValidationId)
+//   nodes.dict         their node ids (path nodeId)
 //   blockchains.dict   the two EVM chains' blockchain ids, cb58 and 0x hex (ICM src/dest ids)
 //   values.toml        `evm-times`: UNIX times at and around the EVM recordings' blocks
 //                      (startTimestamp, endTimestamp of the chain and ICM metrics), `p-times`
@@ -49,6 +51,9 @@ const p = replay(genesis.pGenesis, containers, { avaxAssetId: genesis.avaxAssetI
 // The L1's subnet first (generation favours a dictionary's first entries; the primary network
 // is also what an absent subnetId means).
 dict("subnets.dict", [...p.subnets.keys(), PRIMARY]);
+// The L1's validations and their nodes (the L1 validator fee metrics' path ids).
+dict("validations.dict", [...p.l1.keys()]);
+dict("nodes.dict", [...new Set([...p.l1.values()].map((v) => v.nodeId))]);
 dict("blockchains.dict", [cChain, l1.blockchainId, hex(cChain), hex(l1.blockchainId)]);
 
 // UNIX times, those inside the data first (generation favours a dictionary's first entries): the
