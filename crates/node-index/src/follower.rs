@@ -18,6 +18,7 @@ use crate::derive::{Derive, Prepare, WriteBehind};
 use crate::error::IndexError;
 use crate::ingest::{PreparedLine, overlap_page, write_page};
 use crate::range_wire::parse_range_text;
+use crate::reader::IndexReader;
 use crate::status::FollowStatus;
 use crate::writer::IndexWriter;
 
@@ -108,6 +109,7 @@ struct PageFetcher {
     path: IndexPath,
     client: Arc<RpcClient>,
     config: Arc<FollowConfig>,
+    status: Arc<FollowStatus>,
 }
 
 /// Mirrors an upstream node's `/ext/index/...` endpoints into the local index.
@@ -115,6 +117,17 @@ struct PageFetcher {
 pub struct Follower {
     clients: Vec<(IndexPath, Arc<RpcClient>)>,
     config: Arc<FollowConfig>,
+    status: Arc<FollowStatus>,
+}
+
+/// What the upstream's `index.getLastAccepted` said of one served path.
+#[derive(Debug, Clone)]
+struct Head {
+    path: IndexPath,
+    /// Containers accepted (the last one's index + 1; 0 when none).
+    accepted: u64,
+    /// The last accepted container's id (cb58), when there is one.
+    last_id: Option<String>,
 }
 
 /// Pages fetched ahead of the one being written (each page of the block era is tens of MB of
@@ -200,7 +213,20 @@ impl Follower {
         Ok(Self {
             clients,
             config: Arc::new(config),
+            status: Arc::new(FollowStatus::new()),
         })
+    }
+
+    /// Keeps `status` current instead of a status of its own (the serving side reads it for
+    /// `/readyz` and `/metrics`).
+    pub fn with_status(mut self, status: Arc<FollowStatus>) -> Self {
+        self.status = status;
+        self
+    }
+
+    /// What the follower knows of the upstream: heads, lag, failures, retries, refusals.
+    pub fn status(&self) -> &Arc<FollowStatus> {
+        &self.status
     }
 
     /// The configuration.
@@ -216,6 +242,7 @@ impl Follower {
                 path,
                 client: Arc::clone(client),
                 config: Arc::clone(&self.config),
+                status: Arc::clone(&self.status),
             })
     }
 
@@ -386,8 +413,14 @@ impl Follower {
         Ok(out)
     }
 
-    /// Syncs, then polls every `poll_interval`, until `shutdown` completes. Failures after all
-    /// retries are logged and retried at the next poll (the upstream may come back).
+    /// Syncs, then polls every `poll_interval`, until `shutdown` completes, keeping
+    /// [`Follower::status`] current: the upstream's head per path (asked with
+    /// `index.getLastAccepted` before each round), our position after each batch, failed calls,
+    /// retries and refused pages. A round that fails after its retries (the upstream down,
+    /// failing, or sending pages that fail verification) is logged and tried again at the next
+    /// poll (the upstream may come back). Before each round the upstream must agree with what is
+    /// held here (its last container per path); while it does not, nothing is written and the
+    /// status says why. Only a local failure (the store, a derive hook) ends the loop.
     pub async fn run<D, S>(
         &self,
         store: &Store,
@@ -399,24 +432,7 @@ impl Follower {
         D: Derive,
         S: Future<Output = ()>,
     {
-        self.run_observed(store, writer, derive, &FollowStatus::new(), shutdown)
-            .await
-    }
-
-    /// [`Follower::run`], keeping `status` up to date: the upstream's head per path (asked with
-    /// `index.getLastAccepted` before each sync), our position after each batch, and failures.
-    pub async fn run_observed<D, S>(
-        &self,
-        store: &Store,
-        writer: &mut IndexWriter,
-        derive: &mut D,
-        status: &FollowStatus,
-        shutdown: S,
-    ) -> Result<(), IndexError>
-    where
-        D: Derive,
-        S: Future<Output = ()>,
-    {
+        let status = &*self.status;
         tokio::pin!(shutdown);
         for (path, _) in &self.clients {
             status.set_local(*path, writer.next_index(*path));
@@ -425,7 +441,10 @@ impl Follower {
             let started = std::time::Instant::now();
             let mut far_behind = false;
             let round = async {
-                self.heads(status).await?;
+                let heads = self.heads().await?;
+                if let Some(why) = self.check_agreement(store, writer, &heads).await? {
+                    return Ok(Err(why));
+                }
                 far_behind = status
                     .snapshot()
                     .paths
@@ -444,12 +463,15 @@ impl Follower {
                     // Caught up (or failed): everything written is flushed before logging resumes.
                     store.set_unlogged_writes(false)?;
                 }
-                synced
+                synced.map(Ok)
             };
             tokio::select! {
                 () = &mut shutdown => return Ok(()),
                 r = round => match r {
-                    Ok(progress) => {
+                    Ok(Ok(progress)) => {
+                        if status.set_diverged(None) {
+                            tracing::warn!("the upstream agrees with the index again; following");
+                        }
                         for p in progress.iter().filter(|p| !p.served) {
                             status.remove_path(p.path);
                         }
@@ -458,7 +480,18 @@ impl Follower {
                             log_catch_up(&progress, started.elapsed());
                         }
                     }
-                    Err(e @ IndexError::Unavailable { .. }) => {
+                    Ok(Err(why)) => {
+                        if status.set_diverged(Some(why.clone())) {
+                            tracing::error!(
+                                reason = %why,
+                                "the upstream diverged from the index: not following until it agrees"
+                            );
+                        }
+                    }
+                    Err(e @ (IndexError::Unavailable { .. }
+                    | IndexError::Upstream { .. }
+                    | IndexError::Container(_)
+                    | IndexError::IndexMismatch { .. })) => {
                         tracing::warn!(error = %e, "upstream unavailable");
                         status.failed(&e.to_string());
                     }
@@ -476,42 +509,130 @@ impl Follower {
     }
 
     /// Asks the upstream how many containers each path has accepted (`index.getLastAccepted`),
-    /// with the same retries as a page fetch.
-    async fn heads(&self, status: &FollowStatus) -> Result<(), IndexError> {
+    /// with the same retries as a page fetch; records each served path's head in the status.
+    async fn heads(&self) -> Result<Vec<Head>, IndexError> {
         #[derive(Serialize)]
         struct Args {
             encoding: &'static str,
         }
+        let mut heads = Vec::with_capacity(self.clients.len());
         for (path, client) in &self.clients {
             let path = *path;
-            // `Some(containers accepted)`, or `None` when the upstream does not serve the path.
-            let head = with_retries(&self.config, path, || async move {
+            // `Some(head)`, or `None` when the upstream does not serve the path.
+            let head = with_retries(&self.config, &self.status, path, || async move {
                 match client
                     .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
                     .await
                 {
-                    Ok(v) => Attempt::Done(
-                        v.get("index")
-                            .and_then(Value::as_str)
-                            .and_then(|s| s.parse::<u64>().ok())
-                            .map(|i| Some(i.saturating_add(1)))
-                            .ok_or_else(|| bad(path, "getLastAccepted: no decimal `index`")),
-                    ),
+                    Ok(v) => match v
+                        .get("index")
+                        .and_then(Value::as_str)
+                        .and_then(|s| s.parse::<u64>().ok())
+                    {
+                        Some(i) => Attempt::Done(Ok(Some(Head {
+                            path,
+                            accepted: i.saturating_add(1),
+                            last_id: v.get("id").and_then(Value::as_str).map(str::to_owned),
+                        }))),
+                        None => Attempt::Refuse("getLastAccepted: no decimal `index`".into()),
+                    },
                     Err(ClientError::Rpc { message, .. })
                         if message == "no containers have been accepted" =>
                     {
-                        Attempt::Done(Ok(Some(0)))
+                        Attempt::Done(Ok(Some(Head {
+                            path,
+                            accepted: 0,
+                            last_id: None,
+                        })))
                     }
                     Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(None)),
                     Err(e) => Attempt::Retry(e.to_string()),
                 }
             })
             .await?;
-            if let Some(accepted) = head {
-                status.set_upstream(path, accepted);
+            if let Some(head) = head {
+                self.status.set_upstream(path, head.accepted);
+                heads.push(head);
             }
         }
-        Ok(())
+        Ok(heads)
+    }
+
+    /// Whether the upstream still holds what the index holds, checked at each path's last
+    /// container: `Some(why)` when the upstream has accepted fewer containers than are held
+    /// here (a node rewound or replaced), or holds another container at our last index (another
+    /// chain). The index is never rewritten to follow it: the follower waits, and resumes once
+    /// the upstream agrees again (e.g. a restarted node that has caught up). Costs one
+    /// `getContainerByIndex` per path that is behind; none when caught up.
+    async fn check_agreement(
+        &self,
+        store: &Store,
+        writer: &IndexWriter,
+        heads: &[Head],
+    ) -> Result<Option<String>, IndexError> {
+        #[derive(Serialize)]
+        struct Args {
+            index: JsonU64,
+            encoding: &'static str,
+        }
+        for head in heads {
+            let path = head.path;
+            let held = writer.next_index(path);
+            if held == 0 {
+                continue;
+            }
+            if head.accepted < held {
+                return Ok(Some(format!(
+                    "{path}: the upstream has accepted {} containers, {held} are held here",
+                    head.accepted
+                )));
+            }
+            let Some(ours) = IndexReader::new(store, path).by_index(held - 1)? else {
+                return Err(IndexError::Corrupt(format!(
+                    "{path}: no container at index {} below the next index {held}",
+                    held - 1
+                )));
+            };
+            let theirs = if head.accepted == held {
+                head.last_id.clone()
+            } else {
+                let Some(client) = self.clients.iter().find(|(p, _)| *p == path).map(|c| &c.1)
+                else {
+                    continue;
+                };
+                with_retries(&self.config, &self.status, path, || async move {
+                    let args = Args {
+                        index: JsonU64(held - 1),
+                        encoding: "hex",
+                    };
+                    match client
+                        .call::<_, Value>("index.getContainerByIndex", args)
+                        .await
+                    {
+                        Ok(v) => Attempt::Done(Ok(v
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned))),
+                        Err(ClientError::Rpc { message, .. })
+                            if message.starts_with("no container at index") =>
+                        {
+                            Attempt::Done(Ok(None))
+                        }
+                        Err(e) => Attempt::Retry(e.to_string()),
+                    }
+                })
+                .await?
+            };
+            let ours = ours.id.to_string();
+            if theirs.as_deref() != Some(ours.as_str()) {
+                return Ok(Some(format!(
+                    "{path}: the upstream's container at index {} is {}, the index holds {ours}",
+                    held - 1,
+                    theirs.as_deref().unwrap_or("missing")
+                )));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -538,12 +659,41 @@ enum Attempt<T> {
     Done(Result<T, IndexError>),
     /// A failure worth retrying, and why.
     Retry(String),
+    /// An answer that failed verification: refused (nothing of it is written), logged with
+    /// its reason and retried like a failure.
+    Refuse(String),
 }
 
-/// Runs `attempt` until it is done, retrying what it says is retryable with exponential
-/// backoff, at most `max_attempts` times; then the path is `Unavailable`.
+/// The pauses between attempts: `retry_initial`, doubled after each failure, at most
+/// `retry_max`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Backoff {
+    next: Duration,
+    max: Duration,
+}
+
+impl Backoff {
+    pub(crate) fn new(config: &FollowConfig) -> Self {
+        Self {
+            next: config.retry_initial.min(config.retry_max),
+            max: config.retry_max,
+        }
+    }
+
+    /// The pause before the next attempt.
+    pub(crate) fn pause(&mut self) -> Duration {
+        let now = self.next;
+        self.next = self.next.saturating_mul(2).min(self.max);
+        now
+    }
+}
+
+/// Runs `attempt` until it is done, retrying what it says is retryable (or refused) with
+/// exponential backoff, at most `max_attempts` times; then the path is `Unavailable`. Every
+/// failed attempt and refusal is recorded in `status`.
 async fn with_retries<T, F, Fut>(
     config: &FollowConfig,
+    status: &FollowStatus,
     path: IndexPath,
     mut attempt: F,
 ) -> Result<T, IndexError>
@@ -551,15 +701,27 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Attempt<T>>,
 {
-    let mut delay = config.retry_initial;
+    let mut backoff = Backoff::new(config);
     let mut attempts = 0u32;
     loop {
         attempts += 1;
+        let last = attempts >= config.max_attempts.max(1);
         let err = match attempt().await {
-            Attempt::Done(r) => return r,
-            Attempt::Retry(err) => err,
+            Attempt::Done(r) => {
+                status.call_succeeded();
+                return r;
+            }
+            Attempt::Retry(err) => {
+                status.call_failed(&err, !last);
+                err
+            }
+            Attempt::Refuse(reason) => {
+                tracing::warn!(%path, attempts, reason = %reason, "refused a page from the upstream");
+                status.page_refused(&reason);
+                format!("refused a page: {reason}")
+            }
         };
-        if attempts >= config.max_attempts.max(1) {
+        if last {
             return Err(IndexError::Unavailable {
                 path,
                 attempts,
@@ -567,8 +729,7 @@ where
             });
         }
         tracing::warn!(%path, attempts, error = %err, "upstream call failed; retrying");
-        tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(config.retry_max);
+        tokio::time::sleep(backoff.pause()).await;
     }
 }
 
@@ -578,9 +739,10 @@ impl PageFetcher {
         self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE)
     }
 
-    /// Fetches the page starting at `start` (with retries), then verifies and prepares its
-    /// containers on the blocking pool (hex decoding, hashing and the hook's decoding are most
-    /// of a page's CPU).
+    /// Fetches the page starting at `start`, then verifies and prepares its containers on the
+    /// blocking pool (hex decoding, hashing and the hook's decoding are most of a page's CPU).
+    /// A failed call is retried, and so is a page that fails verification (it is refused:
+    /// nothing of it is written).
     async fn page<P: Prepare>(
         &self,
         start: u64,
@@ -589,35 +751,30 @@ impl PageFetcher {
         let path = self.path;
         let client = &self.client;
         let n = n.clamp(1, self.page_size());
-        let answer = with_retries(&self.config, path, || async move {
+        with_retries(&self.config, &self.status, path, || async move {
             let args = RangeArgs {
                 start_index: JsonU64(start),
                 num_to_fetch: JsonU64(n),
                 encoding: "hex",
             };
-            match client.call_raw("index.getContainerRange", args).await {
-                Ok(v) => Attempt::Done(Ok(Page::Containers(v))),
+            let value = match client.call_raw("index.getContainerRange", args).await {
+                Ok(v) => v,
                 Err(ClientError::Rpc { message, .. })
                     if message == "no containers have been accepted"
                         || message.starts_with("start index (") =>
                 {
-                    Attempt::Done(Ok(Page::CaughtUp))
+                    return Attempt::Done(Ok(Page::CaughtUp));
                 }
-                Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(Page::NotServed)),
-                Err(e) => Attempt::Retry(e.to_string()),
-            }
-        })
-        .await?;
-        let value = match answer {
-            Page::Containers(v) => v,
-            Page::CaughtUp => return Ok(Page::CaughtUp),
-            Page::NotServed => return Ok(Page::NotServed),
-        };
-        // The answer's JSON is parsed here too, not on the async worker: pages then parse in
-        // parallel instead of one after the other on the one worker the writer leaves free.
-        tokio::task::spawn_blocking(move || {
-            parse_range_text(path, value.json(), start).map(|containers| {
-                Page::Containers(
+                Err(ClientError::Status { status: 404, .. }) => {
+                    return Attempt::Done(Ok(Page::NotServed));
+                }
+                Err(e) => return Attempt::Retry(e.to_string()),
+            };
+            // The answer's JSON is parsed here too, not on the async worker: pages then parse
+            // in parallel instead of one after the other on the one worker the writer leaves
+            // free.
+            let parsed = tokio::task::spawn_blocking(move || {
+                parse_range_text(path, value.json(), start).map(|containers| {
                     containers
                         .into_iter()
                         .map(|c| {
@@ -626,12 +783,17 @@ impl PageFetcher {
                                 index: Some(c.index),
                             })
                         })
-                        .collect(),
-                )
+                        .collect()
+                })
             })
+            .await;
+            match parsed {
+                Ok(Ok(lines)) => Attempt::Done(Ok(Page::Containers(lines))),
+                Ok(Err(e)) => Attempt::Refuse(e.to_string()),
+                Err(e) => Attempt::Done(Err(bad(path, format!("page parse task: {e}")))),
+            }
         })
         .await
-        .map_err(|e| bad(path, format!("page parse task: {e}")))?
     }
 }
 
@@ -640,5 +802,31 @@ pub(crate) fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {
     IndexError::Upstream {
         path,
         message: message.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_the_first_pause_up_to_the_bound() {
+        let config = FollowConfig {
+            retry_initial: Duration::from_millis(200),
+            retry_max: Duration::from_millis(1000),
+            ..FollowConfig::default()
+        };
+        let mut b = Backoff::new(&config);
+        let pauses: Vec<u64> = (0..6).map(|_| b.pause().as_millis() as u64).collect();
+        assert_eq!(pauses, [200, 400, 800, 1000, 1000, 1000]);
+        // A bound below the first pause bounds it too.
+        let mut b = Backoff::new(&FollowConfig {
+            retry_max: Duration::from_millis(50),
+            ..config
+        });
+        assert_eq!(
+            (b.pause(), b.pause()),
+            (Duration::from_millis(50), Duration::from_millis(50))
+        );
     }
 }

@@ -388,7 +388,7 @@ async fn wait_for(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn run_observed_reports_heads_lag_and_outages() {
+async fn run_reports_heads_lag_and_outages() {
     let (_up_dir, up) = upstream();
     let server = serve(Arc::clone(&up), Compat::Avalanchego).await;
     let url = server.url();
@@ -408,8 +408,9 @@ async fn run_observed_reports_heads_lag_and_outages() {
                     ..config(100)
                 },
             )
-            .unwrap();
-            f.run_observed(&store, &mut w, &mut NoDerive, &status, async {
+            .unwrap()
+            .with_status(status);
+            f.run(&store, &mut w, &mut NoDerive, async {
                 let _ = stop_rx.await;
             })
             .await
@@ -427,8 +428,9 @@ async fn run_observed_reports_heads_lag_and_outages() {
     assert_eq!(dump(&store), dump(&up));
     // The upstream goes away: the status says so, with the error, and the task keeps running.
     drop(server);
-    let snap = wait_for(&status, |s| !s.upstream_up).await;
-    assert!(snap.consecutive_failures >= 1);
+    // Each failed call says so at once; the round fails after its retries.
+    let snap = wait_for(&status, |s| !s.upstream_up && s.consecutive_failures >= 1).await;
+    assert!(snap.retries >= 1);
     assert!(snap.last_error.is_some());
     assert!(!task.is_finished());
     stop_tx.send(()).unwrap();
