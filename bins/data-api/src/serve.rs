@@ -116,7 +116,6 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     });
     let dropped = Gauge::<i64>::default();
     let written = Gauge::<i64>::default();
-    let mut follow_metrics = None;
     let app = App::new(router)
         .profile(match args.compat {
             CompatArg::Spec => Profile::Spec,
@@ -128,7 +127,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .metering(!args.no_metering)
         .readiness(ready)
         .metrics(|r| {
-            follow_metrics = Some(FollowMetrics::register(r));
+            FollowMetrics::register(r, Arc::clone(&follow_status));
             r.register(
                 "snowline_usage_events_dropped",
                 "Usage events dropped because the writer's queue was full",
@@ -184,11 +183,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         })
     });
 
-    // Background upkeep: failed key catch-ups are logged, ingest and usage counters are
-    // exported, and old usage is pruned.
+    // Background upkeep: failed key catch-ups are logged, usage counters are exported, and old
+    // usage is pruned (the follower's metrics are read at each scrape).
     let upkeep = {
         let usage = Arc::clone(&usage);
-        let status = Arc::clone(&follow_status);
         let retention_ms = args.usage_retention_days.saturating_mul(86_400_000);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -200,9 +198,6 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 if failures > catch_up_failures {
                     tracing::warn!(failures, "keys store catch-up failed");
                     catch_up_failures = failures;
-                }
-                if let Some(m) = &follow_metrics {
-                    m.update(&status.snapshot());
                 }
                 dropped.set(i64::try_from(usage.0.dropped()).unwrap_or(i64::MAX));
                 written.set(i64::try_from(usage.0.written()).unwrap_or(i64::MAX));

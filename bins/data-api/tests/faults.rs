@@ -1,8 +1,9 @@
 //! Upstream faults: `data-api` follows a devnet through a fault-injecting proxy
 //! (`snowline-fault-upstream`) that, while the follower is behind, answers pages with a bad
 //! checksum, a wrong id and a gap, answers 500s, answers too slowly, stops, restarts, and is
-//! replaced by nodes holding fewer and other containers. Throughout, the process stays up,
-//! `/readyz` is 503 with the lag and the reason, `/metrics` shows the lag and counts retries and
+//! replaced by nodes holding fewer and other containers (the script:
+//! `snowline_fault_upstream::script::run_faults`). Throughout, the process stays up, `/readyz`
+//! is 503 with the lag and the reason, `/metrics` shows the lag and counts retries and
 //! refusals, each refused page is logged with its reason, nothing is written; once the faults
 //! clear the index catches up and every table equals a clean run's (`data-api digest`).
 //!
@@ -14,15 +15,14 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::{DataApi, start, upstream};
-use snowline_fault_upstream::{Fault, FaultProxy};
+use snowline_fault_upstream::FaultProxy;
+use snowline_fault_upstream::script::{Upstreams, Watched, metric_becomes, run_faults};
 
 const SEED: u64 = 13;
-/// Devnet size: several hundred containers, so each round leaves a few hundred to fetch in
+/// Devnet size: about 170 containers, so each round leaves dozens to fetch in
 /// pages of 7.
-const TXS: u64 = 3000;
+const TXS: u64 = 1500;
 
 fn rounds() -> usize {
     std::env::var("SNOWLINE_FAULT_ROUNDS")
@@ -58,38 +58,32 @@ fn following(dir: &std::path::Path, url: &str) -> DataApi {
     )
 }
 
-fn ready(api: &DataApi) -> bool {
-    api.get("/readyz").status == 200
+impl Watched for DataApi {
+    fn readyz(&self) -> (u16, String) {
+        let r = self.get("/readyz");
+        (r.status, r.body)
+    }
+
+    fn metrics(&self) -> String {
+        self.get("/metrics").body
+    }
+
+    fn log_lines(&self, needle: &str) -> Vec<String> {
+        self.stderr_lines(needle)
+    }
+
+    fn running(&mut self) -> bool {
+        DataApi::running(self)
+    }
 }
 
-/// The value of the metric line `name` on `/metrics`.
-fn metric(api: &DataApi, name: &str) -> f64 {
-    let body = api.get("/metrics").body;
-    body.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in /metrics:\n{body}"))
-}
-
-/// Waits until `/readyz` is 503 with a reason containing every one of `words`; returns it.
-fn unready_with(api: &mut DataApi, words: &[&str]) -> String {
-    let said = api.wait_until(30, |a| {
-        let r = a.get("/readyz");
-        r.status == 503 && words.iter().all(|w| r.body.contains(w))
-    });
-    let body = api.get("/readyz").body;
-    assert!(said, "/readyz never said {words:?}: {body}");
-    assert!(api.running(), "data-api exited");
-    eprintln!("/readyz: {body}");
-    body
-}
-
-/// Waits until `metric` exceeds `above`.
-fn counts(api: &DataApi, name: &str, above: f64) -> f64 {
-    assert!(
-        api.wait_until(30, |a| metric(a, name) > above),
-        "{name} stayed at {above}"
-    );
-    metric(api, name)
+/// Ready, with nothing left to fetch.
+fn caught_up(api: &DataApi) -> bool {
+    api.readyz().0 == 200 && {
+        let m = api.metrics();
+        snowline_fault_upstream::script::metric_in(&m, "snowline_ingest_behind_containers")
+            == Some(0.0)
+    }
 }
 
 #[test]
@@ -97,119 +91,53 @@ fn upstream_faults_lose_and_double_nothing() {
     let full = upstream::start(SEED, TXS);
     let total = full.records.len();
     let rounds = rounds();
-    assert!(total > 100 * (rounds + 1), "{total} containers");
+    assert!(total > 60 * (rounds + 1), "{total} containers");
 
     // The clean run.
     let clean_dir = tempfile::tempdir().unwrap();
     let clean = following(clean_dir.path(), &full.url);
-    assert!(
-        clean.wait_until(120, ready),
-        "{}",
-        clean.get("/readyz").body
-    );
+    assert!(clean.wait_until(120, caught_up), "{}", clean.readyz().1);
     drop(clean);
 
-    // A prefix of the chain (grown each round), a node that has fewer containers than the
-    // follower will hold (rewound), and a node of another chain.
+    // A prefix of the chain (grown each round), a node rewound to fewer containers than the
+    // follower holds, and a node of another chain.
     let first = total / (rounds + 1);
     let prefix = upstream::start_partial(SEED, TXS, first);
     let fewer = upstream::start_partial(SEED, TXS, first / 2);
-    let other = upstream::start(SEED + 1, TXS);
+    let other = upstream::start(SEED + 1, 0);
+    let ups = Upstreams {
+        full: &full.url,
+        fewer: &fewer.url,
+        other: &other.url,
+    };
 
     let mut proxy = FaultProxy::start(&prefix.url).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut api = following(dir.path(), &proxy.url());
-    let mut held = 0;
+    let mut held = first;
     for round in 0..rounds {
         let k = total * (round + 1) / (rounds + 1);
         upstream::append(&prefix.store, &full.records[held..k]);
         held = k;
-        // Caught up with the prefix; then the proxy turns to the whole chain with a corrupt
-        // page first, so the follower learns the lag and can fetch none of it.
         proxy.retarget(&prefix.url);
-        assert!(api.wait_until(60, |a| ready(a)
-            && metric(a, "snowline_ingest_behind_containers") == 0.0));
-        let lag = (total - k).to_string();
-        let refused = metric(&api, "snowline_ingest_refused_pages_total");
-        proxy.set(Fault::BadChecksum);
-        proxy.retarget(&full.url);
-        unready_with(
-            &mut api,
-            &[&format!("({lag} containers behind)"), "refused a page"],
-        );
-        // `/metrics` is refreshed every second: wait for the lag to show there.
-        let behind = (total - k) as f64;
-        assert!(
-            api.wait_until(30, |a| metric(a, "snowline_ingest_behind_containers")
-                == behind),
-            "the lag never showed in /metrics: {}",
-            metric(&api, "snowline_ingest_behind_containers")
-        );
-        let mut refused = counts(&api, "snowline_ingest_refused_pages_total", refused);
-        for (fault, words) in [
-            (Fault::BadChecksum, "invalid input checksum"),
-            (Fault::BadId, "is not the id of its bytes"),
-            (Fault::Gap, "expected container"),
-        ] {
-            proxy.set(fault);
-            let body = unready_with(&mut api, &[&lag, "refused a page", words]);
-            refused = counts(&api, "snowline_ingest_refused_pages_total", refused);
-            let line = api
-                .stderr_lines("refused a page from the upstream")
-                .into_iter()
-                .find(|l| l.contains("reason") && l.contains(words))
-                .unwrap_or_else(|| panic!("{fault:?}: no log line with the reason; {body}"));
-            eprintln!("log: {line}");
-        }
-        // Failures that are no answer at all: retried with backoff, shown with the lag.
-        let mut retries = metric(&api, "snowline_ingest_retries_total");
-        for (fault, words) in [
-            (Fault::Status500, "http status 500"),
-            (Fault::Slow(Duration::from_secs(1)), "timed out"),
-        ] {
-            proxy.set(fault);
-            unready_with(&mut api, &[&lag, words]);
-            retries = counts(&api, "snowline_ingest_retries_total", retries);
-        }
-        proxy.set(Fault::None);
-        proxy.stop();
-        unready_with(&mut api, &[&lag, "transport error"]);
-        retries = counts(&api, "snowline_ingest_retries_total", retries);
-        // Restarted as a node rewound to fewer containers, then as a node of another chain:
-        // the follower stops following and says why, and writes nothing.
-        proxy.retarget(&fewer.url);
-        proxy.restart().unwrap();
-        unready_with(&mut api, &["diverged", "upstream has accepted"]);
-        assert!(
-            api.wait_until(30, |a| metric(a, "snowline_ingest_upstream_diverged")
-                == 1.0)
-        );
-        proxy.retarget(&other.url);
-        unready_with(&mut api, &["diverged", "container at index"]);
-        assert!(api.stderr_line("diverged").is_some());
-        assert!(metric(&api, "snowline_ingest_retries_total") >= retries);
+        assert!(api.wait_until(60, caught_up), "{}", api.readyz().1);
+        run_faults(&mut proxy, &mut api, &ups, (total - k) as u64);
     }
 
     // Faults cleared: the whole chain, caught up.
     proxy.retarget(&full.url);
-    assert!(
-        api.wait_until(120, |a| ready(a)
-            && metric(a, "snowline_ingest_behind_containers") == 0.0),
-        "{}",
-        api.get("/readyz").body
-    );
-    assert!(
-        api.wait_until(30, |a| metric(a, "snowline_ingest_upstream_diverged")
-            == 0.0)
-    );
+    assert!(api.wait_until(120, caught_up), "{}", api.readyz().1);
+    metric_becomes(&api, "snowline_ingest_upstream_diverged", 0.0);
     assert!(api.running());
     drop(api);
     let (clean, faulted) = (digest(clean_dir.path()), digest(dir.path()));
     assert!(clean.len() > 40, "{clean:?}");
     assert_eq!(faulted, clean, "the index differs from a clean run's");
     println!(
-        "{rounds} round(s) of faults; {} answers faulted; every table identical to a clean run's",
-        proxy.faulted()
+        "{rounds} round(s) of faults; {} answers faulted of {} requests; every table identical \
+         to a clean run's",
+        proxy.faulted(),
+        proxy.requests()
     );
 }
 

@@ -8,6 +8,7 @@
 mod fault;
 mod http;
 mod proxy;
+pub mod script;
 
 pub use fault::Fault;
 pub use proxy::FaultProxy;

@@ -23,7 +23,7 @@ pub fn follow_routes(router: Router, status: Arc<FollowStatus>, tolerance: u64) 
             }
         })
         .http("/metrics", move |_req| {
-            let text = follow_metrics_text(&status.snapshot());
+            let text = follow_metrics_text(&status);
             async move { text_response(StatusCode::OK, text) }
         })
 }
