@@ -20,9 +20,9 @@ use snowline_fault_upstream::FaultProxy;
 use snowline_fault_upstream::script::{Upstreams, Watched, metric_becomes, run_faults};
 
 const SEED: u64 = 13;
-/// Devnet size: about 170 containers, so each round leaves dozens to fetch in
-/// pages of 7.
-const TXS: u64 = 1500;
+/// Devnet size per round: about 170 containers, so each round leaves dozens to fetch in pages
+/// of 7.
+const TXS_PER_ROUND: u64 = 1500;
 
 fn rounds() -> usize {
     std::env::var("SNOWLINE_FAULT_ROUNDS")
@@ -88,9 +88,10 @@ fn caught_up(api: &DataApi) -> bool {
 
 #[test]
 fn upstream_faults_lose_and_double_nothing() {
-    let full = upstream::start(SEED, TXS);
-    let total = full.records.len();
     let rounds = rounds();
+    let txs = TXS_PER_ROUND * rounds as u64;
+    let full = upstream::start(SEED, txs);
+    let total = full.records.len();
     assert!(total > 60 * (rounds + 1), "{total} containers");
 
     // The clean run.
@@ -100,11 +101,12 @@ fn upstream_faults_lose_and_double_nothing() {
     drop(clean);
 
     // A prefix of the chain (grown each round), a node rewound to fewer containers than the
-    // follower holds, and a node of another chain.
+    // follower holds, and a node of another chain (longer, so it differs at a held index
+    // rather than by its length).
     let first = total / (rounds + 1);
-    let prefix = upstream::start_partial(SEED, TXS, first);
-    let fewer = upstream::start_partial(SEED, TXS, first / 2);
-    let other = upstream::start(SEED + 1, 0);
+    let prefix = upstream::start_partial(SEED, txs, first);
+    let fewer = upstream::start_partial(SEED, txs, first / 2);
+    let other = upstream::start(SEED + 1, 2 * txs);
     let ups = Upstreams {
         full: &full.url,
         fewer: &fewer.url,

@@ -107,7 +107,7 @@ fn upstream_faults_lose_and_double_nothing() {
     let lines: Vec<&str> = text.lines().collect();
     let total = lines.len();
     let rounds = rounds();
-    assert!(total > 60 * (rounds + 1), "{total} containers");
+    assert!(total > 30 * (rounds + 1), "{total} containers");
 
     let dirs: Vec<_> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
     let full = start(&["serve", "--data-dir", dir_arg(dirs[0].path())]);
