@@ -131,8 +131,9 @@ pub fn run_faults(proxy: &mut FaultProxy, w: &mut impl Watched, up: &Upstreams<'
         unready_with(w, &[&behind, error]);
         retries = counts(w, "snowline_ingest_retries_total", retries);
     }
-    proxy.set(Fault::None);
+    // Stopped before the fault is cleared: no page slips through between the two.
     proxy.stop();
+    proxy.set(Fault::None);
     unready_with(w, &[&behind, "transport error"]);
     counts(w, "snowline_ingest_retries_total", retries);
     metric_becomes(w, "snowline_ingest_behind_containers", lag as f64);
