@@ -445,6 +445,9 @@ impl Follower {
                 if let Some(why) = self.check_agreement(store, writer, &heads).await? {
                     return Ok(Err(why));
                 }
+                if status.set_diverged(None) {
+                    tracing::warn!("the upstream agrees with the index again; following");
+                }
                 far_behind = status
                     .snapshot()
                     .paths
@@ -469,9 +472,6 @@ impl Follower {
                 () = &mut shutdown => return Ok(()),
                 r = round => match r {
                     Ok(Ok(progress)) => {
-                        if status.set_diverged(None) {
-                            tracing::warn!("the upstream agrees with the index again; following");
-                        }
                         for p in progress.iter().filter(|p| !p.served) {
                             status.remove_path(p.path);
                         }
