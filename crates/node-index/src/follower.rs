@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 use snowline_jsonrpc_client::{ClientError, RpcClient};
 use snowline_store::{Store, WriteBatch};
+use snowline_types::Id;
 use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::json_uint::JsonU64;
 
@@ -94,12 +95,21 @@ struct RangeArgs {
     encoding: &'static str,
 }
 
-/// What one page fetch found: the upstream's answer (`Page<RawResult>`), then its containers
-/// verified and prepared for the derive hook (`Page<Vec<PreparedLine<P>>>`).
+/// What one page fetch found: its containers verified and prepared for the derive hook.
+///
+/// A page starting at `start` > 0 is asked from `start - 1`: the upstream's container there
+/// (`anchor`) must be the one the index holds, or the previous page's last, so every page
+/// proves that the upstream still holds what the index holds below it.
 enum Page<C> {
-    Containers(C),
+    Containers {
+        /// The id the upstream holds at `start - 1` (`None` for a page from 0).
+        anchor: Option<Id>,
+        lines: C,
+    },
     CaughtUp,
     NotServed,
+    /// The upstream has accepted fewer containers than `start`: why.
+    Fewer(String),
 }
 
 /// Fetches pages of one path. Owns what it needs, so a page can be fetched on another task
@@ -118,16 +128,6 @@ pub struct Follower {
     clients: Vec<(IndexPath, Arc<RpcClient>)>,
     config: Arc<FollowConfig>,
     status: Arc<FollowStatus>,
-}
-
-/// What the upstream's `index.getLastAccepted` said of one served path.
-#[derive(Debug, Clone)]
-struct Head {
-    path: IndexPath,
-    /// Containers accepted (the last one's index + 1; 0 when none).
-    accepted: u64,
-    /// The last accepted container's id (cb58), when there is one.
-    last_id: Option<String>,
 }
 
 /// Pages fetched ahead of the one being written (each page of the block era is tens of MB of
@@ -266,7 +266,10 @@ impl Follower {
         match page {
             Page::NotServed => Ok(None),
             Page::CaughtUp => Ok(Some(0)),
-            Page::Containers(lines) => {
+            Page::Fewer(why) => Err(IndexError::Diverged { path, message: why }),
+            Page::Containers { anchor, lines } => {
+                let next = writer.next_index(path);
+                check_anchor(path, next, anchor, held_id(store, path, next)?)?;
                 let bytes = self.config.batch_bytes;
                 write_page(store, writer, derive, &mut WriteBatch::new(), lines, bytes).map(Some)
             }
@@ -313,8 +316,20 @@ impl Follower {
         ahead.push_back((first, n, spawn(first, n)));
         let mut batch = WriteBatch::new();
         let mut behind = derive.overlaps_writes().then(WriteBehind::default);
+        // The id held at the next page's `start - 1`: the index's last, then each page's last.
+        let mut held = held_id(store, path, first)?;
         while let Some((start, _, mut fetch)) = ahead.pop_front() {
-            let page = match fetch.join(path).await.and_then(|page| page) {
+            let page = fetch
+                .join(path)
+                .await
+                .and_then(|page| page)
+                .and_then(|page| match page {
+                    Page::Fewer(why) => Err(IndexError::Diverged { path, message: why }),
+                    Page::Containers { anchor, lines } => check_anchor(path, start, anchor, held)
+                        .map(|()| Page::Containers { anchor, lines }),
+                    other => Ok(other),
+                });
+            let page = match page {
                 Ok(page) => page,
                 Err(e) => {
                     // The finished batch is whole: write it before giving up.
@@ -330,10 +345,11 @@ impl Follower {
                     progress.served = false;
                     break;
                 }
-                Page::CaughtUp => break,
-                Page::Containers(lines) if lines.is_empty() => break,
-                Page::Containers(lines) => lines,
+                Page::CaughtUp | Page::Fewer(_) => break,
+                Page::Containers { lines, .. } if lines.is_empty() => break,
+                Page::Containers { lines, .. } => lines,
             };
+            held = lines.last().map(|l| l.line.record.id);
             sizer.observe(
                 lines.len(),
                 lines.iter().map(|l| l.line.record.bytes.len()).sum(),
@@ -441,13 +457,7 @@ impl Follower {
             let started = std::time::Instant::now();
             let mut far_behind = false;
             let round = async {
-                let heads = self.heads().await?;
-                if let Some(why) = self.check_agreement(store, writer, &heads).await? {
-                    return Ok(Err(why));
-                }
-                if status.set_diverged(None) {
-                    tracing::warn!("the upstream agrees with the index again; following");
-                }
+                self.heads().await?;
                 far_behind = status
                     .snapshot()
                     .paths
@@ -466,12 +476,15 @@ impl Follower {
                     // Caught up (or failed): everything written is flushed before logging resumes.
                     store.set_unlogged_writes(false)?;
                 }
-                synced.map(Ok)
+                synced
             };
             tokio::select! {
                 () = &mut shutdown => return Ok(()),
                 r = round => match r {
-                    Ok(Ok(progress)) => {
+                    Ok(progress) => {
+                        if status.set_diverged(None) {
+                            tracing::warn!("the upstream agrees with the index again; following");
+                        }
                         for p in progress.iter().filter(|p| !p.served) {
                             status.remove_path(p.path);
                         }
@@ -480,7 +493,7 @@ impl Follower {
                             log_catch_up(&progress, started.elapsed());
                         }
                     }
-                    Ok(Err(why)) => {
+                    Err(IndexError::Diverged { message: why, .. }) => {
                         if status.set_diverged(Some(why.clone())) {
                             tracing::error!(
                                 reason = %why,
@@ -510,15 +523,14 @@ impl Follower {
 
     /// Asks the upstream how many containers each path has accepted (`index.getLastAccepted`),
     /// with the same retries as a page fetch; records each served path's head in the status.
-    async fn heads(&self) -> Result<Vec<Head>, IndexError> {
+    async fn heads(&self) -> Result<(), IndexError> {
         #[derive(Serialize)]
         struct Args {
             encoding: &'static str,
         }
-        let mut heads = Vec::with_capacity(self.clients.len());
         for (path, client) in &self.clients {
             let path = *path;
-            // `Some(head)`, or `None` when the upstream does not serve the path.
+            // `Some(containers accepted)`, or `None` when the upstream does not serve the path.
             let head = with_retries(&self.config, &self.status, path, || async move {
                 match client
                     .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
@@ -529,111 +541,62 @@ impl Follower {
                         .and_then(Value::as_str)
                         .and_then(|s| s.parse::<u64>().ok())
                     {
-                        Some(i) => Attempt::Done(Ok(Some(Head {
-                            path,
-                            accepted: i.saturating_add(1),
-                            last_id: v.get("id").and_then(Value::as_str).map(str::to_owned),
-                        }))),
+                        Some(i) => Attempt::Done(Ok(Some(i.saturating_add(1)))),
                         None => Attempt::Refuse("getLastAccepted: no decimal `index`".into()),
                     },
                     Err(ClientError::Rpc { message, .. })
                         if message == "no containers have been accepted" =>
                     {
-                        Attempt::Done(Ok(Some(Head {
-                            path,
-                            accepted: 0,
-                            last_id: None,
-                        })))
+                        Attempt::Done(Ok(Some(0)))
                     }
                     Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(None)),
                     Err(e) => Attempt::Retry(e.to_string()),
                 }
             })
             .await?;
-            if let Some(head) = head {
-                self.status.set_upstream(path, head.accepted);
-                heads.push(head);
+            if let Some(accepted) = head {
+                self.status.set_upstream(path, accepted);
             }
         }
-        Ok(heads)
+        Ok(())
     }
+}
 
-    /// Whether the upstream still holds what the index holds, checked at each path's last
-    /// container: `Some(why)` when the upstream has accepted fewer containers than are held
-    /// here (a node rewound or replaced), or holds another container at our last index (another
-    /// chain). The index is never rewritten to follow it: the follower waits, and resumes once
-    /// the upstream agrees again (e.g. a restarted node that has caught up). Costs one
-    /// `getContainerByIndex` per path that is behind; none when caught up.
-    async fn check_agreement(
-        &self,
-        store: &Store,
-        writer: &IndexWriter,
-        heads: &[Head],
-    ) -> Result<Option<String>, IndexError> {
-        #[derive(Serialize)]
-        struct Args {
-            index: JsonU64,
-            encoding: &'static str,
-        }
-        for head in heads {
-            let path = head.path;
-            let held = writer.next_index(path);
-            if held == 0 {
-                continue;
-            }
-            if head.accepted < held {
-                return Ok(Some(format!(
-                    "{path}: the upstream has accepted {} containers, {held} are held here",
-                    head.accepted
-                )));
-            }
-            let Some(ours) = IndexReader::new(store, path).by_index(held - 1)? else {
-                return Err(IndexError::Corrupt(format!(
-                    "{path}: no container at index {} below the next index {held}",
-                    held - 1
-                )));
-            };
-            let theirs = if head.accepted == held {
-                head.last_id.clone()
-            } else {
-                let Some(client) = self.clients.iter().find(|(p, _)| *p == path).map(|c| &c.1)
-                else {
-                    continue;
-                };
-                with_retries(&self.config, &self.status, path, || async move {
-                    let args = Args {
-                        index: JsonU64(held - 1),
-                        encoding: "hex",
-                    };
-                    match client
-                        .call::<_, Value>("index.getContainerByIndex", args)
-                        .await
-                    {
-                        Ok(v) => Attempt::Done(Ok(v
-                            .get("id")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned))),
-                        Err(ClientError::Rpc { message, .. })
-                            if message.starts_with("no container at index") =>
-                        {
-                            Attempt::Done(Ok(None))
-                        }
-                        Err(e) => Attempt::Retry(e.to_string()),
-                    }
-                })
-                .await?
-            };
-            let ours = ours.id.to_string();
-            if theirs.as_deref() != Some(ours.as_str()) {
-                return Ok(Some(format!(
-                    "{path}: the upstream's container at index {} is {}, the index holds {ours}",
-                    held - 1,
-                    theirs.as_deref().unwrap_or("missing")
-                )));
-            }
-        }
-        Ok(None)
+/// The id the index holds at `next - 1` on `path` (`None` when `next` is 0).
+fn held_id(store: &Store, path: IndexPath, next: u64) -> Result<Option<Id>, IndexError> {
+    let Some(last) = next.checked_sub(1) else {
+        return Ok(None);
+    };
+    match IndexReader::new(store, path).by_index(last)? {
+        Some(c) => Ok(Some(c.id)),
+        None => Err(IndexError::Corrupt(format!(
+            "{path}: no container at index {last} below the next index {next}"
+        ))),
     }
+}
+
+/// Whether the upstream's container at `start - 1` (`anchor`) is the one held there: if not,
+/// the upstream holds another chain (or was rewound and accepted others), and nothing of the
+/// page may be written.
+fn check_anchor(
+    path: IndexPath,
+    start: u64,
+    anchor: Option<Id>,
+    held: Option<Id>,
+) -> Result<(), IndexError> {
+    if anchor == held {
+        return Ok(());
+    }
+    let show = |id: Option<Id>| id.map_or_else(|| "nothing".to_owned(), |id| id.to_string());
+    Err(IndexError::Diverged {
+        path,
+        message: format!(
+            "{path}: the upstream's container at index {} is {}, the index holds {}",
+            start.saturating_sub(1),
+            show(anchor),
+            show(held)
+        ),
+    })
 }
 
 /// One line when a round that started far behind the upstream has caught up (and, when writing
@@ -739,10 +702,10 @@ impl PageFetcher {
         self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE)
     }
 
-    /// Fetches the page starting at `start`, then verifies and prepares its containers on the
-    /// blocking pool (hex decoding, hashing and the hook's decoding are most of a page's CPU).
-    /// A failed call is retried, and so is a page that fails verification (it is refused:
-    /// nothing of it is written).
+    /// Fetches the page starting at `start` (asked from `start - 1`, the anchor: see [`Page`]),
+    /// then verifies and prepares its containers on the blocking pool (hex decoding, hashing
+    /// and the hook's decoding are most of a page's CPU). A failed call is retried, and so is a
+    /// page that fails verification (it is refused: nothing of it is written).
     async fn page<P: Prepare>(
         &self,
         start: u64,
@@ -751,10 +714,15 @@ impl PageFetcher {
         let path = self.path;
         let client = &self.client;
         let n = n.clamp(1, self.page_size());
+        // With the anchor, one more container, within the API's limit.
+        let (from, asked) = match start.checked_sub(1) {
+            Some(from) => (from, (n + 1).min(crate::MAX_FETCHED_BY_RANGE)),
+            None => (0, n),
+        };
         with_retries(&self.config, &self.status, path, || async move {
             let args = RangeArgs {
-                start_index: JsonU64(start),
-                num_to_fetch: JsonU64(n),
+                start_index: JsonU64(from),
+                num_to_fetch: JsonU64(asked),
                 encoding: "hex",
             };
             let value = match client.call_raw("index.getContainerRange", args).await {
@@ -763,7 +731,12 @@ impl PageFetcher {
                     if message == "no containers have been accepted"
                         || message.starts_with("start index (") =>
                 {
-                    return Attempt::Done(Ok(Page::CaughtUp));
+                    // Nothing at `from`: caught up from 0, or fewer than the index holds.
+                    return Attempt::Done(Ok(if start == 0 {
+                        Page::CaughtUp
+                    } else {
+                        Page::Fewer(fewer(path, start, &message))
+                    }));
                 }
                 Err(ClientError::Status { status: 404, .. }) => {
                     return Attempt::Done(Ok(Page::NotServed));
@@ -774,27 +747,47 @@ impl PageFetcher {
             // in parallel instead of one after the other on the one worker the writer leaves
             // free.
             let parsed = tokio::task::spawn_blocking(move || {
-                parse_range_text(path, value.json(), start).map(|containers| {
-                    containers
-                        .into_iter()
+                parse_range_text(path, value.json(), from).map(|containers| {
+                    let mut containers = containers.into_iter();
+                    let anchor = if start > 0 {
+                        containers.next().map(|c| c.record.id)
+                    } else {
+                        None
+                    };
+                    let lines = containers
                         .map(|c| {
                             PreparedLine::new(ContainerLine {
                                 record: c.record,
                                 index: Some(c.index),
                             })
                         })
-                        .collect()
+                        .collect();
+                    (anchor, lines)
                 })
             })
             .await;
             match parsed {
-                Ok(Ok(lines)) => Attempt::Done(Ok(Page::Containers(lines))),
+                // An empty answer from `from`: nothing to check the index against, nor to add.
+                Ok(Ok((None, _))) if start > 0 => Attempt::Done(Ok(Page::CaughtUp)),
+                Ok(Ok((anchor, lines))) => Attempt::Done(Ok(Page::Containers { anchor, lines })),
                 Ok(Err(e)) => Attempt::Refuse(e.to_string()),
                 Err(e) => Attempt::Done(Err(bad(path, format!("page parse task: {e}")))),
             }
         })
         .await
     }
+}
+
+/// Why an upstream that has nothing at `start - 1` is behind the index: from its error
+/// (`start index (S) > last accepted index (L)`, or none accepted).
+fn fewer(path: IndexPath, start: u64, message: &str) -> String {
+    let accepted = message
+        .split("last accepted index (")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|l| l.parse::<u64>().ok())
+        .map_or(0, |l| l.saturating_add(1));
+    format!("{path}: the upstream has accepted {accepted} containers, {start} are held here")
 }
 
 /// An upstream answer that is not what the index API returns.

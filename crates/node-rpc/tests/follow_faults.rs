@@ -187,3 +187,43 @@ async fn an_upstream_with_fewer_or_other_containers_is_not_followed() {
     stop.send(()).unwrap();
     task.await.unwrap().unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_is_anchored_to_what_the_index_holds() {
+    // The index holds 20 containers of a chain; the upstream is now another, longer chain (a
+    // node replaced between two calls of one round). A sync alone, with no round-level check,
+    // must write none of it, whatever page it starts with.
+    let dirs: Vec<_> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let chain = store_of(dirs[0].path(), 0, 20);
+    let other = store_of(dirs[1].path(), 1000, 1060);
+    let servers = [
+        serve(Arc::clone(&chain), Compat::Spec).await,
+        serve(Arc::clone(&other), Compat::Avalanchego).await,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let mut w = IndexWriter::open(&store).unwrap();
+    let config = FollowConfig {
+        batch: 8,
+        paths: vec![IndexPath::XTx],
+        ..FollowConfig::default()
+    };
+    let f = Follower::new(&servers[0].url(), config.clone()).unwrap();
+    f.sync(&store, &mut w, &mut NoDerive, |_, _| {})
+        .await
+        .unwrap();
+    let held = dump(&store);
+    assert_eq!(held, dump(&chain));
+    let f = Follower::new(&servers[1].url(), config).unwrap();
+    match f.sync(&store, &mut w, &mut NoDerive, |_, _| {}).await {
+        Err(snowline_node_index::IndexError::Diverged { message, .. }) => {
+            assert!(message.contains("container at index 19"), "{message}");
+        }
+        other => panic!("a page of another chain was not refused: {other:?}"),
+    }
+    assert_eq!(
+        dump(&store),
+        held,
+        "another chain's containers were written"
+    );
+}
