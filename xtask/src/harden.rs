@@ -7,13 +7,19 @@
 //! every table byte for byte for `data-api`, every answer for `node-rpc`), `refusals` (every
 //! limit and malformed-input test of the three servers: the spec's error shape, counted),
 //! `load` (10,000 idle and 500 slowloris connections against each server while a normal client
-//! runs: its latency, no failure, bounded memory), `schema` (schemathesis and the official SDK against `data-api`, `cargo xtask interop`).
+//! runs: its latency, no failure, bounded memory), `schema` (schemathesis and the official SDK against `data-api`, `cargo xtask interop`),
+//! `faults` (`data-api` and `node-rpc` following through a fault-injecting upstream: stops,
+//! restarts, slow answers, 500s, corrupt and gapped pages, rewound and foreign nodes, at
+//! several points of the chain; every table compared with a clean run's).
 
 use std::process::Command;
 use std::time::Instant;
 
 /// SIGKILLs per crash suite.
 const KILLS: &str = "20";
+
+/// Rounds of the upstream fault sequence (CI runs one).
+const FAULT_ROUNDS: &str = "5";
 
 /// One part's outcome.
 struct Row {
@@ -65,7 +71,7 @@ fn timed(
 /// Runs the parts named in `args` (all when none) and prints the table; fails if any part did
 /// not hold.
 pub fn run_parts(args: &[String]) -> Result<(), String> {
-    let all = ["crash", "refusals", "load", "schema"];
+    let all = ["crash", "refusals", "load", "schema", "faults"];
     let parts: Vec<&str> = if args.is_empty() {
         all.to_vec()
     } else {
@@ -164,6 +170,44 @@ pub fn run_parts(args: &[String]) -> Result<(), String> {
                     (ok && !failed, out)
                 },
             )],
+            "faults" => vec![timed(
+                "faults",
+                format!(
+                    "data-api and node-rpc following through a fault-injecting upstream, \
+                     {FAULT_ROUNDS} rounds at later points of the chain: bad checksum, bad id, \
+                     gap, 500s, slow answers, stop, restart as a rewound node and as another \
+                     chain's; /readyz, /metrics and the log checked each time; every table \
+                     compared with a clean run's (and the follower's fault tests in process)"
+                ),
+                || {
+                    let rounds = [("SNOWLINE_FAULT_ROUNDS", FAULT_ROUNDS)];
+                    let mut ok = true;
+                    let mut out = String::new();
+                    for (package, test) in [
+                        ("data-api", "faults"),
+                        ("node-rpc", "faults"),
+                        ("snowline-node-rpc", "follow_faults"),
+                    ] {
+                        let (held, text) = run(
+                            &[
+                                "cargo",
+                                "test",
+                                "-q",
+                                "-p",
+                                package,
+                                "--test",
+                                test,
+                                "--",
+                                "--nocapture",
+                            ],
+                            &rounds,
+                        );
+                        ok &= held;
+                        out.push_str(&text);
+                    }
+                    (ok, out)
+                },
+            )],
             "schema" => vec![timed(
                 "schema",
                 "schemathesis with the Glacier OpenAPI and the official SDK with strict \
@@ -176,7 +220,10 @@ pub fn run_parts(args: &[String]) -> Result<(), String> {
             if !row.held {
                 eprintln!("{out}");
             }
-            for line in out.lines().filter(|l| l.contains("kills")) {
+            for line in out
+                .lines()
+                .filter(|l| l.contains("kills") || l.contains("round(s) of faults"))
+            {
                 eprintln!("xtask: {}", line.trim());
             }
             rows.push(row);

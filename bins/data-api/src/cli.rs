@@ -4,7 +4,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use snowline_cli::{DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch};
+use snowline_cli::{
+    DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch, UpstreamCalls,
+};
 
 /// The REST Data API (`/v1/...`) served from Snowline's own index.
 #[derive(Debug, Parser)]
@@ -95,6 +97,8 @@ pub struct ServeArgs {
     pub devnet: DevnetSeed,
     #[command(flatten)]
     pub follow_batch: UpstreamBatch,
+    #[command(flatten)]
+    pub upstream_calls: UpstreamCalls,
     /// Pause between polls of the upstream once caught up, in milliseconds. A new upstream
     /// block is visible here within about this plus the time to fetch and write it: 200 ms
     /// keeps it well within a second (docs/benchmarks.md, "Freshness").

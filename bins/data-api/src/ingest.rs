@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use snowline_chain_p::{P_PATHS, PChain};
 use snowline_chain_x::history::XHistory;
-use snowline_cli::DevnetSeed;
+use snowline_cli::{DevnetSeed, UpstreamCalls};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
 use snowline_store::{Schema, Store};
@@ -89,36 +89,45 @@ pub fn hooks(network: &NetworkInfo) -> (XHistory, PChain) {
     )
 }
 
+/// How `data-api serve` follows its upstream: `--follow-batch`, `--poll-ms` and the call
+/// bounds (`--upstream-timeout-ms`, `--retry-max-ms`).
+#[derive(Debug, Clone, Copy)]
+pub struct FollowFlags {
+    pub batch: u64,
+    pub poll: Duration,
+    pub calls: UpstreamCalls,
+}
+
 /// Follows `upstream`'s X- and P-Chain index paths until `shutdown`, keeping `status` current.
 pub async fn follow(
     store: Arc<Store>,
     network: &'static NetworkInfo,
     upstream: &str,
-    batch: u64,
-    poll: Duration,
+    flags: FollowFlags,
     status: Arc<FollowStatus>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<(), String> {
     let follower = Follower::new(
         upstream,
-        FollowConfig {
+        flags.calls.apply(FollowConfig {
             paths: snowline_chain_x::X_PATHS
                 .iter()
                 .chain(&P_PATHS)
                 .copied()
                 .chain([IndexPath::CBlock])
                 .collect(),
-            batch,
-            poll_interval: poll,
+            batch: flags.batch,
+            poll_interval: flags.poll,
             unlogged_catch_up: true,
             ..FollowConfig::default()
-        },
+        }),
     )
-    .map_err(|e| format!("upstream {upstream}: {e}"))?;
+    .map_err(|e| format!("upstream {upstream}: {e}"))?
+    .with_status(status);
     let mut writer = IndexWriter::open(&*store).map_err(|e| e.to_string())?;
     let mut hooks = hooks(network);
     follower
-        .run_observed(&store, &mut writer, &mut hooks, &status, shutdown)
+        .run(&store, &mut writer, &mut hooks, shutdown)
         .await
         .map_err(|e| format!("following {upstream}: {e}"))
 }

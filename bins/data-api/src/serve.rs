@@ -15,7 +15,7 @@ use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_data_api::chains;
 use snowline_data_api::evm::NoPrices;
-use snowline_node_index::FollowStatus;
+use snowline_node_index::{FollowMetrics, FollowStatus};
 use snowline_rest::prometheus_client::metrics::gauge::Gauge;
 use snowline_rest::{
     App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
@@ -108,14 +108,12 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let ready = Arc::new(Ready {
         keys: Arc::clone(&keys),
         follow: args.upstream.as_ref().map(|_| Arc::clone(&follow_status)),
+        follow_tolerance: args.follow_batch.containers,
         evm: evm
             .iter()
             .map(|f| (f.chain_id, Arc::clone(&f.status)))
             .collect(),
     });
-    let behind = Gauge::<i64>::default();
-    let upstream_up = Gauge::<i64>::default();
-    let since_caught_up = Gauge::<f64, std::sync::atomic::AtomicU64>::default();
     let dropped = Gauge::<i64>::default();
     let written = Gauge::<i64>::default();
     let app = App::new(router)
@@ -129,6 +127,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .metering(!args.no_metering)
         .readiness(ready)
         .metrics(|r| {
+            FollowMetrics::register(r, Arc::clone(&follow_status));
             r.register(
                 "snowline_usage_events_dropped",
                 "Usage events dropped because the writer's queue was full",
@@ -138,21 +137,6 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 "snowline_usage_events_written",
                 "Usage events written to the store",
                 written.clone(),
-            );
-            r.register(
-                "snowline_ingest_behind_containers",
-                "Containers the upstream has accepted that are not indexed here yet",
-                behind.clone(),
-            );
-            r.register(
-                "snowline_ingest_upstream_up",
-                "1 when the last call to the upstream succeeded, else 0",
-                upstream_up.clone(),
-            );
-            r.register(
-                "snowline_ingest_seconds_since_caught_up",
-                "Seconds since the index last matched the upstream (-1: never)",
-                since_caught_up.clone(),
             );
         });
     let config = ServerConfig {
@@ -175,16 +159,18 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
-        let poll = Duration::from_millis(args.poll_ms.max(10));
-        let batch = args.follow_batch.containers;
+        let flags = crate::ingest::FollowFlags {
+            batch: args.follow_batch.containers,
+            poll: Duration::from_millis(args.poll_ms.max(10)),
+            calls: args.upstream_calls,
+        };
         println!("data-api: following {upstream}");
         tokio::spawn(async move {
             let result = crate::ingest::follow(
                 store,
                 network,
                 &upstream,
-                batch,
-                poll,
+                flags,
                 status,
                 snowline_rest::shutdown_signal(),
             )
@@ -197,11 +183,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         })
     });
 
-    // Background upkeep: failed key catch-ups are logged, ingest and usage counters are
-    // exported, and old usage is pruned.
+    // Background upkeep: failed key catch-ups are logged, usage counters are exported, and old
+    // usage is pruned (the follower's metrics are read at each scrape).
     let upkeep = {
         let usage = Arc::clone(&usage);
-        let status = Arc::clone(&follow_status);
         let retention_ms = args.usage_retention_days.saturating_mul(86_400_000);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -214,10 +199,6 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                     tracing::warn!(failures, "keys store catch-up failed");
                     catch_up_failures = failures;
                 }
-                let f = status.snapshot();
-                behind.set(i64::try_from(f.behind()).unwrap_or(i64::MAX));
-                upstream_up.set(i64::from(f.upstream_up));
-                since_caught_up.set(f.since_caught_up.map_or(-1.0, |d| d.as_secs_f64()));
                 dropped.set(i64::try_from(usage.0.dropped()).unwrap_or(i64::MAX));
                 written.set(i64::try_from(usage.0.written()).unwrap_or(i64::MAX));
                 n += 1;
@@ -282,11 +263,13 @@ fn rate_limits(args: &ServeArgs) -> RateLimits {
     limits
 }
 
-/// `/readyz`: the keys store must be readable, and a followed upstream must answer and have
-/// been caught up with at least once.
+/// `/readyz`: the keys store must be readable, and a followed upstream must answer, agree with
+/// the index and have been caught up with, with at most `follow_tolerance` containers (a page)
+/// still to fetch (`FollowSnapshot::problem`).
 struct Ready {
     keys: Arc<StoreKeys>,
     follow: Option<Arc<FollowStatus>>,
+    follow_tolerance: u64,
     evm: Vec<(u64, Arc<SyncStatus>)>,
 }
 
@@ -297,22 +280,9 @@ impl Readiness for Ready {
             Err(e) => Check::down("keys", e.to_string()),
         }];
         if let Some(status) = &self.follow {
-            let s = status.snapshot();
-            checks.push(if !s.upstream_up {
-                Check::down(
-                    "ingest",
-                    match &s.last_error {
-                        Some(e) => format!("upstream unavailable: {e}"),
-                        None => "upstream not reached yet".to_owned(),
-                    },
-                )
-            } else if s.since_caught_up.is_none() {
-                Check::down(
-                    "ingest",
-                    format!("catching up: {} containers behind", s.behind()),
-                )
-            } else {
-                Check::up("ingest")
+            checks.push(match status.snapshot().problem(self.follow_tolerance) {
+                Some(problem) => Check::down("ingest", problem),
+                None => Check::up("ingest"),
             });
         }
         for (chain, status) in &self.evm {

@@ -4,7 +4,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use snowline_cli::{DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch};
+use snowline_cli::{
+    DevnetSeed, GenesisSource, ImportBatch, NetworkArg, UpstreamBatch, UpstreamCalls,
+};
 use snowline_node_rpc::Compat;
 
 /// The node JSON-RPC (X-Chain `avm.*` and `index.*`) served from Snowline's own index.
@@ -117,6 +119,11 @@ pub struct FollowArgs {
     pub devnet: DevnetSeed,
     #[command(flatten)]
     pub batch: UpstreamBatch,
+    #[command(flatten)]
+    pub calls: UpstreamCalls,
+    /// Pause between polls of the upstream once caught up, in milliseconds.
+    #[arg(long, env = "SNOWLINE_POLL_MS", default_value_t = 1000)]
+    pub poll_ms: u64,
 }
 
 /// A rate in containers per second: finite, 0 or more.

@@ -69,6 +69,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 args.listen,
                 example,
                 live_rate,
+                None,
             ));
             let stopped = live.map_or(Ok(()), live::Live::stop);
             served.and(stopped)
@@ -96,13 +97,19 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             // Far behind, write without the WAL and flush on catching up, as the import does
             // (docs/node-index.md): a kill -9 loses only unflushed whole batches.
-            let config = FollowConfig {
+            let config = args.calls.apply(FollowConfig {
                 batch: args.batch.containers,
+                poll_interval: std::time::Duration::from_millis(args.poll_ms.max(10)),
                 unlogged_catch_up: true,
                 ..FollowConfig::default()
-            };
+            });
             let follower = Follower::new(&args.upstream, config)
                 .map_err(|e| format!("upstream {}: {e}", args.upstream))?;
+            // `/readyz` and `/metrics` show what the follower knows (docs/node-index.md).
+            let following = serve::Following {
+                status: Arc::clone(follower.status()),
+                tolerance: args.batch.containers,
+            };
             runtime()?.block_on(async move {
                 let follow_store = Arc::clone(&store);
                 let follow = tokio::spawn(async move {
@@ -119,7 +126,15 @@ fn run(cli: Cli) -> Result<(), String> {
                         .await
                         .map_err(|e| format!("following {}: {e}", args.upstream))
                 });
-                let served = serve::serve(store, network.clone(), args.listen, None, None).await;
+                let served = serve::serve(
+                    store,
+                    network.clone(),
+                    args.listen,
+                    None,
+                    None,
+                    Some(following),
+                )
+                .await;
                 let followed = follow.await.map_err(|e| format!("follower task: {e}"))?;
                 served.and(followed)
             })

@@ -4,9 +4,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use snowline_jsonrpc::{Refusals, Router, Server, ServerConfig};
-use snowline_node_index::IndexReader;
+use snowline_node_index::{FollowStatus, IndexReader};
 use snowline_node_rpc::avm::{AvmConfig, avm_routes};
-use snowline_node_rpc::{Compat, index_routes};
+use snowline_node_rpc::{Compat, follow_routes, index_routes};
 use snowline_store::Store;
 use snowline_types::NetworkInfo;
 
@@ -38,21 +38,34 @@ pub fn router(store: Arc<Store>, network: NetworkInfo, compat: Compat) -> Result
     }))
 }
 
+/// What a following server shows on `/readyz` and `/metrics`.
+pub struct Following {
+    /// The follower's status.
+    pub status: Arc<FollowStatus>,
+    /// Containers behind the upstream still counted as ready (a page).
+    pub tolerance: u64,
+}
+
 /// Binds `listen` and serves until SIGINT/SIGTERM, after printing where, whether the devnet is
-/// live (`live_rate`, containers per second) and a few example calls.
+/// live (`live_rate`, containers per second) and a few example calls; with `following`, also
+/// `/readyz` and `/metrics`.
 pub async fn serve(
     store: Arc<Store>,
     network: NetworkInfo,
     listen: Listen,
     example_address: Option<&str>,
     live_rate: Option<f64>,
+    following: Option<Following>,
 ) -> Result<(), String> {
     let Listen {
         listen,
         compat,
         head,
     } = listen;
-    let router = router(Arc::clone(&store), network.clone(), compat)?;
+    let mut router = router(Arc::clone(&store), network.clone(), compat)?;
+    if let Some(f) = following {
+        router = follow_routes(router, f.status, f.tolerance);
+    }
     let config = ServerConfig {
         max_header_bytes: head.get(),
         ..ServerConfig::default()

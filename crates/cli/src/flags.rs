@@ -44,6 +44,38 @@ pub struct UpstreamBatch {
     pub containers: u64,
 }
 
+/// `--upstream-timeout-ms`, `--retry-max-ms`: how long a call to the upstream may take and the
+/// longest pause between retries (docs/node-index.md, "Upstream faults").
+#[derive(Debug, Clone, Copy, Args)]
+pub struct UpstreamCalls {
+    /// Timeout of one call to the upstream, in milliseconds; a slower answer is a failed
+    /// attempt, retried.
+    #[arg(long = "upstream-timeout-ms", env = "SNOWLINE_UPSTREAM_TIMEOUT_MS", default_value_t = 60_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: u64,
+    /// Longest pause between retries of a failed call, in milliseconds (the first is 200 ms or
+    /// this if shorter, doubling after each failure).
+    #[arg(long = "retry-max-ms", env = "SNOWLINE_RETRY_MAX_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub retry_max_ms: u64,
+}
+
+impl UpstreamCalls {
+    /// `config` with these timeout and retry bounds.
+    pub fn apply(
+        self,
+        config: snowline_node_index::FollowConfig,
+    ) -> snowline_node_index::FollowConfig {
+        let retry_max = std::time::Duration::from_millis(self.retry_max_ms);
+        snowline_node_index::FollowConfig {
+            call_timeout: std::time::Duration::from_millis(self.timeout_ms),
+            retry_initial: config.retry_initial.min(retry_max),
+            retry_max,
+            ..config
+        }
+    }
+}
+
 /// `--batch`: containers per atomic write batch of an import.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct ImportBatch {

@@ -8,7 +8,9 @@ mod import;
 mod open;
 
 pub use digest::print_digest;
-pub use flags::{DevnetSeed, GenesisSource, HeadLimit, ImportBatch, NetworkArg, UpstreamBatch};
+pub use flags::{
+    DevnetSeed, GenesisSource, HeadLimit, ImportBatch, NetworkArg, UpstreamBatch, UpstreamCalls,
+};
 pub use import::{ImportProgress, import_with_progress};
 pub use open::{init_logging, open_store, runtime};
 

@@ -54,6 +54,15 @@ pub enum IndexError {
         /// The last error.
         message: String,
     },
+    /// The upstream holds fewer or other containers than the index below the next index (a
+    /// node rewound or replaced, another chain): nothing of it is written.
+    #[error("upstream diverged: {message}")]
+    Diverged {
+        /// The path followed.
+        path: IndexPath,
+        /// What differs.
+        message: String,
+    },
     /// A live source could not make its next containers.
     #[error("live source: {0}")]
     Source(String),

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 use snowline_jsonrpc_client::{ClientError, RpcClient};
 use snowline_store::{Store, WriteBatch};
+use snowline_types::Id;
 use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::json_uint::JsonU64;
 
@@ -18,6 +19,7 @@ use crate::derive::{Derive, Prepare, WriteBehind};
 use crate::error::IndexError;
 use crate::ingest::{PreparedLine, overlap_page, write_page};
 use crate::range_wire::parse_range_text;
+use crate::reader::IndexReader;
 use crate::status::FollowStatus;
 use crate::writer::IndexWriter;
 
@@ -93,12 +95,21 @@ struct RangeArgs {
     encoding: &'static str,
 }
 
-/// What one page fetch found: the upstream's answer (`Page<RawResult>`), then its containers
-/// verified and prepared for the derive hook (`Page<Vec<PreparedLine<P>>>`).
+/// What one page fetch found: its containers verified and prepared for the derive hook.
+///
+/// A page starting at `start` > 0 is asked from `start - 1`: the upstream's container there
+/// (`anchor`) must be the one the index holds, or the previous page's last, so every page
+/// proves that the upstream still holds what the index holds below it.
 enum Page<C> {
-    Containers(C),
+    Containers {
+        /// The id the upstream holds at `start - 1` (`None` for a page from 0).
+        anchor: Option<Id>,
+        lines: C,
+    },
     CaughtUp,
     NotServed,
+    /// The upstream has accepted fewer containers than `start`: why.
+    Fewer(String),
 }
 
 /// Fetches pages of one path. Owns what it needs, so a page can be fetched on another task
@@ -108,6 +119,7 @@ struct PageFetcher {
     path: IndexPath,
     client: Arc<RpcClient>,
     config: Arc<FollowConfig>,
+    status: Arc<FollowStatus>,
 }
 
 /// Mirrors an upstream node's `/ext/index/...` endpoints into the local index.
@@ -115,6 +127,7 @@ struct PageFetcher {
 pub struct Follower {
     clients: Vec<(IndexPath, Arc<RpcClient>)>,
     config: Arc<FollowConfig>,
+    status: Arc<FollowStatus>,
 }
 
 /// Pages fetched ahead of the one being written (each page of the block era is tens of MB of
@@ -200,7 +213,20 @@ impl Follower {
         Ok(Self {
             clients,
             config: Arc::new(config),
+            status: Arc::new(FollowStatus::new()),
         })
+    }
+
+    /// Keeps `status` current instead of a status of its own (the serving side reads it for
+    /// `/readyz` and `/metrics`).
+    pub fn with_status(mut self, status: Arc<FollowStatus>) -> Self {
+        self.status = status;
+        self
+    }
+
+    /// What the follower knows of the upstream: heads, lag, failures, retries, refusals.
+    pub fn status(&self) -> &Arc<FollowStatus> {
+        &self.status
     }
 
     /// The configuration.
@@ -216,6 +242,7 @@ impl Follower {
                 path,
                 client: Arc::clone(client),
                 config: Arc::clone(&self.config),
+                status: Arc::clone(&self.status),
             })
     }
 
@@ -239,7 +266,10 @@ impl Follower {
         match page {
             Page::NotServed => Ok(None),
             Page::CaughtUp => Ok(Some(0)),
-            Page::Containers(lines) => {
+            Page::Fewer(why) => Err(IndexError::Diverged { path, message: why }),
+            Page::Containers { anchor, lines } => {
+                let next = writer.next_index(path);
+                check_anchor(path, next, anchor, held_id(store, path, next)?)?;
                 let bytes = self.config.batch_bytes;
                 write_page(store, writer, derive, &mut WriteBatch::new(), lines, bytes).map(Some)
             }
@@ -286,8 +316,20 @@ impl Follower {
         ahead.push_back((first, n, spawn(first, n)));
         let mut batch = WriteBatch::new();
         let mut behind = derive.overlaps_writes().then(WriteBehind::default);
+        // The id held at the next page's `start - 1`: the index's last, then each page's last.
+        let mut held = held_id(store, path, first)?;
         while let Some((start, _, mut fetch)) = ahead.pop_front() {
-            let page = match fetch.join(path).await.and_then(|page| page) {
+            let page = fetch
+                .join(path)
+                .await
+                .and_then(|page| page)
+                .and_then(|page| match page {
+                    Page::Fewer(why) => Err(IndexError::Diverged { path, message: why }),
+                    Page::Containers { anchor, lines } => check_anchor(path, start, anchor, held)
+                        .map(|()| Page::Containers { anchor, lines }),
+                    other => Ok(other),
+                });
+            let page = match page {
                 Ok(page) => page,
                 Err(e) => {
                     // The finished batch is whole: write it before giving up.
@@ -303,10 +345,11 @@ impl Follower {
                     progress.served = false;
                     break;
                 }
-                Page::CaughtUp => break,
-                Page::Containers(lines) if lines.is_empty() => break,
-                Page::Containers(lines) => lines,
+                Page::CaughtUp | Page::Fewer(_) => break,
+                Page::Containers { lines, .. } if lines.is_empty() => break,
+                Page::Containers { lines, .. } => lines,
             };
+            held = lines.last().map(|l| l.line.record.id);
             sizer.observe(
                 lines.len(),
                 lines.iter().map(|l| l.line.record.bytes.len()).sum(),
@@ -386,8 +429,14 @@ impl Follower {
         Ok(out)
     }
 
-    /// Syncs, then polls every `poll_interval`, until `shutdown` completes. Failures after all
-    /// retries are logged and retried at the next poll (the upstream may come back).
+    /// Syncs, then polls every `poll_interval`, until `shutdown` completes, keeping
+    /// [`Follower::status`] current: the upstream's head per path (asked with
+    /// `index.getLastAccepted` before each round), our position after each batch, failed calls,
+    /// retries and refused pages. A round that fails after its retries (the upstream down,
+    /// failing, or sending pages that fail verification) is logged and tried again at the next
+    /// poll (the upstream may come back). Before each round the upstream must agree with what is
+    /// held here (its last container per path); while it does not, nothing is written and the
+    /// status says why. Only a local failure (the store, a derive hook) ends the loop.
     pub async fn run<D, S>(
         &self,
         store: &Store,
@@ -399,24 +448,7 @@ impl Follower {
         D: Derive,
         S: Future<Output = ()>,
     {
-        self.run_observed(store, writer, derive, &FollowStatus::new(), shutdown)
-            .await
-    }
-
-    /// [`Follower::run`], keeping `status` up to date: the upstream's head per path (asked with
-    /// `index.getLastAccepted` before each sync), our position after each batch, and failures.
-    pub async fn run_observed<D, S>(
-        &self,
-        store: &Store,
-        writer: &mut IndexWriter,
-        derive: &mut D,
-        status: &FollowStatus,
-        shutdown: S,
-    ) -> Result<(), IndexError>
-    where
-        D: Derive,
-        S: Future<Output = ()>,
-    {
+        let status = &*self.status;
         tokio::pin!(shutdown);
         for (path, _) in &self.clients {
             status.set_local(*path, writer.next_index(*path));
@@ -425,7 +457,7 @@ impl Follower {
             let started = std::time::Instant::now();
             let mut far_behind = false;
             let round = async {
-                self.heads(status).await?;
+                self.heads().await?;
                 far_behind = status
                     .snapshot()
                     .paths
@@ -450,6 +482,9 @@ impl Follower {
                 () = &mut shutdown => return Ok(()),
                 r = round => match r {
                     Ok(progress) => {
+                        if status.set_diverged(None) {
+                            tracing::warn!("the upstream agrees with the index again; following");
+                        }
                         for p in progress.iter().filter(|p| !p.served) {
                             status.remove_path(p.path);
                         }
@@ -458,7 +493,18 @@ impl Follower {
                             log_catch_up(&progress, started.elapsed());
                         }
                     }
-                    Err(e @ IndexError::Unavailable { .. }) => {
+                    Err(IndexError::Diverged { message: why, .. }) => {
+                        if status.set_diverged(Some(why.clone())) {
+                            tracing::error!(
+                                reason = %why,
+                                "the upstream diverged from the index: not following until it agrees"
+                            );
+                        }
+                    }
+                    Err(e @ (IndexError::Unavailable { .. }
+                    | IndexError::Upstream { .. }
+                    | IndexError::Container(_)
+                    | IndexError::IndexMismatch { .. })) => {
                         tracing::warn!(error = %e, "upstream unavailable");
                         status.failed(&e.to_string());
                     }
@@ -476,8 +522,8 @@ impl Follower {
     }
 
     /// Asks the upstream how many containers each path has accepted (`index.getLastAccepted`),
-    /// with the same retries as a page fetch.
-    async fn heads(&self, status: &FollowStatus) -> Result<(), IndexError> {
+    /// with the same retries as a page fetch; records each served path's head in the status.
+    async fn heads(&self) -> Result<(), IndexError> {
         #[derive(Serialize)]
         struct Args {
             encoding: &'static str,
@@ -485,18 +531,19 @@ impl Follower {
         for (path, client) in &self.clients {
             let path = *path;
             // `Some(containers accepted)`, or `None` when the upstream does not serve the path.
-            let head = with_retries(&self.config, path, || async move {
+            let head = with_retries(&self.config, &self.status, path, || async move {
                 match client
                     .call::<_, Value>("index.getLastAccepted", Args { encoding: "hex" })
                     .await
                 {
-                    Ok(v) => Attempt::Done(
-                        v.get("index")
-                            .and_then(Value::as_str)
-                            .and_then(|s| s.parse::<u64>().ok())
-                            .map(|i| Some(i.saturating_add(1)))
-                            .ok_or_else(|| bad(path, "getLastAccepted: no decimal `index`")),
-                    ),
+                    Ok(v) => match v
+                        .get("index")
+                        .and_then(Value::as_str)
+                        .and_then(|s| s.parse::<u64>().ok())
+                    {
+                        Some(i) => Attempt::Done(Ok(Some(i.saturating_add(1)))),
+                        None => Attempt::Refuse("getLastAccepted: no decimal `index`".into()),
+                    },
                     Err(ClientError::Rpc { message, .. })
                         if message == "no containers have been accepted" =>
                     {
@@ -508,11 +555,48 @@ impl Follower {
             })
             .await?;
             if let Some(accepted) = head {
-                status.set_upstream(path, accepted);
+                self.status.set_upstream(path, accepted);
             }
         }
         Ok(())
     }
+}
+
+/// The id the index holds at `next - 1` on `path` (`None` when `next` is 0).
+fn held_id(store: &Store, path: IndexPath, next: u64) -> Result<Option<Id>, IndexError> {
+    let Some(last) = next.checked_sub(1) else {
+        return Ok(None);
+    };
+    match IndexReader::new(store, path).by_index(last)? {
+        Some(c) => Ok(Some(c.id)),
+        None => Err(IndexError::Corrupt(format!(
+            "{path}: no container at index {last} below the next index {next}"
+        ))),
+    }
+}
+
+/// Whether the upstream's container at `start - 1` (`anchor`) is the one held there: if not,
+/// the upstream holds another chain (or was rewound and accepted others), and nothing of the
+/// page may be written.
+fn check_anchor(
+    path: IndexPath,
+    start: u64,
+    anchor: Option<Id>,
+    held: Option<Id>,
+) -> Result<(), IndexError> {
+    if anchor == held {
+        return Ok(());
+    }
+    let show = |id: Option<Id>| id.map_or_else(|| "nothing".to_owned(), |id| id.to_string());
+    Err(IndexError::Diverged {
+        path,
+        message: format!(
+            "{path}: the upstream's container at index {} is {}, the index holds {}",
+            start.saturating_sub(1),
+            show(anchor),
+            show(held)
+        ),
+    })
 }
 
 /// One line when a round that started far behind the upstream has caught up (and, when writing
@@ -538,12 +622,41 @@ enum Attempt<T> {
     Done(Result<T, IndexError>),
     /// A failure worth retrying, and why.
     Retry(String),
+    /// An answer that failed verification: refused (nothing of it is written), logged with
+    /// its reason and retried like a failure.
+    Refuse(String),
 }
 
-/// Runs `attempt` until it is done, retrying what it says is retryable with exponential
-/// backoff, at most `max_attempts` times; then the path is `Unavailable`.
+/// The pauses between attempts: `retry_initial`, doubled after each failure, at most
+/// `retry_max`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Backoff {
+    next: Duration,
+    max: Duration,
+}
+
+impl Backoff {
+    pub(crate) fn new(config: &FollowConfig) -> Self {
+        Self {
+            next: config.retry_initial.min(config.retry_max),
+            max: config.retry_max,
+        }
+    }
+
+    /// The pause before the next attempt.
+    pub(crate) fn pause(&mut self) -> Duration {
+        let now = self.next;
+        self.next = self.next.saturating_mul(2).min(self.max);
+        now
+    }
+}
+
+/// Runs `attempt` until it is done, retrying what it says is retryable (or refused) with
+/// exponential backoff, at most `max_attempts` times; then the path is `Unavailable`. Every
+/// failed attempt and refusal is recorded in `status`.
 async fn with_retries<T, F, Fut>(
     config: &FollowConfig,
+    status: &FollowStatus,
     path: IndexPath,
     mut attempt: F,
 ) -> Result<T, IndexError>
@@ -551,15 +664,27 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Attempt<T>>,
 {
-    let mut delay = config.retry_initial;
+    let mut backoff = Backoff::new(config);
     let mut attempts = 0u32;
     loop {
         attempts += 1;
+        let last = attempts >= config.max_attempts.max(1);
         let err = match attempt().await {
-            Attempt::Done(r) => return r,
-            Attempt::Retry(err) => err,
+            Attempt::Done(r) => {
+                status.call_succeeded();
+                return r;
+            }
+            Attempt::Retry(err) => {
+                status.call_failed(&err, !last);
+                err
+            }
+            Attempt::Refuse(reason) => {
+                tracing::warn!(%path, attempts, reason = %reason, "refused a page from the upstream");
+                status.page_refused(&reason);
+                format!("refused a page: {reason}")
+            }
         };
-        if attempts >= config.max_attempts.max(1) {
+        if last {
             return Err(IndexError::Unavailable {
                 path,
                 attempts,
@@ -567,8 +692,7 @@ where
             });
         }
         tracing::warn!(%path, attempts, error = %err, "upstream call failed; retrying");
-        tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(config.retry_max);
+        tokio::time::sleep(backoff.pause()).await;
     }
 }
 
@@ -578,9 +702,10 @@ impl PageFetcher {
         self.config.batch.clamp(1, crate::MAX_FETCHED_BY_RANGE)
     }
 
-    /// Fetches the page starting at `start` (with retries), then verifies and prepares its
-    /// containers on the blocking pool (hex decoding, hashing and the hook's decoding are most
-    /// of a page's CPU).
+    /// Fetches the page starting at `start` (asked from `start - 1`, the anchor: see [`Page`]),
+    /// then verifies and prepares its containers on the blocking pool (hex decoding, hashing
+    /// and the hook's decoding are most of a page's CPU). A failed call is retried, and so is a
+    /// page that fails verification (it is refused: nothing of it is written).
     async fn page<P: Prepare>(
         &self,
         start: u64,
@@ -589,50 +714,80 @@ impl PageFetcher {
         let path = self.path;
         let client = &self.client;
         let n = n.clamp(1, self.page_size());
-        let answer = with_retries(&self.config, path, || async move {
+        // With the anchor, one more container, within the API's limit.
+        let (from, asked) = match start.checked_sub(1) {
+            Some(from) => (from, (n + 1).min(crate::MAX_FETCHED_BY_RANGE)),
+            None => (0, n),
+        };
+        with_retries(&self.config, &self.status, path, || async move {
             let args = RangeArgs {
-                start_index: JsonU64(start),
-                num_to_fetch: JsonU64(n),
+                start_index: JsonU64(from),
+                num_to_fetch: JsonU64(asked),
                 encoding: "hex",
             };
-            match client.call_raw("index.getContainerRange", args).await {
-                Ok(v) => Attempt::Done(Ok(Page::Containers(v))),
+            let value = match client.call_raw("index.getContainerRange", args).await {
+                Ok(v) => v,
                 Err(ClientError::Rpc { message, .. })
                     if message == "no containers have been accepted"
                         || message.starts_with("start index (") =>
                 {
-                    Attempt::Done(Ok(Page::CaughtUp))
+                    // Nothing at `from`: caught up from 0, or fewer than the index holds.
+                    return Attempt::Done(Ok(if start == 0 {
+                        Page::CaughtUp
+                    } else {
+                        Page::Fewer(fewer(path, start, &message))
+                    }));
                 }
-                Err(ClientError::Status { status: 404, .. }) => Attempt::Done(Ok(Page::NotServed)),
-                Err(e) => Attempt::Retry(e.to_string()),
-            }
-        })
-        .await?;
-        let value = match answer {
-            Page::Containers(v) => v,
-            Page::CaughtUp => return Ok(Page::CaughtUp),
-            Page::NotServed => return Ok(Page::NotServed),
-        };
-        // The answer's JSON is parsed here too, not on the async worker: pages then parse in
-        // parallel instead of one after the other on the one worker the writer leaves free.
-        tokio::task::spawn_blocking(move || {
-            parse_range_text(path, value.json(), start).map(|containers| {
-                Page::Containers(
-                    containers
-                        .into_iter()
+                Err(ClientError::Status { status: 404, .. }) => {
+                    return Attempt::Done(Ok(Page::NotServed));
+                }
+                Err(e) => return Attempt::Retry(e.to_string()),
+            };
+            // The answer's JSON is parsed here too, not on the async worker: pages then parse
+            // in parallel instead of one after the other on the one worker the writer leaves
+            // free.
+            let parsed = tokio::task::spawn_blocking(move || {
+                parse_range_text(path, value.json(), from).map(|containers| {
+                    let mut containers = containers.into_iter();
+                    let anchor = if start > 0 {
+                        containers.next().map(|c| c.record.id)
+                    } else {
+                        None
+                    };
+                    let lines = containers
                         .map(|c| {
                             PreparedLine::new(ContainerLine {
                                 record: c.record,
                                 index: Some(c.index),
                             })
                         })
-                        .collect(),
-                )
+                        .collect();
+                    (anchor, lines)
+                })
             })
+            .await;
+            match parsed {
+                // An empty answer from `from`: nothing to check the index against, nor to add.
+                Ok(Ok((None, _))) if start > 0 => Attempt::Done(Ok(Page::CaughtUp)),
+                Ok(Ok((anchor, lines))) => Attempt::Done(Ok(Page::Containers { anchor, lines })),
+                Ok(Err(e)) => Attempt::Refuse(e.to_string()),
+                Err(e) => Attempt::Done(Err(bad(path, format!("page parse task: {e}")))),
+            }
         })
         .await
-        .map_err(|e| bad(path, format!("page parse task: {e}")))?
     }
+}
+
+/// Why an upstream that has nothing at `start - 1` is behind the index: from its error
+/// (`start index (S) > last accepted index (L)`, or none accepted).
+fn fewer(path: IndexPath, start: u64, message: &str) -> String {
+    let accepted = message
+        .split("last accepted index (")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|l| l.parse::<u64>().ok())
+        .map_or(0, |l| l.saturating_add(1));
+    format!("{path}: the upstream has accepted {accepted} containers, {start} are held here")
 }
 
 /// An upstream answer that is not what the index API returns.
@@ -640,5 +795,31 @@ pub(crate) fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {
     IndexError::Upstream {
         path,
         message: message.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_the_first_pause_up_to_the_bound() {
+        let config = FollowConfig {
+            retry_initial: Duration::from_millis(200),
+            retry_max: Duration::from_millis(1000),
+            ..FollowConfig::default()
+        };
+        let mut b = Backoff::new(&config);
+        let pauses: Vec<u64> = (0..6).map(|_| b.pause().as_millis() as u64).collect();
+        assert_eq!(pauses, [200, 400, 800, 1000, 1000, 1000]);
+        // A bound below the first pause bounds it too.
+        let mut b = Backoff::new(&FollowConfig {
+            retry_max: Duration::from_millis(50),
+            ..config
+        });
+        assert_eq!(
+            (b.pause(), b.pause()),
+            (Duration::from_millis(50), Duration::from_millis(50))
+        );
     }
 }

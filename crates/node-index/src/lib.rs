@@ -20,6 +20,7 @@ mod follower;
 mod import;
 mod ingest;
 mod live;
+mod metrics;
 mod range_wire;
 mod reader;
 mod status;
@@ -34,6 +35,7 @@ pub use ingest::{
     ingest_prepared,
 };
 pub use live::{LiveStats, run_live};
+pub use metrics::{FollowMetrics, follow_metrics_text};
 pub use range_wire::parse_range_result;
 pub use reader::{ContainerIndex, IndexReader, IndexedContainer};
 pub use status::{FollowSnapshot, FollowStatus, PathLag};

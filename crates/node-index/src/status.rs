@@ -28,7 +28,7 @@ impl PathLag {
 /// A consistent copy of a [`FollowStatus`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FollowSnapshot {
-    /// Whether the last call to the upstream succeeded.
+    /// Whether the last call to the upstream succeeded (a refused page counts as a failure).
     pub upstream_up: bool,
     /// Failed syncs since the last success.
     pub consecutive_failures: u32,
@@ -38,12 +38,40 @@ pub struct FollowSnapshot {
     pub since_caught_up: Option<Duration>,
     /// Per served path.
     pub paths: Vec<PathLag>,
+    /// Failed calls to the upstream that were retried after a pause, since the start.
+    pub retries: u64,
+    /// Pages refused because they failed verification (checksum, id, index continuity, shape),
+    /// since the start.
+    pub refused_pages: u64,
+    /// Why the upstream disagrees with what is held here (it has fewer containers, or another
+    /// container at an index we hold), while it does: nothing is written meanwhile.
+    pub diverged: Option<String>,
 }
 
 impl FollowSnapshot {
     /// Containers behind the upstream, over every path.
     pub fn behind(&self) -> u64 {
         self.paths.iter().map(PathLag::behind).sum()
+    }
+
+    /// Why the index is not ready to serve as a mirror of the upstream, or `None`: diverged, the
+    /// upstream failing (each failed call, not only a failed round), never caught up, or more
+    /// than `tolerance` containers behind. The lag is part of every message.
+    pub fn problem(&self, tolerance: u64) -> Option<String> {
+        let behind = self.behind();
+        if let Some(why) = &self.diverged {
+            return Some(format!("upstream diverged, not following: {why}"));
+        }
+        if !self.upstream_up {
+            return Some(match &self.last_error {
+                Some(e) => format!("upstream unavailable ({behind} containers behind): {e}"),
+                None => "upstream not reached yet".to_owned(),
+            });
+        }
+        if self.since_caught_up.is_none() {
+            return Some(format!("catching up: {behind} containers behind"));
+        }
+        (behind > tolerance).then(|| format!("behind the upstream: {behind} containers behind"))
     }
 }
 
@@ -54,6 +82,9 @@ struct Inner {
     last_error: Option<String>,
     caught_up_at: Option<Instant>,
     paths: Vec<PathLag>,
+    retries: u64,
+    refused_pages: u64,
+    diverged: Option<String>,
 }
 
 /// Shared, updated by the follower and read by anyone (a `Mutex` held only to copy a few words).
@@ -130,7 +161,43 @@ impl FollowStatus {
         });
     }
 
-    /// A call failed after its retries.
+    /// A call to the upstream answered (whatever comes of its answer).
+    pub fn call_succeeded(&self) {
+        self.with(|i| {
+            i.upstream_up = true;
+            i.last_error = None;
+        });
+    }
+
+    /// One attempt of a call failed (`error`); `retried`: a pause and another attempt follow.
+    pub fn call_failed(&self, error: &str, retried: bool) {
+        self.with(|i| {
+            i.upstream_up = false;
+            i.last_error = Some(error.to_owned());
+            i.retries = i.retries.saturating_add(u64::from(retried));
+        });
+    }
+
+    /// A page failed verification and was refused (nothing of it is written).
+    pub fn page_refused(&self, reason: &str) {
+        self.with(|i| {
+            i.upstream_up = false;
+            i.last_error = Some(format!("refused a page: {reason}"));
+            i.refused_pages = i.refused_pages.saturating_add(1);
+        });
+    }
+
+    /// Records whether the upstream disagrees with the index (`Some(why)`) or agrees (`None`);
+    /// returns whether that changed, so the caller logs each change once.
+    pub fn set_diverged(&self, why: Option<String>) -> bool {
+        self.with(|i| {
+            let changed = i.diverged != why;
+            i.diverged = why;
+            changed
+        })
+    }
+
+    /// A round failed after its retries.
     pub fn failed(&self, error: &str) {
         self.with(|i| {
             i.upstream_up = false;
@@ -147,6 +214,9 @@ impl FollowStatus {
             last_error: i.last_error.clone(),
             since_caught_up: i.caught_up_at.map(|t| t.elapsed()),
             paths: i.paths.clone(),
+            retries: i.retries,
+            refused_pages: i.refused_pages,
+            diverged: i.diverged.clone(),
         })
     }
 }
@@ -182,5 +252,60 @@ mod tests {
         assert_eq!(snap.consecutive_failures, 0);
         s.remove_path(IndexPath::XBlock);
         assert_eq!(s.snapshot().paths.len(), 1);
+    }
+
+    #[test]
+    fn readiness_names_the_lag_while_anything_is_wrong() {
+        let s = FollowStatus::new();
+        assert_eq!(
+            s.snapshot().problem(10).as_deref(),
+            Some("upstream not reached yet")
+        );
+        s.set_local(IndexPath::XTx, 40);
+        s.set_upstream(IndexPath::XTx, 100);
+        assert_eq!(
+            s.snapshot().problem(10).as_deref(),
+            Some("catching up: 60 containers behind")
+        );
+        s.caught_up();
+        assert_eq!(s.snapshot().problem(10), None);
+        // Caught up once, then behind by more than the tolerance: not ready.
+        s.set_upstream(IndexPath::XTx, 51);
+        assert_eq!(
+            s.snapshot().problem(10).as_deref(),
+            Some("behind the upstream: 11 containers behind")
+        );
+        s.set_upstream(IndexPath::XTx, 50);
+        assert_eq!(s.snapshot().problem(10), None);
+        // One failed attempt is enough to say so, with the lag; a success clears it.
+        s.set_upstream(IndexPath::XTx, 45 + 40);
+        s.call_failed("http status 500", true);
+        let snap = s.snapshot();
+        assert_eq!(snap.retries, 1);
+        assert_eq!(
+            snap.problem(10).as_deref(),
+            Some("upstream unavailable (45 containers behind): http status 500")
+        );
+        s.call_succeeded();
+        s.page_refused("bad checksum");
+        let snap = s.snapshot();
+        assert_eq!((snap.retries, snap.refused_pages), (1, 1));
+        assert_eq!(
+            snap.problem(10).as_deref(),
+            Some("upstream unavailable (45 containers behind): refused a page: bad checksum")
+        );
+        // Divergence comes first, and is reported once per change.
+        assert!(s.set_diverged(Some("X/tx: fewer".into())));
+        assert!(!s.set_diverged(Some("X/tx: fewer".into())));
+        assert_eq!(
+            s.snapshot().problem(10).as_deref(),
+            Some("upstream diverged, not following: X/tx: fewer")
+        );
+        assert!(s.set_diverged(None));
+        s.call_succeeded();
+        assert_eq!(
+            s.snapshot().problem(10).as_deref(),
+            Some("behind the upstream: 45 containers behind")
+        );
     }
 }

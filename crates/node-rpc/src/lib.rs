@@ -9,7 +9,10 @@ use snowline_node_index::ContainerIndex;
 use snowline_types::container::IndexPath;
 
 pub mod avm;
+mod follow;
 pub mod index;
+
+pub use follow::follow_routes;
 
 /// Which behaviour to follow where the spec and avalanchego differ
 /// (`reference/spec-vs-real-services.md`, Node RPC table).

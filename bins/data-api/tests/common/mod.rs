@@ -19,6 +19,8 @@ pub struct DataApi {
     child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
+    /// What it has written on stderr so far, a line each.
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Drop for DataApi {
@@ -121,10 +123,12 @@ pub fn start(dir: &Path, args: &[&str]) -> DataApi {
         .spawn()
         .expect("spawn data-api");
     let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    // Drain stderr for the whole life of the child, so it never blocks on a full pipe.
+    let kept = std::sync::Arc::clone(&said);
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
+            kept.lock().unwrap().push(line);
         }
     });
     let stdout = child.stdout.take().expect("stdout");
@@ -132,10 +136,11 @@ pub fn start(dir: &Path, args: &[&str]) -> DataApi {
     let addr = loop {
         let Some(line) = lines.next() else {
             let _ = child.wait();
-            let said: Vec<String> = rx.try_iter().collect();
+            // The drain thread ends with the child's stderr; give it a moment to store the rest.
+            std::thread::sleep(Duration::from_millis(100));
             panic!(
                 "data-api {args:?} exited before listening; stderr:\n{}",
-                said.join("\n")
+                said.lock().unwrap().join("\n")
             );
         };
         let line = line.expect("read stdout");
@@ -144,7 +149,11 @@ pub fn start(dir: &Path, args: &[&str]) -> DataApi {
         }
     };
     std::thread::spawn(move || lines.for_each(drop));
-    DataApi { child, addr }
+    DataApi {
+        child,
+        addr,
+        stderr: said,
+    }
 }
 
 /// `CHAIN-local1…` (CHAIN: `X`, `P` or `C`) of an address on the local network.
@@ -213,6 +222,26 @@ impl DataApi {
     /// `GET path`.
     pub fn get(&self, path: &str) -> Response {
         self.get_with(path, &[])
+    }
+
+    /// The first line written on stderr so far that contains `needle`.
+    pub fn stderr_line(&self, needle: &str) -> Option<String> {
+        self.stderr_lines(needle).into_iter().next()
+    }
+
+    /// Every line written on stderr so far that contains `needle`.
+    pub fn stderr_lines(&self, needle: &str) -> Vec<String> {
+        let lines = self.stderr.lock().unwrap();
+        lines
+            .iter()
+            .filter(|l| l.contains(needle))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether the process is still running.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     /// Polls `f` until it returns true, for at most `secs` seconds.

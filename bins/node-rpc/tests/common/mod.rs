@@ -111,8 +111,27 @@ impl NodeRpc {
 
     /// The first line written on stderr so far that contains `needle`.
     pub fn stderr_line(&self, needle: &str) -> Option<String> {
+        self.stderr_lines(needle).into_iter().next()
+    }
+
+    /// Every line written on stderr so far that contains `needle`.
+    pub fn stderr_lines(&self, needle: &str) -> Vec<String> {
         let lines = self.stderr.lock().unwrap();
-        lines.iter().find(|l| l.contains(needle)).cloned()
+        lines
+            .iter()
+            .filter(|l| l.contains(needle))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether the process is still running.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// `GET path`: status and body.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        request(&self.addr, "GET", path, "")
     }
 
     /// Sends SIGTERM (as Ctrl-C or a service manager would) and waits for the exit.
@@ -138,11 +157,16 @@ impl NodeRpc {
 
 /// A minimal HTTP/1.1 POST with `Connection: close`; returns status and body.
 pub fn post(addr: &str, path: &str, body: &str) -> (u16, String) {
+    request(addr, "POST", path, body)
+}
+
+/// A minimal HTTP/1.1 request with `Connection: close`; returns status and body.
+pub fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(30))).ok();
     write!(
         s,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
