@@ -10,8 +10,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { replay } from "./pchain.mjs";
 
+/** A chain's recording: in fixtures/evm/devnet, or the directory SNOWLINE_EVM_RECORDINGS names. */
 export const recordingPath = (chainId) =>
-  join(dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "evm", "devnet", `${chainId}.jsonl`);
+  join(
+    process.env.SNOWLINE_EVM_RECORDINGS ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "evm", "devnet"),
+    `${chainId}.jsonl`,
+  );
 
 // ---------- keccak-256 (Keccak-f[1600], rate 1088 bits, padding 0x01 ... 0x80) ----------
 const M64 = (1n << 64n) - 1n;

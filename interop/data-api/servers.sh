@@ -1,6 +1,7 @@
 # Shared by schemathesis.sh and run.sh (sourced, not run): builds node-rpc, data-api and
 # evm-replay, serves the seed-1 devnet with node-rpc and the two recorded EVM chains
-# (fixtures/evm/devnet/43112.jsonl, the C-Chain, and 99999.jsonl, the devnet's L1) each with an
+# (fixtures/evm/devnet/43112.jsonl, the C-Chain, and 99999.jsonl, the devnet's L1; another
+# directory of recordings of both with SNOWLINE_EVM_RECORDINGS, e.g. fixtures/evm/icm) each with an
 # evm-replay, starts data-api following node-rpc and indexing both EVM chains (--evm-config, a
 # sources file evm_sources.mjs writes), waits until it has caught up with all three (/readyz 200
 # and the evm-43112 and evm-99999 checks up), and creates an admin API key.
@@ -52,10 +53,10 @@ start_servers() {
     's/^node-rpc: listening on \(http:\/\/[0-9.:]*\).*/\1/p')"
   echo "node-rpc at $NODE_URL"
 
-  local chain pid url urls=()
+  local chain pid url urls=() recordings="${SNOWLINE_EVM_RECORDINGS:-$root/fixtures/evm/devnet}"
   EVM_URLS=""
   for chain in 43112 99999; do
-    "$bindir/evm-replay" "$root/fixtures/evm/devnet/$chain.jsonl" --listen 127.0.0.1:0 \
+    "$bindir/evm-replay" "$recordings/$chain.jsonl" --listen 127.0.0.1:0 \
       >"$WORK/evm-$chain.log" 2>&1 &
     pid=$!
     evm_pids+=("$pid")

@@ -1,7 +1,7 @@
 """Summarises a schemathesis NDJSON report: per operation, the test cases sent, the HTTP statuses
 answered, how many 2xx answers carried data (a non-empty list somewhere in the body or, for
 the EVM records that hold no list, a block with transactions, `txCount` > 0, or a native balance
-other than 0), and the checks run (passed / failed). The totals are what docs/interop.md quotes.
+other than 0; for the metrics' rolling windows, a `result` holding a number other than 0), and the checks run (passed / failed). The totals are what docs/interop.md quotes.
 
     python3 st_summary.py REPORT.ndjson LABEL [--need-2xx SUFFIX ...] [--need-data SUFFIX ...]
 
@@ -9,7 +9,7 @@ Exits 1 if the report holds no test case (a run that tested nothing must not pas
 operation whose label (`GET /v1/...`) ends with a `--need-2xx` SUFFIX answered 2xx, or if none
 ending with a `--need-data` SUFFIX answered 2xx with data: a pass that never reaches the data
 proves little about its shape. `SUFFIX@TEXT` counts only requests whose URL holds TEXT (e.g.
-`/balances@p-chain`).
+`/balances@p-chain`), `SUFFIX@TEXT|OTHER` those whose URL holds either.
 """
 
 import base64
@@ -29,7 +29,8 @@ def has_list(value) -> bool:
 
 def has_data(body) -> bool:
     """Whether an answer carries data: a non-empty list anywhere, or, for the EVM records that
-    hold none, a block with transactions (`txCount` > 0) or a native balance other than 0."""
+    hold none, a block with transactions (`txCount` > 0) or a native balance other than 0, or
+    (metrics-api's rolling windows) a `result` object holding a number other than 0."""
     if has_list(body):
         return True
     if not isinstance(body, dict):
@@ -37,7 +38,11 @@ def has_data(body) -> bool:
     if isinstance(body.get("txCount"), int) and body["txCount"] > 0:
         return True
     native = body.get("nativeTokenBalance")
-    return isinstance(native, dict) and native.get("balance") not in (None, "", "0")
+    if isinstance(native, dict) and native.get("balance") not in (None, "", "0"):
+        return True
+    result = body.get("result")
+    return isinstance(result, dict) and any(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v != 0 for v in result.values())
 
 
 def body_json(response: dict):
@@ -108,7 +113,9 @@ def main() -> int:
         return sum(n for c, n in statuses[op].items() if isinstance(c, int) and 200 <= c < 300)
 
     def data_at(op: str, text: str | None) -> int:
-        return with_data[op] if text is None else sum(text in u for u in data_urls[op])
+        if text is None:
+            return with_data[op]
+        return sum(any(t in u for t in text.split("|")) for u in data_urls[op])
 
     for flag, count, what in (("--need-2xx", lambda op, _: two_xx(op), "2xx answer"),
                               ("--need-data", data_at, "2xx answer with data")):

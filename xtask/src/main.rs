@@ -53,6 +53,9 @@ commands:
                    drive data-api with the official SDK (@avalanche-sdk/chainkit; needs npm) and
                    fuzz it against the real OpenAPI with schemathesis (needs python3); both by
                    default, under the --compat profiles spec and glacier unless named
+  interop metrics-api [schemathesis]
+                   fuzz metrics-api over data-api's index against the real metrics OpenAPI
+                   (v2 and the legacy avg_tps) with schemathesis (needs python3, node)
 ";
 
 fn main() -> ExitCode {

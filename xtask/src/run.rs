@@ -76,7 +76,8 @@ pub fn bench(args: &[String]) -> Result<(), String> {
 /// driven by the real npm clients; `interop data-api [sdk|schemathesis [PROFILE...]]` drives
 /// data-api with the official SDK (`interop/data-api/run.sh`) and fuzzes it against the real
 /// OpenAPI (`interop/data-api/schemathesis.sh`), both when neither is named, under the data-api
-/// `--compat` profiles named (default: spec and glacier).
+/// `--compat` profiles named (default: spec and glacier); `interop metrics-api [schemathesis]`
+/// fuzzes metrics-api against the real metrics OpenAPI (`interop/metrics-api/schemathesis.sh`).
 pub fn interop(args: &[String]) -> Result<(), String> {
     if args.first().map(String::as_str) == Some("data-api") {
         let which = args.get(1).map(String::as_str);
@@ -108,6 +109,14 @@ pub fn interop(args: &[String]) -> Result<(), String> {
             Ok(())
         } else {
             Err(failed.join("; "))
+        };
+    }
+    if args.first().map(String::as_str) == Some("metrics-api") {
+        return match args.get(1).map(String::as_str) {
+            None | Some("schemathesis") if args.len() <= 2 => {
+                status(&mut cmd(&["bash", "interop/metrics-api/schemathesis.sh"]))
+            }
+            _ => Err("usage: cargo xtask interop metrics-api [schemathesis]".into()),
         };
     }
     let mut argv = vec!["bash", "interop/run.sh"];

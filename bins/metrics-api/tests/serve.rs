@@ -2,7 +2,7 @@
 //! 43112 recording moved in time across days, weeks and a month; the 99999 one as recorded),
 //! opened as a secondary: every metric at every interval over HTTP, page by page, equals
 //! `snowline_evm_devnet::metrics_model`; rolling windows equal the room's; the spec's avg_tps in
-//! both forms; the error shapes (message arrays, 400/404/429); tokens surviving a restart; new
+//! both forms, of a chain and of the aggregates; the error shapes (message arrays, 400/404/429); tokens surviving a restart; new
 //! blocks seen after catch-up.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -211,6 +211,7 @@ fn every_metric_over_http_equals_the_recordings() {
         ("/v2/chains/43112/metrics/txCount?pageToken=f00", 400),
         ("/v2/chains/43113/metrics/txCount", 404),
         ("/v1/avg_tps/5", 404),
+        ("/v1/avg_tps/mainnet", 404),
         ("/v2/chains/5", 404),
     ] {
         let (got, v) = api.get(path);
@@ -254,6 +255,16 @@ fn every_metric_over_http_equals_the_recordings() {
                     }
                 };
                 assert!(ok, "{path}: {g} vs {w:?}");
+            }
+            if metric == snowline_chain_metrics::Metric::AvgTps {
+                // The legacy OpenAPI's avg_tps takes the aggregates too (both forms).
+                let (status, v1) = api.get(&format!("/v1/avg_tps/{target}"));
+                assert_eq!(status, 200, "{target}: {v1}");
+                let first_page = json!(got[..got.len().min(100)]);
+                assert_eq!(v1["results"], first_page, "{target}");
+                assert_eq!(v1["lastRun"], json!(want.last_run), "{target}");
+                let (_, legacy) = api.get(&format!("/v1/avg_tps/{target}?from=0"));
+                assert_eq!(legacy["results"], first_page, "{target}");
             }
             if !snowline_chain_metrics::windows_of(metric).is_empty() {
                 let path = format!("/v2/chains/{target}/rollingWindowMetrics/{}", metric.name());

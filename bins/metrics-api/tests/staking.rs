@@ -12,8 +12,16 @@ mod common;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use snowline_chain_evm::parse::Block;
+use snowline_chain_metrics::ChainMetrics;
 use snowline_chain_p::pages::{PChainPages, StakingFigures, StakingQuery};
+use snowline_devnet::{Devnet, DevnetConfig};
+use snowline_node_index::derive::write_batch;
+use snowline_store::WriteBatch;
 use snowline_types::Id;
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::evm::{Address, B256};
+use snowline_types::platformvm::{UnsignedTx, parse_block};
 
 use common::pchain::{index_devnet, start};
 
@@ -126,4 +134,95 @@ fn staking_metrics_over_http_equal_the_p_chain_reads() {
         "/v2/networks/local/metrics/delegatorCount?pageSize=1&pageToken={token}"
     ));
     assert_eq!(status, 400, "{v}");
+}
+
+/// The small devnet's P-Chain blocks.
+fn p_blocks() -> Vec<ContainerRecord> {
+    let devnet = Devnet::generate(DevnetConfig::small()).unwrap();
+    devnet
+        .map(|r| r.unwrap())
+        .filter(|r| r.path == IndexPath::PBlock)
+        .collect()
+}
+
+/// The `CreateChainTx`s whose genesis names EVM chain `evm_chain_id` in `blocks`: (blockchain
+/// id, subnet id), read with snowline-types' P-Chain block parser.
+fn created_chains(blocks: &[ContainerRecord], evm_chain_id: u64) -> Vec<(Id, Id)> {
+    let mut out = Vec::new();
+    for record in blocks {
+        let block = parse_block(&record.bytes).unwrap().block;
+        for (tx, id) in block.block.txs().into_iter().zip(&block.tx_ids) {
+            if let UnsignedTx::CreateChainTx(c) = &tx.unsigned {
+                let genesis: Value = serde_json::from_slice(&c.genesis_data).unwrap_or_default();
+                if genesis["config"]["chainId"] == json!(evm_chain_id) {
+                    out.push((*id, c.subnet_id));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The OpenAPI's `Chain` requires `subnetId`: an L1 a sources file describes by its blockchain
+/// id only gets the subnet its `CreateChainTx` names, from the P-Chain index.
+#[test]
+fn a_chain_listed_without_its_subnet_gets_the_p_chain_s() {
+    const L1: u64 = 99_999;
+    let created = created_chains(&p_blocks(), L1);
+    assert_eq!(created.len(), 1, "one chain {L1} created: {created:?}");
+    let (blockchain, subnet) = created[0];
+    assert_ne!(subnet, Id::default(), "an L1's own subnet");
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = index_devnet(dir.path());
+    // One block of the L1 in the metrics tables: the chain has metrics.
+    let mut metrics = ChainMetrics::open(&store, L1).unwrap();
+    let block = Block {
+        number: 0,
+        hash: B256::with_last_byte(1),
+        parent: B256::ZERO,
+        timestamp: 1_700_000_000,
+        miner: Address::ZERO,
+        gas_limit: 8_000_000,
+        gas_used: 0,
+        base_fee: None,
+        block_gas_cost: None,
+        txs: Vec::new(),
+    };
+    metrics.add(&store, &block).unwrap();
+    write_batch(&store, &mut metrics, &mut WriteBatch::new()).unwrap();
+    drop(store);
+    let sources = dir.path().join("evm.json");
+    let file = json!({"chains": [{
+        "chainId": L1,
+        "rpcUrl": "http://127.0.0.1:1",
+        "network": "local",
+        "chainName": "the l1",
+        "blockchainId": blockchain.to_string(),
+        "networkToken": {"name": "Snow", "symbol": "SNOW", "decimals": 18},
+    }]});
+    std::fs::write(&sources, file.to_string()).unwrap();
+    let api = common::start(
+        dir.path(),
+        &[
+            "--network",
+            "local",
+            "--no-rate-limits",
+            "--evm-config",
+            sources.to_str().unwrap(),
+        ],
+    );
+    let want = json!({
+        "evmChainId": L1,
+        "chainName": "the l1",
+        "blockchainId": blockchain.to_string(),
+        "subnetId": subnet.to_string(),
+        "network": "testnet",
+    });
+    for path in ["/v2/chains/99999", &format!("/v2/chains/{blockchain}")] {
+        let (status, v) = api.get(path);
+        assert_eq!((status, &v), (200, &want), "{path}");
+    }
+    let (status, v) = api.get("/v2/chains");
+    assert_eq!((status, v), (200, json!({"chains": [want]})));
 }

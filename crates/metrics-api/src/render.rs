@@ -126,7 +126,7 @@ pub struct ChainJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blockchain_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub subnet_id: Option<&'a str>,
+    pub subnet_id: Option<String>,
     pub network: &'static str,
 }
 

@@ -177,7 +177,7 @@ fn only_summable(
 }
 
 /// `GET /v1/avg_tps/{chainId}`: the spec's form (`pageToken`), or the legacy one when `from`,
-/// `to` or `startKey` is given.
+/// `to` or `startKey` is given; `chainId` may be an aggregate (`total`, `mainnet`, `testnet`).
 pub fn avg_tps(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let legacy = ["from", "to", "startKey"]
         .iter()
@@ -196,18 +196,23 @@ pub fn avg_tps(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
         (None, None)
     };
     let (from, to) = params::range(Interval::Day, start, end, ("from", "to"))?;
-    let (chain, _) = api.chain(req.required_param("chainId")?)?;
+    // The legacy OpenAPI's `chain` is "numeric chainID, 'testnet', 'mainnet', or 'total'":
+    // `avgTps` is summed over chains.
+    let target = api.target(req.required_param("chainId")?)?;
     let scenario = Scenario {
         form,
-        target: Target::Chain(chain),
         query: SeriesQuery {
-            chain,
+            chain: match target {
+                Target::Chain(id) => id,
+                Target::Aggregate(..) => 0,
+            },
             metric: Metric::AvgTps,
             interval: Interval::Day,
             from,
             to,
             page_size: DEFAULT_PAGE_SIZE,
         },
+        target,
     };
     let (page, next) = scenario.page(api, req.query(token_param), token_param)?;
     let (next_page_token, next_page_start_key) = if legacy { (None, next) } else { (next, None) };
