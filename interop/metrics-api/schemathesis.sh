@@ -32,8 +32,9 @@ source "$mine/../data-api/servers.sh"
 ops='metrics-health-check|metrics-live-check|listChains|getChain|getEvmChainMetrics'
 ops+='|getEvmChainRollingWindowMetrics|getStakingMetrics|getICMTimeseries|getICMSummary'
 ops+='|getTotalL1ValidatorMetrics|getMetricsByValidationId|getMetricsByNodeId|getMetricsBySubnetId'
+ops+='|getValidatorsByDateRange'
 # Those with a `network` parameter (pass 2).
-network_ops='getStakingMetrics|getICMTimeseries|getICMSummary'
+network_ops='getStakingMetrics|getICMTimeseries|getICMSummary|getValidatorsByDateRange'
 # metrics-api-legacy-v1.json's operations served (pass 3).
 legacy_ops='getAvgTps|health-check-v1|health-check-v2'
 
@@ -143,6 +144,7 @@ run_pass local "$values/local.toml" "$values/openapi-local.json" "$network_ops"
 "$py" "$summary" "$(ls "$reports"/local/*.ndjson)" "pass 2 (network local)" \
   --need-data '/v2/networks/{network}/metrics/{metric}' \
   '/v2/networks/{network}/metrics/{metric}@subnetId=nanPL' \
+  '/v2/subnets/{subnetId}/validators:getAddresses' \
   /v2/icm/timeseries /v2/icm/summary || status=1
 
 echo "== pass 3: metrics-api-legacy-v1.json's avg_tps and health checks"

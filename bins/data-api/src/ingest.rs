@@ -23,7 +23,9 @@ use snowline_types::network::NetworkInfo;
 /// the EVM metrics' `cm_` tables, derived with the blocks, so an older store lacks them for the
 /// blocks it holds; 9: the ICM messages' `icm_` tables, likewise, and the messenger's logs; 10:
 /// the L1 validators' fee days, paying periods and fee curves, `ph_l1_fee_days` and others,
-/// and the staking metrics' per-day rows, `ph_staking_days`, derived with the P-Chain blocks).
+/// the staking metrics' per-day rows, `ph_staking_days`, and the validators by subnet and
+/// acceptance, `ph_validators_by_subnet` and `ph_validator_spans`, derived with the P-Chain
+/// blocks).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

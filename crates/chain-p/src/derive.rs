@@ -35,7 +35,7 @@ use crate::l1_fee::{FeeConfig, FeeState};
 use crate::l1_usage::L1Usage;
 use crate::rows::{
     BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, Origin, Settled, StakerKind,
-    StakerRow, SubnetRow, TxRow, UtxoRow,
+    StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
 };
 use crate::staking::{starts_at_acceptance, terms};
 use crate::staking_days::StakingDays;
@@ -91,6 +91,7 @@ pub struct PChain {
     meta: PendingRows<PhMeta>,
     balances: PendingRows<PhBalances>,
     proposal: PendingRows<PhPendingProposal>,
+    spans: PendingRows<PhValidatorSpans>,
     usage: L1Usage,
     staking: StakingDays,
     stats: PChainStats,
@@ -170,6 +171,7 @@ impl PChain {
             meta: PendingRows::default(),
             balances: PendingRows::default(),
             proposal: PendingRows::default(),
+            spans: PendingRows::default(),
             usage: L1Usage::default(),
             staking: StakingDays::default(),
             stats: PChainStats::default(),
@@ -928,6 +930,18 @@ impl PChain {
         if t.kind.validates() {
             let key = (t.subnet_id, t.node_id);
             upsert(&mut self.validators, view, key, ev.tx_id)?;
+            let period = ValidatorPeriod {
+                start,
+                end: t.end,
+                reward_owners: t.reward_owners.clone(),
+            };
+            let by_subnet = (t.subnet_id, ev.timestamp, ev.tx_id);
+            batch.put::<PhValidatorsBySubnet>(&by_subnet, &Linear(period));
+            let span = t.end.saturating_sub(ev.timestamp);
+            let (longest, stored) = load(&self.spans, view, &t.subnet_id)?;
+            if longest.is_none_or(|l| l < span) {
+                self.spans.put(t.subnet_id, span, stored);
+            }
         }
         upsert(&mut self.stakers, view, ev.tx_id, Linear(row))?;
         self.stats.stakers += 1;
@@ -1105,6 +1119,15 @@ impl PChain {
             batch.delete::<PhCurrentStakers>(&(row.end, staker_id));
             let time = settled.event.timestamp;
             self.staking.settle(batch, view, staker_id, &row, time)?;
+            if row.kind.validates() && time < row.end {
+                let period = ValidatorPeriod {
+                    start: row.start,
+                    end: time,
+                    reward_owners: row.reward_owners.clone(),
+                };
+                let by_subnet = (row.subnet_id, row.accepted.timestamp, staker_id);
+                batch.put::<PhValidatorsBySubnet>(&by_subnet, &Linear(period));
+            }
             row.settled = Some(settled);
             self.stakers.put(staker_id, Linear(row), stored);
         }
@@ -1311,7 +1334,7 @@ impl PChain {
     }
 
     /// Every generation of unwritten rows, for the batch protocol to drive together.
-    fn parts(&mut self) -> [&mut dyn Staging; 12] {
+    fn parts(&mut self) -> [&mut dyn Staging; 13] {
         [
             &mut self.utxos,
             &mut self.early,
@@ -1323,6 +1346,7 @@ impl PChain {
             &mut self.meta,
             &mut self.balances,
             &mut self.proposal,
+            &mut self.spans,
             &mut self.usage,
             &mut self.staking,
         ]

@@ -382,6 +382,36 @@ impl Decode for StakerRow {
     }
 }
 
+/// A validator's period and reward owners, as the validators-by-date-range read needs them
+/// ([`crate::tables::PhValidatorsBySubnet`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidatorPeriod {
+    /// Start of the validation, Unix seconds.
+    pub start: u64,
+    /// Its stated end, or the removal's time when removed earlier (`RemoveSubnetValidatorTx`).
+    pub end: u64,
+    /// The validation rewards owner's addresses (none for a permissioned subnet validator).
+    pub reward_owners: Vec<ShortId>,
+}
+
+impl Encode for ValidatorPeriod {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.start);
+        w.u64(self.end);
+        self.reward_owners.encode(w);
+    }
+}
+
+impl Decode for ValidatorPeriod {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            start: r.u64()?,
+            end: r.u64()?,
+            reward_owners: Vec::decode(r)?,
+        })
+    }
+}
+
 /// One accepted block as the blocks-by-node listing shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockRow {

@@ -8,7 +8,7 @@ use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
     BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, NotStarted, StakerRow,
-    StakingFigures, SubnetRow, TxRow, UtxoRow,
+    StakingFigures, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
 };
 
 table! {
@@ -61,6 +61,15 @@ table! {
 
     /// `(node, start, staker tx) -> ()`: every staker of a node (validator and delegators).
     pub PhStakersByNode: "ph_stakers_by_node", (NodeId, u64, Id) => ();
+
+    /// `(subnet, staker tx's block time, staker tx) -> ValidatorPeriod`: every validator of each
+    /// subnet (primary network: all zeros), delegators and L1 validators aside, by acceptance.
+    pub PhValidatorsBySubnet: "ph_validators_by_subnet", (Id, u64, Id) => Linear<ValidatorPeriod>;
+
+    /// `subnet -> seconds`: the longest stated period of a validator of the subnet, counted
+    /// from its tx's block time; bounds how far before a range a validator overlapping it can
+    /// have been accepted.
+    pub PhValidatorSpans: "ph_validator_spans" (PointLookup), Id => u64;
 
     /// `(reward owner address, start, staker tx) -> ()`: every staker paying its own reward to
     /// the address.

@@ -16,6 +16,7 @@ mod params;
 mod render;
 mod series;
 mod staking;
+mod validators;
 
 use std::sync::Arc;
 
@@ -28,7 +29,7 @@ type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 /// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
 /// `readiness`.
 pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
-    let endpoints: [(&str, Weight, Handler); 12] = [
+    let endpoints: [(&str, Weight, Handler); 13] = [
         ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
         ("/v2/chains", Weight::FREE, chains::list),
         ("/v2/chains/{chainId}", Weight::FREE, chains::get),
@@ -65,6 +66,11 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
         ),
         ("/v2/icm/timeseries", Weight::SMALL, icm::timeseries),
         ("/v2/icm/summary", Weight::SMALL, icm::summary),
+        (
+            "/v2/subnets/{subnetId}/validators:getAddresses",
+            Weight::LARGE,
+            validators::by_date_range,
+        ),
     ];
     let router = endpoints
         .into_iter()

@@ -13,6 +13,7 @@ mod staking_metrics;
 mod tx;
 mod utxos;
 mod validators;
+mod validators_by_date;
 
 use std::sync::Arc;
 
@@ -29,6 +30,9 @@ pub use scan::Position;
 pub use staking_metrics::{StakingMetricsError, StakingPage, StakingPoint, StakingQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
+pub use validators_by_date::{
+    RangeValidator, ValidatorRangeError, ValidatorRangePage, ValidatorRangeQuery,
+};
 
 use crate::error::PChainError;
 use crate::reader::PReader;
