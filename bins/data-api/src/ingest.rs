@@ -21,7 +21,8 @@ use snowline_types::network::NetworkInfo;
 /// C-Chain's atomic txs from `C/block` join X's and P's atomic memory; 6: the P-Chain's
 /// per-owner sums, `ph_balances` and `ph_unspent_special`; 7: the EVM chains' `ev_` tables; 8:
 /// the EVM metrics' `cm_` tables, derived with the blocks, so an older store lacks them for the
-/// blocks it holds; 9: the ICM messages' `icm_` tables, likewise, and the messenger's logs).
+/// blocks it holds; 9: the ICM messages' `icm_` tables, likewise, and the messenger's logs; 10:
+/// the ICM metrics' counter rows, `icm_counts` and `icm_counted_deliveries`, kept at ingest).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use common::{open, recording};
 use snowline_chain_icm::metrics::IcmLabel;
 use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
+use snowline_chain_metrics::Interval;
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage};
 use snowline_evm_devnet::metrics_model::retime;
 use snowline_store::Store;
@@ -129,13 +130,13 @@ fn expected(model: &IcmModel, q: &IcmCountQuery, bucket: fn(u64) -> u64) -> Vec<
 fn paged(
     metrics: &IcmMetrics,
     q: &IcmCountQuery,
-    bucket: fn(u64) -> u64,
+    interval: Interval,
     size: usize,
 ) -> Vec<IcmCount> {
     let mut out = Vec::new();
     let mut after = None;
     loop {
-        let mut rows = metrics.counts(q, &bucket, after, size + 1).unwrap();
+        let mut rows = metrics.counts(q, interval, after, size + 1).unwrap();
         let more = rows.len() > size;
         rows.truncate(size);
         after = rows.last().map(|c| (c.start, c.label()));
@@ -198,6 +199,7 @@ fn check_all(model: &IcmModel, metrics: &IcmMetrics) {
     ];
     let mut nonempty = 0;
     for (name, bucket) in buckets() {
+        let interval = Interval::from_name(name).unwrap();
         for filter in filters(model) {
             for group in GROUPS {
                 for (from, to) in ranges {
@@ -208,12 +210,12 @@ fn check_all(model: &IcmModel, metrics: &IcmMetrics) {
                         group,
                     };
                     let want = expected(model, &q, bucket);
-                    let got = metrics.counts(&q, &bucket, None, usize::MAX).unwrap();
+                    let got = metrics.counts(&q, interval, None, usize::MAX).unwrap();
                     assert_eq!(got, want, "{name} {q:?}");
                     nonempty += usize::from(!want.is_empty());
                     for size in [1, 2, 3] {
                         assert_eq!(
-                            paged(metrics, &q, bucket, size),
+                            paged(metrics, &q, interval, size),
                             want,
                             "{name} {q:?} by {size}"
                         );
