@@ -366,6 +366,17 @@ async fn counter_rows_do_not_depend_on_batch_sizes_or_the_order_of_the_chains() 
             );
         }
     }
+    // Both chains at once on two threads, one block a batch: the turn orders their writes.
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let tasks = [43112, 99999].map(|chain| {
+        let store = Arc::clone(&store);
+        tokio::spawn(async move { index(&store, chain, 1).await })
+    });
+    for task in tasks {
+        task.await.unwrap();
+    }
+    assert_eq!(summed(&counter_rows(&store)), want, "at once");
     // The chains interleaved, each stopped every fifth block and resumed by new derivers.
     let dir = tempfile::tempdir().unwrap();
     let mut stop = 0;
