@@ -1,10 +1,11 @@
 //! A data-api store holding ICM messages between two synthetic EVM chains (the C-Chain 43112
 //! and an L1 99999, one message sent per block, delivered a block later on the other chain),
 //! derived with [`IcmDeriver`] from real v1 event logs into `DIR/index` at the data-api's schema
-//! version, for serving benchmarks (`bench/icm.sh`).
+//! version, for serving benchmarks (`bench/icm.sh`, `bench/icm-metrics.sh`). Blocks are
+//! `SPACING` seconds apart on both chains (a message every `SPACING / 2` s on average).
 //!
 //! ```sh
-//! cargo run --release -p snowline-chain-icm --example synth_icm -- DIR [MESSAGES=100000] [SENDERS=1000]
+//! cargo run --release -p snowline-chain-icm --example synth_icm -- DIR [MESSAGES=100000] [SENDERS=1000] [SPACING=2]
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -55,12 +56,12 @@ fn tx(hash: u64, from: Address, log: MessengerLog) -> Tx {
     }
 }
 
-fn block(n: u64, txs: Vec<Tx>) -> Block {
+fn block(n: u64, spacing: u64, txs: Vec<Tx>) -> Block {
     Block {
         number: n,
         hash: B256::from(U256::from(n)),
         parent: B256::from(U256::from(n.saturating_sub(1))),
-        timestamp: 1_700_000_000 + 2 * n,
+        timestamp: 1_700_000_000 + spacing * n,
         miner: Address::ZERO,
         gas_limit: 15_000_000,
         gas_used: 150_000,
@@ -77,11 +78,15 @@ fn main() {
             .nth(i)
             .map_or(default, |a| a.parse().expect("a number"))
     };
-    let (messages, senders) = (arg(2, 100_000), arg(3, 1_000));
-    let schema = snowline_chain_icm::tables().into_iter().fold(
-        Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
-        Schema::with_spec,
-    );
+    let (messages, senders, spacing) = (arg(2, 100_000), arg(3, 1_000), arg(4, 2));
+    // With the metrics tables (empty), which `metrics-api serve` opens too.
+    let schema = snowline_chain_icm::tables()
+        .into_iter()
+        .chain(snowline_chain_metrics::tables())
+        .fold(
+            Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
+            Schema::with_spec,
+        );
     std::fs::create_dir_all(dir.join("index")).unwrap();
     let store = Store::open(dir.join("index"), &schema).unwrap();
     let start = std::time::Instant::now();
@@ -136,7 +141,7 @@ fn main() {
             ));
         }
         pending = Some((c, m, id));
-        let b = block(n / 2, txs);
+        let b = block(n / 2, spacing, txs);
         hooks[c]
             .block(&store, CHAINS[c].0, &b, &mut batches[c])
             .unwrap();

@@ -3,9 +3,12 @@
 //! Every event's message id is checked against the id rule where the event carries what it
 //! needs (a send, a delivery); an event that fails the rule, or a log that does not decode, is
 //! skipped with a warning: a contract at the messenger's address that is not the messenger
-//! must not stop the chain's indexing.
+//! must not stop the chain's indexing. The metrics' counts are decided when the batch is
+//! finished, holding the [`Turn`] until it is written (see [`IcmDeriver::count`]).
 
 use std::collections::{BTreeMap, HashSet};
+
+use snowline_chain_metrics::Interval;
 
 use snowline_chain_evm::parse::{Block, MessengerLog, Tx};
 use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
@@ -18,13 +21,27 @@ use snowline_types::evm::teleporter::{
     blockchain_id_initialized, decode_teleporter_log, encode_teleporter_message, message_id,
 };
 
+use crate::counts::Shape;
 use crate::rows::{
     ExecutionRow, Fee, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxAt, TxMessage,
 };
 use crate::tables::{
-    IcmByParty, IcmByTx, IcmChains, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived,
-    IcmSent, Word, party, role, side,
+    IcmByParty, IcmByTx, IcmChains, IcmCountedDeliveries, IcmCounts, IcmExecutions, IcmFees,
+    IcmOrder, IcmReceipts, IcmReceived, IcmSent, Word, party, role, side,
 };
+use crate::turn::Turn;
+
+/// A side of a message staged in the batch, to be counted when the batch is finished.
+#[derive(Debug, Clone, Copy)]
+struct Counted {
+    id: Word,
+    /// The side's block time.
+    timestamp: u64,
+    source: Word,
+    destination: Word,
+    /// A send (else a delivery).
+    send: bool,
+}
 
 /// The ICM deriver of one chain.
 #[derive(Debug)]
@@ -40,6 +57,10 @@ pub struct IcmDeriver {
     sealed_sends: HashSet<B256>,
     /// Whether a message without a known blockchain id was already reported.
     warned_no_id: bool,
+    /// First sends and deliveries staged, counted when the batch is finished.
+    counted: Vec<Counted>,
+    /// Held from counting a batch until it is written or dropped.
+    turn: Option<Turn>,
 }
 
 impl IcmDeriver {
@@ -63,6 +84,8 @@ impl IcmDeriver {
             staged_sends: HashSet::new(),
             sealed_sends: HashSet::new(),
             warned_no_id: false,
+            counted: Vec::new(),
+            turn: None,
         })
     }
 
@@ -146,6 +169,13 @@ impl IcmDeriver {
                     return Ok(());
                 }
                 self.staged_sends.insert(id);
+                self.counted.push(Counted {
+                    id: id.0,
+                    timestamp: at.timestamp,
+                    source: this.0,
+                    destination: destination.0,
+                    send: true,
+                });
                 let entry = entry(this, destination, &message);
                 batch.put::<IcmSent>(
                     &id.0,
@@ -172,6 +202,13 @@ impl IcmDeriver {
                 {
                     return Ok(());
                 }
+                self.counted.push(Counted {
+                    id: id.0,
+                    timestamp: at.timestamp,
+                    source: source.0,
+                    destination: this.0,
+                    send: false,
+                });
                 let entry = entry(source, this, &message);
                 batch.put::<IcmReceived>(
                     &id.0,
@@ -344,8 +381,16 @@ impl BlockHook for IcmDeriver {
 }
 
 impl Staging for IcmDeriver {
-    fn finish(&mut self, _batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
-        Ok(())
+    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
+        if self.counted.is_empty() {
+            return Ok(());
+        }
+        // Until this batch is written (`committed`) or dropped (`discard`).
+        if self.turn.is_none() {
+            self.turn = Some(Turn::take());
+        }
+        let counted = std::mem::take(&mut self.counted);
+        Ok(self.count(&counted, batch, view)?)
     }
 
     fn seal(&mut self) {
@@ -355,12 +400,109 @@ impl Staging for IcmDeriver {
 
     fn committed(&mut self) {
         self.sealed_sends.clear();
+        self.turn = None;
     }
 
     fn discard(&mut self) {
         self.staged_sends.clear();
         self.sealed_sends.clear();
+        self.counted.clear();
+        self.turn = None;
         // The id may have been staged in a dropped batch: write it again with the next block.
         self.id_stored = false;
+    }
+}
+
+impl IcmDeriver {
+    /// Counts the batch's first sends and deliveries, holding the turn, in this chain's own
+    /// counter rows. A message counts once: a send at its time, moving the count of a delivery
+    /// counted before it (`icm_counted_deliveries`) to itself; a delivery at its time only when
+    /// its send is not in the store or this batch, nor the delivery counted already. Every
+    /// other chain's batch that counted was written before the turn came here, so the second
+    /// side to be written always sees the first, whichever chain is indexed first.
+    fn count(
+        &mut self,
+        counted: &[Counted],
+        batch: &mut WriteBatch,
+        view: &Store,
+    ) -> Result<(), snowline_store::StoreError> {
+        let (sends, deliveries): (Vec<&Counted>, Vec<&Counted>) =
+            counted.iter().partition(|c| c.send);
+        // (hour, source, destination) -> change.
+        let mut deltas: BTreeMap<(u64, Word, Word), i64> = BTreeMap::new();
+        let mut add = |t: u64, c: &Counted, n: i64| {
+            *deltas
+                .entry((Interval::Hour.start(t), c.source, c.destination))
+                .or_insert(0) += n;
+        };
+        let ids: Vec<Word> = sends.iter().map(|c| c.id).collect();
+        let earlier = view.multi_get::<IcmCountedDeliveries>(&ids)?;
+        for (c, delivered) in sends.iter().zip(earlier) {
+            add(c.timestamp, c, 1);
+            if let Some(t) = delivered {
+                add(t, c, -1);
+            }
+        }
+        let sent_here: HashSet<Word> = ids.into_iter().collect();
+        let ids: Vec<Word> = deliveries.iter().map(|c| c.id).collect();
+        let sent = view.multi_get::<IcmSent>(&ids)?;
+        let before = view.multi_get::<IcmCountedDeliveries>(&ids)?;
+        let mut counted_here = HashSet::new();
+        for ((c, sent), before) in deliveries.iter().zip(sent).zip(before) {
+            if sent.is_some()
+                || before.is_some()
+                || sent_here.contains(&c.id)
+                || !counted_here.insert(c.id)
+            {
+                continue;
+            }
+            add(c.timestamp, c, 1);
+            batch.put::<IcmCountedDeliveries>(&c.id, &c.timestamp);
+        }
+        self.add_counts(&deltas, batch, view)
+    }
+
+    /// Adds `deltas` (by hour, source and destination) to this chain's counter rows of every
+    /// interval and shape. Only this chain writes rows keyed by its id, and its previous batch
+    /// is written, so the store's values are current.
+    fn add_counts(
+        &self,
+        deltas: &BTreeMap<(u64, Word, Word), i64>,
+        batch: &mut WriteBatch,
+        view: &Store,
+    ) -> Result<(), snowline_store::StoreError> {
+        type Key = <IcmCounts as snowline_store::Table>::Key;
+        let mut rows: BTreeMap<Key, i64> = BTreeMap::new();
+        for (&(hour, source, destination), &n) in deltas {
+            if n == 0 {
+                continue;
+            }
+            for interval in Interval::ALL {
+                let start = interval.start(hour);
+                for shape in Shape::all() {
+                    let key = (
+                        shape.code(interval),
+                        shape.fixed(&source, &destination),
+                        start,
+                        shape.grouped(&source, &destination),
+                        self.chain,
+                    );
+                    *rows.entry(key).or_insert(0) += n;
+                }
+            }
+        }
+        let keys: Vec<Key> = rows.keys().copied().collect();
+        let stored = view.multi_get::<IcmCounts>(&keys)?;
+        for ((key, n), old) in rows.iter().zip(stored) {
+            match old.unwrap_or(0).saturating_add(*n) {
+                0 => {
+                    batch.delete::<IcmCounts>(key);
+                }
+                total => {
+                    batch.put::<IcmCounts>(key, &total);
+                }
+            }
+        }
+        Ok(())
     }
 }

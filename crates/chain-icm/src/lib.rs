@@ -3,11 +3,13 @@
 //! each message that happened on that chain ([`tables`](mod@tables), [`rows`]); [`IcmPages`]
 //! joins the sides by message id and lists them newest first. See `docs/icm.md`.
 
+mod counts;
 mod derive;
 pub mod metrics;
 pub mod pages;
 pub mod rows;
 pub mod tables;
+mod turn;
 
 pub use derive::IcmDeriver;
 pub use metrics::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};

@@ -70,4 +70,20 @@ table! {
     /// `EVM chain id -> blockchain id`: each chain's own id, configured or read from its
     /// messenger's `BlockchainIDInitialized`.
     pub IcmChains: "icm_chains" (PointLookup), u64 => Word;
+
+    /// `(interval, shape), fixed ends, bucket start, grouped ends, writer -> messages`: the
+    /// metrics' message counts, kept at ingest (`crate::counts`). `writer` is the EVM chain id
+    /// of the deriver that owns the row; a count is the sum over the few writers.
+    pub IcmCounts: "icm_counts", (CountShape, Pair, u64, Pair, u64) => i64;
+
+    /// `message id -> delivery time`: a delivery counted at its own time (its send was not
+    /// indexed when it was written), written by the destination chain; the send, when it comes,
+    /// moves the count to its own time.
+    pub IcmCountedDeliveries: "icm_counted_deliveries" (PointLookup), Word => u64;
 }
+
+/// An interval's code and a shape (`crate::counts::shape`) in an [`IcmCounts`] key.
+pub type CountShape = [u8; 2];
+
+/// A source and a destination blockchain id, side by side (zeros where the shape has none).
+pub type Pair = [u8; 64];

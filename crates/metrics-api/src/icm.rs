@@ -145,9 +145,8 @@ pub fn timeseries(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
             Some((position, label))
         }
     };
-    let bucket = |t: u64| interval.start(t);
     let mut rows: Vec<IcmCount> = metrics
-        .counts(&q, &bucket, after, page_size + 1)
+        .counts(&q, interval, after, page_size + 1)
         .map_err(|e| ApiError::internal(format!("reading the ICM messages failed: {e}")))?;
     let more = rows.len() > page_size;
     rows.truncate(page_size);
