@@ -17,7 +17,9 @@ use clap::Parser;
 use cli::{Cli, Command};
 
 /// mimalloc: ingestion decodes containers on the blocking pool and frees them on the writer
-/// thread, which glibc's per-thread arenas handle slowly (docs/benchmarks.md).
+/// thread, which glibc's per-thread arenas handle slowly (docs/benchmarks.md). Without the
+/// `mimalloc` feature, the system allocator, which heap profilers see.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -31,6 +33,7 @@ fn import(args: &cli::ImportArgs) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    snowline_cli::bound_glibc_malloc();
     snowline_cli::init_logging("warn");
     let cli = Cli::parse();
     let result = match cli.command {

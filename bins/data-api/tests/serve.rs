@@ -444,3 +444,23 @@ fn a_cap_full_of_idle_connections_still_serves_a_new_client() {
         assert!(matches!(c.read(&mut buf), Ok(0) | Err(_)));
     }
 }
+
+/// The server runs with glibc's malloc bounded for RocksDB: its environment, as the kernel
+/// shows it, holds both settings (the binary re-executed itself with them, same pid).
+#[test]
+fn the_server_runs_with_glibc_malloc_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &[]);
+    let environ = std::fs::read(format!("/proc/{}/environ", api.pid())).unwrap();
+    let vars: Vec<&[u8]> = environ.split(|b| *b == 0).collect();
+    for want in [
+        &b"MALLOC_ARENA_MAX=2"[..],
+        &b"MALLOC_MMAP_THRESHOLD_=131072"[..],
+    ] {
+        assert!(
+            vars.contains(&want),
+            "{} missing from the server's environment",
+            String::from_utf8_lossy(want)
+        );
+    }
+}

@@ -12,6 +12,7 @@ use clap::Parser;
 use cli::{Cli, Command};
 
 fn main() -> ExitCode {
+    snowline_cli::bound_glibc_malloc();
     snowline_cli::init_logging("warn");
     let cli = Cli::parse();
     let result = match cli.command {

@@ -20,6 +20,7 @@ use snowline_node_index::{FollowConfig, Follower, IndexWriter};
 // in docs/benchmarks.md ("Session 5").
 
 fn main() -> ExitCode {
+    snowline_cli::bound_glibc_malloc();
     snowline_cli::init_logging("info");
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,10 +1,12 @@
 //! What Snowline's binaries (`node-rpc`, `data-api`, `metrics-api`) share, so each stays thin
 //! wiring: the common flags, opening the store for a schema, the async runtime and logging,
-//! importing a file of containers with progress shown, and a store's digest.
+//! importing a file of containers with progress shown, a store's digest, and glibc's malloc
+//! bounded for RocksDB.
 
 mod digest;
 mod flags;
 mod import;
+mod malloc;
 mod open;
 
 pub use digest::print_digest;
@@ -12,6 +14,7 @@ pub use flags::{
     DevnetSeed, GenesisSource, HeadLimit, ImportBatch, NetworkArg, UpstreamBatch, UpstreamCalls,
 };
 pub use import::{ImportProgress, import_with_progress};
+pub use malloc::{MALLOC_SETTINGS, bound_glibc_malloc};
 pub use open::{init_logging, open_store, runtime};
 
 /// The schema version of the data-api store (`DATA_DIR/index`): `data-api` writes it, and

@@ -23,6 +23,13 @@ pub struct DataApi {
     stderr: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
+impl DataApi {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for DataApi {
     fn drop(&mut self) {
         let _ = self.child.kill();
