@@ -17,6 +17,8 @@ use std::time::Instant;
 
 /// SIGKILLs per crash suite.
 const KILLS: &str = "20";
+/// The memory part's bound on data-api's peak RSS while following.
+const MEMORY_LIMIT_MIB: u64 = 512;
 
 /// Rounds of the upstream fault sequence (CI runs one).
 const FAULT_ROUNDS: &str = "5";
@@ -71,7 +73,7 @@ fn timed(
 /// Runs the parts named in `args` (all when none) and prints the table; fails if any part did
 /// not hold.
 pub fn run_parts(args: &[String]) -> Result<(), String> {
-    let all = ["crash", "refusals", "load", "schema", "faults"];
+    let all = ["crash", "refusals", "load", "schema", "faults", "memory"];
     let parts: Vec<&str> = if args.is_empty() {
         all.to_vec()
     } else {
@@ -208,11 +210,39 @@ pub fn run_parts(args: &[String]) -> Result<(), String> {
                     (ok, out)
                 },
             )],
-            "schema" => vec![timed(
-                "schema",
-                "schemathesis with the Glacier OpenAPI and the official SDK with strict \
-                 validation against data-api (cargo xtask interop data-api)",
-                || run(&["cargo", "xtask", "interop", "data-api"], &[]),
+            "schema" => vec![
+                timed(
+                    "schema",
+                    "schemathesis with the Glacier OpenAPI and the official SDK with strict \
+                     validation against data-api (cargo xtask interop data-api)",
+                    || run(&["cargo", "xtask", "interop", "data-api"], &[]),
+                ),
+                timed(
+                    "schema",
+                    "schemathesis with the metrics OpenAPI (v2 and legacy v1) against \
+                     metrics-api over the devnet's index (cargo xtask interop metrics-api)",
+                    || run(&["cargo", "xtask", "interop", "metrics-api"], &[]),
+                ),
+            ],
+            "memory" => vec![timed(
+                "memory",
+                format!(
+                    "data-api (release) following a node-rpc of the 1M-tx devnet from an empty \
+                     index until /readyz is 200: peak RSS (VmHWM) under {MEMORY_LIMIT_MIB} MiB \
+                     (bench/data-api.sh, STEPS=history)"
+                ),
+                || {
+                    let (ok, out) = run(&["bench/data-api.sh"], &[("STEPS", "history")]);
+                    let peak = out
+                        .lines()
+                        .find(|l| l.starts_with("data-api follow:"))
+                        .and_then(|l| l.split("peak RSS ").nth(1))
+                        .and_then(|r| r.split(' ').next())
+                        .and_then(|n| n.parse::<u64>().ok());
+                    println!("{out}");
+                    let held = ok && peak.is_some_and(|mib| mib < MEMORY_LIMIT_MIB);
+                    (held, format!("peak RSS {peak:?} MiB\n{out}"))
+                },
             )],
             _ => Vec::new(),
         };

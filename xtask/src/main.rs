@@ -46,8 +46,9 @@ commands:
                    free ports; time N new X blocks (default 300) from acceptance to visibility in
                    data-api's /utxos; print p50/p99/max (docs/benchmarks.md, Freshness)
   harden [PART...] the hardening suite (crash: 20 SIGKILLs per service, every table compared;
-                   refusals; load: 10,000 idle and 500 slowloris connections; schema; faults:
-                   upstream faults in 5 rounds): prints the table of docs/reliability.md
+                   refusals; load: 10,000 idle and 500 slowloris connections; schema: data-api
+                   and metrics-api; faults: upstream faults in 5 rounds; memory: data-api's peak
+                   RSS following the 1M-tx devnet): prints the table of docs/reliability.md
   interop          drive node-rpc with the real npm clients (avalanche 3, avalanchejs 5; needs npm)
   interop data-api [sdk|schemathesis [PROFILE...]]
                    drive data-api with the official SDK (@avalanche-sdk/chainkit; needs npm) and
