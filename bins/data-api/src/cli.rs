@@ -84,6 +84,10 @@ pub struct ServeArgs {
         default_value = "127.0.0.1:8080"
     )]
     pub listen: SocketAddr,
+    /// Also serve the metrics service (metrics-api's routes) from this process, on this address,
+    /// over this index (docs/metrics-api.md); off unless given.
+    #[arg(long, env = "SNOWLINE_DATA_API_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
     #[command(flatten)]
     pub network: NetworkArg,
     /// An upstream node (AvalancheGo or `node-rpc`) whose X-Chain index API to follow, e.g.

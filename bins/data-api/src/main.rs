@@ -7,6 +7,7 @@ mod cli;
 mod evm;
 mod ingest;
 mod keys;
+mod metrics;
 mod secret;
 mod serve;
 mod warp;

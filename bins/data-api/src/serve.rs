@@ -81,6 +81,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         network,
         secret.clone(),
     );
+    let metrics_registry = registry.clone();
     let router = snowline_data_api::evm::routes(
         router,
         evm_pages,
@@ -156,6 +157,30 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         dir.display()
     );
     print_examples(addr, network, example_address.as_deref(), &evm_chains);
+    let metrics = match args.metrics_listen {
+        None => None,
+        Some(listen) => {
+            let (addr, task) = crate::metrics::start(
+                &store,
+                crate::metrics::MetricsConfig {
+                    listen,
+                    data_dir: &dir,
+                    registry: metrics_registry,
+                    network,
+                    keys: keys.clone(),
+                    rate_limits: rate_limits(&args),
+                    server: ServerConfig {
+                        max_header_bytes: args.head.get(),
+                        ..ServerConfig::default()
+                    },
+                },
+            )
+            .await?;
+            println!("data-api: metrics service listening on http://{addr}");
+            println!("    curl -s 'http://{addr}/v2/chains'");
+            Some(task)
+        }
+    };
 
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
@@ -217,6 +242,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     upkeep.abort();
     drop(upkeep.await);
+    if let Some(m) = metrics {
+        m.abort();
+        drop(m.await);
+    }
     if let Some(f) = follower {
         f.abort();
         drop(f.await);

@@ -464,3 +464,59 @@ fn the_server_runs_with_glibc_malloc_bounded() {
         );
     }
 }
+
+/// `--metrics-listen` serves the metrics service from data-api's own process and store: over
+/// the devnet's P-Chain genesis, the primary network's validator count is the genesis's
+/// validators (read from the devnet generator, not from the metrics code), the errors carry
+/// message arrays, and the Data API's own listener does not answer the metrics routes.
+#[test]
+fn metrics_listen_serves_the_metrics_service_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(
+        dir.path(),
+        &["--genesis", "devnet", "--metrics-listen", "127.0.0.1:0"],
+    );
+    let line = api
+        .stdout_line("metrics service listening on http://")
+        .expect("the metrics listener's address");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+    let devnet = snowline_devnet::Devnet::generate(snowline_devnet::DevnetConfig::small()).unwrap();
+    let validators = devnet.p_genesis().validators.len();
+    assert!(validators > 0);
+
+    let r = common::request(
+        &addr,
+        "GET",
+        "/v2/networks/local/metrics/validatorCount",
+        &[],
+        "",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let newest = &v["results"][0];
+    assert_eq!(newest["value"], serde_json::json!(validators), "{v}");
+
+    let r = common::request(
+        &addr,
+        "GET",
+        "/v2/networks/local/metrics/noSuchMetric",
+        &[],
+        "",
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.json()["message"].is_array(), "{}", r.body);
+    let r = common::request(&addr, "GET", "/v2/health-check", &[], "");
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    assert_eq!(
+        api.get("/v2/networks/local/metrics/validatorCount").status,
+        404
+    );
+}

@@ -21,9 +21,29 @@ pub struct DataApi {
     pub addr: String,
     /// What it has written on stderr so far, a line each.
     stderr: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// What it has written on stdout after its "listening on" line, a line each.
+    stdout: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl DataApi {
+    /// The first line on stdout after the "listening on" line that contains `needle`, waiting
+    /// up to 30 s for it.
+    pub fn stdout_line(&self, needle: &str) -> Option<String> {
+        for _ in 0..300 {
+            if let Some(l) = self
+                .stdout
+                .lock()
+                .unwrap()
+                .iter()
+                .find(|l| l.contains(needle))
+            {
+                return Some(l.clone());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        None
+    }
+
     /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -155,11 +175,18 @@ pub fn start(dir: &Path, args: &[&str]) -> DataApi {
             break rest.split_whitespace().next().expect("address").to_owned();
         }
     };
-    std::thread::spawn(move || lines.for_each(drop));
+    let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept_out = std::sync::Arc::clone(&out);
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            kept_out.lock().unwrap().push(line);
+        }
+    });
     DataApi {
         child,
         addr,
         stderr: said,
+        stdout: out,
     }
 }
 
