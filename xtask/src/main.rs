@@ -9,6 +9,7 @@ mod demo;
 mod evm;
 mod freshness;
 mod freshness_evm;
+mod fuzz;
 mod harden;
 mod http;
 mod layers;
@@ -40,6 +41,11 @@ commands:
   test             set up (EVM tools included), then check-layers, cargo fmt --check, clippy
                    -D warnings, and every test of the workspace
   fuzz TARGET [S]  run one cargo-fuzz target for S seconds (default 60); `fuzz list` lists them
+  fuzz all RUNS [--sanitizer address|none] [TARGET...]
+                   run every target (or those named) to RUNS executions one after another from
+                   fuzz/corpus/<target>, minimise each corpus (cmin), print a table (target, mode,
+                   executions, corpus files, crashes); sanitizer none by default, debug assertions
+                   and overflow checks always on
   bench            run the criterion benchmarks (release build; slow the first time)
   freshness [--chain x|p|evm] [--rate R] [--samples N] [--poll-ms MS] [--release]
                    start node-rpc live (R containers/s, default 10) and data-api following it on
@@ -72,7 +78,7 @@ fn main() -> ExitCode {
         Some("test") => prereq::ensure_all()
             .and_then(|()| evm::ensure())
             .and_then(|_| run::test()),
-        Some("fuzz") => prereq::ensure_all().and_then(|()| run::fuzz(&args[1..])),
+        Some("fuzz") => prereq::ensure_all().and_then(|()| fuzz::run(&args[1..])),
         Some("bench") => prereq::ensure_all().and_then(|()| run::bench(&args[1..])),
         Some("freshness") => prereq::ensure_all().and_then(|()| freshness::run(&args[1..])),
         Some("interop") => prereq::ensure_all().and_then(|()| run::interop(&args[1..])),

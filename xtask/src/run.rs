@@ -41,30 +41,6 @@ pub fn test() -> Result<(), String> {
     cargo(&["test", "--workspace"])
 }
 
-/// Runs one fuzz target with cargo-fuzz on the stable toolchain (`RUSTC_BOOTSTRAP=1`).
-pub fn fuzz(args: &[String]) -> Result<(), String> {
-    let target = args
-        .first()
-        .ok_or("usage: cargo xtask fuzz TARGET [SECONDS] (or `fuzz list`)")?;
-    let have = Command::new("cargo")
-        .args(["fuzz", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        cargo(&["install", "--locked", "cargo-fuzz"])?;
-    }
-    if target == "list" {
-        return status(cmd(&["cargo", "fuzz", "list"]).current_dir("fuzz"));
-    }
-    let secs = args.get(1).map_or("60", String::as_str);
-    let max_time = format!("-max_total_time={secs}");
-    status(
-        cmd(&["cargo", "fuzz", "run", target, "--", &max_time])
-            .current_dir("fuzz")
-            .env("RUSTC_BOOTSTRAP", "1"),
-    )
-}
-
 /// Runs the criterion benchmarks; extra arguments are passed to `cargo bench`.
 pub fn bench(args: &[String]) -> Result<(), String> {
     let mut argv = vec!["bench", "--workspace"];
