@@ -96,6 +96,7 @@ pub fn hooks(network: &NetworkInfo) -> (XHistory, PChain) {
 #[derive(Debug, Clone, Copy)]
 pub struct FollowFlags {
     pub batch: u64,
+    pub batch_bytes: usize,
     pub poll: Duration,
     pub calls: UpstreamCalls,
 }
@@ -119,6 +120,7 @@ pub async fn follow(
                 .chain([IndexPath::CBlock])
                 .collect(),
             batch: flags.batch,
+            batch_bytes: flags.batch_bytes,
             poll_interval: flags.poll,
             unlogged_catch_up: true,
             ..FollowConfig::default()

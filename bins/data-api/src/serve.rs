@@ -186,6 +186,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
         let flags = crate::ingest::FollowFlags {
             batch: args.follow_batch.containers,
+            batch_bytes: args.follow_batch.bytes(),
             poll: Duration::from_millis(args.poll_ms.max(10)),
             calls: args.upstream_calls,
         };

@@ -323,6 +323,10 @@ fn serve_refuses_bad_flags_and_files_with_a_reason() {
     assert!(!ok && err.contains("token-secret"), "{err}");
     let (ok, _, err) = run(&["serve", "--data-dir", d, "--rate-limit", "free=0/1"]);
     assert!(!ok && err.contains("free=0/1"), "{err}");
+    for mib in ["0", "1025", "x"] {
+        let (ok, _, err) = run(&["serve", "--data-dir", d, "--follow-batch-mib", mib]);
+        assert!(!ok && err.contains("--follow-batch-mib"), "{mib}: {err}");
+    }
 }
 
 #[test]

@@ -100,6 +100,7 @@ fn run(cli: Cli) -> Result<(), String> {
             // (docs/node-index.md): a kill -9 loses only unflushed whole batches.
             let config = args.calls.apply(FollowConfig {
                 batch: args.batch.containers,
+                batch_bytes: args.batch.bytes(),
                 poll_interval: std::time::Duration::from_millis(args.poll_ms.max(10)),
                 unlogged_catch_up: true,
                 ..FollowConfig::default()

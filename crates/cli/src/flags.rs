@@ -42,6 +42,19 @@ pub struct UpstreamBatch {
     #[arg(long = "follow-batch", env = "SNOWLINE_FOLLOW_BATCH", default_value_t = 1024,
           value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub containers: u64,
+    /// Staged write data per atomic batch while following, in MiB: a call's containers are cut
+    /// into batches of at most this much, and the pages fetched ahead hold about half of it
+    /// each; the follower's memory grows with it (docs/benchmarks.md, "Memory while following").
+    #[arg(long = "follow-batch-mib", env = "SNOWLINE_FOLLOW_BATCH_MIB", default_value_t = 16,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub mib: u64,
+}
+
+impl UpstreamBatch {
+    /// [`UpstreamBatch::mib`] in bytes.
+    pub fn bytes(&self) -> usize {
+        usize::try_from(self.mib << 20).unwrap_or(usize::MAX)
+    }
 }
 
 /// `--upstream-timeout-ms`, `--retry-max-ms`: how long a call to the upstream may take and the
