@@ -41,7 +41,7 @@ const PRIMARY = "11111111111111111111111111111111LpoYY";
 /** A cb58 id as 0x and 64 hex digits. */
 const hex = (cb58) => "0x" + idBytes(cb58).toString("hex");
 
-dict("chains.dict", ["43112", "99999", cChain, l1.blockchainId, "total", "testnet"]);
+dict("chains.dict", ["99999", "43112", l1.blockchainId, cChain, "total", "testnet"]);
 const containers = readFileSync(join(genesisPath, "..", "containers.jsonl"), "utf8")
   .split("\n")
   .filter((l) => l.trim() !== "")
