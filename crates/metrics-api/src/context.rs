@@ -3,7 +3,7 @@
 
 use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, PageTokens, SeriesError, TokenError};
-use snowline_chain_p::pages::PChainPages;
+use snowline_chain_p::pages::{PChainPages, SubnetReadError};
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
 use snowline_rest::ApiError;
 use snowline_types::NetworkInfo;
@@ -158,6 +158,18 @@ pub(crate) fn read_failed(e: SeriesError) -> ApiError {
     match e {
         SeriesError::NotIndexed(_) => ApiError::not_found(e.to_string()),
         SeriesError::Store(_) => ApiError::internal(format!("reading the metrics failed: {e}")),
+    }
+}
+
+/// A subnet's P-Chain read that failed: an unindexed P-Chain or an unknown subnet is a 404.
+pub(crate) fn subnet_read_failed(e: SubnetReadError) -> ApiError {
+    match e {
+        SubnetReadError::NotIndexed | SubnetReadError::UnknownSubnet(_) => {
+            ApiError::not_found(e.to_string())
+        }
+        SubnetReadError::Read(_) => {
+            ApiError::internal(format!("reading the P-Chain index failed: {e}"))
+        }
     }
 }
 

@@ -4,13 +4,13 @@
 //! query and the next page's position).
 
 use snowline_chain_metrics::{Point, Value};
-use snowline_chain_p::pages::{StakingFigures, StakingMetricsError, StakingQuery};
+use snowline_chain_p::pages::{StakingFigures, StakingQuery};
 use snowline_query::ParamError;
 use snowline_query::params::{Network, cb58_id};
 use snowline_rest::{ApiError, Reply, Request};
 use snowline_types::Id;
 
-use crate::context::{MetricsApi, token_failed};
+use crate::context::{MetricsApi, subnet_read_failed, token_failed};
 use crate::params;
 use crate::render::{PointJson, V2Series};
 
@@ -110,14 +110,7 @@ pub fn network_metric(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError
         }
         query.to = position;
     }
-    let page = pages.staking_metrics(&query).map_err(|e| match e {
-        StakingMetricsError::NotIndexed | StakingMetricsError::UnknownSubnet(_) => {
-            ApiError::not_found(e.to_string())
-        }
-        StakingMetricsError::Read(_) => {
-            ApiError::internal(format!("reading the P-Chain index failed: {e}"))
-        }
-    })?;
+    let page = pages.staking_metrics(&query).map_err(subnet_read_failed)?;
     let next_page_token = page
         .next
         .map(|position| api.tokens.issue(&key, position))

@@ -8,14 +8,14 @@
 //! [`PChainPages::validators_by_date_range`]: snowline_chain_p::pages::PChainPages::validators_by_date_range
 
 use serde::Serialize;
-use snowline_chain_p::pages::{ValidatorRangeError, ValidatorRangeQuery};
+use snowline_chain_p::pages::ValidatorRangeQuery;
 use snowline_query::ParamError;
 use snowline_query::params::cb58_id;
 use snowline_rest::{ApiError, Reply, Request};
 use snowline_types::Id;
 use snowline_types::address::format_bech32;
 
-use crate::context::{MetricsApi, token_failed};
+use crate::context::{MetricsApi, subnet_read_failed, token_failed};
 use crate::params;
 
 /// The OpenAPI's largest `pageSize` for this route.
@@ -102,14 +102,7 @@ pub fn by_date_range(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError>
     }
     let page = pages
         .validators_by_date_range(&query)
-        .map_err(|e| match e {
-            ValidatorRangeError::NotIndexed | ValidatorRangeError::UnknownSubnet(_) => {
-                ApiError::not_found(e.to_string())
-            }
-            ValidatorRangeError::Read(_) => {
-                ApiError::internal(format!("reading the P-Chain index failed: {e}"))
-            }
-        })?;
+        .map_err(subnet_read_failed)?;
     let next_page_token = page
         .next
         .map(|(ts, tx): (u64, Id)| api.tokens.issue(&format!("{key}{tx}"), ts))

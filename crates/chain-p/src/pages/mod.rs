@@ -27,12 +27,10 @@ pub use l1::{L1Page, L1Query};
 pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use scan::Position;
-pub use staking_metrics::{StakingMetricsError, StakingPage, StakingPoint, StakingQuery};
+pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
-pub use validators_by_date::{
-    RangeValidator, ValidatorRangeError, ValidatorRangePage, ValidatorRangeQuery,
-};
+pub use validators_by_date::{RangeValidator, ValidatorRangePage, ValidatorRangeQuery};
 
 use crate::error::PChainError;
 use crate::reader::PReader;
@@ -64,6 +62,26 @@ impl From<snowline_store::StoreError> for PageError {
 impl From<snowline_query::PositionError> for PageError {
     fn from(_: snowline_query::PositionError) -> Self {
         PageError::BadPosition
+    }
+}
+
+/// Why a read of one subnet's history (staking metrics, validators by date range) failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SubnetReadError {
+    /// The P-Chain genesis is not indexed.
+    #[error("the P-Chain is not indexed by this instance")]
+    NotIndexed,
+    /// The subnet was never created on the indexed P-Chain.
+    #[error("subnet {0} is not known to the indexed P-Chain")]
+    UnknownSubnet(Id),
+    /// Reading the index failed (our fault).
+    #[error(transparent)]
+    Read(#[from] PChainError),
+}
+
+impl From<snowline_store::StoreError> for SubnetReadError {
+    fn from(e: snowline_store::StoreError) -> Self {
+        SubnetReadError::Read(e.into())
     }
 }
 

@@ -7,8 +7,7 @@
 use snowline_store::{Direction, Linear, Mode, ReadView};
 use snowline_types::Id;
 
-use super::PChainPages;
-use crate::PChainError;
+use super::{PChainPages, SubnetReadError};
 use crate::l1_usage::DAY;
 use crate::rows::StakingFigures;
 use crate::tables::{META_CHAIN_TIME, META_GENESIS_TIME, PhMeta, PhStakingDays, PhSubnets};
@@ -48,26 +47,6 @@ pub struct StakingPage {
     pub chain_time: u64,
 }
 
-/// Why staking metrics could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum StakingMetricsError {
-    /// The P-Chain genesis is not indexed.
-    #[error("the P-Chain is not indexed by this instance")]
-    NotIndexed,
-    /// The subnet was never created on the indexed P-Chain.
-    #[error("subnet {0} is not known to the indexed P-Chain")]
-    UnknownSubnet(Id),
-    /// Reading the index failed (our fault).
-    #[error(transparent)]
-    Read(#[from] PChainError),
-}
-
-impl From<snowline_store::StoreError> for StakingMetricsError {
-    fn from(e: snowline_store::StoreError) -> Self {
-        StakingMetricsError::Read(e.into())
-    }
-}
-
 impl PChainPages {
     /// A page of `q`'s daily staking points, newest first: every day from the genesis's to the
     /// chain time's. A staker counts from its start, or its acceptance if later, to the
@@ -75,7 +54,7 @@ impl PChainPages {
     /// proposal block); an L1 validator while it is active (registered or topped up with a
     /// balance, until its balance is used up, it is disabled or its weight set to 0), with its
     /// current weight.
-    pub fn staking_metrics(&self, q: &StakingQuery) -> Result<StakingPage, StakingMetricsError> {
+    pub fn staking_metrics(&self, q: &StakingQuery) -> Result<StakingPage, SubnetReadError> {
         match self.store.mode() {
             // A secondary has no snapshots; its data changes only when it catches up.
             Mode::Secondary => staking_in(&*self.store, q),
@@ -84,13 +63,13 @@ impl PChainPages {
     }
 }
 
-fn staking_in(view: &impl ReadView, q: &StakingQuery) -> Result<StakingPage, StakingMetricsError> {
+fn staking_in(view: &impl ReadView, q: &StakingQuery) -> Result<StakingPage, SubnetReadError> {
     let genesis = view
         .get::<PhMeta>(&META_GENESIS_TIME)?
-        .ok_or(StakingMetricsError::NotIndexed)?;
+        .ok_or(SubnetReadError::NotIndexed)?;
     let chain_time = view.get::<PhMeta>(&META_CHAIN_TIME)?.unwrap_or(genesis);
     if q.subnet != Id::default() && view.get::<PhSubnets>(&q.subnet)?.is_none() {
-        return Err(StakingMetricsError::UnknownSubnet(q.subnet));
+        return Err(SubnetReadError::UnknownSubnet(q.subnet));
     }
     let first = genesis - genesis % DAY;
     let last = chain_time.max(genesis) - chain_time.max(genesis) % DAY;
@@ -407,7 +386,7 @@ mod tests {
         };
         assert!(matches!(
             pages.staking_metrics(&q(Id::default(), 10)),
-            Err(StakingMetricsError::NotIndexed)
+            Err(SubnetReadError::NotIndexed)
         ));
         let mut p = PChain::new(
             net.network_id,
@@ -536,7 +515,7 @@ mod tests {
         // A subnet never created is refused.
         assert!(matches!(
             pages.staking_metrics(&q(Id::from([7; 32]), 10)),
-            Err(StakingMetricsError::UnknownSubnet(_))
+            Err(SubnetReadError::UnknownSubnet(_))
         ));
     }
 }

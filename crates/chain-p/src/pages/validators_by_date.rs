@@ -9,8 +9,7 @@ use std::ops::Bound;
 use snowline_store::{Direction, Linear, Mode, ReadView};
 use snowline_types::{Id, ShortId};
 
-use super::{MAX_EXAMINED, PChainPages, Position};
-use crate::PChainError;
+use super::{MAX_EXAMINED, PChainPages, Position, SubnetReadError};
 use crate::tables::{META_GENESIS_TIME, PhMeta, PhSubnets, PhValidatorSpans, PhValidatorsBySubnet};
 
 /// What a validators-by-date-range page asks.
@@ -52,26 +51,6 @@ pub struct ValidatorRangePage {
     pub next: Option<Position>,
 }
 
-/// Why the validators could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ValidatorRangeError {
-    /// The P-Chain genesis is not indexed.
-    #[error("the P-Chain is not indexed by this instance")]
-    NotIndexed,
-    /// The subnet was never created on the indexed P-Chain.
-    #[error("subnet {0} is not known to the indexed P-Chain")]
-    UnknownSubnet(Id),
-    /// Reading the index failed (our fault).
-    #[error(transparent)]
-    Read(#[from] PChainError),
-}
-
-impl From<snowline_store::StoreError> for ValidatorRangeError {
-    fn from(e: snowline_store::StoreError) -> Self {
-        ValidatorRangeError::Read(e.into())
-    }
-}
-
 impl PChainPages {
     /// A page of the validators of `q.subnet` (primary network, permissioned and permissionless
     /// subnet validators; not delegators, not L1 validators) whose period meets
@@ -80,7 +59,7 @@ impl PChainPages {
     pub fn validators_by_date_range(
         &self,
         q: &ValidatorRangeQuery,
-    ) -> Result<ValidatorRangePage, ValidatorRangeError> {
+    ) -> Result<ValidatorRangePage, SubnetReadError> {
         match self.store.mode() {
             // A secondary has no snapshots; its data changes only when it catches up.
             Mode::Secondary => range_in(&*self.store, q),
@@ -92,12 +71,12 @@ impl PChainPages {
 fn range_in(
     view: &impl ReadView,
     q: &ValidatorRangeQuery,
-) -> Result<ValidatorRangePage, ValidatorRangeError> {
+) -> Result<ValidatorRangePage, SubnetReadError> {
     if view.get::<PhMeta>(&META_GENESIS_TIME)?.is_none() {
-        return Err(ValidatorRangeError::NotIndexed);
+        return Err(SubnetReadError::NotIndexed);
     }
     if q.subnet != Id::default() && view.get::<PhSubnets>(&q.subnet)?.is_none() {
-        return Err(ValidatorRangeError::UnknownSubnet(q.subnet));
+        return Err(SubnetReadError::UnknownSubnet(q.subnet));
     }
     let mut page = ValidatorRangePage {
         validators: Vec::new(),
@@ -277,7 +256,7 @@ mod tests {
         };
         assert!(matches!(
             pages.validators_by_date_range(&q(Id::default(), 0, u64::MAX, 10)),
-            Err(ValidatorRangeError::NotIndexed)
+            Err(SubnetReadError::NotIndexed)
         ));
         let mut p = PChain::new(
             net.network_id,
@@ -391,7 +370,7 @@ mod tests {
         );
         assert!(matches!(
             pages.validators_by_date_range(&q(Id::from([7; 32]), 0, u64::MAX, 10)),
-            Err(ValidatorRangeError::UnknownSubnet(_))
+            Err(SubnetReadError::UnknownSubnet(_))
         ));
     }
 }
