@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{DataApi, start, upstream};
+use common::{DataApi, digest, start, upstream};
 
 fn args(up: &upstream::Upstream) -> Vec<String> {
     [
@@ -132,23 +132,4 @@ fn killed_while_following_then_restarted_equals_a_clean_run() {
         "the index differs from a clean run's after {kills} kills"
     );
     println!("{kills} kills; every table identical to a clean run's");
-}
-
-/// `data-api digest` of `dir`: each table's line, the usage log left out.
-fn digest(dir: &std::path::Path) -> Vec<String> {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_data-api"))
-        .args(["digest", "--data-dir", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with("access_usage"))
-        .map(str::to_owned)
-        .collect()
 }

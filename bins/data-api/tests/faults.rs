@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{DataApi, start, upstream};
+use common::{DataApi, digest, start, upstream};
 use snowline_fault_upstream::FaultProxy;
 use snowline_fault_upstream::script::{Upstreams, Watched, metric_becomes, run_faults};
 
@@ -141,23 +141,4 @@ fn upstream_faults_lose_and_double_nothing() {
         proxy.faulted(),
         proxy.requests()
     );
-}
-
-/// `data-api digest` of `dir`: each table's line, the usage log left out.
-fn digest(dir: &std::path::Path) -> Vec<String> {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_data-api"))
-        .args(["digest", "--data-dir", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with("access_usage"))
-        .map(str::to_owned)
-        .collect()
 }

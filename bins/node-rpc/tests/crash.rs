@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use common::{NodeRpc, run, start};
+use common::{NodeRpc, digest, dir_arg, run, start};
 use serde_json::{Value, json};
 use snowline_devnet::{Devnet, DevnetConfig, write_jsonl};
 use snowline_types::NetworkInfo;
@@ -191,10 +191,6 @@ fn spawn_watching_stdout(args: &[&str]) -> (Child, Arc<AtomicBool>, std::thread:
     (child, listening, reader)
 }
 
-fn dir_arg(dir: &Path) -> &str {
-    dir.to_str().expect("utf-8 temp dir")
-}
-
 #[test]
 fn serve_killed_mid_devnet_load_resumes_to_the_clean_state() {
     let addrs = addresses();
@@ -359,23 +355,6 @@ fn import_killed_mid_file_resumes_to_the_clean_state() {
             "import killed after batch {after}: a table differs from the clean import's"
         );
     }
-}
-
-/// `node-rpc digest` of the data dir `dir`: every table's entry count and SHA-256.
-fn digest(dir: &Path) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
-        .args(["digest", "--data-dir", dir_arg(dir)])
-        .output()
-        .expect("run node-rpc digest");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    assert!(lines.len() > 5, "{text}");
-    lines
 }
 
 /// Whether `node`'s index of `path` holds at least one container.

@@ -18,7 +18,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{NodeRpc, repo_root, run, start};
+use common::{NodeRpc, digest, dir_arg, repo_root, run, start};
 use snowline_fault_upstream::FaultProxy;
 use snowline_fault_upstream::script::{Upstreams, Watched, metric_becomes, metric_in, run_faults};
 
@@ -28,10 +28,6 @@ fn rounds() -> usize {
         .and_then(|k| k.parse().ok())
         .filter(|n| *n > 0)
         .unwrap_or(1)
-}
-
-fn dir_arg(dir: &Path) -> &str {
-    dir.to_str().expect("utf-8 temp dir")
 }
 
 impl Watched for NodeRpc {
@@ -171,12 +167,4 @@ fn upstream_faults_lose_and_double_nothing() {
         proxy.faulted(),
         proxy.requests()
     );
-}
-
-/// `node-rpc digest` of `dir`: each table's line.
-fn digest(dir: &Path) -> Vec<String> {
-    run(&["digest", "--data-dir", dir_arg(dir)])
-        .lines()
-        .map(str::to_owned)
-        .collect()
 }

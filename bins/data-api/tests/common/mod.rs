@@ -527,3 +527,23 @@ pub fn all_pages(api: &DataApi, path: &str, key: &str) -> Vec<Value> {
         }
     }
 }
+
+/// `data-api digest` of `dir`: each table's line, the usage log left out (it records the
+/// test's own requests).
+pub fn digest(dir: &Path) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_data-api"))
+        .args(["digest", "--data-dir", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("access_usage"))
+        .map(str::to_owned)
+        .collect()
+}

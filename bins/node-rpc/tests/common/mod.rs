@@ -216,3 +216,16 @@ pub fn fixture_containers() -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// A temporary directory as a command-line argument.
+pub fn dir_arg(dir: &Path) -> &str {
+    dir.to_str().expect("utf-8 temp dir")
+}
+
+/// `node-rpc digest` of the data dir `dir`: every table's entry count and SHA-256, a line each.
+pub fn digest(dir: &Path) -> Vec<String> {
+    let text = run(&["digest", "--data-dir", dir_arg(dir)]);
+    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    assert!(lines.len() > 5, "{text}");
+    lines
+}
