@@ -15,7 +15,7 @@ use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_data_api::chains;
 use snowline_data_api::evm::NoPrices;
-use snowline_node_index::{FollowMetrics, FollowStatus};
+use snowline_node_index::{FollowMetrics, FollowStatus, StoreMetrics};
 use snowline_rest::prometheus_client::metrics::gauge::Gauge;
 use snowline_rest::{
     App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
@@ -129,6 +129,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .readiness(ready)
         .metrics(|r| {
             FollowMetrics::register(r, Arc::clone(&follow_status));
+            StoreMetrics::register(r, Arc::clone(&store));
             r.register(
                 "snowline_usage_events_dropped",
                 "Usage events dropped because the writer's queue was full",

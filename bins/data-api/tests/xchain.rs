@@ -526,6 +526,15 @@ fn new_upstream_containers_appear_and_outages_show_in_readyz_and_metrics() {
         m.contains("snowline_ingest_upstream_up 1")
             && m.contains("snowline_ingest_behind_containers 0")
     }));
+    // The store's memory is shown too: what was indexed sits in memtables.
+    let m = api.get("/metrics").body;
+    let memtables = m.lines().find_map(|l| {
+        l.strip_prefix("snowline_store_memtable_bytes ")?
+            .parse::<u64>()
+            .ok()
+    });
+    assert!(memtables.is_some_and(|b| b > 0), "{m}");
+    assert!(m.contains("\nsnowline_store_block_cache_bytes "), "{m}");
     let before = utxo_count(&api, &up);
     // The node accepts the rest: it shows up without a restart.
     let accepted = std::time::Instant::now();

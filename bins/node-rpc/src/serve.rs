@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use snowline_jsonrpc::{Refusals, Router, Server, ServerConfig};
-use snowline_node_index::{FollowStatus, IndexReader};
+use snowline_node_index::{FollowStatus, IndexReader, follow_metrics_text};
 use snowline_node_rpc::avm::{AvmConfig, avm_routes};
 use snowline_node_rpc::{Compat, follow_routes, index_routes};
 use snowline_store::Store;
@@ -64,7 +64,10 @@ pub async fn serve(
     } = listen;
     let mut router = router(Arc::clone(&store), network.clone(), compat)?;
     if let Some(f) = following {
-        router = follow_routes(router, f.status, f.tolerance);
+        let (status, store) = (Arc::clone(&f.status), Arc::clone(&store));
+        router = follow_routes(router, f.status, f.tolerance, move || {
+            follow_metrics_text(&status, Some(&store))
+        });
     }
     let config = ServerConfig {
         max_header_bytes: head.get(),

@@ -128,6 +128,17 @@ fn upstream_faults_lose_and_double_nothing() {
     let clean_dir = tempfile::tempdir().unwrap();
     let clean = following(clean_dir.path(), &full_url);
     assert!(clean.wait_until(120, caught_up), "{}", clean.readyz().1);
+    // The store's memory is shown next to the follower's metrics: what it indexed sits in
+    // memtables, which the flush before stopping has not emptied yet.
+    let m = clean.metrics();
+    assert!(
+        metric_in(&m, "snowline_store_memtable_bytes").is_some_and(|b| b > 0.0),
+        "{m}"
+    );
+    assert!(
+        metric_in(&m, "snowline_store_block_cache_bytes").is_some(),
+        "{m}"
+    );
     drop(clean);
 
     let mut proxy = FaultProxy::start(&full_url).unwrap();

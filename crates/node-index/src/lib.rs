@@ -24,6 +24,7 @@ mod metrics;
 mod range_wire;
 mod reader;
 mod status;
+mod store_metrics;
 mod tables;
 mod writer;
 
@@ -39,6 +40,7 @@ pub use metrics::{FollowMetrics, follow_metrics_text};
 pub use range_wire::parse_range_result;
 pub use reader::{ContainerIndex, IndexReader, IndexedContainer};
 pub use status::{FollowSnapshot, FollowStatus, PathLag};
+pub use store_metrics::StoreMetrics;
 pub use tables::{ContainerIds, Containers, StoredContainer, path_code, path_from_code, tables};
 pub use writer::{IndexWriter, Staged};
 

@@ -10,7 +10,10 @@ use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
 
+use snowline_store::Store;
+
 use crate::status::FollowStatus;
+use crate::store_metrics::StoreMetrics;
 
 /// The follower's metrics, a collector over its status.
 #[derive(Debug, Clone)]
@@ -82,11 +85,14 @@ impl Collector for FollowMetrics {
     }
 }
 
-/// The follower's metrics of `status` as Prometheus exposition text (for a server without a
-/// registry of its own).
-pub fn follow_metrics_text(status: &Arc<FollowStatus>) -> String {
+/// The follower's metrics of `status`, and with `store` its memory gauges ([`StoreMetrics`]), as
+/// Prometheus exposition text (for a server without a registry of its own).
+pub fn follow_metrics_text(status: &Arc<FollowStatus>, store: Option<&Arc<Store>>) -> String {
     let mut registry = Registry::default();
     FollowMetrics::register(&mut registry, Arc::clone(status));
+    if let Some(store) = store {
+        StoreMetrics::register(&mut registry, Arc::clone(store));
+    }
     let mut out = String::new();
     // Writing into a String cannot fail.
     let _ = prometheus_client::encoding::text::encode(&mut out, &registry);
@@ -105,7 +111,7 @@ mod tests {
         status.set_upstream(IndexPath::XTx, 10);
         status.call_failed("timeout", true);
         status.page_refused("checksum");
-        let text = follow_metrics_text(&status);
+        let text = follow_metrics_text(&status, None);
         for line in [
             "snowline_ingest_behind_containers 7",
             "snowline_ingest_upstream_up 0",
@@ -118,6 +124,8 @@ mod tests {
             assert!(text.lines().any(|l| l == line), "{line} not in\n{text}");
         }
         status.set_diverged(Some("X/tx: fewer".into()));
-        assert!(follow_metrics_text(&status).contains("snowline_ingest_upstream_diverged 1\n"));
+        assert!(
+            follow_metrics_text(&status, None).contains("snowline_ingest_upstream_diverged 1\n")
+        );
     }
 }

@@ -33,6 +33,7 @@
 mod batch;
 pub mod error;
 pub mod key;
+mod memory;
 mod options;
 mod read;
 pub mod row;
@@ -43,6 +44,7 @@ pub mod value;
 pub use batch::{OpHandle, WriteBatch};
 pub use error::{DecodeError, Part, Result, StoreError};
 pub use key::{Desc, KeyCodec, KeyPrefix, decode_key, encode_key};
+pub use memory::MemoryUsage;
 pub use options::StoreOptions;
 pub use read::{Direction, ReadView, Scan};
 pub use store::{Mode, Snapshot, Store};

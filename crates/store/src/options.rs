@@ -3,6 +3,7 @@
 
 use rocksdb::{
     BlockBasedIndexType, BlockBasedOptions, Cache, DBCompressionType, DataBlockIndexType, Options,
+    WriteBufferManager,
 };
 
 use crate::table::Access;
@@ -17,7 +18,8 @@ pub struct StoreOptions {
     pub write_buffer_bytes: usize,
     /// Memtables a table may hold (one active, the rest flushing).
     pub max_write_buffers: i32,
-    /// Cap on all memtables of all tables together, in bytes (0 = no cap).
+    /// Cap on all memtables of all tables together, in bytes (0 = no cap). Writers wait at the
+    /// cap until a flush frees memory, so a lagging flush cannot push memtables past it.
     pub total_write_buffer_bytes: usize,
     /// Bloom filter bits per key (whole-key filters); 0 disables filters.
     pub bloom_bits_per_key: f64,
@@ -75,7 +77,13 @@ impl StoreOptions {
         o.set_max_open_files(-1);
         o.set_max_background_jobs(self.max_background_jobs);
         if self.total_write_buffer_bytes > 0 {
-            o.set_db_write_buffer_size(self.total_write_buffer_bytes);
+            // A write buffer manager that stalls: RocksDB's plain `db_write_buffer_size` only
+            // schedules flushes at the cap, and writes went on past it (185 MiB of memtables
+            // under a 128 MiB cap while a flush of every table ran).
+            o.set_write_buffer_manager(&WriteBufferManager::new_write_buffer_manager(
+                self.total_write_buffer_bytes,
+                true,
+            ));
         }
         o.set_bytes_per_sync(1 << 20);
         // Flush all tables at one point, so the files on disk always hold whole batches even

@@ -35,7 +35,7 @@ pub enum Mode {
 
 /// An open store. Share it between threads by reference or `Arc`; all methods take `&self`.
 pub struct Store {
-    db: Db,
+    pub(crate) db: Db,
     schema: Schema,
     mode: Mode,
     path: PathBuf,
@@ -45,7 +45,8 @@ pub struct Store {
     unlogged: AtomicBool,
     /// The last write's buffers, reused by the next one.
     scratch: Mutex<Scratch>,
-    _cache: Cache,
+    /// The block cache shared by the tables (held so it outlives them).
+    pub(crate) cache: Cache,
 }
 
 impl std::fmt::Debug for Store {
@@ -275,7 +276,7 @@ impl Store {
             sync_writes: opts.sync_writes,
             unlogged: AtomicBool::new(false),
             scratch: Mutex::new(Scratch::default()),
-            _cache: cache,
+            cache,
         }
     }
 
