@@ -17,23 +17,16 @@
 # build's directory compares two versions: `metrics-api` and `examples/` under it).
 set -euo pipefail
 
-WORK=${1:-/tmp/snowline-bench-icm-metrics}
-SECS=${2:-10}
-CONNS=${3:-64}
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+serving_args /tmp/snowline-bench-icm-metrics "$@"
 MESSAGES=${4:-1000000}
 SPACING=${5:-18}
-MAX_REQ=5000000
 API_PORT=19781
 HELLO_PORT=19782
 RAW_PORT=19783
 
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
 REL=${REL:-$CARGO_TARGET_DIR/release}
-cd "$(dirname "$0")/.."
-mkdir -p "$WORK"
-
-# shellcheck source=lib.sh
-source bench/lib.sh
 if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release -p metrics-api
   cargo build --release -p snowline-chain-icm --example synth_icm

@@ -15,22 +15,15 @@
 # NO_BUILD=1 uses the release binaries already in CARGO_TARGET_DIR.
 set -euo pipefail
 
-WORK=${1:-/tmp/snowline-bench-icm}
-SECS=${2:-10}
-CONNS=${3:-64}
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+serving_args /tmp/snowline-bench-icm "$@"
 MESSAGES=${4:-200000}
-MAX_REQ=5000000
 API_PORT=19771
 HELLO_PORT=19772
 RAW_PORT=19773
 
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
 REL=$CARGO_TARGET_DIR/release
-cd "$(dirname "$0")/.."
-mkdir -p "$WORK"
-
-# shellcheck source=lib.sh
-source bench/lib.sh
 if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release -p data-api
   cargo build --release -p snowline-chain-icm --example synth_icm

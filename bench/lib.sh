@@ -1,6 +1,20 @@
+# shellcheck shell=bash
 # What the bench scripts share; sourced, never run. `run` reads REL (the release dir), CONNS,
 # MAX_REQ and SECS from the script that sources it; `devnet` reads REL, WORK and N_TXS and sets
 # DEV.
+
+serving_args() { # default-work "$@": the preamble of the serving benchmarks whose first three
+  # arguments are [WORK_DIR=default-work] [SECS=10] [CONNS=64]: sets WORK, SECS, CONNS and
+  # MAX_REQ, exports CARGO_TARGET_DIR (default ~/.cache/snowline/target), moves to the
+  # repository root and creates WORK.
+  WORK=${2:-$1}
+  SECS=${3:-10}
+  CONNS=${4:-64}
+  MAX_REQ=5000000
+  export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
+  cd "$(dirname "$0")/.." || exit
+  mkdir -p "$WORK"
+}
 
 build_bench() { # the release binaries the data-api benchmarks run, unless NO_BUILD is set
   [ -n "${NO_BUILD:-}" ] && return 0

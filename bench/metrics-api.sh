@@ -13,22 +13,15 @@
 # NO_BUILD=1 uses the release binaries already in CARGO_TARGET_DIR.
 set -euo pipefail
 
-WORK=${1:-/tmp/snowline-bench-metrics}
-SECS=${2:-10}
-CONNS=${3:-64}
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+serving_args /tmp/snowline-bench-metrics "$@"
 DAYS=${4:-120}
-MAX_REQ=5000000
 API_PORT=19761
 HELLO_PORT=19762
 RAW_PORT=19763
 
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
 REL=$CARGO_TARGET_DIR/release
-cd "$(dirname "$0")/.."
-mkdir -p "$WORK"
-
-# shellcheck source=lib.sh
-source bench/lib.sh
 if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release -p metrics-api
   cargo build --release -p snowline-chain-metrics --example synth_store

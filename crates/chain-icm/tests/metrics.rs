@@ -12,11 +12,12 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use common::{open, recording};
+use common::open;
 use snowline_chain_icm::metrics::IcmLabel;
 use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
 use snowline_chain_metrics::Interval;
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage};
+use snowline_evm_devnet::icm_recording_path;
 use snowline_evm_devnet::metrics_model::retime;
 use snowline_store::Store;
 use snowline_types::evm::B256;
@@ -39,7 +40,7 @@ const GAPS: [u64; 11] = [
 
 /// The recording's text: 43112's blocks spread over weeks (so buckets differ), 99999 as recorded.
 fn text(chain: u64) -> String {
-    let raw = std::fs::read_to_string(recording(chain)).unwrap();
+    let raw = std::fs::read_to_string(icm_recording_path(chain)).unwrap();
     if chain == 43112 {
         retime(&raw, 1_700_000_000, &GAPS)
     } else {

@@ -11,15 +11,16 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use common::{open, recording};
+use common::open;
 use snowline_chain_icm::tables::side;
 use snowline_chain_icm::{IcmPages, IcmQuery, IcmView};
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage, Status};
+use snowline_evm_devnet::icm_recording_path;
 use snowline_store::Store;
 use snowline_types::evm::{Address, B256, U256};
 
 fn model() -> IcmModel {
-    IcmModel::load(&[&recording(43112), &recording(99999)])
+    IcmModel::load(&[&icm_recording_path(43112), &icm_recording_path(99999)])
 }
 
 /// Indexes the recording of `chain`, `per_batch` blocks a batch, with the ICM hook given `ids`.
@@ -35,7 +36,7 @@ async fn index_until(
     ids: &BTreeMap<u64, B256>,
     until: Option<u64>,
 ) {
-    let text = std::fs::read_to_string(recording(chain)).unwrap();
+    let text = std::fs::read_to_string(icm_recording_path(chain)).unwrap();
     common::index_text(store, &text, per_batch, ids, until).await;
 }
 

@@ -5,59 +5,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use snowline_chain_evm::source::{EvmSource, SourceConfig};
-use snowline_chain_evm::{SyncConfig, sync};
+use std::sync::Arc;
+
+use common::{index, open};
 use snowline_chain_metrics::tables::{CmAddresses, CmBuckets, CmCursor};
-use snowline_chain_metrics::{
-    ChainMetrics, Interval, Metric, MetricsPages, Point, SeriesQuery, Value,
-};
+use snowline_chain_metrics::{Interval, Metric, MetricsPages, Point, SeriesQuery, Value};
 use snowline_evm_devnet::metrics_model::{Expected, SPREAD_GAPS, expected_metrics, retime};
 use snowline_evm_devnet::model::RecordingModel;
-use snowline_evm_devnet::{Recording, serve};
-use snowline_store::{Direction, ReadView, Schema, Store, Table};
-
-fn recording(chain: u64) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/evm/devnet")
-        .join(format!("{chain}.jsonl"))
-}
-
-fn open(dir: &std::path::Path) -> Arc<Store> {
-    let schema = snowline_chain_evm::tables()
-        .into_iter()
-        .chain(snowline_chain_metrics::tables())
-        .fold(Schema::new(1), Schema::with_spec);
-    Arc::new(Store::open(dir, &schema).unwrap())
-}
-
-/// Indexes `text` (a recording) with the metrics hook, `per_batch` blocks a batch.
-async fn index(store: &Store, text: &str, per_batch: usize) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    let rec = Recording::parse(text).unwrap();
-    let tip = rec.head().unwrap();
-    tokio::spawn(serve(listener, Arc::new(rec)));
-    let config = SourceConfig {
-        blocks_per_batch: per_batch,
-        in_flight: 2,
-        retry_initial: Duration::from_millis(1),
-        retry_max: Duration::from_millis(2),
-        max_attempts: 2,
-        call_timeout: Duration::from_secs(30),
-    };
-    let source = Arc::new(EvmSource::new(&url, config).unwrap());
-    let sync_config = SyncConfig {
-        poll: Duration::from_millis(5),
-        stop_after: Some(tip),
-        hooks: ChainMetrics::hooks(),
-        ..SyncConfig::default()
-    };
-    sync(store, &source, &sync_config).await.unwrap();
-}
+use snowline_evm_devnet::recording_path;
+use snowline_store::{Direction, ReadView, Store, Table};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
@@ -144,7 +102,7 @@ fn dump_metrics(store: &Store) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_equal_the_recordings() {
     for chain in [43112u64, 99999] {
-        let text = std::fs::read_to_string(recording(chain)).unwrap();
+        let text = std::fs::read_to_string(recording_path(chain)).unwrap();
         for text in [text.clone(), retime(&text, 1_700_000_000, &SPREAD_GAPS)] {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("rec.jsonl"), &text).unwrap();
@@ -168,7 +126,7 @@ async fn metrics_equal_the_recordings() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pages_tile_the_series_newest_first() {
-    let text = std::fs::read_to_string(recording(43112)).unwrap();
+    let text = std::fs::read_to_string(recording_path(43112)).unwrap();
     let text = retime(&text, 1_700_000_000, &SPREAD_GAPS);
     let dir = tempfile::tempdir().unwrap();
     let store = open(dir.path());

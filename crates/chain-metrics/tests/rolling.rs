@@ -10,61 +10,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use snowline_chain_evm::source::{EvmSource, SourceConfig};
-use snowline_chain_evm::{SyncConfig, sync};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use common::{index, open};
 use snowline_chain_metrics::{
-    ChainMetrics, Metric, MetricsPages, SeriesQuery, Value, Window, summable, windows_of,
+    Metric, MetricsPages, SeriesQuery, Value, Window, summable, windows_of,
 };
 use snowline_evm_devnet::metrics_model::{
     Expected, ExpectedBucket, SPREAD_GAPS, bucket, expected_metrics, retime,
 };
 use snowline_evm_devnet::model::{RecordingModel, addr, q, u};
-use snowline_evm_devnet::{Recording, serve};
-use snowline_store::{Schema, Store};
+use snowline_evm_devnet::recording_path;
 use snowline_types::evm::Address;
-
-fn recording(chain: u64) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/evm/devnet")
-        .join(format!("{chain}.jsonl"))
-}
-
-fn open(dir: &std::path::Path) -> Arc<Store> {
-    let schema = snowline_chain_evm::tables()
-        .into_iter()
-        .chain(snowline_chain_metrics::tables())
-        .fold(Schema::new(1), Schema::with_spec);
-    Arc::new(Store::open(dir, &schema).unwrap())
-}
-
-async fn index(store: &Store, text: &str) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    let rec = Recording::parse(text).unwrap();
-    let tip = rec.head().unwrap();
-    tokio::spawn(serve(listener, Arc::new(rec)));
-    let config = SourceConfig {
-        blocks_per_batch: 4,
-        in_flight: 2,
-        retry_initial: Duration::from_millis(1),
-        retry_max: Duration::from_millis(2),
-        max_attempts: 2,
-        call_timeout: Duration::from_secs(30),
-    };
-    let source = Arc::new(EvmSource::new(&url, config).unwrap());
-    let sync_config = SyncConfig {
-        poll: Duration::from_millis(5),
-        stop_after: Some(tip),
-        hooks: ChainMetrics::hooks(),
-        ..SyncConfig::default()
-    };
-    sync(store, &source, &sync_config).await.unwrap();
-}
 
 /// A block as the model reads it from the recording.
 struct Blk {
@@ -204,7 +164,7 @@ const ROLLING: [&str; 13] = [
 async fn rolling_windows_equal_the_model() {
     let mut differing = 0;
     for chain in [43112u64, 99999] {
-        let raw = std::fs::read_to_string(recording(chain)).unwrap();
+        let raw = std::fs::read_to_string(recording_path(chain)).unwrap();
         let texts = [
             raw.clone(),
             retime(&raw, 1_700_000_000, &SPREAD_GAPS),
@@ -220,7 +180,7 @@ async fn rolling_windows_equal_the_model() {
             let blocks = blocks(&model);
             let tip = blocks.last().unwrap().time;
             let store = open(&dir.path().join("index"));
-            index(&store, &text).await;
+            index(&store, &text, 4).await;
             let pages = MetricsPages::new(Arc::clone(&store));
             for metric in Metric::ALL {
                 let got = pages.rolling(chain, metric).unwrap();
@@ -308,7 +268,7 @@ async fn sums_over_chains_equal_the_per_chain_models() {
         (
             43112u64,
             retime(
-                &std::fs::read_to_string(recording(43112)).unwrap(),
+                &std::fs::read_to_string(recording_path(43112)).unwrap(),
                 1_700_000_000,
                 &SPREAD_GAPS,
             ),
@@ -316,7 +276,7 @@ async fn sums_over_chains_equal_the_per_chain_models() {
         (
             99999,
             retime(
-                &std::fs::read_to_string(recording(99999)).unwrap(),
+                &std::fs::read_to_string(recording_path(99999)).unwrap(),
                 1_700_005_000,
                 &[7 * 3_600],
             ),
@@ -328,7 +288,7 @@ async fn sums_over_chains_equal_the_per_chain_models() {
         std::fs::write(&path, text).unwrap();
         let model = RecordingModel::load(&path);
         models.push((blocks(&model), expected_metrics(&model)));
-        index(&store, text).await;
+        index(&store, text, 4).await;
     }
     let chains = [43112u64, 99999];
     let tip = models

@@ -22,7 +22,13 @@ pub mod rows;
 mod staking;
 mod staking_days;
 pub mod tables;
+#[cfg(test)]
+mod test_devnet;
 pub mod upgrades;
+
+// `test_devnet` is also compiled into the integration tests, so it names this crate as they do.
+#[cfg(test)]
+extern crate self as snowline_chain_p;
 
 pub use container::{P_DERIVE_PATHS, P_PATHS, PContainer};
 pub use derive::{PChain, PChainStats};

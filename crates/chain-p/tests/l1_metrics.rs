@@ -12,22 +12,23 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+// The devnet ingest the unit tests use too.
+#[path = "../src/test_devnet.rs"]
+mod test_devnet;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use snowline_chain_p::pages::{
     L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope, PChainPages,
 };
-use snowline_chain_p::{FeeConfig, PChain, l1_fee_price, tables};
-use snowline_devnet::{Devnet, DevnetConfig};
-use snowline_node_index::{IndexWriter, ingest};
-use snowline_store::{Schema, Store};
+use snowline_chain_p::{FeeConfig, l1_fee_price};
 use snowline_types::Id;
-use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::platformvm::{self, UnsignedTx};
 use snowline_types::warp::l1::{L1Message, conversion_validation_id, registration_validation_id};
 use snowline_types::warp::message::Message;
 use snowline_types::warp::payload::Payload;
+use test_devnet::PDevnet;
 
 const DAY: u64 = 86_400;
 
@@ -259,21 +260,13 @@ fn every_metric_of_every_scope_equals_the_per_second_model() {
 
 /// Checks every series at fee configuration `c`; returns how many validators ran out.
 fn one_price(c: FeeConfig) -> usize {
-    let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
-    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
-    let p_genesis = devnet.p_genesis();
-    let net = devnet.genesis().network.clone();
+    let devnet = PDevnet::generate();
+    let p_genesis = &devnet.p_genesis;
     assert!(
-        ![1, 5].contains(&net.network_id),
+        ![1, 5].contains(&devnet.net.network_id),
         "the model assumes Etna from genesis"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let schema = snowline_node_index::tables()
-        .into_iter()
-        .chain(tables())
-        .fold(Schema::new(1), Schema::with_spec);
-    let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
-    let pages = PChainPages::new(Arc::clone(&store));
+    let pages = PChainPages::new(Arc::clone(&devnet.store));
     let q = |scope: L1Scope, figure| L1MetricsQuery {
         scope,
         figure,
@@ -284,27 +277,9 @@ fn one_price(c: FeeConfig) -> usize {
         pages.l1_metrics(&q(L1Scope::Total, L1Figure::Fees)),
         Err(L1MetricsError::NotIndexed)
     ));
-    let mut p = PChain::new(
-        net.network_id,
-        net.p_chain_id,
-        net.x_chain_id,
-        net.avax_asset_id,
-    )
-    .with_fee_config(c);
-    p.apply_genesis(&store, &p_genesis).unwrap();
-    let mut writer = IndexWriter::open(&*store).unwrap();
-    let p_records: Vec<&ContainerRecord> = records
-        .iter()
-        .filter(|r| r.path == IndexPath::PBlock)
-        .collect();
-    let src = p_records.iter().map(|r| {
-        Ok(ContainerLine {
-            record: (*r).clone(),
-            index: None,
-        })
-    });
+    let p_records = devnet.p_blocks();
     // Small batches, so blocks' rows meet the store's in every order.
-    ingest(&store, &mut writer, src, 3, &mut p, |_| {}).unwrap();
+    devnet.deriver(Some(c)).ingest(&p_records, 3);
 
     let mut model = Model::default();
     let mut excess = 0u64;
@@ -425,9 +400,8 @@ fn one_price(c: FeeConfig) -> usize {
         Err(L1MetricsError::Unsupported(_))
     ));
     // A subnet never converted has no points.
-    let plain = records
+    let plain = p_records
         .iter()
-        .filter(|r| r.path == IndexPath::PBlock)
         .flat_map(|r| {
             let parsed = platformvm::parse_block(&r.bytes).unwrap().block;
             parsed

@@ -9,17 +9,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+// The devnet ingest the unit tests use too.
+#[path = "../src/test_devnet.rs"]
+mod test_devnet;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use snowline_chain_p::pages::{PChainPages, ValidatorSetError};
-use snowline_chain_p::{PChain, tables};
-use snowline_devnet::{Devnet, DevnetConfig};
-use snowline_node_index::{IndexWriter, ingest};
-use snowline_store::{Schema, Store};
-use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::platformvm::{self, UnsignedTx};
 use snowline_types::{Id, NodeId};
+use test_devnet::PDevnet;
 
 /// A block as the model reads it: height, time, txs with their ids.
 type ModelBlock = (u64, u64, Vec<(Id, UnsignedTx)>);
@@ -113,35 +113,10 @@ fn model(genesis: &platformvm::PGenesisState, blocks: &[ModelBlock]) -> BTreeMap
 
 #[test]
 fn primary_network_sets_at_every_height_equal_the_model() {
-    let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
-    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
-    let p_genesis = devnet.p_genesis();
-    let net = devnet.genesis().network.clone();
-    let dir = tempfile::tempdir().unwrap();
-    let schema = snowline_node_index::tables()
-        .into_iter()
-        .chain(tables())
-        .fold(Schema::new(1), Schema::with_spec);
-    let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
-    let mut p = PChain::new(
-        net.network_id,
-        net.p_chain_id,
-        net.x_chain_id,
-        net.avax_asset_id,
-    );
-    p.apply_genesis(&store, &p_genesis).unwrap();
-    let mut writer = IndexWriter::open(&*store).unwrap();
-    let p_records: Vec<&ContainerRecord> = records
-        .iter()
-        .filter(|r| r.path == IndexPath::PBlock)
-        .collect();
-    let src = p_records.iter().map(|r| {
-        Ok(ContainerLine {
-            record: (*r).clone(),
-            index: None,
-        })
-    });
-    ingest(&store, &mut writer, src, 16, &mut p, |_| {}).unwrap();
+    let devnet = PDevnet::generate();
+    let (p_genesis, store) = (&devnet.p_genesis, &devnet.store);
+    let p_records = devnet.p_blocks();
+    devnet.deriver(None).ingest(&p_records, 16);
 
     let mut blocks = Vec::new();
     let mut l1_nodes: BTreeMap<Vec<u8>, [u8; 48]> = BTreeMap::new();
@@ -174,22 +149,19 @@ fn primary_network_sets_at_every_height_equal_the_model() {
     // Every block's txs read back by id, at their block's height.
     for (height, _, txs) in &blocks {
         for (id, tx) in txs {
-            let (event, got) = PChainPages::new(Arc::clone(&store))
-                .tx(id)
-                .unwrap()
-                .unwrap();
+            let (event, got) = PChainPages::new(Arc::clone(store)).tx(id).unwrap().unwrap();
             assert_eq!((event.height, &got), (*height, tx), "{id}");
         }
     }
     assert!(
-        PChainPages::new(Arc::clone(&store))
+        PChainPages::new(Arc::clone(store))
             .tx(&Id([9; 32]))
             .unwrap()
             .is_none()
     );
-    let sets = model(&p_genesis, &blocks);
+    let sets = model(p_genesis, &blocks);
     assert!(sets.len() > 10, "{} heights", sets.len());
-    let pages = PChainPages::new(Arc::clone(&store));
+    let pages = PChainPages::new(Arc::clone(store));
     let tip = *sets.keys().last().unwrap();
     let mut changed = 0;
     let mut previous = None;

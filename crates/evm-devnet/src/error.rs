@@ -31,4 +31,7 @@ pub enum DevnetError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// Binding or reading the address of the replay server's loopback port.
+    #[error("replay server: {0}")]
+    Listen(std::io::Error),
 }

@@ -5,9 +5,9 @@
 //! deployments, transfers, mints, factory CREATE/CREATE2, value-carrying internal calls,
 //! reverts) so the same seed gives the same block hashes; [`record()`] writes the JSON-RPC
 //! answers an indexer asks for, block by block, as JSON lines; [`Recording`] and [`serve`]
-//! answer them again as a JSON-RPC node without anvil (`evm-replay`). [`icm`] runs a second
-//! scenario across two anvils: Teleporter (ICM) messages between the C-Chain and an L1, read back
-//! by [`icm_model`]. See `docs/evm-devnet.md`.
+//! answer them again as a JSON-RPC node without anvil (`evm-replay`; [`spawn_replay`] on a free
+//! loopback port, for tests). [`icm`] runs a second scenario across two anvils: Teleporter (ICM)
+//! messages between the C-Chain and an L1, read back by [`icm_model`]. See `docs/evm-devnet.md`.
 
 pub mod anvil;
 pub mod contracts;
@@ -32,4 +32,4 @@ pub use fixture::{
 pub use record::record;
 pub use replay::Recording;
 pub use scenario::{C_CHAIN_ID, L1_CHAIN_ID, ScenarioConfig};
-pub use server::serve;
+pub use server::{LocalReplay, serve, spawn_replay};

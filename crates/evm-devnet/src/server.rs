@@ -16,6 +16,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::TcpListener;
 
+use crate::error::DevnetError;
 use crate::replay::{Recording, RpcError};
 
 /// Largest request body read (a batch of thousands of calls fits).
@@ -37,6 +38,34 @@ pub async fn serve(listener: TcpListener, recording: Arc<Recording>) -> std::io:
                 .await;
         });
     }
+}
+
+/// A recording served by [`serve`] on a free loopback port (see [`spawn_replay`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalReplay {
+    /// The node's JSON-RPC URL, `http://127.0.0.1:PORT/`.
+    pub url: String,
+    /// The recorded head block: where an indexer of the recording stops.
+    pub head: u64,
+}
+
+/// Parses `text` (a recording, see [`crate::record()`]) and serves it on a free loopback port
+/// from a spawned task, so tests index recorded blocks through JSON-RPC as from a node, without
+/// anvil. Needs a tokio runtime; the server lives as long as the runtime.
+pub async fn spawn_replay(text: &str) -> Result<LocalReplay, DevnetError> {
+    let recording = Recording::parse(text)?;
+    let head = recording
+        .head()
+        .ok_or_else(|| DevnetError::Fixture("no eth_blockNumber recorded".into()))?;
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(DevnetError::Listen)?;
+    let addr = listener.local_addr().map_err(DevnetError::Listen)?;
+    tokio::spawn(serve(listener, Arc::new(recording)));
+    Ok(LocalReplay {
+        url: format!("http://{addr}/"),
+        head,
+    })
 }
 
 async fn handle(req: Request<Incoming>, recording: &Recording) -> Response<Full<Bytes>> {

@@ -12,7 +12,9 @@ use alloy_primitives::{Address, U256, address, keccak256};
 use serde_json::{Value, json};
 use snowline_evm_devnet::anvil::GENESIS_TIMESTAMP;
 use snowline_evm_devnet::scenario::{BLOCK_INTERVAL, Planner, TxRequest};
-use snowline_evm_devnet::{RECORDED_CHAINS, Recording, ScenarioConfig, recording_path, serve};
+use snowline_evm_devnet::{
+    DevnetError, RECORDED_CHAINS, Recording, ScenarioConfig, recording_path, serve, spawn_replay,
+};
 use snowline_jsonrpc_client::RpcClient;
 
 /// anvil's first ten dev accounts for the mnemonic "test test … junk" (the banner anvil 1.7.1
@@ -367,4 +369,23 @@ async fn replay_server_answers_the_recording_byte_for_byte() {
     assert_eq!(batch[1]["result"].as_array().unwrap().len(), 18);
     assert_eq!(batch[2]["error"]["code"], -32000);
     server.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spawned_replay_answers_at_its_url_up_to_the_recorded_head() {
+    for chain in RECORDED_CHAINS {
+        let text = std::fs::read_to_string(recording_path(chain)).unwrap();
+        let replay = spawn_replay(&text).await.unwrap();
+        let head = Recording::parse(&text).unwrap().head().unwrap();
+        assert_eq!(replay.head, head);
+        let client = RpcClient::new(&replay.url).unwrap();
+        let got: String = client.call("eth_blockNumber", json!([])).await.unwrap();
+        assert_eq!(got, format!("{head:#x}"));
+    }
+    // A recording without a head gives an indexer nowhere to stop.
+    let headless = r#"{"method":"eth_chainId","params":[],"result":"0xa868"}"#;
+    assert!(matches!(
+        spawn_replay(headless).await,
+        Err(DevnetError::Fixture(_))
+    ));
 }

@@ -1,26 +1,18 @@
-//! What the ICM room's tests share: the devnet ICM recordings, a store with the EVM and ICM
-//! tables, and indexing a recording through the replay server with the ICM hook.
+//! What the ICM room's tests share: a store with the EVM and ICM tables, and indexing a recording
+//! through the replay server with the ICM hook.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_chain_evm::source::{EvmSource, SourceConfig};
 use snowline_chain_evm::{SyncConfig, sync};
 use snowline_chain_icm::IcmDeriver;
-use snowline_evm_devnet::{Recording, serve};
+use snowline_evm_devnet::spawn_replay;
 use snowline_store::{Schema, Store};
 use snowline_types::evm::B256;
-
-/// The ICM recording of `chain` (`evm-devnet record-icm`).
-pub fn recording(chain: u64) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/evm/icm")
-        .join(format!("{chain}.jsonl"))
-}
 
 /// A store in `dir` with the EVM and ICM tables.
 pub fn open(dir: &std::path::Path) -> Arc<Store> {
@@ -40,11 +32,7 @@ pub async fn index_text(
     ids: &BTreeMap<u64, B256>,
     until: Option<u64>,
 ) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    let rec = Recording::parse(text).unwrap();
-    let tip = rec.head().unwrap();
-    tokio::spawn(serve(listener, Arc::new(rec)));
+    let replay = spawn_replay(text).await.unwrap();
     let config = SourceConfig {
         blocks_per_batch: per_batch,
         in_flight: 2,
@@ -53,10 +41,10 @@ pub async fn index_text(
         max_attempts: 2,
         call_timeout: Duration::from_secs(30),
     };
-    let source = Arc::new(EvmSource::new(&url, config).unwrap());
+    let source = Arc::new(EvmSource::new(&replay.url, config).unwrap());
     let sync_config = SyncConfig {
         poll: Duration::from_millis(5),
-        stop_after: Some(until.unwrap_or(tip).min(tip)),
+        stop_after: Some(until.unwrap_or(replay.head).min(replay.head)),
         hooks: IcmDeriver::hooks(ids.clone()),
         ..SyncConfig::default()
     };

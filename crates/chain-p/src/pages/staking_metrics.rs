@@ -147,11 +147,7 @@ mod tests {
     use std::collections::BTreeMap;
     use std::sync::Arc;
 
-    use snowline_devnet::{Devnet, DevnetConfig};
-    use snowline_node_index::{IndexWriter, ingest};
-    use snowline_store::{Schema, Store};
     use snowline_types::NodeId;
-    use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
     use snowline_types::platformvm::{self, UnsignedTx};
     use snowline_types::warp::l1::{
         L1Message, conversion_validation_id, registration_validation_id,
@@ -160,7 +156,7 @@ mod tests {
     use snowline_types::warp::payload::Payload;
 
     use super::*;
-    use crate::{PChain, tables};
+    use crate::test_devnet::PDevnet;
 
     /// A live staker of the model: subnet, node, validator or delegator, weight.
     #[derive(Clone, Copy)]
@@ -367,17 +363,9 @@ mod tests {
 
     #[test]
     fn every_subnet_equals_the_model_after_every_block_and_page_by_page() {
-        let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
-        let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
-        let p_genesis = devnet.p_genesis();
-        let net = devnet.genesis().network.clone();
-        let dir = tempfile::tempdir().unwrap();
-        let schema = snowline_node_index::tables()
-            .into_iter()
-            .chain(tables())
-            .fold(Schema::new(1), Schema::with_spec);
-        let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
-        let pages = PChainPages::new(Arc::clone(&store));
+        let devnet = PDevnet::generate();
+        let p_genesis = &devnet.p_genesis;
+        let pages = PChainPages::new(Arc::clone(&devnet.store));
         let q = |subnet, page_size| StakingQuery {
             subnet,
             from: 0,
@@ -388,18 +376,8 @@ mod tests {
             pages.staking_metrics(&q(Id::default(), 10)),
             Err(SubnetReadError::NotIndexed)
         ));
-        let mut p = PChain::new(
-            net.network_id,
-            net.p_chain_id,
-            net.x_chain_id,
-            net.avax_asset_id,
-        );
-        p.apply_genesis(&store, &p_genesis).unwrap();
-        let mut writer = IndexWriter::open(&*store).unwrap();
-        let p_records: Vec<&ContainerRecord> = records
-            .iter()
-            .filter(|r| r.path == IndexPath::PBlock)
-            .collect();
+        let mut p = devnet.deriver(None);
+        let p_records = devnet.p_blocks();
 
         let mut blocks = Vec::new();
         let mut subnets = vec![Id::default()];
@@ -427,7 +405,7 @@ mod tests {
                 .unwrap_or((r.timestamp_ns / 1_000_000_000) as u64);
             blocks.push((time, txs));
         }
-        let (timeline, least_balance) = timeline(&p_genesis, &blocks);
+        let (timeline, least_balance) = timeline(p_genesis, &blocks);
         let tip = timeline.last().unwrap().0;
         // At 1 nAVAX/s (local, below the target) no balance runs out during the run.
         assert!(least_balance > tip - p_genesis.timestamp, "{least_balance}");
@@ -439,13 +417,7 @@ mod tests {
                 break;
             }
             let end = (done + chunk).min(p_records.len());
-            let src = p_records[done..end].iter().map(|r| {
-                Ok(ContainerLine {
-                    record: (*r).clone(),
-                    index: None,
-                })
-            });
-            ingest(&store, &mut writer, src, 1 + n % 3, &mut p, |_| {}).unwrap();
+            p.ingest(&p_records[done..end], 1 + n % 3);
             done = end;
             for subnet in subnets.iter().filter(|s| created[*s] <= done) {
                 // The timeline's entry 0 is the genesis; `done` blocks follow it.

@@ -136,15 +136,11 @@ mod tests {
 
     use std::sync::Arc;
 
-    use snowline_devnet::{Devnet, DevnetConfig};
-    use snowline_node_index::{IndexWriter, ingest};
-    use snowline_store::{Schema, Store};
     use snowline_types::NodeId;
-    use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
     use snowline_types::platformvm::{self, UnsignedTx};
 
     use super::*;
-    use crate::{PChain, tables};
+    use crate::test_devnet::PDevnet;
 
     /// A validator of the model.
     #[derive(Debug, Clone)]
@@ -236,17 +232,9 @@ mod tests {
 
     #[test]
     fn every_subnet_and_range_equals_the_model_whole_and_page_by_page() {
-        let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
-        let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
-        let p_genesis = devnet.p_genesis();
-        let net = devnet.genesis().network.clone();
-        let dir = tempfile::tempdir().unwrap();
-        let schema = snowline_node_index::tables()
-            .into_iter()
-            .chain(tables())
-            .fold(Schema::new(1), Schema::with_spec);
-        let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
-        let pages = PChainPages::new(Arc::clone(&store));
+        let devnet = PDevnet::generate();
+        let p_genesis = &devnet.p_genesis;
+        let pages = PChainPages::new(Arc::clone(&devnet.store));
         let q = |subnet, from, to, page_size| ValidatorRangeQuery {
             subnet,
             from,
@@ -258,18 +246,8 @@ mod tests {
             pages.validators_by_date_range(&q(Id::default(), 0, u64::MAX, 10)),
             Err(SubnetReadError::NotIndexed)
         ));
-        let mut p = PChain::new(
-            net.network_id,
-            net.p_chain_id,
-            net.x_chain_id,
-            net.avax_asset_id,
-        );
-        p.apply_genesis(&store, &p_genesis).unwrap();
-        let mut writer = IndexWriter::open(&*store).unwrap();
-        let p_records: Vec<&ContainerRecord> = records
-            .iter()
-            .filter(|r| r.path == IndexPath::PBlock)
-            .collect();
+        let mut p = devnet.deriver(None);
+        let p_records = devnet.p_blocks();
         let mut blocks = Vec::new();
         let mut subnets = vec![Id::default()];
         for r in &p_records {
@@ -294,15 +272,9 @@ mod tests {
         }
         // Batches of several blocks, as a follower writes them.
         for (n, chunk) in p_records.chunks(16).enumerate() {
-            let src = chunk.iter().map(|r| {
-                Ok(ContainerLine {
-                    record: (*r).clone(),
-                    index: None,
-                })
-            });
-            ingest(&store, &mut writer, src, 1 + n % 3, &mut p, |_| {}).unwrap();
+            p.ingest(chunk, 1 + n % 3);
         }
-        let model = model(&p_genesis, &blocks);
+        let model = model(p_genesis, &blocks);
         let genesis = p_genesis.timestamp;
         let tip = blocks.last().unwrap().0;
         let mid = genesis + (tip - genesis) / 2;
