@@ -307,9 +307,10 @@ impl Follower {
         // Pages are fetched ahead on the assumption that each is full (`n` containers, as
         // every page but the upstream's last is); a shorter page drops the guesses after it.
         // `n` follows the containers' sizes (see `PageSizer`), so the pages in flight hold about
-        // half of `batch_bytes` of containers each (twice that as hex JSON while parsed)
-        // whatever the path holds.
-        let mut sizer = PageSizer::new(fetcher.page_size(), self.config.batch_bytes / 2);
+        // a quarter of `batch_bytes` of containers each (twice that as hex JSON while parsed,
+        // and more once decoded) whatever the path holds: a page's derived rows make about one
+        // batch.
+        let mut sizer = PageSizer::new(fetcher.page_size(), self.config.batch_bytes / 4);
         let mut ahead: VecDeque<(u64, u64, AbortOnDrop<_>)> = VecDeque::new();
         let first = writer.next_index(path);
         let n = sizer.next();

@@ -33,11 +33,39 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Schema, Store, WriteBatch};
+    use crate::{Schema, Store, StoreOptions, WriteBatch};
 
     crate::table! {
         /// Rows of the test.
         Rows: "rows", u32 => Vec<u8>;
+    }
+
+    fn write_rows(store: &Store, n: u32) {
+        let mut batch = WriteBatch::new();
+        for i in 0..n {
+            batch.put::<Rows>(&i, &vec![7u8; 100]);
+        }
+        store.write(&batch).unwrap();
+    }
+
+    /// Memtables take their room from the block cache by default, not in a bulk import.
+    #[test]
+    fn memtables_are_charged_to_the_block_cache_unless_importing() {
+        for (opts, charged) in [
+            (StoreOptions::default(), true),
+            (StoreOptions::bulk_ingest(), false),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let schema = Schema::new(1).with::<Rows>();
+            let store = Store::open_with(dir.path(), &schema, &opts).unwrap();
+            let before = store.memory_usage().unwrap();
+            write_rows(&store, 20_000);
+            let after = store.memory_usage().unwrap();
+            assert!(after.memtables >= before.memtables + 2_000_000, "{after:?}");
+            // The charge is made in units of the cache's dummy entries (256 KiB or 1 MiB).
+            let grew = after.block_cache.saturating_sub(before.block_cache);
+            assert_eq!(grew >= 1_000_000, charged, "{before:?} -> {after:?}");
+        }
     }
 
     #[test]
@@ -45,11 +73,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), &Schema::new(1).with::<Rows>()).unwrap();
         let before = store.memory_usage().unwrap();
-        let mut batch = WriteBatch::new();
-        for i in 0u32..20_000 {
-            batch.put::<Rows>(&i, &vec![7u8; 100]);
-        }
-        store.write(&batch).unwrap();
+        write_rows(&store, 20_000);
         let written = store.memory_usage().unwrap();
         assert!(
             written.unflushed_memtables >= before.unflushed_memtables + 2_000_000,

@@ -13,13 +13,17 @@ use crate::table::Access;
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoreOptions {
     /// Block cache shared by every table, in bytes (uncompressed blocks, index and filter blocks).
+    /// With [`StoreOptions::charge_memtables_to_cache`] it bounds memtables and cached blocks
+    /// together.
     pub block_cache_bytes: usize,
+    /// Charge memtable memory to the block cache: while writes fill memtables, cached blocks are
+    /// evicted to make room, and a store that only serves gets the whole cache for its blocks.
+    pub charge_memtables_to_cache: bool,
     /// Memtable size per table before it is flushed, in bytes.
     pub write_buffer_bytes: usize,
     /// Memtables a table may hold (one active, the rest flushing).
     pub max_write_buffers: i32,
-    /// Cap on all memtables of all tables together, in bytes (0 = no cap). Writers wait at the
-    /// cap until a flush frees memory, so a lagging flush cannot push memtables past it.
+    /// Cap on all memtables of all tables together, in bytes (0 = no cap): reaching it flushes.
     pub total_write_buffer_bytes: usize,
     /// Bloom filter bits per key (whole-key filters); 0 disables filters.
     pub bloom_bits_per_key: f64,
@@ -41,7 +45,10 @@ impl Default for StoreOptions {
         Self {
             // Serving and following stay under 512 MiB of RSS with these (docs/benchmarks.md,
             // "Memory while following"): memtables are most of a follower's memory.
-            block_cache_bytes: 64 << 20,
+            // One budget of 160 MiB for memtables and blocks: a follower's memtables (up to the
+            // 128 MiB cap) leave the cache at least 32 MiB; a server that only reads has it all.
+            block_cache_bytes: 160 << 20,
+            charge_memtables_to_cache: true,
             write_buffer_bytes: 32 << 20,
             max_write_buffers: 3,
             total_write_buffer_bytes: 128 << 20,
@@ -62,13 +69,15 @@ impl StoreOptions {
             write_buffer_bytes: 256 << 20,
             max_write_buffers: 4,
             total_write_buffer_bytes: 2 << 30,
+            // Gigabytes of memtables would evict every cached block an import's derivers read.
+            charge_memtables_to_cache: false,
             level0_compaction_trigger: 8,
             ..Self::default()
         }
     }
 
-    /// Options for the database as a whole.
-    pub(crate) fn db_options(&self) -> Options {
+    /// Options for the database as a whole; `cache` is the shared block cache.
+    pub(crate) fn db_options(&self, cache: &Cache) -> Options {
         let mut o = Options::default();
         o.create_if_missing(true);
         o.create_missing_column_families(true);
@@ -76,14 +85,18 @@ impl StoreOptions {
         // cache's open/close churn on lookups.
         o.set_max_open_files(-1);
         o.set_max_background_jobs(self.max_background_jobs);
-        if self.total_write_buffer_bytes > 0 {
-            // A write buffer manager that stalls: RocksDB's plain `db_write_buffer_size` only
-            // schedules flushes at the cap, and writes went on past it (185 MiB of memtables
-            // under a 128 MiB cap while a flush of every table ran).
-            o.set_write_buffer_manager(&WriteBufferManager::new_write_buffer_manager(
-                self.total_write_buffer_bytes,
-                true,
+        let cap = self.total_write_buffer_bytes;
+        if cap > 0 && self.charge_memtables_to_cache {
+            // Memtables take their room from the cache, so a follower's memtables and cached
+            // blocks stay within one budget. Writers are not stalled at the cap: stalling was
+            // measured to slow following without lowering the peak (docs/benchmarks.md).
+            o.set_write_buffer_manager(&WriteBufferManager::new_write_buffer_manager_with_cache(
+                cap,
+                false,
+                cache.clone(),
             ));
+        } else if cap > 0 {
+            o.set_db_write_buffer_size(cap);
         }
         o.set_bytes_per_sync(1 << 20);
         // Flush all tables at one point, so the files on disk always hold whole batches even

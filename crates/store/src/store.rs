@@ -83,7 +83,7 @@ impl Store {
         let existing = existing_cfs(path)?;
         let fresh = existing.is_empty();
         let cache = Cache::new_lru_cache(opts.block_cache_bytes);
-        let mut db_opts = opts.db_options();
+        let mut db_opts = opts.db_options(&cache);
         db_opts.create_missing_column_families(false);
         let descriptors = descriptors(&existing, schema, opts, &cache);
         let mut db = Db::open_cf_descriptors(&db_opts, path, descriptors).map_err(rocks)?;
@@ -161,7 +161,7 @@ impl Store {
             )));
         }
         let cache = Cache::new_lru_cache(opts.block_cache_bytes);
-        let mut db_opts = opts.db_options();
+        let mut db_opts = opts.db_options(&cache);
         db_opts.create_if_missing(false);
         let descriptors = descriptors(&existing, schema, opts, &cache);
         let db =
@@ -211,7 +211,7 @@ impl Store {
             )));
         }
         let cache = Cache::new_lru_cache(opts.block_cache_bytes);
-        let mut db_opts = opts.db_options();
+        let mut db_opts = opts.db_options(&cache);
         db_opts.create_if_missing(false);
         // Secondaries must keep all files open (max_open_files = -1), as db_options sets.
         db_opts.set_max_open_files(-1);
