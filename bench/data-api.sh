@@ -234,9 +234,13 @@ echo "$IMPORT_LINE"
 python3 - "$FOLLOW_SECS" "$IMPORT_WALL" "$IMPORT_RSS_KB" "$IMPORT_LINE" <<'PY'
 import re, sys
 follow, wall, rss_kb, line = float(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
-txs = int(re.search(r"holding (\d+) txs", line).group(1))
+# "holding N X-Chain and M P-Chain txs" (or "holding N txs" from builds without the P-Chain).
+m = re.search(r"holding (\d+) (?:X-Chain and \d+ P-Chain )?txs", line)
+if m is None:
+    sys.exit(f"no tx count in the import's summary: {line!r}")
+txs = int(m.group(1))
 secs = sum(float(x) * 60**i for i, x in enumerate(reversed(wall.split(":"))))
-print(f"txs in the file: {txs}")
+print(f"X-Chain txs in the file: {txs}")
 print(f"data-api follow: {txs} txs in {follow:.1f} s = {txs / follow:,.0f} txs/s end to end")
 print(f"data-api import: {txs} txs in {secs:.1f} s = {txs / secs:,.0f} txs/s, peak RSS {rss_kb / 1024:,.0f} MiB")
 PY

@@ -45,9 +45,9 @@ impl Default for StoreOptions {
         Self {
             // Serving and following stay under 512 MiB of RSS with these (docs/benchmarks.md,
             // "Memory while following"): memtables are most of a follower's memory.
-            // One budget of 160 MiB for memtables and blocks: a follower's memtables (up to the
-            // 128 MiB cap) leave the cache at least 32 MiB; a server that only reads has it all.
-            block_cache_bytes: 160 << 20,
+            // One budget of 128 MiB for memtables and blocks: a follower's memtables take it as
+            // they fill (blocks get the rest); a server that only reads has all of it for blocks.
+            block_cache_bytes: 128 << 20,
             charge_memtables_to_cache: true,
             write_buffer_bytes: 32 << 20,
             max_write_buffers: 3,
