@@ -40,7 +40,7 @@ mkdir -p "$WORK"
 source bench/lib.sh
 if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release -p data-api -p snowline-evm-devnet --bins
-  cargo build --release -p snowline-rest --example rest-hello --example rest-load
+  cargo build --release -p snowline-rest-api --example rest-hello --example rest-load
   cargo build --release -p snowline-store --example raw-rewrite
 fi
 

@@ -30,7 +30,7 @@ ulimit -n 20000
 source bench/lib.sh
 if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release -p data-api -p node-rpc
-  cargo build --release -p snowline-rest --example rest-load
+  cargo build --release -p snowline-rest-api --example rest-load
   cargo build --release -p snowline-http --example hold
 fi
 

@@ -30,7 +30,7 @@ REL=${REL:-$CARGO_TARGET_DIR/release}
 if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release -p metrics-api
   cargo build --release -p snowline-chain-icm --example synth_icm
-  cargo build --release -p snowline-rest --example rest-hello --example rest-load
+  cargo build --release -p snowline-rest-api --example rest-hello --example rest-load
 fi
 
 if [ ! -d "$WORK/data-api/index" ]; then

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use snowline_access::keys::ApiKeys;
 use snowline_access::usage::UsageWriter;
-use snowline_rest::{KeyLookup, KeyResolver, RestError, UsageEvent, UsageEventRef, UsageSink};
+use snowline_rest_api::{KeyLookup, KeyResolver, RestError, UsageEvent, UsageEventRef, UsageSink};
 
 /// Resolves `x-data-api-key` against the keys store.
 pub struct StoreKeys(pub Arc<ApiKeys>);

@@ -1,5 +1,5 @@
 //! The `data-api` binary: flags, wiring, start and stop. The service is built from
-//! `snowline-rest` (the HTTP edge), `snowline-data-api` (the endpoints), `snowline-chain-x`
+//! `snowline-rest-api` (the HTTP edge), `snowline-data-api` (the endpoints), `snowline-chain-x`
 //! (the X-Chain history) and `snowline-access` (keys and usage); see docs/data-api.md.
 
 mod adapters;

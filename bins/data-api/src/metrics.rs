@@ -14,7 +14,7 @@ use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
-use snowline_rest::{App, Check, KeyResolver, RateLimits, Readiness, Router, Server, ServerConfig};
+use snowline_rest_api::{App, Check, KeyResolver, RateLimits, Readiness, Router, Server, ServerConfig};
 use snowline_store::Store;
 use snowline_types::network::NetworkInfo;
 use tokio::task::JoinHandle;
@@ -83,7 +83,7 @@ pub async fn start(
                 }
             }
         });
-        if let Err(e) = server.run_until(snowline_rest::shutdown_signal()).await {
+        if let Err(e) = server.run_until(snowline_rest_api::shutdown_signal()).await {
             tracing::warn!(error = %e, "the metrics listener stopped");
         }
         prune.abort();

@@ -16,8 +16,8 @@ use snowline_chain_x::history::XHistoryPages;
 use snowline_data_api::chains;
 use snowline_data_api::evm::NoPrices;
 use snowline_node_index::{FollowMetrics, FollowStatus, StoreMetrics};
-use snowline_rest::prometheus_client::metrics::gauge::Gauge;
-use snowline_rest::{
+use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
+use snowline_rest_api::{
     App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
 };
 use snowline_types::network::NetworkInfo;
@@ -199,7 +199,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 &upstream,
                 flags,
                 status,
-                snowline_rest::shutdown_signal(),
+                snowline_rest_api::shutdown_signal(),
             )
             .await;
             if let Err(e) = &result {
@@ -239,7 +239,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         })
     };
     server
-        .run_until(snowline_rest::shutdown_signal())
+        .run_until(snowline_rest_api::shutdown_signal())
         .await
         .map_err(|e| e.to_string())?;
     upkeep.abort();

@@ -19,7 +19,7 @@ use snowline_data_api::evm::PriceSource;
 use snowline_evm_devnet::{C_CHAIN_ID, Recording, recording_path};
 use snowline_query::TokenSecret;
 use snowline_query::params::Currency;
-use snowline_rest::{App, Profile, RateLimits, Router, Server, ServerConfig};
+use snowline_rest_api::{App, Profile, RateLimits, Router, Server, ServerConfig};
 use snowline_store::{Schema, Store};
 use snowline_types::evm::Address;
 

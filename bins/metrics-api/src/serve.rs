@@ -14,7 +14,7 @@ use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
-use snowline_rest::{
+use snowline_rest_api::{
     App, Check, KeyLookup, KeyResolver, RateLimits, Readiness, RestError, Router, Server,
     ServerConfig,
 };
@@ -195,7 +195,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         })
     };
     server
-        .run_until(snowline_rest::shutdown_signal())
+        .run_until(snowline_rest_api::shutdown_signal())
         .await
         .map_err(|e| e.to_string())?;
     upkeep.abort();

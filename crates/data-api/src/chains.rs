@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use snowline_rest::hyper::StatusCode;
-use snowline_rest::{ApiError, Reply, Request, Router, Weight};
+use snowline_rest_api::hyper::StatusCode;
+use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::rest::{ApiFeature, ListChainsResponse};
 
 use crate::params::{network_filter, param_error};

@@ -1,5 +1,5 @@
 //! The Data API as a REST library: one module per family of the spec's endpoints, registered on
-//! `snowline-rest`'s router. A handler parses the request (with `query`'s parameter types),
+//! `snowline-rest-api`'s router. A handler parses the request (with `query`'s parameter types),
 //! calls one page function of a chain crate (or `access` for usage), and renders the spec's
 //! records; this crate does HTTP only and never sees the store.
 

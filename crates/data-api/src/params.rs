@@ -2,7 +2,7 @@
 //! spec's 400 body.
 
 use snowline_query::{PageTokens, ParamError};
-use snowline_rest::{ApiError, Request};
+use snowline_rest_api::{ApiError, Request};
 use snowline_types::network::NetworkInfo;
 
 /// A 400 naming the parameter, what is allowed, and the value received.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use snowline_access::usage::{GroupBy, Interval, UsageFilters, UsageLog, UsageQuery};
 use snowline_query::params::{RequestType, TimeInterval, UsageGroupBy, u64_at_least};
-use snowline_rest::{ApiError, Reply, Request, Router, Weight};
+use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
 use crate::params::{bad, now_secs, param_error};
 

@@ -1,4 +1,4 @@
-//! The HTTP/1.1 connection loop under Snowline's servers (`snowline-jsonrpc`, `snowline-rest`):
+//! The HTTP/1.1 connection loop under Snowline's servers (`snowline-jsonrpc`, `snowline-rest-api`):
 //! accept with a cap on concurrent connections (past it, the connection idle the longest is closed
 //! to make room; a 503 from the edge only when all are busy), a header read timeout (which also
 //! closes idle keep-alive connections), limits on the request head answered in the edge's error
@@ -29,7 +29,7 @@ pub use refusal::Refuse;
 use refusal::Shaped;
 
 /// The limits of a server, the connection loop's and its edge's (`snowline-jsonrpc`,
-/// `snowline-rest`) in one place.
+/// `snowline-rest-api`) in one place.
 #[derive(Debug, Clone, Copy)]
 pub struct ServerConfig {
     /// Largest accepted request body; larger ones get HTTP 413 in the edge's error shape.

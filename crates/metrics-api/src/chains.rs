@@ -1,7 +1,7 @@
 //! `GET /v2/chains` and `GET /v2/chains/{chainId}`: the chains of the registry that have
 //! metrics in the store, as the OpenAPI's `Chain`.
 
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::ChainRecord;
 
 use crate::context::{MetricsApi, read_failed};

@@ -5,7 +5,7 @@ use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, PageTokens, SeriesError, TokenError};
 use snowline_chain_p::pages::{PChainPages, SubnetReadError};
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
-use snowline_rest::ApiError;
+use snowline_rest_api::ApiError;
 use snowline_types::NetworkInfo;
 use snowline_types::rest::ChainRecord;
 

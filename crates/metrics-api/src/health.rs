@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use snowline_rest::{Readiness, Router, Weight, health_check};
+use snowline_rest_api::{Readiness, Router, Weight, health_check};
 
 /// Adds both checks.
 pub fn routes(router: Router, readiness: Arc<dyn Readiness>) -> Router {

@@ -8,7 +8,7 @@ use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetric
 use snowline_chain_metrics::{Interval, Window};
 use snowline_query::ParamError;
 use snowline_query::params::cb58_or_hex_id;
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
 use snowline_types::evm::B256;
 

@@ -8,7 +8,7 @@ use snowline_chain_metrics::{Interval, Point, Value};
 use snowline_chain_p::pages::{L1Figure, L1MetricsError, L1MetricsQuery, L1Scope};
 use snowline_query::ParamError;
 use snowline_query::params::{cb58_id, node_id};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 
 use crate::context::MetricsApi;
 use crate::params;

@@ -1,4 +1,4 @@
-//! The metrics API's endpoints on the REST edge (`snowline-rest`): the spec's
+//! The metrics API's endpoints on the REST edge (`snowline-rest-api`): the spec's
 //! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), and the real
 //! service's v2 chain metrics, ICM message counts (from `chain-icm`'s
 //! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking and L1 validator fee metrics (from `chain-p`'s
@@ -20,7 +20,7 @@ mod validators;
 
 use std::sync::Arc;
 
-use snowline_rest::{ApiError, Readiness, Reply, Request, Router, Weight};
+use snowline_rest_api::{ApiError, Readiness, Reply, Request, Router, Weight};
 
 pub use context::MetricsApi;
 

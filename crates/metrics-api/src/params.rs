@@ -3,7 +3,7 @@
 
 use snowline_chain_metrics::{Interval, Metric};
 use snowline_query::ParamError;
-use snowline_rest::{ApiError, Request};
+use snowline_rest_api::{ApiError, Request};
 
 /// The v2 series' largest `pageSize`.
 pub const MAX_PAGE_SIZE: usize = 2_160;

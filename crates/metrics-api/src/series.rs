@@ -5,7 +5,7 @@
 
 use snowline_chain_metrics::{Interval, Metric, SeriesPage, SeriesQuery, summable, windows_of};
 use snowline_query::ParamError;
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 
 use crate::context::{MetricsApi, Target, read_failed, token_failed};
 use crate::params::{self, DEFAULT_PAGE_SIZE};

@@ -7,7 +7,7 @@ use snowline_chain_metrics::{Point, Value};
 use snowline_chain_p::pages::{StakingFigures, StakingQuery};
 use snowline_query::ParamError;
 use snowline_query::params::{Network, cb58_id};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
 
 use crate::context::{MetricsApi, subnet_read_failed, token_failed};

@@ -12,8 +12,8 @@ use snowline_chain_metrics::{ChainMetrics, ManualClock, MetricsPages, PageTokens
 use snowline_chain_registry::ChainRegistry;
 use snowline_evm_devnet::metrics_model::{ANY_INTERVAL, INTERVALS, METRICS};
 use snowline_node_index::derive::write_batch;
-use snowline_rest::hyper::{Method, StatusCode};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::hyper::{Method, StatusCode};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_store::{Schema, Store, WriteBatch};
 use snowline_types::evm::{Address, B256};
 

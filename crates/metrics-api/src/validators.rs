@@ -11,7 +11,7 @@ use serde::Serialize;
 use snowline_chain_p::pages::ValidatorRangeQuery;
 use snowline_query::ParamError;
 use snowline_query::params::cb58_id;
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
 use snowline_types::address::format_bech32;
 

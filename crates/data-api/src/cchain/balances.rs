@@ -2,7 +2,7 @@
 //! `ListCChainAtomicBalancesResponse` of the given addresses (its atomic memory only), now or as
 //! of `blockTimestamp`.
 
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::{ListCChainAtomicBalancesResponse, PrimaryChainInfo};
 

@@ -8,7 +8,7 @@
 use snowline_chain_p::pages::{PUtxo, Position};
 use snowline_chain_x::history::{HistoryUtxo, UtxoPosition};
 use snowline_query::{FilteredPage, PositionReader, PositionWriter, merge_pages};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 use snowline_types::{Chain, Id};
 

@@ -4,7 +4,7 @@
 
 use snowline_query::FilterDigest;
 use snowline_query::params::{Currency, evm_address, page_size, u64_at_least};
-use snowline_rest::{ApiError, Profile, Reply, Request};
+use snowline_rest_api::{ApiError, Profile, Reply, Request};
 use snowline_types::evm::{Address, U256};
 use snowline_types::rest::evm::{
     Erc721TokenBalance, GetNativeBalanceResponse, ListErc721BalancesResponse, NativeTokenBalance,

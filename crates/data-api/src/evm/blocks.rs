@@ -2,7 +2,7 @@
 
 use snowline_chain_evm::pages::BlockId;
 use snowline_query::params::{BlockRef, block_ref};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::evm::{B256, U256};
 use snowline_types::rest::evm::GetEvmBlockResponse;
 

@@ -8,7 +8,7 @@ use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::params::{BlockRange, Currency, evm_address, page_size};
 use snowline_query::{Digest, FilterDigest, PageTokens};
-use snowline_rest::{ApiError, Profile, Request};
+use snowline_rest_api::{ApiError, Profile, Request};
 use snowline_types::evm::{Address, U256};
 use snowline_types::rest::evm::checksummed;
 use snowline_types::rest::{ChainRecord, Money, MoneyValue};

@@ -6,7 +6,7 @@ use snowline_chain_evm::pages::{Deployed, TxDetail};
 use snowline_chain_icm::tables::side;
 use snowline_query::FilterDigest;
 use snowline_query::params::page_size;
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
 use snowline_types::rest::evm::{
     ContractDeploymentDetails, ContractInfo, DeployedContract, DeploymentData, Erc20Contract,

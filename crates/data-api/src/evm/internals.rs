@@ -2,7 +2,7 @@
 //! transactions from or to an address (value-carrying `CALL`/`CALLCODE`, every creation), newest
 //! first, within `[startBlock, endBlock)`.
 
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::evm::{InternalTransaction, ListInternalTransactionsResponse};
 
 use super::context::{EvmApi, page_error};

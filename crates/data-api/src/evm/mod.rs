@@ -18,7 +18,7 @@ use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::{PageTokens, TokenSecret};
-use snowline_rest::{ApiError, Reply, Request, Router, Weight};
+use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
 pub use context::EvmApi;
 pub use prices::{NoPrices, PriceSource};

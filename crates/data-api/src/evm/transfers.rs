@@ -1,7 +1,7 @@
 //! `GET /v1/chains/{chainId}/tokens/{address}/transfers`: a token's transfers, newest first,
 //! within `[startBlock, endBlock)`.
 
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::evm::{
     Erc20Transfer, Erc721Transfer, Erc1155Transfer, ListTransfersResponse, TransferRecord,
 };

@@ -11,7 +11,7 @@ use snowline_chain_icm::{IcmPageError, IcmPages, IcmQuery};
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::params::{ChainRef, cb58_id, chain_ref, evm_address, page_size};
 use snowline_query::{FilterDigest, PageTokens, ParamError, TokenSecret};
-use snowline_rest::{ApiError, Reply, Request, Router, Weight};
+use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::Id;
 use snowline_types::evm::{Address, B256};
 use snowline_types::network::NetworkInfo;

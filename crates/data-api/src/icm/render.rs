@@ -14,7 +14,7 @@ use snowline_types::rest::icm::{
     PendingIcmMessage,
 };
 
-use snowline_rest::ApiError;
+use snowline_rest_api::ApiError;
 
 use super::IcmApi;
 use crate::evm::erc20_token;

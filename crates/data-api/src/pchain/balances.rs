@@ -3,7 +3,7 @@
 
 use snowline_chain_p::pages::{AssetTotal, Bucket, PBalances};
 use snowline_chain_p::rows::Holding;
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::{
     AggregatedAssetAmount, ListPChainBalancesResponse, PChainBalances, PChainSharedAsset,
     PrimaryChainInfo,

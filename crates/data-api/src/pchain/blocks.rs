@@ -4,7 +4,7 @@
 use snowline_chain_p::rows::BlockRow;
 use snowline_query::FilterDigest;
 use snowline_query::params::{TimeRange, node_id, page_size};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::{
     ListPrimaryNetworkBlocksResponse, PrimaryChainInfo, PrimaryNetworkBlock, ProposerDetails,
 };

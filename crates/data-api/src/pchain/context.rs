@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use snowline_chain_p::pages::{PChainPages, PageError};
 use snowline_query::PageTokens;
-use snowline_rest::ApiError;
+use snowline_rest_api::ApiError;
 use snowline_types::address::AddressFormatter;
 use snowline_types::network::NetworkInfo;
 use snowline_types::rest::{AssetAmount, AssetType};

@@ -6,7 +6,7 @@ use snowline_chain_p::pages::L1Query;
 use snowline_chain_p::rows::L1ValidatorRow;
 use snowline_query::FilterDigest;
 use snowline_query::params::{boolean_or, cb58_id, node_id, page_size};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
 use snowline_types::formatting::encode_hex_plain;
 use snowline_types::rest::{

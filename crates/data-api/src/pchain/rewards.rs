@@ -4,7 +4,7 @@
 use snowline_chain_p::pages::{HistoricalReward as Paid, PendingReward as Running, RewardQuery};
 use snowline_query::params::{AddressList, Currency, SortOrder, node_ids, page_size};
 use snowline_query::{Digest, FilterDigest, ParamError};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::{
     AssetWithPriceInfo, HistoricalReward, ListHistoricalRewardsResponse,

@@ -3,7 +3,7 @@
 //! then UTXO id). Listed are the UTXOs spendable on the P-Chain: its own (stakes and rewards
 //! included) and those other chains exported to it.
 
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::{ListPChainUtxosResponse, PrimaryChainInfo};
 

@@ -8,7 +8,7 @@ use snowline_query::params::{
     AddressList, SortOrder, UtxoSortBy, boolean_or, cb58_id, page_size, required, u64_opt,
 };
 use snowline_query::{Digest, FilterDigest};
-use snowline_rest::{ApiError, Request};
+use snowline_rest_api::{ApiError, Request};
 use snowline_types::network::NetworkInfo;
 use snowline_types::{Chain, Id};
 

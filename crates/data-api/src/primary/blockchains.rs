@@ -4,7 +4,7 @@
 
 use snowline_chain_p::rows::ChainRow;
 use snowline_query::params::BlockchainRef;
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::formatting::encode_hex_checksum;
 use snowline_types::network::NetworkInfo;
 use snowline_types::rest::BlockchainDetails;

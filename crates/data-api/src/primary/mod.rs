@@ -13,7 +13,7 @@ use snowline_chain_p::pages::PChainPages;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_query::params::{TimeRange, node_id, page_size};
 use snowline_query::{PageTokens, TokenSecret};
-use snowline_rest::{ApiError, Reply, Request, Router, Weight};
+use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::Chain;
 use snowline_types::network::NetworkInfo;
 

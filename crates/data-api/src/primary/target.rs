@@ -1,7 +1,7 @@
 //! The `{network}` / `{blockchainId}` path values of the primary-network endpoints.
 
 use snowline_query::params::BlockchainRef;
-use snowline_rest::{ApiError, Request};
+use snowline_rest_api::{ApiError, Request};
 use snowline_types::Chain;
 use snowline_types::network::NetworkInfo;
 use snowline_types::rest::{PrimaryChainInfo, PrimaryChainName};

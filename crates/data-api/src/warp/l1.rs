@@ -7,7 +7,7 @@
 //! subnet.
 
 use snowline_chain_p::pages::PChainPages;
-use snowline_rest::ApiError;
+use snowline_rest_api::ApiError;
 use snowline_types::Id;
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::UnsignedTx;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use snowline_chain_p::pages::{PChainPages, ValidatorSet, ValidatorSetError};
 use snowline_query::ParamError;
 use snowline_query::params::cb58_id;
-use snowline_rest::{ApiError, Profile, Reply, Request, Router, Weight};
+use snowline_rest_api::{ApiError, Profile, Reply, Request, Router, Weight};
 use snowline_types::network::NetworkInfo;
 use snowline_types::warp::UnsignedMessage;
 use snowline_types::{Id, NodeId};
@@ -193,7 +193,7 @@ impl<S: SignatureSource + 'static> WarpApi<S> {
         let reply = Reply::json(&json!({"signedMessage": hex::encode(&aggregated.bytes)}))?;
         // The official client accepts only the real service's 201.
         Ok(match profile {
-            Profile::Glacier => reply.with_status(snowline_rest::hyper::StatusCode::CREATED),
+            Profile::Glacier => reply.with_status(snowline_rest_api::hyper::StatusCode::CREATED),
             Profile::Spec => reply,
         })
     }

@@ -5,7 +5,7 @@
 use serde_json::Value;
 use snowline_query::ParamError;
 use snowline_query::params::{cb58_or_hex_id, hex_payload};
-use snowline_rest::ApiError;
+use snowline_rest_api::ApiError;
 use snowline_types::Id;
 use snowline_types::warp::UnsignedMessage;
 

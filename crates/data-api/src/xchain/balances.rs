@@ -1,7 +1,7 @@
 //! `GET /v1/networks/{network}/blockchains/{blockchainId}/balances` for the X-Chain: the
 //! `ListXChainBalancesResponse` of the given addresses, now or as of `blockTimestamp`.
 
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::{ListXChainBalancesResponse, PrimaryChainInfo};
 

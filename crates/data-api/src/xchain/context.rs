@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use snowline_chain_x::history::{PageError, XHistoryPages};
 use snowline_query::PageTokens;
-use snowline_rest::ApiError;
+use snowline_rest_api::ApiError;
 use snowline_types::address::AddressFormatter;
 use snowline_types::network::NetworkInfo;
 

@@ -4,7 +4,7 @@
 //! the X-Chain: its own, and those other chains exported to it (`createdOnChainId` names the
 //! source), as `avm.getUTXOs` lists them without and with `sourceChain`.
 
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 

@@ -3,7 +3,7 @@
 
 use snowline_query::FilterDigest;
 use snowline_query::params::{SortOrder, page_size, required, u64_at_least};
-use snowline_rest::{ApiError, Reply, Request};
+use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::{ListXChainVerticesResponse, XChainVertex};
 

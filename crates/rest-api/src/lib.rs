@@ -4,14 +4,14 @@
 //! API's handlers are registered on a [`Router`] by the code above this crate.
 //!
 //! ```no_run
-//! use snowline_rest::{App, ApiError, Reply, Router, Server, ServerConfig, Weight};
+//! use snowline_rest_api::{App, ApiError, Reply, Router, Server, ServerConfig, Weight};
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let router = Router::new().get("/v1/chains/{chainId}", Weight::MEDIUM, |req| async move {
 //!     let chain = req.required_param("chainId")?.to_owned();
 //!     Reply::json(&serde_json::json!({ "chainId": chain }))
 //! });
 //! let server = Server::bind("127.0.0.1:8080".parse()?, App::new(router), ServerConfig::default()).await?;
-//! server.run_until(snowline_rest::shutdown_signal()).await?;
+//! server.run_until(snowline_rest_api::shutdown_signal()).await?;
 //! # Ok(()) }
 //! ```
 //!

@@ -3,7 +3,7 @@
 //! done or `T` seconds pass; then it prints requests/s, p50/p99/max latency and the responses
 //! that were not HTTP 200.
 //!
-//! `cargo run --release -p snowline-rest --example rest-load -- 127.0.0.1:8080 @paths.txt 64 5000000 10`
+//! `cargo run --release -p snowline-rest-api --example rest-load -- 127.0.0.1:8080 @paths.txt 64 5000000 10`
 //!
 //! `PATHS` is either one path (`/v1/chains/43112`) or `@FILE`, a file of paths, one per line,
 //! cycled (each connection starts at a different line), so a run can spread over many keys

@@ -1,7 +1,7 @@
 //! Benchmark hook: one trivial route on the REST framework and, for comparison, a plain
 //! hyper handler answering the same bytes on another port.
 //!
-//! `cargo run --release -p snowline-rest --example rest-hello -- [REST_ADDR] [PLAIN_ADDR] [--limits] [--metering]`
+//! `cargo run --release -p snowline-rest-api --example rest-hello -- [REST_ADDR] [PLAIN_ADDR] [--limits] [--metering]`
 //! (defaults 127.0.0.1:9700 and 127.0.0.1:9701), then `GET` (or `POST`) `/v1/hello` on either.
 //! `--limits` runs the rate limiter on every request with a budget that never runs out;
 //! `--metering` sends every usage event to a counting sink. Stops on Ctrl-C / SIGTERM.
@@ -9,7 +9,7 @@
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper_util::rt::TokioIo;
-use snowline_rest::{
+use snowline_rest_api::{
     App, RateLimits, Reply, Router, Server, ServerConfig, TierLimit, UsageEvent, UsageSink, Weight,
 };
 use std::convert::Infallible;
@@ -48,7 +48,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         RateLimits::disabled()
     };
     // POST too, so the JSON-RPC load generator (which POSTs) can drive it.
-    let hello = |_| async { Ok(Reply::bytes(snowline_rest::hyper::StatusCode::OK, BODY)) };
+    let hello = |_| async { Ok(Reply::bytes(snowline_rest_api::hyper::StatusCode::OK, BODY)) };
     let router =
         Router::new()
             .get("/v1/hello", Weight::FREE, hello)
@@ -84,6 +84,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             });
         }
     });
-    server.run_until(snowline_rest::shutdown_signal()).await?;
+    server.run_until(snowline_rest_api::shutdown_signal()).await?;
     Ok(())
 }

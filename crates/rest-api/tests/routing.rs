@@ -5,10 +5,10 @@ mod common;
 
 use common::{assert_error, get, request, send, spawn};
 use serde_json::{Map, Value, json};
-use snowline_rest::{App, RateLimits, Reply, Request, Router, ServerConfig, Weight};
+use snowline_rest_api::{App, RateLimits, Reply, Request, Router, ServerConfig, Weight};
 use std::sync::Arc;
 
-async fn echo(req: Request) -> Result<Reply, snowline_rest::ApiError> {
+async fn echo(req: Request) -> Result<Reply, snowline_rest_api::ApiError> {
     let params: Map<String, Value> = req
         .params()
         .map(|(k, v)| (k.to_owned(), Value::from(v)))

@@ -1,7 +1,7 @@
 //! Test helpers: a real server on port 0 and a raw HTTP/1.1 client over TCP.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
 
-use snowline_rest::{App, RestError, Server, ServerConfig};
+use snowline_rest_api::{App, RestError, Server, ServerConfig};
 use std::net::SocketAddr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{assert_error, get, read_response, request, send, spawn};
-use snowline_rest::{
+use snowline_rest_api::{
     ApiError, App, Caller, InMemoryKeys, MemorySink, RateLimits, Reply, Request, Router,
     ServerConfig, Weight,
 };
@@ -206,7 +206,7 @@ async fn past_the_cap_with_every_connection_busy_a_client_gets_a_503_at_once() {
     let s = spawn(
         app(Arc::clone(&release), Arc::clone(&started), Arc::default())
             .keys(Arc::new(keys))
-            .usage_sink(Arc::clone(&sink) as Arc<dyn snowline_rest::UsageSink>),
+            .usage_sink(Arc::clone(&sink) as Arc<dyn snowline_rest_api::UsageSink>),
         cfg,
     )
     .await;

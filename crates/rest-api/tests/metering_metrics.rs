@@ -5,8 +5,8 @@ mod common;
 
 use common::{assert_error, get};
 use serde_json::json;
-use snowline_rest::prometheus_client::metrics::gauge::Gauge;
-use snowline_rest::{
+use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
+use snowline_rest_api::{
     ApiError, App, Caller, Check, InMemoryKeys, MemorySink, RateLimits, Readiness, Reply, Request,
     Router, ServerConfig, TierLimit, UsageEvent, Weight,
 };

@@ -5,7 +5,7 @@ mod common;
 
 use common::{Resp, assert_error, get, read_response, request, spawn};
 use serde_json::json;
-use snowline_rest::{
+use snowline_rest_api::{
     App, Caller, InMemoryKeys, RateLimits, Reply, Request, Router, ServerConfig, TierLimit, Weight,
 };
 use std::net::SocketAddr;
@@ -21,7 +21,7 @@ fn caller(key: &str, tier: &str) -> Caller {
     }
 }
 
-async fn whoami(req: Request) -> Result<Reply, snowline_rest::ApiError> {
+async fn whoami(req: Request) -> Result<Reply, snowline_rest_api::ApiError> {
     Reply::json(&json!({
         "key": req.caller().map(|c| c.key_id.clone()),
         "ip": req.client_ip().to_string(),

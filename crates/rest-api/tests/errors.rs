@@ -4,7 +4,7 @@
 mod common;
 
 use common::{assert_error, get, read_response, request, spawn};
-use snowline_rest::{
+use snowline_rest_api::{
     ApiError, App, Profile, RateLimits, Reply, Request, Router, ServerConfig, Weight,
 };
 use tokio::io::AsyncWriteExt;
