@@ -14,7 +14,9 @@ use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
-use snowline_rest_api::{App, Check, KeyResolver, RateLimits, Readiness, Router, Server, ServerConfig};
+use snowline_rest_api::{
+    App, Check, KeyResolver, RateLimits, Readiness, Router, Server, ServerConfig,
+};
 use snowline_store::Store;
 use snowline_types::network::NetworkInfo;
 use tokio::task::JoinHandle;

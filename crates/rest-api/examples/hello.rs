@@ -84,6 +84,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             });
         }
     });
-    server.run_until(snowline_rest_api::shutdown_signal()).await?;
+    server
+        .run_until(snowline_rest_api::shutdown_signal())
+        .await?;
     Ok(())
 }
