@@ -3,6 +3,7 @@
 //! calls one page function of a chain crate (or `access` for usage), and renders the spec's
 //! records; this crate does HTTP only and never sees the store.
 
+mod address_params;
 pub mod cchain;
 pub mod chains;
 pub mod evm;
@@ -10,6 +11,7 @@ pub mod icm;
 mod params;
 pub mod pchain;
 pub mod primary;
+mod target;
 pub mod usage;
 pub mod warp;
 pub mod xchain;

@@ -14,7 +14,7 @@ use snowline_types::{Chain, Id};
 
 use super::context::CChainApi;
 use crate::params::{invalid_token, page_token};
-use crate::primary::UtxoParams;
+use crate::address_params::UtxoParams;
 use crate::{pchain, xchain};
 
 /// A UTXO of the merged listing, from the chain that holds its record.

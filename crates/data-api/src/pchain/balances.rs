@@ -12,7 +12,7 @@ use snowline_types::{Chain, Id};
 
 use super::context::{PChainApi, page_error};
 use crate::params::now_secs;
-use crate::primary::BalanceParams;
+use crate::address_params::BalanceParams;
 
 pub(crate) fn handle(
     api: &PChainApi,

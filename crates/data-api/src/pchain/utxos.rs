@@ -9,7 +9,7 @@ use snowline_types::rest::{ListPChainUtxosResponse, PrimaryChainInfo};
 
 use super::context::{PChainApi, page_error};
 use crate::params::page_token;
-use crate::primary::UtxoParams;
+use crate::address_params::UtxoParams;
 
 pub(crate) fn handle(
     api: &PChainApi,

@@ -3,9 +3,7 @@
 //! proposer and L1 validators, and the details of every blockchain the P-Chain created. The
 //! reads run on the blocking pool, each from one snapshot per chain crate.
 
-mod address_params;
 mod blockchains;
-mod target;
 
 use std::sync::Arc;
 
@@ -19,11 +17,10 @@ use snowline_types::network::NetworkInfo;
 
 use crate::cchain::{self, CChainApi};
 use crate::params::bad;
+use crate::target::{not_indexed, resolve};
 use crate::pchain::{self, PChainApi};
 use crate::xchain::{self, XChainApi};
 
-pub(crate) use address_params::{BalanceParams, UtxoParams};
-pub(crate) use target::{not_indexed, resolve};
 
 /// The three chains' endpoint state.
 pub(crate) struct PrimaryApi {

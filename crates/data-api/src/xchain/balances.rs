@@ -7,7 +7,7 @@ use snowline_types::rest::{ListXChainBalancesResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
 use crate::params::now_secs;
-use crate::primary::BalanceParams;
+use crate::address_params::BalanceParams;
 
 pub(crate) fn handle(
     api: &XChainApi,

@@ -10,7 +10,7 @@ use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
 use crate::params::page_token;
-use crate::primary::UtxoParams;
+use crate::address_params::UtxoParams;
 
 pub(crate) fn handle(
     api: &XChainApi,

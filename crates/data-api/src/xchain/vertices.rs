@@ -9,7 +9,7 @@ use snowline_types::rest::{ListXChainVerticesResponse, XChainVertex};
 
 use super::context::{XChainApi, page_error};
 use crate::params::{bad, page_token};
-use crate::primary::resolve;
+use crate::target::resolve;
 
 pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.network, &[Chain::X])?;
