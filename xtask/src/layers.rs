@@ -7,6 +7,12 @@
 //! line. Any other KEY is an external crate, and lists the only workspace packages that may depend
 //! on it directly (none: no package may). Normal and build dependencies count; dev-dependencies are
 //! exempt.
+//!
+//! Two keys are reserved. `dev-tooling:` lists the workspace packages that are dev tooling (the
+//! devnets, test servers, xtask): no other package may depend on one, whatever its own line
+//! allows, so production code never carries a devnet. `dev-tooling-allowance:` lists the
+//! production packages that still do, while they are moved off it; one that no longer does is
+//! reported, so the list only shrinks.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -107,6 +113,17 @@ pub fn parse_metadata(json: &str) -> Result<Workspace, String> {
         packages.push(Package { name, deps });
     }
     Ok(Workspace { root, packages })
+}
+
+/// The key of the rule listing the dev-tooling packages.
+pub const DEV_TOOLING: &str = "dev-tooling";
+
+/// The key of the rule listing the production packages still allowed to depend on dev tooling.
+pub const DEV_TOOLING_ALLOWANCE: &str = "dev-tooling-allowance";
+
+/// Whether a rule key is one of the reserved ones rather than a package or an external crate.
+fn reserved(key: &str) -> bool {
+    key == DEV_TOOLING || key == DEV_TOOLING_ALLOWANCE
 }
 
 /// One line of the rules block.
@@ -231,6 +248,8 @@ pub struct Report {
     pub edges: usize,
     /// Rules for external crates.
     pub external_rules: usize,
+    /// Dev-tooling packages, which no production package may depend on.
+    pub dev_tooling: usize,
     /// One line per violation or rule error; none when everything is allowed.
     pub problems: Vec<String>,
 }
@@ -238,7 +257,22 @@ pub struct Report {
 /// Checks every package's normal and build dependencies against the rules (from `file`).
 pub fn check(rules: &[Rule], packages: &[Package], file: &str) -> Report {
     let members: BTreeSet<&str> = packages.iter().map(|p| p.name.as_str()).collect();
-    let by_key: BTreeMap<&str, &Rule> = rules.iter().map(|r| (r.key.as_str(), r)).collect();
+    let by_key: BTreeMap<&str, &Rule> = rules
+        .iter()
+        .filter(|r| !reserved(&r.key))
+        .map(|r| (r.key.as_str(), r))
+        .collect();
+    let reserved_rule = |key: &str| rules.iter().find(|r| r.key == key);
+    let dev_rule = reserved_rule(DEV_TOOLING);
+    let allowance_rule = reserved_rule(DEV_TOOLING_ALLOWANCE);
+    let names = |r: Option<&Rule>| -> BTreeSet<String> {
+        r.map(|r| r.allowed.iter().cloned().collect())
+            .unwrap_or_default()
+    };
+    let dev_tooling = names(dev_rule);
+    let allowance = names(allowance_rule);
+    // The allowed production packages that were found depending on dev tooling.
+    let mut allowance_used = BTreeSet::new();
     let mut problems = Vec::new();
     for r in rules {
         for name in &r.allowed {
@@ -258,7 +292,8 @@ pub fn check(rules: &[Rule], packages: &[Package], file: &str) -> Report {
         .collect();
     for r in rules {
         let key = r.key.as_str();
-        if !members.contains(key) && !used.contains(key) && !r.allowed.is_empty() {
+        if !reserved(key) && !members.contains(key) && !used.contains(key) && !r.allowed.is_empty()
+        {
             problems.push(format!(
                 "{file} (layers) line {}: {key} is neither a workspace package nor a dependency of \
                  one (renamed or removed?); drop the line, or list no packages to forbid it",
@@ -289,6 +324,18 @@ pub fn check(rules: &[Rule], packages: &[Package], file: &str) -> Report {
                 (_, true) => " (optional)",
                 _ => "",
             };
+            if dev_tooling.contains(&d.name) && !dev_tooling.contains(&p.name) {
+                if allowance.contains(&p.name) {
+                    allowance_used.insert(p.name.as_str());
+                } else {
+                    let line = dev_rule.map_or(0, |r| r.line);
+                    problems.push(format!(
+                        "{} depends on {}{how}, which is dev tooling ({file} (layers) line \
+                         {line}): a production package may have it only as a dev-dependency",
+                        p.name, d.name
+                    ));
+                }
+            }
             if members.contains(d.name.as_str()) {
                 edges.insert((p.name.as_str(), d.name.as_str()));
                 let allowed = by_key
@@ -316,13 +363,25 @@ pub fn check(rules: &[Rule], packages: &[Package], file: &str) -> Report {
             }
         }
     }
+    if let Some(r) = allowance_rule {
+        for name in r.allowed.iter().filter(|n| members.contains(n.as_str())) {
+            if !allowance_used.contains(name.as_str()) {
+                problems.push(format!(
+                    "{file} (layers) line {}: {DEV_TOOLING_ALLOWANCE} names {name}, which depends \
+                     on no dev tooling (any more): drop it from the list",
+                    r.line
+                ));
+            }
+        }
+    }
     Report {
         crates: packages.len(),
         edges: edges.len(),
         external_rules: rules
             .iter()
-            .filter(|r| !members.contains(r.key.as_str()))
+            .filter(|r| !reserved(&r.key) && !members.contains(r.key.as_str()))
             .count(),
+        dev_tooling: dev_tooling.len(),
         problems,
     }
 }
@@ -361,8 +420,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         ));
     }
     eprintln!(
-        "xtask: layers: {} crates, {} workspace edges, {} external rules: all allowed",
-        report.crates, report.edges, report.external_rules
+        "xtask: layers: {} crates, {} workspace edges, {} external rules, {} dev-tooling packages: \
+         all allowed",
+        report.crates, report.edges, report.external_rules, report.dev_tooling
     );
     Ok(())
 }
@@ -450,6 +510,7 @@ rocksdb: snowline-store
                 crates: 4,
                 edges: 5,
                 external_rules: 1,
+                dev_tooling: 0,
                 problems: vec![],
             }
         );
@@ -580,6 +641,111 @@ rocksdb: snowline-store
               allow (no workspace package may)"
             ]
         );
+    }
+
+    /// A devnet, a production library and binary built on it, and a test server.
+    fn dev_workspace() -> Vec<Package> {
+        vec![
+            pkg("snowline-types", &[("snowline-devnet", Dev)]),
+            pkg("snowline-devnet", &[("snowline-types", Normal)]),
+            pkg(
+                "snowline-fault-upstream",
+                &[("snowline-devnet", Normal), ("snowline-types", Normal)],
+            ),
+            pkg(
+                "snowline-p2p",
+                &[("snowline-devnet", Normal), ("snowline-types", Normal)],
+            ),
+            pkg(
+                "node-rpc",
+                &[("snowline-devnet", Build), ("snowline-p2p", Normal)],
+            ),
+        ]
+    }
+
+    const DEV_RULES: &str = "\
+```layers
+snowline-types:
+snowline-devnet: snowline-types
+snowline-fault-upstream: snowline-devnet snowline-types
+snowline-p2p: snowline-devnet snowline-types
+node-rpc: snowline-devnet snowline-p2p
+dev-tooling: snowline-devnet snowline-fault-upstream   # the test servers
+dev-tooling-allowance: node-rpc
+```
+";
+
+    #[test]
+    fn a_production_dependency_on_dev_tooling_is_reported_even_when_its_line_allows_it() {
+        let report = run_check(DEV_RULES, &dev_workspace());
+        // The test server may use the devnet, a dev-dependency is exempt, the allowance holds.
+        assert_eq!(
+            report.problems,
+            [
+                "snowline-p2p depends on snowline-devnet, which is dev tooling \
+                 (docs/architecture.md (layers) line 7): a production package may have it only \
+                 as a dev-dependency"
+            ]
+        );
+        assert_eq!((report.external_rules, report.dev_tooling), (0, 2));
+
+        // Without the allowance, the binary's build dependency is reported too.
+        let rules = DEV_RULES.replace("dev-tooling-allowance: node-rpc\n", "");
+        let problems = run_check(&rules, &dev_workspace()).problems;
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[1]
+                .starts_with("node-rpc depends on snowline-devnet (build), which is dev tooling"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn an_allowance_no_longer_needed_is_reported() {
+        let mut ws = dev_workspace();
+        ws[3].deps.retain(|d| d.name != "snowline-devnet");
+        ws[4].deps.retain(|d| d.name != "snowline-devnet");
+        assert_eq!(
+            run_check(DEV_RULES, &ws).problems,
+            [
+                "docs/architecture.md (layers) line 8: dev-tooling-allowance names node-rpc, \
+                 which depends on no dev tooling (any more): drop it from the list"
+            ]
+        );
+        let rules = DEV_RULES.replace(
+            "dev-tooling: snowline-devnet",
+            "dev-tooling: snowline-devnt",
+        );
+        assert!(
+            run_check(&rules, &ws).problems[0]
+                .contains("dev-tooling names snowline-devnt, which is not a workspace package")
+        );
+    }
+
+    /// The rules this repository is checked against keep the derive kit on the store and the
+    /// types alone, and the devnets out of production code.
+    #[test]
+    fn the_repository_rules_hold_the_derive_kit_and_the_devnets_down() {
+        let rules = parse_rules(
+            include_str!("../../docs/architecture.md"),
+            "docs/architecture.md",
+        )
+        .unwrap();
+        let allowed = |key: &str| -> Vec<&str> {
+            rules
+                .iter()
+                .find(|r| r.key == key)
+                .map(|r| r.allowed.iter().map(String::as_str).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            allowed("snowline-derive"),
+            ["snowline-store", "snowline-types"]
+        );
+        let dev = allowed(DEV_TOOLING);
+        for tool in ["snowline-devnet", "snowline-evm-devnet"] {
+            assert!(dev.contains(&tool), "{dev:?}");
+        }
     }
 
     #[test]

@@ -75,7 +75,7 @@ pub fn load_devnet(store: &Store, seed: u64, txs: u64) -> Result<DevnetLoad, Str
             record,
             index: None,
         })
-        .map_err(|e| IndexError::Derive(format!("devnet: {e}")))
+        .map_err(|e| IndexError::Source(format!("devnet: {e}")))
     });
     let stats = ingest(store, &mut writer, source, DEVNET_BATCH, &mut state, |_| {})
         .map_err(|e| format!("loading the devnet: {e}"))?;

@@ -6,8 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::{PendingRows, Staging, drop_batch, write_batch};
+use snowline_derive::{DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch};
 use snowline_store::{Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U256};
 
@@ -429,16 +428,18 @@ impl EvmChain {
     }
 }
 
-impl EvmChain {
+impl StagingParts for EvmChain {
     /// The unwritten rows the batch protocol drives together.
-    fn parts(&mut self) -> [&mut dyn Staging; 3] {
-        [&mut self.owners, &mut self.by_owner, &mut self.tokens]
+    fn parts(&mut self) -> impl Staging + '_ {
+        [
+            &mut self.owners as &mut dyn Staging,
+            &mut self.by_owner,
+            &mut self.tokens,
+        ]
     }
-}
 
-impl Staging for EvmChain {
-    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
-        self.parts().finish(batch, view)?;
+    /// After the rows: the hooks' rows, then the cursor after the batch's blocks.
+    fn finish_own(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), DeriveError> {
         for hook in &mut self.hooks {
             hook.finish(batch, view)?;
         }
@@ -448,20 +449,17 @@ impl Staging for EvmChain {
         Ok(())
     }
 
-    fn seal(&mut self) {
-        self.parts().seal();
+    fn seal_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.seal());
     }
 
-    fn committed(&mut self) {
-        self.parts().committed();
+    fn committed_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.committed());
         self.written = self.staged;
         self.known = Known::default();
     }
 
-    fn discard(&mut self) {
-        self.parts().discard();
+    fn discard_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.discard());
         self.staged = self.written;
         self.known = Known::default();

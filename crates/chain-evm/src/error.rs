@@ -1,6 +1,6 @@
 //! What can stop the EVM deriver.
 
-use snowline_node_index::IndexError;
+use snowline_derive::DeriveError;
 use snowline_store::StoreError;
 use snowline_types::codec::CodecError;
 use snowline_types::evm::B256;
@@ -54,7 +54,7 @@ pub enum EvmError {
     Store(#[from] StoreError),
     /// Writing a batch failed.
     #[error(transparent)]
-    Index(#[from] IndexError),
+    Batch(#[from] DeriveError),
     /// The index contradicts itself (a table names a row another does not hold).
     #[error("the EVM index is inconsistent: {0}")]
     Corrupt(String),

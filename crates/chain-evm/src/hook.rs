@@ -6,7 +6,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use snowline_node_index::derive::Staging;
+use snowline_derive::Staging;
 use snowline_store::{Store, WriteBatch};
 
 use crate::error::EvmError;

@@ -14,7 +14,7 @@ use alloy_sol_types::SolValue;
 use snowline_chain_evm::BlockHook;
 use snowline_chain_evm::parse::{Block, MessengerLog, Tx};
 use snowline_chain_icm::IcmDeriver;
-use snowline_node_index::derive::write_batch;
+use snowline_derive::write_batch;
 use snowline_store::{Schema, Store, WriteBatch};
 use snowline_types::evm::teleporter::{
     RECEIVE_CROSS_CHAIN_MESSAGE_TOPIC, SEND_CROSS_CHAIN_MESSAGE_TOPIC, TELEPORTER_MESSENGER_V1,

@@ -12,8 +12,7 @@ use snowline_chain_metrics::Interval;
 
 use snowline_chain_evm::parse::{Block, MessengerLog, Tx};
 use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::Staging;
+use snowline_derive::{DeriveError, Staging};
 use snowline_store::{Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::B256;
 use snowline_types::evm::teleporter::{
@@ -381,7 +380,7 @@ impl BlockHook for IcmDeriver {
 }
 
 impl Staging for IcmDeriver {
-    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
+    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), DeriveError> {
         if self.counted.is_empty() {
             return Ok(());
         }

@@ -13,7 +13,7 @@
 mod synthetic;
 
 use snowline_chain_metrics::ChainMetrics;
-use snowline_node_index::derive::write_batch;
+use snowline_derive::write_batch;
 use snowline_store::{Schema, Store, WriteBatch};
 
 fn main() {

@@ -9,8 +9,7 @@ use std::hash::Hash;
 
 use snowline_chain_evm::parse::Block;
 use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::{PendingRows, Staging};
+use snowline_derive::{DeriveError, PendingRows, Staging, StagingParts};
 use snowline_store::{Linear, ReadView, Store, StoreError, Table, WriteBatch};
 
 use crate::activity::Activity;
@@ -203,9 +202,27 @@ impl ChainMetrics {
         }
         Ok(fresh)
     }
+}
 
-    fn parts(&mut self) -> [&mut dyn Staging; 2] {
-        [&mut self.buckets, &mut self.addresses]
+impl StagingParts for ChainMetrics {
+    fn parts(&mut self) -> impl Staging + '_ {
+        [&mut self.buckets as &mut dyn Staging, &mut self.addresses]
+    }
+
+    /// After the rows: the cursor, when the batch moved it.
+    fn finish_own(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
+        if let Some(cursor) = self.staged.filter(|s| Some(*s) != self.written) {
+            batch.put::<CmCursor>(&self.chain, &Linear(cursor));
+        }
+        Ok(())
+    }
+
+    fn committed_own(&mut self) {
+        self.written = self.staged;
+    }
+
+    fn discard_own(&mut self) {
+        self.staged = self.written;
     }
 }
 
@@ -224,29 +241,5 @@ impl BlockHook for ChainMetrics {
             )));
         }
         Ok(self.add(store, block)?)
-    }
-}
-
-impl Staging for ChainMetrics {
-    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
-        self.parts().finish(batch, view)?;
-        if let Some(cursor) = self.staged.filter(|s| Some(*s) != self.written) {
-            batch.put::<CmCursor>(&self.chain, &Linear(cursor));
-        }
-        Ok(())
-    }
-
-    fn seal(&mut self) {
-        self.parts().seal();
-    }
-
-    fn committed(&mut self) {
-        self.parts().committed();
-        self.written = self.staged;
-    }
-
-    fn discard(&mut self) {
-        self.parts().discard();
-        self.staged = self.written;
     }
 }

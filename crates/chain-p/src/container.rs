@@ -3,8 +3,7 @@
 //! every tx id computed), or the atomic txs of an X-Chain vertex or block or of a C-Chain block,
 //! for what the X- and C-Chain export to and import from P's atomic memory.
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::Prepare;
+use snowline_derive::{DeriveError, Prepare};
 use snowline_types::atomic::{AtomicTxs, c_container_atomic, x_container_atomic};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::platformvm::{PChainBlock, Utxo, parse_block};
@@ -61,7 +60,7 @@ impl PContainer {
 }
 
 impl Prepare for PContainer {
-    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError> {
-        Self::parse(record).map_err(IndexError::from)
+    fn prepare(record: &ContainerRecord) -> Result<Self, DeriveError> {
+        Self::parse(record).map_err(DeriveError::from)
     }
 }

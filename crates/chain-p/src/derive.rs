@@ -7,8 +7,9 @@
 
 use std::hash::Hash;
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::{Derive, PendingRows, Staging, drop_batch, write_batch};
+use snowline_derive::{
+    Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
+};
 use snowline_store::{Direction, Linear, ReadView, Store, Table, WriteBatch};
 use snowline_types::Id;
 use snowline_types::atomic::{AtomicTxs, SharedMove, p_block_time, p_exported};
@@ -1332,25 +1333,6 @@ impl PChain {
         }
         Ok(())
     }
-
-    /// Every generation of unwritten rows, for the batch protocol to drive together.
-    fn parts(&mut self) -> [&mut dyn Staging; 13] {
-        [
-            &mut self.utxos,
-            &mut self.early,
-            &mut self.stakers,
-            &mut self.validators,
-            &mut self.subnets,
-            &mut self.l1,
-            &mut self.l1_active,
-            &mut self.meta,
-            &mut self.balances,
-            &mut self.proposal,
-            &mut self.spans,
-            &mut self.usage,
-            &mut self.staking,
-        ]
-    }
 }
 
 fn decode_unsigned(bytes: &[u8]) -> Result<UnsignedTx, PChainError> {
@@ -1393,22 +1375,24 @@ fn register_message(
     }
 }
 
-impl Staging for PChain {
-    /// Adds the final rows of every table the staged batch changed.
-    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
-        self.parts().finish(batch, view)
-    }
-
-    fn seal(&mut self) {
-        self.parts().seal();
-    }
-
-    fn committed(&mut self) {
-        self.parts().committed();
-    }
-
-    fn discard(&mut self) {
-        self.parts().discard();
+impl StagingParts for PChain {
+    /// Every generation of unwritten rows, for the batch protocol to drive together.
+    fn parts(&mut self) -> impl Staging + '_ {
+        [
+            &mut self.utxos as &mut dyn Staging,
+            &mut self.early,
+            &mut self.stakers,
+            &mut self.validators,
+            &mut self.subnets,
+            &mut self.l1,
+            &mut self.l1_active,
+            &mut self.meta,
+            &mut self.balances,
+            &mut self.proposal,
+            &mut self.spans,
+            &mut self.usage,
+            &mut self.staking,
+        ]
     }
 }
 
@@ -1423,8 +1407,8 @@ impl Derive for PChain {
         record: &ContainerRecord,
         _index: u64,
         prepared: &PContainer,
-    ) -> Result<(), IndexError> {
+    ) -> Result<(), DeriveError> {
         self.apply_parsed(batch, view, record, prepared)
-            .map_err(IndexError::from)
+            .map_err(DeriveError::from)
     }
 }

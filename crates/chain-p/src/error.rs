@@ -1,5 +1,6 @@
 //! Errors of the P-Chain derivation and reads.
 
+use snowline_derive::DeriveError;
 use snowline_store::StoreError;
 use snowline_types::Id;
 
@@ -9,9 +10,9 @@ pub enum PChainError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The index's batch protocol failed (writing the genesis batch).
+    /// The batch protocol failed (writing the genesis batch).
     #[error(transparent)]
-    Index(#[from] snowline_node_index::IndexError),
+    Batch(#[from] DeriveError),
     /// A container is not a P-Chain block (bare or proposervm-wrapped).
     #[error("P-Chain container {id} does not decode: {reason}")]
     Decode {
@@ -34,12 +35,12 @@ pub enum PChainError {
     Corrupt(String),
 }
 
-impl From<PChainError> for snowline_node_index::IndexError {
+impl From<PChainError> for DeriveError {
     fn from(e: PChainError) -> Self {
         match e {
-            PChainError::Store(s) => snowline_node_index::IndexError::Store(s),
-            PChainError::Index(e) => e,
-            other => snowline_node_index::IndexError::Derive(other.to_string()),
+            PChainError::Store(s) => DeriveError::Store(s),
+            PChainError::Batch(e) => e,
+            other => DeriveError::Derive(other.to_string()),
         }
     }
 }

@@ -5,9 +5,8 @@
 //! validator pays exactly what the accrued fee grows by while it is active: rows change only when
 //! a day ends or a validator starts or stops paying, never per active validator per block.
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::{PendingRows, Staging};
-use snowline_store::{Linear, ReadView, Store, WriteBatch};
+use snowline_derive::{PendingRows, Staging, StagingParts};
+use snowline_store::{Linear, ReadView, WriteBatch};
 use snowline_types::Id;
 
 use crate::derive::{load, upsert};
@@ -143,31 +142,15 @@ impl L1Usage {
         self.head.put(scope, level, head_stored);
         Ok(())
     }
+}
 
-    fn parts(&mut self) -> [&mut dyn Staging; 4] {
+impl StagingParts for L1Usage {
+    fn parts(&mut self) -> impl Staging + '_ {
         [
-            &mut self.open,
+            &mut self.open as &mut dyn Staging,
             &mut self.stopped,
             &mut self.curve,
             &mut self.head,
         ]
-    }
-}
-
-impl Staging for L1Usage {
-    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
-        self.parts().finish(batch, view)
-    }
-
-    fn seal(&mut self) {
-        self.parts().seal();
-    }
-
-    fn committed(&mut self) {
-        self.parts().committed();
-    }
-
-    fn discard(&mut self) {
-        self.parts().discard();
     }
 }

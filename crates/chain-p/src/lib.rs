@@ -3,7 +3,7 @@
 //! the same atomic batch as the containers.
 //!
 //! - [`tables`](mod@tables): the tables (add [`tables()`] to a binary's schema);
-//! - [`PChain`]: the [`Derive`](snowline_node_index::derive::Derive) hook that fills them
+//! - [`PChain`]: the [`Derive`](snowline_derive::Derive) hook that fills them
 //!   (UTXOs with creation, consumption and staking, per-address orders, stakers and their
 //!   rewards, blocks by proposer, subnets, chains, L1 validators, the current supply);
 //! - [`PReader`]: typed reads, from one snapshot;

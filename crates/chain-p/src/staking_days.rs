@@ -6,9 +6,8 @@
 //! and leaves with the block that settles it; an L1 validator counts while it is active (has a
 //! balance and a weight). A change writes its subnet's current figures and its day's row.
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::{PendingRows, Staging};
-use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
+use snowline_derive::{PendingRows, Staging, StagingParts};
+use snowline_store::{Direction, Linear, ReadView, WriteBatch};
 use snowline_types::Id;
 
 use crate::derive::{load, upsert};
@@ -136,27 +135,11 @@ impl StakingDays {
         }
         Ok(())
     }
-
-    fn parts(&mut self) -> [&mut dyn Staging; 2] {
-        [&mut self.now, &mut self.not_started]
-    }
 }
 
-impl Staging for StakingDays {
-    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), IndexError> {
-        self.parts().finish(batch, view)
-    }
-
-    fn seal(&mut self) {
-        self.parts().seal();
-    }
-
-    fn committed(&mut self) {
-        self.parts().committed();
-    }
-
-    fn discard(&mut self) {
-        self.parts().discard();
+impl StagingParts for StakingDays {
+    fn parts(&mut self) -> impl Staging + '_ {
+        [&mut self.now as &mut dyn Staging, &mut self.not_started]
     }
 }
 
@@ -168,7 +151,7 @@ mod tests {
 
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-    use snowline_node_index::derive::write_batch;
+    use snowline_derive::write_batch;
     use snowline_store::{Schema, Store};
     use snowline_types::NodeId;
 

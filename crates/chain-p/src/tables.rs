@@ -2,7 +2,7 @@
 //! integers, raw ids), so a page is one range scan from its token's position; see
 //! `docs/pchain-history.md` for the layout.
 
-use snowline_node_index::derive::AssetTotal;
+use snowline_derive::AssetTotal;
 use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 

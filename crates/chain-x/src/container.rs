@@ -5,8 +5,7 @@
 //! written, and a store with both derivers decodes each container once, not twice. A `P/block`
 //! is decoded too, for what it exports to and imports from the X-Chain's atomic memory.
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::Prepare;
+use snowline_derive::{DeriveError, Prepare};
 use snowline_types::Id;
 use snowline_types::atomic::{AtomicTxs, c_container_atomic, p_block_atomic};
 use snowline_types::avm::{ParsedBlock, ParsedTx, StandardBlock, Tx, Utxo};
@@ -129,7 +128,7 @@ impl XContainer {
 }
 
 impl Prepare for XContainer {
-    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError> {
-        Self::parse(record).map_err(IndexError::from)
+    fn prepare(record: &ContainerRecord) -> Result<Self, DeriveError> {
+        Self::parse(record).map_err(DeriveError::from)
     }
 }

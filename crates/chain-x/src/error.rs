@@ -1,5 +1,6 @@
 //! Errors of the X-Chain state derivation.
 
+use snowline_derive::DeriveError;
 use snowline_store::StoreError;
 use snowline_types::Id;
 use snowline_types::codec::CodecError;
@@ -10,6 +11,9 @@ pub enum XStateError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The batch protocol failed (writing the genesis batch).
+    #[error(transparent)]
+    Batch(#[from] DeriveError),
     /// A container (tx, vertex or block) does not decode.
     #[error("container {id} does not decode: {source}")]
     Decode {
@@ -51,11 +55,12 @@ pub enum XStateError {
     SeqOverflow,
 }
 
-impl From<XStateError> for snowline_node_index::IndexError {
+impl From<XStateError> for DeriveError {
     fn from(e: XStateError) -> Self {
         match e {
-            XStateError::Store(s) => snowline_node_index::IndexError::Store(s),
-            other => snowline_node_index::IndexError::Derive(other.to_string()),
+            XStateError::Store(s) => DeriveError::Store(s),
+            XStateError::Batch(e) => e,
+            other => DeriveError::Derive(other.to_string()),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! - [`XContainer`]: a container decoded once, the hooks' shared `Prepare`, [`X_PATHS`] and
 //!   [`X_DERIVE_PATHS`] (X's paths and `P/block`, for the atomic memory the chains share).
 //!
-//! Both views are node-index derive hooks (`snowline_node_index::derive`), each with the same
+//! Both views are derive hooks (`snowline_derive`) of the node-index ingest, each with the same
 //! rooms: `tables.rs`, `derive.rs`, `reader.rs` (and `pages.rs` for the Data API's listings).
 
 mod container;

@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use snowline_node_index::derive::Derive;
+use snowline_derive::Derive;
 use snowline_node_index::{IndexWriter, IngestStats, import_file};
 use snowline_store::Store;
 

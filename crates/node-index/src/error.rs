@@ -1,5 +1,6 @@
 //! Errors of the container index.
 
+use snowline_derive::DeriveError;
 use snowline_store::StoreError;
 use snowline_types::Id;
 use snowline_types::container::{ContainerError, IndexPath};
@@ -66,9 +67,9 @@ pub enum IndexError {
     /// A live source could not make its next containers.
     #[error("live source: {0}")]
     Source(String),
-    /// A derive hook failed.
-    #[error("derive: {0}")]
-    Derive(String),
+    /// A derive hook, or the batch protocol it follows, failed.
+    #[error(transparent)]
+    Derive(#[from] DeriveError),
     /// Stored data contradicts the index's invariants (a corrupt or foreign store).
     #[error("corrupt index: {0}")]
     Corrupt(String),

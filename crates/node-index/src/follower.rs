@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
+use snowline_derive::{Derive, Prepare, WriteBehind};
 use snowline_jsonrpc_client::{ClientError, RpcClient};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::Id;
 use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::json_uint::JsonU64;
 
-use crate::derive::{Derive, Prepare, WriteBehind};
 use crate::error::IndexError;
 use crate::ingest::{PreparedLine, overlap_page, write_page};
 use crate::range_wire::parse_range_text;

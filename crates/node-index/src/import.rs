@@ -6,10 +6,10 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::mpsc;
 
+use snowline_derive::{Derive, Prepare};
 use snowline_store::Store;
 use snowline_types::container::{ContainerRecord, IndexPath};
 
-use crate::derive::{Derive, Prepare};
 use crate::error::IndexError;
 use crate::ingest::{IngestStats, PreparedLine, ingest_prepared, with_line_number};
 use crate::writer::IndexWriter;

@@ -1,15 +1,15 @@
 //! The ingest loop shared by every container source: stage whole containers into a batch
 //! together with the rows a [`Derive`] hook adds, write the batch atomically with the index's
-//! cursor, repeat (the protocol is [`crate::derive`]'s).
+//! cursor, repeat (the protocol is `snowline_derive`'s).
 //!
 //! A hook's store-independent work (decoding and hashing a container) is its [`Prepare`] type, so
 //! sources can run it ahead of the single writer thread: the import on its parse threads, the
 //! follower while the previous page is written.
 
+use snowline_derive::{Derive, Prepare, WriteBehind, drop_batch, write_batch};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::container::ContainerLine;
 
-use crate::derive::{Derive, Prepare, WriteBehind, drop_batch, write_batch};
 use crate::error::IndexError;
 use crate::writer::{IndexWriter, Staged};
 
@@ -29,7 +29,7 @@ pub struct PreparedLine<P> {
 impl<P: Prepare> PreparedLine<P> {
     /// Prepares `line` on the calling thread.
     pub fn new(line: ContainerLine) -> Self {
-        let prepared = P::prepare(&line.record);
+        let prepared = P::prepare(&line.record).map_err(IndexError::from);
         Self {
             line,
             prepared,
@@ -398,9 +398,9 @@ mod tests {
     use snowline_types::hashing::sha256;
 
     use super::*;
-    use crate::derive::{NoDerive, Staging};
     use crate::reader::IndexReader;
     use crate::tables::tables;
+    use snowline_derive::{DeriveError, NoDerive, Staging};
 
     fn store(dir: &tempfile::TempDir) -> Store {
         let schema = tables()
@@ -441,7 +441,7 @@ mod tests {
             _: &ContainerRecord,
             _: u64,
             _: &(),
-        ) -> Result<(), IndexError> {
+        ) -> Result<(), DeriveError> {
             Ok(())
         }
         fn overlaps_writes(&self) -> bool {

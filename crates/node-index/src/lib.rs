@@ -8,13 +8,14 @@
 //! - [`IndexReader`]: reads over any [`ReadView`](snowline_store::ReadView) (store or snapshot);
 //! - sources: [`import_jsonl`] / [`import_file`] (JSON lines exported from a node), the
 //!   [`Follower`] (mirrors an upstream node's index API), [`run_live`] (a live source appended
-//!   at a set rate), and the generic [`ingest`] loop;
-//! - [`derive`](mod@derive): the kit every chain crate derives its tables with: hooks dispatched by path,
-//!   the crash-safe batch protocol, write-behind and the generations of unwritten state.
+//!   at a set rate), and the generic [`ingest`] loop.
+//!
+//! The hooks that derive rows from the containers, and the batch protocol the writer follows with
+//! them, are the derive kit (`snowline_derive`), a crate of its own so that a room without
+//! containers (EVM, ICM, metrics) derives without depending on this one.
 //!
 //! See `docs/node-index.md`.
 
-pub mod derive;
 mod error;
 mod follower;
 mod import;

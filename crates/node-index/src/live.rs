@@ -5,10 +5,10 @@
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use snowline_derive::Derive;
 use snowline_store::Store;
 use snowline_types::container::{ContainerLine, ContainerRecord};
 
-use crate::derive::Derive;
 use crate::error::IndexError;
 use crate::ingest::ingest;
 use crate::writer::IndexWriter;

@@ -2,11 +2,11 @@
 //! batch is durably written, so an append is atomic with everything derived from it.
 
 use rustc_hash::FxHashMap;
+use snowline_derive::{Overlay, Staging, Versions, settle};
 use snowline_store::{ReadView, Store, WriteBatch};
 use snowline_types::Id;
 use snowline_types::container::{ContainerRecord, IndexPath};
 
-use crate::derive::{Overlay, Staging, Versions, settle};
 use crate::error::IndexError;
 use crate::reader::IndexReader;
 use crate::tables::{ContainerIds, Containers, StoredContainerRef, path_code};

@@ -7,7 +7,7 @@
 use std::io::{BufRead, BufReader, Cursor};
 use std::process::{Command, Stdio};
 
-use snowline_node_index::derive::NoDerive;
+use snowline_derive::NoDerive;
 use snowline_node_index::{
     ContainerIds, Containers, IndexReader, IndexWriter, import_file, import_jsonl, tables,
 };

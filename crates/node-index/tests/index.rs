@@ -4,10 +4,10 @@
 
 use std::io::Cursor;
 
-use snowline_node_index::derive::{Derive, NoDerive, Prepare, Staging};
+use snowline_derive::{Derive, DeriveError, NoDerive, Prepare, Staging};
 use snowline_node_index::{
-    ContainerIds, Containers, IndexError, IndexReader, IndexWriter, Staged, import_file,
-    import_jsonl, tables, validate_jsonl,
+    ContainerIds, Containers, IndexReader, IndexWriter, Staged, import_file, import_jsonl, tables,
+    validate_jsonl,
 };
 use snowline_store::{Direction, ReadView, Schema, Store, Table, WriteBatch};
 use snowline_types::Id;
@@ -413,9 +413,9 @@ fn validate_checks_stated_indexes_run_on() {
 struct Len(u64);
 
 impl Prepare for Len {
-    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError> {
+    fn prepare(record: &ContainerRecord) -> Result<Self, DeriveError> {
         if record.bytes.starts_with(b"bad") {
-            return Err(IndexError::Derive("unpreparable".into()));
+            return Err(DeriveError::Derive("unpreparable".into()));
         }
         Ok(Len(record.bytes.len() as u64))
     }
@@ -447,16 +447,16 @@ impl Derive for Deferred {
         record: &ContainerRecord,
         _index: u64,
         prepared: &Len,
-    ) -> Result<(), IndexError> {
+    ) -> Result<(), DeriveError> {
         self.rows.push((record.id, prepared.0));
         Ok(())
     }
 }
 
 impl Staging for Deferred {
-    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
         if self.fail_finish {
-            return Err(IndexError::Derive("cannot finish".into()));
+            return Err(DeriveError::Derive("cannot finish".into()));
         }
         for (id, len) in self.rows.drain(..) {
             batch.put::<Derived>(&id, &len);
@@ -484,9 +484,9 @@ impl Derive for Lengths {
         record: &ContainerRecord,
         index: u64,
         prepared: &Len,
-    ) -> Result<(), IndexError> {
+    ) -> Result<(), DeriveError> {
         if self.fail_at == Some(index) {
-            return Err(IndexError::Derive(format!("refusing {index}")));
+            return Err(DeriveError::Derive(format!("refusing {index}")));
         }
         batch.put::<Derived>(&record.id, &prepared.0);
         Ok(())

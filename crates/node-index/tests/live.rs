@@ -5,7 +5,7 @@
 
 use std::sync::mpsc;
 
-use snowline_node_index::derive::NoDerive;
+use snowline_derive::NoDerive;
 use snowline_node_index::{IndexError, IndexReader, IndexWriter, LiveStats, run_live, tables};
 use snowline_store::{Schema, Store};
 use snowline_types::Id;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{call, dump, fill, ok, open, record, serve};
-use snowline_node_index::derive::NoDerive;
+use snowline_derive::NoDerive;
 use snowline_node_index::{
     FollowConfig, Follower, IndexError, IndexWriter, import_file, parse_range_result,
 };

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{dump, fill, open, record, serve};
+use snowline_derive::NoDerive;
 use snowline_fault_upstream::{Fault, FaultProxy};
-use snowline_node_index::derive::NoDerive;
 use snowline_node_index::{FollowConfig, FollowSnapshot, FollowStatus, Follower, IndexWriter};
 use snowline_node_rpc::Compat;
 use snowline_store::Store;

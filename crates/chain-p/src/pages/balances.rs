@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use snowline_node_index::derive::AssetTotal;
+pub use snowline_derive::AssetTotal;
 use snowline_store::{Direction, ReadView};
 use snowline_types::platformvm::Utxo;
 use snowline_types::{Id, ShortId};

@@ -4,8 +4,9 @@
 
 use rustc_hash::FxHashMap;
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::{Derive, PendingRows, Staging, settle};
+use snowline_derive::{
+    Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
+};
 use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::atomic::{AtomicTxs, SharedMove, x_exported};
 use snowline_types::avm::{Output, ParsedBlock, Tx, UnsignedTx, Utxo};
@@ -182,12 +183,10 @@ impl XHistory {
         }
         let mut batch = WriteBatch::new();
         if let Err(e) = self.stage_genesis(&mut batch, store, genesis, timestamp) {
-            self.discard();
+            drop_batch(self, &mut batch);
             return Err(e);
         }
-        self.finish_rows(&mut batch);
-        self.seal();
-        settle(store.write(batch), self)?;
+        write_batch(store, self, &mut batch)?;
         Ok(true)
     }
 
@@ -731,51 +730,37 @@ impl XHistory {
         }
         Ok(())
     }
+}
 
-    /// The unwritten rows the batch protocol drives together.
-    fn parts(&mut self) -> [&mut dyn Staging; 4] {
+/// The sealed batch's rows stay readable until it is written, so the next batch may be derived
+/// meanwhile; dropped batches are forgotten.
+impl StagingParts for XHistory {
+    /// The rows held back until the batch is complete: the final UTXO, tx and balance rows, each
+    /// written once.
+    fn parts(&mut self) -> impl Staging + '_ {
         [
-            &mut self.utxos,
+            &mut self.utxos as &mut dyn Staging,
             &mut self.early,
             &mut self.txs,
             &mut self.balances,
         ]
     }
 
-    /// The staged batch is complete: adds the rows held back until now (the final UTXO, tx
-    /// and balance rows, the last container time), each written once.
-    fn finish_rows(&mut self, batch: &mut WriteBatch) {
-        self.utxos.write_to(batch);
-        self.early.write_to(batch);
-        self.txs.write_to(batch);
-        self.balances.write_to(batch);
+    /// After the rows: the batch's last container time.
+    fn finish_own(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
         // Withdrawing a put is only possible within its own batch.
         self.fresh.clear();
         if let Some(ts) = self.last_time.take() {
             batch.put::<XhMeta>(&META_LAST_TIME, &ts);
         }
-    }
-}
-
-/// The sealed batch's rows stay readable until it is written, so the next batch may be derived
-/// meanwhile; dropped batches are forgotten.
-impl Staging for XHistory {
-    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
-        self.finish_rows(batch);
         Ok(())
     }
 
-    fn seal(&mut self) {
-        self.parts().seal();
-    }
-
-    fn committed(&mut self) {
-        self.parts().committed();
+    fn committed_own(&mut self) {
         self.first_time_pending = false;
     }
 
-    fn discard(&mut self) {
-        self.parts().discard();
+    fn discard_own(&mut self) {
         self.fresh.clear();
         self.last_time = None;
         if self.first_time_pending {
@@ -796,9 +781,9 @@ impl Derive for XHistory {
         record: &ContainerRecord,
         index: u64,
         prepared: &XContainer,
-    ) -> Result<(), IndexError> {
+    ) -> Result<(), DeriveError> {
         self.apply_parsed(batch, view, record, index, prepared)
-            .map_err(IndexError::from)
+            .map_err(DeriveError::from)
     }
 
     fn overlaps_writes(&self) -> bool {

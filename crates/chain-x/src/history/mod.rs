@@ -3,7 +3,7 @@
 //! X-Chain shape, vertices by height, linear blocks, assets.
 //!
 //! - [`tables`](mod@tables): the tables (add [`tables()`] to a binary's schema);
-//! - [`XHistory`]: the [`Derive`](snowline_node_index::derive::Derive) hook that fills them in the
+//! - [`XHistory`]: the [`Derive`](snowline_derive::Derive) hook that fills them in the
 //!   same atomic batch as the containers (paired with `XChainState`, both run in one ingest);
 //! - [`XHistoryReader`]: typed reads, as key-ordered iterators;
 //! - [`XHistoryPages`]: the Data API's listings as keyset pages, each from one snapshot.

@@ -2,7 +2,7 @@
 //! vertex, a linear block, an asset, a balance sum. Each has a compact fixed layout
 //! (`history::codec`); UTXOs keep the chain's own bytes.
 
-pub use snowline_node_index::derive::AssetTotal;
+pub use snowline_derive::AssetTotal;
 use snowline_store::DecodeError;
 use snowline_store::value::ValueCodec;
 use snowline_types::Id;

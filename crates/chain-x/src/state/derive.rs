@@ -8,8 +8,9 @@ use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use snowline_node_index::IndexError;
-use snowline_node_index::derive::{Derive, Overlay, PendingRows, Staging, Versions, settle};
+use snowline_derive::{
+    Derive, DeriveError, Overlay, PendingRows, Staging, StagingParts, Versions, settle,
+};
 use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::atomic::{AtomicTxs, SharedMove};
 use snowline_types::avm::{Tx, UnsignedTx, Utxo};
@@ -85,15 +86,9 @@ impl Counter {
     }
 }
 
-impl Staging for Counter {
-    fn seal(&mut self) {
-        self.value.seal();
-    }
-    fn committed(&mut self) {
-        self.value.committed();
-    }
-    fn discard(&mut self) {
-        self.value.discard();
+impl StagingParts for Counter {
+    fn parts(&mut self) -> impl Staging + '_ {
+        &mut self.value
     }
 }
 
@@ -606,31 +601,13 @@ impl XChainState {
 /// The overlays follow the batches: a sealed batch's changes stay readable until it is written
 /// (at most one sealed batch is unwritten); dropped batches are forgotten and the sequence
 /// counter falls back to what the store holds.
-impl Staging for XChainState {
-    /// Adds the final rows of the imports remembered or settled by the batch.
-    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
-        self.early.write_to(batch);
-        Ok(())
-    }
-
-    fn seal(&mut self) {
-        self.parts().seal();
-    }
-
-    fn committed(&mut self) {
-        self.parts().committed();
-    }
-
-    fn discard(&mut self) {
-        self.parts().discard();
-    }
-}
-
-impl XChainState {
-    /// The overlays, unwritten rows and counters the batch protocol drives together.
-    fn parts(&mut self) -> [&mut dyn Staging; 8] {
+impl StagingParts for XChainState {
+    /// The overlays, unwritten rows and counters the batch protocol drives together (only the
+    /// early imports hold rows back, the final rows of the imports the batch remembered or
+    /// settled).
+    fn parts(&mut self) -> impl Staging + '_ {
         [
-            &mut self.utxos,
+            &mut self.utxos as &mut dyn Staging,
             &mut self.atomic_created,
             &mut self.atomic_spent,
             &mut self.early,
@@ -653,9 +630,9 @@ impl Derive for XChainState {
         _record: &ContainerRecord,
         index: u64,
         prepared: &XContainer,
-    ) -> Result<(), IndexError> {
+    ) -> Result<(), DeriveError> {
         self.apply_parsed(batch, view, prepared, index)
-            .map_err(IndexError::from)
+            .map_err(DeriveError::from)
     }
 
     fn overlaps_writes(&self) -> bool {

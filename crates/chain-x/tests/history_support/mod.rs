@@ -83,7 +83,7 @@ pub fn run(
     let mut writer = IndexWriter::open(store).unwrap();
     let src = records.iter().enumerate().map(|(i, r)| {
         if fail_after.is_some_and(|n| i >= n) {
-            return Err(IndexError::Derive("source cut".into()));
+            return Err(IndexError::Source("source cut".into()));
         }
         Ok(ContainerLine {
             record: r.clone(),

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 
-use super::staging::Staging;
+use crate::staging::Staging;
 
 /// A collection an [`Overlay`] can hold: emptied, tested for emptiness, and merged into.
 pub trait OverlayCollection: Default + IntoIterator + Extend<<Self as IntoIterator>::Item> {

@@ -5,8 +5,8 @@
 use snowline_store::{Store, WriteBatch};
 use snowline_types::container::{ContainerRecord, IndexPath};
 
-use super::staging::Staging;
-use crate::error::IndexError;
+use crate::error::DeriveError;
+use crate::staging::Staging;
 
 /// What a [`Derive`] hook computes from a container alone, before it reaches the writer: no
 /// store access, so any thread may run it (the import on its parse threads, the follower while
@@ -14,12 +14,12 @@ use crate::error::IndexError;
 pub trait Prepare: Sized + Send + 'static {
     /// Prepares `record`. An error surfaces only if the container turns out to be new (a
     /// duplicate is never derived), exactly as if the hook had failed on it.
-    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError>;
+    fn prepare(record: &ContainerRecord) -> Result<Self, DeriveError>;
 }
 
 /// Nothing to prepare.
 impl Prepare for () {
-    fn prepare(_record: &ContainerRecord) -> Result<Self, IndexError> {
+    fn prepare(_record: &ContainerRecord) -> Result<Self, DeriveError> {
         Ok(())
     }
 }
@@ -45,7 +45,7 @@ pub trait Derive: Staging {
         record: &ContainerRecord,
         index: u64,
         prepared: &Self::Prepared,
-    ) -> Result<(), IndexError>;
+    ) -> Result<(), DeriveError>;
 
     /// Whether the next batch may be derived while the sealed one is being written. A hook that
     /// says so answers reads about a sealed batch from its own overlays until
@@ -79,7 +79,7 @@ impl Derive for NoDerive {
         _record: &ContainerRecord,
         _index: u64,
         _prepared: &(),
-    ) -> Result<(), IndexError> {
+    ) -> Result<(), DeriveError> {
         Ok(())
     }
 }
@@ -89,7 +89,7 @@ impl Derive for NoDerive {
 pub struct Dispatched<A: Derive, B: Derive>(Option<A::Prepared>, Option<B::Prepared>);
 
 impl<A: Derive + 'static, B: Derive + 'static> Prepare for Dispatched<A, B> {
-    fn prepare(record: &ContainerRecord) -> Result<Self, IndexError> {
+    fn prepare(record: &ContainerRecord) -> Result<Self, DeriveError> {
         let mine = |paths: &[IndexPath]| paths.contains(&record.path);
         Ok(Self(
             mine(A::PATHS)
@@ -117,7 +117,7 @@ impl<A: Derive + 'static, B: Derive + 'static> Derive for (A, B) {
         record: &ContainerRecord,
         index: u64,
         prepared: &Dispatched<A, B>,
-    ) -> Result<(), IndexError> {
+    ) -> Result<(), DeriveError> {
         if let Some(p) = &prepared.0 {
             self.0.derive(batch, view, record, index, p)?;
         }
@@ -151,9 +151,9 @@ mod tests {
     struct Prepared<const P: u8>(IndexPath);
 
     impl<const P: u8> Prepare for Prepared<P> {
-        fn prepare(record: &ContainerRecord) -> Result<Self, IndexError> {
+        fn prepare(record: &ContainerRecord) -> Result<Self, DeriveError> {
             if record.bytes == [P] {
-                return Err(IndexError::Derive(format!("probe {P} refuses")));
+                return Err(DeriveError::Derive(format!("probe {P} refuses")));
             }
             Ok(Self(record.path))
         }
@@ -184,7 +184,7 @@ mod tests {
             _: &ContainerRecord,
             _: u64,
             p: &Prepared<P>,
-        ) -> Result<(), IndexError> {
+        ) -> Result<(), DeriveError> {
             self.derived.push(p.0);
             Ok(())
         }

@@ -9,9 +9,9 @@ use std::hash::Hash;
 use rustc_hash::FxHashMap;
 use snowline_store::{Store, Table, WriteBatch};
 
-use super::overlay::Overlay;
-use super::staging::Staging;
-use crate::error::IndexError;
+use crate::error::DeriveError;
+use crate::overlay::Overlay;
+use crate::staging::Staging;
 
 /// What the batch does to one key.
 #[derive(Debug, Clone)]
@@ -122,7 +122,7 @@ impl<T: Table> Staging for PendingRows<T>
 where
     T::Key: Eq + Hash,
 {
-    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), IndexError> {
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
         self.write_to(batch);
         Ok(())
     }

@@ -2,12 +2,12 @@
 //! the store's sort, copy and memtable inserts leave the deriving thread's path. Each batch stays
 //! whole and atomic with its cursor; a batch is sealed only after the previous one is written,
 //! and a failed write drops everything staged on top of it. Used by parts whose derivers keep
-//! the sealed batch readable until it lands ([`Derive::overlaps_writes`](super::Derive)).
+//! the sealed batch readable until it lands ([`Derive::overlaps_writes`](crate::Derive)).
 
 use snowline_store::{Store, WriteBatch};
 
-use super::staging::{Staging, drop_batch, seal_batch, settle};
-use crate::error::IndexError;
+use crate::error::DeriveError;
+use crate::staging::{Staging, drop_batch, seal_batch, settle};
 
 /// At most one sealed batch waiting to be written, and an emptied batch to stage into next.
 #[derive(Default)]
@@ -27,14 +27,15 @@ impl WriteBehind {
     /// Writes the sealed batch while `stage` stages the next page into `batch` (returning what
     /// it adds), then seals `batch` and keeps it to write with the next page. Returns what the
     /// written batch added (0 when none was waiting). A page that adds nothing is dropped, not
-    /// kept. On any error, what was staged is dropped and `parts` told so.
-    pub fn overlap<S: Staging>(
+    /// kept. On any error, what was staged is dropped and `parts` told so. Staging may fail with
+    /// the caller's own error `E`, which the kit's errors convert into.
+    pub fn overlap<S: Staging, E: From<DeriveError>>(
         &mut self,
         store: &Store,
         parts: &mut S,
         batch: &mut WriteBatch,
-        stage: impl FnOnce(&mut S, &mut WriteBatch) -> Result<u64, IndexError>,
-    ) -> Result<u64, IndexError> {
+        stage: impl FnOnce(&mut S, &mut WriteBatch) -> Result<u64, E>,
+    ) -> Result<u64, E> {
         let sealed = self.sealed.take();
         let (staged, written) = std::thread::scope(|s| {
             let write = sealed
@@ -48,13 +49,11 @@ impl WriteBehind {
         if let (Some((mut done, added)), Some(written)) = (sealed, written) {
             let Ok(written) = written else {
                 drop_batch(parts, batch);
-                return Err(IndexError::Corrupt(
-                    "the batch writer thread panicked".into(),
-                ));
+                return Err(DeriveError::Corrupt("the batch writer thread panicked".into()).into());
             };
             if let Err(e) = settle(written, parts) {
                 batch.clear();
-                return Err(e.into());
+                return Err(DeriveError::from(e).into());
             }
             done.clear();
             self.spare = done;
@@ -72,14 +71,14 @@ impl WriteBehind {
             drop_batch(parts, batch);
             return Ok(landed);
         }
-        seal_batch(store, parts, batch)?;
+        seal_batch(store, parts, batch).map_err(E::from)?;
         let next = std::mem::take(&mut self.spare);
         self.sealed = Some((std::mem::replace(batch, next), added));
         Ok(landed)
     }
 
     /// Writes the sealed batch, if any; returns what it added.
-    pub fn land(self, store: &Store, parts: &mut impl Staging) -> Result<u64, IndexError> {
+    pub fn land(self, store: &Store, parts: &mut impl Staging) -> Result<u64, DeriveError> {
         let Some((batch, added)) = self.sealed else {
             return Ok(0);
         };
