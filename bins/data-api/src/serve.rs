@@ -361,6 +361,7 @@ fn print_examples(addr: SocketAddr, network: &NetworkInfo, address: Option<&str>
         paths.push("/v1/icm/messages?pageSize=3".to_owned());
     }
     paths.push("/readyz".to_owned());
+    println!("  every endpoint, described and to try: http://{addr}/docs (/openapi.json)");
     println!("  try:");
     for path in paths {
         println!("    curl -s 'http://{addr}{path}'");

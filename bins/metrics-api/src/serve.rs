@@ -146,6 +146,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         "metrics-api: listening on http://{addr} (index {})",
         args.index_dir.join("index").display()
     );
+    println!("  every endpoint, described and to try: http://{addr}/docs (/openapi.json)");
     println!("  try:");
     for path in [
         "/v2/chains",

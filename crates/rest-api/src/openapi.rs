@@ -427,6 +427,57 @@ fn take_components(
     }
 }
 
+/// What is wrong with a served document, one line each: a route nothing describes, an
+/// operation said to be the reference's that no reference (JSON texts) has under that method
+/// and path with the same `operationId`, an addition not marked or tagged as one, a `$ref`
+/// that names no component. Empty for a sound document; tests assert it.
+pub fn audit(doc: &Value, references: &[&str]) -> Vec<String> {
+    let refs: Vec<Value> = references
+        .iter()
+        .filter_map(|r| serde_json::from_str(r).ok())
+        .collect();
+    let mut problems = Vec::new();
+    if refs.len() != references.len() {
+        problems.push("a reference document is not JSON".to_owned());
+    }
+    for (path, item) in doc["paths"].as_object().into_iter().flatten() {
+        for (m, op) in item.as_object().into_iter().flatten() {
+            let name = format!("{} {path}", m.to_ascii_uppercase());
+            match op.get(SNOWLINE_EXTENSION).and_then(Value::as_str) {
+                Some("undocumented") => problems.push(format!("{name} is described nowhere")),
+                Some(_) if op["tags"] != json!([SNOWLINE_TAG]) => {
+                    problems.push(format!("{name} is an addition not tagged {SNOWLINE_TAG}"));
+                }
+                Some(_) => {}
+                None => {
+                    let in_reference = refs.iter().any(|r| {
+                        r["paths"].as_object().into_iter().flatten().any(|(p, i)| {
+                            shape(p) == shape(path)
+                                && i.get(m)
+                                    .is_some_and(|o| o["operationId"] == op["operationId"])
+                        })
+                    });
+                    if !in_reference {
+                        problems.push(format!("{name} is unmarked but in no reference document"));
+                    }
+                }
+            }
+        }
+    }
+    let mut all = Vec::new();
+    collect_refs(doc, &mut all);
+    for r in all {
+        let resolves = component_of(&r)
+            .is_some_and(|(kind, name)| doc["components"][kind].get(name).is_some());
+        if !resolves {
+            problems.push(format!("{r} names no component"));
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    problems
+}
+
 /// The operation `m` of a path item, with the item's own parameters added where the operation
 /// does not override them.
 fn operation(item: &Value, m: &str) -> Value {

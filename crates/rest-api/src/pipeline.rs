@@ -4,7 +4,7 @@
 
 use crate::app::Built;
 use crate::auth::{ANONYMOUS_TIER, Caller, authenticate};
-use crate::docs_site::{self, DOCS_ROUTES};
+use crate::docs_site;
 use crate::error::ApiError;
 use crate::health;
 use crate::metering::{UNKNOWN_PATH, UsageEventRef, credits};
@@ -210,7 +210,7 @@ fn builtin(
             if let Some(found) = site.answer(path, headers) {
                 return Some(found);
             }
-        } else if let Some(route) = DOCS_ROUTES.iter().find(|r| **r == path) {
+        } else if let Some((route, _)) = site.answer(path, headers) {
             let e = docs_site::method_not_allowed(method, path);
             let reply = Reply::bytes(e.status, app.error_body(&e))
                 .with_header(ALLOW, HeaderValue::from_static("GET"));

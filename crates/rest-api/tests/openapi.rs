@@ -141,9 +141,11 @@ async fn the_document_and_the_page_cost_nothing_and_answer_only_get() {
     assert_eq!(again.status, 304);
     assert!(again.body.is_empty());
 
-    let r = send(server.addr, &request("POST", "/docs", &[], "")).await;
-    assert_error(&r, 405, "Method Not Allowed");
-    assert_eq!(r.header("allow"), Some("GET"));
+    for (method, path) in [("POST", "/docs"), ("HEAD", "/docs/swagger-ui.css")] {
+        let r = send(server.addr, &request(method, path, &[], "")).await;
+        assert_eq!(r.status, 405, "{method} {path}");
+        assert_eq!(r.header("allow"), Some("GET"));
+    }
     let r = get(server.addr, "/docs/nothing.js", &[]).await;
     assert_error(&r, 404, "Not Found");
     let doc: Value = get(server.addr, "/openapi.json", &[]).await.json();

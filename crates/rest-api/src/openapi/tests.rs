@@ -162,6 +162,27 @@ fn the_document_lists_exactly_the_served_routes() {
     );
     assert_eq!(doc["paths"]["/healthz"]["get"]["security"], json!([]));
 
+    // The audit finds only the undocumented route.
+    assert_eq!(
+        audit(&doc, &[NEW, OLD]),
+        ["POST /v2/chains/{chainId}/{thing}:poke is described nowhere"]
+    );
+    let mut forged = doc.clone();
+    forged["paths"]["/v2/extra"]["get"]
+        .as_object_mut()
+        .unwrap()
+        .remove(SNOWLINE_EXTENSION);
+    forged["paths"]["/v2/chains"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        ["$ref"] = json!("#/components/schemas/Nowhere");
+    assert_eq!(
+        audit(&forged, &[NEW, OLD]),
+        [
+            "#/components/schemas/Nowhere names no component",
+            "GET /v2/extra is unmarked but in no reference document",
+            "POST /v2/chains/{chainId}/{thing}:poke is described nowhere",
+        ]
+    );
+
     // A route nothing describes is there, marked, with its path parameters.
     let poke = &doc["paths"]["/v2/chains/{chainId}/{thing}:poke"]["post"];
     assert_eq!(poke[SNOWLINE_EXTENSION], "undocumented");
