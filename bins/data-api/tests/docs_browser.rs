@@ -1,4 +1,4 @@
-//! `/docs` in a real headless Chromium, against the real `data-api` binary on the devnet: the
+//! `/docs` in a real headless Chromium, against the real `data-api` binary following the devnet: the
 //! page loads with no failed request and none beyond this server, lists every operation of
 //! `/openapi.json`, and its "Try it out" answers the X-Chain balances of a genesis address as the
 //! API does. Skipped, saying so, when no Chromium is installed (`cargo xtask setup` installs
@@ -29,11 +29,13 @@ fn operations(doc: &Value) -> Vec<(String, String)> {
     out
 }
 
-/// Sets a React-controlled input or select of the operation and tells React.
+/// Sets a React-controlled input or select of the operation and tells React; the blur makes
+/// Swagger UI's debounced text inputs pass the value on at once.
 const SET_VALUE: &str = "(el, v) => { \
     const d = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value'); \
     d.set.call(el, v); \
-    el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true })); }";
+    el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true })); \
+    el.dispatchEvent(new FocusEvent('focusout', { bubbles: true })); }";
 
 #[test]
 fn the_docs_page_lists_every_operation_and_tries_one_against_the_server() {
@@ -50,7 +52,9 @@ fn the_docs_page_lists_every_operation_and_tries_one_against_the_server() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let api = common::start(dir.path(), &["--no-rate-limits"]);
+    // data-api following a node that serves the small devnet, caught up.
+    let up = common::upstream::start(1, 0);
+    let api = common::follow(dir.path(), &up, 1, 120);
     let origin = format!("http://{}", api.addr);
     // A genesis address the devnet funds, from the examples the server prints.
     let example = api
@@ -86,7 +90,7 @@ fn the_docs_page_lists_every_operation_and_tries_one_against_the_server() {
     let shown = b.eval(
         "[...document.querySelectorAll('.opblock')].map(o => [\
            o.querySelector('.opblock-summary-method').textContent.trim(), \
-           o.querySelector('.opblock-summary-path').getAttribute('data-path')])",
+           o.querySelector('.opblock-summary [data-path]').getAttribute('data-path')])",
     );
     let mut shown: Vec<(String, String)> = shown
         .as_array()
@@ -121,31 +125,44 @@ fn the_docs_page_lists_every_operation_and_tries_one_against_the_server() {
         "{op}.querySelector('.opblock-summary-control').click()"
     ));
     b.wait_for(
-        &format!("{op}.querySelector('.try-out__btn')"),
+        &format!("!!{op}.querySelector('.try-out__btn')"),
         "Try it out",
     );
     b.eval(&format!("{op}.querySelector('.try-out__btn').click()"));
     b.wait_for(
-        &format!("{op}.querySelector('tr[data-param-name=\"addresses\"] input:not([disabled])')"),
+        &format!("!!{op}.querySelector('tr[data-param-name=\"addresses\"] input:not([disabled])')"),
         "the parameters editable",
     );
-    b.eval(&format!(
-        "(() => {{ const set = {SET_VALUE}; const op = {op}; \
-           set(op.querySelector('tr[data-param-name=\"addresses\"] input'), '{address}'); \
-           set(op.querySelector('tr[data-param-name=\"blockchainId\"] select'), 'x-chain'); \
-           set(op.querySelector('tr[data-param-name=\"network\"] select'), 'local'); \
-           return true; }})()"
-    ));
+    // Swagger UI fills in the examples when "Try it out" opens: set each value until it holds
+    // (the example timestamp cleared, so the balances are today's).
+    b.wait_for(
+        &format!(
+            "(() => {{ const set = {SET_VALUE}; const op = {op}; let held = true; \
+               for (const [name, tag, v] of [['addresses', 'input', '{address}'], \
+                   ['blockTimestamp', 'input', ''], ['blockchainId', 'select', 'x-chain'], \
+                   ['network', 'select', 'local']]) {{ \
+                 const el = op.querySelector(`tr[data-param-name=\"${{name}}\"] ${{tag}}`); \
+                 if (el.value !== v) {{ set(el, v); held = false; }} }} \
+               return held; }})()"
+        ),
+        "the parameters set",
+    );
     b.eval(&format!("{op}.querySelector('.execute').click()"));
     let status = b.wait_for(
         &format!(
-            "(() => {{ const s = {op}.querySelector('.live-responses-table .response-col_status'); \
+            "(() => {{ const s = {op}.querySelector('.live-responses-table tbody .response-col_status'); \
                return s && s.textContent.trim(); }})()"
         ),
         "the answer shown",
     );
-    assert_eq!(status, "200");
     b.drain();
+    let called: Vec<&str> = b
+        .events_named("Network.requestWillBeSent")
+        .iter()
+        .filter_map(|e| e["params"]["request"]["url"].as_str())
+        .filter(|u| u.contains("/balances"))
+        .collect();
+    assert_eq!(status, "200", "{called:?}");
 
     // The page's call is the API's answer to the same request, and it holds AVAX.
     let call = b

@@ -9,6 +9,7 @@ mod common;
 
 use serde_json::Value;
 use snowline_data_api::openapi::{ADDITIONS, GLACIER_DATA_API};
+use snowline_metrics_api::openapi::{METRICS_API_LEGACY_V1, METRICS_API_V2};
 use snowline_rest_api::openapi::{SNOWLINE_EXTENSION, audit, shape};
 
 /// Every (METHOD, path, operation) of a document.
@@ -112,4 +113,25 @@ fn the_profile_shows_in_the_document() {
         let value = &doc["components"]["schemas"]["Money"]["properties"]["value"]["type"];
         assert_eq!(value, if compat == "spec" { "string" } else { "number" });
     }
+}
+
+#[test]
+fn the_metrics_listener_describes_the_metrics_service() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = common::start(dir.path(), &["--metrics-listen", "127.0.0.1:0"]);
+    let line = api
+        .stdout_line("metrics service listening on http://")
+        .expect("the metrics listener's address");
+    let addr = line.split("http://").nth(1).unwrap().trim().to_owned();
+    let doc = common::request(&addr, "GET", "/openapi.json", &[], "").json();
+    assert_eq!(doc["info"]["title"], "Snowline Metrics API");
+    let problems = audit(&doc, &[METRICS_API_V2, METRICS_API_LEGACY_V1]);
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(
+        doc["paths"]
+            .get("/v2/chains/{chainId}/metrics/{metric}")
+            .is_some()
+    );
+    // The Data API's own routes are not the metrics service's.
+    assert!(doc["paths"].get("/v1/chains").is_none());
 }

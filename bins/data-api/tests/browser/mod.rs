@@ -1,17 +1,18 @@
-//! A headless Chromium driven over the DevTools protocol (a websocket of JSON messages): enough
-//! to load a page, read what it requested, evaluate JavaScript in it and take a screenshot.
+//! A headless Chromium driven over the DevTools protocol: enough to load a page, read what it
+//! requested, evaluate JavaScript in it and take a screenshot. The protocol runs over
+//! `--remote-debugging-pipe` (JSON messages ended by a NUL byte, commands on the browser's fd 3,
+//! answers and events on its fd 4), given two FIFOs by `sh`: no port, no websocket, no crate.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
 
 /// The Chromium to drive: `$SNOWLINE_CHROMIUM`, else `chromium` (Debian's package, which
 /// `cargo xtask setup` installs) or `chromium-browser` on `PATH`.
@@ -28,11 +29,14 @@ pub fn find() -> Option<PathBuf> {
 /// A running headless Chromium and a DevTools session on its one page; killed on drop.
 pub struct Browser {
     child: Child,
-    ws: WebSocket<MaybeTlsStream<TcpStream>>,
+    commands: File,
+    messages: Receiver<Value>,
     next_id: u64,
+    /// The page's session, which page-level commands name.
+    session: String,
     /// Every event received so far, in order.
     pub events: Vec<Value>,
-    _profile: tempfile::TempDir,
+    _dir: tempfile::TempDir,
 }
 
 impl Drop for Browser {
@@ -46,12 +50,22 @@ impl Drop for Browser {
 const PATIENCE: Duration = Duration::from_secs(60);
 
 impl Browser {
-    /// Starts `exe` headless with a fresh profile, no network of its own (no component
-    /// updates, sync or background requests) and the DevTools server on a free port, and
-    /// attaches to its page.
+    /// Starts `exe` headless with a fresh profile and no network of its own (no component
+    /// updates, sync or background requests), and attaches to its page.
     pub fn launch(exe: &Path) -> Browser {
-        let profile = tempfile::tempdir().unwrap();
-        let child = Command::new(exe)
+        let dir = tempfile::tempdir().unwrap();
+        let (to, from) = (
+            dir.path().join("to-browser"),
+            dir.path().join("from-browser"),
+        );
+        for fifo in [&to, &from] {
+            let made = Command::new("mkfifo").arg(fifo).status().unwrap();
+            assert!(made.success(), "mkfifo {}", fifo.display());
+        }
+        let child = Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec "$0" "$@" 3<"$TO_BROWSER" 4>"$FROM_BROWSER""#)
+            .arg(exe)
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -62,96 +76,97 @@ impl Browser {
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-dev-shm-usage",
-                "--remote-debugging-port=0",
+                "--remote-debugging-pipe",
                 "--window-size=1280,1800",
             ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!(
+                "--user-data-dir={}",
+                dir.path().join("profile").display()
+            ))
             .arg("about:blank")
+            .env("TO_BROWSER", &to)
+            .env("FROM_BROWSER", &from)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
-        // Chromium writes the port it chose, then the browser's websocket path, to this file.
-        let port_file = profile.path().join("DevToolsActivePort");
-        let end = Instant::now() + PATIENCE;
-        let port = loop {
-            if let Ok(text) = std::fs::read_to_string(&port_file)
-                && let Some(port) = text
-                    .lines()
-                    .next()
-                    .and_then(|l| l.trim().parse::<u16>().ok())
-                && text.lines().count() >= 2
-            {
-                break port;
+        // Opened in the order the shell opens them, each open waiting for the other side.
+        let commands = OpenOptions::new().write(true).open(&to).unwrap();
+        let answers = File::open(&from).unwrap();
+        let (tx, messages) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(answers);
+            let mut buf = Vec::new();
+            while r.read_until(0, &mut buf).is_ok_and(|n| n > 0) {
+                if buf.last() == Some(&0) {
+                    buf.pop();
+                }
+                let Ok(v) = serde_json::from_slice::<Value>(&buf) else {
+                    return;
+                };
+                if tx.send(v).is_err() {
+                    return;
+                }
+                buf.clear();
             }
-            assert!(Instant::now() < end, "Chromium wrote no DevToolsActivePort");
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        let targets = loop {
-            let list = http_get(&format!("127.0.0.1:{port}"), "/json/list");
-            let targets: Value = serde_json::from_str(&list).unwrap_or(Value::Null);
-            let has_page = targets
-                .as_array()
-                .is_some_and(|a| a.iter().any(|t| t["type"] == "page"));
-            if has_page {
-                break targets;
-            }
-            assert!(Instant::now() < end, "Chromium lists no page: {list}");
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        let url = targets
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["type"] == "page")
-            .and_then(|t| t["webSocketDebuggerUrl"].as_str())
-            .unwrap()
-            .to_owned();
-        let (ws, _) = tungstenite::connect(url.as_str()).expect("connect to the page");
-        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
-            s.set_read_timeout(Some(Duration::from_millis(100)))
-                .unwrap();
-        }
-        Browser {
+        });
+        let mut b = Browser {
             child,
-            ws,
+            commands,
+            messages,
             next_id: 0,
+            session: String::new(),
             events: Vec::new(),
-            _profile: profile,
-        }
-    }
-
-    /// One message if one arrives within the socket's read timeout.
-    fn receive(&mut self) -> Option<Value> {
-        match self.ws.read() {
-            Ok(Message::Text(t)) => Some(serde_json::from_str(t.as_str()).unwrap()),
-            Ok(_) => None,
-            Err(tungstenite::Error::Io(e))
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                None
+            _dir: dir,
+        };
+        let end = Instant::now() + PATIENCE;
+        let page = loop {
+            let targets = b.send(None, "Target.getTargets", json!({}));
+            let page = targets["targetInfos"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|t| t["type"] == "page")
+                .and_then(|t| t["targetId"].as_str())
+                .map(str::to_owned);
+            if let Some(p) = page {
+                break p;
             }
-            Err(e) => panic!("DevTools connection failed: {e}"),
-        }
+            assert!(Instant::now() < end, "Chromium has no page: {targets}");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let attached = b.send(
+            None,
+            "Target.attachToTarget",
+            json!({ "targetId": page, "flatten": true }),
+        );
+        b.session = attached["sessionId"].as_str().unwrap().to_owned();
+        b
     }
 
-    /// Calls a DevTools method and returns its result, keeping the events that arrive
-    /// meanwhile.
-    pub fn call(&mut self, method: &str, params: Value) -> Value {
+    /// Sends a command (to the page's session, or the browser's) and returns its result,
+    /// keeping the events that arrive meanwhile.
+    fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
-        let msg = json!({ "id": id, "method": method, "params": params });
-        self.ws
-            .send(Message::Text(msg.to_string().into()))
-            .expect("send to DevTools");
+        let mut msg = json!({ "id": id, "method": method, "params": params });
+        if let Some(s) = session {
+            msg["sessionId"] = json!(s);
+        }
+        let mut bytes = msg.to_string().into_bytes();
+        bytes.push(0);
+        self.commands
+            .write_all(&bytes)
+            .unwrap_or_else(|e| panic!("{method}: Chromium is gone ({e})"));
         let end = Instant::now() + PATIENCE;
         loop {
-            assert!(Instant::now() < end, "{method} got no answer");
-            let Some(m) = self.receive() else { continue };
+            let left = end.saturating_duration_since(Instant::now());
+            let m = match self.messages.recv_timeout(left) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => panic!("{method} got no answer"),
+                Err(RecvTimeoutError::Disconnected) => panic!("{method}: Chromium closed"),
+            };
             if m["id"] == id {
                 assert!(m.get("error").is_none(), "{method}: {}", m["error"]);
                 return m["result"].clone();
@@ -162,9 +177,15 @@ impl Browser {
         }
     }
 
-    /// Keeps the events that arrive until nothing has for a moment.
+    /// Calls a DevTools method on the page and returns its result.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        let session = self.session.clone();
+        self.send(Some(&session), method, params)
+    }
+
+    /// Keeps the events that arrive until none has for a moment.
     pub fn drain(&mut self) {
-        while let Some(m) = self.receive() {
+        while let Ok(m) = self.messages.recv_timeout(Duration::from_millis(100)) {
             if m.get("method").is_some() {
                 self.events.push(m);
             }
@@ -221,21 +242,4 @@ impl Browser {
             .decode(r["data"].as_str().unwrap())
             .unwrap()
     }
-}
-
-/// The body of `GET path` from the DevTools HTTP server at `addr`.
-fn http_get(addr: &str, path: &str) -> String {
-    let Ok(mut s) = TcpStream::connect(addr) else {
-        return String::new();
-    };
-    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    if s.write_all(req.as_bytes()).is_err() {
-        return String::new();
-    }
-    let mut raw = String::new();
-    let _ = s.read_to_string(&mut raw);
-    raw.split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_owned())
-        .unwrap_or_default()
 }
