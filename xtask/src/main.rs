@@ -69,7 +69,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("setup") => match args.get(1).map(String::as_str) {
-            None => prereq::ensure_all().and_then(|()| evm::ensure().map(drop)),
+            None => prereq::ensure_all()
+                .and_then(|()| evm::ensure().map(drop))
+                .and_then(|()| prereq::ensure_browser()),
             Some("--check") if args.len() == 2 => prereq::check().and_then(|()| evm::check()),
             Some(_) => Err("usage: cargo xtask setup [--check]".into()),
         },

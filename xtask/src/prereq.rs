@@ -1,6 +1,7 @@
 //! What a build of the workspace needs beyond rustup: a C++ compiler and libclang for RocksDB (its
 //! `cc` and `bindgen` build steps), rustfmt and clippy. `setup` installs what is missing where
-//! this machine allows it and then verifies; `setup --check` only verifies.
+//! this machine allows it and then verifies; `setup --check` only verifies. `setup` and `test`
+//! also install Chromium, which only the `/docs` browser test needs.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -223,7 +224,7 @@ pub fn ensure_all() -> Result<(), String> {
     };
     let mut installed: Vec<&str> = Vec::new();
     if let Some(how @ (Installer::Root | Installer::Sudo)) = installer {
-        install_debs(&debs, how == Installer::Sudo)?;
+        install_debs(&debs, how == Installer::Sudo, "needed to build RocksDB")?;
         installed.extend(&debs);
     }
     for c in components {
@@ -297,13 +298,63 @@ fn fix_command(source: Source, installer: Option<Installer>, installed: &[&str])
     }
 }
 
-/// Installs Debian packages with apt-get, as root or through passwordless sudo.
-fn install_debs(debs: &[&str], sudo: bool) -> Result<(), String> {
+/// The headless browser the `/docs` test drives (`bins/data-api/tests/docs_browser.rs`):
+/// `$SNOWLINE_CHROMIUM`, else Debian's `chromium` on `PATH`, proven by `--version`.
+fn chromium() -> Option<(PathBuf, String)> {
+    let exe = std::env::var_os("SNOWLINE_CHROMIUM")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| which("chromium"))
+        .or_else(|| which("chromium-browser"))?;
+    let out = Command::new(&exe).arg("--version").output().ok()?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    out.status.success().then_some((exe, version))
+}
+
+/// Installs Debian's `chromium` where this machine lets xtask run apt-get, for the `/docs`
+/// browser test. Optional: without it that test is skipped and says so, unless
+/// `SNOWLINE_REQUIRE_BROWSER=1`, which makes a missing browser an error here.
+pub fn ensure_browser() -> Result<(), String> {
+    let mut installed = false;
+    if chromium().is_none()
+        && let how @ (Installer::Root | Installer::Sudo) = Installer::detect()
+    {
+        install_debs(
+            &["chromium"],
+            how == Installer::Sudo,
+            "the headless browser of the /docs test",
+        )?;
+        installed = true;
+    }
+    match chromium() {
+        Some((exe, version)) => {
+            let how = if installed { "installed" } else { "present" };
+            eprintln!(
+                "xtask: {version} {how} ({}): /docs is tested in it",
+                exe.display()
+            );
+            Ok(())
+        }
+        None if std::env::var("SNOWLINE_REQUIRE_BROWSER").is_ok_and(|v| v == "1") => Err(
+            "missing chromium (SNOWLINE_REQUIRE_BROWSER=1); fix: sudo apt-get update && sudo \
+             apt-get install -y chromium, or set SNOWLINE_CHROMIUM"
+                .into(),
+        ),
+        None => {
+            eprintln!(
+                "xtask: no chromium: the /docs browser test will be skipped (install Debian's \
+                 chromium, or set SNOWLINE_CHROMIUM)"
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Installs Debian packages with apt-get, as root or through passwordless sudo; `why` says what
+/// for.
+fn install_debs(debs: &[&str], sudo: bool, why: &str) -> Result<(), String> {
     let prefix: &[&str] = if sudo { &["sudo", "-n"] } else { &[] };
-    eprintln!(
-        "xtask: installing {} (needed to build RocksDB) with apt-get",
-        debs.join(" ")
-    );
+    eprintln!("xtask: installing {} ({why}) with apt-get", debs.join(" "));
     let env = [("DEBIAN_FRONTEND", "noninteractive")];
     let mut update: Vec<&str> = prefix.to_vec();
     update.extend(["apt-get", "update", "-qq"]);

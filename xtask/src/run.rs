@@ -26,8 +26,10 @@ fn cargo(args: &[&str]) -> Result<(), String> {
     status(&mut cmd(&argv))
 }
 
-/// Every check CI runs: the crate layering, formatting, lints, then all tests of the workspace.
+/// Every check CI runs: the crate layering, formatting, lints, then all tests of the workspace
+/// (the `/docs` browser test in Chromium, installed here when it can be).
 pub fn test() -> Result<(), String> {
+    crate::prereq::ensure_browser()?;
     crate::layers::run(&[])?;
     cargo(&["fmt", "--all", "--check"])?;
     cargo(&[

@@ -65,6 +65,7 @@ pub async fn start(
     let router = snowline_metrics_api::routes(Router::new(), Arc::new(api), Arc::new(Ready));
     let app = App::new(router)
         .message_arrays(true)
+        .describe(snowline_metrics_api::openapi::description())
         .keys(config.keys)
         .rate_limits(config.rate_limits)
         .readiness(Arc::new(Ready));

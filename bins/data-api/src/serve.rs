@@ -117,11 +117,13 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     });
     let dropped = Gauge::<i64>::default();
     let written = Gauge::<i64>::default();
+    let profile = match args.compat {
+        CompatArg::Spec => Profile::Spec,
+        CompatArg::Glacier => Profile::Glacier,
+    };
     let app = App::new(router)
-        .profile(match args.compat {
-            CompatArg::Spec => Profile::Spec,
-            CompatArg::Glacier => Profile::Glacier,
-        })
+        .profile(profile)
+        .describe(snowline_data_api::openapi::description(profile, network))
         .keys(keys.clone())
         .rate_limits(rate_limits(&args))
         .usage_sink(usage.clone())
@@ -359,6 +361,7 @@ fn print_examples(addr: SocketAddr, network: &NetworkInfo, address: Option<&str>
         paths.push("/v1/icm/messages?pageSize=3".to_owned());
     }
     paths.push("/readyz".to_owned());
+    println!("  every endpoint, described and to try: http://{addr}/docs (/openapi.json)");
     println!("  try:");
     for path in paths {
         println!("    curl -s 'http://{addr}{path}'");

@@ -126,6 +126,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let router = snowline_metrics_api::routes(Router::new(), api, ready.clone());
     let app = App::new(router)
         .message_arrays(true)
+        .describe(snowline_metrics_api::openapi::description())
         .keys(Arc::new(StoreKeys(keys)))
         .rate_limits(if args.no_rate_limits {
             RateLimits::disabled()
@@ -145,6 +146,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         "metrics-api: listening on http://{addr} (index {})",
         args.index_dir.join("index").display()
     );
+    println!("  every endpoint, described and to try: http://{addr}/docs (/openapi.json)");
     println!("  try:");
     for path in [
         "/v2/chains",

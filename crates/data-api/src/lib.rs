@@ -8,6 +8,7 @@ pub mod cchain;
 pub mod chains;
 pub mod evm;
 pub mod icm;
+pub mod openapi;
 mod params;
 pub mod pchain;
 pub mod primary;

@@ -12,6 +12,7 @@ mod context;
 mod health;
 mod icm;
 mod l1;
+pub mod openapi;
 mod params;
 mod render;
 mod series;

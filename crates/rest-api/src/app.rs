@@ -2,13 +2,17 @@
 //! limits, metering, readiness, metrics registry), assembled before serving.
 
 use crate::auth::{KeyResolver, NoKeys};
+use crate::docs_site::{DOCS_ROUTES, DocsSite};
 use crate::error::{ApiError, Profile, RestError};
 use crate::health::{self, AlwaysReady, Readiness};
 use crate::metering::UsageSink;
 use crate::metrics::HttpMetrics;
+use crate::openapi::{ApiDescription, SNOWLINE_EXTENSION};
+use crate::pipeline::BUILTIN_ROUTES;
 use crate::ratelimit::{Limiter, RateLimits};
 use crate::route::Weight;
 use crate::router::Router;
+use hyper::Method;
 use prometheus_client::registry::Registry;
 use std::sync::Arc;
 
@@ -26,6 +30,7 @@ pub struct App {
     metering: bool,
     readiness: Arc<dyn Readiness>,
     registry: Registry,
+    description: Option<ApiDescription>,
 }
 
 impl App {
@@ -41,7 +46,15 @@ impl App {
             metering: true,
             readiness: Arc::new(AlwaysReady),
             registry: Registry::default(),
+            description: None,
         }
+    }
+
+    /// Serves `GET /openapi.json`, the document `description` gives for the routes of this
+    /// app (its router's, the built-in ones, these two), and `GET /docs`, a page rendering it.
+    pub fn describe(mut self, description: ApiDescription) -> Self {
+        self.description = Some(description);
+        self
     }
 
     /// Sets the compatibility profile (error message shape).
@@ -106,6 +119,7 @@ impl App {
             metering,
             readiness,
             mut registry,
+            description,
         } = self;
         let live = Arc::clone(&readiness);
         let ready = Arc::clone(&readiness);
@@ -119,6 +133,20 @@ impl App {
                 async move { health::health_check(&checks) }
             });
         router.validate()?;
+        let docs = match description {
+            None => None,
+            Some(d) => {
+                let document = d.document(&served_routes(&router, true))?;
+                for (path, item) in document["paths"].as_object().into_iter().flatten() {
+                    for (method, op) in item.as_object().into_iter().flatten() {
+                        if op[SNOWLINE_EXTENSION] == "undocumented" {
+                            tracing::warn!(%method, %path, "a served route has no description");
+                        }
+                    }
+                }
+                Some(DocsSite::new(&document)?)
+            }
+        };
         let limiter = Limiter::new(&limits)?;
         let metrics = HttpMetrics::register(&mut registry);
         Ok(Built {
@@ -131,8 +159,26 @@ impl App {
             readiness,
             registry,
             metrics,
+            docs,
         })
     }
+}
+
+/// Every route `router` and the edge serve, as (method, template): the router's in
+/// registration order, then the built-in ones (with the document and its page when
+/// `described`).
+pub(crate) fn served_routes(router: &Router, described: bool) -> Vec<(Method, String)> {
+    let docs: &[&str] = if described { &DOCS_ROUTES } else { &[] };
+    router
+        .routes()
+        .map(|(m, meta)| (m.clone(), meta.template.to_string()))
+        .chain(
+            BUILTIN_ROUTES
+                .iter()
+                .chain(docs)
+                .map(|p| (Method::GET, (*p).to_owned())),
+        )
+        .collect()
 }
 
 /// An [`App`] ready to serve.
@@ -146,6 +192,8 @@ pub(crate) struct Built {
     pub(crate) readiness: Arc<dyn Readiness>,
     pub(crate) registry: Registry,
     pub(crate) metrics: HttpMetrics,
+    /// `/openapi.json` and `/docs`, when the app is described.
+    pub(crate) docs: Option<DocsSite>,
 }
 
 impl Built {

@@ -181,6 +181,10 @@ pub enum RestError {
     /// The key store could not answer a key lookup (answered as HTTP 500).
     #[error("API key lookup failed: {0}")]
     KeyLookup(String),
+    /// The OpenAPI description could not be built (an embedded document does not parse, an
+    /// alias names no reference operation).
+    #[error("OpenAPI description: {0}")]
+    OpenApi(String),
 }
 
 #[cfg(test)]

@@ -20,10 +20,12 @@
 mod app;
 mod auth;
 mod blocking;
+mod docs_site;
 mod error;
 mod health;
 mod metering;
 mod metrics;
+pub mod openapi;
 mod path;
 mod pipeline;
 mod ratelimit;
@@ -32,6 +34,7 @@ mod request;
 mod route;
 mod router;
 mod server;
+mod swagger;
 
 pub use app::App;
 pub use auth::{
@@ -42,6 +45,7 @@ pub use error::{ApiError, Profile, RestError, reason_phrase};
 pub use health::{AlwaysReady, Check, Readiness, health_check};
 pub use metering::{MemorySink, UNKNOWN_PATH, UsageEvent, UsageEventRef, UsageSink, credits};
 pub use metrics::METRICS_CONTENT_TYPE;
+pub use openapi::ApiDescription;
 pub use ratelimit::{
     BudgetCache, LimitKey, LimitKeyRef, Limiter, RATELIMIT_LIMIT, RATELIMIT_POLICY,
     RATELIMIT_REMAINING, RATELIMIT_RESET, RateLimits, TierLimit, Verdict,

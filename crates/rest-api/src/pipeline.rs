@@ -4,6 +4,7 @@
 
 use crate::app::Built;
 use crate::auth::{ANONYMOUS_TIER, Caller, authenticate};
+use crate::docs_site;
 use crate::error::ApiError;
 use crate::health;
 use crate::metering::{UNKNOWN_PATH, UsageEventRef, credits};
@@ -135,7 +136,7 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
     let app = &shared.app;
     let _in_flight = app.metrics.in_flight();
     let method = req.method().clone();
-    if let Some((route, reply)) = builtin(app, &method, req.uri().path()) {
+    if let Some((route, reply)) = builtin(app, &method, req.uri().path(), req.headers()) {
         let resp = respond(shared, Ok(reply), HeaderMap::new(), false);
         let route: Arc<str> = Arc::from(route);
         app.metrics.observe(
@@ -193,14 +194,30 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
     resp
 }
 
-/// `/healthz`, `/readyz`, `/metrics`: no key, no limit, no metering.
-fn builtin(app: &Built, method: &Method, path: &str) -> Option<(&'static str, Reply)> {
-    let route = match path {
-        "/healthz" => "/healthz",
-        "/readyz" => "/readyz",
-        "/metrics" => "/metrics",
-        _ => return None,
-    };
+/// The routes the edge answers itself, before keys, limits and metering.
+pub(crate) const BUILTIN_ROUTES: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+
+/// `/healthz`, `/readyz`, `/metrics`, and `/openapi.json`, `/docs` with its files when the app
+/// is described: no key, no limit, no metering.
+fn builtin(
+    app: &Built,
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+) -> Option<(&'static str, Reply)> {
+    if let Some(site) = &app.docs {
+        if method == Method::GET {
+            if let Some(found) = site.answer(path, headers) {
+                return Some(found);
+            }
+        } else if let Some((route, _)) = site.answer(path, headers) {
+            let e = docs_site::method_not_allowed(method, path);
+            let reply = Reply::bytes(e.status, app.error_body(&e))
+                .with_header(ALLOW, HeaderValue::from_static("GET"));
+            return Some((route, reply));
+        }
+    }
+    let route = *BUILTIN_ROUTES.iter().find(|r| **r == path)?;
     if method != Method::GET {
         let e = ApiError::method_not_allowed(format!("Cannot {method} {path}; allowed: GET"));
         let reply = Reply::bytes(e.status, app.error_body(&e))
