@@ -30,15 +30,8 @@ fn cargo(args: &[&str]) -> Result<(), String> {
 pub fn test() -> Result<(), String> {
     crate::layers::run(&[])?;
     cargo(&["fmt", "--all", "--check"])?;
-    cargo(&[
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ])?;
-    cargo(&["test", "--workspace"])
+    cargo(crate::builds::TEST_CLIPPY)?;
+    cargo(crate::builds::TEST_RUN)
 }
 
 /// Runs the criterion benchmarks; extra arguments are passed to `cargo bench`.
