@@ -101,7 +101,9 @@ pub fn count_rocksdb_builds() -> Result<(), String> {
             dirs.iter().cloned().collect::<Vec<_>>().join(", ")
         );
         for d in dirs {
-            seen.entry(profile_dir(&d).to_owned()).or_default().insert(d);
+            seen.entry(profile_dir(&d).to_owned())
+                .or_default()
+                .insert(d);
         }
     }
     let many: Vec<String> = seen

@@ -116,9 +116,13 @@ impl Try {
     /// answer must hold a `result`.
     pub fn send(&self, url: &str) -> Result<Value, String> {
         let addr = url.strip_prefix("http://").unwrap_or(url);
-        let (code, body) = crate::http::request(addr, self.method, &self.path, self.body.as_deref())?;
+        let (code, body) =
+            crate::http::request(addr, self.method, &self.path, self.body.as_deref())?;
         if code != 200 {
-            return Err(format!("{} {}: HTTP {code}: {body}", self.method, self.path));
+            return Err(format!(
+                "{} {}: HTTP {code}: {body}",
+                self.method, self.path
+            ));
         }
         let v: Value = serde_json::from_str(&body)
             .map_err(|e| format!("{} {}: not JSON ({e}): {body}", self.method, self.path))?;
@@ -459,7 +463,8 @@ fn start_warp_peers(setup: &Setup) -> Result<(Service, String), String> {
         })?);
     }
     let path = setup.data_dir.join("warp-peers.jsonl");
-    std::fs::write(&path, found.join("\n") + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, found.join("\n") + "\n")
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!(
         "xtask: {WARP_PEERS} devnet validator peers answer Warp signature requests over P2P \
          (addresses in {}); data-api prints a POST to try",
@@ -550,7 +555,13 @@ mod tests {
     #[test]
     fn every_announced_service_answers() {
         let bin = built_bins();
-        for b in ["node-rpc", "data-api", "metrics-api", "warp-peers", "evm-devnet"] {
+        for b in [
+            "node-rpc",
+            "data-api",
+            "metrics-api",
+            "warp-peers",
+            "evm-devnet",
+        ] {
             assert!(
                 bin.join(b).is_file(),
                 "{} is not built: cargo build --workspace --bins",

@@ -34,8 +34,7 @@ fn listed() -> (String, Vec<(String, Option<String>)>) {
         let mut words = synopsis.split(' ');
         let name = words.next().unwrap().to_owned();
         let sub = words.next().filter(|w| {
-            w.chars()
-                .all(|c| c.is_ascii_lowercase() || c == '-')
+            w.chars().all(|c| c.is_ascii_lowercase() || c == '-')
                 && (w.starts_with("--") || !w.starts_with('-'))
         });
         found.push((name, sub.map(str::to_owned)));
@@ -48,8 +47,19 @@ fn the_top_level_help_lists_the_commands() {
     let (text, commands) = listed();
     assert!(text.starts_with("usage: cargo xtask"), "{text}");
     let names: Vec<&str> = commands.iter().map(|(n, _)| n.as_str()).collect();
-    for expected in ["setup", "check-layers", "demo", "test", "harden", "interop", "fuzz"] {
-        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    for expected in [
+        "setup",
+        "check-layers",
+        "demo",
+        "test",
+        "harden",
+        "interop",
+        "fuzz",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
     }
     for args in [&["-h"][..], &["help"]] {
         let out = xtask(args);
@@ -96,7 +106,10 @@ fn an_unknown_command_is_refused_with_the_usage() {
         let out = xtask(args);
         assert!(!out.status.success(), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("unknown command `nope`"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("unknown command `nope`"),
+            "{args:?}: {stderr}"
+        );
         assert!(stderr.contains("usage: cargo xtask"), "{args:?}: {stderr}");
     }
 }

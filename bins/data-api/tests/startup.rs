@@ -7,7 +7,8 @@ mod common;
 
 use common::upstream;
 
-const VERTICES: &str = "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=1";
+const VERTICES: &str =
+    "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=1";
 
 #[test]
 fn serve_waits_for_an_upstream_started_after_it() {
@@ -20,15 +21,29 @@ fn serve_waits_for_an_upstream_started_after_it() {
     let url = format!("http://127.0.0.1:{port}");
     let api = common::start(
         dir.path(),
-        &["--upstream", &url, "--genesis", "devnet", "--no-rate-limits"],
+        &[
+            "--upstream",
+            &url,
+            "--genesis",
+            "devnet",
+            "--no-rate-limits",
+        ],
     );
     let waiting = "waiting for the upstream";
     assert!(api.wait_until(60, |a| a.stderr_line(waiting).is_some()));
     let ready = api.get("/readyz");
     assert_eq!(ready.status, 503, "{}", ready.body);
-    assert!(ready.body.contains("upstream not reached yet"), "{}", ready.body);
+    assert!(
+        ready.body.contains("upstream not reached yet"),
+        "{}",
+        ready.body
+    );
     let before = api.get(VERTICES);
-    assert_eq!(before.status, 200, "it serves while waiting: {}", before.body);
+    assert_eq!(
+        before.status, 200,
+        "it serves while waiting: {}",
+        before.body
+    );
     assert!(
         before.json()["vertices"].as_array().unwrap().is_empty(),
         "{}",

@@ -7,9 +7,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use snowline_cli::{Backoff, Waiting};
-use snowline_rest_api::{
-    ApiError, App, Check, Readiness, Router, Server, ServerConfig, Weight,
-};
+use snowline_rest_api::{ApiError, App, Check, Readiness, Router, Server, ServerConfig, Weight};
 use tokio::net::TcpListener;
 
 /// The deepest path the waiting server answers 503 on (deeper paths get 404).
@@ -113,8 +111,8 @@ pub async fn until_open<T: Send + 'static>(
     let app = App::new(unavailable(&reason))
         .message_arrays(true)
         .readiness(Arc::new(NotYet(reason)));
-    let server = Server::from_listener(tokio_listener(serving)?, app, config)
-        .map_err(|e| e.to_string())?;
+    let server =
+        Server::from_listener(tokio_listener(serving)?, app, config).map_err(|e| e.to_string())?;
     let mut opened = None;
     {
         let opened = &mut opened;

@@ -22,15 +22,14 @@ fn waits_for_the_index_then_serves_it() {
     let (status, body) = early.get("/readyz");
     assert_eq!(status, 503, "{body}");
     let reasons = body["reasons"].to_string();
-    assert!(
-        reasons.contains("waiting for the data-api index"),
-        "{body}"
-    );
+    assert!(reasons.contains("waiting for the data-api index"), "{body}");
     let path = "/v2/networks/local/metrics/validatorCount";
     let (status, body) = early.get(path);
     assert_eq!(status, 503, "{body}");
     assert!(
-        body["message"].to_string().contains("waiting for the data-api index"),
+        body["message"]
+            .to_string()
+            .contains("waiting for the data-api index"),
         "{body}"
     );
 
@@ -47,7 +46,13 @@ fn waits_for_the_index_then_serves_it() {
     let late = common::start_in(
         &dir.path().join("data-api"),
         other.path(),
-        &["--network", "local", "--catch-up-ms", "50", "--no-rate-limits"],
+        &[
+            "--network",
+            "local",
+            "--catch-up-ms",
+            "50",
+            "--no-rate-limits",
+        ],
     );
     let (status, want) = late.get(path);
     assert_eq!(status, 200, "{want}");

@@ -86,9 +86,16 @@ fn flags_come_from_the_config_file_and_env_and_flags_override_it() {
     let file = config_file(dir.path(), "avalanchego", "");
     let from_file = start(&["serve", "--config", &file]);
     assert_eq!(compat_of(&from_file), "avalanchego");
-    assert!(dir.path().join("data/CURRENT").exists(), "data-dir from the file");
+    assert!(
+        dir.path().join("data/CURRENT").exists(),
+        "data-dir from the file"
+    );
     drop(from_file);
-    let env = start_with(&["serve", "--config", &file], "127.0.0.1:0", &[("SNOWLINE_COMPAT", "spec")]);
+    let env = start_with(
+        &["serve", "--config", &file],
+        "127.0.0.1:0",
+        &[("SNOWLINE_COMPAT", "spec")],
+    );
     assert_eq!(compat_of(&env), "spec");
     drop(env);
     let flag = start(&["serve", "--config", &file, "--compat", "spec"]);

@@ -9,7 +9,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use clap::{ArgAction, ArgMatches, Command, FromArgMatches, Parser};
+use clap::{ArgAction, ArgMatches, Command, Parser};
 
 /// The flag naming the file.
 pub const CONFIG_FLAG: &str = "config";
@@ -67,6 +67,12 @@ pub fn parse_from<C: Parser>(args: Vec<OsString>, env_file: Option<PathBuf>) -> 
         let defaults = defaults(&file, cmd.get_name(), &sub, &cmd, table)?;
         cmd = cmd.mut_subcommand(&sub, |mut s| {
             for (id, values) in defaults {
+                // Leaked once at start: clap takes owned defaults only with its `string`
+                // feature, which would change the feature set every crate builds with.
+                let values: Vec<&'static str> = values
+                    .into_iter()
+                    .map(|v| &*Box::leak(v.into_boxed_str()))
+                    .collect();
                 s = s.mut_arg(id, |a| a.required(false).default_values(values));
             }
             s
@@ -165,10 +171,9 @@ fn defaults(
         .collect();
     let mut out = Vec::new();
     for (key, value) in table {
-        let Some(arg) = flags
-            .iter()
-            .find(|a| a.get_long() == Some(key.as_str()) || a.get_long() == Some(&key.replace('_', "-")))
-        else {
+        let Some(arg) = flags.iter().find(|a| {
+            a.get_long() == Some(key.as_str()) || a.get_long() == Some(&key.replace('_', "-"))
+        }) else {
             let mut known: Vec<&str> = flags.iter().filter_map(|a| a.get_long()).collect();
             known.sort_unstable();
             return Err(Failure::Config(format!(
@@ -177,8 +182,8 @@ fn defaults(
                 known.join(", ")
             )));
         };
-        let many = matches!(arg.get_action(), ArgAction::Append)
-            || arg.get_value_delimiter().is_some();
+        let many =
+            matches!(arg.get_action(), ArgAction::Append) || arg.get_value_delimiter().is_some();
         let values = match value {
             toml::Value::Array(items) if many => items
                 .into_iter()
@@ -300,7 +305,10 @@ mod tests {
         assert_eq!(s.poll_ms, 50);
         let s = serve(parse(&["svc", "serve"], Some(&path)).unwrap());
         assert_eq!(s.listen, "127.0.0.1:7");
-        match parse(&["svc", "import", "--config", &path], None).unwrap().command {
+        match parse(&["svc", "import", "--config", &path], None)
+            .unwrap()
+            .command
+        {
             Cmd::Import { batch } => assert_eq!(batch, 3),
             other => panic!("{other:?}"),
         }
@@ -311,7 +319,18 @@ mod tests {
         let (_dir, path) = file(FILE);
         let s = serve(
             parse(
-                &["svc", "serve", "--config", &path, "--listen", "0.0.0.0:9", "--evm", "3=x", "--network", "local"],
+                &[
+                    "svc",
+                    "serve",
+                    "--config",
+                    &path,
+                    "--listen",
+                    "0.0.0.0:9",
+                    "--evm",
+                    "3=x",
+                    "--network",
+                    "local",
+                ],
                 None,
             )
             .unwrap(),
@@ -319,7 +338,10 @@ mod tests {
         assert_eq!(s.listen, "0.0.0.0:9");
         assert_eq!(s.evm, ["3=x"]);
         assert_eq!(s.network.name, "local");
-        assert_eq!(s.poll_ms, 50, "what the flags do not name still comes from the file");
+        assert_eq!(
+            s.poll_ms, 50,
+            "what the flags do not name still comes from the file"
+        );
         // Without a file the defaults hold, and a required flag is required again.
         let err = parse(&["svc", "serve"], None).err().unwrap();
         assert!(matches!(err, Failure::Clap(_)), "{err:?}");
@@ -330,7 +352,10 @@ mod tests {
         let (_dir, path) = file("[svc.serve]\nupstream = \"u\"\nlisten-on = \"x\"\n");
         match parse(&["svc", "serve", "--config", &path], None) {
             Err(Failure::Config(msg)) => {
-                assert!(msg.contains("unknown key `listen-on` in [svc.serve]"), "{msg}");
+                assert!(
+                    msg.contains("unknown key `listen-on` in [svc.serve]"),
+                    "{msg}"
+                );
                 assert!(msg.contains("--listen"), "{msg}");
             }
             other => panic!("{other:?}"),

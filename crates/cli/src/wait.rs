@@ -61,7 +61,11 @@ impl Waiting {
     /// An attempt failed for `why`: says so unless it was already said for that reason.
     pub fn failed(&mut self, why: &str) {
         if self.last.as_deref() != Some(why) {
-            eprintln!("{}: {} (retrying with backoff)", self.service, self.reason(why));
+            eprintln!(
+                "{}: {} (retrying with backoff)",
+                self.service,
+                self.reason(why)
+            );
             self.last = Some(why.to_owned());
         }
     }
@@ -107,9 +111,11 @@ pub async fn wait_for_upstream(service: &str, upstream: &str) -> Result<(), Stri
     let mut waiting = Waiting::new(service, format!("the upstream {upstream}"));
     let mut backoff = Backoff::default();
     loop {
-        let attempt =
-            tokio::time::timeout(Duration::from_secs(5), tokio::net::TcpStream::connect(&addr))
-                .await;
+        let attempt = tokio::time::timeout(
+            Duration::from_secs(5),
+            tokio::net::TcpStream::connect(&addr),
+        )
+        .await;
         match attempt {
             Ok(Ok(_)) => {
                 waiting.done();
@@ -161,9 +167,8 @@ mod tests {
         let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = probe.local_addr().unwrap();
         drop(probe);
-        let wait = tokio::spawn(async move {
-            wait_for_upstream("test", &format!("http://{addr}")).await
-        });
+        let wait =
+            tokio::spawn(async move { wait_for_upstream("test", &format!("http://{addr}")).await });
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert!(!wait.is_finished(), "it waits while nothing listens");
         let _listener = tokio::net::TcpListener::bind(addr).await.unwrap();

@@ -88,7 +88,10 @@ pub fn start_with(args: &[&str], listen: &str, env: &[(&str, &str)]) -> NodeRpc 
         };
         let line = line.expect("read stdout");
         if let Some(rest) = line.split("listening on http://").nth(1) {
-            break (rest.split_whitespace().next().expect("address").to_owned(), line);
+            break (
+                rest.split_whitespace().next().expect("address").to_owned(),
+                line,
+            );
         }
     };
     // Keep draining stdout so the child never blocks on a full pipe.
