@@ -18,7 +18,7 @@ use snowline_rest_api::{
     App, Check, KeyLookup, KeyResolver, RateLimits, Readiness, RestError, Router, Server,
     ServerConfig,
 };
-use snowline_store::{Schema, Store};
+use snowline_store::{Schema, Store, StoreError};
 
 use crate::cli::ServeArgs;
 
@@ -69,7 +69,10 @@ fn open_index(index_dir: &Path, data_dir: &Path) -> Result<(Arc<Store>, Rooms), 
         let rooms = Rooms { p, icm };
         match open(rooms) {
             Ok(store) => return Ok((store, rooms)),
-            Err(e) => last = Some(e),
+            // Only missing tables mean a room is absent; any other error (no index yet, no
+            // schema version yet) is the index's as a whole, and the caller tries again later.
+            Err(e @ StoreError::MissingTables(_)) => last = Some(e),
+            Err(e) => return Err(e.to_string()),
         }
     }
     Err(last.map(|e| e.to_string()).unwrap_or_default())
