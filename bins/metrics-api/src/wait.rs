@@ -68,12 +68,10 @@ pub async fn until_open<T: Send + 'static>(
     what: String,
     open: impl Fn() -> Result<T, String> + Send + 'static,
 ) -> Result<Option<(T, TcpListener)>, String> {
-    let first = tokio::task::spawn_blocking({
-        let open_once = move || (open(), open);
-        open_once
-    })
-    .await
-    .map_err(|e| e.to_string())?;
+    // The first attempt, on the blocking pool; `open` comes back for the retries.
+    let first = tokio::task::spawn_blocking(move || (open(), open))
+        .await
+        .map_err(|e| e.to_string())?;
     let (first, open) = first;
     let mut waiting = Waiting::new("metrics-api", what);
     let why = match first {
