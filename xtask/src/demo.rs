@@ -1,15 +1,24 @@
-//! `cargo xtask demo`: the main job on the bundled devnet. Builds everything, checks the store
-//! end to end, then starts `node-rpc` on the devnet (127.0.0.1:9650), live: after the bundled
-//! history it accepts new X and P blocks at [`LIVE_RATE`], and `data-api` following it
-//! (127.0.0.1:8080); both print where they listen and example calls. Beside them, when anvil
-//! is installed (`cargo xtask setup`), the EVM devnet: the local C-Chain (chain id 43112) on
-//! 127.0.0.1:9652 and an EVM L1 (99999) on 127.0.0.1:9653, each after the scenario ran on it,
-//! and `metrics-api` (127.0.0.1:8081) serving their metrics from data-api's index; and the
-//! devnet's validators as `warp-peers`, which `data-api` asks for Warp signatures. Ctrl-C stops
-//! all.
+//! `cargo xtask demo`: the main job on the bundled devnet. Builds everything (with the feature
+//! set `cargo xtask test` uses, so RocksDB is built once: `builds.rs`), runs the store's smoke
+//! check, then starts `node-rpc` on the devnet (127.0.0.1:9650), live: after the bundled history
+//! it accepts new X and P blocks at [`LIVE_RATE`]; `data-api` following it (127.0.0.1:8080);
+//! `metrics-api` over data-api's index (127.0.0.1:8081); the devnet's validators as
+//! `warp-peers`, which `data-api` asks for Warp signatures; and, when anvil is installed
+//! (`cargo xtask setup`), the EVM devnet: the local C-Chain (chain id 43112) on 127.0.0.1:9652
+//! and an EVM L1 (99999) on 127.0.0.1:9653, each after the scenario ran on it, indexed by
+//! `data-api`. Each service's URL is announced only once it answers a request over HTTP.
+//! Ctrl-C stops all.
+//!
+//! The start-up is [`start`], which takes its addresses and data directory from a [`Setup`],
+//! so a test runs the same code on free ports in a directory of its own.
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, Command};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 use crate::run::status;
 
@@ -17,181 +26,459 @@ use crate::run::status;
 /// easy to watch (about one X and one P block a second).
 const LIVE_RATE: &str = "2";
 
-/// The EVM devnet chains: chain id and port.
-const EVM_CHAINS: [(&str, &str, &str); 2] = [("C-Chain", "43112", "9652"), ("L1", "99999", "9653")];
+/// The EVM devnet chains: name and chain id.
+const EVM_CHAINS: [(&str, &str); 2] = [("C-Chain", "43112"), ("L1", "99999")];
 
-/// Closes the child's stdin when dropped and waits: `evm-devnet run --exit-on-stdin-close`
-/// then stops its anvil and exits (a kill would leave anvil running). The pipe also closes
-/// when xtask dies any other way.
-struct StdinBound(Child);
+/// Devnet nodes the demo's validator peers serve: the P-Chain devnet's genesis validators
+/// (nodes 0-4) and every node its staking and L1 txs add after them, with room to spare.
+const WARP_PEERS: usize = 48;
 
-impl Drop for StdinBound {
-    fn drop(&mut self) {
-        drop(self.0.stdin.take());
-        let _ = self.0.wait();
+/// The blockchain id of the L1 99999: the devnet P-Chain's `CreateChainTx` for it (pinned by
+/// `crates/evm-devnet/tests/icm.rs`), so `/v1/chains/{blockchainId}` and ICM messages name it.
+const L1_BLOCKCHAIN_ID: &str = "mCAkA78CiH4yyVSzKi13uuzeWTDhDYGmbFvYbyheqvpewvuy3";
+
+/// How long a service may take to start listening (node-rpc loads the devnet first; the EVM
+/// devnet runs its scenario first), and then to answer.
+const START_LIMIT: Duration = Duration::from_secs(600);
+
+/// Where the demo's services listen and keep their data.
+pub struct Setup {
+    /// The directory of the built binaries.
+    pub bin: PathBuf,
+    /// Every service's data directory is under it.
+    pub data_dir: PathBuf,
+    /// `node-rpc`'s address (port 0: a free one).
+    pub node_rpc: String,
+    /// `data-api`'s address.
+    pub data_api: String,
+    /// `metrics-api`'s address.
+    pub metrics_api: String,
+    /// The EVM chains' ports, in [`EVM_CHAINS`] order (0: free ones).
+    pub evm_ports: [u16; 2],
+    /// anvil, to run the EVM devnet with; none: no EVM chains.
+    pub anvil: Option<PathBuf>,
+    /// Show the services' output (the demo); otherwise each one's stderr goes to
+    /// `DATA_DIR/NAME.log` and its stdout is dropped.
+    pub echo: bool,
+}
+
+impl Setup {
+    /// The demo's fixed addresses, with data in `snowline-data/`.
+    fn demo(bin: PathBuf, anvil: Option<PathBuf>) -> Self {
+        Self {
+            bin,
+            data_dir: PathBuf::from("snowline-data"),
+            node_rpc: "127.0.0.1:9650".into(),
+            data_api: "127.0.0.1:8080".into(),
+            metrics_api: "127.0.0.1:8081".into(),
+            evm_ports: [9652, 9653],
+            anvil,
+            echo: true,
+        }
+    }
+
+    fn dir(&self, sub: &str) -> String {
+        self.data_dir.join(sub).display().to_string()
     }
 }
 
-/// Kills the child when dropped (the demo's `node-rpc` and `metrics-api`, once `data-api` has
-/// stopped).
-struct Reaped(Child);
+/// A request that shows a service answers: what the announcement offers to try.
+#[derive(Debug, Clone)]
+pub struct Try {
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    /// The path.
+    pub path: String,
+    /// A JSON-RPC body, for `POST`.
+    pub body: Option<String>,
+}
 
-impl Drop for Reaped {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+impl Try {
+    fn get(path: &str) -> Self {
+        Self {
+            method: "GET",
+            path: path.to_owned(),
+            body: None,
+        }
+    }
+
+    fn rpc(path: &str, method: &str, params: &str) -> Self {
+        Self {
+            method: "POST",
+            path: path.to_owned(),
+            body: Some(format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{params}}}"#
+            )),
+        }
+    }
+
+    /// Sends it to `url` (`http://HOST:PORT`): the JSON answer of a 200, or why not. A JSON-RPC
+    /// answer must hold a `result`.
+    pub fn send(&self, url: &str) -> Result<Value, String> {
+        let addr = url.strip_prefix("http://").unwrap_or(url);
+        let (code, body) =
+            crate::http::request(addr, self.method, &self.path, self.body.as_deref())?;
+        if code != 200 {
+            return Err(format!(
+                "{} {}: HTTP {code}: {body}",
+                self.method, self.path
+            ));
+        }
+        let v: Value = serde_json::from_str(&body)
+            .map_err(|e| format!("{} {}: not JSON ({e}): {body}", self.method, self.path))?;
+        if self.body.is_some() && v.get("result").is_none_or(Value::is_null) {
+            return Err(format!("{} {}: no result: {body}", self.method, self.path));
+        }
+        Ok(v)
+    }
+
+    /// The same request as a command line.
+    fn curl(&self, url: &str) -> String {
+        match &self.body {
+            None => format!("curl -s '{url}{}'", self.path),
+            Some(b) => format!(
+                "curl -s -X POST -H 'content-type: application/json' -d '{b}' '{url}{}'",
+                self.path
+            ),
+        }
     }
 }
 
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
+/// A service the demo announces, once it answered [`Announced::check`].
+#[derive(Debug, Clone)]
+pub struct Announced {
+    /// Its name (`node-rpc`, `data-api`, `metrics-api`, `EVM C-Chain (43112)`, ...).
+    pub name: String,
+    /// Where it listens, `http://HOST:PORT`.
+    pub url: String,
+    /// The request it answered.
+    pub check: Try,
 }
 
-/// Runs the demo until Ctrl-C.
-pub fn run() -> Result<(), String> {
-    status(Command::new("cargo").args(["build", "--workspace"]))?;
-    status(Command::new("cargo").args([
-        "run",
-        "--quiet",
-        "-p",
-        "snowline-store",
-        "--example",
-        "smoke",
-    ]))?;
-    let bin = target_dir().join("debug");
-    let evm = start_evm(&bin)?;
-    eprintln!(
-        "xtask: starting node-rpc on the devnet, live at {LIVE_RATE} new containers/s, and data-api \
-         following it (data in snowline-data/); Ctrl-C stops both"
-    );
-    let node = Command::new(bin.join("node-rpc"))
-        .args([
+/// A started child: stopped with SIGTERM (then killed) when dropped; an EVM devnet is stopped
+/// by closing its stdin (`--exit-on-stdin-close`: a kill would leave its anvil running).
+struct Service {
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        if let Some(stdin) = self.stdin.take() {
+            drop(stdin);
+        } else {
+            let pid = self.child.id().to_string();
+            let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The running demo: its services (stopped when it is dropped) and what it announced.
+pub struct Demo {
+    /// Every service with a URL, in start order, each of which answered.
+    pub announced: Vec<Announced>,
+    /// `data-api`, whose exit ends the demo.
+    data_api: Option<Service>,
+    /// The others, stopped after `data-api`, last started first.
+    others: Vec<Service>,
+}
+
+impl Drop for Demo {
+    fn drop(&mut self) {
+        drop(self.data_api.take());
+        while let Some(s) = self.others.pop() {
+            drop(s);
+        }
+    }
+}
+
+/// Starts `cmd` as `name`; returns it and its stdout's lines (echoed as they come when
+/// `setup.echo`; they keep flowing after the receiver is dropped).
+fn spawn(
+    setup: &Setup,
+    name: &str,
+    cmd: &mut Command,
+    stdin_bound: bool,
+) -> Result<(Service, Receiver<String>), String> {
+    if setup.echo {
+        eprintln!("xtask: $ {cmd:?}");
+        cmd.stderr(Stdio::inherit());
+    } else {
+        let log = setup.data_dir.join(format!("{name}.log"));
+        let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        cmd.stderr(file);
+    }
+    if stdin_bound {
+        cmd.stdin(Stdio::piped());
+    }
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {name}: {e}"))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let stdin = child.stdin.take();
+    let (tx, rx) = channel();
+    let echo = setup.echo;
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if echo {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+            }
+            let _ = tx.send(line);
+        }
+    });
+    Ok((
+        Service {
+            name: name.to_owned(),
+            child,
+            stdin,
+        },
+        rx,
+    ))
+}
+
+/// The first line of `lines` that `pick` takes something from, within [`START_LIMIT`].
+fn wait_line(
+    service: &mut Service,
+    lines: &Receiver<String>,
+    pick: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
+    let deadline = Instant::now() + START_LIMIT;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left.min(Duration::from_millis(500))) {
+            Ok(line) => {
+                if let Some(found) = pick(&line) {
+                    return Ok(found);
+                }
+            }
+            Err(RecvTimeoutError::Timeout) if !left.is_zero() => {
+                if let Ok(Some(exit)) = service.child.try_wait() {
+                    return Err(format!("{} exited at start ({exit})", service.name));
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                return Err(format!("{} did not start in time", service.name));
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let exit = service.child.wait().map_err(|e| e.to_string())?;
+                return Err(format!("{} exited at start ({exit})", service.name));
+            }
+        }
+    }
+}
+
+/// The `http://HOST:PORT` a service prints in its "listening on http://..." line.
+fn listening(line: &str) -> Option<String> {
+    let rest = line.split("listening on http://").nth(1)?;
+    Some(format!("http://{}", rest.split_whitespace().next()?))
+}
+
+/// Waits until `announced` answers its request (a service may take a while: metrics-api waits
+/// for data-api's index to exist); says why when it does not.
+fn answers(service: &mut Service, announced: &Announced) -> Result<(), String> {
+    let deadline = Instant::now() + START_LIMIT;
+    loop {
+        match announced.check.send(&announced.url) {
+            Ok(_) => return Ok(()),
+            Err(why) if Instant::now() > deadline => {
+                return Err(format!("{} does not answer: {why}", announced.name));
+            }
+            Err(_) => {
+                if let Ok(Some(exit)) = service.child.try_wait() {
+                    return Err(format!("{} exited ({exit})", service.name));
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+    }
+}
+
+/// Starts every service of the demo as `setup` says and returns once each one with a URL
+/// answers over HTTP.
+pub fn start(setup: &Setup) -> Result<Demo, String> {
+    std::fs::create_dir_all(&setup.data_dir)
+        .map_err(|e| format!("{}: {e}", setup.data_dir.display()))?;
+    let mut demo = Demo {
+        announced: Vec::new(),
+        data_api: None,
+        others: Vec::new(),
+    };
+    let bin = &setup.bin;
+
+    // The EVM devnet first: data-api's sources file names the chains' URLs.
+    let mut evm_urls = Vec::new();
+    if let Some(anvil) = &setup.anvil {
+        for ((name, chain_id), port) in EVM_CHAINS.iter().zip(setup.evm_ports) {
+            let label = format!("evm-devnet-{chain_id}");
+            let (mut service, lines) = spawn(
+                setup,
+                &label,
+                Command::new(bin.join("evm-devnet"))
+                    .args(["run", "--exit-on-stdin-close", "--chain-id", chain_id])
+                    .args(["--port", &port.to_string()])
+                    .env("ANVIL_BIN", anvil),
+                true,
+            )?;
+            let url = wait_line(&mut service, &lines, |l| {
+                let rest = l.split(" on http://").nth(1)?;
+                Some(format!("http://{}", rest.split_whitespace().next()?))
+            })?;
+            let announced = Announced {
+                name: format!("EVM {name} ({chain_id}, anvil after the evm-devnet scenario)"),
+                url: url.clone(),
+                check: Try::rpc("/", "eth_blockNumber", "[]"),
+            };
+            answers(&mut service, &announced)?;
+            demo.announced.push(announced);
+            demo.others.push(service);
+            evm_urls.push((*chain_id, *name, url));
+        }
+    }
+
+    let (mut node, lines) = spawn(
+        setup,
+        "node-rpc",
+        Command::new(bin.join("node-rpc")).args([
             "serve",
             "--source",
             "devnet",
             "--live-rate",
             LIVE_RATE,
             "--data-dir",
-            "snowline-data/node-rpc",
-        ])
-        .spawn()
-        .map_err(|e| format!("cannot start node-rpc: {e}"))?;
-    let _node = Reaped(node);
-    let (_peers, peers_file) = start_warp_peers(&bin)?;
+            &setup.dir("node-rpc"),
+            "--listen",
+            &setup.node_rpc,
+        ]),
+        false,
+    )?;
+    let node_url = wait_line(&mut node, &lines, listening)?;
+    let announced = Announced {
+        name: format!("node-rpc (the devnet, live at {LIVE_RATE} containers/s)"),
+        url: node_url.clone(),
+        check: Try::rpc(
+            "/ext/index/X/block",
+            "index.getLastAccepted",
+            r#"{"encoding":"hex"}"#,
+        ),
+    };
+    answers(&mut node, &announced)?;
+    demo.announced.push(announced);
+    demo.others.push(node);
+
+    let (peers, peers_file) = start_warp_peers(setup)?;
+    demo.others.push(peers);
+
+    let sources = if evm_urls.is_empty() {
+        None
+    } else {
+        Some(write_evm_sources(setup, &evm_urls)?)
+    };
     let mut data_api = Command::new(bin.join("data-api"));
     data_api.args([
         "serve",
         "--data-dir",
-        "snowline-data/data-api",
+        &setup.dir("data-api"),
+        "--listen",
+        &setup.data_api,
         "--upstream",
-        "http://127.0.0.1:9650",
+        &node_url,
         "--genesis",
         "devnet",
         "--warp-peers",
         &peers_file,
     ]);
-    let sources = if evm.is_empty() {
-        None
-    } else {
-        Some(write_evm_sources()?)
-    };
     if let Some(sources) = &sources {
         data_api.args(["--evm-config", sources]);
     }
-    eprintln!("xtask: $ {data_api:?}");
-    let mut data_api = data_api
-        .spawn()
-        .map_err(|e| format!("cannot start data-api: {e}"))?;
-    let _metrics = sources
-        .as_deref()
-        .map(|sources| start_metrics(&bin, sources))
-        .transpose()?
-        .flatten();
-    let exit = data_api.wait().map_err(|e| format!("data-api: {e}"))?;
-    if exit.success() {
-        Ok(())
-    } else {
-        Err(format!("data-api failed ({exit})"))
-    }
-}
+    let (mut api, lines) = spawn(setup, "data-api", &mut data_api, false)?;
+    let api_url = wait_line(&mut api, &lines, listening)?;
+    let announced = Announced {
+        name: "data-api (following node-rpc; docs/data-api.md)".into(),
+        url: api_url,
+        check: Try::get("/v1/chains"),
+    };
+    answers(&mut api, &announced)?;
+    demo.announced.push(announced);
+    demo.data_api = Some(api);
 
-/// Devnet nodes the demo's validator peers serve: the P-Chain devnet's genesis validators
-/// (nodes 0-4) and every node its staking and L1 txs add after them, with room to spare.
-const WARP_PEERS: &str = "48";
+    // metrics-api opens data-api's index as a secondary; it waits (503 on /readyz) until
+    // data-api has created it.
+    let mut metrics = Command::new(bin.join("metrics-api"));
+    metrics.args([
+        "serve",
+        "--index-dir",
+        &setup.dir("data-api"),
+        "--data-dir",
+        &setup.dir("metrics-api"),
+        "--listen",
+        &setup.metrics_api,
+    ]);
+    if let Some(sources) = &sources {
+        metrics.args(["--evm-config", sources]);
+    }
+    let (mut service, lines) = spawn(setup, "metrics-api", &mut metrics, false)?;
+    let url = wait_line(&mut service, &lines, listening)?;
+    let announced = Announced {
+        name: "metrics-api (over data-api's index; docs/metrics-api.md)".into(),
+        url,
+        check: Try::get("/v2/chains"),
+    };
+    answers(&mut service, &announced)?;
+    demo.announced.push(announced);
+    demo.others.push(service);
+    Ok(demo)
+}
 
 /// Starts `warp-peers`: the devnet's validators answering Warp signature requests over the
 /// Avalanche P2P protocol (`docs/p2p.md`), and writes where they listen for `data-api
 /// --warp-peers`; returns the running peers and that file's path.
-fn start_warp_peers(bin: &std::path::Path) -> Result<(Reaped, String), String> {
-    use std::io::BufRead;
-    let mut child = Command::new(bin.join("warp-peers"))
-        .args(["--seed", "1", "--count", WARP_PEERS])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start warp-peers: {e}"))?;
-    let stdout = child.stdout.take().ok_or("warp-peers: no stdout")?;
-    let peers = Reaped(child);
-    let count: usize = WARP_PEERS.parse().map_err(|_| "WARP_PEERS")?;
-    let lines: Vec<String> = std::io::BufReader::new(stdout)
-        .lines()
-        .take(count)
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("warp-peers: {e}"))?;
-    if lines.len() != count {
-        return Err(format!(
-            "warp-peers printed {} of {count} peers",
-            lines.len()
-        ));
+fn start_warp_peers(setup: &Setup) -> Result<(Service, String), String> {
+    let (mut peers, lines) = spawn(
+        setup,
+        "warp-peers",
+        Command::new(setup.bin.join("warp-peers")).args([
+            "--seed",
+            "1",
+            "--count",
+            &WARP_PEERS.to_string(),
+        ]),
+        false,
+    )?;
+    let mut found = Vec::with_capacity(WARP_PEERS);
+    while found.len() < WARP_PEERS {
+        found.push(wait_line(&mut peers, &lines, |l| {
+            l.trim_start().starts_with('{').then(|| l.to_owned())
+        })?);
     }
-    let path = "snowline-data/warp-peers.jsonl";
-    std::fs::create_dir_all("snowline-data").map_err(|e| format!("snowline-data: {e}"))?;
-    std::fs::write(path, lines.join("\n") + "\n").map_err(|e| format!("{path}: {e}"))?;
+    let path = setup.data_dir.join("warp-peers.jsonl");
+    std::fs::write(&path, found.join("\n") + "\n")
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!(
-        "xtask: {count} devnet validator peers answer Warp signature requests over P2P \
-         (addresses in {path}); data-api prints a POST to try"
+        "xtask: {WARP_PEERS} devnet validator peers answer Warp signature requests over P2P \
+         (addresses in {}); data-api prints a POST to try",
+        path.display()
     );
-    Ok((peers, path.to_owned()))
+    Ok((peers, path.display().to_string()))
 }
-
-/// Starts `metrics-api` over data-api's index once data-api has created it (it opens the index
-/// as a secondary, so the index must exist); `None` when it does not appear within 30 s.
-fn start_metrics(bin: &std::path::Path, sources: &str) -> Result<Option<Reaped>, String> {
-    let current = std::path::Path::new("snowline-data/data-api/index/CURRENT");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !current.exists() {
-        if std::time::Instant::now() > deadline {
-            eprintln!("xtask: data-api created no index within 30 s: metrics-api not started");
-            return Ok(None);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    eprintln!("xtask: starting metrics-api over data-api's index (docs/metrics-api.md)");
-    let child = Command::new(bin.join("metrics-api"))
-        .args([
-            "serve",
-            "--index-dir",
-            "snowline-data/data-api",
-            "--data-dir",
-            "snowline-data/metrics-api",
-            "--evm-config",
-            sources,
-        ])
-        .spawn()
-        .map_err(|e| format!("cannot start metrics-api: {e}"))?;
-    Ok(Some(Reaped(child)))
-}
-
-/// The blockchain id of the L1 99999: the devnet P-Chain's `CreateChainTx` for it (pinned by
-/// `crates/evm-devnet/tests/icm.rs`), so `/v1/chains/{blockchainId}` and ICM messages name it.
-const L1_BLOCKCHAIN_ID: &str = "mCAkA78CiH4yyVSzKi13uuzeWTDhDYGmbFvYbyheqvpewvuy3";
 
 /// Writes the sources file that has `data-api` index the demo's EVM chains (the L1 described
 /// there, the C-Chain being in the built-in registry); returns its path.
-fn write_evm_sources() -> Result<String, String> {
-    let chains: Vec<String> = EVM_CHAINS
+fn write_evm_sources(setup: &Setup, chains: &[(&str, &str, String)]) -> Result<String, String> {
+    let chains: Vec<String> = chains
         .iter()
-        .map(|(name, id, port)| {
-            let rpc = format!("http://127.0.0.1:{port}");
+        .map(|(id, name, rpc)| {
             if *id == "43112" {
                 format!(r#"{{"chainId": "{id}", "rpcUrl": "{rpc}"}}"#)
             } else {
@@ -203,43 +490,132 @@ fn write_evm_sources() -> Result<String, String> {
             }
         })
         .collect();
-    let path = "snowline-data/evm-sources.json";
-    std::fs::create_dir_all("snowline-data").map_err(|e| format!("snowline-data: {e}"))?;
+    let path = setup.data_dir.join("evm-sources.json");
     std::fs::write(
-        path,
+        &path,
         format!("{{\"chains\": [\n  {}\n]}}\n", chains.join(",\n  ")),
     )
-    .map_err(|e| format!("{path}: {e}"))?;
-    Ok(path.to_owned())
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path.display().to_string())
 }
 
-/// Starts the EVM devnet's chains (`evm-devnet run`, which starts anvil and runs the scenario)
-/// when anvil is installed; says so and starts nothing when it is not.
-fn start_evm(bin: &std::path::Path) -> Result<Vec<StdinBound>, String> {
-    let Some(anvil) = crate::evm::ensure()? else {
-        eprintln!("xtask: no anvil: the demo runs without EVM chains");
-        return Ok(Vec::new());
-    };
-    let mut chains = Vec::new();
-    for (name, chain_id, port) in EVM_CHAINS {
-        eprintln!(
-            "xtask: EVM {name} (chain id {chain_id}) on http://127.0.0.1:{port} (anvil, the \
-             evm-devnet scenario first; docs/evm-devnet.md)"
-        );
-        let child = Command::new(bin.join("evm-devnet"))
-            .args([
-                "run",
-                "--exit-on-stdin-close",
-                "--chain-id",
-                chain_id,
-                "--port",
-                port,
-            ])
-            .env("ANVIL_BIN", &anvil)
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start evm-devnet: {e}"))?;
-        chains.push(StdinBound(child));
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
+}
+
+/// Prints what answers where, with a request to try on each.
+fn announce(demo: &Demo) {
+    println!("\nxtask: the demo is up; every service below answered the request shown:");
+    for a in &demo.announced {
+        println!("  {}: {}\n    {}", a.name, a.url, a.check.curl(&a.url));
     }
-    Ok(chains)
+    println!("xtask: Ctrl-C stops all (data in snowline-data/)");
+}
+
+/// Runs the demo until Ctrl-C (or until data-api stops).
+pub fn run() -> Result<(), String> {
+    status(Command::new("cargo").args(crate::builds::DEMO_BUILD))?;
+    let bin = target_dir().join("debug");
+    status(&mut Command::new(bin.join("examples/smoke")))?;
+    let anvil = crate::evm::ensure()?;
+    if anvil.is_none() {
+        eprintln!("xtask: no anvil: the demo runs without EVM chains");
+    }
+    let mut demo = start(&Setup::demo(bin, anvil))?;
+    announce(&demo);
+    let exit = match demo.data_api.as_mut() {
+        Some(api) => api.child.wait().map_err(|e| format!("data-api: {e}"))?,
+        None => return Ok(()),
+    };
+    if exit.success() {
+        Ok(())
+    } else {
+        Err(format!("data-api failed ({exit})"))
+    }
+}
+
+/// The directory of the binaries next to this test binary (`target/debug`).
+#[cfg(test)]
+fn built_bins() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    exe.parent()
+        .and_then(std::path::Path::parent)
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+
+    /// The demo's own start-up, on free ports in a directory of its own: every service it
+    /// announces answers, and so does each one's request when sent again from here.
+    #[test]
+    fn every_announced_service_answers() {
+        let bin = built_bins();
+        for b in [
+            "node-rpc",
+            "data-api",
+            "metrics-api",
+            "warp-peers",
+            "evm-devnet",
+        ] {
+            assert!(
+                bin.join(b).is_file(),
+                "{} is not built: cargo build --workspace --bins",
+                bin.join(b).display()
+            );
+        }
+        let dir = std::env::temp_dir().join(format!("xtask-demo-{}", std::process::id()));
+        let anvil = crate::evm::installed();
+        let setup = Setup {
+            bin,
+            data_dir: dir.clone(),
+            node_rpc: "127.0.0.1:0".into(),
+            data_api: "127.0.0.1:0".into(),
+            metrics_api: "127.0.0.1:0".into(),
+            evm_ports: [0, 0],
+            anvil: anvil.clone(),
+            echo: false,
+        };
+        let demo = match start(&setup) {
+            Ok(demo) => demo,
+            Err(e) => {
+                let logs: Vec<String> = std::fs::read_dir(&dir)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|f| f.path().extension().is_some_and(|x| x == "log"))
+                    .map(|f| {
+                        let text = std::fs::read_to_string(f.path()).unwrap_or_default();
+                        format!("{}:\n{text}", f.path().display())
+                    })
+                    .collect();
+                panic!("{e}\n{}", logs.join("\n"));
+            }
+        };
+        let mut names: Vec<&str> = demo
+            .announced
+            .iter()
+            .map(|a| a.name.split(' ').next().unwrap())
+            .collect();
+        names.dedup();
+        let mut expected = vec!["node-rpc", "data-api", "metrics-api"];
+        if anvil.is_some() {
+            expected.insert(0, "EVM");
+        }
+        assert_eq!(names, expected);
+        let mut ports: Vec<&str> = demo.announced.iter().map(|a| a.url.as_str()).collect();
+        ports.sort_unstable();
+        ports.dedup();
+        assert_eq!(ports.len(), demo.announced.len(), "one address each");
+        for a in &demo.announced {
+            let answer = a.check.send(&a.url);
+            assert!(answer.is_ok(), "{}: {answer:?}", a.name);
+        }
+        drop(demo);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -137,6 +137,12 @@ fn npm_install(prefix: &Path, spec: &str) -> Result<(), String> {
     }
 }
 
+/// The anvil binary when it is installed and runs, installing nothing.
+#[cfg(test)]
+pub fn installed() -> Option<PathBuf> {
+    verify().ok()
+}
+
 /// The anvil binary (`$ANVIL_BIN`, else the cache's), proven by `anvil --version`.
 fn verify() -> Result<PathBuf, String> {
     let anvil = match std::env::var_os("ANVIL_BIN").filter(|b| !b.is_empty()) {

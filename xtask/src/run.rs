@@ -32,15 +32,8 @@ pub fn test() -> Result<(), String> {
     crate::prereq::ensure_browser()?;
     crate::layers::run(&[])?;
     cargo(&["fmt", "--all", "--check"])?;
-    cargo(&[
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ])?;
-    cargo(&["test", "--workspace"])
+    cargo(crate::builds::TEST_CLIPPY)?;
+    cargo(crate::builds::TEST_RUN)
 }
 
 /// Runs the criterion benchmarks; extra arguments are passed to `cargo bench`.

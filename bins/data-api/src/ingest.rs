@@ -101,7 +101,9 @@ pub struct FollowFlags {
     pub calls: UpstreamCalls,
 }
 
-/// Follows `upstream`'s X- and P-Chain index paths until `shutdown`, keeping `status` current.
+/// Follows `upstream`'s X- and P-Chain index paths until `shutdown`, keeping `status` current;
+/// an upstream not listening yet is waited for (said once; `/readyz` says "upstream not reached
+/// yet" meanwhile), so data-api may start before its node.
 pub async fn follow(
     store: Arc<Store>,
     network: &'static NetworkInfo,
@@ -128,6 +130,11 @@ pub async fn follow(
     )
     .map_err(|e| format!("upstream {upstream}: {e}"))?
     .with_status(status);
+    tokio::pin!(shutdown);
+    tokio::select! {
+        waited = snowline_cli::wait_for_upstream("data-api", upstream) => waited?,
+        () = &mut shutdown => return Ok(()),
+    }
     let mut writer = IndexWriter::open(&*store).map_err(|e| e.to_string())?;
     let mut hooks = hooks(network);
     follower

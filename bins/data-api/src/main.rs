@@ -14,7 +14,6 @@ mod warp;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use cli::{Cli, Command};
 
 /// mimalloc: ingestion decodes containers on the blocking pool and frees them on the writer
@@ -36,7 +35,7 @@ fn import(args: &cli::ImportArgs) -> Result<(), String> {
 fn main() -> ExitCode {
     snowline_cli::bound_glibc_malloc();
     snowline_cli::init_logging("warn");
-    let cli = Cli::parse();
+    let cli = snowline_cli::parse_with_config::<Cli>();
     let result = match cli.command {
         Command::Serve(args) => serve::run(*args),
         Command::Keys(args) => keys::run(&args.common.data_dir, args.action),

@@ -1,4 +1,5 @@
-//! Command-line flags; every flag also reads an environment variable.
+//! Command-line flags; every flag also reads an environment variable and can come from the
+//! `--config` file's `[metrics-api.SUBCOMMAND]` table (docs/config.md).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -10,6 +11,9 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "metrics-api", version, about)]
 pub struct Cli {
+    /// `--config FILE`: flags' values from a TOML file.
+    #[command(flatten)]
+    pub config: snowline_cli::ConfigArg,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

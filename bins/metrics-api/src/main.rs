@@ -5,16 +5,16 @@
 
 mod cli;
 mod serve;
+mod wait;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use cli::{Cli, Command};
 
 fn main() -> ExitCode {
     snowline_cli::bound_glibc_malloc();
     snowline_cli::init_logging("warn");
-    let cli = Cli::parse();
+    let cli = snowline_cli::parse_with_config::<Cli>();
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
     };

@@ -18,7 +18,7 @@ use snowline_rest_api::{
     App, Check, KeyLookup, KeyResolver, RateLimits, Readiness, RestError, Router, Server,
     ServerConfig,
 };
-use snowline_store::{Schema, Store};
+use snowline_store::{Schema, Store, StoreError};
 
 use crate::cli::ServeArgs;
 
@@ -39,7 +39,8 @@ struct Rooms {
 }
 
 /// The metrics, P-Chain and ICM tables of the data-api store, at its schema version (the other
-/// tables are left alone), opening those of the optional ones that are there.
+/// tables are left alone), opening those of the optional ones that are there; the store's error
+/// when it cannot be opened (yet).
 fn open_index(index_dir: &Path, data_dir: &Path) -> Result<(Arc<Store>, Rooms), String> {
     let primary = index_dir.join("index");
     let open = |rooms: Rooms| {
@@ -68,14 +69,13 @@ fn open_index(index_dir: &Path, data_dir: &Path) -> Result<(Arc<Store>, Rooms), 
         let rooms = Rooms { p, icm };
         match open(rooms) {
             Ok(store) => return Ok((store, rooms)),
-            Err(e) => last = Some(e),
+            // Only missing tables mean a room is absent; any other error (no index yet, no
+            // schema version yet) is the index's as a whole, and the caller tries again later.
+            Err(e @ StoreError::MissingTables(_)) => last = Some(e),
+            Err(e) => return Err(e.to_string()),
         }
     }
-    Err(format!(
-        "cannot open the data-api index in {} (start data-api serve first): {}",
-        primary.display(),
-        last.map(|e| e.to_string()).unwrap_or_default()
-    ))
+    Err(last.map(|e| e.to_string()).unwrap_or_default())
 }
 
 /// The built-in chains, the `--chains` file's, and those the `--evm-config` file describes.
@@ -96,7 +96,30 @@ fn registry(args: &ServeArgs) -> Result<ChainRegistry, String> {
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let network = args.network.resolve()?;
-    let (store, rooms) = open_index(&args.index_dir, &args.data_dir)?;
+    let config = ServerConfig {
+        max_header_bytes: args.head.get(),
+        ..ServerConfig::default()
+    };
+    // Listen first: until data-api's index is there, `/readyz` says what is awaited.
+    let listener = crate::wait::bind(args.listen)?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!(
+        "metrics-api: listening on http://{addr} (index {})",
+        args.index_dir.join("index").display()
+    );
+    let (index_dir, data_dir) = (args.index_dir.clone(), args.data_dir.clone());
+    let what = format!(
+        "the data-api index in {} (data-api serve creates it)",
+        index_dir.join("index").display()
+    );
+    let opened = crate::wait::until_open(listener, config, what, move || {
+        open_index(&index_dir, &data_dir)
+    })
+    .await?;
+    let Some(((store, rooms), listener)) = opened else {
+        println!("metrics-api: stopped");
+        return Ok(());
+    };
     let tokens = PageTokens::open(&args.data_dir.join("tokens"), Arc::new(SystemClock))
         .map_err(|e| format!("cannot open the page-token store: {e}"))?;
     let mut api = MetricsApi::new(
@@ -134,18 +157,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             RateLimits::default()
         })
         .readiness(ready.clone());
-    let config = ServerConfig {
-        max_header_bytes: args.head.get(),
-        ..ServerConfig::default()
-    };
-    let server = Server::bind(args.listen, app, config)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-    let addr = server.local_addr().map_err(|e| e.to_string())?;
-    println!(
-        "metrics-api: listening on http://{addr} (index {})",
-        args.index_dir.join("index").display()
-    );
+    let server = Server::from_listener(listener, app, config)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     println!("  every endpoint, described and to try: http://{addr}/docs (/openapi.json)");
     println!("  try:");
     for path in [

@@ -1,4 +1,5 @@
-//! Command-line flags; every flag also reads an environment variable.
+//! Command-line flags; every flag also reads an environment variable and can come from the
+//! `--config` file's `[node-rpc.SUBCOMMAND]` table (docs/config.md).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -13,6 +14,9 @@ use snowline_node_rpc::Compat;
 #[derive(Debug, Parser)]
 #[command(name = "node-rpc", version, about)]
 pub struct Cli {
+    /// `--config FILE`: flags' values from a TOML file.
+    #[command(flatten)]
+    pub config: snowline_cli::ConfigArg,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

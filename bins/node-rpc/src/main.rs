@@ -9,7 +9,6 @@ mod serve;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::Parser;
 use cli::{Cli, Command, Source};
 use snowline_cli::{GenesisSource, runtime};
 use snowline_node_index::{FollowConfig, Follower, IndexWriter};
@@ -22,7 +21,7 @@ use snowline_node_index::{FollowConfig, Follower, IndexWriter};
 fn main() -> ExitCode {
     snowline_cli::bound_glibc_malloc();
     snowline_cli::init_logging("info");
-    match run(Cli::parse()) {
+    match run(snowline_cli::parse_with_config::<Cli>()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("node-rpc: {msg}");
@@ -114,7 +113,14 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             runtime()?.block_on(async move {
                 let follow_store = Arc::clone(&store);
+                let upstream = args.upstream.clone();
                 let follow = tokio::spawn(async move {
+                    // An upstream not listening yet is waited for, said once; `/readyz` says
+                    // "upstream not reached yet" meanwhile.
+                    tokio::select! {
+                        waited = snowline_cli::wait_for_upstream("node-rpc", &upstream) => waited?,
+                        () = snowline_jsonrpc::shutdown_signal() => return Ok(()),
+                    }
                     let mut writer =
                         IndexWriter::open(&*follow_store).map_err(|e| e.to_string())?;
                     let mut state = data::state(network);
@@ -126,7 +132,7 @@ fn run(cli: Cli) -> Result<(), String> {
                             snowline_jsonrpc::shutdown_signal(),
                         )
                         .await
-                        .map_err(|e| format!("following {}: {e}", args.upstream))
+                        .map_err(|e| format!("following {upstream}: {e}"))
                 });
                 let served = serve::serve(
                     store,

@@ -28,10 +28,16 @@ impl Drop for MetricsApi {
 /// `metrics-api serve` over the index in `dir/data-api`, its own data in `dir/metrics-api`,
 /// with `args` added; returns once it says where it listens.
 pub fn start(dir: &Path, args: &[&str]) -> MetricsApi {
+    start_in(&dir.join("data-api"), &dir.join("metrics-api"), args)
+}
+
+/// `metrics-api serve` over the index in `index_dir` (data-api's data dir), its own data in
+/// `data_dir`, with `args` added; returns once it says where it listens.
+pub fn start_in(index_dir: &Path, data_dir: &Path, args: &[&str]) -> MetricsApi {
     let mut child = Command::new(env!("CARGO_BIN_EXE_metrics-api"))
         .arg("serve")
-        .args(["--index-dir", dir.join("data-api").to_str().unwrap()])
-        .args(["--data-dir", dir.join("metrics-api").to_str().unwrap()])
+        .args(["--index-dir", index_dir.to_str().unwrap()])
+        .args(["--data-dir", data_dir.to_str().unwrap()])
         .args(["--listen", "127.0.0.1:0"])
         .args(args)
         .stdout(Stdio::piped())

@@ -16,6 +16,8 @@ pub struct NodeRpc {
     child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
+    /// Its "listening on" line.
+    pub listening: String,
     /// What it has written on stderr so far, a line each.
     stderr: Arc<Mutex<Vec<String>>>,
 }
@@ -49,9 +51,16 @@ pub fn run(args: &[&str]) -> String {
 /// Starts `node-rpc ARGS --listen 127.0.0.1:0` and waits for its "listening on" line; if it
 /// exits first, the test fails with what it wrote on stderr.
 pub fn start(args: &[&str]) -> NodeRpc {
+    start_with(args, "127.0.0.1:0", &[])
+}
+
+/// Starts `node-rpc ARGS --listen LISTEN` with `env` set, and waits for its "listening on"
+/// line, as [`start`] does.
+pub fn start_with(args: &[&str], listen: &str, env: &[(&str, &str)]) -> NodeRpc {
     let mut child = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
         .args(args)
-        .args(["--listen", "127.0.0.1:0"])
+        .args(["--listen", listen])
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -67,7 +76,7 @@ pub fn start(args: &[&str]) -> NodeRpc {
     });
     let stdout = child.stdout.take().expect("stdout");
     let mut lines = BufReader::new(stdout).lines();
-    let addr = loop {
+    let (addr, listening) = loop {
         let Some(line) = lines.next() else {
             let _ = child.wait();
             // The drain thread ends with the child's stderr; give it a moment to store the rest.
@@ -79,7 +88,10 @@ pub fn start(args: &[&str]) -> NodeRpc {
         };
         let line = line.expect("read stdout");
         if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split_whitespace().next().expect("address").to_owned();
+            break (
+                rest.split_whitespace().next().expect("address").to_owned(),
+                line,
+            );
         }
     };
     // Keep draining stdout so the child never blocks on a full pipe.
@@ -87,6 +99,7 @@ pub fn start(args: &[&str]) -> NodeRpc {
     NodeRpc {
         child,
         addr,
+        listening,
         stderr: said,
     }
 }
