@@ -11,9 +11,9 @@ use snowline_node_index::derive::{PendingRows, Staging};
 use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
 use snowline_types::Id;
 
-use crate::derive::{load, upsert};
 use crate::error::PChainError;
 use crate::l1_usage::DAY;
+use crate::pending::{load, upsert};
 use crate::rows::{NotStarted, StakerRow};
 use crate::tables::{PhStakersNotStarted, PhStakingDays, PhStakingNow};
 

@@ -31,6 +31,7 @@
 //! ```
 
 mod batch;
+mod db;
 pub mod error;
 pub mod key;
 mod memory;
