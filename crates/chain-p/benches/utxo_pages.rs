@@ -73,7 +73,10 @@ fn store() -> Arc<Store> {
                 net.avax_asset_id,
             ),
         );
-        hooks.0.apply_genesis(&store, &devnet.x_genesis(), 0).unwrap();
+        hooks
+            .0
+            .apply_genesis(&store, &devnet.x_genesis(), 0)
+            .unwrap();
         hooks.1.apply_genesis(&store, &devnet.p_genesis()).unwrap();
         let mut writer = IndexWriter::open(&store).unwrap();
         let src = records.into_iter().map(|record| {

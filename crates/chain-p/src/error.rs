@@ -34,6 +34,8 @@ pub enum PChainError {
     Corrupt(String),
 }
 
+impl snowline_store::ReadFailure for PChainError {}
+
 impl From<PChainError> for snowline_node_index::IndexError {
     fn from(e: PChainError) -> Self {
         match e {

@@ -51,6 +51,8 @@ pub enum XStateError {
     SeqOverflow,
 }
 
+impl snowline_store::ReadFailure for XStateError {}
+
 impl From<XStateError> for snowline_node_index::IndexError {
     fn from(e: XStateError) -> Self {
         match e {
