@@ -5,6 +5,7 @@
 
 mod counts;
 mod derive;
+mod error;
 pub mod metrics;
 pub mod pages;
 pub mod rows;
@@ -12,6 +13,7 @@ pub mod tables;
 mod turn;
 
 pub use derive::IcmDeriver;
+pub use error::IcmError;
 pub use metrics::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
 pub use pages::{IcmPage, IcmPageError, IcmPages, IcmQuery, IcmView};
 pub use tables::tables;

@@ -12,7 +12,7 @@ use snowline_store::{Direction, Linear, Mode, ReadView, Store};
 use snowline_types::evm::B256;
 
 use crate::counts::Shape;
-use crate::pages::IcmPageError;
+use crate::error::IcmError;
 use crate::rows::IndexEntry;
 use crate::tables::{IcmCounts, IcmOrder, IcmSent, Word, side};
 
@@ -107,7 +107,7 @@ impl IcmMetrics {
         interval: Interval,
         after: Option<(u64, IcmLabel)>,
         enough: usize,
-    ) -> Result<Vec<IcmCount>, IcmPageError> {
+    ) -> Result<Vec<IcmCount>, IcmError> {
         // A secondary has no snapshots; its data changes only when it catches up.
         match self.store.mode() {
             Mode::Secondary => counts_in(&*self.store, q, interval, after, enough),
@@ -118,11 +118,7 @@ impl IcmMetrics {
     /// Messages kept by `filter` sent at or after each of `starts` (up to the newest indexed).
     /// Cost per start: up to 23 hour, 30 day and every month row (a row per writing chain), plus
     /// the messages before the next hour when the start is not on one.
-    pub fn totals_since(
-        &self,
-        filter: &IcmFilter,
-        starts: &[u64],
-    ) -> Result<Vec<u64>, IcmPageError> {
+    pub fn totals_since(&self, filter: &IcmFilter, starts: &[u64]) -> Result<Vec<u64>, IcmError> {
         match self.store.mode() {
             Mode::Secondary => totals_in(&*self.store, filter, starts),
             _ => totals_in(&self.store.snapshot(), filter, starts),
@@ -130,12 +126,12 @@ impl IcmMetrics {
     }
 
     /// The time of the newest entry of `icm_order` (either side), if any.
-    pub fn newest(&self) -> Result<Option<u64>, IcmPageError> {
+    pub fn newest(&self) -> Result<Option<u64>, IcmError> {
         newest_in(&*self.store)
     }
 }
 
-fn newest_in(view: &impl ReadView) -> Result<Option<u64>, IcmPageError> {
+fn newest_in(view: &impl ReadView) -> Result<Option<u64>, IcmError> {
     let first = view
         .scan::<IcmOrder, _>(.., Direction::Reverse)?
         .next()
@@ -152,7 +148,7 @@ fn counts_in(
     interval: Interval,
     after: Option<(u64, IcmLabel)>,
     enough: usize,
-) -> Result<Vec<IcmCount>, IcmPageError> {
+) -> Result<Vec<IcmCount>, IcmError> {
     let Some(newest) = newest_in(view)? else {
         return Ok(Vec::new());
     };
@@ -169,7 +165,7 @@ fn counts_in(
         return Ok(out);
     }
     let shape = Shape::of(&q.filter, q.group);
-    let emit = |out: &mut Vec<IcmCount>, start: u64, groups: Groups| -> Result<(), IcmPageError> {
+    let emit = |out: &mut Vec<IcmCount>, start: u64, groups: Groups| -> Result<(), IcmError> {
         for ((source, destination), n) in groups {
             let resumed = after.is_some_and(|(s, l)| s == start && (source, destination) <= l);
             if n == 0 || resumed {
@@ -180,12 +176,12 @@ fn counts_in(
                 source,
                 destination,
                 messages: u64::try_from(n)
-                    .map_err(|_| IcmPageError::Corrupt(format!("a negative count at {start}")))?,
+                    .map_err(|_| IcmError::Corrupt(format!("a negative count at {start}")))?,
             });
         }
         Ok(())
     };
-    let cut = |b: u64| -> Result<Groups, IcmPageError> {
+    let cut = |b: u64| -> Result<Groups, IcmError> {
         let end = interval.next(b).saturating_sub(1).min(to);
         let mut groups = Groups::new();
         add_span(view, q, shape, q.from.max(b), end, &mut groups)?;
@@ -237,7 +233,7 @@ fn totals_in(
     view: &impl ReadView,
     filter: &IcmFilter,
     starts: &[u64],
-) -> Result<Vec<u64>, IcmPageError> {
+) -> Result<Vec<u64>, IcmError> {
     let Some(newest) = newest_in(view)? else {
         return Ok(vec![0; starts.len()]);
     };
@@ -275,7 +271,7 @@ fn totals_in(
             }
             let total: i64 = groups.values().sum();
             u64::try_from(total)
-                .map_err(|_| IcmPageError::Corrupt(format!("a negative total since {from}")))
+                .map_err(|_| IcmError::Corrupt(format!("a negative total since {from}")))
         })
         .collect()
 }
@@ -300,7 +296,7 @@ fn add_span(
     a: u64,
     b: u64,
     groups: &mut Groups,
-) -> Result<(), IcmPageError> {
+) -> Result<(), IcmError> {
     if b < a {
         return Ok(());
     }
@@ -335,7 +331,7 @@ fn add_rows(
     from: u64,
     until: u64,
     groups: &mut Groups,
-) -> Result<(), IcmPageError> {
+) -> Result<(), IcmError> {
     if until <= from {
         return Ok(());
     }
@@ -360,7 +356,7 @@ fn add_messages(
     a: u64,
     b: u64,
     groups: &mut Groups,
-) -> Result<(), IcmPageError> {
+) -> Result<(), IcmError> {
     if b < a {
         return Ok(());
     }

@@ -6,41 +6,21 @@
 
 use std::sync::Arc;
 
-use snowline_query::{FilterLimits, PositionReader, PositionWriter, filtered_page};
+use snowline_query::{FilterLimits, decode_position, encode_position, filtered_page};
 use snowline_store::{Direction, Linear, ReadView, Snapshot, Store, StoreError};
 use snowline_types::evm::teleporter::{TeleporterMessage, decode_teleporter_message};
 use snowline_types::evm::{Address, B256};
 
 use crate::derive::address_word;
+use crate::error::IcmError;
 use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow};
 use crate::tables::{
     IcmByParty, IcmByTx, IcmChains, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived,
     IcmSent, Word, party, role, side,
 };
 
-/// Entries examined per page at most: a selective filter ends a page early rather than scan
-/// the whole index.
-pub const MAX_EXAMINED: usize = 10_000;
-
-/// Why a read could not be answered.
-#[derive(Debug, thiserror::Error)]
-pub enum IcmPageError {
-    /// The position to resume from is not one this layer wrote for this listing.
-    #[error("the page position does not fit this listing")]
-    BadPosition,
-    /// Reading the index failed (our fault).
-    #[error(transparent)]
-    Read(#[from] StoreError),
-    /// A stored row does not decode (our fault).
-    #[error("corrupt ICM row: {0}")]
-    Corrupt(String),
-}
-
-impl From<snowline_query::PositionError> for IcmPageError {
-    fn from(_: snowline_query::PositionError) -> Self {
-        IcmPageError::BadPosition
-    }
-}
+/// Why a page could not be read: the store's one page error, reading the ICM tables.
+pub type IcmPageError = snowline_store::PageError<IcmError>;
 
 /// What a listing keeps; every filter given must hold.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -211,10 +191,7 @@ impl IcmPages {
                     )
                 }
             };
-        let limits = FilterLimits {
-            page_size: page_size as usize,
-            max_examined: MAX_EXAMINED,
-        };
+        let limits = FilterLimits::page(page_size as usize);
         let page = filtered_page(
             entries,
             limits,
@@ -275,7 +252,7 @@ fn view(snapshot: &Snapshot<'_>, ids: &[B256]) -> Result<Vec<Option<IcmView>>, I
             }
         };
         let message = decode_teleporter_message(bytes)
-            .map_err(|e| IcmPageError::Corrupt(format!("message {id}: {e}")))?;
+            .map_err(|e| IcmError::Corrupt(format!("message {id}: {e}")))?;
         out.push(Some(IcmView {
             id: *id,
             message,
@@ -293,25 +270,14 @@ fn view(snapshot: &Snapshot<'_>, ids: &[B256]) -> Result<Vec<Option<IcmView>>, I
 
 /// Tags a position with the kind of index it is in, so a token of another listing is refused.
 fn write_position((t, id, s): Position, by_party: bool) -> Vec<u8> {
-    let mut w = PositionWriter::new();
-    w.u64(u64::from(by_party))
-        .u64(t)
-        .bytes32(&id)
-        .u64(u64::from(s));
-    w.into_bytes()
+    encode_position(&(u64::from(by_party), t, id, s))
 }
 
 fn read_position(bytes: &[u8], by_party: bool) -> Result<Position, IcmPageError> {
-    let mut r = PositionReader::new(bytes);
-    if r.u64()? != u64::from(by_party) {
-        return Err(IcmPageError::BadPosition);
+    match decode_position::<(u64, u64, Word, u8)>(bytes) {
+        Some((tag, t, id, s)) if tag == u64::from(by_party) && s <= side::DESTINATION => {
+            Ok((t, id, s))
+        }
+        _ => Err(IcmPageError::BadPosition),
     }
-    let t = r.u64()?;
-    let id = r.bytes32()?;
-    let s = u8::try_from(r.u64()?).map_err(|_| IcmPageError::BadPosition)?;
-    r.finish()?;
-    if s > side::DESTINATION {
-        return Err(IcmPageError::BadPosition);
-    }
-    Ok((t, id, s))
 }

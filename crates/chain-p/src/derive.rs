@@ -5,12 +5,10 @@
 //! vertices and blocks give it what X exports to and imports from P's atomic memory, in
 //! whatever order the two chains' containers arrive.
 
-use std::hash::Hash;
-
 use snowline_derive::{
     Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
 };
-use snowline_store::{Direction, Linear, ReadView, Store, Table, WriteBatch};
+use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
 use snowline_types::Id;
 use snowline_types::atomic::{AtomicTxs, SharedMove, p_block_time, p_exported};
 use snowline_types::codec::{Writer, marshal};
@@ -34,6 +32,7 @@ use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
 use crate::l1_fee::{FeeConfig, FeeState};
 use crate::l1_usage::L1Usage;
+use crate::pending::{load, upsert};
 use crate::rows::{
     BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, Origin, Settled, StakerKind,
     StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
@@ -100,43 +99,6 @@ pub struct PChain {
 
 fn index(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// `key`'s value as the unwritten batches leave it, and whether the store will hold the key.
-pub(crate) fn load<T: Table>(
-    rows: &PendingRows<T>,
-    view: &impl ReadView,
-    key: &T::Key,
-) -> Result<(Option<T::Value>, bool), PChainError>
-where
-    T::Key: Eq + Hash,
-    T::Value: Clone,
-{
-    match rows.get(key) {
-        Some((value, stored)) => Ok((value.cloned(), stored)),
-        None => {
-            let value = view.get::<T>(key)?;
-            let stored = value.is_some();
-            Ok((value, stored))
-        }
-    }
-}
-
-/// Sets `key -> value` in `rows`, looking up whether the store holds the key (what
-/// [`PendingRows::put`] needs) when the unwritten batches do not say.
-pub(crate) fn upsert<T: Table>(
-    rows: &mut PendingRows<T>,
-    view: &impl ReadView,
-    key: T::Key,
-    value: T::Value,
-) -> Result<(), PChainError>
-where
-    T::Key: Eq + Hash,
-    T::Value: Clone,
-{
-    let (_, stored) = load(rows, view, &key)?;
-    rows.put(key, value, stored);
-    Ok(())
 }
 
 /// Where a tx sits while it is applied.

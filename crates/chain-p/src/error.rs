@@ -35,6 +35,8 @@ pub enum PChainError {
     Corrupt(String),
 }
 
+impl snowline_store::ReadFailure for PChainError {}
+
 impl From<PChainError> for DeriveError {
     fn from(e: PChainError) -> Self {
         match e {

@@ -9,9 +9,9 @@ use snowline_derive::{PendingRows, Staging, StagingParts};
 use snowline_store::{Linear, ReadView, WriteBatch};
 use snowline_types::Id;
 
-use crate::derive::{load, upsert};
 use crate::error::PChainError;
 use crate::l1_fee::{FeeConfig, FeeState};
+use crate::pending::{load, upsert};
 use crate::rows::FeeCurvePoint;
 use crate::tables::{
     FEE_CURVE_TOTAL, PhL1FeeCurve, PhL1FeeDays, PhL1FeeHead, PhL1OpenPeriods, PhL1Periods,

@@ -17,6 +17,7 @@ mod error;
 mod l1_fee;
 mod l1_usage;
 pub mod pages;
+mod pending;
 mod reader;
 pub mod rows;
 mod staking;

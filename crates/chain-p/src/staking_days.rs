@@ -10,9 +10,9 @@ use snowline_derive::{PendingRows, Staging, StagingParts};
 use snowline_store::{Direction, Linear, ReadView, WriteBatch};
 use snowline_types::Id;
 
-use crate::derive::{load, upsert};
 use crate::error::PChainError;
 use crate::l1_usage::DAY;
+use crate::pending::{load, upsert};
 use crate::rows::{NotStarted, StakerRow};
 use crate::tables::{PhStakersNotStarted, PhStakingDays, PhStakingNow};
 

@@ -176,13 +176,10 @@ pub const FEE_CURVE_TOTAL: Id = Id::EMPTY;
 mod tests {
     use super::*;
 
+    /// Distinct names are the store's rule (`Schema` refuses a name listed twice, and every
+    /// test store opens this room's tables); the prefix is this room's.
     #[test]
-    fn names_are_distinct() {
-        let mut names: Vec<&str> = tables().iter().map(|t| t.name).collect();
-        let n = names.len();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), n);
-        assert!(names.iter().all(|n| n.starts_with("ph_")));
+    fn names_carry_the_room_prefix() {
+        assert!(tables().iter().all(|t| t.name.starts_with("ph_")));
     }
 }

@@ -55,6 +55,8 @@ pub enum XStateError {
     SeqOverflow,
 }
 
+impl snowline_store::ReadFailure for XStateError {}
+
 impl From<XStateError> for DeriveError {
     fn from(e: XStateError) -> Self {
         match e {

@@ -179,7 +179,7 @@ pub fn summary(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let filter = filter(req)?;
     group(req)?;
     let metrics = served(api, req)?;
-    let read = |e: snowline_chain_icm::IcmPageError| {
+    let read = |e: snowline_chain_icm::IcmError| {
         ApiError::internal(format!("reading the ICM messages failed: {e}"))
     };
     let chains_tip = api

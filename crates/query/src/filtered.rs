@@ -3,6 +3,12 @@
 //! examination budget is spent, so a selective filter costs a bounded amount per page and paging
 //! still visits every match exactly once.
 
+/// Rows examined (kept or filtered out) for one page at most, in every listing: a page that
+/// reaches it before filling ends early with a position after the last row examined, so a
+/// selective filter costs a bounded amount per page and paging still visits every match exactly
+/// once.
+pub const MAX_EXAMINED: usize = 10_000;
+
 /// What [`filtered_page`] needs besides the positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FilterLimits {
@@ -11,6 +17,16 @@ pub struct FilterLimits {
     /// Rows examined (kept or not) per page at most; a page that reaches it before filling ends
     /// early, with a position after the last row examined.
     pub max_examined: usize,
+}
+
+impl FilterLimits {
+    /// `page_size` rows per page, within the budget every listing shares ([`MAX_EXAMINED`]).
+    pub fn page(page_size: usize) -> Self {
+        Self {
+            page_size,
+            max_examined: MAX_EXAMINED,
+        }
+    }
 }
 
 /// A filtered page: the rows kept, each with its position, and where the next page starts.

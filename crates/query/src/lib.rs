@@ -1,6 +1,7 @@
 //! Paging for the REST services: opaque authenticated page tokens, keyset positions, request
-//! parameter parsing, lazy k-way merges, filtered pages with a bounded cost, and merges of pages
-//! read from separate sources.
+//! parameter parsing, lazy k-way merges, filtered pages with a bounded cost, the page engine of
+//! the listings merged from several keys' scans (the UTXO listing's rules with it), and merges of
+//! pages read from separate sources. It knows no store: a room hands it its scans and row reads.
 //!
 //! No I/O, except [`TokenSecret::generate`] reading the OS random source. A page costs
 //! O(pageSize · log k) for a merge of k sources, at any depth: a token carries the last key
@@ -47,21 +48,27 @@
 mod digest;
 mod error;
 mod filtered;
+mod keyset;
 mod merge;
 mod merged_pages;
 mod page;
 pub mod params;
 mod position;
+mod scans;
 mod secret;
 mod token;
+mod utxo_page;
 
 pub use digest::{Digest, FilterDigest};
 pub use error::{MAX_ECHO_CHARS, ParamError, PositionError, QueryError, TokenError};
-pub use filtered::{FilterLimits, FilteredPage, filtered_page};
+pub use filtered::{FilterLimits, FilteredPage, MAX_EXAMINED, filtered_page};
+pub use keyset::{Keyset, decode_position, encode_position};
 pub use merge::{MergeSorted, merge_sorted};
 pub use merged_pages::merge_pages;
 pub use page::{Page, take_page};
 pub use params::SortOrder;
 pub use position::{PositionReader, PositionWriter};
+pub use scans::merged_page;
 pub use secret::TokenSecret;
 pub use token::{MAX_POSITION_LEN, MAX_TOKEN_LEN, PageTokens, TAG_LEN, TOKEN_VERSION};
+pub use utxo_page::{SortPosition, UtxoListing, utxo_page};

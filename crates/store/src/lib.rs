@@ -31,10 +31,12 @@
 //! ```
 
 mod batch;
+mod db;
 pub mod error;
 pub mod key;
 mod memory;
 mod options;
+mod page;
 mod read;
 pub mod row;
 mod store;
@@ -46,6 +48,7 @@ pub use error::{DecodeError, Part, Result, StoreError};
 pub use key::{Desc, KeyCodec, KeyPrefix, decode_key, encode_key};
 pub use memory::MemoryUsage;
 pub use options::StoreOptions;
+pub use page::{KeysetScans, PageError, ReadFailure};
 pub use read::{Direction, ReadView, Scan};
 pub use store::{Mode, Snapshot, Store};
 pub use table::{Access, DEFAULT_CF, META_TABLE, Schema, Table, TableSpec};

@@ -6,9 +6,9 @@ use std::ops::{Bound, RangeBounds};
 
 use rocksdb::{DBRawIteratorWithThreadMode, ReadOptions};
 
+use crate::db::Db;
 use crate::error::{Part, Result, StoreError, rocks};
 use crate::key::{KeyCodec, KeyPrefix, decode_key, encode_key, prefix_successor};
-use crate::store::Db;
 use crate::table::Table;
 use crate::value::ValueCodec;
 

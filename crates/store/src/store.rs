@@ -7,17 +7,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rocksdb::{Cache, ColumnFamily, ColumnFamilyDescriptor, DBWithThreadMode, SingleThreaded};
+use rocksdb::{Cache, ColumnFamily, ColumnFamilyDescriptor};
 
 use crate::batch::{OpKind, WriteBatch};
+use crate::db::Db;
 use crate::error::{Result, StoreError, rocks};
 use crate::key::{KeyCodec, KeyPrefix};
 use crate::options::StoreOptions;
 use crate::read::{Direction, ReadView, Scan, View};
 use crate::table::{Access, DEFAULT_CF, META_TABLE, Schema, Table};
-
-/// The RocksDB handle type used throughout (column families fixed after open).
-pub(crate) type Db = DBWithThreadMode<SingleThreaded>;
 
 /// Key, in the meta table, of the schema version (a big-endian `u32`).
 const SCHEMA_VERSION_KEY: &[u8] = b"schema_version";

@@ -1,11 +1,11 @@
 //! The contracts an address deployed, newest first, and how one contract was deployed.
 
 use snowline_query::params::BlockRange;
-use snowline_query::take_page;
+use snowline_query::{encode_position, take_page};
 use snowline_store::{Linear, ReadView as _};
 use snowline_types::evm::Address;
 
-use super::scan::{newest_first, write_position};
+use super::scan::newest_first;
 use super::txs::tx_detail;
 use super::{EvmPages, PageError, TxDetail, token_rows};
 use crate::error::EvmError;
@@ -53,7 +53,7 @@ impl EvmPages {
             (page_size as usize).saturating_add(1),
         )?;
         let page = take_page(entries, page_size, |((_, _, b, t, f), _)| {
-            write_position((*b, *t, *f))
+            encode_position(&(*b, *t, *f))
         });
         let addresses: Vec<Address> = page.items.iter().map(|(_, c)| Address::from(*c)).collect();
         let keys: Vec<(u64, [u8; 20])> = page.items.iter().map(|(_, c)| (chain, *c)).collect();

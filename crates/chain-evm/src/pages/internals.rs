@@ -1,11 +1,11 @@
 //! The internal transactions from or to an address, newest first, within a block range.
 
 use snowline_query::params::BlockRange;
-use snowline_query::take_page;
+use snowline_query::{encode_position, take_page};
 use snowline_store::{Linear, ReadView};
 use snowline_types::evm::{Address, B256};
 
-use super::scan::{newest_first, write_position};
+use super::scan::newest_first;
 use super::{EvmPages, PageError};
 use crate::error::EvmError;
 use crate::rows::InternalRow;
@@ -48,7 +48,7 @@ impl EvmPages {
             (page_size as usize).saturating_add(1),
         )?;
         let page = take_page(entries, page_size, |((_, _, b, t, f), _)| {
-            write_position((*b, *t, *f))
+            encode_position(&(*b, *t, *f))
         });
         let rows: Vec<InternalRow> = page.items.into_iter().map(|(_, Linear(r))| r).collect();
         let block_hashes = block_hashes(&snapshot, chain, rows.iter().map(|r| r.block))?;

@@ -64,12 +64,6 @@ impl From<StoreError> for PageError {
     }
 }
 
-impl From<snowline_query::PositionError> for PageError {
-    fn from(_: snowline_query::PositionError) -> Self {
-        PageError::BadPosition
-    }
-}
-
 /// The Data API's view of the EVM chains: every call reads one snapshot, so a page is
 /// consistent while ingestion writes.
 #[derive(Debug, Clone)]

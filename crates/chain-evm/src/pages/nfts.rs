@@ -2,7 +2,7 @@
 
 use std::ops::Bound;
 
-use snowline_query::{PositionReader, PositionWriter, take_page};
+use snowline_query::{decode_position, encode_position, take_page};
 use snowline_store::{Direction, ReadView};
 use snowline_types::evm::{Address, U256};
 
@@ -48,7 +48,11 @@ impl EvmPages {
     ) -> Result<Erc721Page, PageError> {
         let (snapshot, cursor) = self.open(chain)?;
         let o = owner.0.0;
-        let after = from.map(read_position).transpose()?;
+        let after = from
+            .map(|bytes| {
+                decode_position::<([u8; 20], [u8; 32])>(bytes).ok_or(PageError::BadPosition)
+            })
+            .transpose()?;
         if let (Some((c, _)), Some(only)) = (after, contract) {
             if c != only.0.0 {
                 return Err(PageError::BadPosition);
@@ -73,11 +77,7 @@ impl EvmPages {
                     .map_err(PageError::from)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let page = take_page(entries, page_size, |(c, id)| {
-            let mut w = PositionWriter::new();
-            w.bytes20(c).bytes32(id);
-            w.into_bytes()
-        });
+        let page = take_page(entries, page_size, encode_position);
         let uri_keys: Vec<(u64, [u8; 20], [u8; 32])> =
             page.items.iter().map(|(c, id)| (chain, *c, *id)).collect();
         let uris = snapshot.multi_get::<EvNftUris>(&uri_keys)?;
@@ -110,12 +110,4 @@ impl EvmPages {
             next: page.next,
         })
     }
-}
-
-fn read_position(bytes: &[u8]) -> Result<([u8; 20], [u8; 32]), PageError> {
-    let mut r = PositionReader::new(bytes);
-    let c = r.bytes20()?;
-    let id = r.bytes32()?;
-    r.finish()?;
-    Ok((c, id))
 }

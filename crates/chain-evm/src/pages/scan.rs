@@ -4,67 +4,32 @@
 use std::ops::Bound;
 
 use snowline_query::params::BlockRange;
-use snowline_query::{PositionReader, PositionWriter};
+use snowline_query::{Keyset, decode_position};
 use snowline_store::{Direction, KeyCodec, ReadView, Table};
 
 use super::PageError;
 use crate::tables::Addr;
 
 /// A key part after the block: a log index (`u64`) or a tx index, frame or sub-index (`u32`).
-pub(crate) trait Part: KeyCodec + Copy + Ord {
+pub(crate) trait Part: KeyCodec + Keyset + Copy + Ord {
     /// The smallest value.
     const MIN: Self;
     /// The largest value.
     const MAX: Self;
-    /// Appends it to a position.
-    fn write(self, w: &mut PositionWriter);
-    /// Reads it from a position.
-    fn read(r: &mut PositionReader<'_>) -> Result<Self, PageError>;
 }
 
 impl Part for u64 {
     const MIN: Self = 0;
     const MAX: Self = u64::MAX;
-    fn write(self, w: &mut PositionWriter) {
-        w.u64(self);
-    }
-    fn read(r: &mut PositionReader<'_>) -> Result<Self, PageError> {
-        Ok(r.u64()?)
-    }
 }
 
 impl Part for u32 {
     const MIN: Self = 0;
     const MAX: Self = u32::MAX;
-    fn write(self, w: &mut PositionWriter) {
-        w.u64(u64::from(self));
-    }
-    fn read(r: &mut PositionReader<'_>) -> Result<Self, PageError> {
-        u32::try_from(r.u64()?).map_err(|_| PageError::BadPosition)
-    }
 }
 
 /// A listing position: block, then the two key parts after it.
 pub(crate) type Position<A, B> = (u64, A, B);
-
-/// A position as page-token bytes.
-pub(crate) fn write_position<A: Part, B: Part>((block, a, b): Position<A, B>) -> Vec<u8> {
-    let mut w = PositionWriter::new();
-    w.u64(block);
-    a.write(&mut w);
-    b.write(&mut w);
-    w.into_bytes()
-}
-
-/// Page-token bytes back to a position.
-pub(crate) fn read_position<A: Part, B: Part>(bytes: &[u8]) -> Result<Position<A, B>, PageError> {
-    let mut r = PositionReader::new(bytes);
-    let block = r.u64()?;
-    let a = A::read(&mut r)?;
-    let b = B::read(&mut r)?;
-    r.finish()?;
-    Ok((block, a, b))
-}
 
 /// Entries of table `T`, key and value.
 pub(crate) type Entries<T> = Vec<(<T as Table>::Key, <T as Table>::Value)>;
@@ -87,7 +52,8 @@ where
     let low = (chain, address, range.start.unwrap_or(0), A::MIN, B::MIN);
     let high = match (from, range.end) {
         (Some(bytes), _) => {
-            let (block, a, b) = read_position::<A, B>(bytes)?;
+            let (block, a, b): Position<A, B> =
+                decode_position(bytes).ok_or(PageError::BadPosition)?;
             if !range.contains(block) {
                 return Err(PageError::BadPosition);
             }

@@ -1,11 +1,11 @@
 //! A token's transfers, newest first, within a block range.
 
 use snowline_query::params::BlockRange;
-use snowline_query::take_page;
+use snowline_query::{encode_position, take_page};
 use snowline_store::{Linear, ReadView};
 use snowline_types::evm::Address;
 
-use super::scan::{newest_first, write_position};
+use super::scan::newest_first;
 use super::{EvmPages, PageError};
 use crate::rows::{TokenRow, TransferKind, TransferRow};
 use crate::tables::{EvNftUris, EvTransfersByToken};
@@ -57,7 +57,7 @@ impl EvmPages {
             (page_size as usize).saturating_add(1),
         )?;
         let page = take_page(entries, page_size, |((_, _, b, l, s), _)| {
-            write_position((*b, *l, *s))
+            encode_position(&(*b, *l, *s))
         });
         let rows: Vec<(u64, u64, TransferRow)> = page
             .items

@@ -1,7 +1,7 @@
 //! The P-Chain blocks a node proposed, newest first, within a time range.
 
 use snowline_query::params::TimeRange;
-use snowline_query::{PositionReader, PositionWriter, take_page};
+use snowline_query::{decode_position, encode_position, take_page};
 use snowline_store::{Direction, ReadView};
 use snowline_types::NodeId;
 
@@ -32,10 +32,7 @@ impl PChainPages {
         // to the range's start (inclusive).
         let upper = match from {
             Some(bytes) => {
-                let mut r = PositionReader::new(bytes);
-                let (ts, height) = (r.u64()?, r.u64()?);
-                r.finish()?;
-                Some((ts, height))
+                Some(decode_position::<(u64, u64)>(bytes).ok_or(PageError::BadPosition)?)
             }
             None => range.end.map(|end| (end, 0)),
         };
@@ -45,11 +42,7 @@ impl PChainPages {
             Some((ts, height)) => scan(&snapshot, low..(node, ts, height), page_size)?,
             None => scan(&snapshot, low..=(node, u64::MAX, u64::MAX), page_size)?,
         };
-        let page = take_page(positions, page_size_u32(page_size), |(ts, height)| {
-            let mut w = PositionWriter::new();
-            w.u64(*ts).u64(*height);
-            w.into_bytes()
-        });
+        let page = take_page(positions, page_size_u32(page_size), encode_position);
         let heights: Vec<u64> = page.items.iter().map(|(_, h)| *h).collect();
         let rows = expect_rows(snapshot.multi_get::<PhBlocks>(&heights)?, &heights, "block")?;
         Ok(BlockPage {

@@ -1,11 +1,11 @@
 //! L1 validators (ACP-77), by validation id, filtered by validation id, node and L1; only the
 //! active ones unless asked otherwise. Balances are as of the last block indexed.
 
-use snowline_query::{FilterLimits, PositionReader, PositionWriter, filtered_page};
+use snowline_query::{FilterLimits, decode_position, encode_position, filtered_page};
 use snowline_store::{Direction, Linear, ReadView};
 use snowline_types::Id;
 
-use super::{MAX_EXAMINED, PChainPages, PageError, expect_rows};
+use super::{PChainPages, PageError, expect_rows};
 use crate::reader::PReader;
 use crate::rows::L1ValidatorRow;
 use crate::tables::{PhL1ByNode, PhL1BySubnet, PhL1Validators};
@@ -43,12 +43,7 @@ impl PChainPages {
     /// [`L1Page::next`] of the same query).
     pub fn l1_validators(&self, q: &L1Query, from: Option<&[u8]>) -> Result<L1Page, PageError> {
         let from = from
-            .map(|bytes| {
-                let mut r = PositionReader::new(bytes);
-                let id = Id(r.bytes32()?);
-                r.finish()?;
-                Ok::<_, PageError>(id)
-            })
+            .map(|bytes| decode_position::<Id>(bytes).ok_or(PageError::BadPosition))
             .transpose()?;
         let snapshot = self.store.snapshot();
         let v = &snapshot;
@@ -96,13 +91,9 @@ impl PChainPages {
                     )
                 }
             };
-        let limits = FilterLimits {
-            page_size: q.page_size,
-            max_examined: MAX_EXAMINED,
-        };
         let page = filtered_page(
             ids,
-            limits,
+            FilterLimits::page(q.page_size),
             |chunk: &[Id]| {
                 let rows = v.multi_get::<PhL1Validators>(chunk)?;
                 // A validation id asked for that does not exist is simply not listed.
@@ -134,11 +125,7 @@ impl PChainPages {
                 .into_iter()
                 .filter_map(|(id, row)| row.map(|r| (id, r)))
                 .collect(),
-            next: page.next.map(|id| {
-                let mut w = PositionWriter::new();
-                w.bytes32(&id.0);
-                w.into_bytes()
-            }),
+            next: page.next.map(|id| encode_position(&id)),
             height,
             accrued_fees: accrued,
         })

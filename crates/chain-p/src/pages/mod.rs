@@ -8,7 +8,6 @@ mod blocks;
 mod l1;
 mod l1_metrics;
 mod rewards;
-mod scan;
 mod staking_metrics;
 mod tx;
 mod utxos;
@@ -26,7 +25,7 @@ pub use blocks::BlockPage;
 pub use l1::{L1Page, L1Query};
 pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
-pub use scan::Position;
+pub use snowline_query::SortPosition as Position;
 pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
@@ -37,33 +36,8 @@ use crate::reader::PReader;
 use crate::rows::ChainRow;
 use crate::tables::{META_CHAIN_TIME, PhMeta};
 
-/// Rows examined (kept or filtered out) for one page at most: a page that reaches it before
-/// filling ends early with a position after the last row examined, so a selective filter costs
-/// a bounded amount per page and paging still visits every match exactly once.
-pub const MAX_EXAMINED: usize = 10_000;
-
-/// Why a page could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum PageError {
-    /// The position to resume from is not one this layer wrote (a token for another listing).
-    #[error("the page position does not fit this listing")]
-    BadPosition,
-    /// Reading the index failed (our fault).
-    #[error(transparent)]
-    Read(#[from] PChainError),
-}
-
-impl From<snowline_store::StoreError> for PageError {
-    fn from(e: snowline_store::StoreError) -> Self {
-        PageError::Read(e.into())
-    }
-}
-
-impl From<snowline_query::PositionError> for PageError {
-    fn from(_: snowline_query::PositionError) -> Self {
-        PageError::BadPosition
-    }
-}
+/// Why a page could not be read: the store's one page error, reading the P-Chain tables.
+pub type PageError = snowline_store::PageError<PChainError>;
 
 /// Why a read of one subnet's history (staking metrics, validators by date range) failed.
 #[derive(Debug, thiserror::Error)]
@@ -125,6 +99,14 @@ fn tip(view: &impl snowline_store::ReadView) -> Result<ChainTip, PageError> {
         height: PReader::new(view).height()?,
         chain_time: view.get::<PhMeta>(&META_CHAIN_TIME)?.unwrap_or(0),
     })
+}
+
+/// The store's scan direction of a sort order.
+fn direction(sort: snowline_query::SortOrder) -> snowline_store::Direction {
+    match sort {
+        snowline_query::SortOrder::Asc => snowline_store::Direction::Forward,
+        snowline_query::SortOrder::Desc => snowline_store::Direction::Reverse,
+    }
 }
 
 /// Unwraps rows read in one batched lookup, each of which the index that named it promises.

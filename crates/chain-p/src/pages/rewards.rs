@@ -1,13 +1,12 @@
 //! Staking rewards: the reward UTXOs paid (historical) and the stakers still running (pending),
 //! of a set of reward addresses and/or nodes. With both, a reward must match both filters.
 
-use snowline_query::{FilterLimits, SortOrder, filtered_page};
-use snowline_store::{ReadView, Snapshot, Table};
+use snowline_query::{SortOrder, decode_position, encode_position, merged_page};
+use snowline_store::{KeysetScans, ReadView, Snapshot, StoreError, Table};
 use snowline_types::{Id, NodeId, ShortId};
 
-use super::scan::{Position, ScanFailure, merged, read_position, write_position};
 use super::utxos::PUtxo;
-use super::{MAX_EXAMINED, PChainPages, PageError, expect_rows, tip};
+use super::{PChainPages, PageError, Position, direction, expect_rows, tip};
 use crate::error::PChainError;
 use crate::rows::{StakerKind, StakerRow};
 use crate::tables::{
@@ -120,38 +119,39 @@ impl PChainPages {
         ByOwner: Table<Key = (ShortId, u64, Id), Value = ()>,
         ByNode: Table<Key = (NodeId, u64, Id), Value = ()>,
     {
-        let from = from.map(read_position).transpose()?;
+        let from = from
+            .map(|bytes| decode_position(bytes).ok_or(PageError::BadPosition))
+            .transpose()?;
         let snapshot = self.store.snapshot();
         let v = &snapshot;
-        let failure = ScanFailure::default();
-        let positions: Box<dyn Iterator<Item = Result<Position, PageError>>> =
+        let dir = direction(q.sort);
+        let scans: Vec<Box<dyn Iterator<Item = Result<Position, StoreError>> + '_>> =
             if q.addresses.is_empty() {
-                Box::new(merged::<ByNode, _, _>(v, &q.nodes, from, q.sort, &failure)?)
+                q.nodes
+                    .iter()
+                    .map(|n| Ok(Box::new(v.positions::<ByNode, _>(n, from, dir)?) as Box<_>))
+                    .collect::<Result<_, PageError>>()?
             } else {
-                Box::new(merged::<ByOwner, _, _>(
-                    v,
-                    &q.addresses,
-                    from,
-                    q.sort,
-                    &failure,
-                )?)
+                q.addresses
+                    .iter()
+                    .map(|a| Ok(Box::new(v.positions::<ByOwner, _>(a, from, dir)?) as Box<_>))
+                    .collect::<Result<_, PageError>>()?
             };
-        let limits = FilterLimits {
-            page_size: q.page_size,
-            max_examined: MAX_EXAMINED,
-        };
-        let page = filtered_page(
-            positions,
-            limits,
+        let scans = scans
+            .into_iter()
+            .map(|s| s.map(|p| p.map_err(PageError::from)))
+            .collect();
+        let page = merged_page(
+            scans,
+            q.sort,
+            q.page_size,
             |chunk: &[Position]| fetch(v, chunk),
             |_, r: &R| keep(r),
             |_| false,
-        );
-        failure.check()?;
-        let page = page?;
+        )?;
         Ok(RewardPage {
             rewards: page.items.into_iter().map(|(_, r)| r).collect(),
-            next: page.next.map(write_position),
+            next: page.next.as_ref().map(encode_position),
             chain_time: tip(v)?.chain_time,
         })
     }

@@ -4,13 +4,12 @@
 //! those other chains exported to it; what the P-Chain exported is spent on the destination.
 
 use snowline_query::params::UtxoSortBy;
-use snowline_query::{FilterLimits, FilteredPage, SortOrder, filtered_page};
-use snowline_store::ReadView;
+use snowline_query::{FilteredPage, SortOrder, UtxoListing, decode_position, encode_position};
+use snowline_store::{KeysetScans, ReadView};
 use snowline_types::platformvm::Utxo;
 use snowline_types::{Id, ShortId};
 
-use super::scan::{Position, ScanFailure, merged, read_position, write_position};
-use super::{MAX_EXAMINED, PChainPages, PageError, expect_rows};
+use super::{PChainPages, PageError, Position, direction, expect_rows};
 use crate::error::PChainError;
 use crate::rows::{Holding, UtxoRow};
 use crate::tables::{PhAllByAmount, PhAllByTime, PhUnspentByAmount, PhUnspentByTime, PhUtxos};
@@ -66,14 +65,16 @@ impl PChainPages {
     /// One page of the UTXOs `q` asks for, resuming strictly past `from` (a [`UtxoPage::next`]
     /// of the same query).
     pub fn utxos(&self, q: &PUtxoQuery, from: Option<&[u8]>) -> Result<UtxoPage, PageError> {
-        let from = from.map(read_position).transpose()?;
+        let from = from
+            .map(|bytes| decode_position(bytes).ok_or(PageError::BadPosition))
+            .transpose()?;
         let snapshot = self.store.snapshot();
         let page = utxo_page(&snapshot, q, from, |row| {
             row.holding != Holding::ExportedFromP
         })?;
         Ok(UtxoPage {
             utxos: page.items.into_iter().map(|(_, u)| u).collect(),
-            next: page.next.map(write_position),
+            next: page.next.as_ref().map(encode_position),
         })
     }
 
@@ -96,53 +97,51 @@ impl PChainPages {
     }
 }
 
-/// One page: up to `page_size` UTXOs strictly after `from` whose row `listed` accepts and that
-/// hold at least the minimum, and the position to resume from when more may follow. With no
-/// `from`, ascending by amount with a minimum starts at the minimum rather than filtering up to
-/// it.
+/// One page of `q`'s listing (`snowline_query::utxo_page`) over the P-Chain's address orders,
+/// of the UTXOs whose row `listed` accepts.
 fn utxo_page(
     v: &impl ReadView,
     q: &PUtxoQuery,
     from: Option<Position>,
     listed: impl Fn(&UtxoRow) -> bool,
 ) -> Result<FilteredPage<Position, PUtxo>, PageError> {
-    let from = from.or_else(|| {
-        (q.order == UtxoSortBy::Amount && q.sort == SortOrder::Asc && q.min_amount > 0)
-            .then(|| (q.min_amount - 1, Id([0xff; 32])))
-    });
-    let failure = ScanFailure::default();
-    let (keys, f) = (&q.addresses, &failure);
-    let positions: Box<dyn Iterator<Item = Result<Position, PageError>>> =
-        match (q.order, q.include_spent) {
-            (UtxoSortBy::Timestamp, false) => {
-                Box::new(merged::<PhUnspentByTime, _, _>(v, keys, from, q.sort, f)?)
-            }
-            (UtxoSortBy::Amount, false) => {
-                Box::new(merged::<PhUnspentByAmount, _, _>(v, keys, from, q.sort, f)?)
-            }
-            (UtxoSortBy::Timestamp, true) => {
-                Box::new(merged::<PhAllByTime, _, _>(v, keys, from, q.sort, f)?)
-            }
-            (UtxoSortBy::Amount, true) => {
-                Box::new(merged::<PhAllByAmount, _, _>(v, keys, from, q.sort, f)?)
-            }
-        };
-    let limits = FilterLimits {
+    let listing = UtxoListing {
         page_size: q.page_size,
-        max_examined: MAX_EXAMINED,
+        min_amount: q.min_amount,
+        by_amount: q.order == UtxoSortBy::Amount,
+        sort: q.sort,
     };
-    let page = filtered_page(
-        positions,
-        limits,
-        |chunk: &[Position]| fetch(v, chunk),
-        |_, u: &PUtxo| listed(&u.row) && u.row.amount >= q.min_amount,
-        // Descending by amount: nothing below the minimum can follow.
-        |(sort, _)| {
-            q.order == UtxoSortBy::Amount && q.sort == SortOrder::Desc && *sort < q.min_amount
-        },
-    );
-    failure.check()?;
-    page
+    let dir = direction(q.sort);
+    let scans = |start: Option<Position>| {
+        q.addresses
+            .iter()
+            .map(|a| {
+                let scan: Box<dyn Iterator<Item = _> + '_> = match (q.order, q.include_spent) {
+                    (UtxoSortBy::Timestamp, false) => {
+                        Box::new(v.positions::<PhUnspentByTime, _>(a, start, dir)?)
+                    }
+                    (UtxoSortBy::Amount, false) => {
+                        Box::new(v.positions::<PhUnspentByAmount, _>(a, start, dir)?)
+                    }
+                    (UtxoSortBy::Timestamp, true) => {
+                        Box::new(v.positions::<PhAllByTime, _>(a, start, dir)?)
+                    }
+                    (UtxoSortBy::Amount, true) => {
+                        Box::new(v.positions::<PhAllByAmount, _>(a, start, dir)?)
+                    }
+                };
+                Ok(scan.map(|p| p.map_err(PageError::from)))
+            })
+            .collect::<Result<Vec<_>, PageError>>()
+    };
+    snowline_query::utxo_page(
+        &listing,
+        from,
+        scans,
+        |chunk| fetch(v, chunk),
+        |u: &PUtxo| listed(&u.row),
+        |u| u.row.amount,
+    )
 }
 
 /// The UTXOs at `chunk`'s positions, parsed, in one batched lookup.

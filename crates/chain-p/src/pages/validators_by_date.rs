@@ -9,7 +9,9 @@ use std::ops::Bound;
 use snowline_store::{Direction, Linear, Mode, ReadView};
 use snowline_types::{Id, ShortId};
 
-use super::{MAX_EXAMINED, PChainPages, Position, SubnetReadError};
+use snowline_query::MAX_EXAMINED;
+
+use super::{PChainPages, Position, SubnetReadError};
 use crate::tables::{META_GENESIS_TIME, PhMeta, PhSubnets, PhValidatorSpans, PhValidatorsBySubnet};
 
 /// What a validators-by-date-range page asks.

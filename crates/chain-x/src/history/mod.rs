@@ -21,8 +21,7 @@ pub mod tables;
 pub use balances::XBalances;
 pub use derive::{HistoryStats, XHistory, exported_utxos};
 pub use pages::{
-    Assets, BalancesPage, MAX_EXAMINED, PageError, SharedUtxoPage, UtxoPage, UtxoQuery, VertexPage,
-    XHistoryPages,
+    Assets, BalancesPage, PageError, SharedUtxoPage, UtxoPage, UtxoQuery, VertexPage, XHistoryPages,
 };
 pub use reader::{
     ChainSummary, HistoryUtxo, PositionScan, UtxoOrder, UtxoPosition, XHistoryReader,

@@ -3,14 +3,11 @@
 //! [`UtxoPage::next`] and [`VertexPage::next`] return); the REST layer authenticates those
 //! bytes, this layer gives them meaning. Nothing here knows HTTP.
 
-use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use snowline_query::params::SortOrder;
-use snowline_query::{
-    FilterLimits, FilteredPage, PositionReader, PositionWriter, filtered_page, merge_sorted,
-};
+use snowline_query::{FilteredPage, SortPosition, UtxoListing, decode_position, encode_position};
 use snowline_store::{Direction, ReadView, Store};
 use snowline_types::{Id, ShortId};
 
@@ -20,28 +17,8 @@ use super::rows::{AssetInfo, Holding, UtxoRecord, VertexRow};
 use super::tables::XhAssets;
 use crate::error::XStateError;
 
-/// UTXOs examined (filtered out or kept) for one page at most. A page that reaches it before
-/// filling ends early, with a position after the last UTXO examined: the cost of a page stays
-/// bounded however selective the asset or minimum amount is, and paging still visits every
-/// match exactly once.
-pub const MAX_EXAMINED: usize = 10_000;
-
-/// Why a page could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum PageError {
-    /// The position to resume from is not one this layer wrote (a token for another listing).
-    #[error("the page position does not fit this listing")]
-    BadPosition,
-    /// Reading the index failed (our fault).
-    #[error(transparent)]
-    Read(#[from] XStateError),
-}
-
-impl From<snowline_store::StoreError> for PageError {
-    fn from(e: snowline_store::StoreError) -> Self {
-        PageError::Read(e.into())
-    }
-}
+/// Why a page could not be read: the store's one page error, reading the X-Chain history.
+pub type PageError = snowline_store::PageError<XStateError>;
 
 /// What a UTXO listing asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,7 +116,10 @@ impl XHistoryPages {
     /// of the same query). Listed are those spendable on the X-Chain: UTXOs an X-Chain export put
     /// in another chain's atomic memory are spent there, and show in the balances' atomic memory.
     pub fn utxos(&self, q: &UtxoQuery, from: Option<&[u8]>) -> Result<UtxoPage, PageError> {
-        let from = from.map(read_utxo_position).transpose()?;
+        let from = from
+            .map(|bytes| decode_position::<SortPosition>(bytes).ok_or(PageError::BadPosition))
+            .transpose()?
+            .map(UtxoPosition::from);
         let snapshot = self.store.snapshot();
         let reader = XHistoryReader::new(&snapshot);
         let page = utxo_page(&reader, q, from, |r| r.holding != Holding::ExportedFromX)?;
@@ -148,11 +128,7 @@ impl XHistoryPages {
         Ok(UtxoPage {
             utxos,
             assets,
-            next: page.next.map(|p| {
-                let mut w = PositionWriter::new();
-                w.u64(p.sort).bytes32(&p.utxo_id.0);
-                w.into_bytes()
-            }),
+            next: page.next.map(|p| encode_position(&SortPosition::from(p))),
         })
     }
 
@@ -232,12 +208,7 @@ impl XHistoryPages {
         from: Option<&[u8]>,
     ) -> Result<VertexPage, PageError> {
         let from = from
-            .map(|bytes| {
-                let mut r = PositionReader::new(bytes);
-                let index = r.u64().map_err(|_| PageError::BadPosition)?;
-                r.finish().map_err(|_| PageError::BadPosition)?;
-                Ok::<_, PageError>(index)
-            })
+            .map(|bytes| decode_position::<u64>(bytes).ok_or(PageError::BadPosition))
             .transpose()?;
         let snapshot = self.store.snapshot();
         let mut vertices = XHistoryReader::new(&snapshot)
@@ -246,11 +217,7 @@ impl XHistoryPages {
             .collect::<Result<Vec<_>, _>>()?;
         let next = if vertices.len() > page_size {
             vertices.truncate(page_size);
-            vertices.last().map(|(index, _)| {
-                let mut w = PositionWriter::new();
-                w.u64(*index);
-                w.into_bytes()
-            })
+            vertices.last().map(|(index, _)| encode_position(index))
         } else {
             None
         };
@@ -276,83 +243,60 @@ fn assets<V: ReadView>(view: &V, ids: impl Iterator<Item = Id>) -> Result<Assets
     ))
 }
 
-fn read_utxo_position(bytes: &[u8]) -> Result<UtxoPosition, PageError> {
-    let mut r = PositionReader::new(bytes);
-    let sort = r.u64().map_err(|_| PageError::BadPosition)?;
-    let utxo_id = Id(r.bytes32().map_err(|_| PageError::BadPosition)?);
-    r.finish().map_err(|_| PageError::BadPosition)?;
-    Ok(UtxoPosition { sort, utxo_id })
-}
-
-/// One page: up to `page_size` UTXOs strictly after `from` whose record `listed` accepts and
-/// that match `q`'s filters, and the position to resume from when more may follow. Each
-/// address's order is scanned from `from` and the scans merged (a UTXO several of the addresses
-/// own comes out once); rows are read in chunks with batched lookups
-/// (`snowline_query::filtered_page`). With no `from`, ascending by amount with a minimum starts
-/// at the minimum rather than filtering up to it.
+/// One page of `q`'s listing (`snowline_query::utxo_page`) over the X-Chain history's address
+/// orders, of the UTXOs whose record `listed` accepts and that hold `q`'s asset.
 fn utxo_page<V: ReadView>(
     reader: &XHistoryReader<'_, V>,
     q: &UtxoQuery,
     from: Option<UtxoPosition>,
     listed: impl Fn(&UtxoRecord) -> bool,
 ) -> Result<FilteredPage<UtxoPosition, HistoryUtxo>, PageError> {
-    let from = from.or_else(|| {
-        (q.order == UtxoOrder::Amount && q.sort == SortOrder::Asc && q.min_amount > 0).then(|| {
-            UtxoPosition {
-                sort: q.min_amount - 1,
-                utxo_id: Id([0xff; 32]),
-            }
-        })
-    });
-    let dir = direction(q.sort);
-    let failure: RefCell<Option<XStateError>> = RefCell::new(None);
-    let mut sources = Vec::with_capacity(q.addresses.len());
-    for addr in &q.addresses {
-        let scan = reader.utxos_by_address(addr, q.order, q.include_spent, from.as_ref(), dir)?;
-        let failure = &failure;
-        sources.push(scan.map_while(move |r| match r {
-            Ok(p) => Some(p),
-            Err(e) => {
-                *failure.borrow_mut() = Some(e);
-                None
-            }
-        }));
-    }
-    // Equal positions (one UTXO owned by several of the addresses) come out once.
-    let merged = merge_sorted(sources, q.sort, |p: &UtxoPosition| *p).map(Ok);
-    let limits = FilterLimits {
+    let listing = UtxoListing {
         page_size: q.page_size,
-        max_examined: MAX_EXAMINED,
+        min_amount: q.min_amount,
+        by_amount: q.order == UtxoOrder::Amount,
+        sort: q.sort,
     };
-    let page = filtered_page(
-        merged,
-        limits,
-        |chunk: &[UtxoPosition]| {
-            let ids: Vec<Id> = chunk.iter().map(|p| p.utxo_id).collect();
+    let dir = direction(q.sort);
+    let scans = |start: Option<SortPosition>| {
+        let start = start.map(UtxoPosition::from);
+        q.addresses
+            .iter()
+            .map(|a| {
+                let scan =
+                    reader.utxos_by_address(a, q.order, q.include_spent, start.as_ref(), dir)?;
+                Ok(scan.map(|p| p.map(SortPosition::from)))
+            })
+            .collect::<Result<Vec<_>, XStateError>>()
+    };
+    let page = snowline_query::utxo_page(
+        &listing,
+        from.map(SortPosition::from),
+        scans,
+        |chunk| {
+            let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
             reader
                 .utxos(&ids)?
                 .into_iter()
-                .zip(chunk)
-                .map(|(row, p)| {
+                .zip(ids)
+                .map(|(row, id)| {
                     row.ok_or_else(|| {
                         XStateError::Corrupt(format!(
-                            "the address index names UTXO {}, which is not stored",
-                            p.utxo_id
+                            "the address index names UTXO {id}, which is not stored"
                         ))
                     })
                 })
                 .collect()
         },
-        |_, u: &HistoryUtxo| {
-            listed(&u.record)
-                && q.asset.is_none_or(|a| a == u.utxo.asset_id)
-                && u.record.amount >= q.min_amount
-        },
-        // Descending by amount: nothing below the minimum can follow.
-        |p| q.order == UtxoOrder::Amount && q.sort == SortOrder::Desc && p.sort < q.min_amount,
-    );
-    if let Some(e) = failure.into_inner() {
-        return Err(e.into());
-    }
-    Ok(page?)
+        |u: &HistoryUtxo| listed(&u.record) && q.asset.is_none_or(|a| a == u.utxo.asset_id),
+        |u| u.record.amount,
+    )?;
+    Ok(FilteredPage {
+        items: page
+            .items
+            .into_iter()
+            .map(|(p, u)| (UtxoPosition::from(p), u))
+            .collect(),
+        next: page.next.map(UtxoPosition::from),
+    })
 }

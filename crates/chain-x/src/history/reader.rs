@@ -1,7 +1,7 @@
 //! [`XHistoryReader`]: what the Data API's X-Chain endpoints read, as iterators in key order so
 //! the query layer can k-way merge several addresses and page by keyset.
 
-use snowline_store::{Direction, ReadView};
+use snowline_store::{Direction, KeysetScans, ReadView};
 use snowline_types::avm::Utxo;
 use snowline_types::{Id, ShortId};
 
@@ -31,6 +31,18 @@ pub struct UtxoPosition {
     pub sort: u64,
     /// The UTXO id.
     pub utxo_id: Id,
+}
+
+impl From<UtxoPosition> for (u64, Id) {
+    fn from(p: UtxoPosition) -> Self {
+        (p.sort, p.utxo_id)
+    }
+}
+
+impl From<(u64, Id)> for UtxoPosition {
+    fn from((sort, utxo_id): (u64, Id)) -> Self {
+        UtxoPosition { sort, utxo_id }
+    }
 }
 
 /// A stored UTXO with its parsed form.
@@ -79,11 +91,9 @@ where
     V: ReadView,
     T: snowline_store::Table<Key = (ShortId, u64, Id), Value = ()> + 'a,
 {
-    let after = from.map(|p| (*addr, p.sort, p.utxo_id));
-    let scan = view.prefix_scan::<T, ShortId>(addr, after.as_ref(), dir)?;
+    let scan = view.positions::<T, ShortId>(addr, from.copied().map(Into::into), dir)?;
     Ok(Box::new(scan.map(|e| {
-        e.map(|((_, sort, utxo_id), ())| UtxoPosition { sort, utxo_id })
-            .map_err(XStateError::from)
+        e.map(UtxoPosition::from).map_err(XStateError::from)
     })))
 }
 

@@ -64,18 +64,3 @@ pub const META_GENESIS_TIME: u8 = 0;
 pub const META_FIRST_TIME: u8 = 1;
 /// [`XhMeta`] key: acceptance time of the last container.
 pub const META_LAST_TIME: u8 = 2;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_distinct_and_apart_from_the_state_tables() {
-        let mut names: Vec<&str> = tables().iter().map(|t| t.name).collect();
-        names.extend(crate::state::tables::tables().iter().map(|t| t.name));
-        let n = names.len();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), n);
-    }
-}

@@ -183,13 +183,4 @@ mod tests {
         assert!(AssetRow::decode_value(&enc[..8]).is_err());
         assert!(AssetRow::decode_value(&[1, 0xff, 0xff, 0xff, 0xff]).is_err());
     }
-
-    #[test]
-    fn table_names_are_distinct() {
-        let t = tables();
-        let mut names: Vec<_> = t.iter().map(|s| s.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), t.len());
-    }
 }
