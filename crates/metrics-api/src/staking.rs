@@ -132,20 +132,3 @@ pub fn network_metric(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError
         next_page_token,
     })
 }
-
-/// The `{network}` value against the network the index holds: malformed is a 400, another
-/// valid network a 404 naming the one indexed.
-pub(crate) fn served_network(
-    raw: &str,
-    served: &'static snowline_types::NetworkInfo,
-) -> Result<(), ApiError> {
-    let allow_local = served.network_id == snowline_types::network::LOCAL_ID;
-    let n = Network::parse(raw, allow_local).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if n.info().network_id != served.network_id {
-        return Err(ApiError::not_found(format!(
-            "network {raw} is not indexed by this instance (it indexes {})",
-            served.name
-        )));
-    }
-    Ok(())
-}

@@ -6,10 +6,11 @@ use std::time::Duration;
 use blst::BLST_ERROR;
 use blst::min_pk::{PublicKey, Signature};
 use snowline_devnet::nodes::{BLS_SIG_DST, DevnetNode};
-use snowline_p2p::signer_peer::{ERR_UNEXPECTED, ERR_UNREGISTERED_HANDLER, REFUSAL_MESSAGE};
-use snowline_p2p::{
-    HandshakeError, P2pClient, P2pError, SignerBehaviour, SignerPeer, StakingIdentity,
+use snowline_devnet_peers::signer_peer::{
+    ERR_UNEXPECTED, ERR_UNREGISTERED_HANDLER, REFUSAL_MESSAGE,
 };
+use snowline_devnet_peers::{SignerBehaviour, SignerPeer, devnet_identity};
+use snowline_p2p::{HandshakeError, P2pClient, P2pError};
 use snowline_types::warp::UnsignedMessage;
 use snowline_types::{Id, NodeId};
 use tokio::time::Instant;
@@ -19,7 +20,7 @@ const CHAIN: Id = Id([7; 32]);
 
 fn client() -> P2pClient {
     let me = DevnetNode::new(99, 0).unwrap();
-    P2pClient::new(StakingIdentity::from_devnet(&me).unwrap(), NETWORK).unwrap()
+    P2pClient::new(devnet_identity(&me).unwrap(), NETWORK).unwrap()
 }
 
 fn message() -> Vec<u8> {
@@ -282,7 +283,7 @@ async fn junk_and_oversized_frames_close_only_their_connection() {
     use tokio::io::AsyncWriteExt;
 
     let (node, server) = signer(2, SignerBehaviour::Normal).await;
-    let me = StakingIdentity::from_devnet(&DevnetNode::new(99, 2).unwrap()).unwrap();
+    let me = devnet_identity(&DevnetNode::new(99, 2).unwrap()).unwrap();
     let tcp = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
     let local = tcp.local_addr().unwrap();
     let connector = tokio_rustls::TlsConnector::from(client_config(&me).unwrap());
