@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use blst::min_pk::SecretKey as BlsSecretKey;
+use rustls::SignatureScheme;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::sign::{CertifiedKey, SigningKey};
-use rustls::{InconsistentKeys, SignatureScheme};
 use snowline_types::NodeId;
 
 use crate::error::P2pError;
@@ -20,7 +20,7 @@ pub const BLS_POP_DST: &[u8] = b"BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_";
 pub struct StakingIdentity {
     cert_der: Vec<u8>,
     node_id: NodeId,
-    key_der: Arc<PrivateKeyDer<'static>>,
+    certified: Arc<CertifiedKey>,
     key: Arc<dyn SigningKey>,
     bls: BlsSecretKey,
 }
@@ -44,20 +44,25 @@ impl StakingIdentity {
     ) -> Result<Self, P2pError> {
         let key = rustls::crypto::ring::sign::any_supported_type(&key_der)
             .map_err(|_| P2pError::Identity("unsupported staking key (not P-256 or RSA)"))?;
-        CertifiedKey::new(vec![CertificateDer::from(cert_der.clone())], key.clone())
-            .keys_match()
-            .map_err(|e| match e {
-                rustls::Error::InconsistentKeys(InconsistentKeys::KeyMismatch) => {
-                    P2pError::Identity("the certificate does not hold the staking key")
-                }
-                _ => P2pError::Identity("unparseable staking certificate"),
-            })?;
+        let cert_key = crate::cert::subject_public_key_info(&cert_der)
+            .ok_or(P2pError::Identity("unparseable staking certificate"))?;
+        if !key
+            .public_key()
+            .is_some_and(|k| k.as_ref() == cert_key.as_ref())
+        {
+            return Err(P2pError::Identity(
+                "the certificate does not hold the staking key",
+            ));
+        }
         let bls = BlsSecretKey::from_bytes(bls_secret)
             .map_err(|_| P2pError::Identity("invalid BLS secret key"))?;
         Ok(Self {
             node_id: NodeId::from_cert_der(&cert_der),
+            certified: Arc::new(CertifiedKey::new(
+                vec![CertificateDer::from(cert_der.clone())],
+                key.clone(),
+            )),
             cert_der,
-            key_der: Arc::new(key_der),
             key,
             bls,
         })
@@ -89,9 +94,10 @@ impl StakingIdentity {
         &self.cert_der
     }
 
-    /// The private key, as the TLS configurations take it.
-    pub fn key_der(&self) -> PrivateKeyDer<'static> {
-        self.key_der.clone_key()
+    /// The certificate with its key, as the TLS configurations present them (built here, not
+    /// by rustls, whose check parses only X.509 v3 certificates).
+    pub fn certified_key(&self) -> Arc<CertifiedKey> {
+        self.certified.clone()
     }
 
     /// `ripemd160(sha256(cert))`.

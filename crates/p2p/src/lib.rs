@@ -3,6 +3,7 @@
 //! certificates, the handshake, framing, `AppRequest`/`AppResponse`/`AppError` carrying ACP-118
 //! signature requests (`docs/p2p.md`).
 
+pub mod cert;
 pub mod client;
 pub mod conn;
 pub mod error;

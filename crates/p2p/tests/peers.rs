@@ -50,6 +50,31 @@ async fn signer(index: u32, behaviour: SignerBehaviour) -> (DevnetNode, SignerPe
     (node, peer)
 }
 
+/// A client presenting avalanchego's local staker 1 (a v1 certificate with an RSA key, from
+/// avalanchego v1.14.2 `staking/local/`, copied into `tests/fixtures/avalanchego-local/`)
+/// completes TLS and the handshake and gets a signature.
+#[tokio::test]
+async fn an_rsa_staking_identity_with_a_v1_certificate_connects() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/avalanchego-local");
+    let staker1 = snowline_p2p::StakingFiles {
+        cert: dir.join("staker1.crt"),
+        key: dir.join("staker1.key"),
+        signer_key: dir.join("signer1.key"),
+    }
+    .load()
+    .unwrap();
+    let (node, server) = signer(0, SignerBehaviour::Normal).await;
+    let client = P2pClient::new(staker1, NETWORK).unwrap();
+    let msg = message();
+    let sig = client
+        .request_signature(server.addr(), node.node_id, CHAIN, &msg, &[], soon())
+        .await
+        .unwrap();
+    assert!(verifies(&sig, &node.bls_public_key, &msg));
+    assert_eq!(server.handshakes_completed(), 1);
+}
+
 #[tokio::test]
 async fn handshake_and_signature_that_verifies() {
     let (node, server) = signer(0, SignerBehaviour::Normal).await;
