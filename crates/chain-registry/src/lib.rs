@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use snowline_types::Id;
 use snowline_types::network::NetworkInfo;
-use snowline_types::rest::{ApiFeature, ChainRecord, ChainStatus};
+use snowline_types::rest::{ApiFeature, ChainRecord};
 
 /// The built-in registry file.
 const BUILTIN: &str = include_str!("default.json");

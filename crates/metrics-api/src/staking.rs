@@ -6,7 +6,7 @@
 use snowline_chain_metrics::{Point, Value};
 use snowline_chain_p::pages::{StakingFigures, StakingQuery};
 use snowline_query::ParamError;
-use snowline_query::params::{Network, cb58_id};
+use snowline_query::params::cb58_id;
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
 
