@@ -46,9 +46,9 @@ impl StakingIdentity {
             .map_err(|_| P2pError::Identity("unsupported staking key (not P-256 or RSA)"))?;
         let cert_key = crate::cert::subject_public_key_info(&cert_der)
             .ok_or(P2pError::Identity("unparseable staking certificate"))?;
-        if !key
+        if key
             .public_key()
-            .is_some_and(|k| k.as_ref() == cert_key.as_ref())
+            .is_none_or(|k| k.as_ref() != cert_key.as_ref())
         {
             return Err(P2pError::Identity(
                 "the certificate does not hold the staking key",
