@@ -137,6 +137,11 @@ pub struct ServeArgs {
     /// validator can be reached and aggregation answers 503 with how far it got.
     #[arg(long, env = "SNOWLINE_WARP_PEERS")]
     pub warp_peers: Option<PathBuf>,
+    /// This service's P2P staking identity, kept as avalanchego keeps a node's: `staker.crt` and
+    /// `staker.key` (the TLS certificate and its key, PEM) and `signer.key` (the BLS key); what
+    /// is absent is generated on first start. Default: `DATA_DIR/staking`.
+    #[arg(long, env = "SNOWLINE_DATA_API_STAKING_DIR")]
+    pub staking_dir: Option<PathBuf>,
     /// Budget of one signature aggregation (collecting the quorum), in milliseconds.
     #[arg(long, env = "SNOWLINE_WARP_TIMEOUT_MS", default_value_t = 10_000)]
     pub warp_timeout_ms: u64,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_chain_icm::IcmMetrics;
-use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
+use snowline_chain_metrics::{MetricsPages, StoredPageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
@@ -50,7 +50,7 @@ pub async fn start(
     store: &Arc<Store>,
     config: MetricsConfig<'_>,
 ) -> Result<(SocketAddr, JoinHandle<()>), String> {
-    let tokens = PageTokens::open(
+    let tokens = StoredPageTokens::open(
         &config.data_dir.join("metrics-tokens"),
         Arc::new(SystemClock),
     )

@@ -1,14 +1,13 @@
-//! The Warp aggregation endpoints' wiring: the P2P client with an ephemeral staking identity
-//! (as icm-services makes one when given no certificate), the validators' addresses from
-//! `--warp-peers`, the aggregator with its signature cache.
+//! The Warp aggregation endpoints' wiring: the P2P client with this service's staking identity
+//! (`--staking-dir`, generated there on first start as avalanchego generates one), the
+//! validators' addresses from `--warp-peers`, the aggregator with its signature cache.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_chain_p::pages::PChainPages;
 use snowline_data_api::warp::WarpApi;
-use snowline_devnet::nodes::DevnetNode;
-use snowline_p2p::{P2pClient, P2pSignatureSource, PeerDirectory, StakingIdentity};
+use snowline_p2p::{P2pClient, P2pSignatureSource, PeerDirectory, StakingFiles};
 use snowline_types::network::NetworkInfo;
 use snowline_warp::Aggregator;
 
@@ -33,16 +32,14 @@ pub fn api(
         }
         None => PeerDirectory::new(),
     };
-    // A fresh self-signed staking certificate: validators accept any, and ours identifies
-    // nothing but this process.
-    let seed = u64::from_le_bytes(
-        *random_seed()
-            .first_chunk::<8>()
-            .ok_or("the identity seed is too short")?,
-    );
-    let node = DevnetNode::new(seed, 0).map_err(|e| format!("staking identity: {e}"))?;
-    let identity =
-        StakingIdentity::from_devnet(&node).map_err(|e| format!("staking identity: {e}"))?;
+    // Validators accept any self-signed staking certificate; ours names this service.
+    let staking_dir = args
+        .staking_dir
+        .clone()
+        .unwrap_or_else(|| args.common.data_dir.join("staking"));
+    let identity = StakingFiles::in_dir(&staking_dir)
+        .load_or_generate(snowline_p2p::handshake::unix_now())
+        .map_err(|e| format!("--staking-dir {}: {e}", staking_dir.display()))?;
     let client =
         P2pClient::new(identity, network.network_id).map_err(|e| format!("P2P client: {e}"))?;
     println!(
@@ -57,12 +54,4 @@ pub fn api(
         network,
         Duration::from_millis(args.warp_timeout_ms.max(1)),
     ))
-}
-
-/// 32 random bytes from the operating system.
-fn random_seed() -> [u8; 32] {
-    let mut b = [0u8; 32];
-    // A failure leaves zeros: the identity is then the same each start, which is harmless.
-    let _ = getrandom::fill(&mut b);
-    b
 }

@@ -524,3 +524,61 @@ fn metrics_listen_serves_the_metrics_service_in_process() {
         404
     );
 }
+
+/// avalanchego v1.14.2 `staking/local/`: its first local staker's files (copied unchanged into
+/// snowline-p2p's test fixtures).
+fn avalanchego_local(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../crates/p2p/tests/fixtures/avalanchego-local")
+        .join(name)
+}
+
+#[test]
+fn the_staking_identity_is_generated_once_or_read_as_avalanchego_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let staking = dir.path().join("staking");
+    let files = ["staker.crt", "staker.key", "signer.key"];
+    let read = |d: &std::path::Path| files.map(|f| std::fs::read(d.join(f)).unwrap());
+    // First start: generated in DATA_DIR/staking, as avalanchego writes them.
+    let api = start(dir.path(), &[]);
+    drop(api);
+    let first = read(&staking);
+    assert!(first[0].starts_with(b"-----BEGIN CERTIFICATE-----\n"));
+    assert!(first[1].starts_with(b"-----BEGIN PRIVATE KEY-----\n"));
+    assert_eq!(first[2].len(), 32);
+    // Second start: read back, not replaced.
+    drop(start(dir.path(), &[]));
+    assert_eq!(read(&staking), first);
+
+    // An avalanchego node's own files (an RSA key, PKCS#1 PEM) in `--staking-dir`.
+    let own = dir.path().join("own");
+    std::fs::create_dir(&own).unwrap();
+    for (from, to) in [
+        ("staker1.crt", "staker.crt"),
+        ("staker1.key", "staker.key"),
+        ("signer1.key", "signer.key"),
+    ] {
+        std::fs::copy(avalanchego_local(from), own.join(to)).unwrap();
+    }
+    let before = read(&own);
+    let data = dir.path().join("data2");
+    drop(start(&data, &["--staking-dir", own.to_str().unwrap()]));
+    assert_eq!(read(&own), before);
+    assert!(!data.join("staking").exists());
+
+    // A certificate that is not the key's: refused, naming the flag.
+    std::fs::copy(avalanchego_local("staker2.crt"), own.join("staker.crt")).unwrap();
+    let (ok, _, err) = run(&[
+        "serve",
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+        "--staking-dir",
+        own.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("--staking-dir") && err.contains("does not hold the staking key"),
+        "{err}"
+    );
+}

@@ -17,7 +17,7 @@ use common::pmodel::PModel;
 use common::{DataApi, follow_with, request, upstream};
 use serde_json::{Value, json};
 use snowline_devnet::nodes::{BLS_SIG_DST, DevnetNode};
-use snowline_p2p::{SignerBehaviour, SignerPeer};
+use snowline_devnet_peers::{SignerBehaviour, SignerPeer};
 use snowline_types::container::ContainerRecord;
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{UnsignedTx, parse_block};

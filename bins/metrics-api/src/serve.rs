@@ -10,7 +10,7 @@ use std::time::Duration;
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_chain_evm::EvmSourceConfig;
 use snowline_chain_icm::IcmMetrics;
-use snowline_chain_metrics::{MetricsPages, PageTokens, SystemClock};
+use snowline_chain_metrics::{MetricsPages, StoredPageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_metrics_api::MetricsApi;
@@ -120,7 +120,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         println!("metrics-api: stopped");
         return Ok(());
     };
-    let tokens = PageTokens::open(&args.data_dir.join("tokens"), Arc::new(SystemClock))
+    let tokens = StoredPageTokens::open(&args.data_dir.join("tokens"), Arc::new(SystemClock))
         .map_err(|e| format!("cannot open the page-token store: {e}"))?;
     let mut api = MetricsApi::new(
         MetricsPages::new(Arc::clone(&store)),

@@ -460,29 +460,6 @@ impl Decode for ContractRow {
     }
 }
 
-/// The stable one-byte code of an ERC type (never renumber).
-pub const fn erc_type_code(t: ErcType) -> u8 {
-    match t {
-        ErcType::Unknown => 0,
-        ErcType::Erc20 => 1,
-        ErcType::Erc721 => 2,
-        ErcType::Erc1155 => 3,
-    }
-}
-
-/// The ERC type of `code`.
-pub fn erc_type_from_code(code: u8) -> Result<ErcType, CodecError> {
-    [
-        ErcType::Unknown,
-        ErcType::Erc20,
-        ErcType::Erc721,
-        ErcType::Erc1155,
-    ]
-    .into_iter()
-    .find(|t| erc_type_code(*t) == code)
-    .ok_or_else(|| bad_code("ERC type", code))
-}
-
 /// What `eth_call`s told of a contract, read the first time it was created or emitted a token
 /// event (interfaces) and the first time it emitted an ERC-20 / ERC-721 `Transfer` (names, and
 /// the ERC-20 answers after an ERC-20 `Transfer`).
@@ -751,10 +728,6 @@ mod tests {
             assert_eq!(call_kind_code(call_kind_from_code(c).unwrap()), c);
         }
         assert!(call_kind_from_code(8).is_err());
-        for c in 0..4 {
-            assert_eq!(erc_type_code(erc_type_from_code(c).unwrap()), c);
-        }
-        assert!(erc_type_from_code(4).is_err());
         let mut w = Writer::new();
         w.u8(3);
         assert!(TxRow::decode(&mut Reader::new(&[0u8; 200])).is_ok());

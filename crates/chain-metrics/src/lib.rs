@@ -2,7 +2,7 @@
 //! ([`tables`](mod@tables), [`rows`]), derived from each block in the EVM deriver's own batches
 //! ([`ChainMetrics`], a [`BlockHook`](snowline_chain_evm::BlockHook)), read back as series
 //! ([`MetricsPages`]), rolling windows ([`rolling`]) and sums over chains; and the metrics API's server-side page
-//! tokens ([`PageTokens`]). See `docs/metrics-api.md`.
+//! tokens ([`StoredPageTokens`]). See `docs/metrics-api.md`.
 
 mod activity;
 mod aggregate;
@@ -23,4 +23,4 @@ pub use metric::{Metric, Value};
 pub use rolling::{RollingValues, Window, windows_of};
 pub use series::{MetricsPages, Point, SeriesError, SeriesPage, SeriesQuery};
 pub use tables::tables;
-pub use tokens::{Clock, ManualClock, PageTokens, SystemClock, TOKEN_LIFETIME, TokenError};
+pub use tokens::{Clock, ManualClock, StoredPageTokens, SystemClock, TOKEN_LIFETIME, TokenError};

@@ -1,4 +1,4 @@
-//! [`PageTokens`]: the metrics API's page tokens. A token is a random UUID naming a row kept
+//! [`StoredPageTokens`]: the metrics API's page tokens. A token is a random UUID naming a row kept
 //! server-side (the query it pages and the next page's position), valid for 24 hours, in a small
 //! store of its own so tokens survive a restart even where the index is opened read-only. Time
 //! comes from a [`Clock`], so expiry is testable.
@@ -75,14 +75,15 @@ pub enum TokenError {
     Store(#[from] StoreError),
 }
 
-/// The page tokens, kept in their own store.
+/// Stored page tokens: a token names a row kept server-side, in their own store, until it
+/// expires.
 #[derive(Debug, Clone)]
-pub struct PageTokens {
+pub struct StoredPageTokens {
     store: Arc<Store>,
     clock: Arc<dyn Clock>,
 }
 
-impl PageTokens {
+impl StoredPageTokens {
     /// Opens (creating if needed) the token store in `dir`, telling time by `clock`.
     pub fn open(dir: &Path, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
         let schema = token_tables()
@@ -186,7 +187,7 @@ mod tests {
     fn tokens_are_uuids_that_expire_after_a_day_and_survive_a_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let clock = Arc::new(ManualClock::at(1_700_000_000));
-        let tokens = PageTokens::open(dir.path(), clock.clone()).unwrap();
+        let tokens = StoredPageTokens::open(dir.path(), clock.clone()).unwrap();
         let a = tokens.issue("q", 42).unwrap();
         let b = tokens.issue("q", 42).unwrap();
         assert_ne!(a, b, "every page gets its own token");
@@ -199,7 +200,7 @@ mod tests {
         assert!(matches!(tokens.redeem(foreign), Err(TokenError::Unknown)));
 
         drop(tokens);
-        let tokens = PageTokens::open(dir.path(), clock.clone()).unwrap();
+        let tokens = StoredPageTokens::open(dir.path(), clock.clone()).unwrap();
         clock.advance(TOKEN_LIFETIME - 1);
         assert_eq!(tokens.redeem(&a).unwrap().1, 42);
         clock.advance(1);

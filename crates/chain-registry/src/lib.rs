@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use snowline_types::Id;
 use snowline_types::network::NetworkInfo;
-use snowline_types::rest::{ApiFeature, ChainRecord, ChainStatus};
+use snowline_types::rest::{ApiFeature, ChainRecord};
 
 /// The built-in registry file.
 const BUILTIN: &str = include_str!("default.json");
@@ -196,11 +196,6 @@ impl ChainRegistry {
         self.lookup_entry(chain_ref).map(|e| &e.record)
     }
 
-    /// The network a served chain belongs to.
-    pub fn network_of(&self, chain_ref: &str) -> Result<&'static NetworkInfo, ChainLookupError> {
-        self.lookup_entry(chain_ref).map(|e| e.network)
-    }
-
     fn lookup_entry(&self, chain_ref: &str) -> Result<&Entry, ChainLookupError> {
         let not_found = || ChainLookupError::NotFound(chain_ref.to_owned());
         if !chain_ref.is_empty() && chain_ref.bytes().all(|b| b.is_ascii_digit()) {
@@ -218,21 +213,6 @@ impl ChainRegistry {
             .iter()
             .find(|e| e.blockchain_id == Some(id))
             .ok_or_else(not_found)
-    }
-
-    /// Marks a chain `UNAVAILABLE` or `OK` (what ingestion learns about its upstream).
-    pub fn set_status(&mut self, evm_chain_id: u64, status: ChainStatus) -> bool {
-        match self
-            .entries
-            .iter_mut()
-            .find(|e| e.evm_chain_id == evm_chain_id)
-        {
-            Some(e) => {
-                e.record.status = status;
-                true
-            }
-            None => false,
-        }
     }
 
     /// Number of chains.
@@ -327,7 +307,6 @@ mod tests {
             let by_id = r.lookup(&net.c_chain_id.to_string()).unwrap();
             assert_eq!(by_evm, by_id);
             assert_eq!(by_evm.platform_chain_id, Some(net.c_chain_id.to_string()));
-            assert_eq!(r.network_of(evm).unwrap().network_id, net.network_id);
         }
         assert_eq!(r.list(Some(&NetworkInfo::MAINNET), None).count(), 1);
         assert_eq!(r.list(None, None).count(), 3);

@@ -1,7 +1,7 @@
 //! Parameter helpers shared by the endpoint modules: turning `query`'s parse errors into the
 //! spec's 400 body.
 
-use snowline_query::{PageTokens, ParamError};
+use snowline_query::{ParamError, SealedPageTokens};
 use snowline_rest_api::{ApiError, Request};
 use snowline_types::network::NetworkInfo;
 
@@ -26,7 +26,7 @@ pub fn network_filter(req: &Request) -> Result<Option<&'static NetworkInfo>, Api
 /// The position carried by the request's `pageToken`, if any, checked against `digest` (the
 /// query's filters): a forged, truncated, expired or foreign token is a 400.
 pub(crate) fn page_token(
-    tokens: &PageTokens,
+    tokens: &SealedPageTokens,
     req: &Request,
     digest: &snowline_query::Digest,
 ) -> Result<Option<Vec<u8>>, ApiError> {
@@ -62,20 +62,6 @@ pub(crate) fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-/// Resolves a `{network}` value against the network this instance indexes: malformed is a
-/// 400, another valid network a 404 naming the one indexed.
-pub(crate) fn served_network(raw: &str, served: &'static NetworkInfo) -> Result<(), ApiError> {
-    let allow_local = served.network_id == snowline_types::network::LOCAL_ID;
-    let n = snowline_query::params::Network::parse(raw, allow_local).map_err(bad)?;
-    if n.info().network_id != served.network_id {
-        return Err(ApiError::not_found(format!(
-            "network {raw} is not indexed by this instance (it indexes {})",
-            served.name
-        )));
-    }
-    Ok(())
 }
 
 /// `minUtxoAmount`, the inclusive floor of the amounts listed (default 0). The spec and the

@@ -1,12 +1,13 @@
 //! The `{network}` / `{blockchainId}` path values of the primary-network endpoints.
 
 use snowline_query::params::BlockchainRef;
+use snowline_query::params::served_network;
 use snowline_rest_api::{ApiError, Request};
 use snowline_types::Chain;
 use snowline_types::network::NetworkInfo;
 use snowline_types::rest::{PrimaryChainInfo, PrimaryChainName};
 
-use crate::params::{bad, served_network};
+use crate::params::bad;
 
 /// A resolved request target: the network as the client spelled it, and the chain.
 pub(crate) struct Target {

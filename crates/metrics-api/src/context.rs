@@ -2,7 +2,7 @@
 //! registry) and how a `{chainId}` path value becomes a chain with metrics.
 
 use snowline_chain_icm::IcmMetrics;
-use snowline_chain_metrics::{MetricsPages, PageTokens, SeriesError, TokenError};
+use snowline_chain_metrics::{MetricsPages, SeriesError, StoredPageTokens, TokenError};
 use snowline_chain_p::pages::{PChainPages, SubnetReadError};
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
 use snowline_rest_api::ApiError;
@@ -13,7 +13,7 @@ use snowline_types::rest::ChainRecord;
 #[derive(Debug, Clone)]
 pub struct MetricsApi {
     pub(crate) pages: MetricsPages,
-    pub(crate) tokens: PageTokens,
+    pub(crate) tokens: StoredPageTokens,
     pub(crate) registry: ChainRegistry,
     /// The P-Chain reads of the staking metrics and the network the index holds, when served.
     pub(crate) staking: Option<(PChainPages, &'static NetworkInfo)>,
@@ -46,7 +46,7 @@ impl Target {
 impl MetricsApi {
     /// The endpoints over `pages`, paging with `tokens`, for the chains of `registry` that have
     /// metrics.
-    pub fn new(pages: MetricsPages, tokens: PageTokens, registry: ChainRegistry) -> Self {
+    pub fn new(pages: MetricsPages, tokens: StoredPageTokens, registry: ChainRegistry) -> Self {
         Self {
             pages,
             tokens,
@@ -76,7 +76,7 @@ impl MetricsApi {
                 "network {network}: this instance serves no P-Chain staking metrics"
             )));
         };
-        crate::staking::served_network(network, served)?;
+        snowline_query::params::served_network(network, served)?;
         Ok(pages)
     }
 

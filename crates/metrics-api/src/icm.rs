@@ -36,7 +36,7 @@ fn served<'a>(api: &'a MetricsApi, req: &Request) -> Result<&'a IcmMetrics, ApiE
         ));
     };
     if let Some(raw) = req.query("network") {
-        crate::staking::served_network(raw, network)?;
+        snowline_query::params::served_network(raw, network)?;
     }
     Ok(metrics)
 }

@@ -4,7 +4,7 @@
 //! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking and L1 validator fee metrics (from `chain-p`'s
 //! [`PChainPages`](snowline_chain_p::pages::PChainPages)), chains and health checks. Handlers parse, call one read of the
 //! metrics room ([`MetricsPages`](snowline_chain_metrics::MetricsPages), or its
-//! [`PageTokens`](snowline_chain_metrics::PageTokens)) and render; they never see the store.
+//! [`StoredPageTokens`](snowline_chain_metrics::StoredPageTokens)) and render; they never see the store.
 //! See `docs/metrics-api.md`.
 
 mod chains;

@@ -6,7 +6,7 @@
 use snowline_chain_metrics::{Point, Value};
 use snowline_chain_p::pages::{StakingFigures, StakingQuery};
 use snowline_query::ParamError;
-use snowline_query::params::{Network, cb58_id};
+use snowline_query::params::cb58_id;
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
 
@@ -131,21 +131,4 @@ pub fn network_metric(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError
         results,
         next_page_token,
     })
-}
-
-/// The `{network}` value against the network the index holds: malformed is a 400, another
-/// valid network a 404 naming the one indexed.
-pub(crate) fn served_network(
-    raw: &str,
-    served: &'static snowline_types::NetworkInfo,
-) -> Result<(), ApiError> {
-    let allow_local = served.network_id == snowline_types::network::LOCAL_ID;
-    let n = Network::parse(raw, allow_local).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if n.info().network_id != served.network_id {
-        return Err(ApiError::not_found(format!(
-            "network {raw} is not indexed by this instance (it indexes {})",
-            served.name
-        )));
-    }
-    Ok(())
 }

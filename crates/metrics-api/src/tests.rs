@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use snowline_chain_evm::parse::Block;
-use snowline_chain_metrics::{ChainMetrics, ManualClock, MetricsPages, PageTokens, TOKEN_LIFETIME};
+use snowline_chain_metrics::{
+    ChainMetrics, ManualClock, MetricsPages, StoredPageTokens, TOKEN_LIFETIME,
+};
 use snowline_chain_registry::ChainRegistry;
 use snowline_derive::write_batch;
 use snowline_evm_devnet::metrics_model::{ANY_INTERVAL, INTERVALS, METRICS};
@@ -56,7 +58,7 @@ fn fixture() -> Fixture {
     }
     write_batch(&store, &mut metrics, &mut batch).unwrap();
     let clock = Arc::new(ManualClock::at(T0 + 10 * DAY));
-    let tokens = PageTokens::open(&dir.path().join("tokens"), clock.clone()).unwrap();
+    let tokens = StoredPageTokens::open(&dir.path().join("tokens"), clock.clone()).unwrap();
     let api = MetricsApi::new(
         MetricsPages::new(store),
         tokens,

@@ -12,6 +12,14 @@ pub enum P2pError {
     /// The staking identity is unusable.
     #[error("staking identity: {0}")]
     Identity(&'static str),
+    /// A staking file could not be read or written.
+    #[error("staking file {}: {message}", path.display())]
+    StakingFile {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What failed.
+        message: String,
+    },
     /// The TLS configuration could not be built.
     #[error("tls configuration: {0}")]
     TlsConfig(#[from] rustls::Error),

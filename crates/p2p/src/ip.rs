@@ -68,8 +68,9 @@ pub fn check_tls_signature(
     msg: &[u8],
     signature: &[u8],
 ) -> Result<(), HandshakeError> {
-    let cert_der = rustls::pki_types::CertificateDer::from(cert_der);
-    let cert = webpki::EndEntityCert::try_from(&cert_der)
+    let spki = crate::cert::subject_public_key_info(cert_der)
+        .ok_or_else(|| HandshakeError::BadCertificate("not a certificate".to_owned()))?;
+    let key = webpki::RawPublicKeyEntity::try_from(&spki)
         .map_err(|e| HandshakeError::BadCertificate(e.to_string()))?;
     let algs: [&dyn rustls::pki_types::SignatureVerificationAlgorithm; 2] = [
         webpki::ring::ECDSA_P256_SHA256,
@@ -77,7 +78,7 @@ pub fn check_tls_signature(
     ];
     if algs
         .iter()
-        .any(|alg| cert.verify_signature(*alg, msg, signature).is_ok())
+        .any(|alg| key.verify_signature(*alg, msg, signature).is_ok())
     {
         Ok(())
     } else {

@@ -5,9 +5,12 @@
 use std::sync::Arc;
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms, verify_tls13_signature};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use rustls::crypto::{
+    CryptoProvider, WebPkiSupportedAlgorithms, verify_tls13_signature_with_raw_key,
+};
+use rustls::pki_types::{CertificateDer, ServerName, SubjectPublicKeyInfoDer, UnixTime};
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+use rustls::sign::SingleCertAndKey;
 use rustls::{
     ClientConfig, DigitallySignedStruct, DistinguishedName, ServerConfig, SignatureScheme,
 };
@@ -32,7 +35,7 @@ pub fn client_config(id: &StakingIdentity) -> Result<Arc<ClientConfig>, P2pError
         .with_protocol_versions(&[&rustls::version::TLS13])?
         .dangerous()
         .with_custom_certificate_verifier(verifier)
-        .with_client_auth_cert(chain(id), key(id))?;
+        .with_client_cert_resolver(resolver(id));
     Ok(Arc::new(config))
 }
 
@@ -44,7 +47,7 @@ pub fn server_config(id: &StakingIdentity) -> Result<Arc<ServerConfig>, P2pError
     let config = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])?
         .with_client_cert_verifier(verifier)
-        .with_single_cert(chain(id), key(id))?;
+        .with_cert_resolver(resolver(id));
     Ok(Arc::new(config))
 }
 
@@ -53,16 +56,20 @@ pub fn server_name(addr: std::net::SocketAddr) -> ServerName<'static> {
     ServerName::IpAddress(addr.ip().into())
 }
 
-fn chain(id: &StakingIdentity) -> Vec<CertificateDer<'static>> {
-    vec![CertificateDer::from(id.cert_der().to_vec())]
+/// Always presents `id`'s certificate and key.
+fn resolver(id: &StakingIdentity) -> Arc<SingleCertAndKey> {
+    Arc::new(SingleCertAndKey::from(id.certified_key()))
 }
 
-fn key(id: &StakingIdentity) -> PrivateKeyDer<'static> {
-    PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(id.key_pkcs8_der()))
+/// The subject public key info of a staking certificate (any X.509 version, as avalanchego reads
+/// it).
+fn spki<'a>(cert: &'a CertificateDer<'_>) -> Result<SubjectPublicKeyInfoDer<'a>, rustls::Error> {
+    crate::cert::subject_public_key_info(cert)
+        .ok_or_else(|| rustls::Error::General("unparseable staking certificate".into()))
 }
 
-/// Accepts any parseable certificate up to [`MAX_CERTIFICATE_LEN`] and verifies TLS 1.3
-/// signatures with its key.
+/// Accepts any certificate up to [`MAX_CERTIFICATE_LEN`] whose public key parses (any X.509
+/// version, as `staking.ParseCertificate`) and verifies TLS 1.3 signatures with that key.
 #[derive(Debug)]
 struct AnyStakingCert {
     algs: WebPkiSupportedAlgorithms,
@@ -81,9 +88,20 @@ impl AnyStakingCert {
                 "staking certificate over 2 KiB".into(),
             ));
         }
-        webpki::EndEntityCert::try_from(cert)
+        let spki = spki(cert)?;
+        webpki::RawPublicKeyEntity::try_from(&spki)
             .map(|_| ())
             .map_err(|e| rustls::Error::General(format!("unparseable staking certificate: {e}")))
+    }
+
+    /// The TLS 1.3 `CertificateVerify` signature checked with the certificate's key.
+    fn verify13(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        verify_tls13_signature_with_raw_key(message, &spki(cert)?, dss, &self.algs)
     }
 
     fn tls12_refused() -> Result<HandshakeSignatureValid, rustls::Error> {
@@ -119,7 +137,7 @@ impl ServerCertVerifier for AnyStakingCert {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(message, cert, dss, &self.algs)
+        self.verify13(message, cert, dss)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
@@ -165,7 +183,7 @@ impl ClientCertVerifier for AnyStakingCert {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(message, cert, dss, &self.algs)
+        self.verify13(message, cert, dss)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {

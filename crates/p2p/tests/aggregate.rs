@@ -12,9 +12,8 @@ use std::time::Duration;
 use blst::BLST_ERROR;
 use blst::min_pk::{AggregatePublicKey, PublicKey, Signature};
 use snowline_devnet::nodes::{BLS_SIG_DST, DevnetNode};
-use snowline_p2p::{
-    P2pClient, P2pSignatureSource, PeerDirectory, SignerBehaviour, SignerPeer, StakingIdentity,
-};
+use snowline_devnet_peers::{SignerBehaviour, SignerPeer, devnet_identity};
+use snowline_p2p::{P2pClient, P2pSignatureSource, PeerDirectory};
 use snowline_types::Id;
 use snowline_types::warp::{Message, UnsignedMessage};
 use snowline_warp::{
@@ -58,7 +57,7 @@ async fn world() -> World {
         peers.push(peer);
     }
     let me = DevnetNode::new(78, 0).unwrap();
-    let client = P2pClient::new(StakingIdentity::from_devnet(&me).unwrap(), NETWORK).unwrap();
+    let client = P2pClient::new(devnet_identity(&me).unwrap(), NETWORK).unwrap();
     let source = P2pSignatureSource::new(client, directory, Duration::from_secs(5));
     let set = CanonicalSet::flatten(nodes.iter().map(|n| NodeValidator {
         node_id: n.node_id,

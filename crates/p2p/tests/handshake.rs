@@ -5,6 +5,7 @@
 use std::net::SocketAddr;
 
 use snowline_devnet::nodes::DevnetNode;
+use snowline_devnet_peers::devnet_identity;
 use snowline_p2p::frame::{read_frame, write_frame};
 use snowline_p2p::handshake::{
     HandshakeConfig, build_handshake, check_handshake, exchange, unix_now,
@@ -19,7 +20,7 @@ const NOW: u64 = 1_700_000_000;
 
 fn setup() -> (DevnetNode, Handshake, HandshakeConfig) {
     let node = DevnetNode::new(1, 0).unwrap();
-    let id = StakingIdentity::from_devnet(&node).unwrap();
+    let id = devnet_identity(&node).unwrap();
     let addr: SocketAddr = "127.0.0.1:9651".parse().unwrap();
     let h = build_handshake(&id, 12345, addr, NOW).unwrap();
     (node, h, HandshakeConfig::new(12345))
@@ -218,7 +219,7 @@ fn pair() -> (
     Vec<u8>,
 ) {
     let (ours, theirs) = tokio::io::duplex(64 * 1024);
-    let me = StakingIdentity::from_devnet(&DevnetNode::new(2, 0).unwrap()).unwrap();
+    let me = devnet_identity(&DevnetNode::new(2, 0).unwrap()).unwrap();
     let (node, their_handshake, _) = setup();
     let their_handshake = Handshake {
         my_time: unix_now(),

@@ -6,10 +6,11 @@ use std::time::Duration;
 use blst::BLST_ERROR;
 use blst::min_pk::{PublicKey, Signature};
 use snowline_devnet::nodes::{BLS_SIG_DST, DevnetNode};
-use snowline_p2p::signer_peer::{ERR_UNEXPECTED, ERR_UNREGISTERED_HANDLER, REFUSAL_MESSAGE};
-use snowline_p2p::{
-    HandshakeError, P2pClient, P2pError, SignerBehaviour, SignerPeer, StakingIdentity,
+use snowline_devnet_peers::signer_peer::{
+    ERR_UNEXPECTED, ERR_UNREGISTERED_HANDLER, REFUSAL_MESSAGE,
 };
+use snowline_devnet_peers::{SignerBehaviour, SignerPeer, devnet_identity};
+use snowline_p2p::{HandshakeError, P2pClient, P2pError};
 use snowline_types::warp::UnsignedMessage;
 use snowline_types::{Id, NodeId};
 use tokio::time::Instant;
@@ -19,7 +20,7 @@ const CHAIN: Id = Id([7; 32]);
 
 fn client() -> P2pClient {
     let me = DevnetNode::new(99, 0).unwrap();
-    P2pClient::new(StakingIdentity::from_devnet(&me).unwrap(), NETWORK).unwrap()
+    P2pClient::new(devnet_identity(&me).unwrap(), NETWORK).unwrap()
 }
 
 fn message() -> Vec<u8> {
@@ -47,6 +48,31 @@ async fn signer(index: u32, behaviour: SignerBehaviour) -> (DevnetNode, SignerPe
         .await
         .unwrap();
     (node, peer)
+}
+
+/// A client presenting avalanchego's local staker 1 (a v1 certificate with an RSA key, from
+/// avalanchego v1.14.2 `staking/local/`, copied into `tests/fixtures/avalanchego-local/`)
+/// completes TLS and the handshake and gets a signature.
+#[tokio::test]
+async fn an_rsa_staking_identity_with_a_v1_certificate_connects() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/avalanchego-local");
+    let staker1 = snowline_p2p::StakingFiles {
+        cert: dir.join("staker1.crt"),
+        key: dir.join("staker1.key"),
+        signer_key: dir.join("signer1.key"),
+    }
+    .load()
+    .unwrap();
+    let (node, server) = signer(0, SignerBehaviour::Normal).await;
+    let client = P2pClient::new(staker1, NETWORK).unwrap();
+    let msg = message();
+    let sig = client
+        .request_signature(server.addr(), node.node_id, CHAIN, &msg, &[], soon())
+        .await
+        .unwrap();
+    assert!(verifies(&sig, &node.bls_public_key, &msg));
+    assert_eq!(server.handshakes_completed(), 1);
 }
 
 #[tokio::test]
@@ -282,7 +308,7 @@ async fn junk_and_oversized_frames_close_only_their_connection() {
     use tokio::io::AsyncWriteExt;
 
     let (node, server) = signer(2, SignerBehaviour::Normal).await;
-    let me = StakingIdentity::from_devnet(&DevnetNode::new(99, 2).unwrap()).unwrap();
+    let me = devnet_identity(&DevnetNode::new(99, 2).unwrap()).unwrap();
     let tcp = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
     let local = tcp.local_addr().unwrap();
     let connector = tokio_rustls::TlsConnector::from(client_config(&me).unwrap());

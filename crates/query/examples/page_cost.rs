@@ -6,11 +6,11 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use snowline_query::{
-    FilterDigest, PageTokens, PositionWriter, SortOrder, TokenSecret, merge_sorted, take_page,
+    FilterDigest, PositionWriter, SealedPageTokens, SortOrder, TokenSecret, merge_sorted, take_page,
 };
 
 fn main() -> Result<(), snowline_query::QueryError> {
-    let tokens = PageTokens::new(TokenSecret::generate()?);
+    let tokens = SealedPageTokens::new(TokenSecret::generate()?);
     let digest = FilterDigest::new("xchain.utxos")
         .field("addresses", "avax1…,avax1…")
         .field("sortBy", "timestamp")

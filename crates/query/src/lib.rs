@@ -11,11 +11,11 @@
 //!
 //! ```
 //! use snowline_query::{
-//!     FilterDigest, PageTokens, PositionReader, PositionWriter, SortOrder, TokenSecret,
+//!     FilterDigest, SealedPageTokens, PositionReader, PositionWriter, SortOrder, TokenSecret,
 //!     merge_sorted, take_page,
 //! };
 //!
-//! let tokens = PageTokens::new(TokenSecret::from_bytes([7; 32]));
+//! let tokens = SealedPageTokens::new(TokenSecret::from_bytes([7; 32]));
 //! let digest = FilterDigest::new("example.list").field("sortOrder", "asc").finish();
 //! // Two sources sorted by key; key 3 appears in both and is served once.
 //! let sources = |after: Option<u64>| {
@@ -70,5 +70,5 @@ pub use params::SortOrder;
 pub use position::{PositionReader, PositionWriter};
 pub use scans::merged_page;
 pub use secret::TokenSecret;
-pub use token::{MAX_POSITION_LEN, MAX_TOKEN_LEN, PageTokens, TAG_LEN, TOKEN_VERSION};
+pub use token::{MAX_POSITION_LEN, MAX_TOKEN_LEN, SealedPageTokens, TAG_LEN, TOKEN_VERSION};
 pub use utxo_page::{SortPosition, UtxoListing, utxo_page};

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::error::QueryError;
 
-/// The 32-byte HMAC key of [`crate::PageTokens`]. Generate one per deployment and share it among
+/// The 32-byte HMAC key of [`crate::SealedPageTokens`]. Generate one per deployment and share it among
 /// the processes that serve the same API, so a token issued by one is accepted by the others.
 /// `Debug` never prints it.
 #[derive(Clone)]

@@ -32,13 +32,14 @@ pub const MAX_POSITION_LEN: usize = MAX_TOKEN_LEN / 4 * 3 - HEADER_LEN - 8 - TAG
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// Issues and checks page tokens under one server secret.
+/// Issues and checks sealed page tokens: the position travels in the token, authenticated with
+/// HMAC under one server secret, so the server keeps nothing.
 #[derive(Debug, Clone)]
-pub struct PageTokens {
+pub struct SealedPageTokens {
     secret: TokenSecret,
 }
 
-impl PageTokens {
+impl SealedPageTokens {
     /// Tokens signed with `secret`.
     pub fn new(secret: TokenSecret) -> Self {
         Self { secret }
@@ -46,7 +47,7 @@ impl PageTokens {
 
     /// The token resuming a query whose identity is `digest` after `position` (the last key
     /// served), valid until `expires_at` (unix seconds) when given. `position` should be at most
-    /// [`MAX_POSITION_LEN`] bytes; a longer one gives a token that [`PageTokens::decode`] refuses.
+    /// [`MAX_POSITION_LEN`] bytes; a longer one gives a token that [`SealedPageTokens::decode`] refuses.
     pub fn encode(&self, digest: &Digest, position: &[u8], expires_at: Option<u64>) -> String {
         let mut raw = Vec::with_capacity(HEADER_LEN + 8 + position.len() + TAG_LEN);
         raw.push(TOKEN_VERSION);
@@ -125,8 +126,8 @@ mod tests {
     use crate::digest::FilterDigest;
     use proptest::prelude::*;
 
-    fn tokens(seed: u8) -> PageTokens {
-        PageTokens::new(TokenSecret::from_bytes([seed; 32]))
+    fn tokens(seed: u8) -> SealedPageTokens {
+        SealedPageTokens::new(TokenSecret::from_bytes([seed; 32]))
     }
 
     fn digest(filter: &str) -> Digest {

@@ -13,8 +13,8 @@ use std::ops::Bound;
 
 use proptest::prelude::*;
 use snowline_query::{
-    FilterDigest, PageTokens, PositionReader, PositionWriter, SortOrder, TokenSecret, merge_sorted,
-    take_page,
+    FilterDigest, PositionReader, PositionWriter, SealedPageTokens, SortOrder, TokenSecret,
+    merge_sorted, take_page,
 };
 
 /// A listing's key: (timestamp, item id), as a UTXO listing sorts.
@@ -94,7 +94,7 @@ fn walk(
     page_size: u32,
     order: SortOrder,
 ) -> (Vec<Key>, BTreeSet<Key>) {
-    let tokens = PageTokens::new(TokenSecret::from_bytes([42; 32]));
+    let tokens = SealedPageTokens::new(TokenSecret::from_bytes([42; 32]));
     let digest = FilterDigest::new("test.walk")
         .field("sources", &n.to_string())
         .field("sortOrder", order.as_str())
@@ -177,7 +177,7 @@ proptest! {
 
 #[test]
 fn a_token_of_one_order_does_not_resume_the_other() {
-    let tokens = PageTokens::new(TokenSecret::from_bytes([42; 32]));
+    let tokens = SealedPageTokens::new(TokenSecret::from_bytes([42; 32]));
     let digest = |order: SortOrder| {
         FilterDigest::new("test.walk")
             .field("sortOrder", order.as_str())

@@ -25,6 +25,18 @@ pub struct ApiError {
     pub message: String,
 }
 
+/// A refused `{network}`: 400 when it is no network name, 404 when it is one not indexed here.
+impl From<snowline_types::network::NetworkRefusal> for ApiError {
+    fn from(e: snowline_types::network::NetworkRefusal) -> Self {
+        match e {
+            snowline_types::network::NetworkRefusal::Invalid(message) => Self::bad_request(message),
+            e @ snowline_types::network::NetworkRefusal::NotIndexed { .. } => {
+                Self::not_found(e.to_string())
+            }
+        }
+    }
+}
+
 impl ApiError {
     /// An error with any status; prefer the named constructors.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {

@@ -89,18 +89,6 @@ impl Request {
         self
     }
 
-    /// The same request made by `caller` (for tests).
-    pub fn with_caller(mut self, caller: Caller) -> Request {
-        self.caller = Some(Arc::new(caller));
-        self
-    }
-
-    /// The same request under `profile` (for tests).
-    pub fn with_profile(mut self, profile: Profile) -> Request {
-        self.profile = profile;
-        self
-    }
-
     /// The HTTP method.
     pub fn method(&self) -> &Method {
         &self.method
@@ -141,11 +129,6 @@ impl Request {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
-    }
-
-    /// Every decoded query pair in order, repeats included.
-    pub fn query_pairs(&self) -> &[(String, String)] {
-        &self.query
     }
 
     /// A header as text, if present and visible ASCII.
@@ -205,7 +188,6 @@ mod tests {
         assert_eq!(r.query("a"), Some("1"));
         assert_eq!(r.query("b"), Some("x y!"));
         assert_eq!(r.query("c"), None);
-        assert_eq!(r.query_pairs().len(), 3);
     }
 
     #[test]

@@ -49,6 +49,23 @@ pub enum NetworkError {
     ParseName(String),
 }
 
+/// Why an instance that indexes one network refuses a `{network}` path value: the REST edge
+/// answers 400 for [`NetworkRefusal::Invalid`] and 404 for [`NetworkRefusal::NotIndexed`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkRefusal {
+    /// Not a network name the instance accepts: what is allowed and what was given.
+    #[error("{0}")]
+    Invalid(String),
+    /// A valid network the instance does not index.
+    #[error("network {asked} is not indexed by this instance (it indexes {indexed})")]
+    NotIndexed {
+        /// The value given.
+        asked: String,
+        /// The name of the network indexed.
+        indexed: &'static str,
+    },
+}
+
 /// The bech32 HRP of addresses on `network_id`; `custom` for ids without one (avalanchego
 /// `constants.GetHRP`).
 pub fn hrp(network_id: u32) -> &'static str {

@@ -21,9 +21,6 @@ use crate::quorum::{Quorum, prune_to_quorum, required_weight};
 use crate::source::SignatureSource;
 use crate::validators::{CanonicalSet, CanonicalValidator};
 
-/// icm-services' total budget for one signed message (`DefaultCreateSignedMessageTimeout`).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(55);
-
 /// How requests to one validator are paced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AggregatorConfig {

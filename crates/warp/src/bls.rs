@@ -44,17 +44,6 @@ impl PublicKey {
         Ok(Self(pk))
     }
 
-    /// Parses a 96-byte uncompressed key with the same validation
-    /// (`bls.PublicKeyFromValidUncompressedBytes` trusts its input; this does not).
-    pub fn from_uncompressed(bytes: &[u8]) -> Result<Self, BlsError> {
-        if bytes.len() != PUBLIC_KEY_UNCOMPRESSED_LEN {
-            return Err(BlsError::InvalidPublicKey);
-        }
-        let pk = min_pk::PublicKey::deserialize(bytes).map_err(|_| BlsError::InvalidPublicKey)?;
-        pk.validate().map_err(|_| BlsError::InvalidPublicKey)?;
-        Ok(Self(pk))
-    }
-
     /// The 48-byte compressed form.
     pub fn to_compressed(&self) -> [u8; PUBLIC_KEY_LEN] {
         self.0.compress()
@@ -63,11 +52,6 @@ impl PublicKey {
     /// The 96-byte uncompressed form, the canonical validator order's sort key.
     pub fn to_uncompressed(&self) -> [u8; PUBLIC_KEY_UNCOMPRESSED_LEN] {
         self.0.serialize()
-    }
-
-    /// The blst key, for callers that already use blst.
-    pub fn as_blst(&self) -> &min_pk::PublicKey {
-        &self.0
     }
 }
 
@@ -101,11 +85,6 @@ impl Signature {
     /// Whether this is `pk`'s signature of `msg` under [`SIGNATURE_DST`] (`bls.Verify`).
     pub fn verify(&self, pk: &PublicKey, msg: &[u8]) -> bool {
         self.0.verify(false, msg, SIGNATURE_DST, &[], &pk.0, false) == BLST_ERROR::BLST_SUCCESS
-    }
-
-    /// The blst signature, for callers that already use blst.
-    pub fn as_blst(&self) -> &min_pk::Signature {
-        &self.0
     }
 }
 
@@ -193,12 +172,6 @@ mod tests {
         let pk = PublicKey::from_compressed(&n.bls_public_key).unwrap();
         assert_eq!(pk.to_compressed(), n.bls_public_key);
         assert_eq!(pk.to_uncompressed(), n.bls_public_key_uncompressed());
-        assert_eq!(
-            PublicKey::from_uncompressed(&pk.to_uncompressed()).unwrap(),
-            pk
-        );
-        // The compressed form is not accepted where the uncompressed one is expected.
-        assert!(PublicKey::from_uncompressed(&n.bls_public_key).is_err());
         assert!(PublicKey::from_compressed(&pk.to_uncompressed()).is_err());
     }
 
@@ -228,7 +201,6 @@ mod tests {
         #[test]
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
             let _ = PublicKey::from_compressed(&bytes);
-            let _ = PublicKey::from_uncompressed(&bytes);
             if let Ok(sig) = Signature::from_bytes(&bytes) {
                 let pk = PublicKey::from_compressed(&node(0).bls_public_key).unwrap();
                 proptest::prop_assert!(!sig.verify(&pk, b"m"));
@@ -244,7 +216,6 @@ mod tests {
             pk[bit / 8] ^= 1 << (bit % 8);
             if let Ok(k) = PublicKey::from_compressed(&pk) {
                 proptest::prop_assert_eq!(k.to_compressed(), pk);
-                proptest::prop_assert_eq!(PublicKey::from_uncompressed(&k.to_uncompressed()), Ok(k));
             }
             let mut sig = n.bls_sign(b"x").compress();
             sig[sbit / 8] ^= 1 << (sbit % 8);

@@ -49,11 +49,6 @@ impl ApiKeys {
         })
     }
 
-    /// Wraps a store opened by the caller with [`schema`](super::schema) (any mode).
-    pub fn from_store(store: Store) -> Self {
-        Self { store }
-    }
-
     /// The underlying store.
     pub fn store(&self) -> &Store {
         &self.store

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_x::history::XHistoryPages;
-use snowline_query::PageTokens;
+use snowline_query::SealedPageTokens;
 use snowline_types::address::AddressFormatter;
 use snowline_types::network::NetworkInfo;
 
@@ -15,7 +15,7 @@ pub struct CChainApi {
     pub(crate) x: Arc<XHistoryPages>,
     pub(crate) p: Arc<PChainPages>,
     pub(crate) network: &'static NetworkInfo,
-    pub(crate) tokens: PageTokens,
+    pub(crate) tokens: SealedPageTokens,
     pub(crate) c_addresses: AddressFormatter,
 }
 
@@ -25,7 +25,7 @@ impl CChainApi {
         x: Arc<XHistoryPages>,
         p: Arc<PChainPages>,
         network: &'static NetworkInfo,
-        tokens: PageTokens,
+        tokens: SealedPageTokens,
     ) -> Result<Self, snowline_types::AddressError> {
         Ok(Self {
             x,

@@ -7,7 +7,7 @@ use snowline_chain_evm::pages::{EvmPages, PageError};
 use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::params::{BlockRange, Currency, evm_address, page_size};
-use snowline_query::{Digest, FilterDigest, PageTokens};
+use snowline_query::{Digest, FilterDigest, SealedPageTokens};
 use snowline_rest_api::{ApiError, Profile, Request};
 use snowline_types::evm::{Address, U256};
 use snowline_types::rest::evm::checksummed;
@@ -22,7 +22,7 @@ pub struct EvmApi {
     pub(crate) pages: Arc<EvmPages>,
     registry: ChainRegistry,
     prices: Arc<dyn PriceSource>,
-    pub(crate) tokens: PageTokens,
+    pub(crate) tokens: SealedPageTokens,
     /// The ICM messages, for a deployment's `teleporterMessageInfo`.
     pub(crate) icm: Option<IcmPages>,
 }
@@ -41,7 +41,7 @@ impl EvmApi {
         pages: Arc<EvmPages>,
         registry: ChainRegistry,
         prices: Arc<dyn PriceSource>,
-        tokens: PageTokens,
+        tokens: SealedPageTokens,
         icm: Option<IcmPages>,
     ) -> Self {
         Self {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
-use snowline_query::{PageTokens, TokenSecret};
+use snowline_query::{SealedPageTokens, TokenSecret};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
 pub use context::EvmApi;
@@ -41,7 +41,7 @@ pub fn routes(
         pages,
         registry,
         prices,
-        PageTokens::new(secret),
+        SealedPageTokens::new(secret),
         icm,
     ));
     let endpoints: [(&str, Weight, Handler); 7] = [

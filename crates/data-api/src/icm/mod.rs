@@ -9,22 +9,23 @@ use std::sync::Arc;
 use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::{IcmPageError, IcmPages, IcmQuery};
 use snowline_chain_registry::ChainRegistry;
+use snowline_query::params::served_network;
 use snowline_query::params::{ChainRef, cb58_id, chain_ref, evm_address, page_size};
-use snowline_query::{FilterDigest, PageTokens, ParamError, TokenSecret};
+use snowline_query::{FilterDigest, ParamError, SealedPageTokens, TokenSecret};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::Id;
 use snowline_types::evm::{Address, B256};
 use snowline_types::network::NetworkInfo;
 use snowline_types::rest::icm::ListIcmMessagesResponse;
 
-use crate::params::{bad, invalid_token, page_token, served_network};
+use crate::params::{bad, invalid_token, page_token};
 
 /// What the ICM endpoints share.
 pub struct IcmApi {
     pages: IcmPages,
     evm: Arc<EvmPages>,
     registry: ChainRegistry,
-    tokens: PageTokens,
+    tokens: SealedPageTokens,
     network: &'static NetworkInfo,
 }
 
@@ -44,7 +45,7 @@ pub fn routes(
         pages,
         evm,
         registry,
-        tokens: PageTokens::new(secret),
+        tokens: SealedPageTokens::new(secret),
         network,
     });
     let mut endpoints: Vec<(String, Handler)> = Vec::new();

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use snowline_chain_p::pages::{PChainPages, PageError};
-use snowline_query::PageTokens;
+use snowline_query::SealedPageTokens;
 use snowline_rest_api::ApiError;
 use snowline_types::address::AddressFormatter;
 use snowline_types::network::NetworkInfo;
@@ -17,7 +17,7 @@ use crate::params::invalid_token;
 pub struct PChainApi {
     pub(crate) pages: Arc<PChainPages>,
     pub(crate) network: &'static NetworkInfo,
-    pub(crate) tokens: PageTokens,
+    pub(crate) tokens: SealedPageTokens,
     p_addresses: AddressFormatter,
 }
 
@@ -26,7 +26,7 @@ impl PChainApi {
     pub fn new(
         pages: Arc<PChainPages>,
         network: &'static NetworkInfo,
-        tokens: PageTokens,
+        tokens: SealedPageTokens,
     ) -> Result<Self, snowline_types::AddressError> {
         Ok(Self {
             pages,

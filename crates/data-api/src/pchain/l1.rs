@@ -5,6 +5,7 @@
 use snowline_chain_p::pages::L1Query;
 use snowline_chain_p::rows::L1ValidatorRow;
 use snowline_query::FilterDigest;
+use snowline_query::params::served_network;
 use snowline_query::params::{boolean_or, cb58_id, node_id, page_size};
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Id;
@@ -15,7 +16,7 @@ use snowline_types::rest::{
 use snowline_types::warp::l1::PChainOwner;
 
 use super::context::{PChainApi, node_id_string, page_error};
-use crate::params::{bad, page_token, served_network};
+use crate::params::{bad, page_token};
 
 pub(crate) fn handle(api: &PChainApi, req: &Request) -> Result<Reply, ApiError> {
     served_network(req.required_param("network")?, api.network)?;

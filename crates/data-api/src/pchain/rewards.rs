@@ -2,6 +2,7 @@
 //! still running), of a set of reward addresses and/or nodes; with both, a reward matches both.
 
 use snowline_chain_p::pages::{HistoricalReward as Paid, PendingReward as Running, RewardQuery};
+use snowline_query::params::served_network;
 use snowline_query::params::{AddressList, Currency, SortOrder, node_ids, page_size};
 use snowline_query::{Digest, FilterDigest, ParamError};
 use snowline_rest_api::{ApiError, Reply, Request};
@@ -12,7 +13,7 @@ use snowline_types::rest::{
 };
 
 use super::context::{PChainApi, page_error};
-use crate::params::{bad, page_token, served_network};
+use crate::params::{bad, page_token};
 
 /// `GET /v1/networks/{network}/rewards`.
 pub(crate) fn historical(api: &PChainApi, req: &Request) -> Result<Reply, ApiError> {

@@ -4,6 +4,7 @@
 
 use snowline_chain_p::rows::ChainRow;
 use snowline_query::params::BlockchainRef;
+use snowline_query::params::served_network;
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::formatting::encode_hex_checksum;
 use snowline_types::network::NetworkInfo;
@@ -11,7 +12,7 @@ use snowline_types::rest::BlockchainDetails;
 use snowline_types::{Chain, Id};
 
 use super::PrimaryApi;
-use crate::params::{bad, served_network};
+use crate::params::bad;
 
 /// Start time of the primary network's genesis on mainnet, Fuji and the local network
 /// (avalanchego `genesis/genesis_{mainnet,fuji,local}.json`, `"startTime": 1599696000`): when

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_query::params::{TimeRange, node_id, page_size};
-use snowline_query::{PageTokens, TokenSecret};
+use snowline_query::{SealedPageTokens, TokenSecret};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::Chain;
 use snowline_types::network::NetworkInfo;
@@ -39,7 +39,7 @@ pub fn routes(
     network: &'static NetworkInfo,
     secret: TokenSecret,
 ) -> Result<Router, String> {
-    let tokens = PageTokens::new(secret);
+    let tokens = SealedPageTokens::new(secret);
     let addresses = |e| format!("addresses of {}: {e}", network.name);
     let api = Arc::new(PrimaryApi {
         c: CChainApi::new(Arc::clone(&x), Arc::clone(&p), network, tokens.clone())

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use snowline_chain_p::pages::{PChainPages, ValidatorSet, ValidatorSetError};
 use snowline_query::ParamError;
 use snowline_query::params::cb58_id;
+use snowline_query::params::served_network;
 use snowline_rest_api::{ApiError, Profile, Reply, Request, Router, Weight};
 use snowline_types::network::NetworkInfo;
 use snowline_types::warp::UnsignedMessage;
@@ -22,7 +23,7 @@ use snowline_warp::{
     SignatureSource,
 };
 
-use crate::params::{bad, served_network};
+use crate::params::bad;
 
 /// What the aggregation endpoints share.
 pub struct WarpApi<S> {

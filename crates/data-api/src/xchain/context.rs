@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use snowline_chain_x::history::{PageError, XHistoryPages};
-use snowline_query::PageTokens;
+use snowline_query::SealedPageTokens;
 use snowline_rest_api::ApiError;
 use snowline_types::address::AddressFormatter;
 use snowline_types::network::NetworkInfo;
@@ -15,7 +15,7 @@ use crate::params::invalid_token;
 pub struct XChainApi {
     pub(crate) pages: Arc<XHistoryPages>,
     pub(crate) network: &'static NetworkInfo,
-    pub(crate) tokens: PageTokens,
+    pub(crate) tokens: SealedPageTokens,
     pub(crate) x_addresses: AddressFormatter,
 }
 
@@ -24,7 +24,7 @@ impl XChainApi {
     pub fn new(
         pages: Arc<XHistoryPages>,
         network: &'static NetworkInfo,
-        tokens: PageTokens,
+        tokens: SealedPageTokens,
     ) -> Result<Self, snowline_types::AddressError> {
         Ok(Self {
             pages,

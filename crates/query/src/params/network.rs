@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use snowline_types::network::NetworkRefusal;
 use snowline_types::{Chain, Id, NetworkInfo};
 
 use super::enums::one_of;
@@ -63,6 +64,20 @@ impl fmt::Display for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Resolves a `{network}` value against `served`, the network the instance indexes: `local` is
+/// a name only where the local network is the one indexed; `fuji` and `testnet` are one network.
+pub fn served_network(raw: &str, served: &'static NetworkInfo) -> Result<Network, NetworkRefusal> {
+    let allow_local = served.network_id == snowline_types::network::LOCAL_ID;
+    let n = Network::parse(raw, allow_local).map_err(|e| NetworkRefusal::Invalid(e.to_string()))?;
+    if n.info().network_id != served.network_id {
+        return Err(NetworkRefusal::NotIndexed {
+            asked: raw.to_owned(),
+            indexed: served.name,
+        });
+    }
+    Ok(n)
 }
 
 /// The Data API's name of a primary chain (`p-chain`, `x-chain`, `c-chain`).
@@ -142,6 +157,31 @@ mod tests {
         for bad in ["Mainnet", "", "network-1", "1"] {
             assert!(Network::parse(bad, true).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_instance_answers_for_the_network_it_indexes_only() {
+        let fuji = &NetworkInfo::FUJI;
+        assert_eq!(served_network("testnet", fuji), Ok(Network::Fuji));
+        assert_eq!(
+            served_network("mainnet", fuji).unwrap_err().to_string(),
+            "network mainnet is not indexed by this instance (it indexes fuji)"
+        );
+        // `local` is a name only where the local network is indexed.
+        assert!(matches!(
+            served_network("local", fuji),
+            Err(NetworkRefusal::Invalid(_))
+        ));
+        let local = &NetworkInfo::LOCAL;
+        assert_eq!(served_network("local", local), Ok(Network::Local));
+        assert!(matches!(
+            served_network("fuji", local),
+            Err(NetworkRefusal::NotIndexed { .. })
+        ));
+        assert!(matches!(
+            served_network("Fuji", local),
+            Err(NetworkRefusal::Invalid(_))
+        ));
     }
 
     #[test]

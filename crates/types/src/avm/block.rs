@@ -42,11 +42,6 @@ impl StandardBlock {
         ParsedBlock::from_vec_with_max(bytes, MAX_BLOCK_SIZE)
     }
 
-    /// Parses a genesis block (the genesis codec's `math.MaxInt32` limit).
-    pub fn parse_genesis(bytes: &[u8]) -> Result<ParsedBlock, CodecError> {
-        ParsedBlock::parse_with_max(bytes, MAX_GENESIS_TX_SIZE)
-    }
-
     /// The block bytes: `u16 version | u32 20 | fields`.
     pub fn bytes(&self) -> Vec<u8> {
         marshal(self)

@@ -30,11 +30,6 @@ impl Tx {
         ParsedTx::from_vec_with_max(bytes, MAX_TX_SIZE)
     }
 
-    /// Parses a genesis tx (no 256 KiB limit).
-    pub fn parse_genesis(bytes: &[u8]) -> Result<ParsedTx, CodecError> {
-        ParsedTx::parse_with_max(bytes, MAX_GENESIS_TX_SIZE)
-    }
-
     /// Writes the tx JSON object (`unsignedTx`, `credentials`, `id`) with a known id.
     pub fn write_json_with_id(&self, w: &mut JsonWriter, ctx: &JsonCtx, id: &Id) {
         w.begin_object();

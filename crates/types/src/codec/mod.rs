@@ -134,12 +134,6 @@ pub fn encode_to_vec<T: Encode + ?Sized>(value: &T) -> Vec<u8> {
     w.into_bytes()
 }
 
-/// Reads the `u32` type id in front of an interface value.
-#[inline]
-pub fn read_type_id(r: &mut Reader<'_>) -> Result<u32, CodecError> {
-    r.u32()
-}
-
 /// Encodes a top-level object: codec version 0 then the value.
 pub fn marshal<T: Encode + ?Sized>(value: &T) -> Vec<u8> {
     let mut w = Writer::with_capacity(INITIAL_CAPACITY);

@@ -44,11 +44,6 @@ impl JsonCtx {
         self.addresses.chain_alias()
     }
 
-    /// The address formatter used.
-    pub fn address_formatter(&self) -> &AddressFormatter {
-        &self.addresses
-    }
-
     /// Appends `<alias>-<bech32 address>` to `out` (avalanchego `address.Format`).
     pub fn write_address(&self, out: &mut String, addr: &ShortId) {
         self.addresses.write(out, addr);

@@ -241,13 +241,6 @@ impl Block {
         }
     }
 
-    /// The Data API `blockType`. The OpenAPI leaves it an unconstrained string; Glacier and Ava
-    /// Labs' explorer use the Go type names (`docs/pchain-formats.md`), so this is
-    /// [`Block::type_name`].
-    pub fn data_api_block_type(&self) -> &'static str {
-        self.type_name()
-    }
-
     /// Parent and height.
     pub fn common(&self) -> &CommonBlock {
         match self {

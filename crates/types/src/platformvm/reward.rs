@@ -6,8 +6,6 @@
 //! stakers use [`Config::calculate_primary_network`], which applies the Helicon (ACP-285)
 //! minimum-rate ramp once Helicon is active (it is not yet scheduled on mainnet or Fuji).
 
-use std::time::Duration;
-
 /// Rates are in millionths (`reward.PercentDenominator`).
 pub const PERCENT_DENOMINATOR: u64 = 1_000_000;
 
@@ -136,12 +134,6 @@ impl Config {
     ) -> u64 {
         self.for_primary_network_stake(helicon_time, stake_start)
             .calculate(duration_nanos, stake, current_supply)
-    }
-
-    /// [`Config::calculate`] with a [`Duration`] (saturating at `u64::MAX` nanoseconds).
-    pub fn calculate_for(&self, duration: Duration, stake: u64, current_supply: u64) -> u64 {
-        let nanos = u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX);
-        self.calculate(nanos, stake, current_supply)
     }
 
     /// A pending-reward estimate for a staker that stakes `stake` from `start` to `end`

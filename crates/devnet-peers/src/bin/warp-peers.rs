@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use snowline_devnet::nodes::DevnetNode;
-use snowline_p2p::{SignerBehaviour, SignerPeer};
+use snowline_devnet_peers::{SignerBehaviour, SignerPeer};
 
 #[derive(Parser, Debug)]
 #[command(about = "Devnet validator peers answering ACP-118 Warp signature requests")]

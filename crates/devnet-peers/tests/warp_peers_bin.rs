@@ -8,7 +8,8 @@ use std::time::Duration;
 use blst::BLST_ERROR;
 use blst::min_pk::{PublicKey, Signature};
 use snowline_devnet::nodes::{BLS_SIG_DST, DevnetNode};
-use snowline_p2p::{P2pClient, StakingIdentity};
+use snowline_devnet_peers::devnet_identity;
+use snowline_p2p::P2pClient;
 use snowline_types::warp::UnsignedMessage;
 use snowline_types::{Id, NodeId};
 
@@ -39,7 +40,7 @@ async fn printed_peers_sign_with_the_printed_keys() {
         peers.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
     }
     let me = DevnetNode::new(99, 1).unwrap();
-    let client = P2pClient::new(StakingIdentity::from_devnet(&me).unwrap(), 12345).unwrap();
+    let client = P2pClient::new(devnet_identity(&me).unwrap(), 12345).unwrap();
     let chain = Id([5; 32]);
     let msg = UnsignedMessage {
         network_id: 12345,

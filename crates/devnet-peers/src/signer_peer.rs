@@ -16,16 +16,15 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
 use tokio_rustls::TlsAcceptor;
 
-use crate::conn::{AbortOnDrop, Outbox, split};
-use crate::error::{HandshakeError, P2pError};
-use crate::frame::read_frame;
-use crate::handshake::{HandshakeConfig, build_handshake, exchange, unix_now};
-use crate::identity::StakingIdentity;
-use crate::proto::{
+use snowline_p2p::conn::{AbortOnDrop, Outbox, split};
+use snowline_p2p::frame::read_frame;
+use snowline_p2p::handshake::{HandshakeConfig, build_handshake, exchange, unix_now};
+use snowline_p2p::proto::{
     self, AppError, AppRequest, AppResponse, Kind, Pong, SIGNATURE_REQUEST_HANDLER_ID,
     SignatureRequest, SignatureResponse, split_handler,
 };
-use crate::tls::server_config;
+use snowline_p2p::tls::server_config;
+use snowline_p2p::{HandshakeError, P2pError, StakingIdentity};
 
 /// The p2p SDK's generic failure code (`p2p.ErrUnexpected`).
 pub const ERR_UNEXPECTED: i32 = -1;
@@ -72,7 +71,7 @@ impl SignerPeer {
         behaviour: SignerBehaviour,
         listener: TcpListener,
     ) -> Result<Self, P2pError> {
-        let identity = StakingIdentity::from_devnet(node)?;
+        let identity = crate::devnet_identity(node)?;
         let addr = listener.local_addr()?;
         let signer = Arc::new(Signer {
             own_key: bls_key(node)?,

@@ -5,15 +5,14 @@
 //! again at the same quorum: the cache answers), each over ROUNDS messages; also the first
 //! aggregation, which dials and handshakes every peer. Prints medians and ranges.
 //!
-//!   cargo run --release -p snowline-p2p --example aggregate_latency [ROUNDS=20]
+//!   cargo run --release -p snowline-devnet-peers --example aggregate_latency [ROUNDS=20]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use snowline_devnet::nodes::DevnetNode;
-use snowline_p2p::{
-    P2pClient, P2pSignatureSource, PeerDirectory, SignerBehaviour, SignerPeer, StakingIdentity,
-};
+use snowline_devnet_peers::{SignerBehaviour, SignerPeer, devnet_identity};
+use snowline_p2p::{P2pClient, P2pSignatureSource, PeerDirectory};
 use snowline_types::Id;
 use snowline_types::warp::UnsignedMessage;
 use snowline_warp::{AggregationRequest, Aggregator, CanonicalSet, NodeValidator, PublicKey};
@@ -53,7 +52,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         directory.insert(p.node_id(), p.addr());
         peers.push(p);
     }
-    let me = StakingIdentity::from_devnet(&DevnetNode::new(6, 0)?)?;
+    let me = devnet_identity(&DevnetNode::new(6, 0)?)?;
     let source = P2pSignatureSource::new(
         P2pClient::new(me, NETWORK)?,
         directory,
