@@ -7,8 +7,8 @@ use snowline_types::Chain;
 use snowline_types::rest::{ListCChainAtomicBalancesResponse, PrimaryChainInfo};
 
 use super::context::CChainApi;
-use crate::params::now_secs;
 use crate::address_params::BalanceParams;
+use crate::params::now_secs;
 use crate::{pchain, xchain};
 
 pub(crate) fn handle(

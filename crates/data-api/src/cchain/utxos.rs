@@ -13,8 +13,8 @@ use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 use snowline_types::{Chain, Id};
 
 use super::context::CChainApi;
-use crate::params::{invalid_token, page_token};
 use crate::address_params::UtxoParams;
+use crate::params::{invalid_token, page_token};
 use crate::{pchain, xchain};
 
 /// A UTXO of the merged listing, from the chain that holds its record.

@@ -11,8 +11,8 @@ use snowline_types::rest::{
 use snowline_types::{Chain, Id};
 
 use super::context::{PChainApi, page_error};
-use crate::params::now_secs;
 use crate::address_params::BalanceParams;
+use crate::params::now_secs;
 
 pub(crate) fn handle(
     api: &PChainApi,

@@ -8,8 +8,8 @@ use snowline_types::Chain;
 use snowline_types::rest::{ListPChainUtxosResponse, PrimaryChainInfo};
 
 use super::context::{PChainApi, page_error};
-use crate::params::page_token;
 use crate::address_params::UtxoParams;
+use crate::params::page_token;
 
 pub(crate) fn handle(
     api: &PChainApi,

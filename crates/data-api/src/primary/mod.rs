@@ -17,10 +17,9 @@ use snowline_types::network::NetworkInfo;
 
 use crate::cchain::{self, CChainApi};
 use crate::params::bad;
-use crate::target::{not_indexed, resolve};
 use crate::pchain::{self, PChainApi};
+use crate::target::{not_indexed, resolve};
 use crate::xchain::{self, XChainApi};
-
 
 /// The three chains' endpoint state.
 pub(crate) struct PrimaryApi {

@@ -6,8 +6,8 @@ use snowline_types::Chain;
 use snowline_types::rest::{ListXChainBalancesResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
-use crate::params::now_secs;
 use crate::address_params::BalanceParams;
+use crate::params::now_secs;
 
 pub(crate) fn handle(
     api: &XChainApi,

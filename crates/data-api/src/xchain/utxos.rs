@@ -9,8 +9,8 @@ use snowline_types::Chain;
 use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
-use crate::params::page_token;
 use crate::address_params::UtxoParams;
+use crate::params::page_token;
 
 pub(crate) fn handle(
     api: &XChainApi,
