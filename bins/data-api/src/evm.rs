@@ -77,13 +77,16 @@ pub fn blockchain_ids(
         .collect()
 }
 
-/// Starts a follower of each source; each derives the chain's metrics and ICM messages in its
-/// batches too (`blockchain_ids`: each chain's own id, as the registry knows it).
+/// Starts a follower of each source, which begins once `start` turns true (after the server
+/// listens, so a client can watch indexing from its first block); each derives the chain's
+/// metrics and ICM messages in its batches too (`blockchain_ids`: each chain's own id, as the
+/// registry knows it).
 pub fn follow_all(
     store: &Arc<Store>,
     sources: Vec<EvmSourceConfig>,
     poll: Duration,
     blockchain_ids: &BTreeMap<u64, B256>,
+    start: &tokio::sync::watch::Receiver<bool>,
 ) -> Vec<Followed> {
     let hooks = snowline_chain_metrics::ChainMetrics::hooks().and(
         snowline_chain_icm::IcmDeriver::hooks(blockchain_ids.clone()),
@@ -99,7 +102,12 @@ pub fn follow_all(
             );
             let chain_id = source.chain_id;
             let hooks = hooks.clone();
+            let mut start = start.clone();
             let task = tokio::spawn(async move {
+                // A server that never started (its sender dropped) indexes nothing.
+                if start.wait_for(|go| *go).await.is_err() {
+                    return;
+                }
                 if let Err(e) =
                     snowline_chain_evm::follow_with(store, &source, poll, task_status, hooks).await
                 {

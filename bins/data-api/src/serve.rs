@@ -100,11 +100,13 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     )?;
 
     let follow_status = Arc::new(FollowStatus::new());
+    let (start_evm, evm_start) = tokio::sync::watch::channel(false);
     let evm = crate::evm::follow_all(
         &store,
         evm_sources,
         Duration::from_millis(args.evm_poll_ms.max(10)),
         &blockchain_ids,
+        &evm_start,
     );
     let ready = Arc::new(Ready {
         keys: Arc::clone(&keys),
@@ -154,6 +156,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = server.local_addr().map_err(|e| e.to_string())?;
+    start_evm.send_replace(true);
     println!(
         "data-api: listening on http://{addr} (network {}, data in {})",
         network.name,
