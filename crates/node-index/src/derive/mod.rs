@@ -6,11 +6,14 @@
 //! - the batch protocol ([`Staging`]: stage, finish, seal, write, settle) that a cursor and the
 //!   hooks follow together, so every batch holds whole containers with the cursor after them;
 //! - the generations of unwritten state ([`Overlay`], [`Versions`], [`PendingRows`]) that let a
-//!   hook derive the next batch while the previous one is written ([`WriteBehind`]).
+//!   hook derive the next batch while the previous one is written ([`WriteBehind`]);
+//! - the shared-memory rule ([`atomic`]) every room that keeps atomic UTXOs derives exports and
+//!   imports by, in any arrival order of the chains' containers.
 //!
 //! Nothing here knows containers beyond the hook signature, so a follower of EVM blocks keeps
 //! its cursor and rows in the same batches. See `docs/node-index.md`.
 
+pub mod atomic;
 mod behind;
 mod hook;
 mod overlay;
