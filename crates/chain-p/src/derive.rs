@@ -9,6 +9,7 @@ use snowline_derive::{
     Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
 };
 use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
+use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_types::Id;
 use snowline_types::atomic::{AtomicTxs, SharedMove, p_block_time, p_exported};
 use snowline_types::codec::{Writer, marshal};
@@ -1165,10 +1166,10 @@ impl PChain {
         Ok(())
     }
 
-    /// Records a UTXO an export puts in atomic memory between X and P (`holding` says which
-    /// way). When its import was derived first (the other chain's containers arrived earlier),
-    /// it is created already consumed by that import, so the index ends the same in any arrival
-    /// order. A UTXO already recorded (its X tx seen again) is left as it is.
+    /// Records a UTXO an export puts in atomic memory between P and the X- or C-Chain
+    /// (`holding` says which way), by the shared-memory rule ([`atomic::export`]): created
+    /// unspent, or already consumed by its import when that was derived first (the other
+    /// chain's containers arrived earlier); a UTXO already recorded is left as it is.
     fn create_shared(
         &mut self,
         batch: &mut WriteBatch,
@@ -1178,23 +1179,21 @@ impl PChain {
         chains: (Id, Id),
         ev: Event,
     ) -> Result<(), PChainError> {
-        let id = utxo.id();
-        if load(&self.utxos, view, &id)?.0.is_some() {
-            return Ok(());
-        }
-        let (early, stored) = load(&self.early, view, &id)?;
-        self.create(batch, view, utxo, holding, Origin::Output, chains, ev)?;
-        if let Some(Linear(spent)) = early {
-            self.early.delete(id, stored);
-            self.consume(batch, view, id, spent)?;
-        }
+        let mut rows = SharedP {
+            p: self,
+            batch,
+            view,
+        };
+        atomic::export(&mut rows, utxo.id(), |r| {
+            r.p.create(r.batch, r.view, utxo, holding, Origin::Output, chains, ev)
+        })?;
         Ok(())
     }
 
-    /// Consumes a UTXO an import takes from atomic memory between X and P. When its export is
-    /// not derived yet, the consumption is remembered (`ph_early_spends`) for the export to
-    /// apply. The same import seen again changes nothing; another import of the same UTXO is
-    /// a missing input.
+    /// Consumes a UTXO an import takes from atomic memory between P and the X- or C-Chain, by
+    /// the shared-memory rule ([`atomic::import`]): when its export is not derived yet the
+    /// consumption is remembered (`ph_early_spends`) for the export to apply; the same import
+    /// read again changes nothing; another import of the same UTXO is a missing input.
     fn consume_shared(
         &mut self,
         batch: &mut WriteBatch,
@@ -1202,19 +1201,15 @@ impl PChain {
         id: Id,
         ev: Event,
     ) -> Result<(), PChainError> {
-        if let (Some(Linear(row)), _) = load(&self.utxos, view, &id)? {
-            if row.consumed.is_some_and(|c| c.tx_id == ev.tx_id) {
-                return Ok(());
-            }
-            return self.consume(batch, view, id, ev);
-        }
-        match load(&self.early, view, &id)? {
-            (Some(Linear(early)), _) if early.tx_id == ev.tx_id => {}
-            (Some(_), _) => self.stats.missing_inputs += 1,
-            (None, stored) => {
-                self.early.put(id, Linear(ev), stored);
-                self.stats.early_spends += 1;
-            }
+        let mut rows = SharedP {
+            p: self,
+            batch,
+            view,
+        };
+        match atomic::import(&mut rows, id, ev)? {
+            Imported::Early => self.stats.early_spends += 1,
+            Imported::Duplicate => self.stats.missing_inputs += 1,
+            Imported::Consumed | Imported::Again => {}
         }
         Ok(())
     }
@@ -1294,6 +1289,47 @@ impl PChain {
             }
         }
         Ok(())
+    }
+}
+
+/// P's atomic UTXO rows (`ph_utxos`, `ph_early_spends`) as the shared-memory rule reads and
+/// changes them, within the batch being staged.
+struct SharedP<'a, V> {
+    p: &'a mut PChain,
+    batch: &'a mut WriteBatch,
+    view: &'a V,
+}
+
+impl<V: ReadView> SharedRows for SharedP<'_, V> {
+    type Spend = Event;
+    type Error = PChainError;
+
+    fn spender(spend: &Event) -> Id {
+        spend.tx_id
+    }
+
+    fn stand(&mut self, id: Id) -> Result<Stand<Event>, PChainError> {
+        if let (Some(Linear(row)), _) = load(&self.p.utxos, self.view, &id)? {
+            return Ok(Stand::Exported {
+                consumed_by: row.consumed.map(|c| c.tx_id),
+            });
+        }
+        Ok(match load(&self.p.early, self.view, &id)? {
+            (Some(Linear(spend)), stored) => Stand::SpentEarly { spend, stored },
+            (None, stored) => Stand::Unknown { stored },
+        })
+    }
+
+    fn consume(&mut self, id: Id, spend: Event) -> Result<(), PChainError> {
+        self.p.consume(self.batch, self.view, id, spend)
+    }
+
+    fn remember_early(&mut self, id: Id, spend: Event, stored: bool) {
+        self.p.early.put(id, Linear(spend), stored);
+    }
+
+    fn forget_early(&mut self, id: Id, stored: bool) {
+        self.p.early.delete(id, stored);
     }
 }
 

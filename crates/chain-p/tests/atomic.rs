@@ -7,17 +7,22 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../../chain-x/tests/common/atomic.rs"]
+mod atomic_support;
+
 use std::collections::{BTreeMap, BTreeSet};
+
+use atomic_support::{Chains, RoomModel, Traffic, WantRow, read_again, room_model, shifted};
 
 use snowline_chain_p::rows::{Event, Holding, UtxoRow};
 use snowline_chain_p::tables::*;
 use snowline_chain_p::{PChain, PChainStats, PReader};
-use snowline_chain_x::history::XHistory;
+use snowline_chain_x::history::tables::XhEarlySpends;
+use snowline_chain_x::history::{HistoryStats, XHistory};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{IndexWriter, ingest};
 use snowline_store::{Direction, Linear, ReadView, Schema, Store, Table};
 use snowline_types::avm::{self, StandardBlock, Tx};
-use snowline_types::components::UtxoId;
 use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{self, PGenesisState};
@@ -52,6 +57,18 @@ fn schema() -> Schema {
 
 /// Applies both geneses and ingests `records` with the pair of hooks, as `data-api` does.
 fn run(store: &Store, w: &World, records: &[ContainerRecord], batch: usize) -> PChainStats {
+    let (x, p) = run_both(store, w, records, batch);
+    assert_eq!(x.missing_inputs, 0);
+    p
+}
+
+/// [`run`], with what each hook counted.
+fn run_both(
+    store: &Store,
+    w: &World,
+    records: &[ContainerRecord],
+    batch: usize,
+) -> (HistoryStats, PChainStats) {
     let net = &w.net;
     let mut hooks = (
         XHistory::new(net.x_chain_id, net.p_chain_id),
@@ -72,8 +89,7 @@ fn run(store: &Store, w: &World, records: &[ContainerRecord], batch: usize) -> P
         })
     });
     ingest(store, &mut writer, src, batch, &mut hooks, |_| {}).unwrap();
-    assert_eq!(hooks.0.stats().missing_inputs, 0);
-    hooks.1.stats()
+    (hooks.0.stats(), hooks.1.stats())
 }
 
 fn dump<T: Table>(store: &Store, out: &mut Vec<String>)
@@ -137,23 +153,16 @@ fn dump_all(store: &Store) -> Vec<String> {
 }
 
 fn split(w: &World) -> (Vec<ContainerRecord>, Vec<ContainerRecord>) {
-    w.records
-        .iter()
-        .cloned()
-        .partition(|r| r.path != IndexPath::PBlock)
+    atomic_support::split(&w.records)
 }
 
-/// Both streams merged with the P-Chain's moved by `shift` (a fraction of the run).
-fn shifted(x: &[ContainerRecord], p: &[ContainerRecord], shift: f64) -> Vec<ContainerRecord> {
-    let mut keyed: Vec<(f64, usize, &ContainerRecord)> = Vec::new();
-    for (i, r) in x.iter().enumerate() {
-        keyed.push((i as f64 / x.len() as f64, i, r));
+fn chains(w: &World) -> Chains {
+    Chains {
+        network_id: w.net.network_id,
+        x: w.net.x_chain_id,
+        p: w.net.p_chain_id,
+        c: w.net.c_chain_id,
     }
-    for (j, r) in p.iter().enumerate() {
-        keyed.push((j as f64 / p.len() as f64 + shift, x.len() + j, r));
-    }
-    keyed.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(a.1.cmp(&b.1)));
-    keyed.into_iter().map(|(_, _, r)| r.clone()).collect()
 }
 
 #[test]
@@ -202,12 +211,7 @@ fn every_arrival_order_ends_with_the_same_x_and_p_rows() {
 }
 
 /// Every export between chains (`utxo id -> (source, destination)`) and every import, from the
-/// tx bodies (X txs once each, wherever they appear).
-struct Traffic {
-    exported: BTreeMap<Id, (Id, Id)>,
-    imported: BTreeMap<Id, Id>,
-}
-
+/// tx bodies (X txs once each, wherever they appear), with the exports waiting at genesis.
 fn traffic(w: &World) -> Traffic {
     let mut t = traffic_of(w, &w.records);
     for (source, u) in &w.x_genesis.atomic_utxos {
@@ -221,97 +225,7 @@ fn traffic(w: &World) -> Traffic {
 
 /// The exports and imports of `records`' txs.
 fn traffic_of(w: &World, records: &[ContainerRecord]) -> Traffic {
-    let mut t = Traffic {
-        exported: BTreeMap::new(),
-        imported: BTreeMap::new(),
-    };
-    let mut seen = BTreeSet::new();
-    let mut x_tx = |t: &mut Traffic, tx: &Tx, id: Id| {
-        if !seen.insert(id) {
-            return;
-        }
-        match &tx.unsigned {
-            avm::UnsignedTx::Export(e) => {
-                let n = e.base.outputs.len();
-                for i in 0..e.exported_outputs.len() {
-                    let u = UtxoId::new(id, u32::try_from(n + i).unwrap()).id();
-                    t.exported
-                        .insert(u, (w.net.x_chain_id, e.destination_chain));
-                }
-            }
-            avm::UnsignedTx::Import(i) => {
-                for x in &i.imported_inputs {
-                    t.imported.insert(x.utxo_id.id(), id);
-                }
-            }
-            _ => {}
-        }
-    };
-    for r in records {
-        match r.path {
-            IndexPath::XTx => {
-                let tx = Tx::parse(&r.bytes).unwrap();
-                x_tx(&mut t, &tx.tx, tx.id);
-            }
-            IndexPath::XVtx => {
-                for b in Vertex::parse(&r.bytes).unwrap().vertex.txs {
-                    let tx = Tx::parse(&b).unwrap();
-                    x_tx(&mut t, &tx.tx, tx.id);
-                }
-            }
-            IndexPath::XBlock => {
-                let outer = proposervm::Block::parse(&r.bytes).unwrap();
-                let inner = StandardBlock::parse(outer.block.inner()).unwrap();
-                for (tx, id) in inner.block.txs.iter().zip(&inner.tx_ids) {
-                    x_tx(&mut t, tx, *id);
-                }
-            }
-            IndexPath::PBlock => {
-                let block = platformvm::parse_block(&r.bytes).unwrap().block;
-                for (tx, id) in block.block.txs().into_iter().zip(&block.tx_ids) {
-                    match &tx.unsigned {
-                        platformvm::UnsignedTx::ExportTx(e) => {
-                            let n = e.base.outputs.len();
-                            for i in 0..e.exported_outputs.len() {
-                                let u = UtxoId::new(*id, u32::try_from(n + i).unwrap()).id();
-                                t.exported
-                                    .insert(u, (w.net.p_chain_id, e.destination_chain));
-                            }
-                        }
-                        platformvm::UnsignedTx::ImportTx(i) => {
-                            for x in &i.imported_inputs {
-                                t.imported.insert(x.utxo_id.id(), *id);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            IndexPath::CBlock => {
-                // coreth: an export's i-th output is (txID, i); an import names its UTXOs.
-                let block =
-                    snowline_types::coreth::AtomicBlock::from_container(&r.bytes, w.net.network_id)
-                        .unwrap();
-                for tx in &block.txs {
-                    match &tx.tx.unsigned {
-                        snowline_types::coreth::UnsignedTx::Export(e) => {
-                            for i in 0..e.exported_outputs.len() {
-                                let u = UtxoId::new(tx.id, u32::try_from(i).unwrap()).id();
-                                t.exported
-                                    .insert(u, (w.net.c_chain_id, e.destination_chain));
-                            }
-                        }
-                        snowline_types::coreth::UnsignedTx::Import(i) => {
-                            for x in &i.imported_inputs {
-                                t.imported.insert(x.utxo_id.id(), tx.id);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    t
+    atomic_support::traffic_of(&chains(w), records)
 }
 
 fn p_rows(store: &Store) -> BTreeMap<Id, UtxoRow> {
@@ -496,6 +410,150 @@ fn an_export_waits_in_p_atomic_memory_until_imported() {
             (timestamp, false),
         ] {
             assert_eq!(row.live_at(time), live, "at {time}");
+        }
+    }
+}
+
+/// Each chain's side of shared memory as its room keeps it: every atomic UTXO's row (which way,
+/// the chains, the exporting and the importing tx with their height and time).
+fn x_side(store: &Store) -> BTreeMap<Id, WantRow> {
+    use snowline_chain_x::history::{Holding as XHolding, tables::XhUtxos};
+    store
+        .scan::<XhUtxos, _>(.., Direction::Forward)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|(_, r)| r.holding != XHolding::Native)
+        .map(|(u, r)| {
+            let place = |e: snowline_chain_x::history::Event| (e.tx_id, e.height, e.timestamp);
+            let row = WantRow {
+                from_own: r.holding == XHolding::ExportedFromX,
+                created_on: r.created_on,
+                consumed_on: r.consumed_on,
+                created: place(r.created),
+                consumed: r.consumed.map(place),
+            };
+            (u, row)
+        })
+        .collect()
+}
+
+fn p_side(store: &Store) -> BTreeMap<Id, WantRow> {
+    let place = |e: Event| (e.tx_id, Some(e.height), e.timestamp);
+    p_rows(store)
+        .into_iter()
+        .filter(|(_, r)| r.holding != Holding::Native)
+        .map(|(u, r)| {
+            let row = WantRow {
+                from_own: r.holding == Holding::ExportedFromP,
+                created_on: r.created_on,
+                consumed_on: r.consumed_on,
+                created: place(r.created),
+                consumed: r.consumed.map(place),
+            };
+            (u, row)
+        })
+        .collect()
+}
+
+/// The model of both rooms for a stream: X reads `X/tx` too, P does not; the geneses' atomic
+/// UTXOs wait from the start (X's genesis applied at time 0 here, P's at its own time).
+fn models(w: &World, records: &[ContainerRecord]) -> (RoomModel, RoomModel) {
+    let ch = chains(w);
+    let genesis = |g: &[(Id, platformvm::Utxo)]| -> Vec<(Id, Id, Id)> {
+        g.iter()
+            .map(|(s, u)| (*s, u.id(), u.utxo_id.tx_id))
+            .collect()
+    };
+    let x_genesis: Vec<(Id, Id, Id)> = w
+        .x_genesis
+        .atomic_utxos
+        .iter()
+        .map(|(s, u)| (*s, u.id(), u.utxo_id.tx_id))
+        .collect();
+    let x = room_model(&ch, ch.x, records, true, &x_genesis, (None, 0));
+    let p_place = (Some(0), w.p_genesis.timestamp);
+    let p = room_model(
+        &ch,
+        ch.p,
+        records,
+        false,
+        &genesis(&w.p_genesis.atomic_utxos),
+        p_place,
+    );
+    (x, p)
+}
+
+/// The shared-memory rule (avalanchego `chains/atomic/state.go` at commit
+/// `1cf1fc3d1711a09fde7319d2b48609c8cba93680`: a UTXO put once and removed once, a remove before
+/// its put leaving a tombstone the put cancels), applied by the model to the devnet's X, P and C
+/// atomic txs, gives every X and P row of an atomic UTXO and the imports each room met before
+/// their export: in both arrival orders of the chains' containers, in batches of 1 to 6
+/// containers, and with the atomic txs of X vertices or of C blocks read a second time (the same
+/// operation, which changes nothing and is no missing input).
+#[test]
+fn atomic_rows_follow_the_shared_memory_rule_in_any_order_and_batching() {
+    let w = world(DevnetConfig::small());
+    let ch = chains(&w);
+    let (not_p, p) = split(&w);
+    let (not_c, c): (Vec<_>, Vec<_>) = w
+        .records
+        .iter()
+        .cloned()
+        .partition(|r| r.path != IndexPath::CBlock);
+    let streams: [(&str, Vec<ContainerRecord>, &[usize]); 5] = [
+        (
+            "X and C first",
+            [not_p.clone(), p.clone()].concat(),
+            &[1, 2, 3, 4, 5, 6],
+        ),
+        (
+            "P first",
+            [p.clone(), not_p.clone()].concat(),
+            &[1, 2, 3, 4, 5, 6],
+        ),
+        ("C first", [c, not_c].concat(), &[2, 5]),
+        (
+            "X vertices read again",
+            read_again(&ch, &w.records, IndexPath::XVtx),
+            &[1, 4],
+        ),
+        (
+            "P first, C blocks read again",
+            read_again(&ch, &[p, not_p].concat(), IndexPath::CBlock),
+            &[1, 3],
+        ),
+    ];
+    for (name, records, batches) in &streams {
+        let (x_want, p_want) = models(&w, records);
+        assert!(x_want.early > 0 && p_want.early > 0 || *name == "X vertices read again");
+        assert_eq!((x_want.waiting, p_want.waiting), (0, 0), "{name}");
+        for batch in *batches {
+            let dir = tempfile::tempdir().unwrap();
+            let store = Store::open(dir.path(), &schema()).unwrap();
+            let (xs, ps) = run_both(&store, &w, records, *batch);
+            let at = format!("{name}, batches of {batch}");
+            assert_eq!(x_side(&store), x_want.rows, "X rows, {at}");
+            assert_eq!(p_side(&store), p_want.rows, "P rows, {at}");
+            assert_eq!(xs.early_spends, x_want.early, "X early spends, {at}");
+            assert_eq!(ps.early_spends, p_want.early, "P early spends, {at}");
+            assert_eq!(xs.missing_inputs, 0, "X missing inputs, {at}");
+            assert_eq!(ps.missing_inputs, 0, "P missing inputs, {at}");
+            assert_eq!(
+                store
+                    .scan::<XhEarlySpends, _>(.., Direction::Forward)
+                    .unwrap()
+                    .count(),
+                0,
+                "X early spends left, {at}"
+            );
+            assert_eq!(
+                store
+                    .scan::<PhEarlySpends, _>(.., Direction::Forward)
+                    .unwrap()
+                    .count(),
+                0,
+                "P early spends left, {at}"
+            );
         }
     }
 }

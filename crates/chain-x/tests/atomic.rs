@@ -6,22 +6,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "common/atomic.rs"]
+mod atomic_support;
 mod history_support;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use atomic_support::shifted;
 use history_support::{World, dump_history, dump_state, naive_balances, open, replay, run, world};
 use snowline_chain_x::history::tables::{XhEarlySpends, XhUtxos};
 use snowline_chain_x::history::{Event, Holding, UtxoOrder, XHistoryReader};
 use snowline_chain_x::state::tables::{XAtomicEarlyImports, XAtomicUtxos};
 use snowline_devnet::DevnetConfig;
 use snowline_store::{Direction, ReadView, Store, Table};
-use snowline_types::avm::{Tx, UnsignedTx};
-use snowline_types::components::UtxoId;
 use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::platformvm;
-use snowline_types::vertex::Vertex;
-use snowline_types::{Id, ShortId, proposervm};
+use snowline_types::{Id, ShortId};
 
 fn count<T: Table>(store: &Store) -> usize {
     store.scan::<T, _>(.., Direction::Forward).unwrap().count()
@@ -29,24 +28,7 @@ fn count<T: Table>(store: &Store) -> usize {
 
 /// The X-Chain's containers and the P-Chain's blocks, each in its own order.
 fn split(w: &World) -> (Vec<ContainerRecord>, Vec<ContainerRecord>) {
-    w.records
-        .iter()
-        .cloned()
-        .partition(|r| r.path != IndexPath::PBlock)
-}
-
-/// Both streams merged with the P-Chain's moved by `shift` (a fraction of the run): each
-/// stream keeps its order, the other's records fall in between.
-fn shifted(x: &[ContainerRecord], p: &[ContainerRecord], shift: f64) -> Vec<ContainerRecord> {
-    let mut keyed: Vec<(f64, usize, &ContainerRecord)> = Vec::new();
-    for (i, r) in x.iter().enumerate() {
-        keyed.push((i as f64 / x.len() as f64, i, r));
-    }
-    for (j, r) in p.iter().enumerate() {
-        keyed.push((j as f64 / p.len() as f64 + shift, x.len() + j, r));
-    }
-    keyed.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(a.1.cmp(&b.1)));
-    keyed.into_iter().map(|(_, _, r)| r.clone()).collect()
+    atomic_support::split(&w.records)
 }
 
 #[test]
@@ -149,89 +131,17 @@ fn traffic(w: &World) -> Traffic {
 
 /// The exports and imports of `records`' txs (each tx once).
 fn traffic_of(w: &World, records: &[ContainerRecord]) -> Traffic {
-    let mut t = Traffic {
-        exported: BTreeMap::new(),
-        imported: BTreeSet::new(),
+    let chains = atomic_support::Chains {
+        network_id: 12345,
+        x: w.x_chain,
+        p: w.p_chain,
+        c: w.c_chain,
     };
-    let mut seen = BTreeSet::new();
-    let mut x_tx = |t: &mut Traffic, tx: &Tx, id: Id| {
-        if !seen.insert(id) {
-            return;
-        }
-        match &tx.unsigned {
-            UnsignedTx::Export(e) => {
-                let n = e.base.outputs.len();
-                for i in 0..e.exported_outputs.len() {
-                    let u = UtxoId::new(id, u32::try_from(n + i).unwrap()).id();
-                    t.exported.insert(u, (w.x_chain, e.destination_chain));
-                }
-            }
-            UnsignedTx::Import(i) => {
-                t.imported
-                    .extend(i.imported_inputs.iter().map(|x| x.utxo_id.id()));
-            }
-            _ => {}
-        }
-    };
-    for r in records {
-        match r.path {
-            IndexPath::XTx => {
-                let tx = Tx::parse(&r.bytes).unwrap();
-                x_tx(&mut t, &tx.tx, tx.id);
-            }
-            IndexPath::XVtx => {
-                for b in Vertex::parse(&r.bytes).unwrap().vertex.txs {
-                    let tx = Tx::parse(&b).unwrap();
-                    x_tx(&mut t, &tx.tx, tx.id);
-                }
-            }
-            IndexPath::XBlock => {
-                let outer = proposervm::Block::parse(&r.bytes).unwrap();
-                let inner = snowline_types::avm::StandardBlock::parse(outer.block.inner()).unwrap();
-                for (tx, id) in inner.block.txs.iter().zip(&inner.tx_ids) {
-                    x_tx(&mut t, tx, *id);
-                }
-            }
-            IndexPath::PBlock => {
-                let block = platformvm::parse_block(&r.bytes).unwrap().block;
-                for (tx, id) in block.block.txs().into_iter().zip(&block.tx_ids) {
-                    match &tx.unsigned {
-                        platformvm::UnsignedTx::ExportTx(e) => {
-                            let n = e.base.outputs.len();
-                            for i in 0..e.exported_outputs.len() {
-                                let u = UtxoId::new(*id, u32::try_from(n + i).unwrap()).id();
-                                t.exported.insert(u, (w.p_chain, e.destination_chain));
-                            }
-                        }
-                        platformvm::UnsignedTx::ImportTx(i) => {
-                            t.imported
-                                .extend(i.imported_inputs.iter().map(|x| x.utxo_id.id()));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            IndexPath::CBlock => {
-                // coreth: an export's i-th output is (txID, i); an import names its UTXOs.
-                let block =
-                    snowline_types::coreth::AtomicBlock::from_container(&r.bytes, 12345).unwrap();
-                for tx in &block.txs {
-                    match &tx.tx.unsigned {
-                        snowline_types::coreth::UnsignedTx::Export(e) => {
-                            for i in 0..e.exported_outputs.len() {
-                                let u = UtxoId::new(tx.id, u32::try_from(i).unwrap()).id();
-                                t.exported.insert(u, (w.c_chain, e.destination_chain));
-                            }
-                        }
-                        snowline_types::coreth::UnsignedTx::Import(i) => {
-                            t.imported.extend(i.imported_utxo_ids());
-                        }
-                    }
-                }
-            }
-        }
+    let t = atomic_support::traffic_of(&chains, records);
+    Traffic {
+        exported: t.exported,
+        imported: t.imported.into_keys().collect(),
     }
-    t
 }
 
 #[test]

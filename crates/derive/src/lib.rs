@@ -8,12 +8,15 @@
 //!   deriver lists its parts once ([`StagingParts`]) and the kit drives them;
 //! - the generations of unwritten state ([`Overlay`], [`Versions`], [`PendingRows`]) that let a
 //!   hook derive the next batch while the previous one is written ([`WriteBehind`]);
+//! - the shared-memory rule ([`atomic`]) every room that keeps atomic UTXOs derives exports and
+//!   imports by, in any arrival order of the chains' containers.
 //! - [`DeriveError`], what a hook or a batch write fails with.
 //!
 //! Nothing here knows containers beyond the hook signature, and nothing here depends on the
 //! container index: a follower of EVM blocks keeps its cursor and rows in the same batches with
 //! only this crate, the store and the types. See `docs/node-index.md`.
 
+pub mod atomic;
 mod behind;
 mod error;
 mod hook;

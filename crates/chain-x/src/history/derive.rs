@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap;
 use snowline_derive::{
     Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
 };
+use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::atomic::{AtomicTxs, SharedMove, x_exported};
 use snowline_types::avm::{Output, ParsedBlock, Tx, UnsignedTx, Utxo};
@@ -585,10 +586,10 @@ impl XHistory {
         Ok(())
     }
 
-    /// Records a UTXO an export puts in atomic memory between X and P (`holding` says which
-    /// way). When its import was derived first (the other chain's containers arrived earlier),
-    /// it is created already consumed by that import, so the index ends the same in any
-    /// arrival order. A UTXO already recorded is left as it is.
+    /// Records a UTXO an export puts in atomic memory between X and the P- or C-Chain
+    /// (`holding` says which way), by the shared-memory rule ([`atomic::export`]): created
+    /// unspent, or already consumed by its import when that was derived first (the other
+    /// chain's containers arrived earlier); a UTXO already recorded is left as it is.
     fn create_shared(
         &mut self,
         batch: &mut WriteBatch,
@@ -598,22 +599,21 @@ impl XHistory {
         chains: (Id, Id),
         created: Event,
     ) -> Result<(), XStateError> {
-        let uid = utxo.id();
-        if self.utxo_row(view, &uid)?.is_some() {
-            return Ok(());
-        }
-        let (early, stored) = self.early_spend(view, &uid)?;
-        self.create(batch, view, utxo.clone(), holding, chains, created)?;
-        if let Some(spent) = early {
-            self.early.delete(uid, stored);
-            self.consume(batch, view, uid, spent)?;
-        }
+        let mut rows = SharedX {
+            x: self,
+            batch,
+            view,
+        };
+        atomic::export(&mut rows, utxo.id(), |r| {
+            r.x.create(r.batch, r.view, utxo.clone(), holding, chains, created)
+        })?;
         Ok(())
     }
 
-    /// Consumes a UTXO an import takes from atomic memory between X and P. When its export is
-    /// not derived yet, the consumption is remembered (`xh_early_spends`) for the export to
-    /// apply; a second import of the same UTXO is a missing input.
+    /// Consumes a UTXO an import takes from atomic memory between X and the P- or C-Chain, by
+    /// the shared-memory rule ([`atomic::import`]): when its export is not derived yet the
+    /// consumption is remembered (`xh_early_spends`) for the export to apply; the same import
+    /// read again changes nothing; another import of the same UTXO is a missing input.
     fn consume_shared(
         &mut self,
         batch: &mut WriteBatch,
@@ -621,16 +621,16 @@ impl XHistory {
         uid: Id,
         ev: Event,
     ) -> Result<(), XStateError> {
-        if self.utxo_row(view, &uid)?.is_some() {
-            return self.consume(batch, view, uid, ev);
+        let mut rows = SharedX {
+            x: self,
+            batch,
+            view,
+        };
+        match atomic::import(&mut rows, uid, ev)? {
+            Imported::Early => self.stats.early_spends += 1,
+            Imported::Duplicate => self.stats.missing_inputs += 1,
+            Imported::Consumed | Imported::Again => {}
         }
-        let (early, stored) = self.early_spend(view, &uid)?;
-        if early.is_some() {
-            self.stats.missing_inputs += 1;
-            return Ok(());
-        }
-        self.early.put(uid, ev, stored);
-        self.stats.early_spends += 1;
         Ok(())
     }
 
@@ -729,6 +729,52 @@ impl XHistory {
             self.balances.put(key, total, stored);
         }
         Ok(())
+    }
+}
+
+/// X's atomic UTXO rows (`xh_utxos`, `xh_early_spends`) as the shared-memory rule reads and
+/// changes them, within the batch being staged.
+struct SharedX<'a, V> {
+    x: &'a mut XHistory,
+    batch: &'a mut WriteBatch,
+    view: &'a V,
+}
+
+impl<V: ReadView> SharedRows for SharedX<'_, V> {
+    type Spend = Event;
+    type Error = XStateError;
+
+    fn spender(spend: &Event) -> Id {
+        spend.tx_id
+    }
+
+    fn stand(&mut self, id: Id) -> Result<Stand<Event>, XStateError> {
+        let recorded = match self.x.utxos.get(&id) {
+            Some((row, _)) => row.map(|r| r.consumed.map(|c| c.tx_id)),
+            None => self
+                .view
+                .get::<XhUtxos>(&id)?
+                .map(|r| r.consumed.map(|c| c.tx_id)),
+        };
+        if let Some(consumed_by) = recorded {
+            return Ok(Stand::Exported { consumed_by });
+        }
+        Ok(match self.x.early_spend(self.view, &id)? {
+            (Some(spend), stored) => Stand::SpentEarly { spend, stored },
+            (None, stored) => Stand::Unknown { stored },
+        })
+    }
+
+    fn consume(&mut self, id: Id, spend: Event) -> Result<(), XStateError> {
+        self.x.consume(self.batch, self.view, id, spend)
+    }
+
+    fn remember_early(&mut self, id: Id, spend: Event, stored: bool) {
+        self.x.early.put(id, spend, stored);
+    }
+
+    fn forget_early(&mut self, id: Id, stored: bool) {
+        self.x.early.delete(id, stored);
     }
 }
 
