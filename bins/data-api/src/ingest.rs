@@ -25,7 +25,9 @@ use snowline_types::network::NetworkInfo;
 /// the L1 validators' fee days, paying periods and fee curves, `ph_l1_fee_days` and others,
 /// the staking metrics' per-day rows, `ph_staking_days`, and the validators by subnet and
 /// acceptance, `ph_validators_by_subnet` and `ph_validator_spans`, derived with the P-Chain
-/// blocks; the ICM metrics' counter rows, `icm_counts` and `icm_counted_deliveries`).
+/// blocks; the ICM metrics' counter rows, `icm_counts` and `icm_counted_deliveries`; 11: the
+/// L1 validators' states by height, `ph_l1_history`, which an L1's validator set at a height is
+/// rebuilt from).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

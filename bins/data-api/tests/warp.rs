@@ -1,9 +1,12 @@
 //! Warp signature aggregation end to end: `data-api` following a devnet P-Chain, asking devnet
 //! validator peers (real TLS, the handshake, ACP-118) found through `--warp-peers`. Each signed
-//! message is checked with blst alone against the validator set the independent P-Chain model
-//! (`common::pmodel`, built from the devnet's blocks) gives, in avalanchego's canonical order
-//! (`snow/validators/warp.go`: keys sorted by their uncompressed bytes), with its weight held
-//! to the quorum (`warp/signature.go`).
+//! message is checked with blst alone as avalanchego's `BitSetSignature.Verify` checks it
+//! (v1.14.2, commit 1cf1fc3d1711: `vms/platformvm/warp/signature.go`, `FilterValidators` in
+//! `warp/validator.go`), against the canonical set built here from the independent P-Chain
+//! model (`common::pmodel`, replayed from the devnet's blocks) by `FlattenValidatorSet`
+//! (`snow/validators/warp.go`: validators with a key, sorted by their uncompressed bytes, the
+//! total counting the keyless weight too). An L1's set is the model's `l1_set`: active
+//! validators with their keys, the inactive ones' weight under the empty node id with no key.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -21,15 +24,19 @@ use snowline_devnet_peers::{SignerBehaviour, SignerPeer};
 use snowline_types::container::ContainerRecord;
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{UnsignedTx, parse_block};
-use snowline_types::warp::l1::{ConversionData, ConversionValidatorData, L1Message};
-use snowline_types::warp::{AddressedCall, Message, Payload, UnsignedMessage};
+use snowline_types::warp::l1::{
+    ConversionData, ConversionValidatorData, L1Message, L1ValidatorRegistration,
+    registration_validation_id,
+};
+use snowline_types::warp::{AddressedCall, BitSetSignature, Message, Payload, UnsignedMessage};
 use snowline_types::{Id, NodeId};
 
 const SEED: u64 = 1;
 const AGG: &str = "/v1/signatureAggregator/local/aggregateSignatures";
 
-/// A validator as the check needs it: weight and compressed key.
-type Set = Vec<(u64, [u8; 48])>;
+/// A validator set as the check needs it: weight and compressed key (none: weight that counts
+/// in the total but cannot sign).
+type Set = Vec<(u64, Option<[u8; 48]>)>;
 
 struct World {
     api: DataApi,
@@ -146,38 +153,99 @@ fn primary_set(m: &PModel) -> Set {
     }
     weights
         .into_iter()
-        .map(|(n, w)| (w, *keys.get(&n).expect("a devnet node")))
+        .map(|(n, w)| (w, Some(*keys.get(&n).expect("a devnet node"))))
         .collect()
 }
 
-/// Checks `signed` signs `unsigned` by at least `quorum`% of `set`'s weight, with blst alone.
-fn check(signed_hex: &str, unsigned: &UnsignedMessage, set: &Set, quorum: u64) {
-    let signed = Message::parse(&hex::decode(signed_hex).unwrap()).unwrap();
-    assert_eq!(&signed.unsigned, unsigned);
-    let mut canonical: Vec<([u8; 96], PublicKey, u64)> = set
-        .iter()
-        .map(|(w, k)| {
+/// An L1's set at `h` from the model.
+fn l1_set(m: &PModel, subnet: &Id, h: u64) -> Set {
+    m.l1_set(subnet, h).into_values().collect()
+}
+
+/// The canonical list of `set` (`FlattenValidatorSet`): keyed validators merged by key and
+/// sorted by the uncompressed key bytes; and the total weight, keyless weight included.
+fn canonical(set: &Set) -> (Vec<([u8; 96], PublicKey, u64)>, u64) {
+    let mut by_key: BTreeMap<[u8; 96], (PublicKey, u64)> = BTreeMap::new();
+    for (w, k) in set {
+        if let Some(k) = k {
             let pk = PublicKey::key_validate(k).unwrap();
-            (pk.serialize(), pk, *w)
-        })
-        .collect();
-    canonical.sort_by_key(|c| c.0);
-    let total: u64 = canonical.iter().map(|c| c.2).sum();
-    let signers = signed.signature.signer_indices().unwrap();
-    let weight: u64 = signers.iter().map(|i| canonical[*i].2).sum();
-    assert!(
-        u128::from(weight) * 100 >= u128::from(total) * u128::from(quorum),
-        "signed weight {weight} of {total}"
-    );
-    let keys: Vec<&PublicKey> = signers.iter().map(|i| &canonical[*i].1).collect();
+            by_key.entry(pk.serialize()).or_insert((pk, 0)).1 += w;
+        }
+    }
+    let total = set.iter().map(|(w, _)| w).sum();
+    (
+        by_key.into_iter().map(|(b, (pk, w))| (b, pk, w)).collect(),
+        total,
+    )
+}
+
+/// `BitSetSignature.Verify` with blst alone: minimal bitset, every signer in the canonical
+/// list, signed weight × 100 ≥ total × quorum, the aggregate signature over the signers' keys.
+fn verify(
+    signed: &Message,
+    unsigned: &UnsignedMessage,
+    set: &Set,
+    quorum: u64,
+) -> Result<(), String> {
+    if &signed.unsigned != unsigned {
+        return Err("another message".into());
+    }
+    let (canonical, total) = canonical(set);
+    let signers = signed
+        .signature
+        .signer_indices()
+        .map_err(|e| format!("bitset: {e}"))?;
+    let mut weight = 0u64;
+    let mut keys = Vec::new();
+    for i in &signers {
+        let (_, pk, w) = canonical
+            .get(*i)
+            .ok_or_else(|| format!("unknown validator {i} of {}", canonical.len()))?;
+        weight += w;
+        keys.push(pk);
+    }
+    if u128::from(weight) * 100 < u128::from(total) * u128::from(quorum) {
+        return Err(format!("signed weight {weight} of {total}"));
+    }
     let agg = AggregatePublicKey::aggregate(&keys, false)
-        .unwrap()
+        .map_err(|e| format!("{e:?}"))?
         .to_public_key();
-    let sig = Signature::sig_validate(&signed.signature.signature, true).unwrap();
-    assert_eq!(
-        sig.verify(false, &unsigned.bytes(), BLS_SIG_DST, &[], &agg, false),
-        BLST_ERROR::BLST_SUCCESS
-    );
+    let sig =
+        Signature::sig_validate(&signed.signature.signature, true).map_err(|e| format!("{e:?}"))?;
+    match sig.verify(false, &unsigned.bytes(), BLS_SIG_DST, &[], &agg, false) {
+        BLST_ERROR::BLST_SUCCESS => Ok(()),
+        e => Err(format!("{e:?}")),
+    }
+}
+
+/// Checks `signed` signs `unsigned` by at least `quorum`% of `set`'s weight, with blst alone.
+fn check(signed_hex: &str, unsigned: &UnsignedMessage, set: &Set, quorum: u64) -> Message {
+    let signed = Message::parse(&hex::decode(signed_hex).unwrap()).unwrap();
+    if let Err(e) = verify(&signed, unsigned, set, quorum) {
+        panic!("{e}");
+    }
+    signed
+}
+
+/// The AddressedCall payload of a signed Warp message a tx carries.
+fn carried(signed: &[u8]) -> Vec<u8> {
+    match Payload::parse(&Message::parse(signed).unwrap().unsigned.payload).unwrap() {
+        Payload::AddressedCall(call) => call.payload,
+        Payload::Hash(_) => panic!("a hash payload"),
+    }
+}
+
+/// The P-Chain's unsigned Warp message carrying `m` (an `AddressedCall` from no address).
+fn p_message(w: &World, m: &L1Message) -> UnsignedMessage {
+    UnsignedMessage {
+        network_id: w.net.network_id,
+        source_chain_id: w.net.p_chain_id,
+        payload: Payload::AddressedCall(AddressedCall {
+            source_address: Vec::new(),
+            payload: m.bytes(),
+        })
+        .bytes(),
+    }
 }
 
 fn post(api: &DataApi, body: &Value) -> common::Response {
@@ -276,20 +344,141 @@ fn messages_are_signed_by_the_subnets_validators_over_p2p() {
         })
         .bytes(),
     };
-    let l1_set: Set = w
+    // At the tip one of the L1's validators is inactive (disabled): its weight counts in the
+    // total but it is not in the canonical list.
+    let subnet = data.subnet_id;
+    let tip = w.model.height();
+    let at_tip = l1_set(&w.model, &subnet, tip);
+    assert!(
+        at_tip.iter().any(|(_, k)| k.is_none()),
+        "no inactive validator"
+    );
+    let r = w.api.get(&format!("{AGG}/{tx_id}"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let signed = check(
+        r.json()["signedMessage"].as_str().unwrap(),
+        &expected,
+        &at_tip,
+        67,
+    );
+    // The same signers and signature with the bits of a list that keeps the inactive validator
+    // with its key (what data-api once sent): avalanchego rejects it.
+    let old_list: Set = w
         .model
         .l1
         .values()
-        .filter(|v| v.subnet == data.subnet_id && v.weight > 0)
-        .map(|v| (v.weight, v.public_key))
+        .filter(|v| v.subnet == subnet && v.weight > 0)
+        .map(|v| (v.weight, Some(v.public_key)))
         .collect();
-    assert!(!l1_set.is_empty());
-    let r = w.api.get(&format!("{AGG}/{tx_id}"));
+    let (right, _) = canonical(&at_tip);
+    let (old, _) = canonical(&old_list);
+    let old_indices: Vec<usize> = signed
+        .signature
+        .signer_indices()
+        .unwrap()
+        .iter()
+        .map(|i| old.iter().position(|o| o.0 == right[*i].0).unwrap())
+        .collect();
+    let mutated = Message {
+        unsigned: signed.unsigned.clone(),
+        signature: BitSetSignature {
+            signers: BitSetSignature::signers_from_indices(&old_indices),
+            signature: signed.signature.signature,
+        },
+    };
+    assert_ne!(
+        mutated.signature.signers, signed.signature.signers,
+        "the inactive validator sorts after every signer: the fixture cannot tell the lists apart"
+    );
+    assert!(verify(&mutated, &expected, &at_tip, 67).is_err());
+
+    // The L1's later txs: a registration and a weight change, signed by the set at the tip.
+    let l1_txs: Vec<(Id, UnsignedTx)> = w
+        .records
+        .iter()
+        .filter_map(|r| parse_block(&r.bytes).ok())
+        .flat_map(|b| {
+            let ids = b.block.tx_ids.clone();
+            b.block
+                .block
+                .txs()
+                .into_iter()
+                .map(|t| t.unsigned.clone())
+                .zip(ids)
+                .map(|(t, id)| (id, t))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut later = 0;
+    let register = l1_txs.iter().find_map(|(id, tx)| match tx {
+        UnsignedTx::RegisterL1ValidatorTx(t) => Some((*id, carried(&t.message))),
+        _ => None,
+    });
+    if let Some((id, payload)) = register {
+        let m = L1Message::L1ValidatorRegistration(L1ValidatorRegistration {
+            validation_id: registration_validation_id(&payload),
+            registered: true,
+        });
+        let r = w.api.get(&format!("{AGG}/{id}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        check(
+            r.json()["signedMessage"].as_str().unwrap(),
+            &p_message(&w, &m),
+            &at_tip,
+            67,
+        );
+        later += 1;
+    }
+    let weight = l1_txs.iter().find_map(|(id, tx)| match tx {
+        UnsignedTx::SetL1ValidatorWeightTx(t) => match L1Message::parse(&carried(&t.message)) {
+            Ok(L1Message::L1ValidatorWeight(v)) if v.weight > 0 => {
+                Some((*id, L1Message::L1ValidatorWeight(v)))
+            }
+            _ => None,
+        },
+        _ => None,
+    });
+    if let Some((id, m)) = weight {
+        let r = w.api.get(&format!("{AGG}/{id}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        check(
+            r.json()["signedMessage"].as_str().unwrap(),
+            &p_message(&w, &m),
+            &at_tip,
+            67,
+        );
+        later += 1;
+    }
+    assert_eq!(later, 2, "the devnet registers and reweighs L1 validators");
+
+    // A past height at which no L1 validator is inactive: the set of that height signs.
+    let converted = w
+        .model
+        .blocks
+        .iter()
+        .find(|b| b.tx_ids.contains(&tx_id))
+        .unwrap()
+        .height;
+    let past = (converted..tip)
+        .rev()
+        .find(|h| {
+            l1_set(&w.model, &subnet, *h)
+                .iter()
+                .all(|(_, k)| k.is_some())
+        })
+        .unwrap();
+    let at_past = l1_set(&w.model, &subnet, past);
+    assert_ne!(at_past, at_tip);
+    let r = post(
+        &w.api,
+        &json!({"message": hex::encode(expected.bytes()), "signingSubnetId": subnet.to_string(),
+                "justification": hex::encode(subnet.0), "pChainHeight": past}),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     check(
         r.json()["signedMessage"].as_str().unwrap(),
         &expected,
-        &l1_set,
+        &at_past,
         67,
     );
 

@@ -35,8 +35,8 @@ use crate::l1_fee::{FeeConfig, FeeState};
 use crate::l1_usage::L1Usage;
 use crate::pending::{load, upsert};
 use crate::rows::{
-    BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, Origin, Settled, StakerKind,
-    StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
+    BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, L1ValidatorState, Origin,
+    Settled, StakerKind, StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
 };
 use crate::staking::{starts_at_acceptance, terms};
 use crate::staking_days::StakingDays;
@@ -690,6 +690,7 @@ impl PChain {
                             .reweigh(batch, view, row.subnet_id, ev.timestamp, weights)?;
                     }
                     row.weight = w.weight;
+                    record_l1(batch, w.validation_id, ev.height, &row);
                     self.l1.put(w.validation_id, Linear(row), stored);
                 }
             }
@@ -708,6 +709,7 @@ impl PChain {
                     }
                     row.end_accumulated_fee = row.end_accumulated_fee.saturating_add(t.balance);
                     self.activate(view, t.validation_id, row.end_accumulated_fee)?;
+                    record_l1(batch, t.validation_id, ev.height, &row);
                     self.l1.put(t.validation_id, Linear(row), stored);
                 }
             }
@@ -715,6 +717,7 @@ impl PChain {
                 let (row, stored) = load(&self.l1, view, &t.validation_id)?;
                 if let Some(Linear(mut row)) = row {
                     self.withdraw(batch, view, t.validation_id, &mut row, tx, ev)?;
+                    record_l1(batch, t.validation_id, ev.height, &row);
                     self.l1.put(t.validation_id, Linear(row), stored);
                 }
             }
@@ -742,6 +745,7 @@ impl PChain {
             self.usage.start(view, vid, row.subnet_id, levels)?;
             self.l1_counts(batch, view, &row, row.created.timestamp, true)?;
         }
+        record_l1(batch, vid, row.created.height, &row);
         batch.put::<PhL1BySubnet>(&(row.subnet_id, vid), &());
         batch.put::<PhL1ByNode>(&(row.node_id.clone(), vid), &());
         upsert(&mut self.l1, view, vid, Linear(row))?;
@@ -1331,6 +1335,16 @@ impl<V: ReadView> SharedRows for SharedP<'_, V> {
     fn forget_early(&mut self, id: Id, stored: bool) {
         self.p.early.delete(id, stored);
     }
+}
+
+/// Records an L1 validator's weight and end fee as a tx of block `height` left them
+/// (`ph_l1_history`, what its L1's validator set at a past height is rebuilt from).
+fn record_l1(batch: &mut WriteBatch, vid: Id, height: u64, row: &L1ValidatorRow) {
+    let state = L1ValidatorState {
+        weight: row.weight,
+        end_accumulated_fee: row.end_accumulated_fee,
+    };
+    batch.put::<PhL1History>(&(vid, height), &Linear(state));
 }
 
 fn decode_unsigned(bytes: &[u8]) -> Result<UnsignedTx, PChainError> {

@@ -603,6 +603,33 @@ impl Decode for ChainRow {
     }
 }
 
+/// What an L1 validator's place in its L1's validator set depends on, after a block's txs
+/// changed it: a weight of 0 is a removed validator; it is active while
+/// `end_accumulated_fee` is above the fees accrued per validator (0: disabled or run out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct L1ValidatorState {
+    /// Its weight.
+    pub weight: u64,
+    /// Its `EndAccumulatedFee`.
+    pub end_accumulated_fee: u64,
+}
+
+impl Encode for L1ValidatorState {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.weight);
+        w.u64(self.end_accumulated_fee);
+    }
+}
+
+impl Decode for L1ValidatorState {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            weight: r.u64()?,
+            end_accumulated_fee: r.u64()?,
+        })
+    }
+}
+
 /// An L1 validator (ACP-77), as of the last tx that touched it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct L1ValidatorRow {

@@ -7,8 +7,8 @@ use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
-    BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, NotStarted, StakerRow,
-    StakingFigures, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
+    BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, L1ValidatorState, NotStarted,
+    StakerRow, StakingFigures, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
 };
 
 table! {
@@ -98,6 +98,12 @@ table! {
 
     /// `(subnet, validation id) -> ()`: an L1's validators.
     pub PhL1BySubnet: "ph_l1_by_subnet", (Id, Id) => ();
+
+    /// `(validation id, height) -> L1ValidatorState`: an L1 validator's weight and end fee after
+    /// each block whose txs changed them (registration, weight, top-up, disable), so its L1's
+    /// validator set can be rebuilt at any height (running out of balance is read from the
+    /// block's accrued fees).
+    pub PhL1History: "ph_l1_history", (Id, u64) => Linear<L1ValidatorState>;
 
     /// `(node id bytes, validation id) -> ()`: the L1 validations of a node.
     pub PhL1ByNode: "ph_l1_by_node", (Vec<u8>, Id) => ();

@@ -57,8 +57,9 @@ pub struct AggregationRequest {
     pub quorum_buffer_percentage: u64,
     /// Budget for the whole collection.
     pub timeout: Duration,
-    /// Canonical indices left out of the signature (inactive L1 validators, whose balance is
-    /// under 2048 nAVAX): not asked, cached shares unused, weight still in the total.
+    /// Canonical indices the caller leaves out of the signature: not asked, cached shares
+    /// unused, weight still in the total. (An L1's inactive validators need none: they have no
+    /// key in the set, so they are outside the canonical list already.)
     pub excluded: Vec<usize>,
 }
 

@@ -243,6 +243,8 @@ pub struct PModel {
     pub blocks: Vec<MBlock>,
     /// L1 validators by validation id.
     pub l1: BTreeMap<Id, ML1>,
+    /// The L1 validators after each height's block.
+    pub l1_after: BTreeMap<u64, BTreeMap<Id, ML1>>,
     /// Chains by id.
     pub chains: BTreeMap<Id, MChain>,
     pub supply: u64,
@@ -857,6 +859,7 @@ impl PModel {
             assert_eq!(parent, prev_id, "blocks chain");
             prev_id = b.id();
             let active = m.l1.values().filter(|v| v.active()).count() as u64;
+            m.l1_after.insert(height, m.l1.clone());
             m.blocks.push(MBlock {
                 height,
                 id: b.id(),
@@ -873,6 +876,42 @@ impl PModel {
         }
         assert!(proposal.is_none(), "the devnet ends with an option");
         m
+    }
+
+    /// `subnet`'s validator set at P-Chain height `h` as avalanchego's validator manager gives
+    /// it for an L1 (v1.14.2, `vms/platformvm/state/l1_validator.go` `IsActive`,
+    /// `effectiveNodeID`, `effectivePublicKey`; `state/state.go` `initValidatorSets`): node id ->
+    /// (weight, key) for each active validator (weight and `EndAccumulatedFee` not 0), the
+    /// weight of the inactive ones (disabled or out of balance; weight 0 is removed) summed
+    /// under the empty node id with no key. A proposal block's changes are written with its
+    /// option (`block/executor/acceptor.go` `optionBlock`): at its height the set is its
+    /// parent's.
+    pub fn l1_set(&self, subnet: &Id, h: u64) -> BTreeMap<Vec<u8>, (u64, Option<[u8; 48]>)> {
+        let proposal = self
+            .blocks
+            .iter()
+            .any(|b| b.height == h && b.type_name == "BanffProposalBlock");
+        let written = if proposal { h - 1 } else { h };
+        let mut set = BTreeMap::new();
+        let mut inactive = 0u64;
+        let vals = self.l1_after.get(&written).expect("a height of the model");
+        for v in vals
+            .values()
+            .filter(|v| v.subnet == *subnet && v.weight > 0)
+        {
+            if v.active() {
+                assert!(
+                    set.insert(v.node.clone(), (v.weight, Some(v.public_key)))
+                        .is_none()
+                );
+            } else {
+                inactive += v.weight;
+            }
+        }
+        if inactive > 0 {
+            set.insert(vec![0; 20], (inactive, None));
+        }
+        set
     }
 
     /// Primary-network stakers not settled at the end.

@@ -1,9 +1,15 @@
 //! A subnet's validator set at a P-Chain height, as Warp signature aggregation needs it: each
-//! validator's node, BLS public key and weight. The primary network's and a permissioned
-//! subnet's sets are derived from the staker rows at any height (a validator's weight includes
-//! its current delegations, a subnet validator signs with its node's primary-network key, as
-//! avalanchego's validator manager has it); an L1's set is its L1 validators, known at the tip
-//! only (the index keeps their current state, not their history).
+//! validator's node, BLS public key and weight, as avalanchego's validator manager gives them
+//! (`vms/platformvm/validators/manager.go` `GetValidatorSet`). The primary network's and a
+//! permissioned subnet's sets are derived from the staker rows (a validator's weight includes
+//! its current delegations, a subnet validator signs with its node's primary-network key). An
+//! L1's set is rebuilt from `ph_l1_history`: its active validators with their keys, and the
+//! weight of its inactive ones (disabled, or whose balance ran out by the continuous fee) summed
+//! under the empty node id with no key (`vms/platformvm/state/state.go` `initValidatorSets`,
+//! `state/l1_validator.go` `effectiveNodeID`), so it counts in the total weight but signs for no
+//! one. A proposal block's changes are written with its option block, the next height
+//! (`block/executor/acceptor.go` `optionBlock`), so the set at a proposal block's height is its
+//! parent's.
 
 use std::collections::BTreeMap;
 
@@ -15,22 +21,23 @@ use crate::PChainError;
 use crate::reader::PReader;
 use crate::rows::{L1ValidatorRow, StakerKind, StakerRow};
 use crate::tables::{
-    PhBlocks, PhCurrentStakers, PhL1BySubnet, PhL1Validators, PhStakers, PhSubnets,
+    PhBlocks, PhCurrentStakers, PhL1BySubnet, PhL1History, PhL1Validators, PhStakers, PhSubnets,
 };
 
-/// One validator of a set.
+/// One validator of a set (avalanchego's `GetValidatorOutput`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetValidator {
-    /// Its node id (20 bytes for every node avalanchego issues; an L1's may be longer).
+    /// Its node id (20 bytes; all zeros for an L1's inactive validators together).
     pub node_id: Vec<u8>,
-    /// Its BLS public key (48 bytes compressed), when it has one.
+    /// Its BLS public key (48 bytes compressed), when it has one; an L1's inactive weight has
+    /// none.
     pub public_key: Option<[u8; 48]>,
     /// Its weight (stake plus delegations on the primary network).
     pub weight: u64,
-    /// Whether it may sign: an L1 validator whose balance ran out is inactive, its weight still
-    /// counted in the total.
-    pub active: bool,
 }
+
+/// The node id avalanchego files an L1's inactive weight under (`ids.EmptyNodeID`).
+pub const EMPTY_NODE_ID: [u8; 20] = [0; 20];
 
 /// A subnet's validators at a height.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,19 +63,6 @@ pub enum ValidatorSetError {
         asked: u64,
         /// The tip.
         last: u64,
-    },
-    /// An L1's set below the tip.
-    #[error(
-        "the validator set of L1 {subnet} is known at the indexed tip ({tip}) only, not at \
-         height {asked}"
-    )]
-    PastL1 {
-        /// The L1.
-        subnet: Id,
-        /// The height asked for.
-        asked: u64,
-        /// The tip.
-        tip: u64,
     },
     /// Reading the index failed (our fault).
     #[error(transparent)]
@@ -101,23 +95,19 @@ impl PChainPages {
             super::PageError::BadPosition => ValidatorSetError::NotIndexed,
         })?;
         let last = t.height.ok_or(ValidatorSetError::NotIndexed)?;
-        let h = height.unwrap_or(last);
-        if h > last {
-            return Err(ValidatorSetError::BeyondTip { asked: h, last });
+        let asked = height.unwrap_or(last);
+        if asked > last {
+            return Err(ValidatorSetError::BeyondTip { asked, last });
         }
+        let h = written_height(&snapshot, asked)?;
         let converted = snapshot
             .get::<PhSubnets>(subnet)?
             .and_then(|Linear(s)| s.conversion)
             .is_some_and(|c| c.event.height <= h);
         if converted {
-            if h != last {
-                return Err(ValidatorSetError::PastL1 {
-                    subnet: *subnet,
-                    asked: h,
-                    tip: last,
-                });
-            }
-            return l1_set(&snapshot, subnet, h);
+            let mut set = l1_set(&snapshot, subnet, h)?;
+            set.height = asked;
+            return Ok(set);
         }
         let time = match snapshot.get::<PhBlocks>(&h)? {
             Some(Linear(b)) => b.timestamp,
@@ -138,8 +128,17 @@ impl PChainPages {
             }
             all
         };
-        Ok(staker_set(subnet, h, &stakers))
+        Ok(staker_set(subnet, asked, &stakers))
     }
+}
+
+/// The height whose state the set at `h` is: a proposal block's changes are written with its
+/// option block, so at a proposal block's height the set is its parent's.
+fn written_height(view: &impl ReadView, h: u64) -> Result<u64, ValidatorSetError> {
+    let proposal = view
+        .get::<PhBlocks>(&h)?
+        .is_some_and(|Linear(b)| b.block_type.ends_with("ProposalBlock"));
+    Ok(if proposal { h.saturating_sub(1) } else { h })
 }
 
 /// Whether `s` stakes at height `h` (block time `time`): accepted by then, started, and not yet
@@ -204,39 +203,91 @@ fn staker_set(subnet: &Id, height: u64, stakers: &[StakerRow]) -> ValidatorSet {
                 node_id: node.as_bytes().to_vec(),
                 public_key: keys.get(&node).copied(),
                 weight,
-                active: true,
             })
             .collect(),
     }
 }
 
-/// An L1's validators at the tip: every one with weight, inactive ones marked.
+/// An L1's validators at height `height`: each validator registered by then and not removed
+/// (weight 0) with the weight its last change up to the height left; active ones (end fee above
+/// the fees accrued per validator after the block) with their node and key, inactive ones
+/// summed under [`EMPTY_NODE_ID`] without a key.
 fn l1_set(
     view: &impl ReadView,
     subnet: &Id,
     height: u64,
 ) -> Result<ValidatorSet, ValidatorSetError> {
-    let accrued = PReader::new(view).l1_accrued_fees()?;
+    // The genesis has no block row and no L1 validator.
+    let accrued = view
+        .get::<PhBlocks>(&height)?
+        .map_or(0, |Linear(b)| b.l1_accrued_fees);
     let ids: Vec<Id> = view
         .prefix_scan::<PhL1BySubnet, Id>(subnet, None, Direction::Forward)?
         .map(|r| r.map(|((_, id), ())| id))
         .collect::<Result<_, _>>()?;
     let rows = view.multi_get::<PhL1Validators>(&ids)?;
-    let mut validators: Vec<SetValidator> = rows
-        .into_iter()
-        .flatten()
-        .map(|Linear(v)| SetValidator {
-            active: v.active(accrued),
-            node_id: v.node_id,
-            public_key: Some(v.public_key),
-            weight: v.weight,
-        })
-        .filter(|v| v.weight > 0)
-        .collect();
+    let mut validators: Vec<SetValidator> = Vec::new();
+    let mut inactive: u64 = 0;
+    for (id, row) in ids.iter().zip(rows) {
+        let Some(Linear(row)) = row else {
+            return Err(corrupt(format!(
+                "L1 {subnet} names validation {id}, which is not stored"
+            )));
+        };
+        let Some(state) = state_at(view, id, height)? else {
+            continue;
+        };
+        if state.weight == 0 {
+            continue;
+        }
+        if state.end_accumulated_fee > accrued {
+            validators.push(active_validator(row, state.weight));
+        } else {
+            inactive = inactive.checked_add(state.weight).ok_or_else(|| {
+                corrupt(format!("the weights of L1 {subnet} overflow at {height}"))
+            })?;
+        }
+    }
+    if inactive > 0 {
+        validators.push(SetValidator {
+            node_id: EMPTY_NODE_ID.to_vec(),
+            public_key: None,
+            weight: inactive,
+        });
+    }
     validators.sort_by(|a, b| a.node_id.cmp(&b.node_id));
     Ok(ValidatorSet {
         height,
         l1: true,
         validators,
     })
+}
+
+/// The weight and end fee of validation `id` after block `height`: its last change at or
+/// below the height; `None` before its registration.
+fn state_at(
+    view: &impl ReadView,
+    id: &Id,
+    height: u64,
+) -> Result<Option<crate::rows::L1ValidatorState>, ValidatorSetError> {
+    let range = (*id, 0)..=(*id, height);
+    match view
+        .scan::<PhL1History, _>(range, Direction::Reverse)?
+        .next()
+    {
+        Some(r) => Ok(Some(r?.1.0)),
+        None => Ok(None),
+    }
+}
+
+fn active_validator(row: L1ValidatorRow, weight: u64) -> SetValidator {
+    SetValidator {
+        node_id: row.node_id,
+        public_key: Some(row.public_key),
+        weight,
+    }
+}
+
+fn corrupt(reason: String) -> ValidatorSetError {
+    ValidatorSetError::Read(PChainError::Corrupt(reason))
 }

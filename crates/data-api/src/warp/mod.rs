@@ -177,7 +177,7 @@ impl<S: SignatureSource + 'static> WarpApi<S> {
                 height: set.height,
             }));
         }
-        let (canonical, excluded) = canonical(&set)?;
+        let canonical = canonical(&set)?;
         let aggregated = self
             .aggregator
             .aggregate(AggregationRequest {
@@ -187,7 +187,7 @@ impl<S: SignatureSource + 'static> WarpApi<S> {
                 quorum_percentage: job.quorum,
                 quorum_buffer_percentage: job.buffer,
                 timeout: self.timeout,
-                excluded,
+                excluded: Vec::new(),
             })
             .await
             .map_err(aggregate_error)?;
@@ -200,47 +200,34 @@ impl<S: SignatureSource + 'static> WarpApi<S> {
     }
 }
 
-/// The canonical set of `set` and the canonical indices of its validators that may not sign
-/// (inactive L1 validators: every node of the merged validator inactive).
-fn canonical(set: &ValidatorSet) -> Result<(CanonicalSet, Vec<usize>), ApiError> {
-    let nodes = set.validators.iter().map(|v| NodeValidator {
-        // An L1 node id longer than 20 bytes cannot be dialled: its weight still counts.
-        node_id: NodeId::from(<[u8; 20]>::try_from(v.node_id.as_slice()).unwrap_or([0; 20])),
-        public_key: v
-            .public_key
-            .as_ref()
-            .filter(|_| v.node_id.len() == 20)
-            .and_then(|k| PublicKey::from_compressed(k).ok()),
-        weight: v.weight,
-    });
-    let canonical = CanonicalSet::flatten(nodes)
-        .map_err(|e| ApiError::internal(format!("the validator set's weights: {e}")))?;
-    let inactive: Vec<NodeId> = set
-        .validators
-        .iter()
-        .filter(|v| !v.active)
-        .filter_map(|v| {
-            <[u8; 20]>::try_from(v.node_id.as_slice())
-                .ok()
-                .map(NodeId::from)
-        })
-        .collect();
-    let excluded = canonical
-        .validators
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.node_ids.iter().all(|n| inactive.contains(n)))
-        .map(|(i, _)| i)
-        .collect();
-    Ok((canonical, excluded))
+/// The canonical set of `set` (avalanchego `snow/validators/warp.go` `FlattenValidatorSet`):
+/// the validators with a key, in key order, which signer bits index; the total weight counts
+/// the keyless ones too (an L1's inactive validators, under the empty node id), so they weigh
+/// against the quorum but are never asked.
+fn canonical(set: &ValidatorSet) -> Result<CanonicalSet, ApiError> {
+    let mut nodes = Vec::with_capacity(set.validators.len());
+    for v in &set.validators {
+        let public_key = match &v.public_key {
+            Some(k) => Some(PublicKey::from_compressed(k).map_err(|e| {
+                ApiError::internal(format!("the validator set holds a bad BLS key: {e}"))
+            })?),
+            None => None,
+        };
+        nodes.push(NodeValidator {
+            // Every node id avalanchego accepts is 20 bytes; any other could not be dialled.
+            node_id: NodeId::from(<[u8; 20]>::try_from(v.node_id.as_slice()).unwrap_or([0; 20])),
+            public_key,
+            weight: v.weight,
+        });
+    }
+    CanonicalSet::flatten(nodes)
+        .map_err(|e| ApiError::internal(format!("the validator set's weights: {e}")))
 }
 
 fn set_error(e: ValidatorSetError) -> ApiError {
     match e {
         ValidatorSetError::NotIndexed => ApiError::service_unavailable(e.to_string()),
-        ValidatorSetError::BeyondTip { .. } | ValidatorSetError::PastL1 { .. } => {
-            bad(ParamError::new("pChainHeight", e.to_string()))
-        }
+        ValidatorSetError::BeyondTip { .. } => bad(ParamError::new("pChainHeight", e.to_string())),
         ValidatorSetError::Read(e) => {
             ApiError::internal(format!("reading the P-Chain index failed: {e}"))
         }
