@@ -5,11 +5,11 @@
 //! vertices and blocks give it what X exports to and imports from P's atomic memory, in
 //! whatever order the two chains' containers arrive.
 
+use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_derive::{
     Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
 };
 use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
-use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_types::Id;
 use snowline_types::atomic::{AtomicTxs, SharedMove, p_block_time, p_exported};
 use snowline_types::codec::{Writer, marshal};

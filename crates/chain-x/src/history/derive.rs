@@ -4,10 +4,10 @@
 
 use rustc_hash::FxHashMap;
 
+use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_derive::{
     Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
 };
-use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::atomic::{AtomicTxs, SharedMove, x_exported};
 use snowline_types::avm::{Output, ParsedBlock, Tx, UnsignedTx, Utxo};
