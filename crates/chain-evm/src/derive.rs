@@ -12,7 +12,6 @@ use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U25
 
 use crate::enrich::{Enrichment, Known, enrich, genesis_balances};
 use crate::error::EvmError;
-use crate::follow::SyncStatus;
 use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
@@ -20,6 +19,7 @@ use crate::rows::{
     TransferRow, TxRow,
 };
 use crate::source::EvmSource;
+use crate::status::SyncStatus;
 use crate::tables::*;
 
 /// How [`sync`] follows a node.

@@ -15,11 +15,13 @@ pub mod pages;
 pub mod parse;
 pub mod rows;
 pub mod source;
+mod status;
 pub mod tables;
 
 pub use config::EvmSourceConfig;
 pub use derive::{EvmChain, SyncConfig, run, sync, write_blocks};
 pub use error::EvmError;
-pub use follow::{SyncSnapshot, SyncStatus, follow, follow_with};
+pub use follow::{follow, follow_with};
 pub use hook::{BlockHook, BlockHooks};
+pub use status::{SyncSnapshot, SyncStatus};
 pub use tables::tables;

@@ -9,7 +9,8 @@ use snowline_chain_metrics::Interval;
 use snowline_types::evm::B256;
 
 use crate::metrics::{IcmFilter, IcmGroup, IcmLabel};
-use crate::tables::{CountShape, Pair, Word};
+use crate::rows::Word;
+use crate::tables::{CountShape, Pair};
 
 /// How a counter row treats one end of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,11 +22,11 @@ use snowline_types::evm::teleporter::{
 
 use crate::counts::Shape;
 use crate::rows::{
-    ExecutionRow, Fee, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxAt, TxMessage,
+    ExecutionRow, Fee, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxAt, TxMessage, Word,
 };
 use crate::tables::{
     IcmByParty, IcmByTx, IcmChains, IcmCountedDeliveries, IcmCounts, IcmExecutions, IcmFees,
-    IcmOrder, IcmReceipts, IcmReceived, IcmSent, Word, party, role, side,
+    IcmOrder, IcmReceipts, IcmReceived, IcmSent, party, role, side,
 };
 use crate::turn::Turn;
 

@@ -14,7 +14,8 @@ use snowline_types::evm::B256;
 use crate::counts::Shape;
 use crate::error::IcmError;
 use crate::rows::IndexEntry;
-use crate::tables::{IcmCounts, IcmOrder, IcmSent, Word, side};
+use crate::rows::Word;
+use crate::tables::{IcmCounts, IcmOrder, IcmSent, side};
 
 /// Which end of a message the counts are split by (`groupBy`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

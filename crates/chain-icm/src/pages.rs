@@ -13,10 +13,10 @@ use snowline_types::evm::{Address, B256};
 
 use crate::derive::address_word;
 use crate::error::IcmError;
-use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow};
+use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, Word};
 use crate::tables::{
     IcmByParty, IcmByTx, IcmChains, IcmExecutions, IcmFees, IcmOrder, IcmReceipts, IcmReceived,
-    IcmSent, Word, party, role, side,
+    IcmSent, party, role, side,
 };
 
 /// Why a page could not be read: the store's one page error, reading the ICM tables.

@@ -4,7 +4,8 @@
 
 use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
 
-use crate::tables::Word;
+/// A 32-byte word in a key (a message id, a blockchain id, an address left-padded).
+pub type Word = [u8; 32];
 
 /// A 20-byte address.
 pub type Addr = [u8; 20];

@@ -5,10 +5,9 @@
 
 use snowline_store::{Linear, table};
 
-use crate::rows::{ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxMessage};
-
-/// A 32-byte word in a key (a message id, a blockchain id, an address left-padded).
-pub type Word = [u8; 32];
+use crate::rows::{
+    ExecutionRow, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxMessage, Word,
+};
 
 /// Which chain wrote a listing entry.
 pub mod side {

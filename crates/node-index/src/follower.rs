@@ -13,12 +13,12 @@ use snowline_derive::{Derive, Prepare, WriteBehind};
 use snowline_jsonrpc_client::{ClientError, RpcClient};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::Id;
-use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
+use snowline_types::container::{ContainerLine, IndexPath};
 use snowline_types::json_uint::JsonU64;
 
 use crate::error::IndexError;
 use crate::ingest::{PreparedLine, overlap_page, write_page};
-use crate::range_wire::parse_range_text;
+use crate::range_wire::{bad, parse_range_text};
 use crate::reader::IndexReader;
 use crate::status::FollowStatus;
 use crate::writer::IndexWriter;
@@ -63,15 +63,6 @@ impl Default for FollowConfig {
             unlogged_catch_up: false,
         }
     }
-}
-
-/// One container as an upstream's `getContainerRange` returned it, verified.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RemoteContainer {
-    /// The stated index.
-    pub index: u64,
-    /// The record.
-    pub record: ContainerRecord,
 }
 
 /// Where one path stands after [`Follower::sync`].
@@ -789,14 +780,6 @@ fn fewer(path: IndexPath, start: u64, message: &str) -> String {
         .and_then(|l| l.parse::<u64>().ok())
         .map_or(0, |l| l.saturating_add(1));
     format!("{path}: the upstream has accepted {accepted} containers, {start} are held here")
-}
-
-/// An upstream answer that is not what the index API returns.
-pub(crate) fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {
-    IndexError::Upstream {
-        path,
-        message: message.into(),
-    }
 }
 
 #[cfg(test)]

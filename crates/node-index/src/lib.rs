@@ -30,7 +30,7 @@ mod tables;
 mod writer;
 
 pub use error::IndexError;
-pub use follower::{FollowConfig, Follower, PathProgress, RemoteContainer};
+pub use follower::{FollowConfig, Follower, PathProgress};
 pub use import::{ImportStats, import_file, import_jsonl, validate_jsonl};
 pub use ingest::{
     BatchLimits, DEFAULT_BATCH_BYTES, IngestStats, PreparedLine, ingest, ingest_limited,
@@ -38,7 +38,7 @@ pub use ingest::{
 };
 pub use live::{LiveStats, run_live};
 pub use metrics::{FollowMetrics, follow_metrics_text};
-pub use range_wire::parse_range_result;
+pub use range_wire::{RemoteContainer, parse_range_result};
 pub use reader::{ContainerIndex, IndexReader, IndexedContainer};
 pub use status::{FollowSnapshot, FollowStatus, PathLag};
 pub use store_metrics::StoreMetrics;

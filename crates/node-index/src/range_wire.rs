@@ -13,7 +13,23 @@ use snowline_types::container::{
 use snowline_types::formatting::{CHECKSUM_LEN, HexError, decode_hex_plain};
 
 use crate::error::IndexError;
-use crate::follower::{RemoteContainer, bad};
+
+/// One container as an upstream's `getContainerRange` returned it, verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteContainer {
+    /// The stated index.
+    pub index: u64,
+    /// The record.
+    pub record: ContainerRecord,
+}
+
+/// An upstream answer that is not what the index API returns.
+pub(crate) fn bad(path: IndexPath, message: impl Into<String>) -> IndexError {
+    IndexError::Upstream {
+        path,
+        message: message.into(),
+    }
+}
 
 /// Parses a `getContainerRange` result in either shape (`{"containers":[...]}` as avalanchego
 /// answers, a bare array as the spec says, or `null`), verifying every container: hex (and its

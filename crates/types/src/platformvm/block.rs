@@ -6,8 +6,8 @@
 //! tx (proposal, atomic), a tx list (standard) or nothing (commit, abort). Banff blocks start with
 //! `u64 time`; a Banff proposal then has its decision txs before the common fields and the tx.
 
-use super::fx_types::type_id;
 use super::tx::{MAX_TX_SIZE, Tx, decode_tx_with_id};
+use super::type_id;
 use crate::Id;
 use crate::codec::{CODEC_VERSION, CodecError, Encode, MinSize, Reader, Writer};
 use crate::hashing::sha256;

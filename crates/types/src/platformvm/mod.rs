@@ -14,10 +14,11 @@ pub mod signer;
 pub mod stakeable;
 pub mod tx;
 pub mod txs;
+pub mod type_id;
 pub mod wrapped;
 
 pub use block::{Block, CommonBlock, ParsedBlock};
-pub use fx_types::{Auth, Credential, Owner, Signer, TransferableIn, TransferableOut, type_id};
+pub use fx_types::{Auth, Credential, Owner, Signer, TransferableIn, TransferableOut};
 pub use genesis::PGenesisState;
 pub use reward_utxos::{RewardBranch, RewardUtxo, RewardUtxoError, RewardUtxoKind};
 pub use signer::ProofOfPossession;

@@ -3,7 +3,7 @@
 //! `LockOut` = `u64 locktime | u32 type id | TransferOutput`; `LockIn` = `u64 locktime | u32 type
 //! id | TransferInput`. The inner value is always secp256k1fx: avalanchego rejects nested locks.
 
-use super::fx_types::type_id;
+use super::type_id;
 use crate::codec::{CodecError, Decode, Encode, MinSize, Reader, Writer};
 use crate::fx::secp256k1fx::{TransferInput, TransferOutput};
 

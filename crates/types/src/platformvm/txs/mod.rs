@@ -25,7 +25,7 @@ pub use staking::{
 };
 pub use subnet::{CreateChainTx, CreateSubnetTx, TransferSubnetOwnershipTx, TransformSubnetTx};
 
-use super::fx_types::type_id;
+use super::type_id;
 use crate::codec::{CodecError, Decode, Encode, MinSize, Reader, Writer, marshal};
 
 macro_rules! unsigned_tx {
