@@ -18,7 +18,7 @@ use tokio_rustls::TlsAcceptor;
 
 use snowline_p2p::conn::{AbortOnDrop, Outbox, split};
 use snowline_p2p::frame::read_frame;
-use snowline_p2p::handshake::{HandshakeConfig, build_handshake, exchange, unix_now};
+use snowline_p2p::handshake::{HandshakeConfig, complete, peer_leaf};
 use snowline_p2p::proto::{
     self, AppError, AppRequest, AppResponse, Kind, Pong, SIGNATURE_REQUEST_HANDLER_ID,
     SignatureRequest, SignatureResponse, split_handler,
@@ -178,22 +178,16 @@ async fn serve(tcp: TcpStream, ctx: Arc<ServeCtx>) -> Result<(), P2pError> {
         .await
         .map_err(|_| HandshakeError::Timeout)?
         .map_err(|e| HandshakeError::Tls(e.to_string()))?;
-    let cert = tls
-        .get_ref()
-        .1
-        .peer_certificates()
-        .and_then(|c| c.first())
-        .map(|c| c.to_vec())
-        .ok_or(HandshakeError::NoCertificate)?;
-    let ours = build_handshake(
+    let cert = peer_leaf(tls.get_ref().1)?;
+    complete(
+        &mut tls,
+        &cert,
         &ctx.identity,
-        ctx.handshake.network_id,
         ctx.addr,
-        unix_now(),
-    )?;
-    tokio::time::timeout_at(deadline, exchange(&mut tls, ours, &cert, &ctx.handshake))
-        .await
-        .map_err(|_| HandshakeError::Timeout)??;
+        &ctx.handshake,
+        deadline,
+    )
+    .await?;
     ctx.handshakes.fetch_add(1, Ordering::SeqCst);
     let (mut rd, outbox, writer) = split(tls);
     let _writer = AbortOnDrop(writer);

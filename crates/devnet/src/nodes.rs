@@ -10,6 +10,7 @@ use blst::min_pk::{AggregateSignature, SecretKey};
 use p256::ecdsa::signature::hazmat::PrehashSigner;
 use p256::ecdsa::{Signature as P256Signature, SigningKey};
 use snowline_types::hashing::sha256;
+use snowline_types::staking_cert::{CertTime, self_signed_p256};
 use snowline_types::{NodeId, ShortId};
 
 use crate::error::DevnetError;
@@ -42,34 +43,10 @@ impl std::fmt::Debug for DevnetNode {
     }
 }
 
-fn der_len(out: &mut Vec<u8>, len: usize) {
-    if len < 0x80 {
-        out.push(len as u8);
-    } else if len < 0x100 {
-        out.extend_from_slice(&[0x81, len as u8]);
-    } else {
-        out.extend_from_slice(&[0x82, (len >> 8) as u8, len as u8]);
-    }
-}
-
-fn der(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len() + 4);
-    out.push(tag);
-    der_len(&mut out, body.len());
-    out.extend_from_slice(body);
-    out
-}
-
-fn seq(parts: &[&[u8]]) -> Vec<u8> {
-    der(0x30, &parts.concat())
-}
-
-/// `ecdsa-with-SHA256` (1.2.840.10045.4.3.2), no parameters.
-const ECDSA_SHA256: [u8; 10] = [0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02];
-/// `id-ecPublicKey` (1.2.840.10045.2.1).
-const EC_PUBLIC_KEY: [u8; 9] = [0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
-/// `prime256v1` (1.2.840.10045.3.1.7).
-const PRIME256V1: [u8; 10] = [0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
+/// The devnet certificates' validity: 2000-01-01 to 2100-01-01, fixed so they stay the same
+/// bytes from run to run.
+const VALID_FROM: CertTime = CertTime::date(2000, 1, 1);
+const VALID_UNTIL: CertTime = CertTime::date(2100, 1, 1);
 
 fn derive(tag: &str, seed: u64, index: u32, attempt: u32) -> [u8; 32] {
     let mut pre = tag.as_bytes().to_vec();
@@ -93,28 +70,8 @@ impl DevnetNode {
                 Err(_) => return Err(DevnetError::Crypto("no valid P-256 scalar")),
             }
         };
-        let point = staking_key.verifying_key().to_encoded_point(false);
-        let mut spk = vec![0u8];
-        spk.extend_from_slice(point.as_bytes());
-        let spki = seq(&[&seq(&[&EC_PUBLIC_KEY, &PRIME256V1]), &der(0x03, &spk)]);
-        let alg = seq(&[&ECDSA_SHA256]);
-        let validity = seq(&[&der(0x17, b"000101000000Z"), &der(0x18, b"21000101000000Z")]);
-        let empty_name = seq(&[]);
-        let tbs = seq(&[
-            &der(0xa0, &der(0x02, &[2])),
-            &der(0x02, &[0]),
-            &alg,
-            &empty_name,
-            &validity,
-            &empty_name,
-            &spki,
-        ]);
-        let sig: P256Signature = staking_key
-            .sign_prehash(&sha256(&tbs))
+        let cert_der = self_signed_p256(&staking_key, VALID_FROM, VALID_UNTIL, &[])
             .map_err(|_| DevnetError::Crypto("P-256 signing failed"))?;
-        let mut sig_bits = vec![0u8];
-        sig_bits.extend_from_slice(sig.to_der().as_bytes());
-        let cert_der = seq(&[&tbs, &alg, &der(0x03, &sig_bits)]);
         let node_id = NodeId(ShortId(snowline_types::hashing::hash160(&cert_der)));
 
         let ikm = derive("snowline/devnet/bls/v1", seed, index, 0);

@@ -18,7 +18,7 @@ use tokio_rustls::TlsConnector;
 use crate::conn::{AbortOnDrop, Outbox, split};
 use crate::error::{HandshakeError, P2pError};
 use crate::frame::read_frame;
-use crate::handshake::{HandshakeConfig, PeerInfo, build_handshake, exchange, unix_now};
+use crate::handshake::{HandshakeConfig, PeerInfo, complete, peer_leaf};
 use crate::identity::StakingIdentity;
 use crate::proto::{
     self, AppRequest, Kind, Pong, SIGNATURE_REQUEST_HANDLER_ID, SignatureRequest,
@@ -171,29 +171,20 @@ impl P2pClient {
                 .await
                 .map_err(|_| HandshakeError::Timeout)?
                 .map_err(|e| HandshakeError::Tls(e.to_string()))?;
-        let cert = tls
-            .get_ref()
-            .1
-            .peer_certificates()
-            .and_then(|c| c.first())
-            .map(|c| c.to_vec())
-            .ok_or(HandshakeError::NoCertificate)?;
+        let cert = peer_leaf(tls.get_ref().1)?;
         let actual = peer_node_id(&cert);
         if actual != expected {
             return Err(P2pError::WrongNodeId { expected, actual });
         }
-        let ours = build_handshake(
+        let info = complete(
+            &mut tls,
+            &cert,
             &inner.identity,
-            inner.handshake.network_id,
             my_addr,
-            unix_now(),
-        )?;
-        let info = tokio::time::timeout_at(
+            &inner.handshake,
             hs_deadline,
-            exchange(&mut tls, ours, &cert, &inner.handshake),
         )
-        .await
-        .map_err(|_| HandshakeError::Timeout)??;
+        .await?;
         Ok(Peer::start(tls, addr, info))
     }
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use snowline_types::{Id, NodeId};
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::Instant;
 
 use crate::error::{HandshakeError, P2pError};
 use crate::frame::{read_frame, write_frame};
@@ -246,4 +247,31 @@ pub async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(
             _ => {}
         }
     }
+}
+
+/// The TLS session's peer leaf certificate (DER): it names the peer's node id.
+pub fn peer_leaf(session: &rustls::CommonState) -> Result<Vec<u8>, HandshakeError> {
+    session
+        .peer_certificates()
+        .and_then(|c| c.first())
+        .map(|c| c.to_vec())
+        .ok_or(HandshakeError::NoCertificate)
+}
+
+/// The message part of the handshake on either side of an established TLS session, finished
+/// before `deadline`: ours signs `my_addr` with `identity`, theirs is checked against
+/// `peer_cert`.
+pub async fn complete<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut S,
+    peer_cert: &[u8],
+    identity: &StakingIdentity,
+    my_addr: SocketAddr,
+    cfg: &HandshakeConfig,
+    deadline: Instant,
+) -> Result<PeerInfo, P2pError> {
+    let ours = build_handshake(identity, cfg.network_id, my_addr, unix_now())?;
+    let info = tokio::time::timeout_at(deadline, exchange(stream, ours, peer_cert, cfg))
+        .await
+        .map_err(|_| HandshakeError::Timeout)??;
+    Ok(info)
 }

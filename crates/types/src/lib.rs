@@ -23,6 +23,7 @@ pub mod platformvm;
 pub mod proposervm;
 pub mod rest;
 pub mod secp256k1;
+pub mod staking_cert;
 pub mod time;
 pub mod vertex;
 pub mod warp;
