@@ -12,16 +12,12 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
-use snowline_chain_evm::source::{EvmSource, SourceConfig};
-use snowline_chain_evm::{SyncConfig, sync};
 use snowline_chain_icm::IcmDeriver;
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage};
 use snowline_evm_devnet::metrics_model::retime;
-use snowline_evm_devnet::{Recording, serve};
-use snowline_store::{Schema, Store};
+use snowline_store::Store;
 use snowline_types::Id;
 use snowline_types::evm::B256;
 use snowline_types::time::{civil_from_days, days_from_civil};
@@ -69,43 +65,19 @@ fn model() -> IcmModel {
     IcmModel::from_lines(&[lines(43112), lines(99999)])
 }
 
-/// The data-api store in `dir/data-api/index`: the EVM and metrics tables, and the ICM tables
-/// when `icm`.
+/// The data-api store: the EVM and metrics tables, and the ICM tables when `icm`.
 fn open_index(dir: &Path, icm: bool) -> Arc<Store> {
     let icm_tables = if icm {
         snowline_chain_icm::tables()
     } else {
         Vec::new()
     };
-    let schema = snowline_chain_evm::tables()
-        .into_iter()
-        .chain(snowline_chain_metrics::tables())
-        .chain(icm_tables)
-        .fold(
-            Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
-            Schema::with_spec,
-        );
-    let path = dir.join("data-api/index");
-    std::fs::create_dir_all(&path).unwrap();
-    Arc::new(Store::open(path, &schema).unwrap())
+    common::index::open(dir, icm_tables)
 }
 
 fn index(rt: &tokio::runtime::Runtime, store: &Store, chain: u64) {
-    rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/", listener.local_addr().unwrap());
-        let recording = Recording::parse(&text(chain)).unwrap();
-        let tip = recording.head().unwrap();
-        tokio::spawn(serve(listener, Arc::new(recording)));
-        let source = Arc::new(EvmSource::new(&url, SourceConfig::default()).unwrap());
-        let config = SyncConfig {
-            poll: Duration::from_millis(5),
-            stop_after: Some(tip),
-            hooks: IcmDeriver::hooks(BTreeMap::new()),
-            ..SyncConfig::default()
-        };
-        sync(store, &source, &config).await.unwrap();
-    });
+    let hooks = IcmDeriver::hooks(BTreeMap::new());
+    common::index::recording(rt, store, &text(chain), u64::MAX, hooks);
 }
 
 fn start(dir: &Path) -> MetricsApi {

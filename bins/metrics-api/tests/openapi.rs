@@ -12,7 +12,6 @@ use std::net::TcpStream;
 use serde_json::Value;
 use snowline_metrics_api::openapi::{METRICS_API_LEGACY_V1, METRICS_API_V2};
 use snowline_rest_api::openapi::{SNOWLINE_EXTENSION, audit, shape};
-use snowline_store::{Schema, Store};
 
 /// `METHOD path` on a new connection: the status and the body.
 fn call(addr: &str, method: &str, path: &str) -> (u16, String) {
@@ -32,12 +31,7 @@ fn call(addr: &str, method: &str, path: &str) -> (u16, String) {
 #[test]
 fn the_document_describes_exactly_the_routes_served() {
     let dir = tempfile::tempdir().unwrap();
-    let schema = snowline_chain_metrics::tables().into_iter().fold(
-        Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
-        Schema::with_spec,
-    );
-    std::fs::create_dir_all(dir.path().join("data-api/index")).unwrap();
-    let store = Store::open(dir.path().join("data-api/index"), &schema).unwrap();
+    let store = common::index::open(dir.path(), Vec::new());
     let api = common::start(dir.path(), &[]);
     let (status, body) = call(&api.addr, "GET", "/openapi.json");
     assert_eq!(status, 200);

@@ -14,15 +14,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use snowline_chain_evm::source::{EvmSource, SourceConfig};
-use snowline_chain_evm::{SyncConfig, sync};
 use snowline_chain_metrics::ChainMetrics;
 use snowline_evm_devnet::metrics_model::{
     ANY_INTERVAL, Expected, INTERVALS, METRICS, SPREAD_GAPS, expected_metrics, retime,
 };
 use snowline_evm_devnet::model::RecordingModel;
-use snowline_evm_devnet::{Recording, recording_path, serve};
-use snowline_store::{Schema, Store};
+use snowline_evm_devnet::recording_path;
+use snowline_store::Store;
 
 use common::MetricsApi;
 
@@ -36,37 +34,14 @@ fn text(chain: u64) -> String {
     }
 }
 
-/// The data-api store (its schema version; the EVM and metrics tables) in `dir/data-api/index`.
+/// The data-api store: the EVM and metrics tables.
 fn open_index(dir: &Path) -> Arc<Store> {
-    let schema = snowline_chain_evm::tables()
-        .into_iter()
-        .chain(snowline_chain_metrics::tables())
-        .fold(
-            Schema::new(snowline_cli::DATA_API_SCHEMA_VERSION),
-            Schema::with_spec,
-        );
-    let path = dir.join("data-api/index");
-    std::fs::create_dir_all(&path).unwrap();
-    Arc::new(Store::open(path, &schema).unwrap())
+    common::index::open(dir, Vec::new())
 }
 
 /// Indexes `chain`'s recording up to block `to` (at most its last) with the metrics hook.
 fn index(rt: &tokio::runtime::Runtime, store: &Store, chain: u64, to: u64) {
-    rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/", listener.local_addr().unwrap());
-        let recording = Recording::parse(&text(chain)).unwrap();
-        let to = to.min(recording.head().unwrap());
-        tokio::spawn(serve(listener, Arc::new(recording)));
-        let source = Arc::new(EvmSource::new(&url, SourceConfig::default()).unwrap());
-        let config = SyncConfig {
-            poll: Duration::from_millis(5),
-            stop_after: Some(to),
-            hooks: ChainMetrics::hooks(),
-            ..SyncConfig::default()
-        };
-        sync(store, &source, &config).await.unwrap();
-    });
+    common::index::recording(rt, store, &text(chain), to, ChainMetrics::hooks());
 }
 
 /// The sources file describing chain 99999 (the registry lists 43112 already).
@@ -95,18 +70,10 @@ fn same(got: &Value, want: Expected) -> bool {
     }
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn every_metric_over_http_equals_the_recordings() {
     let dir = tempfile::tempdir().unwrap();
-    let rt = runtime();
+    let rt = common::index::runtime();
     let store = open_index(dir.path());
     for chain in [43112, 99999] {
         index(&rt, &store, chain, u64::MAX);
@@ -302,7 +269,7 @@ fn every_metric_over_http_equals_the_recordings() {
 #[test]
 fn tokens_survive_a_restart_and_new_blocks_show_after_catch_up() {
     let dir = tempfile::tempdir().unwrap();
-    let rt = runtime();
+    let rt = common::index::runtime();
     let store = open_index(dir.path());
     index(&rt, &store, 43112, 6);
     let path = "/v2/chains/43112/metrics/txCount?timeInterval=hour&pageSize=2";
@@ -331,7 +298,7 @@ fn tokens_survive_a_restart_and_new_blocks_show_after_catch_up() {
 #[test]
 fn rate_limits_answer_429_in_the_spec_shape_and_keys_are_data_apis() {
     let dir = tempfile::tempdir().unwrap();
-    let rt = runtime();
+    let rt = common::index::runtime();
     let store = open_index(dir.path());
     index(&rt, &store, 99999, u64::MAX);
     let (_, secret) = snowline_access::keys::ApiKeys::open(dir.path().join("data-api/keys"))

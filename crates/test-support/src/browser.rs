@@ -3,7 +3,7 @@
 //! `--remote-debugging-pipe` (JSON messages ended by a NUL byte, commands on the browser's fd 3,
 //! answers and events on its fd 4), given two FIFOs by `sh`: no port, no websocket, no crate.
 
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};

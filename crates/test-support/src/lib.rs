@@ -1,0 +1,6 @@
+//! What the services' integration tests share and no production code uses (a dev-dependency
+//! only): a headless Chromium over the DevTools protocol, and the checks every service's `/docs`
+//! page must pass.
+
+pub mod browser;
+pub mod docs_page;
