@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::run::status;
+use crate::shell::status;
 
 /// Containers per second the demo's devnet accepts after its history: a moving chain that is
 /// easy to watch (about one X and one P block a second).
@@ -165,21 +165,8 @@ struct Service {
 
 impl Drop for Service {
     fn drop(&mut self) {
-        if let Some(stdin) = self.stdin.take() {
-            drop(stdin);
-        } else {
-            let pid = self.child.id().to_string();
-            let _ = Command::new("kill").args(["-TERM", &pid]).status();
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let term = self.stdin.take().is_none();
+        crate::service::stop(&mut self.child, term, Duration::from_secs(10));
     }
 }
 

@@ -6,16 +6,16 @@
 //! `--chain p`, for each new P block, the moment `data-api` answers at its height). Prints
 //! p50/p99/max (docs/benchmarks.md, "Freshness").
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
 use crate::http::{request, rpc};
-use crate::run::status;
+use crate::service::start;
+use crate::shell::status;
+use crate::stats::quantile;
 
 const USAGE: &str = "usage: cargo xtask freshness [--chain x|p|evm] [--rate CONTAINERS_PER_S] \
                      [--samples N] [--poll-ms MS] [--release]";
@@ -70,57 +70,6 @@ fn parse(args: &[String]) -> Result<Args, String> {
         return Err(USAGE.to_owned());
     }
     Ok(out)
-}
-
-/// A child service, stopped with SIGTERM (then killed) when dropped.
-pub(crate) struct Service {
-    child: Child,
-    /// Where it listens.
-    pub addr: String,
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-TERM", &pid]).status();
-        for _ in 0..50 {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `bin args` and waits for its "listening on http://ADDR" line (stdout is drained
-/// after it).
-pub(crate) fn start(bin: &Path, args: &[&str]) -> Result<Service, String> {
-    let mut child = Command::new(bin)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
-    let stdout = child.stdout.take().ok_or("no stdout")?;
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                let addr = rest.split_whitespace().next().unwrap_or("").to_owned();
-                let _ = tx.send(addr);
-            }
-        }
-    });
-    let service = |addr| Service { child, addr };
-    match rx.recv_timeout(Duration::from_secs(300)) {
-        Ok(addr) => Ok(service(addr)),
-        Err(_) => {
-            drop(service(String::new()));
-            Err(format!("{} did not start listening", bin.display()))
-        }
-    }
 }
 
 fn now_ns() -> i64 {
@@ -272,12 +221,6 @@ fn visible(api: &str, p: &Pending) -> Result<bool, String> {
             .and_then(|b| b.parse::<u64>().ok())
             .is_some_and(|b| b >= *h),
     })
-}
-
-/// The `q`-quantile of sorted `v` (nearest rank).
-pub(crate) fn quantile(v: &[f64], q: f64) -> f64 {
-    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    v.get(rank - 1).copied().unwrap_or(f64::NAN)
 }
 
 fn target_dir() -> PathBuf {
@@ -448,13 +391,5 @@ mod tests {
             Some(1_795_569_483_820_807_152)
         );
         assert_eq!(parse_rfc3339_ns("2026-11-25 01:18:03"), None);
-    }
-
-    #[test]
-    fn quantiles_take_the_nearest_rank() {
-        let v: Vec<f64> = (1..=100).map(f64::from).collect();
-        assert_eq!(quantile(&v, 0.5), 50.0);
-        assert_eq!(quantile(&v, 0.99), 99.0);
-        assert_eq!(quantile(&[7.0], 0.99), 7.0);
     }
 }

@@ -78,7 +78,7 @@ pub fn measure(
     if let Some(p) = &poll {
         args.extend(["--evm-poll-ms", p]);
     }
-    let api = crate::freshness::start(&bin.join("data-api"), &args)?;
+    let api = crate::service::start(&bin.join("data-api"), &args)?;
     let ready_by = Instant::now() + Duration::from_secs(60);
     while request(&api.addr, "GET", "/readyz", None)?.0 != 200 {
         if Instant::now() > ready_by {
@@ -123,8 +123,8 @@ pub fn measure(
         "  mined on anvil -> served by data-api: {} samples, p50 {:.0} ms, p99 {:.0} ms, max \
          {:.0} ms, mean {:.0} ms",
         lags.len(),
-        super::freshness::quantile(&lags, 0.5),
-        super::freshness::quantile(&lags, 0.99),
+        crate::stats::quantile(&lags, 0.5),
+        crate::stats::quantile(&lags, 0.99),
         lags.last().copied().unwrap_or(f64::NAN),
         mean
     );

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::run::{cmd, status};
+use crate::shell::{cmd, status};
 
 const USAGE: &str = "usage: cargo xtask fuzz TARGET [SECONDS] | fuzz list \
                      | fuzz all RUNS [--sanitizer address|none] [TARGET...]";

@@ -17,6 +17,9 @@ mod layers;
 mod libclang;
 mod prereq;
 mod run;
+mod service;
+mod shell;
+mod stats;
 
 use std::process::ExitCode;
 

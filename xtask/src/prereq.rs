@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::libclang;
-use crate::run::{cmd, status};
+use crate::shell::{cmd, status};
 
 /// How a missing prerequisite gets installed.
 #[derive(Clone, Copy, PartialEq, Eq)]
