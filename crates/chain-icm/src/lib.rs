@@ -8,12 +8,14 @@ mod derive;
 mod error;
 pub mod metrics;
 pub mod pages;
+pub mod query;
 pub mod rows;
 pub mod tables;
 mod turn;
 
 pub use derive::IcmDeriver;
 pub use error::IcmError;
-pub use metrics::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
+pub use metrics::IcmMetrics;
 pub use pages::{IcmPage, IcmPageError, IcmPages, IcmQuery, IcmView};
+pub use query::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmLabel};
 pub use tables::tables;

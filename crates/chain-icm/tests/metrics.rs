@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use common::open;
-use snowline_chain_icm::metrics::IcmLabel;
+use snowline_chain_icm::IcmLabel;
 use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
 use snowline_chain_metrics::Interval;
 use snowline_evm_devnet::icm_model::{IcmModel, ModelMessage};

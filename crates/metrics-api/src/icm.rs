@@ -3,7 +3,7 @@
 //! read through `chain-icm`'s [`IcmMetrics`](snowline_chain_icm::IcmMetrics). A message is
 //! counted once, at its send (at its delivery when its source chain is not indexed).
 
-use snowline_chain_icm::metrics::IcmLabel;
+use snowline_chain_icm::IcmLabel;
 use snowline_chain_icm::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmMetrics};
 use snowline_chain_metrics::{Interval, Window};
 use snowline_query::ParamError;
