@@ -8,7 +8,6 @@ use crate::health::{self, AlwaysReady, Readiness};
 use crate::metering::UsageSink;
 use crate::metrics::HttpMetrics;
 use crate::openapi::{ApiDescription, SNOWLINE_EXTENSION};
-use crate::pipeline::BUILTIN_ROUTES;
 use crate::ratelimit::{Limiter, RateLimits};
 use crate::route::Weight;
 use crate::router::Router;
@@ -163,6 +162,9 @@ impl App {
         })
     }
 }
+
+/// The routes the edge answers itself, before keys, limits and metering.
+pub(crate) const BUILTIN_ROUTES: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 /// Every route `router` and the edge serve, as (method, template): the router's in
 /// registration order, then the built-in ones (with the document and its page when

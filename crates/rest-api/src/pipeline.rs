@@ -2,7 +2,7 @@
 //! routing errors, the body limit, the handler under a deadline with its panics
 //! caught; then metrics and metering.
 
-use crate::app::Built;
+use crate::app::{BUILTIN_ROUTES, Built};
 use crate::auth::{ANONYMOUS_TIER, Caller, authenticate};
 use crate::docs_site;
 use crate::error::ApiError;
@@ -15,13 +15,12 @@ use crate::reply::{JSON_CONTENT_TYPE, Reply};
 use crate::request::Request;
 use crate::route::{BoxFuture, Handler, Weight};
 use crate::router::Match;
-use crate::server::ServerConfig;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
 use hyper::{Method, Response, StatusCode};
-use snowline_http::Admission;
+use snowline_http::{Admission, ServerConfig};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
@@ -193,9 +192,6 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
     }
     resp
 }
-
-/// The routes the edge answers itself, before keys, limits and metering.
-pub(crate) const BUILTIN_ROUTES: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 /// `/healthz`, `/readyz`, `/metrics`, and `/openapi.json`, `/docs` with its files when the app
 /// is described: no key, no limit, no metering.
