@@ -92,6 +92,30 @@ pub fn routes(
         Weight::XL,
         |api, req| pchain::rewards::pending(&api.p, req),
     );
+    let router = route(
+        router,
+        "/v1/networks/{network}",
+        Weight::MEDIUM,
+        |api, req| pchain::staking::network_details(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/validators",
+        Weight::XL,
+        |api, req| pchain::staking::validators(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/validators/{nodeId}",
+        Weight::MEDIUM,
+        |api, req| pchain::staking::single_validator(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/delegators",
+        Weight::XL,
+        |api, req| pchain::staking::delegators(&api.p, req),
+    );
     Ok(route(
         router,
         "/v1/networks/{network}/l1Validators",
