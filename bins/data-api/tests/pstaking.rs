@@ -704,3 +704,109 @@ fn bad_staking_input_is_a_400_in_the_spec_shape() {
         api.get(&other).error(400, "Bad Request");
     }
 }
+
+/// The `Subnet` record of `id` from the model; its chains as `GET /blockchains/{id}` serves
+/// them (checked against the model in `tests/pchain.rs`), each checked here for its id, name,
+/// subnet and creation.
+fn subnet_record(w: &World, id: &Id) -> Value {
+    let m = &w.model;
+    let s = &m.subnets[id];
+    let hrp = NetworkInfo::LOCAL.hrp;
+    let addresses: Vec<String> = s
+        .owner
+        .addrs
+        .iter()
+        .map(|a| snowline_types::address::format_bech32(hrp, a).unwrap())
+        .collect();
+    let mut chains: Vec<(&Id, &common::pmodel::MChain)> =
+        m.chains.iter().filter(|(_, c)| c.subnet == *id).collect();
+    chains.sort_by_key(|(cid, c)| (c.created.height, **cid));
+    let blockchains: Vec<Value> = chains
+        .iter()
+        .map(|(cid, c)| {
+            let b = w.api.get(&format!("{NET}/blockchains/{cid}")).json();
+            assert_eq!(b["blockchainName"], c.name.as_str());
+            assert_eq!(b["subnetId"], id.to_string().as_str());
+            assert_eq!(
+                b["createBlockNumber"],
+                c.created.height.to_string().as_str()
+            );
+            b
+        })
+        .collect();
+    let mut r = json!({
+        "createBlockTimestamp": s.created.ts,
+        "createBlockIndex": s.created.height.to_string(),
+        "subnetId": id.to_string(),
+        "ownerAddresses": addresses,
+        "threshold": s.owner.threshold,
+        "locktime": s.owner.locktime,
+        "subnetOwnershipInfo": {
+            "locktime": s.owner.locktime,
+            "threshold": s.owner.threshold,
+            "addresses": addresses,
+        },
+        "isL1": s.conversion.is_some(),
+        "blockchains": blockchains,
+    });
+    if let Some((ev, chain, address)) = &s.conversion {
+        r["l1ConversionTransactionHash"] = json!(ev.tx.to_string());
+        r["l1ValidatorManagerDetails"] = json!({
+            "blockchainId": chain.to_string(),
+            "contractAddress": encode_hex_plain(address),
+        });
+    }
+    r
+}
+
+#[test]
+fn subnets_equal_the_replay() {
+    let w = world(5);
+    let m = &w.model;
+    eprintln!(
+        "{} subnets, {} converted, {} chains",
+        m.subnets.len(),
+        m.subnets.values().filter(|s| s.conversion.is_some()).count(),
+        m.chains.len()
+    );
+    assert!(!m.subnets.is_empty(), "the devnet creates subnets");
+    assert!(m.subnets.values().any(|s| s.conversion.is_some()));
+    assert!(m.chains.values().any(|c| c.subnet != Id::EMPTY));
+    let mut ids: Vec<&Id> = m.subnets.keys().collect();
+    ids.sort_by_key(|id| (m.subnets[*id].created.height, **id));
+    let want: Vec<Value> = ids.iter().map(|id| subnet_record(&w, id)).collect();
+    for (order, want) in [
+        ("asc", want.clone()),
+        ("desc", want.into_iter().rev().collect()),
+    ] {
+        check_pages(
+            &w.api,
+            &format!("{NET}/subnets?sortOrder={order}"),
+            "subnets",
+            &want,
+        );
+    }
+    for id in &ids {
+        let r = w.api.get(&format!("{NET}/subnets/{id}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json(), subnet_record(&w, id));
+    }
+    // A well-formed id no CreateSubnetTx created, and the primary network's, are not subnets
+    // of the index; a malformed one is a 400.
+    for id in [m.blocks[1].id, Id::EMPTY] {
+        let msg = w
+            .api
+            .get(&format!("{NET}/subnets/{id}"))
+            .error(404, "Not Found");
+        assert!(msg.contains("not known"), "{msg}");
+    }
+    w.api
+        .get(&format!("{NET}/subnets/zz"))
+        .error(400, "Bad Request");
+    w.api
+        .get(&format!("{NET}/subnets?pageSize=10001"))
+        .error(400, "Bad Request");
+    w.api
+        .get(&format!("{NET}/subnets?sortOrder=new"))
+        .error(400, "Bad Request");
+}

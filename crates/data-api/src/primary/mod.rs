@@ -4,6 +4,7 @@
 //! reads run on the blocking pool, each from one snapshot per chain crate.
 
 mod blockchains;
+mod subnets;
 
 use std::sync::Arc;
 
@@ -109,6 +110,18 @@ pub fn routes(
         "/v1/networks/{network}/validators/{nodeId}",
         Weight::MEDIUM,
         |api, req| pchain::staking::single_validator(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/subnets",
+        Weight::MEDIUM,
+        subnets::list,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/subnets/{subnetId}",
+        Weight::MEDIUM,
+        subnets::by_id,
     );
     let router = route(
         router,
