@@ -280,11 +280,11 @@ fn without_percentage(m: &PModel, mut records: Vec<Value>) -> Vec<Value> {
 }
 
 /// `stakers` ordered by `key` then id, descending when `desc`.
-fn ordered<'a>(
-    mut stakers: Vec<&'a MStaker>,
+fn ordered(
+    mut stakers: Vec<&MStaker>,
     key: impl Fn(&MStaker) -> u64,
     desc: bool,
-) -> Vec<&'a MStaker> {
+) -> Vec<&MStaker> {
     stakers.sort_by_key(|s| (key(s), s.tx_id));
     if desc {
         stakers.reverse();
@@ -397,7 +397,8 @@ fn validators_and_delegators_equal_the_replay_in_every_filter_and_order() {
         .filter(|v| status(v, now) == Status::Active)
         .copied()
         .collect();
-    let sorts: [(&str, Box<dyn Fn(&MStaker) -> u64>); 3] = [
+    type Key<'a> = Box<dyn Fn(&MStaker) -> u64 + 'a>;
+    let sorts: [(&str, Key<'_>); 3] = [
         ("delegationCapacity", Box::new(|v| capacity(m, v))),
         ("timeRemaining", Box::new(|v| v.end)),
         ("delegationFee", Box::new(|v| u64::from(v.shares))),

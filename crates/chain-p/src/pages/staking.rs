@@ -277,6 +277,9 @@ pub struct NetworkStaking {
     pub chain_time: u64,
 }
 
+/// A page of validators with their positions, and where the next page starts.
+type FoundPage = (Vec<(Position, ValidatorEntry)>, Option<Position>);
+
 type Positions<'a> = Box<dyn Iterator<Item = Result<Position, PageError>> + 'a>;
 
 fn boxed<'a>(it: impl Iterator<Item = Result<Position, StoreError>> + 'a) -> Positions<'a> {
@@ -330,7 +333,7 @@ impl PChainPages {
                         all.push(((e.sort_value(by), id), e));
                     }
                 }
-                all.sort_by(|a, b| a.0.cmp(&b.0));
+                all.sort_by_key(|a| a.0);
                 if q.sort == SortOrder::Desc {
                     all.reverse();
                 }
@@ -485,7 +488,7 @@ fn keyset_validators<'a, V: ReadView>(
     chain_time: u64,
     totals: &mut BTreeMap<Id, u128>,
     keep: impl Fn(&ValidatorEntry) -> bool,
-) -> Result<(Vec<(Position, ValidatorEntry)>, Option<Position>), PageError> {
+) -> Result<FoundPage, PageError> {
     let page = filtered_page(
         positions,
         FilterLimits::page(q.page_size),
