@@ -280,11 +280,7 @@ fn without_percentage(m: &PModel, mut records: Vec<Value>) -> Vec<Value> {
 }
 
 /// `stakers` ordered by `key` then id, descending when `desc`.
-fn ordered(
-    mut stakers: Vec<&MStaker>,
-    key: impl Fn(&MStaker) -> u64,
-    desc: bool,
-) -> Vec<&MStaker> {
+fn ordered(mut stakers: Vec<&MStaker>, key: impl Fn(&MStaker) -> u64, desc: bool) -> Vec<&MStaker> {
     stakers.sort_by_key(|s| (key(s), s.tx_id));
     if desc {
         stakers.reverse();
@@ -767,7 +763,10 @@ fn subnets_equal_the_replay() {
     eprintln!(
         "{} subnets, {} converted, {} chains",
         m.subnets.len(),
-        m.subnets.values().filter(|s| s.conversion.is_some()).count(),
+        m.subnets
+            .values()
+            .filter(|s| s.conversion.is_some())
+            .count(),
         m.chains.len()
     );
     assert!(!m.subnets.is_empty(), "the devnet creates subnets");
