@@ -810,3 +810,38 @@ fn subnets_equal_the_replay() {
         .get(&format!("{NET}/subnets?sortOrder=new"))
         .error(400, "Bad Request");
 }
+
+#[test]
+fn blockchains_list_every_chain_the_p_chain_created() {
+    let w = world(6);
+    let m = &w.model;
+    let mut ids: Vec<&Id> = m.chains.keys().collect();
+    ids.sort_by_key(|id| (m.chains[*id].created.height, **id));
+    assert!(ids.len() >= 3, "the genesis chains and a CreateChainTx");
+    // Each as `GET /blockchains/{id}` serves it (checked against the model in tests/pchain.rs).
+    let want: Vec<Value> = ids
+        .iter()
+        .map(|id| {
+            let r = w.api.get(&format!("{NET}/blockchains/{id}"));
+            assert_eq!(r.status, 200, "{}", r.body);
+            r.json()
+        })
+        .collect();
+    for (order, want) in [
+        ("asc", want.clone()),
+        ("desc", want.into_iter().rev().collect()),
+    ] {
+        check_pages(
+            &w.api,
+            &format!("{NET}/blockchains?sortOrder={order}"),
+            "blockchains",
+            &want,
+        );
+    }
+    w.api
+        .get(&format!("{NET}/blockchains?pageSize=10001"))
+        .error(400, "Bad Request");
+    w.api
+        .get("/v1/networks/moon/blockchains")
+        .error(400, "Bad Request");
+}

@@ -34,7 +34,7 @@ pub use staking::{
     ValidatorQuery, ValidatorSort, bls_signer, delegation_capacity, delegation_fee,
 };
 pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
-pub use subnets::{SubnetEntry, SubnetPage};
+pub use subnets::{ChainPage, SubnetEntry, SubnetPage};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 pub use validators_by_date::{RangeValidator, ValidatorRangePage, ValidatorRangeQuery};

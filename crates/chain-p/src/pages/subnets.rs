@@ -86,6 +86,54 @@ impl PChainPages {
     }
 }
 
+/// A page of chains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainPage {
+    /// `(blockchain id, chain)`, in the order asked.
+    pub chains: Vec<(Id, ChainRow)>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+impl PChainPages {
+    /// One page of every chain the P-Chain created (the genesis chains too), by creation
+    /// (block height, then id), resuming strictly past `from`. The chains are few (one
+    /// `CreateChainTx` each), so they are read whole.
+    pub fn chains(
+        &self,
+        sort: SortOrder,
+        page_size: usize,
+        from: Option<&[u8]>,
+    ) -> Result<ChainPage, PageError> {
+        let from: Option<Position> = from
+            .map(|bytes| decode_position(bytes).ok_or(PageError::BadPosition))
+            .transpose()?;
+        let snapshot = self.store.snapshot();
+        let mut all = all_chains(&snapshot)?;
+        if sort == SortOrder::Desc {
+            all.reverse();
+        }
+        let after = |p: Position| match (from, sort) {
+            (None, _) => true,
+            (Some(f), SortOrder::Asc) => p > f,
+            (Some(f), SortOrder::Desc) => p < f,
+        };
+        let size = page_size.max(1);
+        let mut chains: Vec<(Id, ChainRow)> = all
+            .into_iter()
+            .filter(|(id, row)| after((row.created.height, *id)))
+            .take(size + 1)
+            .collect();
+        let more = chains.len() > size;
+        chains.truncate(size);
+        let next = match (more, chains.last()) {
+            (true, Some((id, row))) => Some(encode_position(&(row.created.height, *id))),
+            _ => None,
+        };
+        Ok(ChainPage { chains, next })
+    }
+}
+
 /// Every chain the P-Chain created, by creation.
 fn all_chains(v: &impl ReadView) -> Result<Vec<(Id, ChainRow)>, PageError> {
     let mut chains: Vec<(Id, ChainRow)> = v

@@ -113,6 +113,12 @@ pub fn routes(
     );
     let router = route(
         router,
+        "/v1/networks/{network}/blockchains",
+        Weight::MEDIUM,
+        subnets::blockchains,
+    );
+    let router = route(
+        router,
         "/v1/networks/{network}/subnets",
         Weight::MEDIUM,
         subnets::list,

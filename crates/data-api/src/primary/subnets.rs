@@ -1,3 +1,4 @@
+//! `GET /v1/networks/{network}/blockchains`: every chain the P-Chain created, by creation.
 //! `GET /v1/networks/{network}/subnets` and `.../subnets/{subnetId}`: every subnet a
 //! `CreateSubnetTx` created, by creation, with its current owner (after every
 //! `TransferSubnetOwnershipTx`), its conversion to an L1 (the `ConvertSubnetToL1Tx`, the
@@ -10,7 +11,8 @@ use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::address::format_bech32;
 use snowline_types::formatting::encode_hex_plain;
 use snowline_types::rest::staking::{
-    L1ValidatorManagerDetails, ListSubnetsResponse, SubnetOwnershipInfo, SubnetRecord,
+    L1ValidatorManagerDetails, ListBlockchainsResponse, ListSubnetsResponse, SubnetOwnershipInfo,
+    SubnetRecord,
 };
 
 use super::PrimaryApi;
@@ -36,6 +38,31 @@ pub(super) fn list(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     Reply::json(&ListSubnetsResponse {
         next_page_token: page.next.map(|n| p.tokens.encode(&digest, &n, None)),
         subnets: page.subnets.iter().map(|s| record(api, s)).collect(),
+    })
+}
+
+/// `GET /v1/networks/{network}/blockchains`.
+pub(super) fn blockchains(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let p = &api.p;
+    served_network(req.required_param("network")?, p.network)?;
+    let size = page_size(req.query("pageSize"), 10_000).map_err(bad)? as usize;
+    let sort = SortOrder::parse_or(req.query("sortOrder"), SortOrder::Desc).map_err(bad)?;
+    let digest = FilterDigest::new("blockchains")
+        .field("network", p.network.name)
+        .field("sortOrder", sort.as_str())
+        .finish();
+    let from = page_token(&p.tokens, req, &digest)?;
+    let page = p
+        .pages
+        .chains(sort, size, from.as_deref())
+        .map_err(page_error)?;
+    Reply::json(&ListBlockchainsResponse {
+        next_page_token: page.next.map(|n| p.tokens.encode(&digest, &n, None)),
+        blockchains: page
+            .chains
+            .iter()
+            .map(|(id, row)| from_row(p.network, *id, row))
+            .collect(),
     })
 }
 

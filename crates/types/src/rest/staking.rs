@@ -1,7 +1,7 @@
 //! The Data API's staking and network records: validators and delegators in each of their
 //! statuses (`ActiveValidatorDetails`, `PendingValidatorDetails`, `CompletedValidatorDetails`,
 //! `RemovedValidatorDetails`; `ActiveDelegatorDetails` and the others), the network's staking
-//! totals (`GetNetworkDetailsResponse`) and subnets (`Subnet`). A status's record is one
+//! totals (`GetNetworkDetailsResponse`), subnets (`Subnet`) and the chain listing. A status's record is one
 //! struct whose fields of the other statuses are absent (omitted, never `null`).
 
 use serde::{Deserialize, Serialize};
@@ -250,4 +250,15 @@ pub struct ListSubnetsResponse {
     pub next_page_token: Option<String>,
     /// This page.
     pub subnets: Vec<SubnetRecord>,
+}
+
+/// `ListBlockchainsResponse`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListBlockchainsResponse {
+    /// Token of the next page, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page_token: Option<String>,
+    /// This page.
+    pub blockchains: Vec<BlockchainDetails>,
 }
