@@ -587,6 +587,7 @@ impl PChain {
                     conversion: None,
                 };
                 upsert(&mut self.subnets, view, ev.tx_id, Linear(row))?;
+                batch.put::<PhOrders>(&(ORDER_SUBNETS, ev.height, ev.tx_id), &());
             }
             UnsignedTx::TransferSubnetOwnershipTx(t) => {
                 let (row, stored) = load(&self.subnets, view, &t.subnet_id)?;
@@ -893,6 +894,12 @@ impl PChain {
             batch.put::<PhStakersByOwner>(&(*addr, start, ev.tx_id), &());
         }
         batch.put::<PhCurrentStakers>(&(t.end, ev.tx_id), &());
+        let order = if t.kind.validates() {
+            (ORDER_VALIDATORS, ev.height)
+        } else {
+            (ORDER_DELEGATORS, start)
+        };
+        batch.put::<PhOrders>(&(order.0, order.1, ev.tx_id), &());
         self.staking
             .add_staker(batch, view, ev.tx_id, &row, ev.timestamp)?;
         if t.kind.validates() {

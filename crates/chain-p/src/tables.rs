@@ -147,6 +147,11 @@ table! {
     /// (before Durango), counted in the staking figures once the chain time reaches it.
     pub PhStakersNotStarted: "ph_stakers_not_started", (u64, Id) => Linear<NotStarted>;
 
+    /// `(listing, order value, id) -> ()`: the whole chain's staking and subnet listings in
+    /// their order (see the `ORDER_*` listings): validators by their tx's block height,
+    /// delegators by start, subnets by their creation's block height.
+    pub PhOrders: "ph_orders", (u8, u64, Id) => ();
+
     /// Chain-wide values (see the `META_*` keys).
     pub PhMeta: "ph_meta", u8 => u64;
 
@@ -173,6 +178,13 @@ pub const META_L1_ACTIVE: u8 = 6;
 pub const META_L1_SINCE: u8 = 7;
 /// [`PhMeta`] key: the accrued fee at the start of the chain time's UTC day.
 pub const META_L1_DAY_START: u8 = 8;
+
+/// [`PhOrders`] listing: every validator (any subnet), by its staker tx's block height.
+pub const ORDER_VALIDATORS: u8 = 0;
+/// [`PhOrders`] listing: every delegator (any subnet), by its staking start.
+pub const ORDER_DELEGATORS: u8 = 1;
+/// [`PhOrders`] listing: every subnet created by a `CreateSubnetTx`, by its block height.
+pub const ORDER_SUBNETS: u8 = 2;
 
 /// The [`PhL1FeeCurve`] scope of the whole network: the primary network's id, which is never an
 /// L1 and so never a subnet's scope.

@@ -168,6 +168,17 @@ pub struct MStaker {
     pub validator_tx: Option<Id>,
     /// Validators: delegation fees deferred to their settlement so far.
     pub deferred: u64,
+    /// Validators: the BLS public key and proof of possession of the tx's signer.
+    pub signer: Option<([u8; 48], [u8; 96])>,
+}
+
+/// A subnet created by a `CreateSubnetTx`.
+#[derive(Debug, Clone)]
+pub struct MSubnet {
+    pub created: Ev,
+    pub owner: OutputOwners,
+    /// The `ConvertSubnetToL1Tx`, its manager chain and address.
+    pub conversion: Option<(Ev, Id, Vec<u8>)>,
 }
 
 /// A P-Chain block as accepted.
@@ -247,6 +258,8 @@ pub struct PModel {
     pub l1_after: BTreeMap<u64, BTreeMap<Id, ML1>>,
     /// Chains by id.
     pub chains: BTreeMap<Id, MChain>,
+    /// Subnets by id.
+    pub subnets: BTreeMap<Id, MSubnet>,
     pub supply: u64,
     /// Fees accrued per L1 validator.
     pub accrued: u64,
@@ -419,6 +432,15 @@ impl PModel {
                 settled: None,
                 validator_tx,
                 deferred: 0,
+                signer: match tx {
+                    UnsignedTx::AddPermissionlessValidatorTx(t) => match &t.signer {
+                        snowline_types::platformvm::Signer::ProofOfPossession(p) => {
+                            Some((p.public_key, p.proof_of_possession))
+                        }
+                        snowline_types::platformvm::Signer::Empty(_) => None,
+                    },
+                    _ => None,
+                },
             },
         );
     }
@@ -575,7 +597,18 @@ impl PModel {
             | UnsignedTx::AddPermissionlessDelegatorTx(_)
             | UnsignedTx::AddValidatorTx(_)
             | UnsignedTx::AddDelegatorTx(_) => self.add_staker(id, tx, ev.ts, ev),
-            UnsignedTx::CreateSubnetTx(_) | UnsignedTx::BaseTx(_) => {}
+            UnsignedTx::CreateSubnetTx(t) => {
+                let subnet = MSubnet {
+                    created: ev,
+                    owner: t.owner.owners().clone(),
+                    conversion: None,
+                };
+                self.subnets.insert(id, subnet);
+            }
+            UnsignedTx::TransferSubnetOwnershipTx(t) => {
+                self.subnets.get_mut(&t.subnet_id).unwrap().owner = t.owner.owners().clone();
+            }
+            UnsignedTx::BaseTx(_) => {}
             UnsignedTx::CreateChainTx(t) => {
                 self.chains.insert(
                     id,
@@ -589,6 +622,8 @@ impl PModel {
                 );
             }
             UnsignedTx::ConvertSubnetToL1Tx(t) => {
+                self.subnets.get_mut(&t.subnet_id).unwrap().conversion =
+                    Some((ev, t.chain_id, t.address.clone()));
                 for (i, v) in t.validators.iter().enumerate() {
                     let vid = conversion_validation_id(&t.subnet_id, idx(i));
                     let m = ML1 {

@@ -8,7 +8,9 @@ mod blocks;
 mod l1;
 mod l1_metrics;
 mod rewards;
+mod staking;
 mod staking_metrics;
+mod subnets;
 mod tx;
 mod utxos;
 mod validators;
@@ -26,7 +28,13 @@ pub use l1::{L1Page, L1Query};
 pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use snowline_query::SortPosition as Position;
+pub use staking::{
+    DelegatorEntry, DelegatorPage, DelegatorQuery, MAX_VALIDATOR_STAKE,
+    MAX_VALIDATOR_WEIGHT_FACTOR, NetworkStaking, StakerStatus, ValidatorEntry, ValidatorPage,
+    ValidatorQuery, ValidatorSort, bls_signer, delegation_capacity, delegation_fee,
+};
 pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
+pub use subnets::{ChainPage, SubnetEntry, SubnetPage};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 pub use validators_by_date::{RangeValidator, ValidatorRangePage, ValidatorRangeQuery};

@@ -79,7 +79,7 @@ fn chain_id(network: &NetworkInfo, chain: Chain) -> Id {
 
 /// `Blockchain` of a chain the P-Chain created. An EVM genesis (a JSON object) is served as the
 /// object, with `evmChainId` from its `config.chainId`; any other genesis as API hex.
-fn from_row(network: &NetworkInfo, id: Id, row: &ChainRow) -> BlockchainDetails {
+pub(super) fn from_row(network: &NetworkInfo, id: Id, row: &ChainRow) -> BlockchainDetails {
     let json = serde_json::from_slice::<serde_json::Value>(&row.genesis)
         .ok()
         .filter(serde_json::Value::is_object);

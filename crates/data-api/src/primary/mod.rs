@@ -4,6 +4,7 @@
 //! reads run on the blocking pool, each from one snapshot per chain crate.
 
 mod blockchains;
+mod subnets;
 
 use std::sync::Arc;
 
@@ -91,6 +92,48 @@ pub fn routes(
         "/v1/networks/{network}/rewards:listPending",
         Weight::XL,
         |api, req| pchain::rewards::pending(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}",
+        Weight::MEDIUM,
+        |api, req| pchain::staking::network_details(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/validators",
+        Weight::XL,
+        |api, req| pchain::staking::validators(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/validators/{nodeId}",
+        Weight::MEDIUM,
+        |api, req| pchain::staking::single_validator(&api.p, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains",
+        Weight::MEDIUM,
+        subnets::blockchains,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/subnets",
+        Weight::MEDIUM,
+        subnets::list,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/subnets/{subnetId}",
+        Weight::MEDIUM,
+        subnets::by_id,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/delegators",
+        Weight::XL,
+        |api, req| pchain::staking::delegators(&api.p, req),
     );
     Ok(route(
         router,

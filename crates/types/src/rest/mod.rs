@@ -7,6 +7,7 @@ pub mod evm;
 pub mod icm;
 pub mod pchain;
 pub mod primary;
+pub mod staking;
 
 pub use chain::{
     ApiFeature, ChainRecord, ChainStatus, ListChainsResponse, NetworkToken, UtilityAddresses,

@@ -1,0 +1,605 @@
+//! Validators and delegators of every subnet, with their status at the chain time, as the Data
+//! API lists them: validators by their tx's block height (or by delegation capacity, time
+//! remaining or delegation fee), a node's validations by start, delegators by start; and the
+//! primary network's staking totals.
+//!
+//! The rules (avalanchego `vms/platformvm`): a staker is pending until its start (only before
+//! Durango can the start follow the acceptance), active until it is settled by a
+//! `RewardValidatorTx` (completed) or removed by a `RemoveSubnetValidatorTx` before its end
+//! (removed); a permissioned subnet validator leaves at its end time with no tx
+//! (`state_changes.go` `AdvanceTimeTo`), so it is completed once the chain time reaches its end.
+//! A validator's delegation capacity is what a delegator may add now:
+//! `min(MaxValidatorWeightFactor × stake, MaxValidatorStake) − stake − delegated`
+//! (`txs/executor/staker_tx_verification.go` `verifyAddPermissionlessDelegatorTx`, which checks
+//! the stake plus the delegations over the new delegator's period against that maximum).
+
+use std::collections::BTreeMap;
+
+use snowline_query::{FilterLimits, SortOrder, decode_position, encode_position, filtered_page};
+use snowline_store::{Direction, KeysetScans, Linear, ReadView, StoreError};
+use snowline_types::platformvm::reward::split;
+use snowline_types::platformvm::txs::UnsignedTx;
+use snowline_types::platformvm::{ProofOfPossession, Signer};
+use snowline_types::{Id, NodeId, ShortId};
+
+use super::{PChainPages, PageError, Position, direction, expect_rows, tip};
+use crate::error::PChainError;
+use crate::rows::{StakerKind, StakerRow, StakingFigures};
+use crate::staking::PRIMARY_NETWORK;
+use crate::tables::{
+    ORDER_DELEGATORS, ORDER_VALIDATORS, PhCurrentStakers, PhOrders, PhStakers, PhStakersByNode,
+    PhStakersByOwner, PhStakingNow,
+};
+
+/// `MaxValidatorStake` of mainnet, Fuji and local networks alike: 3 M AVAX, in nAVAX
+/// (avalanchego `genesis/genesis_{mainnet,fuji,local}.go`, `StakingConfig`).
+pub const MAX_VALIDATOR_STAKE: u64 = 3_000_000_000_000_000;
+
+/// `MaxValidatorWeightFactor` of the primary network: a validator's stake plus its delegations
+/// is at most 5 times its stake (avalanchego `vms/platformvm/txs/executor/staker_tx_verification.go`
+/// `getDelegatorRules`, `config.MaxValidatorWeightFactor`).
+pub const MAX_VALIDATOR_WEIGHT_FACTOR: u64 = 5;
+
+/// What a delegator may still add to a primary-network validator of `stake` already holding
+/// `delegated`: `min(5 × stake, MaxValidatorStake) − stake − delegated`, never below zero.
+pub fn delegation_capacity(stake: u64, delegated: u64) -> u64 {
+    stake
+        .saturating_mul(MAX_VALIDATOR_WEIGHT_FACTOR)
+        .min(MAX_VALIDATOR_STAKE)
+        .saturating_sub(stake)
+        .saturating_sub(delegated)
+}
+
+/// A staker's status at a chain time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StakerStatus {
+    /// Accepted, its start not reached yet.
+    Pending,
+    /// Staking.
+    Active,
+    /// Its period ended (rewarded or not).
+    Completed,
+    /// A permissioned subnet validator removed before its end.
+    Removed,
+}
+
+impl StakerStatus {
+    /// The status of `row` when the chain time is `chain_time`.
+    pub fn of(row: &StakerRow, chain_time: u64) -> Self {
+        match &row.settled {
+            Some(s) if row.kind == StakerKind::SubnetValidator && s.event.timestamp < row.end => {
+                StakerStatus::Removed
+            }
+            Some(_) => StakerStatus::Completed,
+            None if row.start > chain_time => StakerStatus::Pending,
+            None if permissioned(row) && row.end <= chain_time => StakerStatus::Completed,
+            None => StakerStatus::Active,
+        }
+    }
+
+    /// The Data API's name (`ValidationStatusType`, `DelegationStatusType`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StakerStatus::Pending => "pending",
+            StakerStatus::Active => "active",
+            StakerStatus::Completed => "completed",
+            StakerStatus::Removed => "removed",
+        }
+    }
+
+    /// Not settled yet: pending or active.
+    pub fn current(self) -> bool {
+        matches!(self, StakerStatus::Pending | StakerStatus::Active)
+    }
+}
+
+/// A permissioned subnet validator (`AddSubnetValidatorTx`: no stake, no reward owner), which
+/// leaves at its end time without a reward tx.
+fn permissioned(row: &StakerRow) -> bool {
+    row.kind == StakerKind::SubnetValidator && row.reward_owners.is_empty()
+}
+
+/// The delegation fee a validator charges, millionths: primary-network and permissionless
+/// subnet validators; a permissioned subnet validator takes no delegations.
+pub fn delegation_fee(row: &StakerRow) -> Option<u32> {
+    (row.kind.validates() && !permissioned(row)).then_some(row.delegation_shares)
+}
+
+/// A validator's BLS public key and proof of possession (`AddPermissionlessValidatorTx` with a
+/// signer), read from its stored tx.
+pub fn bls_signer(row: &StakerRow) -> Result<Option<ProofOfPossession>, PageError> {
+    if row.bls_public_key.is_none() {
+        return Ok(None);
+    }
+    let tx: UnsignedTx = snowline_types::codec::unmarshal_with_max(&row.unsigned_tx, usize::MAX)
+        .map_err(|e| PChainError::Corrupt(format!("stored staker tx: {e}")))?;
+    Ok(match tx {
+        UnsignedTx::AddPermissionlessValidatorTx(t) => match t.signer {
+            Signer::ProofOfPossession(p) => Some(p),
+            Signer::Empty(_) => None,
+        },
+        _ => None,
+    })
+}
+
+/// How validators are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValidatorSort {
+    /// By the staker tx's block height, then tx id.
+    #[default]
+    BlockIndex,
+    /// By delegation capacity (primary-network validators not settled have one; the others
+    /// count as 0).
+    DelegationCapacity,
+    /// By time remaining, that is by end time.
+    TimeRemaining,
+    /// By delegation fee (validators without one count as 0).
+    DelegationFee,
+}
+
+/// An inclusive range of a figure; `None` ends are open.
+pub type Bounds = (Option<u64>, Option<u64>);
+
+fn within(bounds: &Bounds, v: u64) -> bool {
+    bounds.0.is_none_or(|lo| v >= lo) && bounds.1.is_none_or(|hi| v <= hi)
+}
+
+/// What a validator listing asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidatorQuery {
+    /// Only validators of this status.
+    pub status: Option<StakerStatus>,
+    /// Only validators of this subnet.
+    pub subnet: Option<Id>,
+    /// Only validators whose `NodeID-…` contains one of these (empty: any).
+    pub node_substrings: Vec<String>,
+    /// Only this node's validations (ordered by start, then tx id).
+    pub node: Option<NodeId>,
+    /// Delegation capacity, nAVAX: a bound excludes validators without one.
+    pub capacity: Bounds,
+    /// Seconds from the chain time to the end (0 once ended).
+    pub time_remaining: Bounds,
+    /// Delegation fee, millionths: a bound excludes validators without one.
+    pub fee: Bounds,
+    /// The order.
+    pub sort_by: ValidatorSort,
+    /// Ascending or descending.
+    pub sort: SortOrder,
+    /// Validators per page.
+    pub page_size: usize,
+}
+
+/// A validator with what its delegators add.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidatorEntry {
+    /// The staker tx.
+    pub staker_id: Id,
+    /// The validator.
+    pub row: StakerRow,
+    /// Its status at the page's chain time.
+    pub status: StakerStatus,
+    /// Its delegators: those not settled while it is current, all of them once it ended.
+    pub delegator_count: u64,
+    /// Their stakes, summed.
+    pub delegated: u64,
+    /// Delegation fees: paid (the fee part of each rewarded delegator's reward) once it ended;
+    /// while it is current, those paid so far plus the fee part of its current delegators'
+    /// potential rewards.
+    pub delegation_fees: u64,
+    /// Primary-network validators not settled: what a delegator may add now.
+    pub capacity: Option<u64>,
+    /// Its subnet's active stake (validators and delegators), for its share of it.
+    pub subnet_active_stake: u128,
+}
+
+impl ValidatorEntry {
+    fn time_remaining(&self, chain_time: u64) -> u64 {
+        self.row.end.saturating_sub(chain_time)
+    }
+
+    fn sort_value(&self, by: ValidatorSort) -> u64 {
+        match by {
+            ValidatorSort::BlockIndex => self.row.accepted.height,
+            ValidatorSort::DelegationCapacity => self.capacity.unwrap_or(0),
+            ValidatorSort::TimeRemaining => self.row.end,
+            ValidatorSort::DelegationFee => delegation_fee(&self.row).map_or(0, u64::from),
+        }
+    }
+}
+
+/// A page of validators.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidatorPage {
+    /// The validators, in the order asked.
+    pub validators: Vec<ValidatorEntry>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+    /// The chain time the statuses are at.
+    pub chain_time: u64,
+}
+
+/// What a delegator listing asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegatorQuery {
+    /// Only delegators of this status (never `Removed`).
+    pub status: Option<StakerStatus>,
+    /// Only delegators paying their reward to one of these (empty: any).
+    pub reward_addresses: Vec<ShortId>,
+    /// Only delegators of these nodes (empty: any).
+    pub nodes: Vec<NodeId>,
+    /// By start, then tx id.
+    pub sort: SortOrder,
+    /// Delegators per page.
+    pub page_size: usize,
+}
+
+/// A delegator with the fee its validator charges.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegatorEntry {
+    /// The staker tx.
+    pub staker_id: Id,
+    /// The delegator.
+    pub row: StakerRow,
+    /// Its status at the page's chain time.
+    pub status: StakerStatus,
+    /// Its validator's delegation fee, millionths (0 when the validator is not indexed).
+    pub fee_shares: u32,
+}
+
+impl DelegatorEntry {
+    /// `(validator's fee, delegator's part)` of its potential reward (`reward.Split`).
+    pub fn reward_split(&self) -> (u64, u64) {
+        split(self.row.potential_reward, self.fee_shares)
+    }
+}
+
+/// A page of delegators.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegatorPage {
+    /// The delegators, in the order asked.
+    pub delegators: Vec<DelegatorEntry>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+    /// The chain time the statuses are at.
+    pub chain_time: u64,
+}
+
+/// The primary network's staking now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NetworkStaking {
+    /// Active validators and delegators, with their stakes.
+    pub figures: StakingFigures,
+    /// The potential rewards of the active validators and delegators, summed.
+    pub potential_rewards: u128,
+    /// The reward calculator's current supply.
+    pub current_supply: u64,
+    /// The chain time.
+    pub chain_time: u64,
+}
+
+/// A page of validators with their positions, and where the next page starts.
+type FoundPage = (Vec<(Position, ValidatorEntry)>, Option<Position>);
+
+type Positions<'a> = Box<dyn Iterator<Item = Result<Position, PageError>> + 'a>;
+
+fn boxed<'a>(it: impl Iterator<Item = Result<Position, StoreError>> + 'a) -> Positions<'a> {
+    Box::new(it.map(|p| p.map_err(PageError::from)))
+}
+
+impl PChainPages {
+    /// One page of the validators `q` asks for, resuming strictly past `from`.
+    pub fn validators(
+        &self,
+        q: &ValidatorQuery,
+        from: Option<&[u8]>,
+    ) -> Result<ValidatorPage, PageError> {
+        let from: Option<Position> = from
+            .map(|bytes| decode_position(bytes).ok_or(PageError::BadPosition))
+            .transpose()?;
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let chain_time = tip(v)?.chain_time;
+        let keep = |e: &ValidatorEntry| keeps(q, e, chain_time);
+        let mut totals = BTreeMap::new();
+        let dir = direction(q.sort);
+        let (items, next) = match (q.node, q.sort_by) {
+            (Some(node), _) => {
+                let ids = boxed(v.positions::<PhStakersByNode, _>(&node, from, dir)?);
+                keyset_validators(v, ids, q, chain_time, &mut totals, keep)?
+            }
+            (None, ValidatorSort::BlockIndex) => {
+                let ids = boxed(v.positions::<PhOrders, _>(&ORDER_VALIDATORS, from, dir)?);
+                keyset_validators(v, ids, q, chain_time, &mut totals, keep)?
+            }
+            (None, by) => {
+                // Sorted by a figure of the row: the candidates are read whole and sorted.
+                let ids: Vec<Id> = if q.status.is_some_and(StakerStatus::current) {
+                    v.scan::<PhCurrentStakers, _>(.., Direction::Forward)?
+                        .map(|r| r.map(|((_, id), ())| id))
+                        .collect::<Result<_, _>>()?
+                } else {
+                    v.positions::<PhOrders, _>(&ORDER_VALIDATORS, None, Direction::Forward)?
+                        .map(|r| r.map(|(_, id)| id))
+                        .collect::<Result<_, _>>()?
+                };
+                let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+                let mut all = Vec::new();
+                for (id, row) in ids.into_iter().zip(rows) {
+                    if !row.kind.validates() || !prefilter(q, &row, chain_time) {
+                        continue;
+                    }
+                    let e = entry(v, id, row, chain_time, &mut totals)?;
+                    if keep(&e) {
+                        all.push(((e.sort_value(by), id), e));
+                    }
+                }
+                all.sort_by_key(|a| a.0);
+                if q.sort == SortOrder::Desc {
+                    all.reverse();
+                }
+                let after = |p: &Position| match (from, q.sort) {
+                    (None, _) => true,
+                    (Some(f), SortOrder::Asc) => *p > f,
+                    (Some(f), SortOrder::Desc) => *p < f,
+                };
+                let mut page: Vec<(Position, ValidatorEntry)> = all
+                    .into_iter()
+                    .filter(|(p, _)| after(p))
+                    .take(q.page_size.max(1) + 1)
+                    .collect();
+                let more = page.len() > q.page_size.max(1);
+                page.truncate(q.page_size.max(1));
+                let next = more.then(|| page.last().map(|(p, _)| *p)).flatten();
+                (page, next)
+            }
+        };
+        Ok(ValidatorPage {
+            validators: items.into_iter().map(|(_, e)| e).collect(),
+            next: next.as_ref().map(encode_position),
+            chain_time,
+        })
+    }
+
+    /// One page of the delegators `q` asks for, by start, resuming strictly past `from`.
+    pub fn delegators(
+        &self,
+        q: &DelegatorQuery,
+        from: Option<&[u8]>,
+    ) -> Result<DelegatorPage, PageError> {
+        let from: Option<Position> = from
+            .map(|bytes| decode_position(bytes).ok_or(PageError::BadPosition))
+            .transpose()?;
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let chain_time = tip(v)?.chain_time;
+        let dir = direction(q.sort);
+        let scans: Vec<Positions<'_>> = if !q.reward_addresses.is_empty() {
+            q.reward_addresses
+                .iter()
+                .map(|a| Ok(boxed(v.positions::<PhStakersByOwner, _>(a, from, dir)?)))
+                .collect::<Result<_, PageError>>()?
+        } else if !q.nodes.is_empty() {
+            q.nodes
+                .iter()
+                .map(|n| Ok(boxed(v.positions::<PhStakersByNode, _>(n, from, dir)?)))
+                .collect::<Result<_, PageError>>()?
+        } else {
+            vec![boxed(v.positions::<PhOrders, _>(
+                &ORDER_DELEGATORS,
+                from,
+                dir,
+            )?)]
+        };
+        let page = snowline_query::merged_page(
+            scans,
+            q.sort,
+            q.page_size,
+            |chunk: &[Position]| {
+                let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+                let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+                let validators: Vec<Id> = rows
+                    .iter()
+                    .map(|r| r.validator_tx.unwrap_or_default())
+                    .collect();
+                let vrows = v.multi_get::<PhStakers>(&validators)?;
+                Ok::<_, PageError>(
+                    ids.into_iter()
+                        .zip(rows)
+                        .zip(vrows)
+                        .map(|((staker_id, row), vrow)| DelegatorEntry {
+                            staker_id,
+                            status: StakerStatus::of(&row, chain_time),
+                            fee_shares: vrow.map_or(0, |Linear(r)| r.delegation_shares),
+                            row,
+                        })
+                        .collect(),
+                )
+            },
+            |_, e: &DelegatorEntry| {
+                !e.row.kind.validates()
+                    && q.status.is_none_or(|s| s == e.status)
+                    && (q.nodes.is_empty() || q.nodes.contains(&e.row.node_id))
+            },
+            |_| false,
+        )?;
+        Ok(DelegatorPage {
+            delegators: page.items.into_iter().map(|(_, e)| e).collect(),
+            next: page.next.as_ref().map(encode_position),
+            chain_time,
+        })
+    }
+
+    /// The primary network's active validators and delegators now, with their potential
+    /// rewards and the current supply.
+    pub fn network_staking(&self) -> Result<NetworkStaking, PageError> {
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let chain_time = tip(v)?.chain_time;
+        let figures = v
+            .get::<PhStakingNow>(&PRIMARY_NETWORK)?
+            .map(|Linear(f)| f)
+            .unwrap_or_default();
+        let ids: Vec<Id> = v
+            .scan::<PhCurrentStakers, _>(.., Direction::Forward)?
+            .map(|r| r.map(|((_, id), ())| id))
+            .collect::<Result<_, _>>()?;
+        let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+        let potential_rewards = rows
+            .iter()
+            .filter(|r| r.subnet_id == PRIMARY_NETWORK)
+            .filter(|r| StakerStatus::of(r, chain_time) == StakerStatus::Active)
+            .map(|r| u128::from(r.potential_reward))
+            .sum();
+        Ok(NetworkStaking {
+            figures,
+            potential_rewards,
+            current_supply: crate::reader::PReader::new(v).current_supply()?,
+            chain_time,
+        })
+    }
+}
+
+/// The filters a row decides alone (before its delegations are read).
+fn prefilter(q: &ValidatorQuery, row: &StakerRow, chain_time: u64) -> bool {
+    let node = row.node_id.to_string();
+    q.subnet.is_none_or(|s| s == row.subnet_id)
+        && q.node.is_none_or(|n| n == row.node_id)
+        && (q.node_substrings.is_empty() || q.node_substrings.iter().any(|s| node.contains(s)))
+        && q.status
+            .is_none_or(|s| s == StakerStatus::of(row, chain_time))
+        && within(&q.time_remaining, row.end.saturating_sub(chain_time))
+        && (q.fee == (None, None)
+            || delegation_fee(row).is_some_and(|f| within(&q.fee, u64::from(f))))
+}
+
+/// Whether `e` passes every filter of `q`.
+fn keeps(q: &ValidatorQuery, e: &ValidatorEntry, chain_time: u64) -> bool {
+    e.row.kind.validates()
+        && prefilter(q, &e.row, chain_time)
+        && within(&q.time_remaining, e.time_remaining(chain_time))
+        && (q.capacity == (None, None) || e.capacity.is_some_and(|c| within(&q.capacity, c)))
+}
+
+/// A keyset page of validators from `positions` (in the asked order, past the resume point).
+fn keyset_validators<'a, V: ReadView>(
+    v: &'a V,
+    positions: Positions<'a>,
+    q: &ValidatorQuery,
+    chain_time: u64,
+    totals: &mut BTreeMap<Id, u128>,
+    keep: impl Fn(&ValidatorEntry) -> bool,
+) -> Result<FoundPage, PageError> {
+    let page = filtered_page(
+        positions,
+        FilterLimits::page(q.page_size),
+        |chunk: &[Position]| {
+            let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+            let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+            let mut out = Vec::with_capacity(rows.len());
+            for (id, row) in ids.into_iter().zip(rows) {
+                // Delegations are read only for the rows the other filters keep.
+                out.push(if row.kind.validates() && prefilter(q, &row, chain_time) {
+                    Some(entry(v, id, row, chain_time, totals)?)
+                } else {
+                    None
+                });
+            }
+            Ok::<_, PageError>(out)
+        },
+        |_, e: &Option<ValidatorEntry>| e.as_ref().is_some_and(&keep),
+        |_| false,
+    )?;
+    Ok((
+        page.items
+            .into_iter()
+            .filter_map(|(p, e)| e.map(|e| (p, e)))
+            .collect(),
+        page.next,
+    ))
+}
+
+/// A validator with its delegations read (`totals`: the subnets' active stakes read so far).
+fn entry(
+    v: &impl ReadView,
+    staker_id: Id,
+    row: StakerRow,
+    chain_time: u64,
+    totals: &mut BTreeMap<Id, u128>,
+) -> Result<ValidatorEntry, PageError> {
+    let status = StakerStatus::of(&row, chain_time);
+    let ids: Vec<Id> = v
+        .positions::<PhStakersByNode, _>(&row.node_id, None, Direction::Forward)?
+        .map(|r| r.map(|(_, id)| id))
+        .filter(|r| !matches!(r, Ok(id) if *id == staker_id))
+        .collect::<Result<_, _>>()?;
+    let delegators = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+    let (mut count, mut delegated, mut fees) = (0u64, 0u64, 0u64);
+    for d in delegators
+        .iter()
+        .filter(|d| d.validator_tx == Some(staker_id))
+    {
+        let rewarded = d.settled.as_ref().is_some_and(|s| s.rewarded);
+        let fee = split(d.potential_reward, row.delegation_shares).0;
+        if status.current() {
+            if d.settled.is_none() {
+                count += 1;
+                delegated = delegated.saturating_add(d.weight);
+                fees = fees.saturating_add(fee);
+            } else if rewarded {
+                fees = fees.saturating_add(fee);
+            }
+        } else {
+            count += 1;
+            delegated = delegated.saturating_add(d.weight);
+            if rewarded {
+                fees = fees.saturating_add(fee);
+            }
+        }
+    }
+    let capacity = (row.kind == StakerKind::Validator && status.current())
+        .then(|| delegation_capacity(row.weight, delegated));
+    let subnet_active_stake = match totals.get(&row.subnet_id) {
+        Some(t) => *t,
+        None => {
+            let f = v
+                .get::<PhStakingNow>(&row.subnet_id)?
+                .map(|Linear(f)| f)
+                .unwrap_or_default();
+            let t = f.validator_weight.saturating_add(f.delegator_weight);
+            totals.insert(row.subnet_id, t);
+            t
+        }
+    };
+    Ok(ValidatorEntry {
+        staker_id,
+        row,
+        status,
+        delegator_count: count,
+        delegated,
+        delegation_fees: fees,
+        capacity,
+        subnet_active_stake,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// avalanchego `vms/platformvm/txs/executor/staker_tx_verification.go`
+    /// (`verifyAddPermissionlessDelegatorTx`): the maximum is `min(5 × weight,
+    /// MaxValidatorStake)`; what a delegator may add is that less the validator's stake and
+    /// its delegations.
+    #[test]
+    fn capacity_follows_the_weight_factor_and_the_stake_cap() {
+        const AVAX: u64 = 1_000_000_000;
+        // 2,000 AVAX: up to 10,000 AVAX in all, 8,000 to delegators.
+        assert_eq!(delegation_capacity(2_000 * AVAX, 0), 8_000 * AVAX);
+        assert_eq!(delegation_capacity(2_000 * AVAX, 7_975 * AVAX), 25 * AVAX);
+        assert_eq!(delegation_capacity(2_000 * AVAX, 9_000 * AVAX), 0);
+        // 1 M AVAX: capped at 3 M AVAX in all.
+        assert_eq!(delegation_capacity(1_000_000 * AVAX, 0), 2_000_000 * AVAX);
+        assert_eq!(delegation_capacity(3_000_000 * AVAX, 0), 0);
+        assert_eq!(delegation_capacity(u64::MAX, 0), 0);
+    }
+}
