@@ -365,6 +365,11 @@ fn webhooks_get_every_event_of_the_recorded_chain_once_in_order_signed() {
             .iter()
             .all(|d| d.body == flaky.all()[0].body)
     );
+    assert!(
+        off.all().is_empty(),
+        "a deactivated webhook sent {:?}",
+        off.all()
+    );
 }
 
 #[test]
