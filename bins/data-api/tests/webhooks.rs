@@ -433,3 +433,69 @@ fn a_killed_server_resumes_delivery_at_the_acknowledged_cursor() {
     assert_eq!(all[held].answered, 0);
     assert_eq!(all[held].body, all[held + 1].body);
 }
+
+#[test]
+fn deliveries_to_a_refused_address_deactivate_the_webhook_and_resume_when_reactivated() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let watch = watched(&m);
+    let want = expected(&m, &watch);
+    let receiver = Receiver::start();
+    let a = {
+        let api = start_allowing(&data, &[]);
+        create(&api, &key, &receiver.url(), &watch, false)
+    };
+    let path = format!("/v1/webhooks/{}", a["id"].as_str().unwrap());
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let evm = sources(dir.path(), &urls[0].1);
+    {
+        // Without the allowance the receiver's address is checked again at each attempt and
+        // refused; when the schedule runs out the webhook is deactivated.
+        let api = start(
+            &data,
+            &[
+                "--network",
+                "local",
+                "--no-rate-limits",
+                "--evm-config",
+                &evm,
+                "--webhook-retries",
+                "10ms,10ms",
+            ],
+        );
+        assert!(api.wait_until(60, |a| a.get("/readyz").status == 200));
+        assert!(api.wait_until(60, |api| {
+            call(api, &key, "GET", &path, &Value::Null).json()["status"] == "inactive"
+        }));
+    }
+    assert!(receiver.all().is_empty(), "{:?}", receiver.all());
+    // Reactivated where the receiver is allowed: what was queued before the deactivation
+    // arrives, in order, once each: the first events of the chain, nothing else.
+    let api = start_allowing(&data, &["--evm-config", &evm]);
+    let r = call(&api, &key, "PATCH", &path, &json!({"status": "active"}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(receiver.wait(60, |r| !r.acked().is_empty()));
+    assert!(api.wait_until(60, |a| a.get("/readyz").status == 200));
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Delivery goes on while the check runs: take what has arrived, then compare it as a prefix.
+    let got = receiver.acked();
+    check(
+        &got,
+        &want[..got.len()],
+        a["id"].as_str().unwrap(),
+        &secret,
+        false,
+    );
+}
