@@ -170,6 +170,10 @@ pub struct ServeArgs {
     #[arg(long, env = "SNOWLINE_WEBHOOK_RETRIES", value_parser = parse_retries,
           default_value = snowline_webhooks::deliver::GLACIER_RETRIES)]
     pub webhook_retries: RetrySchedule,
+    /// Events a webhook may have queued and unacknowledged; past it the webhook is deactivated
+    /// (its queued events stay, delivered when it is made active again).
+    #[arg(long, env = "SNOWLINE_WEBHOOK_MAX_QUEUED", default_value_t = 100_000)]
+    pub webhook_max_queued: u64,
     /// Time a webhook receiver has to connect and answer, in milliseconds.
     #[arg(long, env = "SNOWLINE_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhook_timeout_ms: u64,

@@ -23,7 +23,11 @@ pub struct WebhookService {
 impl WebhookService {
     /// Loads the webhooks `store` holds.
     pub fn open(store: &Arc<Store>, args: &ServeArgs) -> Result<Self, String> {
-        let webhooks = Webhooks::open(Arc::clone(store), Limits::default())
+        let limits = Limits {
+            queued: args.webhook_max_queued.max(1),
+            ..Limits::default()
+        };
+        let webhooks = Webhooks::open(Arc::clone(store), limits)
             .map_err(|e| format!("cannot load the webhooks: {e}"))?;
         Ok(Self {
             webhooks: Arc::new(webhooks),
@@ -38,7 +42,11 @@ impl WebhookService {
 
     /// The block hooks that queue every EVM chain's events.
     pub fn hooks(&self) -> BlockHooks {
-        WebhookHook::hooks(self.webhooks.registry().clone(), Arc::clone(&self.written))
+        WebhookHook::hooks(
+            self.webhooks.registry().clone(),
+            Arc::clone(&self.written),
+            self.webhooks.limits().queued,
+        )
     }
 
     /// Starts delivering.

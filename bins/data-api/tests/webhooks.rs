@@ -499,3 +499,55 @@ fn deliveries_to_a_refused_address_deactivate_the_webhook_and_resume_when_reacti
         false,
     );
 }
+
+#[test]
+fn a_receiver_too_far_behind_deactivates_its_webhook_with_its_queue_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let watch = watched(&m);
+    let want = expected(&m, &watch);
+    let max = 5;
+    assert!(want.len() > max, "{want:?}");
+    // The receiver answers nothing, so no event is ever acknowledged while the chain is indexed.
+    let receiver = Receiver::start();
+    receiver.stall_at(0);
+    let a = {
+        let api = start_allowing(&data, &[]);
+        create(&api, &key, &receiver.url(), &watch, false)
+    };
+    let path = format!("/v1/webhooks/{}", a["id"].as_str().unwrap());
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let evm = sources(dir.path(), &urls[0].1);
+    let queued = max.to_string();
+    let more = ["--evm-config", &evm, "--webhook-max-queued", &queued];
+    let api = start_allowing(&data, &more);
+    assert!(api.wait_until(60, |a| a.get("/readyz").status == 200));
+    assert!(api.wait_until(60, |api| {
+        call(api, &key, "GET", &path, &Value::Null).json()["status"] == "inactive"
+    }));
+    // Reactivated with the receiver answering: exactly the events queued before the bound.
+    receiver.release();
+    let r = call(&api, &key, "PATCH", &path, &json!({"status": "active"}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(receiver.wait(60, |r| r.acked().len() >= max));
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    check(
+        &receiver.acked(),
+        &want[..max],
+        a["id"].as_str().unwrap(),
+        &secret,
+        false,
+    );
+}

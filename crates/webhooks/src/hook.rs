@@ -2,7 +2,9 @@
 //! for every active webhook of the chain that a tx of the block touches. The events and each
 //! webhook's next sequence number are written with the block and the chain's cursor, so a crash
 //! loses none and a restart invents none. Matching is in memory ([`Registry`]); nothing here
-//! waits on a receiver.
+//! waits on a receiver. A webhook whose receiver has fallen `max_queued` events behind is
+//! deactivated in the same batch (as Glacier deactivates a failing webhook), so a dead receiver
+//! cannot grow the outbox without bound; its queued events stay.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -14,8 +16,9 @@ use snowline_store::{ReadView, Store, WriteBatch};
 use tokio::sync::Notify;
 
 use crate::event::{body, message_id, touched, transaction};
-use crate::registry::Registry;
-use crate::tables::{WhEvents, WhNext};
+use crate::model::Status;
+use crate::registry::{Registry, Sub};
+use crate::tables::{WhAcked, WhEvents, WhNext, WhWebhooks};
 
 /// One chain's event deriver.
 #[derive(Debug)]
@@ -32,12 +35,20 @@ pub struct WebhookHook {
     /// Whether the sealed batch holds events.
     sealed_events: bool,
     staged_events: bool,
+    /// Most events a webhook may have queued and not acknowledged.
+    max_queued: u64,
+    /// Each webhook's acknowledged cursor as last read (it only grows).
+    acked: HashMap<String, u64>,
+    /// Webhooks deactivated by the staged batch, and by the sealed one: published when written.
+    staged_off: Vec<Sub>,
+    sealed_off: Vec<Sub>,
 }
 
 impl WebhookHook {
     /// The hooks that queue every followed chain's events for `registry`'s webhooks; `written`
     /// is notified after each batch holding events is written.
-    pub fn hooks(registry: Registry, written: Arc<Notify>) -> BlockHooks {
+    /// A webhook with `max_queued` events unacknowledged is deactivated.
+    pub fn hooks(registry: Registry, written: Arc<Notify>, max_queued: u64) -> BlockHooks {
         BlockHooks::new().with(move |_store, chain| {
             let hook: Box<dyn BlockHook> = Box::new(WebhookHook {
                 chain,
@@ -47,6 +58,10 @@ impl WebhookHook {
                 written: Arc::clone(&written),
                 sealed_events: false,
                 staged_events: false,
+                max_queued,
+                acked: HashMap::new(),
+                staged_off: Vec::new(),
+                sealed_off: Vec::new(),
             });
             Ok(hook)
         })
@@ -59,6 +74,24 @@ impl WebhookHook {
         let n = store.get::<WhNext>(&id.to_owned())?.unwrap_or(0);
         self.next.insert(id.to_owned(), n);
         Ok(n)
+    }
+
+    /// Whether webhook `id`, about to queue event `seq`, has `max_queued` unacknowledged.
+    fn full(&mut self, store: &Store, id: &str, seq: u64) -> Result<bool, EvmError> {
+        let known = self.acked.get(id).copied().unwrap_or(0);
+        if seq.saturating_sub(known) < self.max_queued {
+            return Ok(false);
+        }
+        let acked = store.get::<WhAcked>(&id.to_owned())?.unwrap_or(0);
+        self.acked.insert(id.to_owned(), acked);
+        Ok(seq.saturating_sub(acked) >= self.max_queued)
+    }
+
+    fn off(&self, id: &str) -> bool {
+        self.staged_off
+            .iter()
+            .chain(&self.sealed_off)
+            .any(|s| s.webhook.id == id)
     }
 }
 
@@ -80,16 +113,30 @@ impl BlockHook for WebhookHook {
             let touched = touched(tx);
             let mut rendered = [None, None];
             for sub in &subs {
-                if !touched.iter().any(|a| sub.addresses.contains(a)) {
+                let id = &sub.webhook.id;
+                if !touched.iter().any(|a| sub.addresses.contains(a)) || self.off(id) {
+                    continue;
+                }
+                let seq = self.next_seq(store, id)?;
+                if self.full(store, id, seq)? {
+                    tracing::warn!(
+                        webhook = %id,
+                        queued = self.max_queued,
+                        "receiver too far behind: webhook deactivated"
+                    );
+                    let mut off = (**sub).clone();
+                    off.webhook.status = Status::Inactive;
+                    let json = serde_json::to_vec(&off.webhook)
+                        .map_err(|e| EvmError::Answer(e.to_string()))?;
+                    batch.put::<WhWebhooks>(&(off.webhook.org_id.clone(), id.clone()), &json);
+                    self.staged_off.push(off);
                     continue;
                 }
                 let internals = sub.webhook.include_internal_txs;
                 let t = rendered[usize::from(internals)].get_or_insert_with(|| {
                     transaction(chain, block, index, tx, cumulative, internals)
                 });
-                let id = &sub.webhook.id;
                 let message = message_id(id, chain, tx);
-                let seq = self.next_seq(store, id)?;
                 batch.put::<WhEvents>(&(id.clone(), seq), &body(id, &message, t));
                 self.next.insert(id.clone(), seq + 1);
                 self.dirty.insert(id.clone());
@@ -112,15 +159,21 @@ impl Staging for WebhookHook {
 
     fn seal(&mut self) {
         self.sealed_events = std::mem::take(&mut self.staged_events);
+        self.sealed_off = std::mem::take(&mut self.staged_off);
     }
 
     fn committed(&mut self) {
+        for off in self.sealed_off.drain(..) {
+            self.registry.set(off);
+        }
         if std::mem::take(&mut self.sealed_events) {
             self.written.notify_waiters();
         }
     }
 
     fn discard(&mut self) {
+        self.staged_off.clear();
+        self.sealed_off.clear();
         self.next.clear();
         self.dirty.clear();
         self.sealed_events = false;

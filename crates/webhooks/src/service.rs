@@ -25,6 +25,8 @@ pub struct Limits {
     pub addresses: usize,
     /// Webhooks per organisation.
     pub webhooks: usize,
+    /// Events a webhook may have queued and not acknowledged before it is deactivated.
+    pub queued: u64,
 }
 
 impl Default for Limits {
@@ -32,6 +34,7 @@ impl Default for Limits {
         Self {
             addresses: 10_000,
             webhooks: 1_000,
+            queued: 100_000,
         }
     }
 }
@@ -118,6 +121,11 @@ impl Webhooks {
     /// The webhooks in memory, which the block hook and the delivery loop read.
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The store the webhooks are kept in.
