@@ -161,6 +161,22 @@ pub struct ServeArgs {
     /// Do not record usage (GET /v1/apiUsageMetrics then reports nothing new).
     #[arg(long, env = "SNOWLINE_DATA_API_NO_METERING")]
     pub no_metering: bool,
+    /// Private networks webhook deliveries may reach (`CIDR,...`); by default loopback,
+    /// private and link-local addresses are refused.
+    #[arg(long, env = "SNOWLINE_WEBHOOK_ALLOW_PRIVATE", value_parser = parse_allow, default_value = "")]
+    pub webhook_allow_private: snowline_webhooks::AllowList,
+    /// The delays between a webhook delivery's attempts (`ms`, `s`, `m`, `h`); when they run
+    /// out the webhook is deactivated. Glacier's schedule by default.
+    #[arg(long, env = "SNOWLINE_WEBHOOK_RETRIES", value_parser = parse_retries,
+          default_value = snowline_webhooks::deliver::GLACIER_RETRIES)]
+    pub webhook_retries: RetrySchedule,
+    /// Events a webhook may have queued and unacknowledged; past it the webhook is deactivated
+    /// (its queued events stay, delivered when it is made active again).
+    #[arg(long, env = "SNOWLINE_WEBHOOK_MAX_QUEUED", default_value_t = 100_000)]
+    pub webhook_max_queued: u64,
+    /// Time a webhook receiver has to connect and answer, in milliseconds.
+    #[arg(long, env = "SNOWLINE_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
+    pub webhook_timeout_ms: u64,
     /// Days of usage records to keep.
     #[arg(
         long,
@@ -288,4 +304,16 @@ mod tests {
             assert!(parse_tier_limit(bad).is_err(), "{bad}");
         }
     }
+}
+
+fn parse_allow(s: &str) -> Result<snowline_webhooks::AllowList, String> {
+    s.parse()
+}
+
+/// The delays of `--webhook-retries`, in order.
+#[derive(Debug, Clone)]
+pub struct RetrySchedule(pub Vec<std::time::Duration>);
+
+fn parse_retries(s: &str) -> Result<RetrySchedule, String> {
+    snowline_webhooks::parse_schedule(s).map(RetrySchedule)
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use snowline_chain_evm::{EvmSourceConfig, SyncStatus};
+use snowline_chain_evm::{BlockHooks, EvmSourceConfig, SyncStatus};
 use snowline_chain_registry::ChainRegistry;
 use snowline_store::Store;
 use snowline_types::evm::B256;
@@ -80,17 +80,20 @@ pub fn blockchain_ids(
 /// Starts a follower of each source, which begins once `start` turns true (after the server
 /// listens, so a client can watch indexing from its first block); each derives the chain's
 /// metrics and ICM messages in its batches too (`blockchain_ids`: each chain's own id, as the
-/// registry knows it).
+/// registry knows it), and whatever `extra` hooks derive (the webhooks' events).
 pub fn follow_all(
     store: &Arc<Store>,
     sources: Vec<EvmSourceConfig>,
     poll: Duration,
     blockchain_ids: &BTreeMap<u64, B256>,
     start: &tokio::sync::watch::Receiver<bool>,
+    extra: BlockHooks,
 ) -> Vec<Followed> {
-    let hooks = snowline_chain_metrics::ChainMetrics::hooks().and(
-        snowline_chain_icm::IcmDeriver::hooks(blockchain_ids.clone()),
-    );
+    let hooks = snowline_chain_metrics::ChainMetrics::hooks()
+        .and(snowline_chain_icm::IcmDeriver::hooks(
+            blockchain_ids.clone(),
+        ))
+        .and(extra);
     sources
         .into_iter()
         .map(|source| {

@@ -37,7 +37,7 @@ const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 pub const GENESIS_START_TIME: u64 = 1_599_696_000;
 
 /// The tables of the data-api store: the container index, the X-Chain history, the P-Chain,
-/// the EVM chains with their metrics and ICM messages, usage events.
+/// the EVM chains with their metrics and ICM messages, usage events, webhooks and their outbox.
 pub fn schema() -> Schema {
     snowline_node_index::tables()
         .into_iter()
@@ -47,6 +47,7 @@ pub fn schema() -> Schema {
         .chain(snowline_chain_metrics::tables())
         .chain(snowline_chain_icm::tables())
         .chain(snowline_access::usage::tables())
+        .chain(snowline_webhooks::tables())
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }
 

@@ -11,6 +11,7 @@ mod metrics;
 mod secret;
 mod serve;
 mod warp;
+mod webhooks;
 
 use std::process::ExitCode;
 

@@ -65,6 +65,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     crate::evm::register(&mut registry, &evm_sources)?;
 
     let router = chains::routes(Router::new(), registry.clone()).map_err(|e| e.message)?;
+    let webhooks = crate::webhooks::WebhookService::open(&store, &args)?;
+    let router = snowline_data_api::webhooks::routes(
+        router,
+        Arc::clone(&webhooks.webhooks),
+        registry.clone(),
+        secret.clone(),
+        args.webhook_allow_private.clone(),
+    );
     let pchain_pages = Arc::new(PChainPages::new(Arc::clone(&store)));
     let router = snowline_data_api::warp::routes(
         router,
@@ -107,6 +115,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         Duration::from_millis(args.evm_poll_ms.max(10)),
         &blockchain_ids,
         &evm_start,
+        webhooks.hooks(),
     );
     let ready = Arc::new(Ready {
         keys: Arc::clone(&keys),
@@ -157,6 +166,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = server.local_addr().map_err(|e| e.to_string())?;
     start_evm.send_replace(true);
+    let delivery = webhooks.start();
     println!(
         "data-api: listening on http://{addr} (network {}, data in {})",
         network.name,
@@ -249,6 +259,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     upkeep.abort();
     drop(upkeep.await);
+    delivery.abort();
+    drop(delivery.await);
     if let Some(m) = metrics {
         m.abort();
         drop(m.await);

@@ -15,4 +15,5 @@ pub mod primary;
 mod target;
 pub mod usage;
 pub mod warp;
+pub mod webhooks;
 pub mod xchain;

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 pub mod cmodel;
 pub mod pmodel;
+pub mod receiver;
 pub mod upstream;
 
 /// A running `data-api serve`, killed on drop.

@@ -1,0 +1,166 @@
+//! A webhook receiver for the tests: an HTTP/1.1 server on loopback (a thread per connection)
+//! that records every delivery and answers as told: 500 for the next `fail` deliveries, or no
+//! answer at all (holding the connection) once `stall_at` deliveries were acknowledged.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// One delivery as received.
+#[derive(Debug, Clone)]
+pub struct Delivery {
+    /// Header names lowercased.
+    pub headers: BTreeMap<String, String>,
+    /// The raw body.
+    pub body: String,
+    /// The status answered (0: none).
+    pub answered: u16,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    log: Vec<Delivery>,
+    fail: usize,
+    stall_at: Option<usize>,
+    released: bool,
+}
+
+/// A running receiver.
+#[derive(Clone)]
+pub struct Receiver {
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+    state: Arc<Mutex<State>>,
+}
+
+impl Receiver {
+    /// Starts a receiver answering 200.
+    pub fn start() -> Receiver {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let state = Arc::new(Mutex::new(State::default()));
+        let s = Arc::clone(&state);
+        std::thread::spawn(move || {
+            for conn in listener.incoming().map_while(Result::ok) {
+                let s = Arc::clone(&s);
+                std::thread::spawn(move || serve(conn, &s));
+            }
+        });
+        Receiver { addr, state }
+    }
+
+    /// Its URL.
+    pub fn url(&self) -> String {
+        format!("http://{}/hook", self.addr)
+    }
+
+    /// Answers 500 to the next `n` deliveries.
+    pub fn fail_next(&self, n: usize) {
+        self.state.lock().unwrap().fail = n;
+    }
+
+    /// Answers nothing (holding the connection) once `n` deliveries were acknowledged.
+    pub fn stall_at(&self, n: usize) {
+        self.state.lock().unwrap().stall_at = Some(n);
+    }
+
+    /// Answers again, dropping the held connections unanswered.
+    pub fn release(&self) {
+        let mut s = self.state.lock().unwrap();
+        s.stall_at = None;
+        s.released = true;
+    }
+
+    /// Every delivery received, in arrival order.
+    pub fn all(&self) -> Vec<Delivery> {
+        self.state.lock().unwrap().log.clone()
+    }
+
+    /// The deliveries answered 200, in order.
+    pub fn acked(&self) -> Vec<Delivery> {
+        self.all()
+            .into_iter()
+            .filter(|d| d.answered == 200)
+            .collect()
+    }
+
+    /// Waits up to `secs` for `f` to hold.
+    pub fn wait(&self, secs: u64, f: impl Fn(&Receiver) -> bool) -> bool {
+        for _ in 0..secs * 20 {
+            if f(self) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+}
+
+fn serve(conn: TcpStream, state: &Mutex<State>) {
+    let mut reader = BufReader::new(conn.try_clone().unwrap());
+    let mut headers = BTreeMap::new();
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return;
+    }
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        if let Some((n, v)) = l.split_once(':') {
+            headers.insert(n.trim().to_ascii_lowercase(), v.trim().to_owned());
+        }
+    }
+    let len: usize = headers
+        .get("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0u8; len];
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
+    let body = String::from_utf8(body).unwrap();
+    let status = {
+        let mut s = state.lock().unwrap();
+        let acked = s.log.iter().filter(|d| d.answered == 200).count();
+        let status = if s.fail > 0 {
+            s.fail -= 1;
+            500
+        } else if s.stall_at == Some(acked) {
+            0
+        } else {
+            200
+        };
+        s.log.push(Delivery {
+            headers,
+            body,
+            answered: status,
+        });
+        status
+    };
+    if status == 0 {
+        while !state.lock().unwrap().released {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        return;
+    }
+    let reason = if status == 200 {
+        "OK"
+    } else {
+        "Internal Server Error"
+    };
+    let mut conn = conn;
+    let _ = conn.write_all(
+        format!("HTTP/1.1 {status} {reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            .as_bytes(),
+    );
+}

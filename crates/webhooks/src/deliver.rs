@@ -1,0 +1,291 @@
+//! Delivery: one task per active webhook takes the first event of its outbox, POSTs it signed
+//! ([`crate::sign`]) to a checked address ([`crate::net`]), and on a 2xx answer deletes it and
+//! advances the webhook's cursor in one batch; anything else is retried after each delay of the
+//! schedule in turn, and a webhook whose schedule runs out is deactivated (its events stay
+//! queued). So each webhook's events arrive in order, at least once; only an event whose
+//! answer was lost (a crash between the receiver's 2xx and the cursor's write) is sent again.
+//! Redirects are not followed: a 3xx is a failed attempt.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{CONTENT_TYPE, HOST, USER_AGENT};
+use hyper_util::rt::TokioIo;
+use snowline_store::{Direction, ReadView, StoreError, WriteBatch};
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+use crate::model::Status;
+use crate::net::{AllowList, check_url, resolve};
+use crate::service::Webhooks;
+use crate::sign::{body_signature, timestamped_signature};
+use crate::tables::{WhAcked, WhEvents};
+
+/// How deliveries are made.
+#[derive(Debug, Clone)]
+pub struct DeliveryConfig {
+    /// Private networks deliveries may reach.
+    pub allow: AllowList,
+    /// The delays between attempts; when they run out the webhook is deactivated.
+    pub retries: Vec<Duration>,
+    /// Connecting, and then the whole answer, each within this.
+    pub timeout: Duration,
+}
+
+/// Glacier's retry schedule: 10 s, then 1 m, 5 m, 10 m, 30 m, 2 h, 6 h, 12 h and 24 h.
+pub const GLACIER_RETRIES: &str = "10s,1m,5m,10m,30m,2h,6h,12h,24h";
+
+impl Default for DeliveryConfig {
+    fn default() -> Self {
+        Self {
+            allow: AllowList::default(),
+            retries: parse_schedule(GLACIER_RETRIES).unwrap_or_default(),
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A schedule `D,D,...`, each a whole number with `ms`, `s`, `m` or `h`.
+pub fn parse_schedule(s: &str) -> Result<Vec<Duration>, String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            let split = d.find(|c: char| !c.is_ascii_digit()).unwrap_or(d.len());
+            let (n, unit) = d.split_at(split);
+            let n: u64 = n
+                .parse()
+                .map_err(|_| format!("{d:?} is not a duration such as 500ms, 10s, 5m or 2h"))?;
+            match unit {
+                "ms" => Ok(Duration::from_millis(n)),
+                "s" => Ok(Duration::from_secs(n)),
+                "m" => Ok(Duration::from_secs(n.saturating_mul(60))),
+                "h" => Ok(Duration::from_secs(n.saturating_mul(3600))),
+                _ => Err(format!("{d:?}: the unit must be ms, s, m or h")),
+            }
+        })
+        .collect()
+}
+
+/// How long an idle worker waits before looking at its outbox again, when no notification came.
+const IDLE: Duration = Duration::from_millis(250);
+
+/// Runs the delivery of every active webhook until aborted; `written` is notified when the
+/// block hooks have written events.
+pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<Notify>) {
+    let config = Arc::new(config);
+    let mut workers: HashMap<String, JoinHandle<()>> = HashMap::new();
+    loop {
+        workers.retain(|_, h| !h.is_finished());
+        for sub in webhooks.registry().active(None) {
+            let id = sub.webhook.id.clone();
+            if workers.contains_key(&id) {
+                continue;
+            }
+            let task = tokio::spawn(worker(
+                Arc::clone(&webhooks),
+                Arc::clone(&config),
+                Arc::clone(&written),
+                id.clone(),
+            ));
+            workers.insert(id, task);
+        }
+        tokio::select! {
+            () = webhooks.changed().notified() => {}
+            () = tokio::time::sleep(Duration::from_secs(1)) => {}
+        }
+    }
+}
+
+/// The first queued event of webhook `id`.
+fn first(webhooks: &Webhooks, id: &str) -> Result<Option<(u64, Vec<u8>)>, StoreError> {
+    let id = id.to_owned();
+    let mut scan = webhooks
+        .store()
+        .prefix_scan::<WhEvents, _>(&id, None, Direction::Forward)?;
+    Ok(match scan.next() {
+        Some(entry) => {
+            let ((_, seq), body) = entry?;
+            Some((seq, body))
+        }
+        None => None,
+    })
+}
+
+/// Delivers webhook `id`'s events while it is active.
+async fn worker(
+    webhooks: Arc<Webhooks>,
+    config: Arc<DeliveryConfig>,
+    written: Arc<Notify>,
+    id: String,
+) {
+    loop {
+        let Some(sub) = webhooks.registry().get(&id) else {
+            return;
+        };
+        if sub.webhook.status != Status::Active {
+            return;
+        }
+        let (seq, body) = match first(&webhooks, &id) {
+            Ok(Some(event)) => event,
+            Ok(None) => {
+                tokio::select! {
+                    () = written.notified() => {}
+                    () = tokio::time::sleep(IDLE) => {}
+                }
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!(webhook = %id, error = %e, "reading the outbox failed");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        if !deliver(&webhooks, &config, &id, seq, body).await {
+            return;
+        }
+    }
+}
+
+/// Delivers one event, retrying on the schedule; false when the webhook stopped being active
+/// (or was deactivated because the schedule ran out).
+async fn deliver(
+    webhooks: &Webhooks,
+    config: &DeliveryConfig,
+    id: &str,
+    seq: u64,
+    body: Vec<u8>,
+) -> bool {
+    let body = Bytes::from(body);
+    let mut attempt = 0usize;
+    loop {
+        let Some(sub) = webhooks.registry().get(id) else {
+            return false;
+        };
+        if sub.webhook.status != Status::Active {
+            return false;
+        }
+        let w = &sub.webhook;
+        let outcome = match webhooks.secret(&w.org_id) {
+            Ok(secret) => post(&w.url, body.clone(), &secret, config).await,
+            Err(e) => Err(e.to_string()),
+        };
+        match outcome {
+            Ok(()) => {
+                let mut batch = WriteBatch::new();
+                batch.delete::<WhEvents>(&(id.to_owned(), seq));
+                batch.put::<WhAcked>(&id.to_owned(), &(seq + 1));
+                match webhooks.store().write(batch) {
+                    Ok(()) => return true,
+                    Err(e) => {
+                        // Delivered but not recorded: it will be sent again (at least once).
+                        tracing::warn!(webhook = %id, error = %e, "recording a delivery failed");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        return true;
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::info!(webhook = %id, seq, attempt, error = %e, "delivery failed");
+                let Some(delay) = config.retries.get(attempt) else {
+                    tracing::warn!(webhook = %id, "retries exhausted: webhook deactivated");
+                    if let Err(e) = webhooks.deactivate(&w.org_id, id) {
+                        tracing::warn!(webhook = %id, error = %e, "deactivating failed");
+                    }
+                    return false;
+                };
+                attempt += 1;
+                tokio::select! {
+                    () = tokio::time::sleep(*delay) => {}
+                    // A change (a new URL, reactivation) is tried at once.
+                    () = webhooks.changed().notified() => {}
+                }
+            }
+        }
+    }
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// One POST of `body` to `url`; Ok on a 2xx answer.
+async fn post(url: &str, body: Bytes, secret: &str, config: &DeliveryConfig) -> Result<(), String> {
+    let uri = check_url(url).map_err(|e| e.to_string())?;
+    let addrs = resolve(&uri, &config.allow).await?;
+    let mut last = String::from("no address");
+    for addr in addrs {
+        let stream = match tokio::time::timeout(
+            config.timeout,
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => {
+                last = format!("connecting to {addr}: {e}");
+                continue;
+            }
+            Err(_) => {
+                last = format!("connecting to {addr}: timed out");
+                continue;
+            }
+        };
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| format!("{addr}: {e}"))?;
+        let conn = tokio::spawn(conn);
+        let ts = now_secs();
+        let path = uri.path_and_query().map_or("/", |p| p.as_str());
+        let authority = uri.authority().map_or("", |a| a.as_str());
+        let req = hyper::Request::post(path)
+            .header(HOST, authority)
+            .header(CONTENT_TYPE, "application/json")
+            .header(USER_AGENT, "snowline-webhooks/1")
+            .header("x-signature", body_signature(secret, &body))
+            .header("x-snowline-timestamp", ts.to_string())
+            .header(
+                "x-snowline-signature",
+                timestamped_signature(secret, ts, &body),
+            )
+            .body(Full::new(body))
+            .map_err(|e| e.to_string())?;
+        let answer = tokio::time::timeout(config.timeout, sender.send_request(req)).await;
+        conn.abort();
+        return match answer {
+            Ok(Ok(resp)) if resp.status().is_success() => Ok(()),
+            Ok(Ok(resp)) => Err(format!("{addr} answered {}", resp.status())),
+            Ok(Err(e)) => Err(format!("{addr}: {e}")),
+            Err(_) => Err(format!("{addr}: no answer within {:?}", config.timeout)),
+        };
+    }
+    Err(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules_parse_with_units() {
+        let glacier = parse_schedule(GLACIER_RETRIES).unwrap_or_default();
+        let secs: Vec<u64> = glacier.iter().map(Duration::as_secs).collect();
+        assert_eq!(
+            secs,
+            [10, 60, 300, 600, 1800, 7200, 21600, 43200, 86400],
+            "the issue's schedule"
+        );
+        assert_eq!(
+            parse_schedule("5ms, 1s").ok(),
+            Some(vec![Duration::from_millis(5), Duration::from_secs(1)])
+        );
+        for bad in ["5", "x", "5d", "1.5s"] {
+            assert!(parse_schedule(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! [`WebhookHook`]: the EVM deriver's block hook that queues, in the block's own batch, an event
+//! for every active webhook of the chain that a tx of the block touches. The events and each
+//! webhook's next sequence number are written with the block and the chain's cursor, so a crash
+//! loses none and a restart invents none. Matching is in memory ([`Registry`]); nothing here
+//! waits on a receiver. A webhook whose receiver has fallen `max_queued` events behind is
+//! deactivated in the same batch (as Glacier deactivates a failing webhook), so a dead receiver
+//! cannot grow the outbox without bound; its queued events stay.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use snowline_chain_evm::parse::Block;
+use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
+use snowline_derive::{DeriveError, Staging};
+use snowline_store::{ReadView, Store, WriteBatch};
+use tokio::sync::Notify;
+
+use crate::event::{body, message_id, touched, transaction};
+use crate::model::Status;
+use crate::registry::{Registry, Sub};
+use crate::tables::{WhAcked, WhEvents, WhNext, WhWebhooks};
+
+/// One chain's event deriver.
+#[derive(Debug)]
+pub struct WebhookHook {
+    chain: u64,
+    registry: Registry,
+    /// Each webhook's next sequence number after the staged and sealed batches (loaded from
+    /// the store on first use; forgotten when batches are dropped).
+    next: HashMap<String, u64>,
+    /// The webhooks whose number the staged batch changed.
+    dirty: HashSet<String>,
+    /// Woken when a batch with events is written.
+    written: Arc<Notify>,
+    /// Whether the sealed batch holds events.
+    sealed_events: bool,
+    staged_events: bool,
+    /// Most events a webhook may have queued and not acknowledged.
+    max_queued: u64,
+    /// Each webhook's acknowledged cursor as last read (it only grows).
+    acked: HashMap<String, u64>,
+    /// Webhooks deactivated by the staged batch, and by the sealed one: published when written.
+    staged_off: Vec<Sub>,
+    sealed_off: Vec<Sub>,
+}
+
+impl WebhookHook {
+    /// The hooks that queue every followed chain's events for `registry`'s webhooks; `written`
+    /// is notified after each batch holding events is written.
+    /// A webhook with `max_queued` events unacknowledged is deactivated.
+    pub fn hooks(registry: Registry, written: Arc<Notify>, max_queued: u64) -> BlockHooks {
+        BlockHooks::new().with(move |_store, chain| {
+            let hook: Box<dyn BlockHook> = Box::new(WebhookHook {
+                chain,
+                registry: registry.clone(),
+                next: HashMap::new(),
+                dirty: HashSet::new(),
+                written: Arc::clone(&written),
+                sealed_events: false,
+                staged_events: false,
+                max_queued,
+                acked: HashMap::new(),
+                staged_off: Vec::new(),
+                sealed_off: Vec::new(),
+            });
+            Ok(hook)
+        })
+    }
+
+    fn next_seq(&mut self, store: &Store, id: &str) -> Result<u64, EvmError> {
+        if let Some(n) = self.next.get(id) {
+            return Ok(*n);
+        }
+        let n = store.get::<WhNext>(&id.to_owned())?.unwrap_or(0);
+        self.next.insert(id.to_owned(), n);
+        Ok(n)
+    }
+
+    /// Whether webhook `id`, about to queue event `seq`, has `max_queued` unacknowledged.
+    fn full(&mut self, store: &Store, id: &str, seq: u64) -> Result<bool, EvmError> {
+        let known = self.acked.get(id).copied().unwrap_or(0);
+        if seq.saturating_sub(known) < self.max_queued {
+            return Ok(false);
+        }
+        let acked = store.get::<WhAcked>(&id.to_owned())?.unwrap_or(0);
+        self.acked.insert(id.to_owned(), acked);
+        Ok(seq.saturating_sub(acked) >= self.max_queued)
+    }
+
+    fn off(&self, id: &str) -> bool {
+        self.staged_off
+            .iter()
+            .chain(&self.sealed_off)
+            .any(|s| s.webhook.id == id)
+    }
+}
+
+impl BlockHook for WebhookHook {
+    fn block(
+        &mut self,
+        store: &Store,
+        chain: u64,
+        block: &Block,
+        batch: &mut WriteBatch,
+    ) -> Result<(), EvmError> {
+        let subs = self.registry.active(Some(self.chain));
+        if subs.is_empty() {
+            return Ok(());
+        }
+        let mut cumulative = 0u64;
+        for (index, tx) in block.txs.iter().enumerate() {
+            cumulative = cumulative.saturating_add(tx.gas_used);
+            let touched = touched(tx);
+            let mut rendered = [None, None];
+            for sub in &subs {
+                let id = &sub.webhook.id;
+                if !touched.iter().any(|a| sub.addresses.contains(a)) || self.off(id) {
+                    continue;
+                }
+                let seq = self.next_seq(store, id)?;
+                if self.full(store, id, seq)? {
+                    tracing::warn!(
+                        webhook = %id,
+                        queued = self.max_queued,
+                        "receiver too far behind: webhook deactivated"
+                    );
+                    let mut off = (**sub).clone();
+                    off.webhook.status = Status::Inactive;
+                    let json = serde_json::to_vec(&off.webhook)
+                        .map_err(|e| EvmError::Answer(e.to_string()))?;
+                    batch.put::<WhWebhooks>(&(off.webhook.org_id.clone(), id.clone()), &json);
+                    self.staged_off.push(off);
+                    continue;
+                }
+                let internals = sub.webhook.include_internal_txs;
+                let t = rendered[usize::from(internals)].get_or_insert_with(|| {
+                    transaction(chain, block, index, tx, cumulative, internals)
+                });
+                let message = message_id(id, chain, tx);
+                batch.put::<WhEvents>(&(id.clone(), seq), &body(id, &message, t));
+                self.next.insert(id.clone(), seq + 1);
+                self.dirty.insert(id.clone());
+                self.staged_events = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Staging for WebhookHook {
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
+        for id in self.dirty.drain() {
+            if let Some(n) = self.next.get(&id) {
+                batch.put::<WhNext>(&id, n);
+            }
+        }
+        Ok(())
+    }
+
+    fn seal(&mut self) {
+        self.sealed_events = std::mem::take(&mut self.staged_events);
+        self.sealed_off = std::mem::take(&mut self.staged_off);
+    }
+
+    fn committed(&mut self) {
+        for off in self.sealed_off.drain(..) {
+            self.registry.set(off);
+        }
+        if std::mem::take(&mut self.sealed_events) {
+            self.written.notify_waiters();
+        }
+    }
+
+    fn discard(&mut self) {
+        self.staged_off.clear();
+        self.sealed_off.clear();
+        self.next.clear();
+        self.dirty.clear();
+        self.sealed_events = false;
+        self.staged_events = false;
+    }
+}

@@ -1,0 +1,24 @@
+//! Webhooks of the Data API (`docs/webhooks.md`): subscriptions owned by an organisation and
+//! kept in the data-api's store ([`Webhooks`], [`tables`](mod@tables)); `address_activity`
+//! events derived from each indexed EVM block in the block's own batch into a durable outbox
+//! ([`WebhookHook`]); delivery in order per webhook, signed, retried on a schedule, never to a
+//! private network unless allowed ([`deliver`], [`net`], [`sign`]).
+
+pub mod deliver;
+mod error;
+pub mod event;
+mod hook;
+pub mod model;
+pub mod net;
+mod registry;
+mod service;
+pub mod sign;
+pub mod tables;
+
+pub use deliver::{DeliveryConfig, parse_schedule};
+pub use error::WebhookError;
+pub use hook::WebhookHook;
+pub use net::AllowList;
+pub use registry::{Registry, Sub};
+pub use service::{Limits, Page, Webhooks};
+pub use tables::tables;

@@ -1,0 +1,254 @@
+//! The webhook record as stored, the requests that create and change one (the OpenAPI's
+//! `EVMAddressActivityRequest`, `UpdateWebhookRequest`, `AddressesChangeRequest`) and the answer
+//! the operations render (`EVMAddressActivityResponse`).
+
+use serde::{Deserialize, Serialize};
+use snowline_types::evm::Address;
+
+use crate::error::WebhookError;
+
+/// The only event type delivered so far.
+pub const ADDRESS_ACTIVITY: &str = "address_activity";
+
+/// The event types of the OpenAPI that this server accepts but does not derive yet.
+const NOT_YET: [&str; 2] = ["primary_network_address_activity", "validator_activity"];
+
+/// The OpenAPI's `WebhookStatusType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Events are queued and delivered.
+    Active,
+    /// Nothing is queued or delivered.
+    Inactive,
+}
+
+impl Status {
+    /// Parses `active` or `inactive`.
+    pub fn parse(raw: &str) -> Option<Status> {
+        match raw {
+            "active" => Some(Status::Active),
+            "inactive" => Some(Status::Inactive),
+            _ => None,
+        }
+    }
+}
+
+/// A webhook as the store keeps it (JSON in `wh_webhooks`); its addresses are rows of their own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Webhook {
+    /// Time-ordered UUID.
+    pub id: String,
+    /// The organisation of the API key that created it.
+    pub org_id: String,
+    /// Where events are POSTed.
+    pub url: String,
+    /// The EVM chain watched.
+    pub chain_id: u64,
+    /// Free text.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Whether events are queued and delivered.
+    pub status: Status,
+    /// Creation time, Unix seconds.
+    pub created_at: u64,
+    /// Whether a delivery lists the tx's internal transactions.
+    pub include_internal_txs: bool,
+    /// Whether a delivery lists the tx's logs.
+    pub include_logs: bool,
+}
+
+/// `POST /v1/webhooks`'s body (every event type's fields; which are required depends on it).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateRequest {
+    /// `address_activity` (the others are refused for now).
+    pub event_type: String,
+    /// Where to deliver.
+    pub url: String,
+    /// The EVM chain id, as a decimal string.
+    pub chain_id: String,
+    /// Free text.
+    pub name: Option<String>,
+    /// Free text.
+    pub description: Option<String>,
+    /// What to watch.
+    pub metadata: Option<Metadata>,
+    /// List internal transactions in deliveries.
+    pub include_internal_txs: Option<bool>,
+    /// List logs in deliveries.
+    pub include_logs: Option<bool>,
+}
+
+/// The OpenAPI's `AddressActivityMetadata`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metadata {
+    /// The addresses watched.
+    pub addresses: Option<Vec<String>>,
+    /// Topic-0 filter (not supported yet: refused when not empty).
+    pub event_signatures: Option<Vec<String>>,
+}
+
+/// `PATCH /v1/webhooks/{id}`'s body: each present field replaces the stored one.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateRequest {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New URL (checked as at creation).
+    pub url: Option<String>,
+    /// `active` or `inactive`.
+    pub status: Option<String>,
+    /// New flag.
+    pub include_internal_txs: Option<bool>,
+    /// New flag.
+    pub include_logs: Option<bool>,
+}
+
+/// `AddressesChangeRequest`.
+#[derive(Debug, Deserialize)]
+pub struct AddressesChange {
+    /// Addresses to add or remove.
+    pub addresses: Vec<String>,
+}
+
+/// The OpenAPI's `EVMAddressActivityResponse`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookResponse {
+    /// Id.
+    pub id: String,
+    /// Delivery URL.
+    pub url: String,
+    /// EVM chain id, decimal.
+    pub chain_id: String,
+    /// `active` or `inactive`.
+    pub status: Status,
+    /// Unix seconds.
+    pub created_at: u64,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// `address_activity`.
+    pub event_type: &'static str,
+    /// The addresses watched.
+    pub metadata: ResponseMetadata,
+    /// Flag.
+    pub include_internal_txs: bool,
+    /// Flag.
+    pub include_logs: bool,
+}
+
+/// `AddressActivityMetadata` as answered.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseMetadata {
+    /// EIP-55 checksummed, in address order.
+    pub addresses: Vec<String>,
+}
+
+impl Webhook {
+    /// The answer for this webhook watching `addresses`.
+    pub fn response(&self, addresses: &[Address]) -> WebhookResponse {
+        WebhookResponse {
+            id: self.id.clone(),
+            url: self.url.clone(),
+            chain_id: self.chain_id.to_string(),
+            status: self.status,
+            created_at: self.created_at,
+            name: self.name.clone(),
+            description: self.description.clone(),
+            event_type: ADDRESS_ACTIVITY,
+            metadata: ResponseMetadata {
+                addresses: addresses.iter().map(|a| a.to_checksum(None)).collect(),
+            },
+            include_internal_txs: self.include_internal_txs,
+            include_logs: self.include_logs,
+        }
+    }
+}
+
+/// Checks `eventType`: only `address_activity` is derived.
+pub fn check_event_type(raw: &str) -> Result<(), WebhookError> {
+    if raw == ADDRESS_ACTIVITY {
+        Ok(())
+    } else if NOT_YET.contains(&raw) {
+        Err(WebhookError::invalid(format!(
+            "Invalid eventType: {raw:?} is not delivered by this server yet; only \
+             \"address_activity\" is"
+        )))
+    } else {
+        Err(WebhookError::invalid(format!(
+            "Invalid eventType: must be one of \"address_activity\", \
+             \"primary_network_address_activity\", \"validator_activity\", got {raw:?}"
+        )))
+    }
+}
+
+/// An EVM address: `0x` and 40 hex digits (any case; a mixed-case one is not checked as EIP-55).
+pub fn parse_address(raw: &str) -> Result<Address, WebhookError> {
+    let bad = || {
+        WebhookError::invalid(format!(
+            "Invalid address: must be 0x followed by 40 hex digits, got {raw:?}"
+        ))
+    };
+    let digits = raw.strip_prefix("0x").ok_or_else(bad)?;
+    if digits.len() != 40 {
+        return Err(bad());
+    }
+    let mut bytes = [0u8; 20];
+    hex::decode_to_slice(digits, &mut bytes).map_err(|_| bad())?;
+    Ok(Address::from(bytes))
+}
+
+/// A checked free-text field: at most `max` characters.
+pub fn text(field: &str, value: Option<String>, max: usize) -> Result<String, WebhookError> {
+    let value = value.unwrap_or_default();
+    if value.chars().count() > max {
+        return Err(WebhookError::invalid(format!(
+            "Invalid {field}: at most {max} characters"
+        )));
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_parse_strictly() {
+        let a = parse_address("0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E").ok();
+        // The OpenAPI's example address, EIP-55 checksummed as given.
+        assert_eq!(
+            a.map(|a| a.to_checksum(None)).as_deref(),
+            Some("0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E")
+        );
+        for raw in [
+            "",
+            "0x",
+            "B97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E",
+            "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6",
+            "0xZ97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E",
+        ] {
+            assert!(parse_address(raw).is_err(), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn event_types_other_than_address_activity_are_refused_with_reason() {
+        assert!(check_event_type("address_activity").is_ok());
+        let e = check_event_type("validator_activity")
+            .err()
+            .map(|e| e.to_string());
+        assert!(e.is_some_and(|m| m.contains("not delivered")));
+        let e = check_event_type("x").err().map(|e| e.to_string());
+        assert!(e.is_some_and(|m| m.contains("must be one of")));
+    }
+}

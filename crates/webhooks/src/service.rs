@@ -1,0 +1,423 @@
+//! [`Webhooks`]: the operations of the webhook API over the store, each change written in one
+//! batch and then put in the [`Registry`]. Every operation takes the caller's organisation; a
+//! webhook of another organisation is not found.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+use snowline_store::{Direction, ReadView, Store, WriteBatch};
+use snowline_types::evm::Address;
+use tokio::sync::Notify;
+
+use crate::error::WebhookError;
+use crate::model::{
+    CreateRequest, Status, UpdateRequest, Webhook, WebhookResponse, check_event_type,
+    parse_address, text,
+};
+use crate::net::check_url;
+use crate::registry::{Registry, Sub};
+use crate::tables::{WhAddresses, WhSecrets, WhWebhooks};
+
+/// What one organisation may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Addresses per webhook.
+    pub addresses: usize,
+    /// Webhooks per organisation.
+    pub webhooks: usize,
+    /// Events a webhook may have queued and not acknowledged before it is deactivated.
+    pub queued: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            addresses: 10_000,
+            webhooks: 1_000,
+            queued: 100_000,
+        }
+    }
+}
+
+/// A page of a listing and the position after it.
+#[derive(Debug)]
+pub struct Page<T, P> {
+    /// The items.
+    pub items: Vec<T>,
+    /// Where the next page starts, if there is one.
+    pub next: Option<P>,
+}
+
+/// The webhook operations.
+#[derive(Debug)]
+pub struct Webhooks {
+    store: Arc<Store>,
+    registry: Registry,
+    limits: Limits,
+    /// Serialises changes (each reads a record and writes it back).
+    write: Mutex<()>,
+    /// Woken when a webhook changes, so the delivery loop looks again.
+    changed: Arc<Notify>,
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+fn random<const N: usize>() -> [u8; N] {
+    let mut b = [0u8; N];
+    if getrandom::fill(&mut b).is_err() {
+        // No OS randomness: fall back to the clock (ids stay unique by their time prefix).
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = (t >> ((i % 16) * 8)) as u8;
+        }
+    }
+    b
+}
+
+/// A UUID (version 7: Unix milliseconds first, so ids sort by creation).
+fn new_id() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis()) as u64;
+    let mut b: [u8; 16] = random();
+    b[..6].copy_from_slice(&ms.to_be_bytes()[2..]);
+    b[6] = 0x70 | (b[6] & 0x0f);
+    b[8] = 0x80 | (b[8] & 0x3f);
+    uuid_text(&b)
+}
+
+/// 16 bytes as a UUID's text.
+pub fn uuid_text(b: &[u8; 16]) -> String {
+    let h = hex::encode(b);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}
+
+impl Webhooks {
+    /// The operations over `store` (its webhooks loaded into memory).
+    pub fn open(store: Arc<Store>, limits: Limits) -> Result<Self, WebhookError> {
+        let registry = Registry::load(&store)?;
+        Ok(Self {
+            store,
+            registry,
+            limits,
+            write: Mutex::new(()),
+            changed: Arc::new(Notify::new()),
+        })
+    }
+
+    /// The webhooks in memory, which the block hook and the delivery loop read.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The store the webhooks are kept in.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// Notified after every change.
+    pub fn changed(&self) -> &Arc<Notify> {
+        &self.changed
+    }
+
+    fn owned(&self, org: &str, id: &str) -> Result<Arc<Sub>, WebhookError> {
+        self.registry
+            .get(id)
+            .filter(|s| s.webhook.org_id == org)
+            .ok_or_else(|| WebhookError::NotFound(id.to_owned()))
+    }
+
+    fn addresses(&self, raw: &[String]) -> Result<BTreeSet<Address>, WebhookError> {
+        if raw.len() > self.limits.addresses {
+            return Err(WebhookError::invalid(format!(
+                "Invalid addresses: at most {} per webhook",
+                self.limits.addresses
+            )));
+        }
+        raw.iter().map(|a| parse_address(a)).collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.write.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes `sub` (and the address rows `added` and `removed`), then publishes it.
+    fn save(
+        &self,
+        sub: Sub,
+        added: &BTreeSet<Address>,
+        removed: &BTreeSet<Address>,
+    ) -> Result<WebhookResponse, WebhookError> {
+        let w = &sub.webhook;
+        let mut batch = WriteBatch::new();
+        let json = serde_json::to_vec(w).map_err(|e| WebhookError::invalid(e.to_string()))?;
+        batch.put::<WhWebhooks>(&(w.org_id.clone(), w.id.clone()), &json);
+        for a in added {
+            batch.put::<WhAddresses>(&(w.id.clone(), a.into_array()), &());
+        }
+        for a in removed {
+            batch.delete::<WhAddresses>(&(w.id.clone(), a.into_array()));
+        }
+        if self.store.get::<WhSecrets>(&w.org_id)?.is_none() {
+            batch.put::<WhSecrets>(&w.org_id, &new_secret());
+        }
+        self.store.write(batch)?;
+        let response = response(&sub);
+        self.registry.set(sub);
+        self.changed.notify_waiters();
+        Ok(response)
+    }
+
+    /// `createWebhook` for organisation `org`; `chain` is the EVM chain id the caller named,
+    /// already checked to be one this server knows.
+    pub fn create(
+        &self,
+        org: &str,
+        req: CreateRequest,
+        chain: u64,
+    ) -> Result<WebhookResponse, WebhookError> {
+        check_event_type(&req.event_type)?;
+        check_url(&req.url)?;
+        let metadata = req
+            .metadata
+            .ok_or_else(|| WebhookError::invalid("Invalid metadata: required"))?;
+        if metadata
+            .event_signatures
+            .as_ref()
+            .is_some_and(|s| !s.is_empty())
+        {
+            return Err(WebhookError::invalid(
+                "Invalid metadata.eventSignatures: filtering by event signature is not \
+                 supported yet; omit it or send []",
+            ));
+        }
+        let raw = metadata
+            .addresses
+            .ok_or_else(|| WebhookError::invalid("Invalid metadata.addresses: required"))?;
+        let addresses = self.addresses(&raw)?;
+        let _guard = self.lock();
+        if self.registry.count(org) >= self.limits.webhooks {
+            return Err(WebhookError::invalid(format!(
+                "an organisation may have at most {} webhooks",
+                self.limits.webhooks
+            )));
+        }
+        let webhook = Webhook {
+            id: new_id(),
+            org_id: org.to_owned(),
+            url: req.url,
+            chain_id: chain,
+            name: text("name", req.name, 256)?,
+            description: text("description", req.description, 1024)?,
+            status: Status::Active,
+            created_at: now_secs(),
+            include_internal_txs: req.include_internal_txs.unwrap_or(false),
+            include_logs: req.include_logs.unwrap_or(false),
+        };
+        self.save(
+            Sub {
+                webhook,
+                addresses: addresses.clone(),
+            },
+            &addresses,
+            &BTreeSet::new(),
+        )
+    }
+
+    /// `getWebhook`.
+    pub fn get(&self, org: &str, id: &str) -> Result<WebhookResponse, WebhookError> {
+        Ok(response(&*self.owned(org, id)?))
+    }
+
+    /// `listWebhooks`: `org`'s webhooks oldest first, of `status` only if given, `size` at a
+    /// time after the webhook `after`.
+    pub fn list(
+        &self,
+        org: &str,
+        status: Option<Status>,
+        after: Option<&str>,
+        size: usize,
+    ) -> Result<Page<WebhookResponse, String>, WebhookError> {
+        let org_key = org.to_owned();
+        let after_key = after.map(|a| (org_key.clone(), a.to_owned()));
+        let mut items = Vec::new();
+        let mut next = None;
+        for entry in self.store.prefix_scan::<WhWebhooks, _>(
+            &org_key,
+            after_key.as_ref(),
+            Direction::Forward,
+        )? {
+            let ((_, id), _) = entry?;
+            let Some(sub) = self.registry.get(&id) else {
+                continue;
+            };
+            if status.is_some_and(|s| s != sub.webhook.status) {
+                continue;
+            }
+            if items.len() == size {
+                next = items.last().map(|r: &WebhookResponse| r.id.clone());
+                break;
+            }
+            items.push(response(&sub));
+        }
+        Ok(Page { items, next })
+    }
+
+    /// `updateWebhook`: the fields present replace the stored ones.
+    pub fn update(
+        &self,
+        org: &str,
+        id: &str,
+        req: UpdateRequest,
+    ) -> Result<WebhookResponse, WebhookError> {
+        let _guard = self.lock();
+        let mut sub = (*self.owned(org, id)?).clone();
+        let w = &mut sub.webhook;
+        if let Some(url) = req.url {
+            check_url(&url)?;
+            w.url = url;
+        }
+        if let Some(status) = req.status {
+            w.status = Status::parse(&status).ok_or_else(|| {
+                WebhookError::invalid(format!(
+                    "Invalid status: must be \"active\" or \"inactive\", got {status:?}"
+                ))
+            })?;
+        }
+        if req.name.is_some() {
+            w.name = text("name", req.name, 256)?;
+        }
+        if req.description.is_some() {
+            w.description = text("description", req.description, 1024)?;
+        }
+        if let Some(b) = req.include_internal_txs {
+            w.include_internal_txs = b;
+        }
+        if let Some(b) = req.include_logs {
+            w.include_logs = b;
+        }
+        self.save(sub, &BTreeSet::new(), &BTreeSet::new())
+    }
+
+    /// `deactivateWebhook`: nothing more is queued or delivered; what is queued stays, and
+    /// is delivered if the webhook is made active again.
+    pub fn deactivate(&self, org: &str, id: &str) -> Result<WebhookResponse, WebhookError> {
+        self.update(
+            org,
+            id,
+            UpdateRequest {
+                status: Some("inactive".to_owned()),
+                ..UpdateRequest::default()
+            },
+        )
+    }
+
+    /// `addAddressesToWebhook`.
+    pub fn add_addresses(
+        &self,
+        org: &str,
+        id: &str,
+        raw: &[String],
+    ) -> Result<WebhookResponse, WebhookError> {
+        let more = self.addresses(raw)?;
+        let _guard = self.lock();
+        let mut sub = (*self.owned(org, id)?).clone();
+        let added: BTreeSet<Address> = more.difference(&sub.addresses).copied().collect();
+        if sub.addresses.len() + added.len() > self.limits.addresses {
+            return Err(WebhookError::invalid(format!(
+                "Invalid addresses: at most {} per webhook",
+                self.limits.addresses
+            )));
+        }
+        sub.addresses.extend(added.iter().copied());
+        self.save(sub, &added, &BTreeSet::new())
+    }
+
+    /// `removeAddressesFromWebhook` (an address not watched is ignored).
+    pub fn remove_addresses(
+        &self,
+        org: &str,
+        id: &str,
+        raw: &[String],
+    ) -> Result<WebhookResponse, WebhookError> {
+        let less = self.addresses(raw)?;
+        let _guard = self.lock();
+        let mut sub = (*self.owned(org, id)?).clone();
+        let removed: BTreeSet<Address> = less.intersection(&sub.addresses).copied().collect();
+        sub.addresses.retain(|a| !removed.contains(a));
+        self.save(sub, &BTreeSet::new(), &removed)
+    }
+
+    /// `getAddressesFromWebhook`: `size` addresses after `after`, and how many it watches.
+    pub fn list_addresses(
+        &self,
+        org: &str,
+        id: &str,
+        after: Option<[u8; 20]>,
+        size: usize,
+    ) -> Result<(Page<String, [u8; 20]>, usize), WebhookError> {
+        let sub = self.owned(org, id)?;
+        let after_key = after.map(|a| (id.to_owned(), a));
+        let mut items = Vec::new();
+        let mut last = None;
+        let mut next = None;
+        for entry in self.store.prefix_scan::<WhAddresses, _>(
+            &id.to_owned(),
+            after_key.as_ref(),
+            Direction::Forward,
+        )? {
+            let ((_, a), ()) = entry?;
+            if items.len() == size {
+                next = last;
+                break;
+            }
+            items.push(Address::from(a).to_checksum(None));
+            last = Some(a);
+        }
+        Ok((Page { items, next }, sub.addresses.len()))
+    }
+
+    /// `generateOrRotateSharedSecret`: a new secret for `org`; deliveries from now on are
+    /// signed with it.
+    pub fn rotate_secret(&self, org: &str) -> Result<String, WebhookError> {
+        let _guard = self.lock();
+        let secret = new_secret();
+        self.store.put::<WhSecrets>(&org.to_owned(), &secret)?;
+        Ok(secret)
+    }
+
+    /// `getSharedSecret`: `org`'s secret, made on first use.
+    pub fn secret(&self, org: &str) -> Result<String, WebhookError> {
+        if let Some(s) = self.store.get::<WhSecrets>(&org.to_owned())? {
+            return Ok(s);
+        }
+        self.rotate_secret(org)
+    }
+}
+
+fn new_secret() -> String {
+    hex::encode(random::<32>())
+}
+
+fn response(sub: &Sub) -> WebhookResponse {
+    let addresses: Vec<Address> = sub.addresses.iter().copied().collect();
+    sub.webhook.response(&addresses)
+}

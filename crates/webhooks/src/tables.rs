@@ -1,0 +1,25 @@
+//! The webhook tables, in the data-api's index store: subscriptions, their addresses, each
+//! organisation's shared secret, and the outbox (events per webhook by sequence number, the next
+//! number to give, and the delivery cursor).
+
+use snowline_store::table;
+
+table! {
+    /// The webhook tables, for composing the data-api store's schema.
+    pub fn tables();
+
+    /// `(organisation, webhook id) -> webhook record (JSON)`: ids are time-ordered, so a scan of
+    /// one organisation lists its webhooks oldest first.
+    pub WhWebhooks: "wh_webhooks", (String, String) => Vec<u8>;
+    /// `(webhook id, address)`: the addresses a webhook watches.
+    pub WhAddresses: "wh_addresses", (String, [u8; 20]) => ();
+    /// `organisation -> shared secret`: what every delivery to the organisation is signed with.
+    pub WhSecrets: "wh_secrets" (PointLookup), String => String;
+    /// `(webhook id, sequence) -> the delivery's body`: the outbox, written in the batch of the
+    /// block that produced the events; a delivered event is deleted with the cursor's advance.
+    pub WhEvents: "wh_events", (String, u64) => Vec<u8>;
+    /// `webhook id -> next sequence number`, written in the same batch as the events.
+    pub WhNext: "wh_next" (PointLookup), String => u64;
+    /// `webhook id -> first sequence number not yet acknowledged by the receiver`.
+    pub WhAcked: "wh_acked" (PointLookup), String => u64;
+}
