@@ -12,6 +12,7 @@ mod context;
 mod health;
 mod icm;
 mod l1;
+mod legacy;
 pub mod openapi;
 mod params;
 mod render;
@@ -79,6 +80,7 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             let api = Arc::clone(&api);
             router.get_blocking(template, weight, move |req| f(&api, req))
         });
+    let router = legacy::routes(router, &api);
     health::routes(router, readiness)
 }
 
