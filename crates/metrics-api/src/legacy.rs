@@ -10,6 +10,7 @@ use snowline_chain_metrics::{Interval, Metric, RollingValues, Window};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
 use crate::context::MetricsApi;
+use crate::networks;
 use crate::params;
 use crate::render::{LegacyRollingJson, LegacyRollingResponse};
 use crate::series::{self, Form};
@@ -86,7 +87,7 @@ pub(crate) const ROLLING: [(&str, Metric); 8] = [
     ),
 ];
 
-/// Adds the legacy series, rolling windows and staking series over `api`.
+/// Adds the legacy series, rolling windows, staking series and listings over `api`.
 pub(crate) fn routes(router: Router, api: &Arc<MetricsApi>) -> Router {
     let router = SERIES.iter().fold(router, |router, op| {
         let api = Arc::clone(api);
@@ -102,7 +103,7 @@ pub(crate) fn routes(router: Router, api: &Arc<MetricsApi>) -> Router {
             legacy_rolling(&api, req, metric)
         })
     });
-    staking::LEGACY
+    let router = staking::LEGACY
         .iter()
         .fold(router, |router, (path, metric)| {
             let api = Arc::clone(api);
@@ -110,7 +111,8 @@ pub(crate) fn routes(router: Router, api: &Arc<MetricsApi>) -> Router {
             router.get_blocking(path, Weight::SMALL, move |req| {
                 staking::legacy(&api, req, metric)
             })
-        })
+        });
+    networks::routes(router, api)
 }
 
 /// `GET /v1/{metric}/{chain}`: newest first, a hundred points a page, `interval` (`day` when

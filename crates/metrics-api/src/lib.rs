@@ -13,6 +13,7 @@ mod health;
 mod icm;
 mod l1;
 mod legacy;
+mod networks;
 pub mod openapi;
 mod params;
 mod render;

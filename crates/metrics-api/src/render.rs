@@ -225,3 +225,53 @@ pub struct IcmRollingJson {
 pub struct IcmRollingResponse {
     pub result: IcmRollingJson,
 }
+
+/// The legacy `SubnetMapping`: an EVM chain id and its subnet.
+#[derive(Debug, Serialize)]
+pub struct SubnetMappingJson {
+    #[serde(rename = "chainID")]
+    pub chain_id: u64,
+    #[serde(rename = "subnetID")]
+    pub subnet_id: String,
+    pub timestamp: u64,
+    pub network: &'static str,
+}
+
+/// The legacy `ChainInformation`: a chain the P-Chain created.
+#[derive(Debug, Serialize)]
+pub struct ChainInformationJson {
+    #[serde(rename = "subnetID")]
+    pub subnet_id: String,
+    pub timestamp: u64,
+    #[serde(rename = "blockchainID")]
+    pub blockchain_id: String,
+    #[serde(rename = "vmID")]
+    pub vm_id: String,
+    #[serde(rename = "chainName")]
+    pub chain_name: String,
+}
+
+/// The legacy `SubnetInformation`: a subnet the P-Chain created.
+#[derive(Debug, Serialize)]
+pub struct SubnetInformationJson {
+    #[serde(rename = "controlKeys")]
+    pub control_keys: Vec<String>,
+    pub threshold: u32,
+    #[serde(rename = "subnetID")]
+    pub subnet_id: String,
+    pub timestamp: u64,
+    #[serde(rename = "validatorCount")]
+    pub validator_count: u64,
+}
+
+/// The legacy listings' envelope (`SubnetMappingsResponse`, `ChainInformationResponse`,
+/// `SubnetsResponse`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listing<T> {
+    pub results: Vec<T>,
+    pub status: u16,
+    pub last_run: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page_start_key: Option<String>,
+}
