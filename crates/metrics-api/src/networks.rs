@@ -75,7 +75,7 @@ impl Ask {
 
 /// The page of `rows` (ordered) `startKey` points at (the first without one): at most a
 /// hundred, and the key of the next.
-fn page<T>(
+pub(crate) fn page<T>(
     api: &MetricsApi,
     req: &Request,
     key: &str,
