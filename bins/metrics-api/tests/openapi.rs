@@ -1,5 +1,5 @@
 //! `/openapi.json` of the real `metrics-api` binary: every route it serves is described (from
-//! the v2 document, the legacy one for `avg_tps`, or the edge's own), every operation it
+//! the v2 document, the legacy one for its v1 operations, or the edge's own), every operation it
 //! describes is routed, and `/docs` is the page that renders it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -74,6 +74,22 @@ fn the_document_describes_exactly_the_routes_served() {
         doc["paths"]["/v2/chains/{chainId}/metrics/{metric}"]["get"]["operationId"],
         "getEvmChainMetrics"
     );
+    // Every legacy v1 operation but the Looking Glass is served and described.
+    let legacy: Value = serde_json::from_str(METRICS_API_LEGACY_V1).unwrap();
+    let mut v1 = 0;
+    for (path, item) in legacy["paths"].as_object().unwrap() {
+        if !path.starts_with("/v1/") || path.contains("lookingGlass") {
+            continue;
+        }
+        for (m, op) in item.as_object().unwrap() {
+            assert_eq!(
+                doc["paths"][path][m]["operationId"], op["operationId"],
+                "{m} {path}"
+            );
+            v1 += 1;
+        }
+    }
+    assert_eq!(v1, 33);
     let v2: Value = serde_json::from_str(METRICS_API_V2).unwrap();
     assert_eq!(
         doc["paths"]["/v2/chains"]["get"]["parameters"],

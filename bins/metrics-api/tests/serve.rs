@@ -9,71 +9,21 @@
 
 mod common;
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-use snowline_chain_metrics::ChainMetrics;
+use serde_json::json;
 use snowline_evm_devnet::metrics_model::{
-    ANY_INTERVAL, Expected, INTERVALS, METRICS, SPREAD_GAPS, expected_metrics, retime,
+    ANY_INTERVAL, Expected, INTERVALS, METRICS, expected_metrics,
 };
 use snowline_evm_devnet::model::RecordingModel;
-use snowline_evm_devnet::recording_path;
-use snowline_store::Store;
 
-use common::MetricsApi;
-
-/// The recordings' text: 43112 spread over a month, 99999 as recorded.
-fn text(chain: u64) -> String {
-    let raw = std::fs::read_to_string(recording_path(chain)).unwrap();
-    if chain == 43112 {
-        retime(&raw, 1_700_000_000, &SPREAD_GAPS)
-    } else {
-        raw
-    }
-}
-
-/// The data-api store: the EVM and metrics tables.
-fn open_index(dir: &Path) -> Arc<Store> {
-    common::index::open(dir, Vec::new())
-}
-
-/// Indexes `chain`'s recording up to block `to` (at most its last) with the metrics hook.
-fn index(rt: &tokio::runtime::Runtime, store: &Store, chain: u64, to: u64) {
-    common::index::recording(rt, store, &text(chain), to, ChainMetrics::hooks());
-}
-
-/// The sources file describing chain 99999 (the registry lists 43112 already).
-fn evm_config(dir: &Path) -> String {
-    let config = json!({"chains": [{"chainId": 99999, "rpcUrl": "http://127.0.0.1:1/",
-        "network": "local", "chainName": "Snowline L1",
-        "networkToken": {"name": "Snow", "symbol": "SNOW", "decimals": 18}}]});
-    let path = dir.join("evm.json");
-    std::fs::write(&path, config.to_string()).unwrap();
-    path.to_str().unwrap().to_owned()
-}
-
-fn start(dir: &Path, extra: &[&str]) -> MetricsApi {
-    let config = evm_config(dir);
-    let mut args = vec!["--evm-config", &config, "--catch-up-ms", "50"];
-    args.extend_from_slice(extra);
-    common::start(dir, &args)
-}
-
-fn same(got: &Value, want: Expected) -> bool {
-    match want {
-        Expected::Count(n) => got.as_u64().map(u128::from) == Some(n) || got == &json!(n),
-        Expected::Ratio(x) => got
-            .as_f64()
-            .is_some_and(|g| (g - x).abs() <= 1e-9 * g.abs().max(x.abs()).max(1.0)),
-    }
-}
+use common::evm::{index, open_index, runtime, same, start, text};
 
 #[test]
 fn every_metric_over_http_equals_the_recordings() {
     let dir = tempfile::tempdir().unwrap();
-    let rt = common::index::runtime();
+    let rt = runtime();
     let store = open_index(dir.path());
     for chain in [43112, 99999] {
         index(&rt, &store, chain, u64::MAX);
@@ -269,7 +219,7 @@ fn every_metric_over_http_equals_the_recordings() {
 #[test]
 fn tokens_survive_a_restart_and_new_blocks_show_after_catch_up() {
     let dir = tempfile::tempdir().unwrap();
-    let rt = common::index::runtime();
+    let rt = runtime();
     let store = open_index(dir.path());
     index(&rt, &store, 43112, 6);
     let path = "/v2/chains/43112/metrics/txCount?timeInterval=hour&pageSize=2";
@@ -298,7 +248,7 @@ fn tokens_survive_a_restart_and_new_blocks_show_after_catch_up() {
 #[test]
 fn rate_limits_answer_429_in_the_spec_shape_and_keys_are_data_apis() {
     let dir = tempfile::tempdir().unwrap();
-    let rt = common::index::runtime();
+    let rt = runtime();
     let store = open_index(dir.path());
     index(&rt, &store, 99999, u64::MAX);
     let (_, secret) = snowline_access::keys::ApiKeys::open(dir.path().join("data-api/keys"))

@@ -2,7 +2,8 @@
 //! as data-api builds it: the genesis applied, the P-Chain blocks ingested through `PChain`),
 //! opened as a secondary: every staking metric over HTTP, page by page, equals the daily points
 //! `PChainPages::staking_metrics` reads (itself checked against a model of the txs in
-//! `chain-p`), and the errors are the spec's shape: 400 for bad parameters, 404 for another
+//! `chain-p`), in v2's form and the legacy v1 form (`StakingInformationResponse`), and the errors
+//! are the spec's shape: 400 for bad parameters, 404 for another
 //! network or an unknown subnet.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -81,8 +82,83 @@ fn staking_metrics_over_http_equal_the_p_chain_reads() {
             last + 10
         );
         assert_eq!(api.series(&path), want[..1], "{path}");
+
+        // The legacy route: the same points with their subnet, `from`/`to`, `startKey`.
+        let (who, what) = match metric {
+            "validatorCount" => ("validators", "count"),
+            "validatorWeight" => ("validators", "weight"),
+            "delegatorCount" => ("delegators", "count"),
+            _ => ("delegators", "weight"),
+        };
+        let primary = "11111111111111111111111111111111LpoYY";
+        let legacy = format!("/v1/{who}/network/local/subnetId/{primary}/{what}");
+        let with_subnet: Vec<Value> = want
+            .iter()
+            .map(|p| {
+                let mut p = p.clone();
+                p["subnetID"] = json!(primary);
+                p
+            })
+            .collect();
+        let (status, v) = api.get(&legacy);
+        assert_eq!(status, 200, "{legacy}: {v}");
+        assert_eq!(v["status"], 200);
+        assert_eq!(v["lastRun"], json!(pages.tip().unwrap().chain_time), "{v}");
+        assert_eq!(v["results"], json!(with_subnet), "{legacy}");
+        assert!(v.get("nextPageStartKey").is_none(), "{v}");
+        let path = format!("{legacy}?from={}&to={}", last + 5, last + 10);
+        let (_, v) = api.get(&path);
+        assert_eq!(v["results"], json!(with_subnet[..1]), "{path}");
+        let path = format!("{legacy}?to={}", last - 1);
+        let (_, v) = api.get(&path);
+        assert_eq!(v["results"], json!(with_subnet[1..]), "{path}");
     }
     assert!(days.iter().any(|p| p.figures.validator_count > 0));
+    let primary = "11111111111111111111111111111111LpoYY";
+    for (path, status) in [
+        (
+            format!("/v1/validators/network/devnet/subnetId/{primary}/count"),
+            400,
+        ),
+        (
+            format!("/v1/validators/network/mainnet/subnetId/{primary}/count"),
+            404,
+        ),
+        (
+            format!("/v1/delegators/network/fuji/subnetId/{primary}/weight"),
+            404,
+        ),
+        (
+            "/v1/validators/network/local/subnetId/nope/weight".to_owned(),
+            400,
+        ),
+        (
+            format!(
+                "/v1/delegators/network/local/subnetId/{}/count",
+                Id::from([7; 32])
+            ),
+            404,
+        ),
+        (
+            format!("/v1/validators/network/local/subnetId/{primary}/count?from=x"),
+            400,
+        ),
+        (
+            format!("/v1/validators/network/local/subnetId/{primary}/count?from=10&to=5"),
+            400,
+        ),
+        (
+            format!("/v1/validators/network/local/subnetId/{primary}/count?startKey=bogus"),
+            400,
+        ),
+    ] {
+        let (got, v) = api.get(&path);
+        assert_eq!(got, status, "{path}: {v}");
+        assert!(
+            v["message"].as_array().is_some_and(|m| m.len() == 1),
+            "{path}: {v}"
+        );
+    }
 
     // Errors: the spec's shape with an array message.
     let unknown_subnet = format!(

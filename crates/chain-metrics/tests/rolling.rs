@@ -1,8 +1,8 @@
 //! Rolling windows: both EVM recordings, as recorded and moved in time (blocks minutes, hours,
 //! days apart, and `SPREAD_GAPS`), indexed through the replay server with the metrics hook: every
 //! metric with windows, in each of its windows, equals a model computed here from the recorded
-//! JSON (`snowline_evm_devnet::model`, the blocks, transfers and creations the series' model
-//! reads): a window is the blocks from the start of the hour `h − 1` hours before the tip's to
+//! JSON (`snowline_evm_devnet::metrics_model::expected_window`, over the blocks, transfers and
+//! creations the series' model reads): a window is the blocks from the start of the hour `h − 1` hours before the tip's to
 //! the tip; sums, maxima and distinct sets over its blocks, averages over the seconds from the
 //! block before its first block (the first block's own time for the chain's first) to the tip.
 //! Sums over chains (the `total`/`mainnet`/`testnet` chain ids): both recordings moved to overlap
@@ -12,7 +12,6 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use common::{index, open};
@@ -20,119 +19,15 @@ use snowline_chain_metrics::{
     Metric, MetricsPages, SeriesQuery, Value, Window, summable, windows_of,
 };
 use snowline_evm_devnet::metrics_model::{
-    Expected, ExpectedBucket, SPREAD_GAPS, bucket, expected_metrics, retime,
+    Expected, ExpectedBucket, SPREAD_GAPS, WINDOWS, bucket, expected_metrics, expected_window,
+    last_time, retime, window_start as model_window_start,
 };
-use snowline_evm_devnet::model::{RecordingModel, addr, q, u};
+use snowline_evm_devnet::model::RecordingModel;
 use snowline_evm_devnet::recording_path;
-use snowline_types::evm::Address;
 
-/// A block as the model reads it from the recording.
-struct Blk {
-    time: u64,
-    gas: u64,
-    txs: u64,
-    fees: u128,
-    price_sum: u128,
-    price_max: u128,
-    contracts: u64,
-    senders: BTreeSet<Address>,
-    addresses: BTreeSet<Address>,
-    deployers: BTreeSet<Address>,
-}
-
-fn blocks(m: &RecordingModel) -> Vec<Blk> {
-    let transfers = m.transfers();
-    let creations = m.creations();
-    m.blocks
-        .iter()
-        .map(|b| {
-            let mut k = Blk {
-                time: q(&b.block["timestamp"]),
-                gas: q(&b.block["gasUsed"]),
-                txs: 0,
-                fees: 0,
-                price_sum: 0,
-                price_max: 0,
-                contracts: 0,
-                senders: BTreeSet::new(),
-                addresses: BTreeSet::new(),
-                deployers: BTreeSet::new(),
-            };
-            let txs = b.block["transactions"].as_array().unwrap();
-            let mut pairs = Vec::new();
-            for (i, tx) in txs.iter().enumerate() {
-                let receipt = &b.receipts[i];
-                let price: u128 = u(&receipt["effectiveGasPrice"]).to();
-                k.fees += u128::from(q(&receipt["gasUsed"])) * price;
-                k.price_sum += price;
-                k.price_max = k.price_max.max(price);
-                let to = (!tx["to"].is_null()).then(|| addr(&tx["to"]));
-                pairs.push((addr(&tx["from"]), to));
-            }
-            for t in transfers.iter().filter(|t| t.block == b.number) {
-                pairs.push((t.from, Some(t.to)));
-            }
-            for (from, to) in pairs {
-                k.senders.insert(from);
-                k.addresses.insert(from);
-                k.addresses.extend(to);
-            }
-            k.senders.remove(&Address::ZERO);
-            k.addresses.remove(&Address::ZERO);
-            k.txs = txs.len() as u64;
-            for c in creations.iter().filter(|c| c.block == b.number) {
-                k.contracts += 1;
-                k.deployers.insert(c.factory.unwrap_or(c.deployer));
-            }
-            k
-        })
-        .collect()
-}
-
-/// The model's value of `metric` over the blocks from `start` on.
-fn expected(blocks: &[Blk], metric: &str, start: u64) -> Value {
-    let first = blocks.iter().position(|b| b.time >= start).unwrap();
-    let inside = &blocks[first..];
-    let tip = blocks.last().unwrap().time;
-    let from = if first == 0 {
-        blocks[0].time
-    } else {
-        blocks[first - 1].time
-    };
-    let span = (tip - from).max(1) as f64;
-    let txs: u64 = inside.iter().map(|b| b.txs).sum();
-    let gas: u64 = inside.iter().map(|b| b.gas).sum();
-    let peak = |amount: &dyn Fn(&Blk) -> u64| {
-        (first.max(1)..blocks.len())
-            .map(|i| {
-                let dt = (blocks[i].time - blocks[i - 1].time).max(1);
-                amount(&blocks[i]) as f64 / dt as f64
-            })
-            .fold(0.0, f64::max)
-    };
-    let distinct = |f: &dyn Fn(&Blk) -> &BTreeSet<Address>| {
-        let set: BTreeSet<&Address> = inside.iter().flat_map(f).collect();
-        Value::Count(set.len() as u128)
-    };
-    match metric {
-        "txCount" => Value::Count(txs.into()),
-        "gasUsed" => Value::Count(gas.into()),
-        "feesPaid" => Value::Count(inside.iter().map(|b| b.fees).sum()),
-        "contracts" => Value::Count(inside.iter().map(|b| b.contracts).sum::<u64>().into()),
-        "maxGasPrice" => Value::Count(inside.iter().map(|b| b.price_max).max().unwrap_or(0)),
-        "avgGasPrice" if txs == 0 => Value::Ratio(0.0),
-        "avgGasPrice" => {
-            Value::Ratio(inside.iter().map(|b| b.price_sum).sum::<u128>() as f64 / txs as f64)
-        }
-        "avgTps" => Value::Ratio(txs as f64 / span),
-        "avgGps" => Value::Ratio(gas as f64 / span),
-        "maxTps" => Value::Ratio(peak(&|b| b.txs)),
-        "maxGps" => Value::Ratio(peak(&|b| b.gas)),
-        "activeAddresses" => distinct(&|b| &b.addresses),
-        "activeSenders" => distinct(&|b| &b.senders),
-        "deployers" => distinct(&|b| &b.deployers),
-        other => panic!("no rolling metric {other}"),
-    }
+/// The model's value of `metric` over the recording's blocks from `start` on.
+fn expected(m: &RecordingModel, metric: &str, start: u64) -> Value {
+    of(expected_window(m, metric, start).unwrap())
 }
 
 fn same(got: Value, want: Value) -> bool {
@@ -177,8 +72,7 @@ async fn rolling_windows_equal_the_model() {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("rec.jsonl"), &text).unwrap();
             let model = RecordingModel::load(&dir.path().join("rec.jsonl"));
-            let blocks = blocks(&model);
-            let tip = blocks.last().unwrap().time;
+            let tip = last_time(&model);
             let store = open(&dir.path().join("index"));
             index(&store, &text, 4).await;
             let pages = MetricsPages::new(Arc::clone(&store));
@@ -205,7 +99,7 @@ async fn rolling_windows_equal_the_model() {
                 let mut values = Vec::new();
                 for (window, value) in &got.values {
                     let start = window_start(*window, tip);
-                    let want = expected(&blocks, name, start);
+                    let want = expected(&model, name, start);
                     assert!(
                         same(*value, want),
                         "chain {chain} {name} {}: got {value:?}, expected {want:?}",
@@ -227,14 +121,8 @@ type Buckets = std::collections::BTreeMap<(&'static str, u64), ExpectedBucket>;
 
 /// The window's start, from the tip's hour, by the model's own arithmetic.
 fn window_start(window: Window, tip: u64) -> u64 {
-    let hours = [1u64, 24, 168, 720, 2_160, 8_760];
-    match window {
-        Window::AllTime => 0,
-        w => {
-            let h = hours[Window::ALL.iter().position(|x| *x == w).unwrap()];
-            (tip / 3_600 * 3_600).saturating_sub((h - 1) * 3_600)
-        }
-    }
+    let (_, hours) = WINDOWS.iter().find(|(n, _)| *n == window.name()).unwrap();
+    model_window_start(*hours, tip)
 }
 
 fn plus(a: Value, b: Value) -> Value {
@@ -282,20 +170,17 @@ async fn sums_over_chains_equal_the_per_chain_models() {
             ),
         ),
     ];
-    let mut models: Vec<(Vec<Blk>, Buckets)> = Vec::new();
+    let mut models: Vec<(RecordingModel, Buckets)> = Vec::new();
     for (chain, text) in &texts {
         let path = dir.path().join(format!("{chain}.jsonl"));
         std::fs::write(&path, text).unwrap();
         let model = RecordingModel::load(&path);
-        models.push((blocks(&model), expected_metrics(&model)));
+        let buckets = expected_metrics(&model);
+        models.push((model, buckets));
         index(&store, text, 4).await;
     }
     let chains = [43112u64, 99999];
-    let tip = models
-        .iter()
-        .map(|(b, _)| b.last().unwrap().time)
-        .max()
-        .unwrap();
+    let tip = models.iter().map(|(m, _)| last_time(m)).max().unwrap();
     let pages = MetricsPages::new(Arc::clone(&store));
     let mut compared = 0;
     for metric in Metric::ALL.into_iter().filter(|m| summable(*m)) {
@@ -376,9 +261,9 @@ async fn sums_over_chains_equal_the_per_chain_models() {
                 let start = window_start(*window, tip);
                 // A chain with no block in the window adds 0.
                 let mut want = zero(name);
-                for (blocks, _) in &models {
-                    if blocks.iter().any(|b| b.time >= start) {
-                        want = plus(want, expected(blocks, name, start));
+                for (model, _) in &models {
+                    if let Some(value) = expected_window(model, name, start) {
+                        want = plus(want, of(value));
                     }
                 }
                 assert!(

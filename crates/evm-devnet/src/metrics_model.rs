@@ -256,6 +256,77 @@ pub fn expected_metrics(m: &RecordingModel) -> BTreeMap<(&'static str, u64), Exp
     out
 }
 
+/// The rolling windows by name, with their length in hours (`None`: all time).
+pub const WINDOWS: [(&str, Option<u64>); 7] = [
+    ("lastHour", Some(1)),
+    ("lastDay", Some(24)),
+    ("lastWeek", Some(7 * 24)),
+    ("lastMonth", Some(30 * 24)),
+    ("last90Days", Some(90 * 24)),
+    ("lastYear", Some(365 * 24)),
+    ("allTime", None),
+];
+
+/// The first second of a window of `hours` hours (`None`: all time) ending with the hour
+/// holding `tip`: the start of the hour `hours - 1` hours before the tip's.
+pub fn window_start(hours: Option<u64>, tip: u64) -> u64 {
+    hours.map_or(0, |h| (tip / 3_600 * 3_600).saturating_sub((h - 1) * 3_600))
+}
+
+/// The time of the recording's last block.
+pub fn last_time(m: &RecordingModel) -> u64 {
+    m.blocks.last().map_or(0, |b| q(&b.block["timestamp"]))
+}
+
+/// `metric` over the recording's blocks at or after `start` (`None` when there are none): sums,
+/// maxima and distinct sets over those blocks, averages over the seconds from the block before
+/// the first of them (the first block's own time for the chain's first) to the last block.
+pub fn expected_window(m: &RecordingModel, metric: &str, start: u64) -> Option<Expected> {
+    let blocks = read_blocks(m);
+    let first = blocks.iter().position(|b| b.time >= start)?;
+    let inside = &blocks[first..];
+    let tip = blocks.last()?.time;
+    let from = if first == 0 {
+        blocks[0].time
+    } else {
+        blocks[first - 1].time
+    };
+    let span = (tip - from).max(1) as f64;
+    let txs: u64 = inside.iter().map(|b| b.txs).sum();
+    let gas: u64 = inside.iter().map(|b| b.gas_used).sum();
+    let peak = |amount: &dyn Fn(&Blk) -> u64| {
+        (first.max(1)..blocks.len())
+            .map(|i| {
+                let dt = (blocks[i].time - blocks[i - 1].time).max(1);
+                amount(&blocks[i]) as f64 / dt as f64
+            })
+            .fold(0.0, f64::max)
+    };
+    let distinct = |f: &dyn Fn(&Blk) -> &BTreeSet<Address>| {
+        let set: BTreeSet<&Address> = inside.iter().flat_map(f).collect();
+        Expected::Count(set.len() as u128)
+    };
+    Some(match metric {
+        "txCount" => Expected::Count(txs.into()),
+        "gasUsed" => Expected::Count(gas.into()),
+        "feesPaid" => Expected::Count(inside.iter().map(|b| b.fees).sum()),
+        "contracts" => Expected::Count(inside.iter().map(|b| b.contracts).sum::<u64>().into()),
+        "maxGasPrice" => Expected::Count(inside.iter().map(|b| b.price_max).max().unwrap_or(0)),
+        "avgGasPrice" if txs == 0 => Expected::Ratio(0.0),
+        "avgGasPrice" => {
+            Expected::Ratio(inside.iter().map(|b| b.price_sum).sum::<u128>() as f64 / txs as f64)
+        }
+        "avgTps" => Expected::Ratio(txs as f64 / span),
+        "avgGps" => Expected::Ratio(gas as f64 / span),
+        "maxTps" => Expected::Ratio(peak(&|b| b.txs)),
+        "maxGps" => Expected::Ratio(peak(&|b| b.gas_used)),
+        "activeAddresses" => distinct(&|b| &b.addresses),
+        "activeSenders" => distinct(&|b| &b.senders),
+        "deployers" => distinct(&|b| &b.deployers),
+        other => panic!("no rolling metric {other}"),
+    })
+}
+
 /// A recording's text with block `n`'s timestamp moved to `start + Σ gaps[..n]` (blocks past
 /// the gaps keep the last gap), so a short recording spans hours, days, weeks and months.
 pub fn retime(text: &str, start: u64, gaps: &[u64]) -> String {

@@ -1,5 +1,6 @@
 //! The metrics API's endpoints on the REST edge (`snowline-rest-api`): the spec's
-//! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), and the real
+//! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), the rest of the
+//! legacy v1 family (series, rolling windows, staking series, listings), and the real
 //! service's v2 chain metrics, ICM message counts (from `chain-icm`'s
 //! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking and L1 validator fee metrics (from `chain-p`'s
 //! [`PChainPages`](snowline_chain_p::pages::PChainPages)), chains and health checks. Handlers parse, call one read of the
@@ -12,6 +13,8 @@ mod context;
 mod health;
 mod icm;
 mod l1;
+mod legacy;
+mod networks;
 pub mod openapi;
 mod params;
 mod render;
@@ -79,6 +82,7 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             let api = Arc::clone(&api);
             router.get_blocking(template, weight, move |req| f(&api, req))
         });
+    let router = legacy::routes(router, &api);
     health::routes(router, readiness)
 }
 

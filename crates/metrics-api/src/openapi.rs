@@ -1,14 +1,14 @@
 //! What `GET /openapi.json` and `/docs` describe: the real metrics service's OpenAPI documents
-//! (`openapi/metrics-api-v2.json`, then `openapi/metrics-api-legacy-v1.json` for the legacy
-//! `avg_tps` and `/v1/health-check`), embedded and kept by the REST edge to the routes this
-//! build registers.
+//! (`openapi/metrics-api-v2.json`, then `openapi/metrics-api-legacy-v1.json` for the legacy v1
+//! series, rolling windows, staking series and listings, and `/v1/health-check`), embedded and
+//! kept by the REST edge to the routes this build registers.
 
 use snowline_rest_api::ApiDescription;
 
 /// The real service's current document.
 pub const METRICS_API_V2: &str = include_str!("../openapi/metrics-api-v2.json");
 
-/// The real service's earlier document, which still describes `/v1/avg_tps/{chain}`.
+/// The real service's earlier document, which describes the `/v1/` operations.
 pub const METRICS_API_LEGACY_V1: &str = include_str!("../openapi/metrics-api-legacy-v1.json");
 
 /// The description of the metrics service: v2's operations first, the legacy document's where

@@ -31,11 +31,17 @@ pub fn timestamp(req: &Request, name: &str) -> Result<Option<u64>, ApiError> {
 
 /// `timeInterval` (`day` when absent).
 pub fn interval(req: &Request) -> Result<Interval, ApiError> {
-    match req.query("timeInterval") {
+    interval_named(req, "timeInterval")
+}
+
+/// The interval query parameter `name` (v2's `timeInterval`, the legacy `interval`): `day`
+/// when absent.
+pub fn interval_named(req: &Request, name: &str) -> Result<Interval, ApiError> {
+    match req.query(name) {
         None => Ok(Interval::Day),
         Some(raw) => Interval::from_name(raw).ok_or_else(|| {
             bad(ParamError::invalid(
-                "timeInterval",
+                name,
                 "one of hour, day, week, month",
                 raw,
             ))

@@ -94,6 +94,35 @@ pub struct RollingResponse {
     pub result: RollingJson,
 }
 
+/// The legacy `RollingWindowResponse`'s `result`: its five windows, snake_case.
+#[derive(Debug, Default, Serialize)]
+pub struct LegacyRollingJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    pub last_hour: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    pub last_day: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    pub last_month: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    pub last_year: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "window_number")]
+    pub all_time: Option<Value>,
+}
+
+/// `GET /v1/{metric}/{chainId}/rollingWindow`: the legacy `RollingWindowResponse`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LegacyRollingResponse {
+    pub status: u16,
+    pub last_run: u64,
+    pub result: LegacyRollingJson,
+}
+
 /// `GET /v1/avg_tps/{chainId}`: the spec's Series response, or the legacy form's
 /// (`nextPageStartKey` for `nextPageToken`).
 #[derive(Debug, Serialize)]
@@ -104,6 +133,26 @@ pub struct V1Series {
     pub last_run: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_page_token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page_start_key: Option<String>,
+}
+
+/// The legacy `StakingInformation`: a point and its subnet.
+#[derive(Debug, Serialize)]
+pub struct StakingInformationJson {
+    #[serde(flatten)]
+    pub point: PointJson,
+    #[serde(rename = "subnetID")]
+    pub subnet_id: String,
+}
+
+/// The legacy `StakingInformationResponse`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StakingInformationResponse {
+    pub results: Vec<StakingInformationJson>,
+    pub status: u16,
+    pub last_run: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_page_start_key: Option<String>,
 }
@@ -175,4 +224,54 @@ pub struct IcmRollingJson {
 #[derive(Debug, Serialize)]
 pub struct IcmRollingResponse {
     pub result: IcmRollingJson,
+}
+
+/// The legacy `SubnetMapping`: an EVM chain id and its subnet.
+#[derive(Debug, Serialize)]
+pub struct SubnetMappingJson {
+    #[serde(rename = "chainID")]
+    pub chain_id: u64,
+    #[serde(rename = "subnetID")]
+    pub subnet_id: String,
+    pub timestamp: u64,
+    pub network: &'static str,
+}
+
+/// The legacy `ChainInformation`: a chain the P-Chain created.
+#[derive(Debug, Serialize)]
+pub struct ChainInformationJson {
+    #[serde(rename = "subnetID")]
+    pub subnet_id: String,
+    pub timestamp: u64,
+    #[serde(rename = "blockchainID")]
+    pub blockchain_id: String,
+    #[serde(rename = "vmID")]
+    pub vm_id: String,
+    #[serde(rename = "chainName")]
+    pub chain_name: String,
+}
+
+/// The legacy `SubnetInformation`: a subnet the P-Chain created.
+#[derive(Debug, Serialize)]
+pub struct SubnetInformationJson {
+    #[serde(rename = "controlKeys")]
+    pub control_keys: Vec<String>,
+    pub threshold: u32,
+    #[serde(rename = "subnetID")]
+    pub subnet_id: String,
+    pub timestamp: u64,
+    #[serde(rename = "validatorCount")]
+    pub validator_count: u64,
+}
+
+/// The legacy listings' envelope (`SubnetMappingsResponse`, `ChainInformationResponse`,
+/// `SubnetsResponse`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listing<T> {
+    pub results: Vec<T>,
+    pub status: u16,
+    pub last_run: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page_start_key: Option<String>,
 }

@@ -3,7 +3,9 @@
 //! Pages go newest first; a page token is a UUID the room keeps with the query it pages and the
 //! next page's position, so a token sent with another query is refused.
 
-use snowline_chain_metrics::{Interval, Metric, SeriesPage, SeriesQuery, summable, windows_of};
+use snowline_chain_metrics::{
+    Interval, Metric, RollingValues, SeriesPage, SeriesQuery, summable, windows_of,
+};
 use snowline_query::ParamError;
 use snowline_rest_api::{ApiError, Reply, Request};
 
@@ -13,7 +15,7 @@ use crate::render::{PointJson, RollingJson, RollingResponse, V1Series, V2Series}
 
 /// Which answer a series request gets; part of what its page tokens remember.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Form {
+pub(crate) enum Form {
     /// `/v1/avg_tps` with `pageToken`.
     V1,
     /// `/v1/avg_tps` with `from`, `to`, `startKey`.
@@ -24,11 +26,11 @@ enum Form {
 
 /// Everything a series request asks but the position: its page tokens' query.
 #[derive(Debug, Clone)]
-struct Scenario {
-    form: Form,
+pub(crate) struct Scenario {
+    pub(crate) form: Form,
     /// The chain (also `query.chain`) or the chains summed.
-    target: Target,
-    query: SeriesQuery,
+    pub(crate) target: Target,
+    pub(crate) query: SeriesQuery,
 }
 
 impl Scenario {
@@ -48,7 +50,7 @@ impl Scenario {
     }
 
     /// The page the request asks: the first, or the one `token` (sent as `param`) points at.
-    fn page(
+    pub(crate) fn page(
         &self,
         api: &MetricsApi,
         token: Option<&str>,
@@ -80,7 +82,7 @@ impl Scenario {
     }
 }
 
-fn results(page: &SeriesPage) -> Vec<PointJson> {
+pub(crate) fn results(page: &SeriesPage) -> Vec<PointJson> {
     page.points.iter().map(PointJson::from).collect()
 }
 
@@ -123,38 +125,47 @@ pub fn chain_metric(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> 
 /// day, week, month, 90 days, year and all time, ending with the chain's last indexed block.
 pub fn rolling_window(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let raw = req.required_param("metric")?;
+    let rolling = || {
+        Metric::ALL
+            .into_iter()
+            .filter(|m| !windows_of(*m).is_empty())
+    };
     let metric = Metric::from_name(raw)
         .filter(|m| !windows_of(*m).is_empty())
         .ok_or_else(|| {
-            let names: Vec<&str> = Metric::ALL
-                .iter()
-                .filter(|m| !windows_of(**m).is_empty())
-                .map(|m| m.name())
-                .collect();
+            let names: Vec<&str> = rolling().map(|m| m.name()).collect();
             ApiError::bad_request(
                 ParamError::invalid("metric", format_args!("one of {}", names.join(", ")), raw)
                     .to_string(),
             )
         })?;
-    let chain_ref = req.required_param("chainId")?;
-    let values = match api.target(chain_ref)? {
-        Target::Chain(chain) => api.pages.rolling(chain, metric),
-        Target::Aggregate(_, chains) => {
-            let rolling = Metric::ALL
-                .into_iter()
-                .filter(|m| !windows_of(*m).is_empty());
-            only_summable(metric, chain_ref, rolling)?;
-            api.pages.aggregate_rolling(&chains, metric)
-        }
-    }
-    .map_err(read_failed)?;
+    let values = rolling_values(api, req.required_param("chainId")?, metric, rolling())?;
     Reply::json(&RollingResponse {
         result: RollingJson::from(&values),
     })
 }
 
+/// `metric` over its rolling windows for the chain or aggregate `chain_ref` names (the room's
+/// one computation of windows, which both API versions render); an aggregate only for a metric
+/// summed over chains, else a 400 naming those of `offered` that are.
+pub(crate) fn rolling_values(
+    api: &MetricsApi,
+    chain_ref: &str,
+    metric: Metric,
+    offered: impl Iterator<Item = Metric>,
+) -> Result<RollingValues, ApiError> {
+    match api.target(chain_ref)? {
+        Target::Chain(chain) => api.pages.rolling(chain, metric),
+        Target::Aggregate(_, chains) => {
+            only_summable(metric, chain_ref, offered)?;
+            api.pages.aggregate_rolling(&chains, metric)
+        }
+    }
+    .map_err(read_failed)
+}
+
 /// A 400 unless `metric` is summed over chains, naming those of `offered` that are.
-fn only_summable(
+pub(crate) fn only_summable(
     metric: Metric,
     chain_ref: &str,
     offered: impl Iterator<Item = Metric>,
@@ -182,11 +193,24 @@ pub fn avg_tps(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let legacy = ["from", "to", "startKey"]
         .iter()
         .any(|p| req.query(p).is_some());
-    let (form, token_param) = if legacy {
-        (Form::V1Legacy, "startKey")
-    } else {
-        (Form::V1, "pageToken")
-    };
+    let form = if legacy { Form::V1Legacy } else { Form::V1 };
+    v1_series(api, req, Metric::AvgTps, Interval::Day, form, "chainId")
+}
+
+/// A v1 series of `metric` at `interval` in `form` (`from`/`to` read in the legacy form only),
+/// for the chain or aggregate the path's `chain_param` names (the legacy OpenAPI's `chain` is
+/// "numeric chainID, 'testnet', 'mainnet', or 'total'"): the same pages as v2's, rendered as the
+/// spec's Series response, or the legacy form's (`nextPageStartKey` for `nextPageToken`).
+pub(crate) fn v1_series(
+    api: &MetricsApi,
+    req: &Request,
+    metric: Metric,
+    interval: Interval,
+    form: Form,
+    chain_param: &str,
+) -> Result<Reply, ApiError> {
+    let legacy = form == Form::V1Legacy;
+    let token_param = if legacy { "startKey" } else { "pageToken" };
     let (start, end) = if legacy {
         (
             params::timestamp(req, "from")?,
@@ -195,10 +219,13 @@ pub fn avg_tps(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     } else {
         (None, None)
     };
-    let (from, to) = params::range(Interval::Day, start, end, ("from", "to"))?;
-    // The legacy OpenAPI's `chain` is "numeric chainID, 'testnet', 'mainnet', or 'total'":
-    // `avgTps` is summed over chains.
-    let target = api.target(req.required_param("chainId")?)?;
+    let (from, to) = params::range(interval, start, end, ("from", "to"))?;
+    let chain_ref = req.required_param(chain_param)?;
+    let target = api.target(chain_ref)?;
+    if matches!(target, Target::Aggregate(..)) {
+        let v1 = crate::legacy::SERIES.iter().map(|op| op.metric);
+        only_summable(metric, chain_ref, std::iter::once(Metric::AvgTps).chain(v1))?;
+    }
     let scenario = Scenario {
         form,
         query: SeriesQuery {
@@ -206,8 +233,8 @@ pub fn avg_tps(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
                 Target::Chain(id) => id,
                 Target::Aggregate(..) => 0,
             },
-            metric: Metric::AvgTps,
-            interval: Interval::Day,
+            metric,
+            interval,
             from,
             to,
             page_size: DEFAULT_PAGE_SIZE,

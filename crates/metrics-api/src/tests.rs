@@ -281,3 +281,57 @@ fn avg_tps_spec_and_legacy_forms_agree() {
         StatusCode::BAD_REQUEST
     );
 }
+
+#[test]
+fn legacy_listings_page_a_hundred_rows_by_start_key_bound_to_their_query() {
+    let f = fixture();
+    let rows: Vec<u64> = (0..250).collect();
+    let mut got = Vec::new();
+    let mut key: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let uri = match &key {
+            Some(k) => format!("/v1/mapping?startKey={k}"),
+            None => "/v1/mapping".to_owned(),
+        };
+        let req = Request::mock(Method::GET, &uri);
+        let (page, next) = crate::networks::page(&f.api, &req, "q", rows.clone()).unwrap();
+        assert!(page.len() <= 100);
+        got.extend(page);
+        pages += 1;
+        match next {
+            Some(next) => {
+                assert!(is_uuid(&next), "{next}");
+                key = Some(next);
+            }
+            None => break,
+        }
+    }
+    assert_eq!((got, pages), (rows.clone(), 3));
+    // A key of another query, or none issued here: 400s.
+    let (_, next) = crate::networks::page(
+        &f.api,
+        &Request::mock(Method::GET, "/v1/mapping"),
+        "q",
+        rows.clone(),
+    )
+    .unwrap();
+    let other = Request::mock(
+        Method::GET,
+        &format!("/v1/mapping?startKey={}", next.unwrap()),
+    );
+    let err = crate::networks::page(&f.api, &other, "another", rows.clone()).unwrap_err();
+    assert_eq!(err.status, StatusCode::BAD_REQUEST);
+    let bogus = Request::mock(Method::GET, "/v1/mapping?startKey=bogus");
+    let err = crate::networks::page(&f.api, &bogus, "q", rows).unwrap_err();
+    assert_eq!(err.status, StatusCode::BAD_REQUEST);
+    // An empty listing is one empty page.
+    let (page, next) = crate::networks::page(
+        &f.api,
+        &Request::mock(Method::GET, "/v1/mapping"),
+        "q",
+        Vec::<u64>::new(),
+    )
+    .unwrap();
+    assert!(page.is_empty() && next.is_none());
+}

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+pub mod evm;
 pub mod index;
 pub mod pchain;
 
