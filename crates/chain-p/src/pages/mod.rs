@@ -10,6 +10,7 @@ mod l1_metrics;
 mod rewards;
 mod staking_metrics;
 mod tx;
+mod txs;
 mod utxos;
 mod validators;
 mod validators_by_date;
@@ -27,6 +28,7 @@ pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope}
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use snowline_query::SortPosition as Position;
 pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
+pub use txs::{PTx, PTxPage, PTxQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 pub use validators_by_date::{RangeValidator, ValidatorRangePage, ValidatorRangeQuery};

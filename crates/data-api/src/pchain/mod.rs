@@ -9,6 +9,7 @@ mod context;
 pub(crate) mod l1;
 mod render;
 pub(crate) mod rewards;
+pub(crate) mod txs;
 pub(crate) mod utxos;
 
 pub use context::PChainApi;

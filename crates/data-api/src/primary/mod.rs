@@ -4,6 +4,7 @@
 //! reads run on the blocking pool, each from one snapshot per chain crate.
 
 mod blockchains;
+pub(crate) mod tx_params;
 
 use std::sync::Arc;
 
@@ -82,6 +83,18 @@ pub fn routes(
     );
     let router = route(
         router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}",
+        Weight::MEDIUM,
+        tx_by_hash,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/transactions",
+        Weight::XL,
+        txs,
+    );
+    let router = route(
+        router,
         "/v1/networks/{network}/rewards",
         Weight::XL,
         |api, req| pchain::rewards::historical(&api.p, req),
@@ -131,4 +144,20 @@ fn blocks_by_node(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     page_size(req.query("pageSize"), 100).map_err(bad)?;
     crate::params::page_token_present(req)?;
     Err(not_indexed(target.chain, "blocks by proposer"))
+}
+
+fn tx_by_hash(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::txs::by_hash(&api.p, req),
+        chain => Err(not_indexed(chain, "txs by hash")),
+    }
+}
+
+fn txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::txs::list(&api.p, req, target.chain_info()),
+        chain => Err(not_indexed(chain, "tx listings")),
+    }
 }

@@ -7,6 +7,7 @@ pub mod evm;
 pub mod icm;
 pub mod pchain;
 pub mod primary;
+pub mod primary_tx;
 
 pub use chain::{
     ApiFeature, ChainRecord, ChainStatus, ListChainsResponse, NetworkToken, UtilityAddresses,
@@ -42,4 +43,8 @@ pub use primary::{
     ListCChainAtomicBalancesResponse, ListUtxosResponse, ListXChainBalancesResponse,
     ListXChainVerticesResponse, PrimaryChainInfo, PrimaryChainName, SharedAssetBalance,
     UtxoCredential, XChainBalances, XChainVertex, XUtxo,
+};
+pub use primary_tx::{
+    BlockchainInfo, L1ValidatorDetailsTransaction, L1ValidatorManagerDetails,
+    ListPChainTransactionsResponse, PChainTransaction, SubnetOwnershipInfo,
 };
