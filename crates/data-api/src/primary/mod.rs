@@ -150,6 +150,7 @@ fn tx_by_hash(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
         Chain::P => pchain::txs::by_hash(&api.p, req),
+        Chain::X => xchain::txs::by_hash(&api.x, req),
         chain => Err(not_indexed(chain, "txs by hash")),
     }
 }
@@ -158,6 +159,7 @@ fn txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
         Chain::P => pchain::txs::list(&api.p, req, target.chain_info()),
+        Chain::X => xchain::txs::list(&api.x, req, target.chain_info()),
         chain => Err(not_indexed(chain, "tx listings")),
     }
 }

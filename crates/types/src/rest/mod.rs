@@ -46,5 +46,6 @@ pub use primary::{
 };
 pub use primary_tx::{
     BlockchainInfo, L1ValidatorDetailsTransaction, L1ValidatorManagerDetails,
-    ListPChainTransactionsResponse, PChainTransaction, SubnetOwnershipInfo,
+    ListPChainTransactionsResponse, ListXChainTransactionsResponse, PChainTransaction,
+    SubnetOwnershipInfo, TransactionVertexDetail, XChainAssetDetails, XChainTransaction,
 };

@@ -1,11 +1,12 @@
 //! The primary network's tx records of the Data API, with the members of the Glacier OpenAPI:
-//! `PChainTransaction` (`ListPChainTransactionsResponse`) and its parts. Absent optional
+//! `PChainTransaction` (`ListPChainTransactionsResponse`) and its parts, the X-Chain's
+//! `XChainLinearTransaction` / `XChainNonLinearTransaction` (`ListXChainTransactionsResponse`). Absent optional
 //! members are omitted, never `null`.
 
 use serde::{Deserialize, Serialize};
 
 use super::pchain::{BlsCredentials, PChainUtxo};
-use super::primary::{AssetAmount, PrimaryChainInfo};
+use super::primary::{AssetAmount, AssetType, PrimaryChainInfo, XUtxo};
 
 /// `PChainTransaction`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,6 +149,95 @@ pub struct ListPChainTransactionsResponse {
     pub next_page_token: Option<String>,
     /// The txs.
     pub transactions: Vec<PChainTransaction>,
+    /// Which chain and network.
+    pub chain_info: PrimaryChainInfo,
+}
+
+/// `XChainAssetDetails`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct XChainAssetDetails {
+    /// Asset id, cb58.
+    pub asset_id: String,
+    /// Name.
+    pub name: String,
+    /// Symbol.
+    pub symbol: String,
+    /// Decimal places.
+    pub denomination: u8,
+    /// `secp256k1` or `nft`.
+    #[serde(rename = "type")]
+    pub asset_type: AssetType,
+    /// When its `CreateAssetTx` was accepted, Unix seconds.
+    pub created_at_timestamp: u64,
+    /// `fixed` or `variable`.
+    pub cap: String,
+}
+
+/// `TransactionVertexDetail`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionVertexDetail {
+    /// Vertex id, cb58.
+    pub hash: String,
+    /// Vertex height.
+    pub height: u64,
+    /// Vertex acceptance time, Unix seconds.
+    pub timestamp: u64,
+}
+
+/// `XChainLinearTransaction` and `XChainNonLinearTransaction`: the members both share, and the
+/// place (a block, or vertices) that tells them apart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct XChainTransaction {
+    /// Tx id, cb58.
+    pub tx_hash: String,
+    /// `linear` or `non-linear`.
+    pub chain_format: String,
+    /// First acceptance time, Unix seconds.
+    pub timestamp: u64,
+    /// `XChainTransactionType`.
+    pub tx_type: String,
+    /// The memo, `0x` hex.
+    pub memo: String,
+    /// The UTXOs it consumed.
+    pub consumed_utxos: Vec<XUtxo>,
+    /// The UTXOs it emitted.
+    pub emitted_utxos: Vec<XUtxo>,
+    /// What its inputs unlocked, by asset.
+    pub amount_unlocked: Vec<AssetAmount>,
+    /// What its outputs created, by asset.
+    pub amount_created: Vec<AssetAmount>,
+    /// The chain an `ImportTx` imports from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_chain: Option<String>,
+    /// The chain an `ExportTx` exports to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destination_chain: Option<String>,
+    /// A `CreateAssetTx`'s asset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asset_created: Option<XChainAssetDetails>,
+    /// Linear: the block's height.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_height: Option<u64>,
+    /// Linear: the block's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_hash: Option<String>,
+    /// Non-linear: the vertices holding it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<TransactionVertexDetail>>,
+}
+
+/// `ListXChainTransactionsResponse`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListXChainTransactionsResponse {
+    /// Where the next page starts, when more may follow.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page_token: Option<String>,
+    /// The txs.
+    pub transactions: Vec<XChainTransaction>,
     /// Which chain and network.
     pub chain_info: PrimaryChainInfo,
 }
