@@ -507,3 +507,76 @@ fn bad_tx_listing_input_is_a_400() {
     ))
     .error(400, "Bad Request");
 }
+
+#[test]
+fn blocks_by_id_and_latest_equal_the_replay() {
+    let w = world(2);
+    let api = &w.api;
+    for b in &w.model.blocks {
+        let v = api.get(&format!("{P}/blocks/{}", b.id)).json();
+        assert_eq!(v["blockNumber"], b.height.to_string().as_str());
+        assert_eq!(v["blockHash"], b.id.to_string().as_str());
+        assert_eq!(v["parentHash"], b.parent.to_string().as_str());
+        assert_eq!(v["blockTimestamp"], b.ts);
+        assert_eq!(v["blockType"], b.type_name);
+        assert_eq!(v["blockSizeBytes"], b.size);
+        assert_eq!(v["currentSupply"], b.supply.to_string().as_str());
+        let txs: Vec<String> = b.tx_ids.iter().map(Id::to_string).collect();
+        assert_eq!(v["transactions"], serde_json::json!(txs));
+        assert_eq!(v["txCount"], txs.len());
+        assert!(!has_null(&v));
+    }
+    api.get(&format!("{P}/blocks/{}", Id([3; 32])))
+        .error(404, "Not Found");
+    api.get(&format!("{P}/blocks/notanid"))
+        .error(400, "Bad Request");
+    // Latest: newest first, in a window or not, every page size.
+    let block_pages = |path: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut token: Option<String> = None;
+        loop {
+            let p = match &token {
+                Some(t) => format!("{path}&pageToken={t}"),
+                None => path.to_owned(),
+            };
+            let v = api.get(&p).json();
+            out.extend(
+                v["blocks"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{p}: {v}"))
+                    .iter()
+                    .map(|b| b["blockHash"].as_str().unwrap().to_owned()),
+            );
+            match v.get("nextPageToken").and_then(Value::as_str) {
+                Some(t) => token = Some(t.to_owned()),
+                None => return out,
+            }
+        }
+    };
+    let blocks = &w.model.blocks;
+    let (t1, t2) = (blocks[blocks.len() / 4].ts, blocks[blocks.len() * 3 / 4].ts);
+    for (start, end) in [
+        (None, None),
+        (Some(t1), None),
+        (None, Some(t2)),
+        (Some(t1), Some(t2)),
+    ] {
+        let want: Vec<String> = blocks
+            .iter()
+            .rev()
+            .filter(|b| start.is_none_or(|s| b.ts >= s) && end.is_none_or(|e| b.ts < e))
+            .map(|b| b.id.to_string())
+            .collect();
+        let mut q = String::new();
+        if let Some(s) = start {
+            q.push_str(&format!("&startTimestamp={s}"));
+        }
+        if let Some(e) = end {
+            q.push_str(&format!("&endTimestamp={e}"));
+        }
+        for size in [1, 7, 100] {
+            let got = block_pages(&format!("{P}/blocks?pageSize={size}{q}"));
+            assert_eq!(got, want, "window {start:?}..{end:?}, pages of {size}");
+        }
+    }
+}

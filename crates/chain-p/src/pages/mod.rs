@@ -5,6 +5,7 @@
 
 mod balances;
 mod blocks;
+mod chain_blocks;
 mod l1;
 mod l1_metrics;
 mod rewards;

@@ -128,7 +128,10 @@ impl PChainPages {
 
 /// The heights `[low, high)` whose blocks' times are in `range` (block times never decrease
 /// with height).
-fn height_range(view: &impl ReadView, range: TimeRange) -> Result<(u64, u64), PageError> {
+pub(super) fn height_range(
+    view: &impl ReadView,
+    range: TimeRange,
+) -> Result<(u64, u64), PageError> {
     let tip = view
         .scan::<PhBlocks, _>(.., snowline_store::Direction::Reverse)?
         .next()

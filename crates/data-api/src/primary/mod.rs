@@ -83,6 +83,18 @@ pub fn routes(
     );
     let router = route(
         router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}",
+        Weight::MEDIUM,
+        block_by_id,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/blocks",
+        Weight::MEDIUM,
+        latest_blocks,
+    );
+    let router = route(
+        router,
         "/v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}",
         Weight::MEDIUM,
         tx_by_hash,
@@ -161,5 +173,21 @@ fn txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
         Chain::P => pchain::txs::list(&api.p, req, target.chain_info()),
         Chain::X => xchain::txs::list(&api.x, req, target.chain_info()),
         chain => Err(not_indexed(chain, "tx listings")),
+    }
+}
+
+fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::chain_blocks::by_id(&api.p, req),
+        chain => Err(not_indexed(chain, "blocks by id")),
+    }
+}
+
+fn latest_blocks(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::chain_blocks::latest(&api.p, req, target.chain_info()),
+        chain => Err(not_indexed(chain, "latest blocks")),
     }
 }
