@@ -41,6 +41,7 @@ use crate::rows::{
 use crate::staking::{starts_at_acceptance, terms};
 use crate::staking_days::StakingDays;
 use crate::tables::*;
+use crate::tx_index::{TxIndex, named_owners};
 
 /// Counters of what [`PChain`] applied since it was created.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -95,6 +96,7 @@ pub struct PChain {
     spans: PendingRows<PhValidatorSpans>,
     usage: L1Usage,
     staking: StakingDays,
+    txs: TxIndex,
     stats: PChainStats,
 }
 
@@ -138,6 +140,7 @@ impl PChain {
             spans: PendingRows::default(),
             usage: L1Usage::default(),
             staking: StakingDays::default(),
+            txs: TxIndex::default(),
             stats: PChainStats::default(),
         }
     }
@@ -259,6 +262,7 @@ impl PChain {
         record: &ContainerRecord,
         container: &PContainer,
     ) -> Result<(), PChainError> {
+        self.txs.end();
         match container {
             PContainer::Block(block) => self.apply_block(batch, view, record, block),
             PContainer::X(txs) => self.apply_shared(batch, view, txs, self.x_chain),
@@ -327,8 +331,10 @@ impl PChain {
                         event: event(*id),
                         index: index(i),
                     };
+                    self.txs.begin(*id, height);
                     self.apply_tx(batch, view, &t.unsigned, at)?;
                 }
+                self.txs.end();
                 let id = ids.get(decisions).copied().unwrap_or_default();
                 self.put_tx(
                     batch,
@@ -360,7 +366,10 @@ impl PChain {
                 };
                 self.proposal.delete(0, stored);
                 let (id, unsigned) = decode_proposal(&bytes)?;
+                // An option block is the child of its proposal block, one height below.
+                self.txs.begin(id, height.saturating_sub(1));
                 self.apply_proposal(batch, view, &unsigned, event(id), commit)?;
+                self.txs.end();
             }
             _ => {
                 for (i, (t, id)) in txs.iter().zip(ids).enumerate() {
@@ -368,8 +377,10 @@ impl PChain {
                         event: event(*id),
                         index: index(i),
                     };
+                    self.txs.begin(*id, height);
                     self.apply_tx(batch, view, &t.unsigned, at)?;
                 }
+                self.txs.end();
             }
         }
         let row = BlockRow {
@@ -726,6 +737,7 @@ impl PChain {
             | UnsignedTx::SetAutoRenewedValidatorConfigTx(_) => self.stats.skipped += 1,
             _ => {}
         }
+        self.txs.touched(batch, &named_owners(tx));
         Ok(())
     }
 
@@ -1031,7 +1043,7 @@ impl PChain {
             let id = r.id();
             let origin = match r.kind {
                 RewardUtxoKind::Stake => {
-                    self.return_stake(view, id, ev)?;
+                    self.return_stake(batch, view, id, ev)?;
                     continue;
                 }
                 RewardUtxoKind::ValidationReward => Origin::ValidationReward,
@@ -1110,10 +1122,19 @@ impl PChain {
     }
 
     /// A staked UTXO comes back: unspent still, no longer staked from `ev` on.
-    fn return_stake(&mut self, view: &impl ReadView, id: Id, ev: Event) -> Result<(), PChainError> {
+    fn return_stake(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        id: Id,
+        ev: Event,
+    ) -> Result<(), PChainError> {
         let (row, stored) = load(&self.utxos, view, &id)?;
         match row {
             Some(Linear(mut row)) => {
+                if let Ok(utxo) = row.utxo() {
+                    self.txs.touched(batch, &utxo.output.owners().addrs);
+                }
                 row.returned = Some(ev);
                 self.utxos.put(id, Linear(row), stored);
                 Ok(())
@@ -1171,6 +1192,9 @@ impl PChain {
             returned: None,
             bytes: utxo.to_bytes(),
         };
+        if holding != Holding::ExportedToP {
+            self.txs.emitted(batch, id, &utxo.output.owners().addrs);
+        }
         self.count_unspent(batch, view, &row, utxo, true)?;
         upsert(&mut self.utxos, view, id, Linear(row))?;
         self.stats.utxos_created += 1;
@@ -1244,6 +1268,10 @@ impl PChain {
         for addr in &utxo.output.owners().addrs {
             batch.delete::<PhUnspentByTime>(&(*addr, row.created.timestamp, id));
             batch.delete::<PhUnspentByAmount>(&(*addr, row.amount, id));
+        }
+        if row.holding != Holding::ExportedFromP {
+            self.txs
+                .consumed(batch, &ev, id, &utxo.output.owners().addrs);
         }
         self.count_unspent(batch, view, &row, &utxo, false)?;
         row.consumed = Some(ev);

@@ -25,6 +25,7 @@ mod staking_days;
 pub mod tables;
 #[cfg(test)]
 mod test_devnet;
+mod tx_index;
 pub mod upgrades;
 
 // `test_devnet` is also compiled into the integration tests, so it names this crate as they do.

@@ -50,6 +50,15 @@ table! {
     /// `tx id -> TxRow`: every accepted tx (genesis included).
     pub PhTxs: "ph_txs" (PointLookup), Id => Linear<TxRow>;
 
+    /// `(address, height, tx id) -> ()`: every P-Chain tx an address takes part in (owner of a
+    /// UTXO it consumes, emits or returns from staking, reward owner, subnet owner), by the
+    /// height of the block holding the tx (a proposal's, for the txs its option applies).
+    pub PhTxsByAddress: "ph_txs_by_address", (ShortId, u64, Id) => ();
+
+    /// `(tx id, role, utxo id) -> ()`: the UTXOs a P-Chain tx consumed ([`TX_CONSUMED`]) and
+    /// emitted ([`TX_EMITTED`]: its outputs, stakes, exports, refunds and rewards).
+    pub PhTxUtxos: "ph_tx_utxos", (Id, u8, Id) => ();
+
     /// `height -> BlockRow`.
     pub PhBlocks: "ph_blocks", u64 => Linear<BlockRow>;
 
@@ -185,6 +194,10 @@ pub const ORDER_VALIDATORS: u8 = 0;
 pub const ORDER_DELEGATORS: u8 = 1;
 /// [`PhOrders`] listing: every subnet created by a `CreateSubnetTx`, by its block height.
 pub const ORDER_SUBNETS: u8 = 2;
+/// [`PhTxUtxos`] role: a UTXO the tx consumed.
+pub const TX_CONSUMED: u8 = 0;
+/// [`PhTxUtxos`] role: a UTXO the tx emitted.
+pub const TX_EMITTED: u8 = 1;
 
 /// The [`PhL1FeeCurve`] scope of the whole network: the primary network's id, which is never an
 /// L1 and so never a subnet's scope.

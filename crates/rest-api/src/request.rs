@@ -131,6 +131,15 @@ impl Request {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every decoded value of a query parameter, in request order (an array parameter sent as
+    /// `name=a&name=b`).
+    pub fn query_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.query
+            .iter()
+            .filter(move |(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// A header as text, if present and visible ASCII.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())

@@ -6,6 +6,7 @@
 mod balances;
 mod blocks;
 mod created;
+mod chain_blocks;
 mod l1;
 mod l1_metrics;
 mod rewards;
@@ -13,6 +14,7 @@ mod staking;
 mod staking_metrics;
 mod subnets;
 mod tx;
+mod txs;
 mod utxos;
 mod validators;
 mod validators_by_date;
@@ -36,6 +38,7 @@ pub use staking::{
 };
 pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
 pub use subnets::{ChainPage, SubnetEntry, SubnetPage};
+pub use txs::{PTx, PTxPage, PTxQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 pub use validators_by_date::{RangeValidator, ValidatorRangePage, ValidatorRangeQuery};

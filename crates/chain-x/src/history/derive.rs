@@ -21,9 +21,10 @@ use super::rows::{
 };
 use super::tables::{
     META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, XhAllByAmount, XhAllByTime, XhAssets,
-    XhBalances, XhBlocks, XhEarlySpends, XhMeta, XhMultiOwner, XhTxs, XhUnspentByAmount,
-    XhUnspentByTime, XhUtxos, XhVertices,
+    XhBalances, XhBlocks, XhEarlySpends, XhMeta, XhMultiOwner, XhTxs, XhTxsByTime,
+    XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
 };
+use super::tx_index;
 use crate::container::{X_DERIVE_PATHS, XContainer};
 use crate::error::XStateError;
 use snowline_types::avm::XGenesisState;
@@ -72,6 +73,8 @@ pub struct XHistory {
     last_time: Option<u64>,
     first_time_known: bool,
     first_time_pending: bool,
+    /// The genesis is being applied: its txs are not indexed as txs.
+    in_genesis: bool,
     stats: HistoryStats,
 }
 
@@ -154,6 +157,7 @@ impl XHistory {
             last_time: None,
             first_time_known: false,
             first_time_pending: false,
+            in_genesis: false,
             stats: HistoryStats::default(),
         }
     }
@@ -183,7 +187,10 @@ impl XHistory {
             return Ok(false);
         }
         let mut batch = WriteBatch::new();
-        if let Err(e) = self.stage_genesis(&mut batch, store, genesis, timestamp) {
+        self.in_genesis = true;
+        let staged = self.stage_genesis(&mut batch, store, genesis, timestamp);
+        self.in_genesis = false;
+        if let Err(e) = staged {
             drop_batch(self, &mut batch);
             return Err(e);
         }
@@ -441,6 +448,9 @@ impl XHistory {
     ) -> Result<(), XStateError> {
         let row = TxRow { timestamp, height };
         self.txs.put(*id, row, false);
+        if !self.in_genesis {
+            batch.put::<XhTxsByTime>(&(timestamp, *id), &());
+        }
         let ev = Event {
             tx_id: *id,
             height,
@@ -568,6 +578,9 @@ impl XHistory {
             consumed: None,
             bytes: utxo.to_bytes(),
         };
+        if holding != Holding::ExportedToX && !self.in_genesis {
+            tx_index::emitted(batch, &created, uid, &addrs);
+        }
         let mut balance = None;
         if let Some(counted) = counted {
             if let [addr] = addrs.as_slice() {
@@ -670,6 +683,12 @@ impl XHistory {
             let rec = self.utxos.get_mut(&uid).ok_or_else(|| {
                 XStateError::Corrupt(format!("UTXO {uid} created in this batch has no row"))
             })?;
+            if rec.holding != Holding::ExportedFromX {
+                let utxo = rec
+                    .utxo()
+                    .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
+                tx_index::consumed(batch, &ev, uid, &owners(&utxo.output));
+            }
             rec.consumed = Some(ev);
             self.stats.utxos_consumed += 1;
             return Ok(());
@@ -686,6 +705,9 @@ impl XHistory {
             .utxo()
             .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
         let addrs = owners(&utxo.output);
+        if rec.holding != Holding::ExportedFromX {
+            tx_index::consumed(batch, &ev, uid, &addrs);
+        }
         let counted = output_amount(&utxo.output);
         for a in &addrs {
             batch.delete::<XhUnspentByTime>(&(*a, rec.created.timestamp, uid));

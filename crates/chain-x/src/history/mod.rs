@@ -17,6 +17,8 @@ mod pages;
 mod reader;
 pub mod rows;
 pub mod tables;
+mod tx_index;
+mod txs;
 
 pub use balances::XBalances;
 pub use derive::{HistoryStats, XHistory, exported_utxos};
@@ -31,3 +33,4 @@ pub use rows::{
     VertexRow,
 };
 pub use tables::tables;
+pub use txs::{XTx, XTxPage, XTxPlace, XTxQuery, tx_type};

@@ -96,7 +96,7 @@ pub struct VertexPage {
 /// consistent while ingestion writes.
 #[derive(Debug, Clone)]
 pub struct XHistoryPages {
-    store: Arc<Store>,
+    pub(super) store: Arc<Store>,
 }
 
 fn direction(sort: SortOrder) -> Direction {
@@ -232,7 +232,10 @@ impl XHistoryPages {
 }
 
 /// The descriptions of `ids` (each read once, in one batched lookup).
-fn assets<V: ReadView>(view: &V, ids: impl Iterator<Item = Id>) -> Result<Assets, PageError> {
+pub(super) fn assets<V: ReadView>(
+    view: &V,
+    ids: impl Iterator<Item = Id>,
+) -> Result<Assets, PageError> {
     let ids: Vec<Id> = ids.collect::<BTreeSet<_>>().into_iter().collect();
     let rows = view.multi_get::<XhAssets>(&ids)?;
     Ok(Assets(

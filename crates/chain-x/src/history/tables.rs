@@ -40,6 +40,19 @@ table! {
     /// `tx id -> TxRow`: every applied tx (dedup of DAG txs seen in `X/tx` and in their vertex).
     pub XhTxs: "xh_txs" (PointLookup), Id => TxRow;
 
+    /// `(address, acceptance ts, tx id) -> ()`: every X-Chain tx an address takes part in (owner
+    /// of a UTXO it consumes or emits), by the time the tx was first accepted (genesis txs
+    /// aside).
+    pub XhTxsByAddress: "xh_txs_by_address", (ShortId, u64, Id) => ();
+
+    /// `(acceptance ts, tx id) -> ()`: every X-Chain tx by the time it was first accepted
+    /// (genesis txs aside), the chain's latest txs.
+    pub XhTxsByTime: "xh_txs_by_time", (u64, Id) => ();
+
+    /// `(tx id, role, utxo id) -> ()`: the UTXOs an X-Chain tx consumed ([`TX_CONSUMED`]) and
+    /// emitted ([`TX_EMITTED`]: its outputs and exports).
+    pub XhTxUtxos: "xh_tx_utxos", (Id, u8, Id) => ();
+
     /// `(vertex height, vertex index) -> VertexRow`: `vertices:listByHeight`.
     pub XhVertices: "xh_vertices", (u64, u64) => VertexRow;
 
@@ -64,3 +77,8 @@ pub const META_GENESIS_TIME: u8 = 0;
 pub const META_FIRST_TIME: u8 = 1;
 /// [`XhMeta`] key: acceptance time of the last container.
 pub const META_LAST_TIME: u8 = 2;
+
+/// [`XhTxUtxos`] role: a UTXO the tx consumed.
+pub const TX_CONSUMED: u8 = 0;
+/// [`XhTxUtxos`] role: a UTXO the tx emitted.
+pub const TX_EMITTED: u8 = 1;

@@ -42,7 +42,8 @@ pub(crate) fn handle(
     })
 }
 
-fn record(height: u64, b: &BlockRow) -> PrimaryNetworkBlock {
+/// The `PrimaryNetworkBlock` of the block at `height`.
+pub(crate) fn record(height: u64, b: &BlockRow) -> PrimaryNetworkBlock {
     PrimaryNetworkBlock {
         block_number: height.to_string(),
         block_hash: b.id.to_string(),

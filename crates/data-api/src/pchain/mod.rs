@@ -5,11 +5,13 @@
 
 pub(crate) mod balances;
 pub(crate) mod blocks;
+pub(crate) mod chain_blocks;
 mod context;
 pub(crate) mod l1;
 mod render;
 pub(crate) mod rewards;
 pub(crate) mod staking;
+pub(crate) mod txs;
 pub(crate) mod utxos;
 
 pub use context::PChainApi;

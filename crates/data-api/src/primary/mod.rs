@@ -5,6 +5,7 @@
 
 mod blockchains;
 mod subnets;
+pub(crate) mod tx_params;
 
 use std::sync::Arc;
 
@@ -80,6 +81,30 @@ pub fn routes(
         "/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks",
         Weight::MEDIUM,
         blocks_by_node,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}",
+        Weight::MEDIUM,
+        block_by_id,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/blocks",
+        Weight::MEDIUM,
+        latest_blocks,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}",
+        Weight::MEDIUM,
+        tx_by_hash,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/transactions",
+        Weight::XL,
+        txs,
     );
     let router = route(
         router,
@@ -174,4 +199,38 @@ fn blocks_by_node(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     page_size(req.query("pageSize"), 100).map_err(bad)?;
     crate::params::page_token_present(req)?;
     Err(not_indexed(target.chain, "blocks by proposer"))
+}
+
+fn tx_by_hash(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::txs::by_hash(&api.p, req),
+        Chain::X => xchain::txs::by_hash(&api.x, req),
+        chain => Err(not_indexed(chain, "txs by hash")),
+    }
+}
+
+fn txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::txs::list(&api.p, req, target.chain_info()),
+        Chain::X => xchain::txs::list(&api.x, req, target.chain_info()),
+        chain => Err(not_indexed(chain, "tx listings")),
+    }
+}
+
+fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::chain_blocks::by_id(&api.p, req),
+        chain => Err(not_indexed(chain, "blocks by id")),
+    }
+}
+
+fn latest_blocks(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &Chain::ALL)?;
+    match target.chain {
+        Chain::P => pchain::chain_blocks::latest(&api.p, req, target.chain_info()),
+        chain => Err(not_indexed(chain, "latest blocks")),
+    }
 }

@@ -5,6 +5,7 @@
 pub(crate) mod balances;
 mod context;
 pub(crate) mod render;
+pub(crate) mod txs;
 pub(crate) mod utxos;
 pub(crate) mod vertices;
 

@@ -8,6 +8,7 @@ pub mod icm;
 pub mod pchain;
 pub mod primary;
 pub mod staking;
+pub mod primary_tx;
 
 pub use chain::{
     ApiFeature, ChainRecord, ChainStatus, ListChainsResponse, NetworkToken, UtilityAddresses,
@@ -43,4 +44,9 @@ pub use primary::{
     ListCChainAtomicBalancesResponse, ListUtxosResponse, ListXChainBalancesResponse,
     ListXChainVerticesResponse, PrimaryChainInfo, PrimaryChainName, SharedAssetBalance,
     UtxoCredential, XChainBalances, XChainVertex, XUtxo,
+};
+pub use primary_tx::{
+    BlockchainInfo, L1ValidatorDetailsTransaction, L1ValidatorManagerDetails,
+    ListPChainTransactionsResponse, ListXChainTransactionsResponse, PChainTransaction,
+    SubnetOwnershipInfo, TransactionVertexDetail, XChainAssetDetails, XChainTransaction,
 };

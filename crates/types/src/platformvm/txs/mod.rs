@@ -46,6 +46,11 @@ macro_rules! unsigned_tx {
             pub fn type_name(&self) -> &'static str {
                 match self { $( Self::$var(_) => $name, )+ }
             }
+
+            /// The Go type name of codec type id `type_id`, if it is a P-Chain tx's.
+            pub fn name_of(type_id: u32) -> Option<&'static str> {
+                match type_id { $( $id => Some($name), )+ _ => None }
+            }
         }
 
         impl Decode for UnsignedTx {
@@ -150,6 +155,17 @@ impl UnsignedTx {
             | Self::SetAutoRenewedValidatorConfigTx(_)
             | Self::RewardAutoRenewedValidatorTx(_) => "UNKNOWN",
             other => other.type_name(),
+        }
+    }
+}
+
+impl UnsignedTx {
+    /// [`UnsignedTx::data_api_type`] of a tx of codec type id `type_id`: its Go type name when
+    /// the Data API's enumeration lists it, else `"UNKNOWN"`.
+    pub fn data_api_type_of(type_id: u32) -> &'static str {
+        match Self::name_of(type_id) {
+            Some(name) if DATA_API_TX_TYPES.contains(&name) => name,
+            _ => "UNKNOWN",
         }
     }
 }

@@ -1,0 +1,582 @@
+//! The P-Chain's txs end to end: a devnet served as a node would serve it, `data-api`
+//! following it, and every tx by hash, every address's history and the chain's latest txs
+//! equal what an independent reading of the devnet computes: its `P/block` containers parsed
+//! here with `snowline_types` (each tx's block, type, named owners) and `common::pmodel`'s
+//! replay of the UTXOs (which never calls `snowline_chain_p`). An address takes part in a tx
+//! when it owns a UTXO the tx consumes, emits or returns from staking, or the tx names it as a
+//! reward owner or a subnet owner; a tx sits at the height of the block holding it (a
+//! `RewardValidatorTx` at its proposal block, its effects in the option block after it).
+//! Histories list each tx once, by height then tx id, in every page size, order, time window
+//! and type filter.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::pmodel::{Kind, PModel};
+use common::{DataApi, follow, local_addr, local_addrs, upstream};
+use serde_json::Value;
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::platformvm::{UnsignedTx, parse_block};
+use snowline_types::{Id, ShortId};
+
+const P: &str = "/v1/networks/local/blockchains/p-chain";
+
+/// A P-Chain tx as the devnet's bytes give it.
+#[derive(Debug, Clone)]
+struct MTx {
+    id: Id,
+    height: u64,
+    ts: u64,
+    position: usize,
+    block: Id,
+    type_name: &'static str,
+    tx: UnsignedTx,
+}
+
+struct World {
+    _up: upstream::Upstream,
+    api: DataApi,
+    model: PModel,
+    txs: BTreeMap<Id, MTx>,
+    /// The txs each address takes part in.
+    history: BTreeMap<ShortId, BTreeSet<Id>>,
+    _dir: tempfile::TempDir,
+}
+
+/// The owners a tx names: a staker's reward owners, a subnet's owners.
+fn named_owners(tx: &UnsignedTx) -> Vec<ShortId> {
+    match tx {
+        UnsignedTx::AddValidatorTx(t) => t.rewards_owner.owners().addrs.clone(),
+        UnsignedTx::AddDelegatorTx(t) => t.rewards_owner.owners().addrs.clone(),
+        UnsignedTx::AddPermissionlessDelegatorTx(t) => t.rewards_owner.owners().addrs.clone(),
+        UnsignedTx::AddPermissionlessValidatorTx(t) => {
+            let mut v = t.validator_rewards_owner.owners().addrs.clone();
+            v.extend_from_slice(&t.delegator_rewards_owner.owners().addrs);
+            v
+        }
+        UnsignedTx::CreateSubnetTx(t) => t.owner.owners().addrs.clone(),
+        UnsignedTx::TransferSubnetOwnershipTx(t) => t.owner.owners().addrs.clone(),
+        _ => Vec::new(),
+    }
+}
+
+fn world(seed: u64) -> World {
+    let up = upstream::start(seed, 0);
+    let (mut devnet, _) = upstream::devnet(seed, 0);
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    assert!(records == up.records, "the upstream serves this devnet");
+    let model = PModel::replay(&devnet, &records);
+    let mut txs = BTreeMap::new();
+    for r in records.iter().filter(|r| r.path == IndexPath::PBlock) {
+        let parsed = parse_block(&r.bytes).unwrap();
+        let height = parsed.block.block.height();
+        let b = model.blocks.iter().find(|b| b.height == height).unwrap();
+        let inner = parsed.block.block.txs();
+        for (i, (t, id)) in inner.iter().zip(&parsed.block.tx_ids).enumerate() {
+            let tx = MTx {
+                id: *id,
+                height,
+                ts: b.ts,
+                position: i,
+                block: b.id,
+                type_name: t.unsigned.data_api_type(),
+                tx: t.unsigned.clone(),
+            };
+            assert!(txs.insert(*id, tx).is_none(), "tx {id} in two blocks");
+        }
+    }
+    // Who takes part in what, from the replayed UTXOs and the txs' named owners.
+    let mut history: BTreeMap<ShortId, BTreeSet<Id>> = BTreeMap::new();
+    let mut touch = |owners: &[ShortId], tx: Id| {
+        if txs.contains_key(&tx) {
+            for a in owners {
+                history.entry(*a).or_default().insert(tx);
+            }
+        }
+    };
+    for u in model.utxos.values() {
+        let owners = &u.owners().addrs;
+        if u.created.height > 0 {
+            touch(owners, u.created.tx);
+        }
+        if let (Some(c), false) = (u.consumed, u.kind == Kind::Exported) {
+            touch(owners, c.tx);
+        }
+        if let Some(r) = u.returned {
+            touch(owners, r.tx);
+        }
+    }
+    for u in model.x_to_p.values() {
+        if let Some(c) = u.consumed {
+            touch(&u.owners().addrs, c.tx);
+        }
+    }
+    for t in txs.values() {
+        touch(&named_owners(&t.tx), t.id);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let api = follow(dir.path(), &up, seed, 120);
+    let last = model.blocks.last().unwrap();
+    let last_tx = txs
+        .values()
+        .max_by_key(|t| (t.height, t.position))
+        .unwrap()
+        .id;
+    assert!(
+        api.wait_until(120, |a| a
+            .get(&format!("{P}/transactions/{last_tx}"))
+            .status
+            == 200),
+        "the P-Chain never caught up to height {}",
+        last.height
+    );
+    eprintln!(
+        "devnet seed {seed}: {} P txs, {} addresses with a history",
+        txs.len(),
+        history.len()
+    );
+    World {
+        _up: up,
+        api,
+        model,
+        txs,
+        history,
+        _dir: dir,
+    }
+}
+
+/// Every page of `path` (which has a query), following `nextPageToken`: the tx ids and the
+/// size of each page.
+fn pages(api: &DataApi, path: &str) -> (Vec<String>, Vec<usize>) {
+    let mut out = Vec::new();
+    let mut sizes = Vec::new();
+    let mut token: Option<String> = None;
+    loop {
+        let p = match &token {
+            Some(t) => format!("{path}&pageToken={t}"),
+            None => path.to_owned(),
+        };
+        let r = api.get(&p);
+        assert_eq!(r.status, 200, "{p}: {}", r.body);
+        let v = r.json();
+        let items = v["transactions"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{p}: no transactions: {v}"));
+        assert_eq!(v["chainInfo"]["chainName"], "p-chain");
+        sizes.push(items.len());
+        out.extend(
+            items
+                .iter()
+                .map(|t| t["txHash"].as_str().unwrap().to_owned()),
+        );
+        match v.get("nextPageToken").and_then(Value::as_str) {
+            Some(t) => token = Some(t.to_owned()),
+            None => return (out, sizes),
+        }
+        assert!(sizes.len() < 100_000, "{path}: paging does not end");
+    }
+}
+
+/// Pages of `base` in `sizes` list exactly `want`, each once, every page full but the last.
+fn check_listing(api: &DataApi, base: &str, want: &[String], sizes: &[usize]) {
+    for size in sizes {
+        let path = format!("{base}&pageSize={size}");
+        let (ids, got_sizes) = pages(api, &path);
+        assert_eq!(ids, want, "{path}: every tx once, in order");
+        let (last, full) = got_sizes.split_last().unwrap();
+        assert!(full.iter().all(|n| n == size), "{path}: {got_sizes:?}");
+        assert!(*last <= *size, "{path}: {got_sizes:?}");
+    }
+}
+
+/// Whether a JSON value holds a `null` anywhere (the spec's records omit absent members).
+fn has_null(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(a) => a.iter().any(has_null),
+        Value::Object(o) => o.values().any(has_null),
+        _ => false,
+    }
+}
+
+/// The ids of `txs` in an address history's order.
+fn ordered(w: &World, txs: impl IntoIterator<Item = Id>, desc: bool) -> Vec<String> {
+    let mut v: Vec<(u64, Id)> = txs.into_iter().map(|id| (w.txs[&id].height, id)).collect();
+    v.sort();
+    if desc {
+        v.reverse();
+    }
+    v.into_iter().map(|(_, id)| id.to_string()).collect()
+}
+
+#[test]
+fn every_tx_by_hash_is_its_block_type_and_utxos() {
+    let w = world(2);
+    let m = &w.model;
+    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in w.txs.values() {
+        let v = w.api.get(&format!("{P}/transactions/{}", t.id)).json();
+        *kinds.entry(t.type_name).or_default() += 1;
+        assert_eq!(v["txHash"], t.id.to_string().as_str());
+        assert_eq!(v["txType"], t.type_name, "{}", t.id);
+        assert_eq!(v["blockNumber"], t.height.to_string().as_str());
+        assert_eq!(v["blockTimestamp"], t.ts);
+        assert_eq!(v["blockHash"], t.block.to_string().as_str());
+        // Emitted: every P UTXO the tx created, by output index.
+        let mut emitted: Vec<_> = m.utxos.values().filter(|u| u.created.tx == t.id).collect();
+        emitted.sort_by_key(|u| u.utxo_id.output_index);
+        let ids = |key: &str| -> Vec<String> {
+            v[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}: no {key}: {v}", t.id))
+                .iter()
+                .map(|u| u["utxoId"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        let want: Vec<String> = emitted.iter().map(|u| u.id.to_string()).collect();
+        assert_eq!(
+            ids("emittedUtxos"),
+            want,
+            "{} ({}) emitted",
+            t.id,
+            t.type_name
+        );
+        // Consumed: its inputs whose UTXO is known, in input order.
+        let mut inputs: Vec<Id> =
+            t.tx.base()
+                .map(|b| b.inputs.iter().map(|i| i.utxo_id.id()).collect())
+                .unwrap_or_default();
+        if let UnsignedTx::ImportTx(i) = &t.tx {
+            inputs.extend(i.imported_inputs.iter().map(|i| i.utxo_id.id()));
+        }
+        let known = |id: &Id| {
+            m.utxos
+                .get(id)
+                .or_else(|| m.x_to_p.get(id))
+                .is_some_and(|u| u.consumed.is_some_and(|c| c.tx == t.id))
+        };
+        let want: Vec<String> = inputs
+            .iter()
+            .filter(|i| known(i))
+            .map(Id::to_string)
+            .collect();
+        assert_eq!(
+            ids("consumedUtxos"),
+            want,
+            "{} ({}) consumed",
+            t.id,
+            t.type_name
+        );
+        // Value: what it emitted.
+        let value: u128 = emitted.iter().map(|u| u128::from(u.amount())).sum();
+        let got: u128 = v["value"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["amount"].as_str().unwrap().parse::<u128>().unwrap())
+            .sum();
+        assert_eq!(got, value, "{} value", t.id);
+        // Staking: the staker's terms and settlement.
+        if let Some(s) = m.stakers.get(&t.id) {
+            assert_eq!(v["startTimestamp"], s.start);
+            assert_eq!(v["endTimestamp"], s.end);
+            assert_eq!(v["nodeId"], s.node.to_string().as_str());
+            assert_eq!(
+                v["estimatedReward"],
+                s.potential_reward.to_string().as_str()
+            );
+            let staked: u64 = s.stake.iter().map(|o| o.output.amount()).sum();
+            assert_eq!(v["amountStaked"][0]["amount"], staked.to_string().as_str());
+            match s.settled {
+                Some((ev, _)) => assert_eq!(v["rewardTxHash"], ev.tx.to_string().as_str()),
+                None => assert!(v.get("rewardTxHash").is_none()),
+            }
+            let mut owners = local_addrs("P", &s.reward_owner.addrs);
+            owners.sort();
+            let mut got: Vec<String> = v["rewardAddresses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_owned())
+                .collect();
+            got.sort();
+            assert_eq!(got, owners);
+        }
+        if let UnsignedTx::RewardValidatorTx(r) = &t.tx {
+            assert_eq!(v["stakingTxHash"], r.tx_id.to_string().as_str());
+        }
+        assert!(!has_null(&v), "{}: no null: {v}", t.id);
+    }
+    eprintln!("txs by hash: {kinds:?}");
+    assert!(
+        kinds.len() >= 8,
+        "the devnet covers many tx types: {kinds:?}"
+    );
+    // An id no tx has, and ids that are not ids.
+    let r = w.api.get(&format!("{P}/transactions/{}", Id([7; 32])));
+    assert_eq!(r.status, 404, "{}", r.body);
+    for bad in ["nope", "0x1234", "11111111111111111111111111111111LpoYZ"] {
+        w.api
+            .get(&format!("{P}/transactions/{bad}"))
+            .error(400, "Bad Request");
+    }
+}
+
+#[test]
+fn address_histories_list_each_tx_once_newest_first() {
+    let w = world(3);
+    let api = &w.api;
+    // The addresses with the longest histories, one alone and several together.
+    let mut by_len: Vec<(&ShortId, &BTreeSet<Id>)> = w.history.iter().collect();
+    by_len.sort_by_key(|(a, h)| (std::cmp::Reverse(h.len()), **a));
+    let top: Vec<ShortId> = by_len.iter().take(4).map(|(a, _)| **a).collect();
+    assert!(w.history[&top[0]].len() >= 10, "a long history");
+    let mut compared = 0;
+    for (i, addr) in top.iter().enumerate() {
+        let want = ordered(&w, w.history[addr].iter().copied(), true);
+        let base = format!("{P}/transactions?addresses={}", local_addr("P", addr));
+        let sizes: &[usize] = if i == 0 { &[1, 3, 100] } else { &[100] };
+        check_listing(api, &base, &want, sizes);
+        compared += want.len();
+        // Ascending.
+        let want_asc = ordered(&w, w.history[addr].iter().copied(), false);
+        check_listing(api, &format!("{base}&sortOrder=asc"), &want_asc, &[3, 100]);
+    }
+    // Several addresses: a tx of two of them once.
+    let union: BTreeSet<Id> = top
+        .iter()
+        .flat_map(|a| w.history[a].iter().copied())
+        .collect();
+    let joined = local_addrs("P", &top).join(",");
+    let base = format!("{P}/transactions?addresses={joined}");
+    check_listing(
+        api,
+        &base,
+        &ordered(&w, union.iter().copied(), true),
+        &[1, 3, 100],
+    );
+    // Every address with a history, each in one page of 100 (or more).
+    for (addr, h) in &w.history {
+        let base = format!("{P}/transactions?addresses={}", local_addr("P", addr));
+        check_listing(api, &base, &ordered(&w, h.iter().copied(), true), &[100]);
+        compared += h.len();
+    }
+    // Time windows: [start, end) over block times.
+    let times: Vec<u64> = w
+        .txs
+        .values()
+        .map(|t| t.ts)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let (t1, t2) = (times[times.len() / 4], times[times.len() * 3 / 4]);
+    for (start, end) in [(Some(t1), None), (None, Some(t2)), (Some(t1), Some(t2))] {
+        let inside = |id: &Id| {
+            let ts = w.txs[id].ts;
+            start.is_none_or(|s| ts >= s) && end.is_none_or(|e| ts < e)
+        };
+        let mut q = String::new();
+        if let Some(s) = start {
+            q.push_str(&format!("&startTimestamp={s}"));
+        }
+        if let Some(e) = end {
+            q.push_str(&format!("&endTimestamp={e}"));
+        }
+        let want = ordered(&w, union.iter().copied().filter(inside), true);
+        assert!(!want.is_empty(), "window {start:?}..{end:?}");
+        check_listing(api, &format!("{base}{q}"), &want, &[3, 100]);
+        let want = ordered(&w, union.iter().copied().filter(inside), false);
+        check_listing(api, &format!("{base}{q}&sortOrder=asc"), &want, &[3]);
+    }
+    // Type filters, alone and in pairs, with a window.
+    let types: BTreeSet<&str> = union.iter().map(|id| w.txs[id].type_name).collect();
+    let types: Vec<&str> = types.into_iter().collect();
+    assert!(types.len() >= 3, "{types:?}");
+    for pick in [vec![types[0]], vec![types[1], types[2]]] {
+        let want = ordered(
+            &w,
+            union
+                .iter()
+                .copied()
+                .filter(|id| pick.contains(&w.txs[id].type_name)),
+            true,
+        );
+        let q: String = pick.iter().map(|t| format!("&txTypes={t}")).collect();
+        check_listing(api, &format!("{base}{q}"), &want, &[1, 100]);
+        // The same as one comma-separated value.
+        check_listing(
+            api,
+            &format!("{base}&txTypes={}", pick.join(",")),
+            &want,
+            &[100],
+        );
+        let want = ordered(
+            &w,
+            union
+                .iter()
+                .copied()
+                .filter(|id| pick.contains(&w.txs[id].type_name) && w.txs[id].ts >= t1),
+            true,
+        );
+        check_listing(api, &format!("{base}{q}&startTimestamp={t1}"), &want, &[3]);
+    }
+    eprintln!("{compared} history entries compared");
+}
+
+#[test]
+fn the_chains_latest_txs_are_every_tx_in_block_order() {
+    let w = world(2);
+    let mut all: Vec<&MTx> = w.txs.values().collect();
+    all.sort_by_key(|t| (t.height, t.position));
+    let asc: Vec<String> = all.iter().map(|t| t.id.to_string()).collect();
+    let desc: Vec<String> = asc.iter().rev().cloned().collect();
+    check_listing(
+        &w.api,
+        &format!("{P}/transactions?sortOrder=desc"),
+        &desc,
+        &[7, 100],
+    );
+    check_listing(
+        &w.api,
+        &format!("{P}/transactions?sortOrder=asc"),
+        &asc,
+        &[100],
+    );
+    // Default: newest first, ten per page.
+    let first = w.api.get(&format!("{P}/transactions")).json();
+    let got: Vec<&str> = first["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["txHash"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        got,
+        desc[..10].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    // A type and a window.
+    let mid = all[all.len() / 2].ts;
+    let want: Vec<String> = all
+        .iter()
+        .rev()
+        .filter(|t| t.type_name == "BaseTx" && t.ts < mid)
+        .map(|t| t.id.to_string())
+        .collect();
+    assert!(!want.is_empty());
+    check_listing(
+        &w.api,
+        &format!("{P}/transactions?txTypes=BaseTx&endTimestamp={mid}"),
+        &want,
+        &[3, 100],
+    );
+}
+
+#[test]
+fn bad_tx_listing_input_is_a_400() {
+    let w = world(2);
+    let api = &w.api;
+    let addr = local_addr("P", w.history.keys().next().unwrap());
+    for (query, param) in [
+        ("txTypes=CreateAssetTx".to_owned(), "txTypes"),
+        ("txTypes=Nonsense".to_owned(), "txTypes"),
+        ("pageSize=101".to_owned(), "pageSize"),
+        ("pageSize=0".to_owned(), "pageSize"),
+        ("sortOrder=up".to_owned(), "sortOrder"),
+        ("startTimestamp=9&endTimestamp=3".to_owned(), "Timestamp"),
+        (
+            "addresses=P-fuji1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq".to_owned(),
+            "addresses",
+        ),
+        (format!("addresses={addr}&pageToken=abc"), "pageToken"),
+    ] {
+        let path = format!("{P}/transactions?{query}");
+        let m = api.get(&path).error(400, "Bad Request");
+        assert!(m.contains(param), "{path}: {m}");
+    }
+    // A token of one address's history is refused for another's.
+    let other = local_addr("P", w.history.keys().nth(1).unwrap());
+    let first = api
+        .get(&format!("{P}/transactions?addresses={addr}&pageSize=1"))
+        .json();
+    let token = first["nextPageToken"].as_str().unwrap();
+    api.get(&format!(
+        "{P}/transactions?addresses={other}&pageSize=1&pageToken={token}"
+    ))
+    .error(400, "Bad Request");
+}
+
+#[test]
+fn blocks_by_id_and_latest_equal_the_replay() {
+    let w = world(2);
+    let api = &w.api;
+    for b in &w.model.blocks {
+        let v = api.get(&format!("{P}/blocks/{}", b.id)).json();
+        assert_eq!(v["blockNumber"], b.height.to_string().as_str());
+        assert_eq!(v["blockHash"], b.id.to_string().as_str());
+        assert_eq!(v["parentHash"], b.parent.to_string().as_str());
+        assert_eq!(v["blockTimestamp"], b.ts);
+        assert_eq!(v["blockType"], b.type_name);
+        assert_eq!(v["blockSizeBytes"], b.size);
+        assert_eq!(v["currentSupply"], b.supply.to_string().as_str());
+        let txs: Vec<String> = b.tx_ids.iter().map(Id::to_string).collect();
+        assert_eq!(v["transactions"], serde_json::json!(txs));
+        assert_eq!(v["txCount"], txs.len());
+        assert!(!has_null(&v));
+    }
+    api.get(&format!("{P}/blocks/{}", Id([3; 32])))
+        .error(404, "Not Found");
+    api.get(&format!("{P}/blocks/notanid"))
+        .error(400, "Bad Request");
+    // Latest: newest first, in a window or not, every page size.
+    let block_pages = |path: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut token: Option<String> = None;
+        loop {
+            let p = match &token {
+                Some(t) => format!("{path}&pageToken={t}"),
+                None => path.to_owned(),
+            };
+            let v = api.get(&p).json();
+            out.extend(
+                v["blocks"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{p}: {v}"))
+                    .iter()
+                    .map(|b| b["blockHash"].as_str().unwrap().to_owned()),
+            );
+            match v.get("nextPageToken").and_then(Value::as_str) {
+                Some(t) => token = Some(t.to_owned()),
+                None => return out,
+            }
+        }
+    };
+    let blocks = &w.model.blocks;
+    let (t1, t2) = (blocks[blocks.len() / 4].ts, blocks[blocks.len() * 3 / 4].ts);
+    for (start, end) in [
+        (None, None),
+        (Some(t1), None),
+        (None, Some(t2)),
+        (Some(t1), Some(t2)),
+    ] {
+        let want: Vec<String> = blocks
+            .iter()
+            .rev()
+            .filter(|b| start.is_none_or(|s| b.ts >= s) && end.is_none_or(|e| b.ts < e))
+            .map(|b| b.id.to_string())
+            .collect();
+        let mut q = String::new();
+        if let Some(s) = start {
+            q.push_str(&format!("&startTimestamp={s}"));
+        }
+        if let Some(e) = end {
+            q.push_str(&format!("&endTimestamp={e}"));
+        }
+        for size in [1, 7, 100] {
+            let got = block_pages(&format!("{P}/blocks?pageSize={size}{q}"));
+            assert_eq!(got, want, "window {start:?}..{end:?}, pages of {size}");
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! The X-Chain's txs end to end: a devnet served as a node would serve it, `data-api`
+//! following it, and every X-Chain tx by hash, every address's history and the chain's latest
+//! txs equal an independent reading of the devnet's containers, parsed here with
+//! `snowline_types` (never `snowline_chain_x`): each tx's container (a linear block, or `X/tx`
+//! and its vertices), first acceptance time, type, the UTXOs it emits (outputs and exports, at
+//! the indexes avalanchego gives them) and consumes (its inputs, whose owners are those of the
+//! outputs, genesis allocations and P- and C-Chain exports to X that created them). An address
+//! takes part in a tx when it owns a UTXO the tx consumes or emits; histories list each tx
+//! once, by first acceptance time then tx id, in every page size, order, window and type.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::{DataApi, follow, local_addr, local_addrs, upstream};
+use serde_json::Value;
+use snowline_types::atomic::{
+    AtomicTxs, SharedMove, c_container_atomic, p_block_atomic, x_exported,
+};
+use snowline_types::avm::outputs::{owners, produced_utxos};
+use snowline_types::avm::{StandardBlock, Tx, UnsignedTx, Utxo};
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::network::NetworkInfo;
+use snowline_types::platformvm::parse_block;
+use snowline_types::proposervm;
+use snowline_types::vertex::Vertex;
+use snowline_types::{Id, ShortId};
+
+const X: &str = "/v1/networks/local/blockchains/x-chain";
+
+/// Where the model saw a tx.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Place {
+    Block(u64, Id),
+    Vertices(Vec<(Id, u64, u64)>),
+}
+
+#[derive(Debug, Clone)]
+struct MTx {
+    id: Id,
+    ts: u64,
+    tx: Tx,
+    place: Place,
+    type_name: &'static str,
+}
+
+struct World {
+    _up: upstream::Upstream,
+    api: DataApi,
+    txs: BTreeMap<Id, MTx>,
+    /// Every UTXO's owners: X outputs and exports, genesis UTXOs, exports to X.
+    owners: BTreeMap<Id, Vec<ShortId>>,
+    history: BTreeMap<ShortId, BTreeSet<Id>>,
+    _dir: tempfile::TempDir,
+}
+
+fn type_name(tx: &UnsignedTx) -> &'static str {
+    match tx {
+        UnsignedTx::Base(_) => "BaseTx",
+        UnsignedTx::CreateAsset(_) => "CreateAssetTx",
+        UnsignedTx::Operation(_) => "OperationTx",
+        UnsignedTx::Import(_) => "ImportTx",
+        UnsignedTx::Export(_) => "ExportTx",
+    }
+}
+
+/// The UTXOs `tx` emits on the X-Chain and into atomic memory, by output index.
+fn emitted(tx: &Tx, id: &Id) -> Vec<Utxo> {
+    let mut out = produced_utxos(tx, id);
+    if let UnsignedTx::Export(e) = &tx.unsigned {
+        out.extend(x_exported(e, *id));
+    }
+    out.sort_by_key(|u| u.utxo_id.output_index);
+    out
+}
+
+fn arrivals(txs: &AtomicTxs<Utxo>, x: Id, owners_of: &mut BTreeMap<Id, Vec<ShortId>>) {
+    for m in txs.moves_for(x) {
+        if let SharedMove::Arrives { utxo, .. } = m {
+            owners_of.insert(utxo.id(), owners(&utxo.output));
+        }
+    }
+}
+
+fn world(seed: u64) -> World {
+    let up = upstream::start(seed, 0);
+    let (mut devnet, genesis) = upstream::devnet(seed, 0);
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    assert!(records == up.records, "the upstream serves this devnet");
+    let net = NetworkInfo::lookup(12345).unwrap();
+    let x = net.x_chain_id;
+    let mut owners_of: BTreeMap<Id, Vec<ShortId>> = BTreeMap::new();
+    for t in &genesis.txs {
+        for u in emitted(&t.tx, &t.id) {
+            owners_of.insert(u.id(), owners(&u.output));
+        }
+    }
+    for (_, u) in &genesis.atomic_utxos {
+        owners_of.insert(u.id(), owners(&u.output));
+    }
+    let mut txs: BTreeMap<Id, MTx> = BTreeMap::new();
+    let mut vertices: BTreeMap<Id, Vec<(Id, u64, u64)>> = BTreeMap::new();
+    let see = |txs: &mut BTreeMap<Id, MTx>, id: Id, tx: &Tx, ts: u64, place: Option<Place>| {
+        let e = txs.entry(id).or_insert_with(|| MTx {
+            id,
+            ts,
+            tx: tx.clone(),
+            place: Place::Vertices(Vec::new()),
+            type_name: type_name(&tx.unsigned),
+        });
+        e.ts = e.ts.min(ts);
+        if let Some(p) = place {
+            e.place = p;
+        }
+    };
+    for r in &records {
+        let ts = u64::try_from(r.timestamp_ns / 1_000_000_000).unwrap();
+        match r.path {
+            IndexPath::XTx => {
+                let t = Tx::parse(&r.bytes).unwrap();
+                see(&mut txs, t.id, &t.tx, ts, None);
+            }
+            IndexPath::XVtx => {
+                let v = Vertex::parse(&r.bytes).unwrap();
+                for raw in &v.vertex.txs {
+                    let t = Tx::parse(raw).unwrap();
+                    see(&mut txs, t.id, &t.tx, ts, None);
+                    vertices
+                        .entry(t.id)
+                        .or_default()
+                        .push((v.id, v.vertex.height, ts));
+                }
+            }
+            IndexPath::XBlock => {
+                let outer = proposervm::Block::decode(&r.bytes).unwrap();
+                let b = StandardBlock::parse_vec(outer.into_inner()).unwrap();
+                for (t, id) in b.block.txs.iter().zip(&b.tx_ids) {
+                    see(
+                        &mut txs,
+                        *id,
+                        t,
+                        ts,
+                        Some(Place::Block(b.block.height, r.id)),
+                    );
+                }
+            }
+            IndexPath::PBlock => {
+                let b = parse_block(&r.bytes).unwrap();
+                arrivals(&p_block_atomic(&b, r.timestamp_ns), x, &mut owners_of);
+            }
+            IndexPath::CBlock => {
+                if let Some(a) = c_container_atomic(r, None).unwrap() {
+                    arrivals(&a, x, &mut owners_of);
+                }
+            }
+        }
+    }
+    for (id, vs) in vertices {
+        if let Some(t) = txs.get_mut(&id) {
+            if !matches!(t.place, Place::Block(..)) {
+                t.place = Place::Vertices(vs);
+            }
+        }
+    }
+    for t in txs.values() {
+        for u in emitted(&t.tx, &t.id) {
+            owners_of.insert(u.id(), owners(&u.output));
+        }
+    }
+    let mut history: BTreeMap<ShortId, BTreeSet<Id>> = BTreeMap::new();
+    for t in txs.values() {
+        let mut addrs: Vec<ShortId> = emitted(&t.tx, &t.id)
+            .iter()
+            .flat_map(|u| owners(&u.output))
+            .collect();
+        for i in t.tx.unsigned.input_utxos() {
+            addrs.extend(owners_of.get(&i.id()).into_iter().flatten().copied());
+        }
+        for a in addrs {
+            history.entry(a).or_default().insert(t.id);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let api = follow(dir.path(), &up, seed, 120);
+    let last = txs.values().max_by_key(|t| (t.ts, t.id)).unwrap().id;
+    assert!(
+        api.wait_until(120, |a| {
+            a.get(&format!("{X}/transactions/{last}")).status == 200
+                && a.get("/v1/networks/local/blockchains/p-chain/transactions?pageSize=1")
+                    .json()["transactions"]
+                    .as_array()
+                    .is_some_and(|t| !t.is_empty())
+        }),
+        "the X-Chain never caught up"
+    );
+    // Everything followed: P- and C-Chain containers carry atomic moves too.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    eprintln!(
+        "devnet seed {seed}: {} X txs ({} linear), {} addresses with a history",
+        txs.len(),
+        txs.values()
+            .filter(|t| matches!(t.place, Place::Block(..)))
+            .count(),
+        history.len()
+    );
+    World {
+        _up: up,
+        api,
+        txs,
+        owners: owners_of,
+        history,
+        _dir: dir,
+    }
+}
+
+fn pages(api: &DataApi, path: &str) -> (Vec<String>, Vec<usize>) {
+    let mut out = Vec::new();
+    let mut sizes = Vec::new();
+    let mut token: Option<String> = None;
+    loop {
+        let p = match &token {
+            Some(t) => format!("{path}&pageToken={t}"),
+            None => path.to_owned(),
+        };
+        let r = api.get(&p);
+        assert_eq!(r.status, 200, "{p}: {}", r.body);
+        let v = r.json();
+        let items = v["transactions"].as_array().unwrap();
+        assert_eq!(v["chainInfo"]["chainName"], "x-chain");
+        sizes.push(items.len());
+        out.extend(
+            items
+                .iter()
+                .map(|t| t["txHash"].as_str().unwrap().to_owned()),
+        );
+        match v.get("nextPageToken").and_then(Value::as_str) {
+            Some(t) => token = Some(t.to_owned()),
+            None => return (out, sizes),
+        }
+        assert!(sizes.len() < 100_000, "{path}: paging does not end");
+    }
+}
+
+fn check_listing(api: &DataApi, base: &str, want: &[String], sizes: &[usize]) {
+    for size in sizes {
+        let path = format!("{base}&pageSize={size}");
+        let (ids, got) = pages(api, &path);
+        assert_eq!(ids, want, "{path}: every tx once, in order");
+        let (last, full) = got.split_last().unwrap();
+        assert!(full.iter().all(|n| n == size), "{path}: {got:?}");
+        assert!(*last <= *size, "{path}: {got:?}");
+    }
+}
+
+fn ordered(w: &World, txs: impl IntoIterator<Item = Id>, desc: bool) -> Vec<String> {
+    let mut v: Vec<(u64, Id)> = txs.into_iter().map(|id| (w.txs[&id].ts, id)).collect();
+    v.sort();
+    if desc {
+        v.reverse();
+    }
+    v.into_iter().map(|(_, id)| id.to_string()).collect()
+}
+
+fn has_null(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(a) => a.iter().any(has_null),
+        Value::Object(o) => o.values().any(has_null),
+        _ => false,
+    }
+}
+
+#[test]
+fn x_chain_txs_by_hash_and_histories_equal_the_containers() {
+    let w = world(7);
+    let api = &w.api;
+    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in w.txs.values() {
+        let v = api.get(&format!("{X}/transactions/{}", t.id)).json();
+        *kinds.entry(t.type_name).or_default() += 1;
+        assert_eq!(v["txHash"], t.id.to_string().as_str());
+        assert_eq!(v["txType"], t.type_name);
+        assert_eq!(v["timestamp"], t.ts, "{}", t.id);
+        assert_eq!(
+            v["memo"],
+            snowline_types::formatting::encode_hex_plain(&t.tx.unsigned.base().memo).as_str()
+        );
+        match &t.place {
+            Place::Block(h, id) => {
+                assert_eq!(v["chainFormat"], "linear");
+                assert_eq!(v["blockHeight"], *h);
+                assert_eq!(v["blockHash"], id.to_string().as_str());
+            }
+            Place::Vertices(vs) => {
+                assert_eq!(v["chainFormat"], "non-linear");
+                let got: Vec<(String, u64, u64)> = v["vertices"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| {
+                        (
+                            x["hash"].as_str().unwrap().to_owned(),
+                            x["height"].as_u64().unwrap(),
+                            x["timestamp"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect();
+                let want: Vec<(String, u64, u64)> = vs
+                    .iter()
+                    .map(|(i, h, ts)| (i.to_string(), *h, *ts))
+                    .collect();
+                assert_eq!(got, want, "{} vertices", t.id);
+            }
+        }
+        let ids = |key: &str| -> Vec<String> {
+            v[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|u| u["utxoId"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        let want: Vec<String> = emitted(&t.tx, &t.id)
+            .iter()
+            .map(|u| u.id().to_string())
+            .collect();
+        assert_eq!(ids("emittedUtxos"), want, "{} emitted", t.id);
+        let want: Vec<String> =
+            t.tx.unsigned
+                .input_utxos()
+                .iter()
+                .map(|u| u.id())
+                .filter(|id| w.owners.contains_key(id))
+                .map(|id| id.to_string())
+                .collect();
+        assert_eq!(ids("consumedUtxos"), want, "{} consumed", t.id);
+        for u in v["emittedUtxos"].as_array().unwrap() {
+            let id: Id = u["utxoId"].as_str().unwrap().parse().unwrap();
+            let mut want = local_addrs("X", &w.owners[&id]);
+            want.sort();
+            let mut got: Vec<String> = u["addresses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_owned())
+                .collect();
+            got.sort();
+            assert_eq!(got, want, "owners of {id}");
+        }
+        if let UnsignedTx::CreateAsset(c) = &t.tx.unsigned {
+            assert_eq!(v["assetCreated"]["assetId"], t.id.to_string().as_str());
+            assert_eq!(v["assetCreated"]["symbol"], c.symbol.as_str());
+        }
+        assert!(!has_null(&v), "{}: {v}", t.id);
+    }
+    eprintln!("X txs by hash: {kinds:?}");
+    assert!(kinds.len() >= 3, "{kinds:?}");
+    api.get(&format!("{X}/transactions/{}", Id([9; 32])))
+        .error(404, "Not Found");
+    api.get(&format!("{X}/transactions/xyz"))
+        .error(400, "Bad Request");
+
+    // Address histories: each alone, the busiest in every page size and both orders.
+    let mut by_len: Vec<(&ShortId, &BTreeSet<Id>)> = w.history.iter().collect();
+    by_len.sort_by_key(|(a, h)| (std::cmp::Reverse(h.len()), **a));
+    let top: Vec<ShortId> = by_len.iter().take(3).map(|(a, _)| **a).collect();
+    assert!(w.history[&top[0]].len() >= 5, "a long history");
+    let mut compared = 0;
+    for (addr, h) in &w.history {
+        let base = format!("{X}/transactions?addresses={}", local_addr("X", addr));
+        let sizes: &[usize] = if *addr == top[0] {
+            &[1, 3, 100]
+        } else {
+            &[100]
+        };
+        check_listing(api, &base, &ordered(&w, h.iter().copied(), true), sizes);
+        compared += h.len();
+    }
+    let union: BTreeSet<Id> = top
+        .iter()
+        .flat_map(|a| w.history[a].iter().copied())
+        .collect();
+    let base = format!(
+        "{X}/transactions?addresses={}",
+        local_addrs("X", &top).join(",")
+    );
+    check_listing(
+        api,
+        &base,
+        &ordered(&w, union.iter().copied(), true),
+        &[1, 3, 100],
+    );
+    check_listing(
+        api,
+        &format!("{base}&sortOrder=asc"),
+        &ordered(&w, union.iter().copied(), false),
+        &[3, 100],
+    );
+    let times: Vec<u64> = union
+        .iter()
+        .map(|id| w.txs[id].ts)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let (t1, t2) = (times[times.len() / 4], times[times.len() * 3 / 4]);
+    let inside = |id: &Id| (t1..t2).contains(&w.txs[id].ts);
+    let q = format!("&startTimestamp={t1}&endTimestamp={t2}");
+    check_listing(
+        api,
+        &format!("{base}{q}"),
+        &ordered(&w, union.iter().copied().filter(inside), true),
+        &[3, 100],
+    );
+    for ty in ["BaseTx", "ExportTx"] {
+        let want = ordered(
+            &w,
+            union.iter().copied().filter(|id| w.txs[id].type_name == ty),
+            true,
+        );
+        check_listing(api, &format!("{base}&txTypes={ty}"), &want, &[3, 100]);
+    }
+    // The chain's latest: every tx.
+    let all = ordered(&w, w.txs.keys().copied(), true);
+    check_listing(
+        api,
+        &format!("{X}/transactions?sortOrder=desc"),
+        &all,
+        &[7, 100],
+    );
+    // Another chain's type, a P- address.
+    api.get(&format!("{X}/transactions?txTypes=AddValidatorTx"))
+        .error(400, "Bad Request");
+    let p_addr = local_addr("P", &top[0]);
+    api.get(&format!("{X}/transactions?addresses={p_addr}"))
+        .error(400, "Bad Request");
+    eprintln!("{compared} X history entries compared");
+}

@@ -1,0 +1,373 @@
+//! P-Chain txs as the Data API shows them: one by id, and listings newest (or oldest) first,
+//! of a set of addresses (their merged `ph_txs_by_address` orders, a tx several of them take
+//! part in listed once) or of the whole chain (the blocks' txs), filtered by tx type and
+//! block time. A tx comes with its block, its unsigned body (read back from the block's
+//! container), the UTXOs it consumed and emitted, and the staker it adds or settles.
+
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Bound;
+
+use snowline_node_index::IndexReader;
+use snowline_query::params::TimeRange;
+use snowline_query::{FilterLimits, FilteredPage};
+use snowline_query::{SortOrder, decode_position, encode_position, filtered_page, merged_page};
+use snowline_store::{KeysetScans, Linear, ReadView, StoreError};
+use snowline_types::container::IndexPath;
+use snowline_types::platformvm::{UnsignedTx, parse_block};
+use snowline_types::{Id, ShortId};
+
+use super::utxos::PUtxo;
+use super::{PChainPages, PageError, direction, expect_rows};
+use crate::error::PChainError;
+use crate::rows::{BlockRow, StakerRow, TxRow};
+use crate::tables::{PhBlocks, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress, PhUtxos, TX_EMITTED};
+
+/// What a tx listing asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PTxQuery {
+    /// The addresses whose txs are listed (empty: every tx of the chain).
+    pub addresses: Vec<ShortId>,
+    /// Only txs of these Data API types (`PChainTransactionType`; empty: any).
+    pub types: BTreeSet<String>,
+    /// Only txs whose block time is in the range.
+    pub range: TimeRange,
+    /// Txs per page.
+    pub page_size: usize,
+    /// By block height, then (within a block) by tx id for an address's txs, by position for
+    /// the chain's.
+    pub sort: SortOrder,
+}
+
+/// One P-Chain tx with everything its Data API record shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PTx {
+    /// The tx id.
+    pub id: Id,
+    /// Its block's height and time, its position, its type.
+    pub row: TxRow,
+    /// The block holding it.
+    pub block: BlockRow,
+    /// The unsigned tx.
+    pub tx: UnsignedTx,
+    /// The UTXOs it consumed, in input order.
+    pub consumed: Vec<PUtxo>,
+    /// The UTXOs it emitted, by output index.
+    pub emitted: Vec<PUtxo>,
+    /// The staker it adds (a staker tx) or settles (a `RewardValidatorTx`), with its tx id.
+    pub staker: Option<(Id, StakerRow)>,
+}
+
+/// One page of txs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PTxPage {
+    /// The txs, in the order asked.
+    pub txs: Vec<PTx>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+/// A position in an address's order: `(height, tx id)`.
+type AddressPosition = (u64, Id);
+/// A position in the chain's order: `(height, position in the block, tx id)`.
+type ChainPosition = (u64, u64, Id);
+
+impl PChainPages {
+    /// The accepted tx `id` with its details; `None` for an id the chain never accepted in a
+    /// block (genesis txs are in none).
+    pub fn tx_details(&self, id: &Id) -> Result<Option<PTx>, PageError> {
+        let snapshot = self.store.snapshot();
+        let Some(Linear(row)) = snapshot.get::<PhTxs>(id)? else {
+            return Ok(None);
+        };
+        if row.event.height == 0 {
+            return Ok(None);
+        }
+        let mut blocks = Blocks::default();
+        Ok(Some(details(&snapshot, &mut blocks, *id, row)?))
+    }
+
+    /// One page of txs as `q` asks, resuming strictly past `from` (a [`PTxPage::next`] of the
+    /// same query).
+    pub fn txs(&self, q: &PTxQuery, from: Option<&[u8]>) -> Result<PTxPage, PageError> {
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let heights = height_range(v, q.range)?;
+        let keep_type = |row: &TxRow| {
+            q.types.is_empty() || q.types.contains(UnsignedTx::data_api_type_of(row.type_id))
+        };
+        let mut blocks = Blocks::default();
+        let (ids, next): (Vec<(Id, TxRow)>, Option<Vec<u8>>) = if q.addresses.is_empty() {
+            let from = from
+                .map(|b| decode_position::<ChainPosition>(b).ok_or(PageError::BadPosition))
+                .transpose()?;
+            let page = chain_page(v, q, heights, from, keep_type)?;
+            (
+                page.items
+                    .into_iter()
+                    .map(|((_, _, id), r)| (id, r))
+                    .collect(),
+                page.next.as_ref().map(encode_position),
+            )
+        } else {
+            let from = from
+                .map(|b| decode_position::<AddressPosition>(b).ok_or(PageError::BadPosition))
+                .transpose()?;
+            let page = address_page(v, q, heights, from, keep_type)?;
+            (
+                page.items.into_iter().map(|((_, id), r)| (id, r)).collect(),
+                page.next.as_ref().map(encode_position),
+            )
+        };
+        let txs = ids
+            .into_iter()
+            .map(|(id, row)| details(v, &mut blocks, id, row))
+            .collect::<Result<_, _>>()?;
+        Ok(PTxPage { txs, next })
+    }
+}
+
+/// The heights `[low, high)` whose blocks' times are in `range` (block times never decrease
+/// with height).
+pub(super) fn height_range(
+    view: &impl ReadView,
+    range: TimeRange,
+) -> Result<(u64, u64), PageError> {
+    let tip = view
+        .scan::<PhBlocks, _>(.., snowline_store::Direction::Reverse)?
+        .next()
+        .transpose()?
+        .map_or(0, |(h, _)| h);
+    let low = match range.start {
+        Some(t) => first_at_or_after(view, tip, t)?,
+        None => 1,
+    };
+    let high = match range.end {
+        Some(t) => first_at_or_after(view, tip, t)?,
+        None => tip.saturating_add(1),
+    };
+    Ok((low, high))
+}
+
+/// The first height in `1..=tip` whose block time is at least `t` (`tip + 1` if none).
+fn first_at_or_after(view: &impl ReadView, tip: u64, t: u64) -> Result<u64, PageError> {
+    let (mut lo, mut hi) = (1u64, tip.saturating_add(1));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let Some(Linear(b)) = view.get::<PhBlocks>(&mid)? else {
+            return Err(corrupt(format!(
+                "block {mid} below the tip {tip} is not stored"
+            )));
+        };
+        if b.timestamp >= t {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Ok(lo)
+}
+
+fn corrupt(what: String) -> PageError {
+    PageError::Read(PChainError::Corrupt(what))
+}
+
+/// The page of an address listing: each address's order, merged.
+fn address_page(
+    v: &impl ReadView,
+    q: &PTxQuery,
+    (low, high): (u64, u64),
+    from: Option<AddressPosition>,
+    keep_type: impl Fn(&TxRow) -> bool,
+) -> Result<FilteredPage<AddressPosition, TxRow>, PageError> {
+    let dir = direction(q.sort);
+    // Start at the range's edge unless the token is already past it.
+    let edge = match q.sort {
+        SortOrder::Desc => (high < u64::MAX).then_some((high, Id::EMPTY)),
+        SortOrder::Asc => low.checked_sub(1).map(|h| (h, Id([0xff; 32]))),
+    };
+    let start = match (from, edge) {
+        (Some(f), Some(e)) => Some(match q.sort {
+            SortOrder::Desc => f.min(e),
+            SortOrder::Asc => f.max(e),
+        }),
+        (f, e) => f.or(e),
+    };
+    let scans = q
+        .addresses
+        .iter()
+        .map(|a| {
+            Ok(v.positions::<PhTxsByAddress, _>(a, start, dir)?
+                .map(|p| p.map_err(PageError::from)))
+        })
+        .collect::<Result<Vec<_>, PageError>>()?;
+    merged_page(
+        scans,
+        q.sort,
+        q.page_size,
+        |chunk: &[AddressPosition]| {
+            let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+            Ok(expect_rows(v.multi_get::<PhTxs>(&ids)?, &ids, "tx")?)
+        },
+        |_, row| keep_type(row),
+        |(h, _)| match q.sort {
+            SortOrder::Desc => *h < low,
+            SortOrder::Asc => *h >= high,
+        },
+    )
+}
+
+/// The page of the chain's listing: the blocks' txs in block order.
+fn chain_page(
+    v: &impl ReadView,
+    q: &PTxQuery,
+    (low, high): (u64, u64),
+    from: Option<ChainPosition>,
+    keep_type: impl Fn(&TxRow) -> bool,
+) -> Result<FilteredPage<ChainPosition, TxRow>, PageError> {
+    let desc = q.sort == SortOrder::Desc;
+    let (lo, hi) = match from {
+        Some((h, ..)) if desc => (Bound::Included(low), Bound::Included(h.min(high))),
+        Some((h, ..)) => (Bound::Included(h.max(low)), Bound::Excluded(high)),
+        None => (Bound::Included(low), Bound::Excluded(high)),
+    };
+    if low >= high {
+        return Ok(FilteredPage {
+            items: Vec::new(),
+            next: None,
+        });
+    }
+    let scan = v.scan::<PhBlocks, _>((lo, hi), direction(q.sort))?;
+    let positions = scan.flat_map(move |entry| {
+        let positions: Vec<Result<ChainPosition, PageError>> = match entry {
+            Err(e) => vec![Err(e.into())],
+            Ok((h, Linear(block))) => {
+                let mut ps: Vec<ChainPosition> = block
+                    .tx_ids
+                    .iter()
+                    .enumerate()
+                    .map(|(i, id)| (h, i as u64, *id))
+                    .filter(|p| h < high && from.is_none_or(|f| if desc { *p < f } else { *p > f }))
+                    .collect();
+                if desc {
+                    ps.reverse();
+                }
+                ps.into_iter().map(Ok).collect()
+            }
+        };
+        positions
+    });
+    filtered_page(
+        positions,
+        FilterLimits::page(q.page_size),
+        |chunk: &[ChainPosition]| {
+            let ids: Vec<Id> = chunk.iter().map(|(_, _, id)| *id).collect();
+            Ok(expect_rows(v.multi_get::<PhTxs>(&ids)?, &ids, "tx")?)
+        },
+        |_, row| keep_type(row),
+        |_| false,
+    )
+}
+
+/// The blocks a page read, parsed once each.
+#[derive(Default)]
+struct Blocks(HashMap<u64, (BlockRow, Vec<(Id, UnsignedTx)>)>);
+
+impl Blocks {
+    /// The block at `height` and tx `id` in it.
+    fn tx(
+        &mut self,
+        v: &impl ReadView,
+        height: u64,
+        id: &Id,
+    ) -> Result<(BlockRow, UnsignedTx), PageError> {
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.0.entry(height) {
+            let Some(Linear(block)) = v.get::<PhBlocks>(&height)? else {
+                return Err(corrupt(format!(
+                    "a tx names block {height}, which is not stored"
+                )));
+            };
+            let container = IndexReader::new(v, IndexPath::PBlock)
+                .by_id(&block.id)
+                .map_err(|e| corrupt(format!("P-Chain block {}: {e}", block.id)))?
+                .ok_or_else(|| {
+                    corrupt(format!("P-Chain block {} is not in the index", block.id))
+                })?;
+            let parsed = parse_block(&container.bytes)
+                .map_err(|e| corrupt(format!("P-Chain block {}: {e}", block.id)))?;
+            let txs = parsed
+                .block
+                .block
+                .txs()
+                .into_iter()
+                .zip(&parsed.block.tx_ids)
+                .map(|(tx, id)| (*id, tx.unsigned.clone()))
+                .collect();
+            slot.insert((block, txs));
+        }
+        let (block, txs) = &self.0[&height];
+        let tx = txs
+            .iter()
+            .find(|(t, _)| t == id)
+            .map(|(_, tx)| tx.clone())
+            .ok_or_else(|| corrupt(format!("tx {id} is not in block {height}")))?;
+        Ok((block.clone(), tx))
+    }
+}
+
+/// Everything the record of tx `id` shows.
+fn details(v: &impl ReadView, blocks: &mut Blocks, id: Id, row: TxRow) -> Result<PTx, PageError> {
+    let (block, tx) = blocks.tx(v, row.event.height, &id)?;
+    let links: Vec<(u8, Id)> = v
+        .prefix_scan::<PhTxUtxos, Id>(&id, None, snowline_store::Direction::Forward)?
+        .map(|e| e.map(|((_, role, utxo), ())| (role, utxo)))
+        .collect::<Result<_, StoreError>>()?;
+    let ids: Vec<Id> = links.iter().map(|(_, u)| *u).collect();
+    let rows = expect_rows(v.multi_get::<PhUtxos>(&ids)?, &ids, "UTXO")?;
+    let (mut consumed, mut emitted) = (Vec::new(), Vec::new());
+    for ((role, utxo_id), row) in links.into_iter().zip(rows) {
+        let utxo = row
+            .utxo()
+            .map_err(|e| corrupt(format!("UTXO {utxo_id}: {e}")))?;
+        let u = PUtxo {
+            id: utxo_id,
+            utxo,
+            row,
+        };
+        if role == TX_EMITTED {
+            emitted.push(u);
+        } else {
+            consumed.push(u);
+        }
+    }
+    let inputs = input_order(&tx);
+    consumed.sort_by_key(|u| inputs.iter().position(|i| *i == u.id).unwrap_or(usize::MAX));
+    emitted.sort_by_key(|u| u.utxo.utxo_id.output_index);
+    let staker_id = match &tx {
+        UnsignedTx::RewardValidatorTx(r) => r.tx_id,
+        _ => id,
+    };
+    let staker = v
+        .get::<PhStakers>(&staker_id)?
+        .map(|Linear(r)| (staker_id, r));
+    Ok(PTx {
+        id,
+        row,
+        block,
+        tx,
+        consumed,
+        emitted,
+        staker,
+    })
+}
+
+/// The UTXO ids a tx spends, in its inputs' order (imported inputs after the base's).
+fn input_order(tx: &UnsignedTx) -> Vec<Id> {
+    let mut ids: Vec<Id> = tx
+        .base()
+        .map(|b| b.inputs.iter().map(|i| i.utxo_id.id()).collect())
+        .unwrap_or_default();
+    if let UnsignedTx::ImportTx(t) = tx {
+        ids.extend(t.imported_inputs.iter().map(|i| i.utxo_id.id()));
+    }
+    ids
+}

@@ -1,0 +1,102 @@
+//! The P-Chain's tx index, written by [`PChain`](crate::PChain) in the batch of the block it
+//! derives: which UTXOs each tx consumed and emitted (`ph_tx_utxos`) and which txs each address
+//! took part in (`ph_txs_by_address`), for the Data API's tx by hash and address histories.
+//!
+//! An address takes part in a tx when it owns a UTXO the tx consumes, emits (outputs, stakes,
+//! exports, refunds, rewards) or returns from staking, or when the tx names it as a reward
+//! owner or a subnet's owner. A tx sits at the height of the block holding it: a proposal's
+//! effects are applied with its option, one block later, so the option's txs name the
+//! proposal's height ([`TxIndex::begin`]).
+
+use snowline_store::WriteBatch;
+use snowline_types::platformvm::txs::UnsignedTx;
+use snowline_types::{Id, ShortId};
+
+use crate::rows::Event;
+use crate::staking::terms;
+use crate::tables::{PhTxUtxos, PhTxsByAddress, TX_CONSUMED, TX_EMITTED};
+
+/// The P-Chain tx being applied, if any: UTXOs created while it is set are its emitted ones.
+/// Unset for the genesis and for the X- and C-Chain's atomic txs (not P-Chain txs).
+#[derive(Debug, Default)]
+pub(crate) struct TxIndex {
+    at: Option<(Id, u64)>,
+}
+
+impl TxIndex {
+    /// Tx `tx` of the block at `height` is applied from now on.
+    pub(crate) fn begin(&mut self, tx: Id, height: u64) {
+        self.at = Some((tx, height));
+    }
+
+    /// No P-Chain tx is applied any more.
+    pub(crate) fn end(&mut self) {
+        self.at = None;
+    }
+
+    /// The height `ev`'s tx is indexed at: the applied tx's when it is that tx (a proposal
+    /// applied with its option), else the event's own.
+    fn height(&self, ev: &Event) -> u64 {
+        match self.at {
+            Some((tx, h)) if tx == ev.tx_id => h,
+            _ => ev.height,
+        }
+    }
+
+    /// The applied tx emitted UTXO `utxo`, owned by `owners`.
+    pub(crate) fn emitted(&self, batch: &mut WriteBatch, utxo: Id, owners: &[ShortId]) {
+        let Some((tx, height)) = self.at else { return };
+        batch.put::<PhTxUtxos>(&(tx, TX_EMITTED, utxo), &());
+        put_addresses(batch, tx, height, owners);
+    }
+
+    /// The P-Chain tx of `ev` consumed UTXO `utxo`, owned by `owners` (known: the UTXO was
+    /// derived).
+    pub(crate) fn consumed(
+        &self,
+        batch: &mut WriteBatch,
+        ev: &Event,
+        utxo: Id,
+        owners: &[ShortId],
+    ) {
+        if ev.height == 0 {
+            return;
+        }
+        batch.put::<PhTxUtxos>(&(ev.tx_id, TX_CONSUMED, utxo), &());
+        put_addresses(batch, ev.tx_id, self.height(ev), owners);
+    }
+
+    /// The applied tx concerns `owners` without a UTXO of theirs (owners it names, the owners
+    /// of a stake it returns).
+    pub(crate) fn touched(&self, batch: &mut WriteBatch, owners: &[ShortId]) {
+        if let Some((tx, height)) = self.at {
+            put_addresses(batch, tx, height, owners);
+        }
+    }
+}
+
+fn put_addresses(batch: &mut WriteBatch, tx: Id, height: u64, owners: &[ShortId]) {
+    if height == 0 {
+        return;
+    }
+    for addr in owners {
+        batch.put::<PhTxsByAddress>(&(*addr, height, tx), &());
+    }
+}
+
+/// The addresses `tx` names as owners rather than through UTXOs: a staker's reward owners
+/// (both of a permissionless validator), a subnet's owners as created or transferred.
+pub(crate) fn named_owners(tx: &UnsignedTx) -> Vec<ShortId> {
+    let mut owners = terms(tx).map(|t| t.reward_owners).unwrap_or_default();
+    match tx {
+        UnsignedTx::AddPermissionlessValidatorTx(t) => {
+            owners.extend_from_slice(&t.delegator_rewards_owner.owners().addrs);
+        }
+        UnsignedTx::CreateSubnetTx(t) => owners.extend_from_slice(&t.owner.owners().addrs),
+        UnsignedTx::TransferSubnetOwnershipTx(t) => {
+            owners.extend_from_slice(&t.owner.owners().addrs);
+        }
+        _ => {}
+    }
+    owners
+}
