@@ -27,7 +27,8 @@ use snowline_types::network::NetworkInfo;
 /// acceptance, `ph_validators_by_subnet` and `ph_validator_spans`, derived with the P-Chain
 /// blocks; the ICM metrics' counter rows, `icm_counts` and `icm_counted_deliveries`; 11: the
 /// L1 validators' states by height, `ph_l1_history`, which an L1's validator set at a height is
-/// rebuilt from).
+/// rebuilt from; 12: the EVM address-to-tx index, `ev_txs_by_address`, holds every address a
+/// tx touches with the parts it played, and `ev_transfers_by_address` each transfer's standard).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

@@ -15,8 +15,8 @@ use crate::error::EvmError;
 use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
-    BlockRow, ContractRow, CursorRow, InternalRow, TokenRow, TransferKind, TransferRef,
-    TransferRow, TxRow,
+    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, Roles, TokenRow,
+    TransferKind, TransferRef, TransferRow, TxRow,
 };
 use crate::source::EvmSource;
 use crate::status::SyncStatus;
@@ -273,8 +273,9 @@ impl EvmChain {
         };
         batch.put::<EvTxs>(&(c, hash), &Linear(row));
         batch.put::<EvTxsByBlock>(&(c, n, index), &hash);
+        let mut touched = Touched::default();
         for a in [Some(tx.from), tx.to, created].into_iter().flatten() {
-            batch.put::<EvTxsByAddress>(&(c, a20(&a), n, index), &hash);
+            touched.add(a, Roles::NATIVE);
         }
 
         for (emitter, log_index, log) in &tx.transfers {
@@ -314,8 +315,17 @@ impl EvmChain {
                         block: n,
                     }),
                 );
-                batch.put::<EvTransfersByAddress>(&(c, a20(&t.from), n, *log_index, sub), &token);
-                batch.put::<EvTransfersByAddress>(&(c, a20(&t.to), n, *log_index, sub), &token);
+                let by_address = Linear(AddressTransfer {
+                    token: *emitter,
+                    kind,
+                });
+                for a in [t.from, t.to] {
+                    batch.put::<EvTransfersByAddress>(
+                        &(c, a20(&a), n, *log_index, sub),
+                        &by_address,
+                    );
+                    touched.add(a, Roles::of_transfer(kind));
+                }
                 if kind == TransferKind::Erc721 {
                     self.move_nft(store, token, w32(&token_id), a20(&t.to))?;
                 }
@@ -344,6 +354,7 @@ impl EvmChain {
                     &(c, a20(&a), n, index, frame),
                     &Linear(row.clone()),
                 );
+                touched.add(a, Roles::INTERNAL);
             }
             batch.put::<EvInternalByTx>(&(c, hash, frame), &Linear(row));
             let nested_create =
@@ -354,6 +365,15 @@ impl EvmChain {
         }
         if let Some(addr) = created {
             self.contract(batch, tx, block, index, 0, addr, None);
+        }
+        for (a, roles) in touched.into_sorted() {
+            batch.put::<EvTxsByAddress>(
+                &(c, a, n, index),
+                &Linear(AddressTxRow {
+                    hash: tx.hash,
+                    roles,
+                }),
+            );
         }
         Ok(())
     }
@@ -425,6 +445,30 @@ impl EvmChain {
             self.by_owner.put(k, (), stored);
         }
         Ok(())
+    }
+}
+
+/// The addresses one tx touches, each with the parts it played (an address named several
+/// times gets one index entry).
+#[derive(Default)]
+struct Touched(Vec<(Addr, Roles)>);
+
+impl Touched {
+    fn add(&mut self, a: Address, roles: Roles) {
+        self.0.push((a20(&a), roles));
+    }
+
+    /// Each address once, with every role it played.
+    fn into_sorted(mut self) -> Vec<(Addr, Roles)> {
+        self.0.sort_unstable_by_key(|(a, _)| *a);
+        let mut out: Vec<(Addr, Roles)> = Vec::with_capacity(self.0.len());
+        for (a, r) in self.0 {
+            match out.last_mut() {
+                Some((last, roles)) if *last == a => *roles = roles.with(r),
+                _ => out.push((a, r)),
+            }
+        }
+        out
     }
 }
 
