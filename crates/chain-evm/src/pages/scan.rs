@@ -69,6 +69,9 @@ address_order! {
     EvContractsByDeployer: u32, u32;
 }
 
+/// One entry of table `T` read by a scan, or why the scan failed.
+pub(crate) type Entry<T> = Result<(<T as Table>::Key, <T as Table>::Value), PageError>;
+
 /// Entries of table `T`, key and value.
 pub(crate) type Entries<T> = Vec<(<T as Table>::Key, <T as Table>::Value)>;
 
@@ -102,7 +105,7 @@ pub(crate) fn in_order<'v, T: AddressOrder + 'v>(
     range: BlockRange,
     order: SortOrder,
     from: Option<&[u8]>,
-) -> Result<impl Iterator<Item = Result<(T::Key, T::Value), PageError>> + 'v, PageError> {
+) -> Result<impl Iterator<Item = Entry<T>> + 'v, PageError> {
     let after = from
         .map(|bytes| {
             let (block, rest): (u64, T::Rest) =
