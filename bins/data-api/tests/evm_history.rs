@@ -7,6 +7,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
+#[path = "../../../crates/types/tests/openapi_check/mod.rs"]
+mod openapi_check;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -324,6 +326,97 @@ fn address_history_transactions_and_latest_blocks_are_the_recordings() {
     }
     all_chains(&api, &models);
     errors(&api, &models[0]);
+    conformance(&api, &models);
+}
+
+/// Every operation's answers satisfy its response schema in the Glacier OpenAPI (required
+/// members, no member it does not name, types, enumerations; `null` only where it allows it).
+fn conformance(api: &DataApi, models: &[Model]) {
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../crates/data-api/openapi/glacier-data-api.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let all = doc["components"]["schemas"].as_object().unwrap();
+    let schema_of = |template: &str| -> Value {
+        doc["paths"][template]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            .clone()
+    };
+    let mut checked = BTreeSet::new();
+    let mut check = |template: &str, path: String| {
+        let r = api.get(&path);
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        let errors = openapi_check::check(all, &schema_of(template), &r.json(), &path);
+        assert!(errors.is_empty(), "{path}: {errors:#?}");
+        checked.insert(template.to_owned());
+    };
+    for model in models {
+        let c = model.chain;
+        for (a, _) in model.addresses().iter().take(8) {
+            let a = checksum(a);
+            for (template, suffix) in [
+                ("/v1/chains/{chainId}/addresses/{address}/transactions", ""),
+                (
+                    "/v1/chains/{chainId}/addresses/{address}/transactions:listNative",
+                    ":listNative",
+                ),
+                (
+                    "/v1/chains/{chainId}/addresses/{address}/transactions:listErc20",
+                    ":listErc20",
+                ),
+                (
+                    "/v1/chains/{chainId}/addresses/{address}/transactions:listErc721",
+                    ":listErc721",
+                ),
+                (
+                    "/v1/chains/{chainId}/addresses/{address}/transactions:listErc1155",
+                    ":listErc1155",
+                ),
+            ] {
+                check(
+                    template,
+                    format!("/v1/chains/{c}/addresses/{a}/transactions{suffix}?pageSize=100"),
+                );
+            }
+            check(
+                "/v2/chains/{chainId}/addresses/{address}/transactions",
+                format!("/v2/chains/{c}/addresses/{a}/transactions?pageSize=100"),
+            );
+            check(
+                "/v1/address/{address}/chains",
+                format!("/v1/address/{a}/chains"),
+            );
+        }
+        for t in model.txs.iter().step_by(7) {
+            check(
+                "/v1/chains/{chainId}/transactions/{txHash}",
+                format!("/v1/chains/{c}/transactions/{:#x}", t.hash),
+            );
+        }
+        for b in model.m.blocks.iter().step_by(5) {
+            check(
+                "/v1/chains/{chainId}/blocks/{blockId}/transactions",
+                format!("/v1/chains/{c}/blocks/{}/transactions", b.number),
+            );
+        }
+        check(
+            "/v1/chains/{chainId}/transactions",
+            format!("/v1/chains/{c}/transactions?pageSize=100"),
+        );
+        check(
+            "/v1/chains/{chainId}/blocks",
+            format!("/v1/chains/{c}/blocks?pageSize=100"),
+        );
+    }
+    check(
+        "/v1/transactions",
+        "/v1/transactions?pageSize=100".to_owned(),
+    );
+    check("/v1/blocks", "/v1/blocks?pageSize=100".to_owned());
+    assert_eq!(checked.len(), 13, "{checked:?}");
 }
 
 /// Every address's history, in both orders, at every page size, and within block windows.
