@@ -70,6 +70,8 @@ pub struct EvmChain {
     tokens: PendingRows<EvTokens>,
     /// Other rooms' derivers, given each block after its own rows.
     hooks: Vec<Box<dyn BlockHook>>,
+    /// The addresses of the tx being derived (kept to reuse its allocation).
+    touched: Touched,
 }
 
 /// The 20 bytes of an address.
@@ -97,6 +99,7 @@ impl EvmChain {
             by_owner: PendingRows::default(),
             tokens: PendingRows::default(),
             hooks: Vec::new(),
+            touched: Touched::default(),
         })
     }
 
@@ -273,7 +276,7 @@ impl EvmChain {
         };
         batch.put::<EvTxs>(&(c, hash), &Linear(row));
         batch.put::<EvTxsByBlock>(&(c, n, index), &hash);
-        let mut touched = Touched::default();
+        let mut touched = std::mem::take(&mut self.touched);
         for a in [Some(tx.from), tx.to, created].into_iter().flatten() {
             touched.add(a, Roles::NATIVE);
         }
@@ -366,15 +369,17 @@ impl EvmChain {
         if let Some(addr) = created {
             self.contract(batch, tx, block, index, 0, addr, None);
         }
-        for (a, roles) in touched.into_sorted() {
+        for (a, roles) in touched.sorted() {
             batch.put::<EvTxsByAddress>(
-                &(c, a, n, index),
+                &(c, *a, n, index),
                 &Linear(AddressTxRow {
                     hash: tx.hash,
-                    roles,
+                    roles: *roles,
                 }),
             );
         }
+        touched.0.clear();
+        self.touched = touched;
         Ok(())
     }
 
@@ -450,7 +455,7 @@ impl EvmChain {
 
 /// The addresses one tx touches, each with the parts it played (an address named several
 /// times gets one index entry).
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Touched(Vec<(Addr, Roles)>);
 
 impl Touched {
@@ -458,17 +463,22 @@ impl Touched {
         self.0.push((a20(&a), roles));
     }
 
-    /// Each address once, with every role it played.
-    fn into_sorted(mut self) -> Vec<(Addr, Roles)> {
-        self.0.sort_unstable_by_key(|(a, _)| *a);
-        let mut out: Vec<(Addr, Roles)> = Vec::with_capacity(self.0.len());
-        for (a, r) in self.0 {
-            match out.last_mut() {
-                Some((last, roles)) if *last == a => *roles = roles.with(r),
-                _ => out.push((a, r)),
+    /// Each address once, in order, with every role it played.
+    fn sorted(&mut self) -> &[(Addr, Roles)] {
+        let v = &mut self.0;
+        v.sort_unstable_by_key(|(a, _)| *a);
+        let mut kept = 0;
+        for i in 0..v.len() {
+            let (a, r) = v[i];
+            if kept > 0 && v[kept - 1].0 == a {
+                v[kept - 1].1 = v[kept - 1].1.with(r);
+            } else {
+                v[kept] = (a, r);
+                kept += 1;
             }
         }
-        out
+        v.truncate(kept);
+        v
     }
 }
 
