@@ -8,6 +8,7 @@
 // variant, would otherwise pass unseen.
 
 import { Recording, checksum, devnetEvmChain } from "./evm.mjs";
+import { evmHistoryChecks } from "./evm_history_checks.mjs";
 
 /** JSON with object keys sorted, for comparing a parsed answer with the body sent. */
 function canon(v) {
@@ -371,6 +372,9 @@ export async function evmChecks(h) {
     }
     return `${n} contracts`;
   });
+
+  // ---------- address history, transactions, latest blocks ----------
+  await evmHistoryChecks({ ...h, kept, pages, cs, chains });
 
   // ---------- bad requests ----------
   await check(`EVM endpoints: bad input is a BadRequestError (400) naming the parameter, in the ${profile} profile's shape; data not held is a NotFoundError (404)`, async () => {

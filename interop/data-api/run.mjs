@@ -1125,7 +1125,10 @@ await check("network shim: every answer's chainInfo said `local`, every request 
 /** `x-execution-weight` of each implemented operation, by route template, from the OpenAPI. */
 const WEIGHTS = { free: 1, small: 10, medium: 20, large: 50, xl: 100, xxl: 200 };
 function weightOf(template) {
-  const w = openapi.paths[template]?.get?.["x-execution-weight"];
+  const op = openapi.paths[template]?.get;
+  // An operation the OpenAPI gives no weight (the address's chains, the all-chains listings)
+  // costs what the server charges it: medium.
+  const w = op && !("x-execution-weight" in op) ? "medium" : op?.["x-execution-weight"];
   assert(w in WEIGHTS, `no weight for ${template}`);
   return WEIGHTS[w];
 }
@@ -1137,6 +1140,17 @@ const EVM_ROUTES = [
   [/^\/v1\/chains\/[^/]+\/addresses\/[^/]+\/balances:getNative$/, "/v1/chains/{chainId}/addresses/{address}/balances:getNative"],
   [/^\/v1\/chains\/[^/]+\/contracts\/[^/]+\/deployments$/, "/v1/chains/{chainId}/contracts/{address}/deployments"],
   [/^\/v1\/chains\/[^/]+\/contracts\/[^/]+\/transactions:getDeployment$/, "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment"],
+  [/^\/v1\/chains\/[^/]+\/addresses\/[^/]+\/transactions$/, "/v1/chains/{chainId}/addresses/{address}/transactions"],
+  [/^\/v2\/chains\/[^/]+\/addresses\/[^/]+\/transactions$/, "/v2/chains/{chainId}/addresses/{address}/transactions"],
+  ...["listNative", "listErc20", "listErc721", "listErc1155"].map((op) => [
+    new RegExp(`^/v1/chains/[^/]+/addresses/[^/]+/transactions:${op}$`),
+    `/v1/chains/{chainId}/addresses/{address}/transactions:${op}`,
+  ]),
+  [/^\/v1\/chains\/[^/]+\/transactions\/[^/]+$/, "/v1/chains/{chainId}/transactions/{txHash}"],
+  [/^\/v1\/chains\/[^/]+\/blocks\/[^/]+\/transactions$/, "/v1/chains/{chainId}/blocks/{blockId}/transactions"],
+  [/^\/v1\/chains\/[^/]+\/transactions$/, "/v1/chains/{chainId}/transactions"],
+  [/^\/v1\/chains\/[^/]+\/blocks$/, "/v1/chains/{chainId}/blocks"],
+  [/^\/v1\/address\/[^/]+\/chains$/, "/v1/address/{address}/chains"],
 ];
 function templateOf(path) {
   if (path === "/v1/chains" || path === "/v1/apiUsageMetrics") return path;

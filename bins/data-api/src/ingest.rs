@@ -29,7 +29,9 @@ use snowline_types::network::NetworkInfo;
 /// L1 validators' states by height, `ph_l1_history`, which an L1's validator set at a height is
 /// rebuilt from; 12: the P-Chain's whole-chain listings, `ph_orders` (validators by block
 /// height, delegators by start, subnets by creation), and its tx index, `ph_txs_by_address` and
-/// `ph_tx_utxos`, derived with the blocks).
+/// `ph_tx_utxos`, derived with the blocks; the EVM address-to-tx index, `ev_txs_by_address`,
+/// every address a tx touches with the parts it played, and `ev_transfers_by_address` each
+/// transfer's standard).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

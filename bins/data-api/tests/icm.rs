@@ -153,6 +153,43 @@ fn icm_messages_are_served_as_the_recorded_receipts_say() {
             }
         }
     }
+    // A transaction by hash names the message it sent or delivered (`teleporterMessageInfo`):
+    // each side of every message, against the sends and receives the model read.
+    let mut sides: Vec<(u64, B256, &str, &ModelMessage)> = Vec::new();
+    for m in &model.messages {
+        if let Some(t) = &m.source_tx {
+            sides.push((t.chain_id, t.tx_hash, "SOURCE_TRANSACTION", m));
+        }
+        if let Some((t, _, _)) = &m.destination_tx {
+            sides.push((t.chain_id, t.tx_hash, "DESTINATION_TRANSACTION", m));
+        }
+    }
+    assert!(sides.iter().any(|s| s.2 == "DESTINATION_TRANSACTION"));
+    for (chain, tx, direction, m) in &sides {
+        let v = api
+            .get(&format!("/v1/chains/{chain}/transactions/{tx:#x}"))
+            .json();
+        let info = &v["teleporterMessageInfo"];
+        let want = json!({
+            "teleporterMessageId": m.message_id.to_string(),
+            "direction": direction,
+            "sourceChainId": cb58(m.source_blockchain_id),
+            "destinationChainId": cb58(m.destination_blockchain_id),
+        });
+        // A tx of several messages names one of them.
+        let shared = sides.iter().filter(|s| s.0 == *chain && s.1 == *tx).count();
+        if shared == 1 {
+            assert_eq!(info, &want, "{chain} {tx:#x}");
+        } else {
+            assert!(
+                sides.iter().any(|s| s.0 == *chain
+                    && s.1 == *tx
+                    && info["teleporterMessageId"] == s.3.message_id.to_string()),
+                "{info}"
+            );
+        }
+    }
+
     // The fee tokens are named from the source chain's token probes.
     let sent = model
         .messages

@@ -15,8 +15,8 @@ use crate::error::EvmError;
 use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
-    BlockRow, ContractRow, CursorRow, InternalRow, TokenRow, TransferKind, TransferRef,
-    TransferRow, TxRow,
+    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, Roles, TokenRow,
+    TransferKind, TransferRef, TransferRow, TxRow,
 };
 use crate::source::EvmSource;
 use crate::status::SyncStatus;
@@ -70,6 +70,8 @@ pub struct EvmChain {
     tokens: PendingRows<EvTokens>,
     /// Other rooms' derivers, given each block after its own rows.
     hooks: Vec<Box<dyn BlockHook>>,
+    /// The addresses of the tx being derived (kept to reuse its allocation).
+    touched: Touched,
 }
 
 /// The 20 bytes of an address.
@@ -97,6 +99,7 @@ impl EvmChain {
             by_owner: PendingRows::default(),
             tokens: PendingRows::default(),
             hooks: Vec::new(),
+            touched: Touched::default(),
         })
     }
 
@@ -273,8 +276,9 @@ impl EvmChain {
         };
         batch.put::<EvTxs>(&(c, hash), &Linear(row));
         batch.put::<EvTxsByBlock>(&(c, n, index), &hash);
+        let mut touched = std::mem::take(&mut self.touched);
         for a in [Some(tx.from), tx.to, created].into_iter().flatten() {
-            batch.put::<EvTxsByAddress>(&(c, a20(&a), n, index), &hash);
+            touched.add(a, Roles::NATIVE);
         }
 
         for (emitter, log_index, log) in &tx.transfers {
@@ -314,8 +318,17 @@ impl EvmChain {
                         block: n,
                     }),
                 );
-                batch.put::<EvTransfersByAddress>(&(c, a20(&t.from), n, *log_index, sub), &token);
-                batch.put::<EvTransfersByAddress>(&(c, a20(&t.to), n, *log_index, sub), &token);
+                let by_address = Linear(AddressTransfer {
+                    token: *emitter,
+                    kind,
+                });
+                for a in [t.from, t.to] {
+                    batch.put::<EvTransfersByAddress>(
+                        &(c, a20(&a), n, *log_index, sub),
+                        &by_address,
+                    );
+                    touched.add(a, Roles::of_transfer(kind));
+                }
                 if kind == TransferKind::Erc721 {
                     self.move_nft(store, token, w32(&token_id), a20(&t.to))?;
                 }
@@ -344,6 +357,7 @@ impl EvmChain {
                     &(c, a20(&a), n, index, frame),
                     &Linear(row.clone()),
                 );
+                touched.add(a, Roles::INTERNAL);
             }
             batch.put::<EvInternalByTx>(&(c, hash, frame), &Linear(row));
             let nested_create =
@@ -355,6 +369,17 @@ impl EvmChain {
         if let Some(addr) = created {
             self.contract(batch, tx, block, index, 0, addr, None);
         }
+        for (a, roles) in touched.sorted() {
+            batch.put::<EvTxsByAddress>(
+                &(c, *a, n, index),
+                &Linear(AddressTxRow {
+                    hash: tx.hash,
+                    roles: *roles,
+                }),
+            );
+        }
+        touched.0.clear();
+        self.touched = touched;
         Ok(())
     }
 
@@ -425,6 +450,35 @@ impl EvmChain {
             self.by_owner.put(k, (), stored);
         }
         Ok(())
+    }
+}
+
+/// The addresses one tx touches, each with the parts it played (an address named several
+/// times gets one index entry).
+#[derive(Debug, Default)]
+struct Touched(Vec<(Addr, Roles)>);
+
+impl Touched {
+    fn add(&mut self, a: Address, roles: Roles) {
+        self.0.push((a20(&a), roles));
+    }
+
+    /// Each address once, in order, with every role it played.
+    fn sorted(&mut self) -> &[(Addr, Roles)] {
+        let v = &mut self.0;
+        v.sort_unstable_by_key(|(a, _)| *a);
+        let mut kept = 0;
+        for i in 0..v.len() {
+            let (a, r) = v[i];
+            if kept > 0 && v[kept - 1].0 == a {
+                v[kept - 1].1 = v[kept - 1].1.with(r);
+            } else {
+                v[kept] = (a, r);
+                kept += 1;
+            }
+        }
+        v.truncate(kept);
+        v
     }
 }
 

@@ -314,6 +314,94 @@ impl Decode for TransferRef {
     }
 }
 
+/// What parts an address plays in a tx, as bits ([`Roles::NATIVE`], ...): which of the Data
+/// API's per-address listings show the tx.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Roles(pub u8);
+
+impl Roles {
+    /// The tx's sender, recipient or created contract.
+    pub const NATIVE: Roles = Roles(1);
+    /// Sender or recipient of one of its ERC-20 transfers.
+    pub const ERC20: Roles = Roles(2);
+    /// Sender or recipient of one of its ERC-721 transfers.
+    pub const ERC721: Roles = Roles(4);
+    /// Sender or recipient of one of its ERC-1155 transfers.
+    pub const ERC1155: Roles = Roles(8);
+    /// Caller or callee of one of its internal transactions (the listed frames).
+    pub const INTERNAL: Roles = Roles(16);
+
+    /// The role of a party to a transfer of `kind`.
+    pub const fn of_transfer(kind: TransferKind) -> Roles {
+        match kind {
+            TransferKind::Erc20 => Self::ERC20,
+            TransferKind::Erc721 => Self::ERC721,
+            TransferKind::Erc1155 => Self::ERC1155,
+        }
+    }
+
+    /// Both sets of roles.
+    pub const fn with(self, other: Roles) -> Roles {
+        Roles(self.0 | other.0)
+    }
+
+    /// Whether every role of `other` is among these.
+    pub const fn contains(self, other: Roles) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+/// One tx an address took part in (the value of the address-to-tx index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddressTxRow {
+    /// The tx.
+    pub hash: B256,
+    /// What the address did in it.
+    pub roles: Roles,
+}
+
+impl Encode for AddressTxRow {
+    fn encode(&self, w: &mut Writer) {
+        put_hash(w, &self.hash);
+        w.u8(self.roles.0);
+    }
+}
+
+impl Decode for AddressTxRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            hash: get_hash(r)?,
+            roles: Roles(r.u8()?),
+        })
+    }
+}
+
+/// One transfer an address sent or received: the token and its standard (the rest of the
+/// transfer is in the token's row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddressTransfer {
+    /// The token contract.
+    pub token: Address,
+    /// The standard.
+    pub kind: TransferKind,
+}
+
+impl Encode for AddressTransfer {
+    fn encode(&self, w: &mut Writer) {
+        put_addr(w, &self.token);
+        w.u8(self.kind.code());
+    }
+}
+
+impl Decode for AddressTransfer {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            token: get_addr(r)?,
+            kind: TransferKind::from_code(r.u8()?)?,
+        })
+    }
+}
+
 /// The stable one-byte code of a frame's opcode (never renumber).
 pub const fn call_kind_code(kind: CallKind) -> u8 {
     match kind {
@@ -703,6 +791,8 @@ mod tests {
             round_trip(&c);
             round_trip(&k);
             round_trip(&TransferRef { token, block });
+            round_trip(&AddressTxRow { hash: last_hash, roles: Roles(block as u8) });
+            round_trip(&AddressTransfer { token, kind: x.kind });
             round_trip(&CursorRow { first: block, next, last_hash, cumulative_txs, untraced_from });
         }
 
@@ -713,6 +803,8 @@ mod tests {
             decode_any::<TxRow>(&bytes);
             decode_any::<TransferRow>(&bytes);
             decode_any::<TransferRef>(&bytes);
+            decode_any::<AddressTxRow>(&bytes);
+            decode_any::<AddressTransfer>(&bytes);
             decode_any::<InternalRow>(&bytes);
             decode_any::<ContractRow>(&bytes);
             decode_any::<TokenRow>(&bytes);

@@ -6,7 +6,8 @@
 use snowline_store::{Linear, table};
 
 use crate::rows::{
-    BlockRow, ContractRow, CursorRow, InternalRow, TokenRow, TransferRef, TransferRow, TxRow,
+    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, TokenRow,
+    TransferRef, TransferRow, TxRow,
 };
 
 /// A 20-byte address in a key or value.
@@ -30,9 +31,11 @@ table! {
     /// `(chain, block, tx index) -> tx hash`: a block's txs, and every tx in chain order.
     pub EvTxsByBlock: "ev_txs_by_block", (u64, u64, u32) => Word;
 
-    /// `(chain, address, block, tx index) -> tx hash`: the txs an address sent, received or
-    /// created a contract with.
-    pub EvTxsByAddress: "ev_txs_by_address", (u64, Addr, u64, u32) => Word;
+    /// `(chain, address, block, tx index) -> (tx hash, roles)`: every tx an address took part
+    /// in (sender, recipient, created contract, party to one of its token transfers or listed
+    /// internal txs), with the parts it played; an address's history is one range scan, newest
+    /// first in reverse.
+    pub EvTxsByAddress: "ev_txs_by_address", (u64, Addr, u64, u32) => Linear<AddressTxRow>;
 
     /// `(chain, token, block, log index, sub) -> TransferRow`: a token's transfers (`sub`
     /// numbers the ids of an ERC-1155 batch log).
@@ -41,8 +44,9 @@ table! {
     /// `(chain, tx hash, log index, sub) -> (token, block)`: a tx's transfers.
     pub EvTransfersByTx: "ev_transfers_by_tx", (u64, Word, u64, u32) => Linear<TransferRef>;
 
-    /// `(chain, address, block, log index, sub) -> token`: the transfers from or to an address.
-    pub EvTransfersByAddress: "ev_transfers_by_address", (u64, Addr, u64, u64, u32) => Addr;
+    /// `(chain, address, block, log index, sub) -> (token, standard)`: the transfers from or to
+    /// an address.
+    pub EvTransfersByAddress: "ev_transfers_by_address", (u64, Addr, u64, u64, u32) => Linear<AddressTransfer>;
 
     /// `(chain, address, block, tx index, frame) -> InternalRow`: internal txs from or to an
     /// address (root frames included; `depth` says which).

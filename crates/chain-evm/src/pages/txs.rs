@@ -6,7 +6,7 @@ use snowline_store::{Direction, Linear, ReadView};
 use snowline_types::evm::{Address, B256};
 
 use super::transfers::with_uris;
-use super::{PageError, Transfer, token_rows};
+use super::{EvmPages, PageError, Transfer, token_rows};
 use crate::error::EvmError;
 use crate::rows::{BlockRow, InternalRow, TokenRow, TxRow};
 use crate::tables::{EvBlocks, EvInternalByTx, EvTransfersByToken, EvTransfersByTx, EvTxs};
@@ -41,6 +41,26 @@ pub(crate) fn tx_detail(
     let Linear(block) = view
         .get::<EvBlocks>(&(chain, tx.block))?
         .ok_or_else(|| corrupt(format!("tx {hash} names block {}", tx.block)))?;
+    let transfers = transfers_of(view, chain, hash)?;
+    let tokens = token_rows(view, chain, transfers.iter().map(|t| t.token))?;
+    let internals = internals_of(view, chain, hash)?;
+    Ok(Some(TxDetail {
+        hash,
+        tx,
+        block,
+        transfers,
+        tokens,
+        internals,
+    }))
+}
+
+/// The token transfers of tx `hash`, by log index (then batch index).
+pub(crate) fn transfers_of(
+    view: &impl ReadView,
+    chain: u64,
+    hash: B256,
+) -> Result<Vec<Transfer>, PageError> {
+    let h = hash.0;
     let refs = view
         .prefix_scan::<EvTransfersByTx, _>(&(chain, h), None, Direction::Forward)?
         .map(|e| e.map(|((_, _, log, sub), Linear(r))| (log, sub, r)))
@@ -56,21 +76,29 @@ pub(crate) fn tx_detail(
             row.ok_or_else(|| corrupt(format!("tx {hash} names a transfer at log {log}")))?;
         transfers.extend(with_uris(view, chain, r.token, vec![(r.block, *log, row)])?);
     }
-    let tokens = token_rows(view, chain, transfers.iter().map(|t| t.token))?;
-    let internals = view
-        .prefix_scan::<EvInternalByTx, _>(&(chain, h), None, Direction::Forward)?
-        .map(|e| e.map(|(_, Linear(r))| r))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Some(TxDetail {
-        hash,
-        tx,
-        block,
-        transfers,
-        tokens,
-        internals,
-    }))
+    Ok(transfers)
 }
 
-fn corrupt(what: String) -> PageError {
+/// The internal transactions of tx `hash`, depth-first.
+pub(crate) fn internals_of(
+    view: &impl ReadView,
+    chain: u64,
+    hash: B256,
+) -> Result<Vec<InternalRow>, PageError> {
+    Ok(view
+        .prefix_scan::<EvInternalByTx, _>(&(chain, hash.0), None, Direction::Forward)?
+        .map(|e| e.map(|(_, Linear(r))| r))
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
+impl EvmPages {
+    /// Tx `hash` of `chain` with its block, transfers and internal transactions, if indexed.
+    pub fn transaction(&self, chain: u64, hash: B256) -> Result<Option<TxDetail>, PageError> {
+        let (snapshot, _) = self.open(chain)?;
+        tx_detail(&snapshot, chain, hash)
+    }
+}
+
+pub(crate) fn corrupt(what: String) -> PageError {
     PageError::Read(EvmError::Corrupt(format!("{what}, which is not stored")))
 }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use snowline_chain_evm::rows::TransferKind;
 use snowline_chain_evm::tables::*;
 use snowline_store::{Direction, ReadView, Store};
-use snowline_types::evm::{Address, U256};
+use snowline_types::evm::{Address, B256, U256};
 use snowline_types::rest::evm::ErcType;
 
 use super::*;
@@ -19,6 +19,10 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
     let mut want_transfers = BTreeMap::new();
     let mut want_internal = BTreeMap::new();
     let mut want_contracts = BTreeMap::new();
+    // (address, block, tx index) -> (tx, roles): every address a tx touches, with the parts it
+    // played (bits: 1 sender/recipient/created, 2/4/8 party to an ERC-20/721/1155 transfer, 16
+    // party to a listed internal tx).
+    let mut want_by_address: BTreeMap<(Address, u64, u32), (B256, u8)> = BTreeMap::new();
     let mut owners: BTreeMap<(Address, U256), Address> = BTreeMap::new();
     for b in &recs {
         let n = b.number;
@@ -73,6 +77,13 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             if let Some(c) = created {
                 want_contracts.insert(c, (addr(&t["from"]), None::<Address>, h, n));
             }
+            let mut touch = |a: Address, bit: u8| {
+                want_by_address.entry((a, n, i as u32)).or_insert((h, 0)).1 |= bit;
+            };
+            let to = t.get("to").filter(|v| !v.is_null()).map(addr);
+            for a in [Some(addr(&t["from"])), to, created].into_iter().flatten() {
+                touch(a, 1);
+            }
             for log in r["logs"].as_array().unwrap() {
                 let token = addr(&log["address"]);
                 let li = q(&log["logIndex"]);
@@ -84,6 +95,13 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
                             owners.insert((token, x.4), x.2);
                         }
                     }
+                    let bit = match x.0 {
+                        20 => 2,
+                        721 => 4,
+                        _ => 8,
+                    };
+                    touch(x.1, bit);
+                    touch(x.2, bit);
                     want_transfers.insert((token, n, li, sub as u32), (x, h, i as u32));
                 }
             }
@@ -95,6 +113,9 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             for (k, f) in frames.iter().enumerate() {
                 if f.0 > 0 && f.1.starts_with("CREATE") && !f.5 {
                     want_contracts.insert(f.3.unwrap(), (addr(&t["from"]), Some(f.2), h, n));
+                }
+                for a in [Some(f.2), f.3].into_iter().flatten() {
+                    touch(a, 16);
                 }
                 want_internal.insert((h, k as u32), (f.clone(), n, i as u32));
             }
@@ -153,14 +174,39 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             .0;
         assert_eq!((r.token, r.block), (*token, *n));
         for a in [x.1, x.2] {
+            let got = store
+                .get::<EvTransfersByAddress>(&(chain, a.0.0, *n, *li, *sub))
+                .unwrap()
+                .unwrap()
+                .0;
+            assert_eq!(got.token, *token);
             assert_eq!(
-                store
-                    .get::<EvTransfersByAddress>(&(chain, a.0.0, *n, *li, *sub))
-                    .unwrap(),
-                Some(token.0.0)
+                got.kind.code(),
+                match x.0 {
+                    20 => 20,
+                    721 => 21,
+                    _ => 55,
+                }
             );
         }
     }
+
+    // Every address a tx touches, once per tx, with its roles.
+    let got: BTreeMap<_, _> = store
+        .prefix_scan::<EvTxsByAddress, u64>(&chain, None, Direction::Forward)
+        .unwrap()
+        .map(|e| {
+            let ((_, a, n, i), row) = e.unwrap();
+            ((Address::from(a), n, i), (row.0.hash, row.0.roles.0))
+        })
+        .collect();
+    assert_eq!(got, want_by_address);
+    assert!(
+        want_by_address
+            .values()
+            .any(|(_, r)| *r & 16 != 0 && *r & 1 == 0),
+        "an address reached only by an internal tx"
+    );
 
     // Internal txs, by tx and by both ends.
     let got: BTreeMap<_, _> = store

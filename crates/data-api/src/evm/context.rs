@@ -10,6 +10,7 @@ use snowline_query::params::{BlockRange, Currency, evm_address, page_size};
 use snowline_query::{Digest, FilterDigest, SealedPageTokens};
 use snowline_rest_api::{ApiError, Profile, Request};
 use snowline_types::evm::{Address, U256};
+use snowline_types::network::NetworkInfo;
 use snowline_types::rest::evm::checksummed;
 use snowline_types::rest::{ChainRecord, Money, MoneyValue};
 
@@ -62,6 +63,19 @@ impl EvmApi {
             .parse()
             .map_err(|_| ApiError::internal(format!("registry chainId {:?}", record.chain_id)))?;
         Ok(EvmChain { id, record })
+    }
+
+    /// The EVM chain ids of the registry's chains (of `network`, when given), in its order.
+    pub(crate) fn chain_ids(&self, network: Option<&'static NetworkInfo>) -> Vec<u64> {
+        self.registry
+            .list(network, None)
+            .filter_map(|r| r.chain_id.parse().ok())
+            .collect()
+    }
+
+    /// The registry's record of EVM chain `chain`.
+    pub(crate) fn record(&self, chain: u64) -> Option<&ChainRecord> {
+        self.registry.lookup(&chain.to_string()).ok()
     }
 
     /// The price of one whole native token (`token` `None`) or ERC-20 `token`, when the price
@@ -134,6 +148,16 @@ impl EvmApi {
         req: &Request,
         listing: &str,
     ) -> Result<RangeListing<'_>, ApiError> {
+        self.range_listing_with(req, listing, &[])
+    }
+
+    /// [`EvmApi::range_listing`] with more filters (name, canonical value) in its digest.
+    pub(crate) fn range_listing_with(
+        &self,
+        req: &Request,
+        listing: &str,
+        extra: &[(&str, &str)],
+    ) -> Result<RangeListing<'_>, ApiError> {
         let chain = self.chain(req)?;
         let address = path_address(req)?;
         let range =
@@ -143,7 +167,10 @@ impl EvmApi {
             .field("chainId", &chain.id.to_string())
             .field("address", &checksummed(&address))
             .optional("startBlock", range.start.map(|b| b.to_string()).as_deref())
-            .optional("endBlock", range.end.map(|b| b.to_string()).as_deref())
+            .optional("endBlock", range.end.map(|b| b.to_string()).as_deref());
+        let digest = extra
+            .iter()
+            .fold(digest, |d, (name, value)| d.field(name, value))
             .finish();
         let from = page_token(&self.tokens, req, &digest)?;
         Ok(RangeListing {

@@ -2,21 +2,18 @@
 //! deployed, newest first) and `.../transactions:getDeployment` (the tx that deployed a
 //! contract, with its transfers and internal transactions).
 
-use snowline_chain_evm::pages::{Deployed, TxDetail};
-use snowline_chain_icm::tables::side;
+use snowline_chain_evm::pages::Deployed;
 use snowline_query::FilterDigest;
 use snowline_query::params::page_size;
 use snowline_rest_api::{ApiError, Reply, Request};
-use snowline_types::Id;
 use snowline_types::rest::evm::{
-    ContractDeploymentDetails, ContractInfo, DeployedContract, DeploymentData, Erc20Contract,
-    Erc721Contract, Erc1155Contract, ErcType, ListContractsResponse, NetworkTokenDetails,
-    checksummed,
+    ContractDeploymentDetails, ContractInfo, DeployedContract, Erc20Contract, Erc721Contract,
+    Erc1155Contract, ErcType, ListContractsResponse, checksummed,
 };
-use snowline_types::rest::icm::{TeleporterMessageInfo, TransactionDirectionType};
 
 use super::context::{EvmApi, currency, page_error, path_address};
-use super::render::{TransferDetails, hash, internal, native_transaction, transfer};
+use super::render::hash;
+use super::transaction::transaction_response;
 use crate::params::{bad, page_token};
 
 pub(crate) fn deployments(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
@@ -53,41 +50,13 @@ pub(crate) fn deployment(api: &EvmApi, req: &Request) -> Result<Reply, ApiError>
                 chain.id
             ))
         })?;
-    let (mut erc20, mut erc721, mut erc1155) = (Vec::new(), Vec::new(), Vec::new());
-    for t in &d.transfers {
-        let token = d.tokens.get(&t.token);
-        let price = api.price(
-            chain.id,
-            Some(t.token),
-            currency,
-            Some(t.row.timestamp),
-            req.profile(),
-        );
-        match transfer(t, token, price) {
-            TransferDetails::Erc20(x) => erc20.push(x),
-            TransferDetails::Erc721(x) => erc721.push(x),
-            TransferDetails::Erc1155(x) => erc1155.push(x),
-        }
-    }
-    Reply::json(&DeploymentData {
-        erc20_transfers: Some(erc20),
-        erc721_transfers: Some(erc721),
-        erc1155_transfers: Some(erc1155),
-        internal_transactions: Some(d.internals.iter().map(internal).collect()),
-        network_token_details: NetworkTokenDetails {
-            network_token: chain.record.network_token.clone(),
-            current_price: api.price(chain.id, None, currency, None, req.profile()),
-            historical_price: api.price(
-                chain.id,
-                None,
-                currency,
-                Some(d.tx.timestamp),
-                req.profile(),
-            ),
-        },
-        native_transaction: native_transaction(chain.id, &d),
-        teleporter_message_info: teleporter_message_info(api, chain.id, &d)?,
-    })
+    Reply::json(&transaction_response(
+        api,
+        &chain,
+        &d,
+        currency,
+        req.profile(),
+    )?)
 }
 
 /// A deployed contract as its standard's record.
@@ -119,28 +88,4 @@ fn contract(c: &Deployed) -> DeployedContract {
         }),
         ErcType::Unknown => DeployedContract::Unknown(info),
     }
-}
-
-/// The ICM message the deployment transaction sent or delivered, if any.
-fn teleporter_message_info(
-    api: &EvmApi,
-    chain: u64,
-    d: &TxDetail,
-) -> Result<Option<TeleporterMessageInfo>, ApiError> {
-    let Some(icm) = &api.icm else {
-        return Ok(None);
-    };
-    let found = icm
-        .of_tx(chain, d.hash)
-        .map_err(|e| ApiError::internal(format!("reading the ICM index failed: {e}")))?;
-    Ok(found.map(|(v, written_by)| TeleporterMessageInfo {
-        teleporter_message_id: v.id.to_string(),
-        direction: if written_by == side::SOURCE {
-            TransactionDirectionType::SourceTransaction
-        } else {
-            TransactionDirectionType::DestinationTransaction
-        },
-        source_chain_id: Some(Id::from(v.source.0).to_string()),
-        destination_chain_id: Some(Id::from(v.destination.0).to_string()),
-    }))
 }

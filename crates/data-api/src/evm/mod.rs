@@ -1,15 +1,21 @@
-//! The EVM endpoints of the Data API (blocks, token transfers, internal transactions, ERC-721
-//! and native balances, deployed contracts, deployment transactions), read through the chain
+//! The EVM endpoints of the Data API (blocks, transactions, an address's history, token
+//! transfers, internal transactions, ERC-721 and native balances, deployed contracts, deployment
+//! transactions, the latest blocks and transactions of one chain or all), read through the chain
 //! crate's pages (`snowline_chain_evm::pages::EvmPages`). `{chainId}` is resolved through the
 //! chain registry; a listed chain with nothing indexed is a 404 saying so.
 
+mod address_transfers;
+mod all_chains;
 mod balances;
 mod blocks;
 mod context;
 mod contracts;
+mod history;
 mod internals;
+mod latest;
 mod prices;
 mod render;
+mod transaction;
 mod transfers;
 
 use std::sync::Arc;
@@ -44,7 +50,60 @@ pub fn routes(
         SealedPageTokens::new(secret),
         icm,
     ));
-    let endpoints: [(&str, Weight, Handler); 7] = [
+    let endpoints: [(&str, Weight, Handler); 20] = [
+        (
+            "/v1/chains/{chainId}/addresses/{address}/transactions",
+            Weight::MEDIUM,
+            history::v1,
+        ),
+        (
+            "/v2/chains/{chainId}/addresses/{address}/transactions",
+            Weight::MEDIUM,
+            history::v2,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/transactions:listNative",
+            Weight::MEDIUM,
+            history::native,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/transactions:listErc20",
+            Weight::MEDIUM,
+            address_transfers::erc20,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/transactions:listErc721",
+            Weight::MEDIUM,
+            address_transfers::erc721,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/transactions:listErc1155",
+            Weight::MEDIUM,
+            address_transfers::erc1155,
+        ),
+        (
+            "/v1/chains/{chainId}/transactions/{txHash}",
+            Weight::MEDIUM,
+            transaction::handle,
+        ),
+        (
+            "/v1/chains/{chainId}/blocks/{blockId}/transactions",
+            Weight::MEDIUM,
+            latest::block_txs,
+        ),
+        (
+            "/v1/chains/{chainId}/transactions",
+            Weight::MEDIUM,
+            latest::txs,
+        ),
+        ("/v1/chains/{chainId}/blocks", Weight::SMALL, latest::blocks),
+        ("/v1/transactions", Weight::MEDIUM, all_chains::txs),
+        ("/v1/blocks", Weight::MEDIUM, all_chains::blocks),
+        (
+            "/v1/address/{address}/chains",
+            Weight::MEDIUM,
+            all_chains::address_chains,
+        ),
         (
             "/v1/chains/{chainId}/blocks/{blockId}",
             Weight::SMALL,

@@ -3,14 +3,14 @@
 //! OpenAPI requires the member).
 
 use snowline_chain_evm::pages::{Transfer, TxDetail};
-use snowline_chain_evm::rows::{BlockRow, InternalRow, TokenRow, TransferKind};
+use snowline_chain_evm::rows::{BlockRow, InternalRow, TokenRow, TransferKind, TxRow};
 use snowline_types::evm::{Address, B256, U256, transaction_method};
 use snowline_types::rest::Money;
 use snowline_types::rest::evm::{
     Erc20Token, Erc20TransferDetails, Erc721Token, Erc721TokenMetadata, Erc721TransferDetails,
     Erc1155Token, Erc1155TokenMetadata, Erc1155TransferDetails, FullNativeTransactionDetails,
-    InternalTransactionDetails, InternalTxType, NativeTransaction, NftMetadata, RichAddress,
-    TxLocation, checksummed,
+    GetEvmBlockResponse, InternalTransactionDetails, InternalTxType, NativeTransaction,
+    NftMetadata, RichAddress, TxLocation, checksummed,
 };
 
 /// `0x` and the hex of a hash.
@@ -144,35 +144,60 @@ pub(crate) fn internal_location(r: &InternalRow, block_hash: &B256) -> TxLocatio
     }
 }
 
+/// Tx `hash` of `chain` as listings show it. A creation's recipient is the contract it made.
+pub(crate) fn native_tx(chain: u64, tx_hash: &B256, tx: &TxRow) -> NativeTransaction {
+    let recipient = tx.to.or(tx.created).unwrap_or(Address::ZERO);
+    NativeTransaction {
+        block_number: tx.block.to_string(),
+        block_timestamp: tx.timestamp,
+        block_timestamp_milliseconds: None,
+        block_min_delay_excess: None,
+        block_hash: hash(&tx.block_hash),
+        chain_id: chain.to_string(),
+        block_index: u64::from(tx.index),
+        tx_hash: hash(tx_hash),
+        tx_status: if tx.status == Some(false) { "0" } else { "1" }.to_owned(),
+        tx_type: tx.tx_type,
+        gas_limit: tx.gas_limit.to_string(),
+        gas_used: tx.gas_used.to_string(),
+        gas_price: tx.effective_gas_price.to_string(),
+        nonce: tx.nonce.to_string(),
+        from: RichAddress::of(&tx.from),
+        to: RichAddress::of(&recipient),
+        method: Some(transaction_method(tx.to, &tx.input)),
+        value: tx.value.to_string(),
+    }
+}
+
 /// The transaction of `d` with its input and fee caps.
 pub(crate) fn native_transaction(chain: u64, d: &TxDetail) -> FullNativeTransactionDetails {
     let tx = &d.tx;
-    let recipient = tx.to.or(tx.created).unwrap_or(Address::ZERO);
     FullNativeTransactionDetails {
-        tx: NativeTransaction {
-            block_number: tx.block.to_string(),
-            block_timestamp: tx.timestamp,
-            block_timestamp_milliseconds: None,
-            block_min_delay_excess: None,
-            block_hash: hash(&tx.block_hash),
-            chain_id: chain.to_string(),
-            block_index: u64::from(tx.index),
-            tx_hash: hash(&d.hash),
-            tx_status: if tx.status == Some(false) { "0" } else { "1" }.to_owned(),
-            tx_type: tx.tx_type,
-            gas_limit: tx.gas_limit.to_string(),
-            gas_used: tx.gas_used.to_string(),
-            gas_price: tx.effective_gas_price.to_string(),
-            nonce: tx.nonce.to_string(),
-            from: RichAddress::of(&tx.from),
-            to: RichAddress::of(&recipient),
-            method: Some(transaction_method(tx.to, &tx.input)),
-            value: tx.value.to_string(),
-        },
+        tx: native_tx(chain, &d.hash, tx),
         input: format!("0x{}", hex::encode(&tx.input)),
         base_fee_per_gas: base_fee(&d.block),
         max_fee_per_gas: tx.max_fee.map(|v| v.to_string()),
         max_priority_fee_per_gas: tx.max_priority_fee.map(|v| v.to_string()),
+    }
+}
+
+/// Block `number` of chain `chain_id` (as the registry spells it).
+pub(crate) fn evm_block(chain_id: &str, number: u64, b: &BlockRow) -> GetEvmBlockResponse {
+    GetEvmBlockResponse {
+        chain_id: chain_id.to_owned(),
+        block_number: number.to_string(),
+        block_timestamp: b.timestamp,
+        block_timestamp_milliseconds: None,
+        block_min_delay_excess: None,
+        block_hash: hash(&b.hash),
+        tx_count: u64::from(b.tx_count),
+        base_fee: base_fee(b),
+        gas_used: b.gas_used.to_string(),
+        gas_limit: b.gas_limit.to_string(),
+        gas_cost: b.block_gas_cost.unwrap_or(U256::ZERO).to_string(),
+        parent_hash: hash(&b.parent),
+        fees_spent: b.fees_spent.to_string(),
+        cumulative_transactions: b.cumulative_txs.to_string(),
     }
 }
 

@@ -9,7 +9,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::chain::NetworkToken;
+
+mod history;
 use super::pchain::Money;
+pub use history::*;
 // The ICM records a transaction carries live in `icm`; named here too, where they are used.
 pub use super::icm::{TeleporterMessageInfo, TransactionDirectionType};
 

@@ -1,0 +1,229 @@
+//! An address's history: the txs it took part in (sender, recipient, created contract, party to
+//! a token transfer or a listed internal tx) within a block range, newest or oldest first, and
+//! the token transfers of one standard it sent or received, newest first.
+
+use std::collections::BTreeMap;
+
+use snowline_query::params::BlockRange;
+use snowline_query::{FilterLimits, SortOrder, encode_position, filtered_page};
+use snowline_store::{Linear, ReadView};
+use snowline_types::evm::{Address, B256};
+
+use super::scan::in_order;
+use super::transfers::with_uris;
+use super::txs::{corrupt, internals_of, transfers_of};
+use super::{EvmPages, PageError, Transfer, token_rows};
+use crate::rows::{
+    AddressTransfer, AddressTxRow, InternalRow, Roles, TokenRow, TransferKind, TxRow,
+};
+use crate::tables::{EvTransfersByAddress, EvTransfersByToken, EvTxs, EvTxsByAddress};
+
+/// A tx of an address's history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryTx {
+    /// Its hash.
+    pub hash: B256,
+    /// What the address did in it.
+    pub roles: Roles,
+    /// The tx.
+    pub tx: TxRow,
+    /// The token transfers the address sent or received in it (only when asked for).
+    pub transfers: Vec<Transfer>,
+    /// The internal txs from or to the address in it (only when asked for).
+    pub internals: Vec<InternalRow>,
+}
+
+/// One page of an address's history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryPage {
+    /// In the order asked.
+    pub txs: Vec<HistoryTx>,
+    /// What each transferred token's contract told of itself.
+    pub tokens: BTreeMap<Address, TokenRow>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+/// What a history listing asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryQuery {
+    /// Only txs where the address played all these roles (`Roles::default()`: every tx).
+    pub only: Roles,
+    /// Whether to read the transfers and internal txs the address was party to.
+    pub parts: bool,
+    /// Newest first (`Desc`) or oldest first.
+    pub order: SortOrder,
+}
+
+/// One page of an address's transfers of one standard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressTransferPage {
+    /// Newest first.
+    pub transfers: Vec<Transfer>,
+    /// What each transferred token's contract told of itself.
+    pub tokens: BTreeMap<Address, TokenRow>,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+impl EvmPages {
+    /// One page of the txs `address` took part in on `chain` in blocks `range`, in `q.order`,
+    /// resuming strictly past `from`; with `q.parts`, each with the transfers and internal txs
+    /// the address was party to. A page examines at most `MAX_EXAMINED` entries (the roles
+    /// filter), so it may come back short with a position to go on from.
+    pub fn address_txs(
+        &self,
+        chain: u64,
+        address: Address,
+        range: BlockRange,
+        q: HistoryQuery,
+        page_size: u32,
+        from: Option<&[u8]>,
+    ) -> Result<HistoryPage, PageError> {
+        let (snapshot, _) = self.open(chain)?;
+        let a = address.0.0;
+        let entries = in_order::<EvTxsByAddress>(&snapshot, chain, a, range, q.order, from)?
+            .map(|e| e.map(|((_, _, block, index), Linear(row))| (block, index, row)));
+        let wanted = |row: &AddressTxRow| row.roles.contains(q.only);
+        let page = filtered_page(
+            entries,
+            FilterLimits::page(page_size as usize),
+            |chunk: &[(u64, u32, AddressTxRow)]| {
+                let keys: Vec<(u64, [u8; 32])> = chunk
+                    .iter()
+                    .filter(|(_, _, r)| wanted(r))
+                    .map(|(_, _, r)| (chain, r.hash.0))
+                    .collect();
+                let mut rows = snapshot.multi_get::<EvTxs>(&keys)?.into_iter();
+                chunk
+                    .iter()
+                    .map(|(_, _, r)| {
+                        if !wanted(r) {
+                            return Ok(None);
+                        }
+                        match rows.next().flatten() {
+                            Some(Linear(tx)) => Ok(Some(tx)),
+                            None => Err(corrupt(format!("an address names tx {}", r.hash))),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, PageError>>()
+            },
+            |(_, _, r), tx| wanted(r) && tx.is_some(),
+            |_| false,
+        )?;
+        let mut txs = Vec::with_capacity(page.items.len());
+        for ((_, _, r), tx) in page.items {
+            let Some(tx) = tx else { continue };
+            let mut h = HistoryTx {
+                hash: r.hash,
+                roles: r.roles,
+                tx,
+                transfers: Vec::new(),
+                internals: Vec::new(),
+            };
+            if q.parts {
+                read_parts(&snapshot, chain, address, &mut h)?;
+            }
+            txs.push(h);
+        }
+        let tokens = token_rows(
+            &snapshot,
+            chain,
+            txs.iter().flat_map(|t| t.transfers.iter().map(|x| x.token)),
+        )?;
+        Ok(HistoryPage {
+            txs,
+            tokens,
+            next: page.next.map(|(b, i, _)| encode_position(&(b, i))),
+        })
+    }
+
+    /// One page of the `kind` transfers `address` sent or received on `chain` in blocks
+    /// `range`, newest first, resuming strictly past `from` (within the `MAX_EXAMINED` budget,
+    /// as [`EvmPages::address_txs`]).
+    pub fn address_transfers(
+        &self,
+        chain: u64,
+        address: Address,
+        kind: TransferKind,
+        range: BlockRange,
+        page_size: u32,
+        from: Option<&[u8]>,
+    ) -> Result<AddressTransferPage, PageError> {
+        let (snapshot, _) = self.open(chain)?;
+        let a = address.0.0;
+        type Entry = (u64, u64, u32, AddressTransfer);
+        let entries =
+            in_order::<EvTransfersByAddress>(&snapshot, chain, a, range, SortOrder::Desc, from)?
+                .map(|e| e.map(|((_, _, block, log, sub), Linear(t))| (block, log, sub, t)));
+        let page = filtered_page(
+            entries,
+            FilterLimits::page(page_size as usize),
+            |chunk: &[Entry]| {
+                let keys: Vec<_> = chunk
+                    .iter()
+                    .filter(|(_, _, _, t)| t.kind == kind)
+                    .map(|(b, l, s, t)| (chain, t.token.0.0, *b, *l, *s))
+                    .collect();
+                let mut rows = snapshot.multi_get::<EvTransfersByToken>(&keys)?.into_iter();
+                chunk
+                    .iter()
+                    .map(|(b, l, _, t)| {
+                        if t.kind != kind {
+                            return Ok(None);
+                        }
+                        match rows.next().flatten() {
+                            Some(Linear(row)) => Ok(Some(row)),
+                            None => Err(corrupt(format!(
+                                "an address names a transfer of {} at block {b} log {l}",
+                                t.token
+                            ))),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, PageError>>()
+            },
+            |(_, _, _, t), row| t.kind == kind && row.is_some(),
+            |_| false,
+        )?;
+        let mut transfers = Vec::with_capacity(page.items.len());
+        for ((block, log, _, t), row) in page.items {
+            let Some(row) = row else { continue };
+            transfers.extend(with_uris(
+                &snapshot,
+                chain,
+                t.token,
+                vec![(block, log, row)],
+            )?);
+        }
+        let tokens = token_rows(&snapshot, chain, transfers.iter().map(|t| t.token))?;
+        Ok(AddressTransferPage {
+            transfers,
+            tokens,
+            next: page.next.map(|(b, l, s, _)| encode_position(&(b, l, s))),
+        })
+    }
+}
+
+/// The transfers and internal txs of `h` that `address` was party to (each read only when its
+/// roles say there are some).
+fn read_parts(
+    view: &impl ReadView,
+    chain: u64,
+    address: Address,
+    h: &mut HistoryTx,
+) -> Result<(), PageError> {
+    let tokens = Roles::ERC20.with(Roles::ERC721).with(Roles::ERC1155);
+    if h.roles.0 & tokens.0 != 0 {
+        h.transfers = transfers_of(view, chain, h.hash)?
+            .into_iter()
+            .filter(|t| t.row.from == address || t.row.to == address)
+            .collect();
+    }
+    if h.roles.contains(Roles::INTERNAL) {
+        h.internals = internals_of(view, chain, h.hash)?
+            .into_iter()
+            .filter(|f| f.from == address || f.to == Some(address))
+            .collect();
+    }
+    Ok(())
+}
