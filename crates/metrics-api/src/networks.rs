@@ -115,7 +115,7 @@ fn known_subnet(pages: &PChainPages, ask: &Ask) -> Result<(), ApiError> {
     };
     if subnet == Id::default()
         || pages
-            .subnets()
+            .every_subnet()
             .map_err(p_failed)?
             .iter()
             .any(|(id, _)| *id == subnet)
@@ -175,7 +175,7 @@ fn chains(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     known_subnet(pages, &ask)?;
     let tip = pages.tip().map_err(p_failed)?;
     let mut rows: Vec<ChainInformationJson> = pages
-        .chains()
+        .every_chain()
         .map_err(p_failed)?
         .into_iter()
         .filter(|(_, row)| ask.wants(row.created.timestamp, &row.subnet_id))
@@ -210,7 +210,7 @@ fn subnets(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
         .map_err(|e| ApiError::internal(format!("the network's address prefix: {e}")))?;
     let tip = pages.tip().map_err(p_failed)?;
     let mut created: Vec<_> = pages
-        .subnets()
+        .every_subnet()
         .map_err(p_failed)?
         .into_iter()
         .filter(|(id, row)| ask.wants(row.created.timestamp, id))

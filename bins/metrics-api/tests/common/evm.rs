@@ -61,4 +61,7 @@ pub fn same(got: &Value, want: Expected) -> bool {
     }
 }
 
-pub use super::index::runtime;
+/// A two-thread runtime for indexing.
+pub fn runtime() -> tokio::runtime::Runtime {
+    super::index::runtime()
+}

@@ -12,12 +12,12 @@ use crate::tables::{PhChains, PhSubnets};
 
 impl PChainPages {
     /// Every chain created on the P-Chain (the genesis chains too), by id, from one snapshot.
-    pub fn chains(&self) -> Result<Vec<(Id, ChainRow)>, PageError> {
+    pub fn every_chain(&self) -> Result<Vec<(Id, ChainRow)>, PageError> {
         self.all::<PhChains, ChainRow>()
     }
 
     /// Every subnet created on the P-Chain (not the primary network), by id, from one snapshot.
-    pub fn subnets(&self) -> Result<Vec<(Id, SubnetRow)>, PageError> {
+    pub fn every_subnet(&self) -> Result<Vec<(Id, SubnetRow)>, PageError> {
         self.all::<PhSubnets, SubnetRow>()
     }
 

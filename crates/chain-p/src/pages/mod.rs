@@ -5,8 +5,8 @@
 
 mod balances;
 mod blocks;
-mod created;
 mod chain_blocks;
+mod created;
 mod l1;
 mod l1_metrics;
 mod rewards;

@@ -7,8 +7,8 @@ pub mod evm;
 pub mod icm;
 pub mod pchain;
 pub mod primary;
-pub mod staking;
 pub mod primary_tx;
+pub mod staking;
 
 pub use chain::{
     ApiFeature, ChainRecord, ChainStatus, ListChainsResponse, NetworkToken, UtilityAddresses,
