@@ -8,7 +8,8 @@
 #      ICM network answer 404 here, the devnet being network `local`);
 #   2. the operations with a `network` parameter, on the derived copy with `local` in the Network
 #      enum (st_values.mjs), `network` pinned to `local`: the staking and ICM data;
-#   3. metrics-api-legacy-v1.json's `GET /v1/avg_tps/{chain}` and its health checks.
+#   3. metrics-api-legacy-v1.json's chain series (`GET /v1/avg_tps/{chain}`, `/v1/tx_count/{chain}`,
+#      ...), rolling windows (`/v1/{metric}/{chainId}/rollingWindow`) and its health checks.
 # st_values.mjs feeds chain ids, subnets, blockchain ids and times read from the fixtures. Each
 # operation must answer 2xx with data at least once (st_summary.py --need-data). Exits non-zero
 # if any check fails or a pass tested nothing. docs/interop.md explains the results.
@@ -35,8 +36,14 @@ ops+='|getTotalL1ValidatorMetrics|getMetricsByValidationId|getMetricsByNodeId|ge
 ops+='|getValidatorsByDateRange'
 # Those with a `network` parameter (pass 2).
 network_ops='getStakingMetrics|getICMTimeseries|getICMSummary|getValidatorsByDateRange'
-# metrics-api-legacy-v1.json's operations served (pass 3).
-legacy_ops='getAvgTps|health-check-v1|health-check-v2'
+# metrics-api-legacy-v1.json's chain operations served (pass 3): the series and rolling windows.
+legacy_series='getAvgTps|getTxCount|getGasUsed|getActiveAddresses|getActiveSenders|getAvgGps'
+legacy_series+='|getMaxGps|getMaxTps|getAvgGasPrice|getMaxGasPrice|getCumulativeAddresses'
+legacy_series+='|getCumulativeContracts|getCumulativeTxCount|getCumulativeDeployers'
+legacy_rolling='getRollingWindowGasUsed|getRollingWindowTxCount|getRollingWindowAvgGps'
+legacy_rolling+='|getRollingWindowMaxGps|getRollingWindowAvgTps|getRollingWindowMaxTps'
+legacy_rolling+='|getRollingWindowAvgGasPrice|getRollingWindowMaxGasPrice'
+legacy_ops="$legacy_series|$legacy_rolling|health-check-v1|health-check-v2"
 
 venv="${SNOWLINE_SCHEMATHESIS_VENV:-$HOME/.cache/snowline/schemathesis-venv}"
 openapi="${SNOWLINE_METRICS_OPENAPI:-$root/../shared/reference/openapi/metrics-api-v2.json}"
@@ -149,10 +156,12 @@ run_pass local "$values/local.toml" "$values/openapi-local.json" "$network_ops"
   '/v2/subnets/{subnetId}/validators:getAddresses' \
   /v2/icm/timeseries /v2/icm/summary || status=1
 
-echo "== pass 3: metrics-api-legacy-v1.json's avg_tps and health checks"
+echo "== pass 3: metrics-api-legacy-v1.json's series, rolling windows and health checks"
 run_pass legacy "$values/legacy.toml" "$legacy" "$legacy_ops"
 "$py" "$summary" "$(ls "$reports"/legacy/*.ndjson)" "pass 3 (metrics-api-legacy-v1.json)" \
-  --need-data '/v1/avg_tps/{chain}' --need-2xx /v1/health-check /v2/health-check || status=1
+  --need-data '/v1/avg_tps/{chain}' '/v1/tx_count/{chain}' '/v1/cumulative/tx_count/{chain}' \
+  '/v1/tx_count/{chainId}/rollingWindow' '/v1/max_gas_price/{chainId}/rollingWindow' \
+  --need-2xx /v1/health-check /v2/health-check || status=1
 
 if [ "$status" -eq 0 ]; then
   echo "schemathesis: metrics-api passed all three passes (seed $seed; reports in $reports)"
