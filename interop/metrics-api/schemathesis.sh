@@ -3,12 +3,15 @@
 # data-api index the devnet's P-Chain and the two EVM chains (43112, 99999) of the ICM
 # recordings (fixtures/evm/icm: blocks and Teleporter messages) with interop/data-api/servers.sh, starts metrics-api over that index (a RocksDB secondary), and runs
 # schemathesis 4 against the real metrics OpenAPI filtered to the operations it implements, in
-# three passes:
+# four passes:
 #   1. metrics-api-v2.json as is (networks mainnet|fuji|testnet: the staking metrics and a named
 #      ICM network answer 404 here, the devnet being network `local`);
 #   2. the operations with a `network` parameter, on the derived copy with `local` in the Network
 #      enum (st_values.mjs), `network` pinned to `local`: the staking and ICM data;
-#   3. metrics-api-legacy-v1.json's `GET /v1/avg_tps/{chain}` and its health checks.
+#   3. metrics-api-legacy-v1.json's chain series (`GET /v1/avg_tps/{chain}`, `/v1/tx_count/{chain}`,
+#      ...), rolling windows (`/v1/{metric}/{chainId}/rollingWindow`) and its health checks;
+#   4. its operations with a `{network}` (validator/delegator series, chain and subnet listings)
+#      and the mappings, on a copy with `local` in LegacyNetworks, `network` pinned to `local`.
 # st_values.mjs feeds chain ids, subnets, blockchain ids and times read from the fixtures. Each
 # operation must answer 2xx with data at least once (st_summary.py --need-data). Exits non-zero
 # if any check fails or a pass tested nothing. docs/interop.md explains the results.
@@ -35,8 +38,19 @@ ops+='|getTotalL1ValidatorMetrics|getMetricsByValidationId|getMetricsByNodeId|ge
 ops+='|getValidatorsByDateRange'
 # Those with a `network` parameter (pass 2).
 network_ops='getStakingMetrics|getICMTimeseries|getICMSummary|getValidatorsByDateRange'
-# metrics-api-legacy-v1.json's operations served (pass 3).
-legacy_ops='getAvgTps|health-check-v1|health-check-v2'
+# metrics-api-legacy-v1.json's chain operations served (pass 3): the series and rolling windows.
+legacy_series='getAvgTps|getTxCount|getGasUsed|getActiveAddresses|getActiveSenders|getAvgGps'
+legacy_series+='|getMaxGps|getMaxTps|getAvgGasPrice|getMaxGasPrice|getCumulativeAddresses'
+legacy_series+='|getCumulativeContracts|getCumulativeTxCount|getCumulativeDeployers'
+legacy_rolling='getRollingWindowGasUsed|getRollingWindowTxCount|getRollingWindowAvgGps'
+legacy_rolling+='|getRollingWindowMaxGps|getRollingWindowAvgTps|getRollingWindowMaxTps'
+legacy_rolling+='|getRollingWindowAvgGasPrice|getRollingWindowMaxGasPrice'
+legacy_ops="$legacy_series|$legacy_rolling|health-check-v1|health-check-v2"
+# Those with a `{network}`, and the mappings (pass 4).
+legacy_network_ops='getValidatorCount|getValidatorWeight|getDelegatorCount|getDelegatorWeight'
+legacy_network_ops+='|getMappings|getMappingsBySubnetId|getChainInformationByNetwork'
+legacy_network_ops+='|getChainInformationByNetworkAndSubnetId|getSubnetInformationByNetwork'
+legacy_network_ops+='|getSubnetInformationByNetworkAndSubnetId'
 
 venv="${SNOWLINE_SCHEMATHESIS_VENV:-$HOME/.cache/snowline/schemathesis-venv}"
 openapi="${SNOWLINE_METRICS_OPENAPI:-$root/../shared/reference/openapi/metrics-api-v2.json}"
@@ -105,6 +119,13 @@ cat "$mine/schemathesis.toml" "$values/values.toml" >"$values/published.toml"
   cat "$values/values.toml"
 } >"$values/local.toml"
 cat "$mine/schemathesis-legacy.toml" "$values/values.toml" >"$values/legacy.toml"
+cat "$mine/schemathesis-legacy-local.toml" "$values/values.toml" >"$values/legacy-local.toml"
+# The legacy OpenAPI with `local` in `LegacyNetworks` (its only edit), for pass 4.
+node -e 'const fs = require("fs");
+  const spec = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  const networks = spec.components.schemas.LegacyNetworks.enum;
+  if (!networks.includes("local")) networks.push("local");
+  fs.writeFileSync(process.argv[2], JSON.stringify(spec));' "$legacy" "$values/legacy-local.json"
 
 rm -rf "$reports"
 st="$venv/bin/schemathesis"
@@ -149,13 +170,21 @@ run_pass local "$values/local.toml" "$values/openapi-local.json" "$network_ops"
   '/v2/subnets/{subnetId}/validators:getAddresses' \
   /v2/icm/timeseries /v2/icm/summary || status=1
 
-echo "== pass 3: metrics-api-legacy-v1.json's avg_tps and health checks"
+echo "== pass 3: metrics-api-legacy-v1.json's series, rolling windows and health checks"
 run_pass legacy "$values/legacy.toml" "$legacy" "$legacy_ops"
 "$py" "$summary" "$(ls "$reports"/legacy/*.ndjson)" "pass 3 (metrics-api-legacy-v1.json)" \
-  --need-data '/v1/avg_tps/{chain}' --need-2xx /v1/health-check /v2/health-check || status=1
+  --need-data '/v1/avg_tps/{chain}' '/v1/tx_count/{chain}' '/v1/cumulative/tx_count/{chain}' \
+  '/v1/tx_count/{chainId}/rollingWindow' '/v1/max_gas_price/{chainId}/rollingWindow' \
+  --need-2xx /v1/health-check /v2/health-check || status=1
+
+echo "== pass 4: metrics-api-legacy-v1.json's staking series, listings and mappings on local"
+run_pass legacy-local "$values/legacy-local.toml" "$values/legacy-local.json" "$legacy_network_ops"
+"$py" "$summary" "$(ls "$reports"/legacy-local/*.ndjson)" "pass 4 (legacy, network local)" \
+  --need-data '/v1/validators/network/{network}/subnetId/{subnetID}/count' \
+  '/v1/chains/network/{network}' '/v1/subnets/network/{network}' /v1/mapping || status=1
 
 if [ "$status" -eq 0 ]; then
-  echo "schemathesis: metrics-api passed all three passes (seed $seed; reports in $reports)"
+  echo "schemathesis: metrics-api passed all four passes (seed $seed; reports in $reports)"
 else
   echo "schemathesis: metrics-api FAILED (seed $seed; reports in $reports)"
 fi

@@ -13,7 +13,8 @@
 //                      (startTimestamp, endTimestamp of the chain and ICM metrics), `p-times`
 //                      the same of the P-Chain's history (the staking metrics'; numeric
 //                      dictionaries must be TOML, schemathesis takes a file's entries as
-//                      strings), and `legacy-times`, `evm-times` as strings (the legacy from/to)
+//                      strings), and `legacy-times`, `legacy-p-times`: `evm-times`, `p-times` as
+//                      strings (the legacy from/to)
 //   openapi-local.json the metrics OpenAPI with `local` added to the `Network` enum (the only
 //                      edit): the devnet's network, which the published enum lacks
 //
@@ -74,7 +75,8 @@ writeFileSync(
   "\n# Written by st_values.mjs: numeric dictionaries.\n" +
     `[dictionaries.evm-times]\nvalues = ${JSON.stringify(evmTimes)}\n\n` +
     `[dictionaries.p-times]\nvalues = ${JSON.stringify(pChainTimes)}\n\n` +
-    `[dictionaries.legacy-times]\nvalues = ${JSON.stringify(evmTimes.map(String))}\n`,
+    `[dictionaries.legacy-times]\nvalues = ${JSON.stringify(evmTimes.map(String))}\n\n` +
+    `[dictionaries.legacy-p-times]\nvalues = ${JSON.stringify(pChainTimes.map(String))}\n`,
 );
 
 const spec = JSON.parse(readFileSync(openapiPath, "utf8"));
