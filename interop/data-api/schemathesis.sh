@@ -65,6 +65,10 @@ local_ops+='|listPrimaryNetworkBlocksByNodeId|listL1Validators'
 # The third pass: the EVM operations (getChainInfo again, with the indexed chains' ids).
 evm_ops='getChainInfo|getBlock|listTransfers|listInternalTransactions|listErc721Balances'
 evm_ops+='|getNativeBalance|listContractDeployments|getDeploymentTransaction'
+evm_ops+='|listTransactions|listTransactionsV2|listNativeTransactions|listErc20Transactions'
+evm_ops+='|listErc721Transactions|listErc1155Transactions|getTransaction|getTransactionsForBlock'
+evm_ops+='|listLatestTransactions|getLatestBlocks|listLatestTransactionsAllChains'
+evm_ops+='|listLatestBlocksAllChains|listAddressChains'
 
 rm -rf "$reports"
 st="$venv/bin/schemathesis"
@@ -123,6 +127,8 @@ for profile in "${profiles[@]}"; do
     --need-data '/blocks/{blockId}' '/tokens/{address}/transfers' \
     /transactions:listInternals /balances:listErc721 /balances:getNative \
     '/contracts/{address}/deployments' /transactions:getDeployment \
+    '/addresses/{address}/transactions' /transactions:listNative /transactions:listErc20 \
+    '/transactions/{txHash}' '/blocks/{blockId}/transactions' '/v1/transactions' '/v1/blocks' \
     --need-2xx '/v1/chains/{chainId}' || status=1
   stop_servers
 done

@@ -13,6 +13,8 @@
 //   accounts.dict    addresses with a recorded eth_getBalance       getNative's path address
 //   deployers.dict   deployers (EOAs and the factory)               deployments' path address
 //   contracts.dict   contracts created                              getDeployment's path address
+//   parties.dict     every address a tx touched                     the history's path address
+//   txs.dict         every tx hash                                  getTransaction's path txHash
 //   values.toml      `evm-starts` and `evm-ends`, block numbers as numbers, the first half of the
 //                    heights and the second (startBlock/endBlock are `number` parameters, which
 //                    take a dictionary file's entries only in negative cases)
@@ -58,6 +60,17 @@ write("nfts.dict", addrs(each((r) => r.transfers().filter((t) => t.standard === 
 write("accounts.dict", addrs(each((r) => r.balanceAddresses())));
 write("deployers.dict", addrs(each((r) => r.creations().flatMap((c) => [c.deployer, c.factory]).filter(Boolean))));
 write("contracts.dict", addrs(each((r) => r.creations().map((c) => c.address))));
+write(
+  "parties.dict",
+  addrs(
+    each((r) => [
+      ...r.blocks.flatMap((b) => b.block.transactions.flatMap((t) => [t.from, t.to].filter(Boolean))),
+      ...r.transfers().flatMap((t) => [t.from, t.to]),
+      ...r.frames().flatMap((f) => [f.from, f.to]).filter(Boolean),
+    ]),
+  ),
+);
+write("txs.dict", each((r) => r.blocks.flatMap((b) => b.block.transactions.map((t) => t.hash))));
 writeFileSync(
   join(out, "values.toml"),
   `\n# Written by st_evm_values.mjs: numeric dictionaries.\n` +
