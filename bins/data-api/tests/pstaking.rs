@@ -21,6 +21,7 @@ use std::collections::BTreeSet;
 use common::pmodel::{MStaker, PModel, split};
 use common::{DataApi, follow, local_addrs, upstream};
 use serde_json::{Value, json};
+use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_types::address::format_address;
 use snowline_types::container::ContainerRecord;
 use snowline_types::formatting::encode_hex_plain;
@@ -45,7 +46,16 @@ fn world(seed: u64) -> World {
     let (mut devnet, _) = upstream::devnet(seed, 0);
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
     assert!(records == up.records, "the upstream serves this devnet");
-    let model = PModel::replay(&devnet, &records);
+    world_of(seed, up, &devnet, &records)
+}
+
+fn world_of(
+    seed: u64,
+    up: upstream::Upstream,
+    devnet: &Devnet,
+    records: &[ContainerRecord],
+) -> World {
+    let model = PModel::replay(devnet, records);
     let keys = devnet.keys().addrs().to_vec();
     let dir = tempfile::tempdir().unwrap();
     let api = follow(dir.path(), &up, seed, 120);
@@ -301,7 +311,34 @@ fn capacity(m: &PModel, v: &MStaker) -> u64 {
 
 #[test]
 fn validators_and_delegators_equal_the_replay_in_every_filter_and_order() {
-    let w = world(2);
+    check_staking(&world(2));
+}
+
+/// A devnet of the small preset's genesis with eight times its P blocks over the same span, 16
+/// txs each (more validators, delegators and settlements), served by an upstream.
+#[test]
+fn a_denser_devnet_too() {
+    let small = DevnetConfig::small();
+    let seed = 7;
+    let cfg = DevnetConfig {
+        p_blocks: small.p_blocks * 8,
+        p_block_interval_s: small.p_block_interval_s / 8,
+        p_txs_per_block: 16,
+        ..small
+    }
+    .with_seed(seed);
+    let mut devnet = Devnet::generate(cfg).unwrap();
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    // An upstream of this seed's small devnet (the P genesis data-api applies) serving these.
+    let up = upstream::start_partial(seed, 0, 0);
+    upstream::append(&up.store, &records);
+    let w = world_of(seed, up, &devnet, &records);
+    check_staking(&w);
+    check_subnets(&w);
+}
+
+/// Every validator and delegator listing of `w` against its model.
+fn check_staking(w: &World) {
     let (m, api) = (&w.model, &w.api);
     let now = m.chain_time;
     let validators: Vec<&MStaker> = m.stakers.values().filter(|s| s.validator).collect();
@@ -758,7 +795,11 @@ fn subnet_record(w: &World, id: &Id) -> Value {
 
 #[test]
 fn subnets_equal_the_replay() {
-    let w = world(5);
+    check_subnets(&world(5));
+}
+
+/// Every subnet of `w`, listed and by id, against its model; an unknown or malformed id.
+fn check_subnets(w: &World) {
     let m = &w.model;
     eprintln!(
         "{} subnets, {} converted, {} chains",
@@ -774,7 +815,7 @@ fn subnets_equal_the_replay() {
     assert!(m.chains.values().any(|c| c.subnet != Id::EMPTY));
     let mut ids: Vec<&Id> = m.subnets.keys().collect();
     ids.sort_by_key(|id| (m.subnets[*id].created.height, **id));
-    let want: Vec<Value> = ids.iter().map(|id| subnet_record(&w, id)).collect();
+    let want: Vec<Value> = ids.iter().map(|id| subnet_record(w, id)).collect();
     for (order, want) in [
         ("asc", want.clone()),
         ("desc", want.into_iter().rev().collect()),
@@ -789,7 +830,7 @@ fn subnets_equal_the_replay() {
     for id in &ids {
         let r = w.api.get(&format!("{NET}/subnets/{id}"));
         assert_eq!(r.status, 200, "{}", r.body);
-        assert_eq!(r.json(), subnet_record(&w, id));
+        assert_eq!(r.json(), subnet_record(w, id));
     }
     // A well-formed id no CreateSubnetTx created, and the primary network's, are not subnets
     // of the index; a malformed one is a 400.

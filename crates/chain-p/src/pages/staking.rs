@@ -585,6 +585,67 @@ fn entry(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rows::{Event, Settled};
+
+    fn staker(kind: StakerKind, start: u64, end: u64, owners: usize) -> StakerRow {
+        StakerRow {
+            kind,
+            node_id: NodeId::default(),
+            subnet_id: PRIMARY_NETWORK,
+            start,
+            end,
+            weight: 1,
+            delegation_shares: 20_000,
+            potential_reward: 0,
+            delegatee_reward: 0,
+            accepted: Event::default(),
+            reward_owners: vec![ShortId::default(); owners],
+            validator_tx: None,
+            bls_public_key: None,
+            settled: None,
+            unsigned_tx: Vec::new(),
+        }
+    }
+
+    fn settled_at(mut row: StakerRow, timestamp: u64, rewarded: bool) -> StakerRow {
+        let event = Event {
+            timestamp,
+            ..Event::default()
+        };
+        row.settled = Some(Settled { event, rewarded });
+        row
+    }
+
+    /// avalanchego `vms/platformvm`: pending before the start (`verifyStakerStartTime`, before
+    /// Durango), current until `RewardValidatorTx` at the end (`verifyRewardTx`: the chain time
+    /// equals the end), a permissioned subnet validator removed early by
+    /// `RemoveSubnetValidatorTx` or leaving at its end with no tx (`state_changes.go`
+    /// `AdvanceTimeTo`), a permissionless one rewarded like a primary-network validator.
+    #[test]
+    fn status_follows_the_staker_lifecycle() {
+        use StakerStatus::*;
+        let v = staker(StakerKind::Validator, 100, 200, 1);
+        assert_eq!(StakerStatus::of(&v, 99), Pending);
+        assert_eq!(StakerStatus::of(&v, 100), Active);
+        // Still current at its end until the reward tx settles it.
+        assert_eq!(StakerStatus::of(&v, 200), Active);
+        assert_eq!(
+            StakerStatus::of(&settled_at(v.clone(), 200, true), 200),
+            Completed
+        );
+        assert_eq!(StakerStatus::of(&settled_at(v, 200, false), 300), Completed);
+        let permissioned = staker(StakerKind::SubnetValidator, 100, 200, 0);
+        assert_eq!(StakerStatus::of(&permissioned, 150), Active);
+        assert_eq!(StakerStatus::of(&permissioned, 200), Completed);
+        let removed = settled_at(permissioned.clone(), 150, false);
+        assert_eq!(StakerStatus::of(&removed, 160), Removed);
+        assert_eq!(delegation_fee(&permissioned), None);
+        let permissionless = staker(StakerKind::SubnetValidator, 100, 200, 1);
+        assert_eq!(StakerStatus::of(&permissionless, 200), Active);
+        assert_eq!(delegation_fee(&permissionless), Some(20_000));
+        let d = staker(StakerKind::Delegator, 100, 200, 1);
+        assert_eq!(StakerStatus::of(&settled_at(d, 200, true), 200), Completed);
+    }
 
     /// avalanchego `vms/platformvm/txs/executor/staker_tx_verification.go`
     /// (`verifyAddPermissionlessDelegatorTx`): the maximum is `min(5 × weight,
