@@ -424,6 +424,15 @@ impl Webhooks {
     }
 }
 
+fn new_secret() -> String {
+    hex::encode(random::<32>())
+}
+
+fn response(sub: &Sub) -> WebhookResponse {
+    let addresses: Vec<Address> = sub.addresses.iter().copied().collect();
+    sub.webhook.response(&addresses)
+}
+
 #[cfg(test)]
 mod tests {
     use super::new_id;
@@ -439,13 +448,4 @@ mod tests {
                 .all(|id| matches!(&id[19..20], "8" | "9" | "a" | "b"))
         );
     }
-}
-
-fn new_secret() -> String {
-    hex::encode(random::<32>())
-}
-
-fn response(sub: &Sub) -> WebhookResponse {
-    let addresses: Vec<Address> = sub.addresses.iter().copied().collect();
-    sub.webhook.response(&addresses)
 }
