@@ -103,8 +103,7 @@ impl BlockHook for WebhookHook {
         block: &Block,
         batch: &mut WriteBatch,
     ) -> Result<(), EvmError> {
-        let subs = self.registry.active(Some(self.chain));
-        if subs.is_empty() {
+        if !self.registry.watches(self.chain) {
             return Ok(());
         }
         let mut cumulative = 0u64;
@@ -112,9 +111,9 @@ impl BlockHook for WebhookHook {
             cumulative = cumulative.saturating_add(tx.gas_used);
             let touched = touched(tx);
             let mut rendered = [None, None];
-            for sub in &subs {
+            for sub in &self.registry.watching(self.chain, &touched) {
                 let id = &sub.webhook.id;
-                if !touched.iter().any(|a| sub.addresses.contains(a)) || self.off(id) {
+                if self.off(id) {
                     continue;
                 }
                 let seq = self.next_seq(store, id)?;
