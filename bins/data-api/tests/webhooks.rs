@@ -551,3 +551,37 @@ fn a_receiver_too_far_behind_deactivates_its_webhook_with_its_queue_kept() {
         false,
     );
 }
+
+#[test]
+fn redirects_are_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let watch = watched(&m);
+    // The first receiver redirects every delivery to the second: a delivery that followed it
+    // could be sent anywhere the first chose, a private address included.
+    let target = Receiver::start();
+    let redirecting = Receiver::start();
+    redirecting.redirect_to(&target.url());
+    let a = {
+        let api = start_allowing(&data, &[]);
+        create(&api, &key, &redirecting.url(), &watch, false)
+    };
+    let path = format!("/v1/webhooks/{}", a["id"].as_str().unwrap());
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let evm = sources(dir.path(), &urls[0].1);
+    let api = start_allowing(&data, &["--evm-config", &evm]);
+    // Each attempt is a failure: the schedule runs out and the webhook is deactivated.
+    assert!(api.wait_until(60, |api| {
+        call(api, &key, "GET", &path, &Value::Null).json()["status"] == "inactive"
+    }));
+    let attempts = redirecting.all();
+    assert_eq!(
+        attempts.len(),
+        RETRIES.split(',').count() + 1,
+        "{attempts:?}"
+    );
+    assert!(attempts.iter().all(|d| d.body == attempts[0].body));
+    assert!(target.all().is_empty(), "{:?}", target.all());
+}

@@ -70,8 +70,9 @@ pub fn parse_schedule(s: &str) -> Result<Vec<Duration>, String> {
         .collect()
 }
 
-/// How long an idle worker waits before looking at its outbox again, when no notification came.
-const IDLE: Duration = Duration::from_millis(250);
+/// How long an idle worker waits before looking at its outbox again when no write woke it (a
+/// change of the webhook, or a safety net).
+const IDLE: Duration = Duration::from_secs(1);
 
 /// Runs the delivery of every active webhook until aborted; `written` is notified when the
 /// block hooks have written events.
@@ -129,11 +130,15 @@ async fn worker(
         if sub.webhook.status != Status::Active {
             return;
         }
+        // Registered before the outbox is read, so events written after the read still wake it.
+        let notified = written.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
         let (seq, body) = match first(&webhooks, &id) {
             Ok(Some(event)) => event,
             Ok(None) => {
                 tokio::select! {
-                    () = written.notified() => {}
+                    () = notified => {}
                     () = tokio::time::sleep(IDLE) => {}
                 }
                 continue;

@@ -103,8 +103,7 @@ impl BlockHook for WebhookHook {
         block: &Block,
         batch: &mut WriteBatch,
     ) -> Result<(), EvmError> {
-        let subs = self.registry.active(Some(self.chain));
-        if subs.is_empty() {
+        if !self.registry.watches(self.chain) {
             return Ok(());
         }
         let mut cumulative = 0u64;
@@ -112,9 +111,9 @@ impl BlockHook for WebhookHook {
             cumulative = cumulative.saturating_add(tx.gas_used);
             let touched = touched(tx);
             let mut rendered = [None, None];
-            for sub in &subs {
+            for sub in &self.registry.watching(self.chain, &touched) {
                 let id = &sub.webhook.id;
-                if !touched.iter().any(|a| sub.addresses.contains(a)) || self.off(id) {
+                if self.off(id) {
                     continue;
                 }
                 let seq = self.next_seq(store, id)?;
@@ -178,5 +177,126 @@ impl Staging for WebhookHook {
         self.dirty.clear();
         self.sealed_events = false;
         self.staged_events = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use std::collections::BTreeSet;
+
+    use snowline_chain_evm::parse::Tx;
+    use snowline_store::{Direction, Schema};
+    use snowline_types::evm::{Address, B256, U256};
+
+    use super::*;
+    use crate::model::Webhook;
+
+    fn tx(n: u8, from: Address) -> Tx {
+        Tx {
+            hash: B256::repeat_byte(n),
+            nonce: u64::from(n),
+            from,
+            to: Some(Address::repeat_byte(0xee)),
+            value: U256::from(n),
+            gas: 21_000,
+            gas_price: Some(U256::from(1)),
+            max_fee: None,
+            max_priority_fee: None,
+            input: Vec::new(),
+            tx_type: 0,
+            gas_used: 21_000,
+            effective_gas_price: U256::from(1),
+            contract_address: None,
+            status: Some(true),
+            emitters: Vec::new(),
+            transfers: Vec::new(),
+            internals: None,
+            frame_ends: Vec::new(),
+            messenger_logs: Vec::new(),
+        }
+    }
+
+    fn block(number: u64, txs: Vec<Tx>) -> Block {
+        Block {
+            number,
+            hash: B256::repeat_byte(number as u8),
+            parent: B256::ZERO,
+            timestamp: 1_700_000_000 + number,
+            miner: Address::ZERO,
+            gas_limit: 8_000_000,
+            gas_used: 21_000,
+            base_fee: None,
+            block_gas_cost: None,
+            txs,
+        }
+    }
+
+    fn events(store: &Store, id: &str) -> Vec<u64> {
+        store
+            .prefix_scan::<WhEvents, _>(&id.to_owned(), None, Direction::Forward)
+            .unwrap()
+            .map(|e| e.unwrap().0.1)
+            .collect()
+    }
+
+    #[test]
+    fn events_are_numbered_with_the_written_batches_and_a_dropped_batch_gives_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = crate::tables()
+            .into_iter()
+            .fold(Schema::new(1), Schema::with_spec);
+        let store = Store::open(dir.path(), &schema).unwrap();
+        let watched = Address::repeat_byte(0x11);
+        let registry = Registry::default();
+        let webhook = Webhook {
+            id: "w".to_owned(),
+            org_id: "o".to_owned(),
+            url: "http://example.com/".to_owned(),
+            chain_id: 7,
+            name: String::new(),
+            description: String::new(),
+            status: Status::Active,
+            created_at: 0,
+            include_internal_txs: false,
+            include_logs: false,
+        };
+        registry.set(Sub {
+            webhook,
+            addresses: BTreeSet::from([watched]),
+        });
+        let written = Arc::new(Notify::new());
+        let mut hook = WebhookHook::hooks(registry, written, 100)
+            .open(&store, 7)
+            .unwrap()
+            .pop()
+            .unwrap();
+        let other = Address::repeat_byte(0x22);
+        let write = |hook: &mut Box<dyn BlockHook>, b: &Block| {
+            let mut batch = WriteBatch::new();
+            hook.block(&store, 7, b, &mut batch).unwrap();
+            hook.finish(&mut batch, &store).unwrap();
+            hook.seal();
+            store.write(batch).unwrap();
+            hook.committed();
+        };
+        // Two of the three txs touch the watched address: two events, numbered 0 and 1.
+        write(
+            &mut hook,
+            &block(1, vec![tx(1, watched), tx(2, other), tx(3, watched)]),
+        );
+        assert_eq!(events(&store, "w"), [0, 1]);
+        // A staged batch that is dropped leaves nothing, and its numbers are given again.
+        let mut dropped = WriteBatch::new();
+        hook.block(&store, 7, &block(2, vec![tx(4, watched)]), &mut dropped)
+            .unwrap();
+        hook.discard();
+        write(&mut hook, &block(2, vec![tx(4, watched)]));
+        assert_eq!(events(&store, "w"), [0, 1, 2]);
+        assert_eq!(store.get::<WhNext>(&"w".to_owned()).unwrap(), Some(3));
+        // A block touching none of its addresses adds nothing.
+        write(&mut hook, &block(3, vec![tx(5, other)]));
+        assert_eq!(events(&store, "w"), [0, 1, 2]);
     }
 }

@@ -1,8 +1,10 @@
 //! [`Registry`]: every webhook with its addresses, in memory, for the block hook (which must not
 //! read the store per block) and the delivery loop. The store is the record; the registry is
-//! loaded from it at start and replaced entry by entry after each change is written.
+//! loaded from it at start and replaced entry by entry after each change is written. The active
+//! webhooks are also indexed by chain and address, so matching a tx costs a lookup per address
+//! it touches, however many webhooks there are.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 
 use snowline_store::{Direction, ReadView, Store, StoreError};
@@ -20,14 +22,55 @@ pub struct Sub {
     pub addresses: BTreeSet<Address>,
 }
 
+#[derive(Debug, Default)]
+struct Inner {
+    by_id: BTreeMap<String, Arc<Sub>>,
+    /// The active webhooks watching each (chain, address), by id.
+    watching: HashMap<(u64, Address), BTreeMap<String, Arc<Sub>>>,
+    /// How many active webhooks each chain has.
+    active: HashMap<u64, usize>,
+}
+
+impl Inner {
+    fn set(&mut self, sub: Arc<Sub>) {
+        let id = sub.webhook.id.clone();
+        if let Some(old) = self.by_id.remove(&id) {
+            if old.webhook.status == Status::Active {
+                if let Some(n) = self.active.get_mut(&old.webhook.chain_id) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            for a in &old.addresses {
+                let key = (old.webhook.chain_id, *a);
+                if let Some(subs) = self.watching.get_mut(&key) {
+                    subs.remove(&id);
+                    if subs.is_empty() {
+                        self.watching.remove(&key);
+                    }
+                }
+            }
+        }
+        if sub.webhook.status == Status::Active {
+            *self.active.entry(sub.webhook.chain_id).or_default() += 1;
+            for a in &sub.addresses {
+                self.watching
+                    .entry((sub.webhook.chain_id, *a))
+                    .or_default()
+                    .insert(id.clone(), Arc::clone(&sub));
+            }
+        }
+        self.by_id.insert(id, sub);
+    }
+}
+
 /// The webhooks by id, shared.
 #[derive(Debug, Clone, Default)]
-pub struct Registry(Arc<RwLock<BTreeMap<String, Arc<Sub>>>>);
+pub struct Registry(Arc<RwLock<Inner>>);
 
 impl Registry {
     /// Every webhook `store` holds.
     pub fn load(store: &Store) -> Result<Self, StoreError> {
-        let mut all = BTreeMap::new();
+        let registry = Registry::default();
         for entry in store.scan::<WhWebhooks, _>(.., Direction::Forward)? {
             let (_, json) = entry?;
             let Ok(webhook) = serde_json::from_slice::<Webhook>(&json) else {
@@ -39,18 +82,18 @@ impl Registry {
                 let ((_, a), ()) = a?;
                 addresses.insert(Address::from(a));
             }
-            all.insert(webhook.id.clone(), Arc::new(Sub { webhook, addresses }));
+            registry.set(Sub { webhook, addresses });
         }
-        Ok(Self(Arc::new(RwLock::new(all))))
+        Ok(registry)
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.0.read().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The webhook `id`.
     pub fn get(&self, id: &str) -> Option<Arc<Sub>> {
-        self.0
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned()
+        self.read().by_id.get(id).cloned()
     }
 
     /// Puts `sub` in place of the webhook with its id.
@@ -58,14 +101,13 @@ impl Registry {
         self.0
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(sub.webhook.id.clone(), Arc::new(sub));
+            .set(Arc::new(sub));
     }
 
     /// The active webhooks, of chain `chain` only if given.
     pub fn active(&self, chain: Option<u64>) -> Vec<Arc<Sub>> {
-        self.0
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        self.read()
+            .by_id
             .values()
             .filter(|s| s.webhook.status == Status::Active)
             .filter(|s| chain.is_none_or(|c| s.webhook.chain_id == c))
@@ -73,13 +115,86 @@ impl Registry {
             .collect()
     }
 
+    /// Whether chain `chain` has an active webhook.
+    pub fn watches(&self, chain: u64) -> bool {
+        self.read().active.get(&chain).is_some_and(|n| *n > 0)
+    }
+
+    /// The active webhooks of chain `chain` watching any of `addresses`, by id.
+    pub fn watching<'a>(
+        &self,
+        chain: u64,
+        addresses: impl IntoIterator<Item = &'a Address>,
+    ) -> Vec<Arc<Sub>> {
+        let inner = self.read();
+        let mut found: BTreeMap<&str, &Arc<Sub>> = BTreeMap::new();
+        for a in addresses {
+            if let Some(subs) = inner.watching.get(&(chain, *a)) {
+                found.extend(subs.iter().map(|(id, s)| (id.as_str(), s)));
+            }
+        }
+        found.into_values().cloned().collect()
+    }
+
     /// How many webhooks organisation `org` has.
     pub fn count(&self, org: &str) -> usize {
-        self.0
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        self.read()
+            .by_id
             .values()
             .filter(|s| s.webhook.org_id == org)
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sub(id: &str, chain: u64, status: Status, addresses: &[u8]) -> Sub {
+        Sub {
+            webhook: Webhook {
+                id: id.to_owned(),
+                org_id: "o".to_owned(),
+                url: "http://example.com/".to_owned(),
+                chain_id: chain,
+                name: String::new(),
+                description: String::new(),
+                status,
+                created_at: 0,
+                include_internal_txs: false,
+                include_logs: false,
+            },
+            addresses: addresses.iter().map(|b| Address::repeat_byte(*b)).collect(),
+        }
+    }
+
+    fn ids(subs: &[Arc<Sub>]) -> Vec<&str> {
+        subs.iter().map(|s| s.webhook.id.as_str()).collect()
+    }
+
+    #[test]
+    fn the_address_index_follows_every_change() {
+        let r = Registry::default();
+        let (a1, a2, a3) = (
+            Address::repeat_byte(1),
+            Address::repeat_byte(2),
+            Address::repeat_byte(3),
+        );
+        r.set(sub("b", 7, Status::Active, &[1, 2]));
+        r.set(sub("a", 7, Status::Active, &[2]));
+        r.set(sub("c", 8, Status::Active, &[1]));
+        assert!(r.watches(7) && r.watches(8) && !r.watches(9));
+        // Each webhook once, by id, whichever addresses it watches; only the chain's own.
+        assert_eq!(ids(&r.watching(7, &[a1, a2, a3])), ["a", "b"]);
+        assert_eq!(ids(&r.watching(8, &[a1, a2])), ["c"]);
+        // An address removed, a webhook deactivated: the index forgets them.
+        r.set(sub("b", 7, Status::Active, &[1]));
+        assert_eq!(ids(&r.watching(7, &[a2])), ["a"]);
+        r.set(sub("a", 7, Status::Inactive, &[2]));
+        assert!(r.watching(7, &[a2]).is_empty());
+        r.set(sub("b", 7, Status::Inactive, &[1]));
+        assert!(!r.watches(7));
+        assert_eq!(r.active(None).len(), 1);
+        assert_eq!(r.count("o"), 3);
     }
 }

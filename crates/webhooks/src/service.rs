@@ -3,6 +3,7 @@
 //! webhook of another organisation is not found.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use snowline_store::{Direction, ReadView, Store, WriteBatch};
@@ -80,11 +81,21 @@ fn random<const N: usize>() -> [u8; N] {
     b
 }
 
-/// A UUID (version 7: Unix milliseconds first, so ids sort by creation).
+/// The time field of the last id made: ids made in one millisecond take the next ones.
+static LAST_ID_MS: AtomicU64 = AtomicU64::new(0);
+
+/// A UUID (version 7: Unix milliseconds first, strictly increasing in this process, so ids
+/// sort by creation).
 fn new_id() -> String {
-    let ms = std::time::SystemTime::now()
+    let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis()) as u64;
+    let prev = LAST_ID_MS
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |last| {
+            Some(now.max(last + 1))
+        })
+        .unwrap_or(now);
+    let ms = now.max(prev + 1);
     let mut b: [u8; 16] = random();
     b[..6].copy_from_slice(&ms.to_be_bytes()[2..]);
     b[6] = 0x70 | (b[6] & 0x0f);
@@ -406,10 +417,18 @@ impl Webhooks {
 
     /// `getSharedSecret`: `org`'s secret, made on first use.
     pub fn secret(&self, org: &str) -> Result<String, WebhookError> {
-        if let Some(s) = self.store.get::<WhSecrets>(&org.to_owned())? {
+        let org = org.to_owned();
+        if let Some(s) = self.store.get::<WhSecrets>(&org)? {
             return Ok(s);
         }
-        self.rotate_secret(org)
+        let _guard = self.lock();
+        // Looked at again under the lock: two first uses make one secret.
+        if let Some(s) = self.store.get::<WhSecrets>(&org)? {
+            return Ok(s);
+        }
+        let secret = new_secret();
+        self.store.put::<WhSecrets>(&org, &secret)?;
+        Ok(secret)
     }
 }
 
@@ -420,4 +439,21 @@ fn new_secret() -> String {
 fn response(sub: &Sub) -> WebhookResponse {
     let addresses: Vec<Address> = sub.addresses.iter().copied().collect();
     sub.webhook.response(&addresses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::new_id;
+
+    #[test]
+    fn ids_sort_by_creation_even_within_a_millisecond() {
+        let ids: Vec<String> = (0..1000).map(|_| new_id()).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        // RFC 9562 section 5.7: version 7, variant 10.
+        assert!(ids.iter().all(|id| &id[14..15] == "7"));
+        assert!(
+            ids.iter()
+                .all(|id| matches!(&id[19..20], "8" | "9" | "a" | "b"))
+        );
+    }
 }

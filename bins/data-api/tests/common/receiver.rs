@@ -27,6 +27,7 @@ struct State {
     fail: usize,
     stall_at: Option<usize>,
     released: bool,
+    redirect: Option<String>,
 }
 
 /// A running receiver.
@@ -66,6 +67,11 @@ impl Receiver {
     /// Answers nothing (holding the connection) once `n` deliveries were acknowledged.
     pub fn stall_at(&self, n: usize) {
         self.state.lock().unwrap().stall_at = Some(n);
+    }
+
+    /// Answers `307 Temporary Redirect` to `location` from now on.
+    pub fn redirect_to(&self, location: &str) {
+        self.state.lock().unwrap().redirect = Some(location.to_owned());
     }
 
     /// Answers again, dropping the held connections unanswered.
@@ -132,7 +138,9 @@ fn serve(conn: TcpStream, state: &Mutex<State>) {
     let status = {
         let mut s = state.lock().unwrap();
         let acked = s.log.iter().filter(|d| d.answered == 200).count();
-        let status = if s.fail > 0 {
+        let status = if s.redirect.is_some() {
+            307
+        } else if s.fail > 0 {
             s.fail -= 1;
             500
         } else if s.stall_at == Some(acked) {
@@ -153,14 +161,14 @@ fn serve(conn: TcpStream, state: &Mutex<State>) {
         }
         return;
     }
-    let reason = if status == 200 {
-        "OK"
-    } else {
-        "Internal Server Error"
+    let location = state.lock().unwrap().redirect.clone().unwrap_or_default();
+    let head = match status {
+        200 => "200 OK".to_owned(),
+        307 => format!("307 Temporary Redirect\r\nLocation: {location}"),
+        _ => "500 Internal Server Error".to_owned(),
     };
     let mut conn = conn;
     let _ = conn.write_all(
-        format!("HTTP/1.1 {status} {reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            .as_bytes(),
+        format!("HTTP/1.1 {head}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").as_bytes(),
     );
 }
