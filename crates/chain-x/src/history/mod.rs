@@ -11,6 +11,7 @@
 //! See `docs/xchain-history.md`.
 
 mod balances;
+mod blocks;
 mod codec;
 mod derive;
 mod pages;
@@ -21,6 +22,7 @@ mod tx_index;
 mod txs;
 
 pub use balances::XBalances;
+pub use blocks::{XBlock, XBlockPage};
 pub use derive::{HistoryStats, XHistory, exported_utxos};
 pub use pages::{
     Assets, BalancesPage, PageError, SharedUtxoPage, UtxoPage, UtxoQuery, VertexPage, XHistoryPages,

@@ -180,6 +180,7 @@ fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
         Chain::P => pchain::chain_blocks::by_id(&api.p, req),
+        Chain::X => xchain::blocks::by_id(&api.x, req),
         chain => Err(not_indexed(chain, "blocks by id")),
     }
 }
@@ -188,6 +189,7 @@ fn latest_blocks(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
         Chain::P => pchain::chain_blocks::latest(&api.p, req, target.chain_info()),
+        Chain::X => xchain::blocks::latest(&api.x, req, target.chain_info()),
         chain => Err(not_indexed(chain, "latest blocks")),
     }
 }

@@ -3,6 +3,7 @@
 //! handler parses, calls one page function and renders; `primary` routes them.
 
 pub(crate) mod balances;
+pub(crate) mod blocks;
 mod context;
 pub(crate) mod render;
 pub(crate) mod txs;
