@@ -438,13 +438,15 @@ fn x_chain_txs_by_hash_and_histories_equal_the_containers() {
     eprintln!("{compared} X history entries compared");
 }
 
+/// A linear block: height, container id, parent container id, block time, tx ids, proposer.
+type MBlock = (u64, Id, Id, u64, Vec<String>, Option<String>);
+
 #[test]
 fn x_chain_blocks_by_id_and_latest_equal_the_containers() {
     let up = upstream::start(7, 0);
     let dir = tempfile::tempdir().unwrap();
     let api = follow(dir.path(), &up, 7, 120);
-    // (height, container id, parent container id, block time, tx ids, proposer node).
-    let mut blocks: Vec<(u64, Id, Id, u64, Vec<String>, Option<String>)> = Vec::new();
+    let mut blocks: Vec<MBlock> = Vec::new();
     for r in up.records.iter().filter(|r| r.path == IndexPath::XBlock) {
         let outer = proposervm::Block::parse(&r.bytes).unwrap();
         assert_eq!(outer.id, r.id);
