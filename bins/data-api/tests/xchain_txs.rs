@@ -52,6 +52,8 @@ struct World {
     txs: BTreeMap<Id, MTx>,
     /// Every UTXO's owners: X outputs and exports, genesis UTXOs, exports to X.
     owners: BTreeMap<Id, Vec<ShortId>>,
+    /// Every UTXO's asset, likewise.
+    assets: BTreeMap<Id, Id>,
     history: BTreeMap<ShortId, BTreeSet<Id>>,
     _dir: tempfile::TempDir,
 }
@@ -76,10 +78,24 @@ fn emitted(tx: &Tx, id: &Id) -> Vec<Utxo> {
     out
 }
 
-fn arrivals(txs: &AtomicTxs<Utxo>, x: Id, owners_of: &mut BTreeMap<Id, Vec<ShortId>>) {
+/// The owners and asset of every UTXO the model knows.
+#[derive(Default)]
+struct Known {
+    owners: BTreeMap<Id, Vec<ShortId>>,
+    assets: BTreeMap<Id, Id>,
+}
+
+impl Known {
+    fn note(&mut self, u: &Utxo) {
+        self.owners.insert(u.id(), owners(&u.output));
+        self.assets.insert(u.id(), u.asset_id);
+    }
+}
+
+fn arrivals(txs: &AtomicTxs<Utxo>, x: Id, known: &mut Known) {
     for m in txs.moves_for(x) {
         if let SharedMove::Arrives { utxo, .. } = m {
-            owners_of.insert(utxo.id(), owners(&utxo.output));
+            known.note(utxo);
         }
     }
 }
@@ -91,14 +107,14 @@ fn world(seed: u64) -> World {
     assert!(records == up.records, "the upstream serves this devnet");
     let net = NetworkInfo::lookup(12345).unwrap();
     let x = net.x_chain_id;
-    let mut owners_of: BTreeMap<Id, Vec<ShortId>> = BTreeMap::new();
+    let mut known = Known::default();
     for t in &genesis.txs {
         for u in emitted(&t.tx, &t.id) {
-            owners_of.insert(u.id(), owners(&u.output));
+            known.note(&u);
         }
     }
     for (_, u) in &genesis.atomic_utxos {
-        owners_of.insert(u.id(), owners(&u.output));
+        known.note(u);
     }
     let mut txs: BTreeMap<Id, MTx> = BTreeMap::new();
     let mut vertices: BTreeMap<Id, Vec<(Id, u64, u64)>> = BTreeMap::new();
@@ -148,11 +164,11 @@ fn world(seed: u64) -> World {
             }
             IndexPath::PBlock => {
                 let b = parse_block(&r.bytes).unwrap();
-                arrivals(&p_block_atomic(&b, r.timestamp_ns), x, &mut owners_of);
+                arrivals(&p_block_atomic(&b, r.timestamp_ns), x, &mut known);
             }
             IndexPath::CBlock => {
                 if let Some(a) = c_container_atomic(r, None).unwrap() {
-                    arrivals(&a, x, &mut owners_of);
+                    arrivals(&a, x, &mut known);
                 }
             }
         }
@@ -166,7 +182,7 @@ fn world(seed: u64) -> World {
     }
     for t in txs.values() {
         for u in emitted(&t.tx, &t.id) {
-            owners_of.insert(u.id(), owners(&u.output));
+            known.note(&u);
         }
     }
     let mut history: BTreeMap<ShortId, BTreeSet<Id>> = BTreeMap::new();
@@ -176,7 +192,7 @@ fn world(seed: u64) -> World {
             .flat_map(|u| owners(&u.output))
             .collect();
         for i in t.tx.unsigned.input_utxos() {
-            addrs.extend(owners_of.get(&i.id()).into_iter().flatten().copied());
+            addrs.extend(known.owners.get(&i.id()).into_iter().flatten().copied());
         }
         for a in addrs {
             history.entry(a).or_default().insert(t.id);
@@ -209,7 +225,8 @@ fn world(seed: u64) -> World {
         _up: up,
         api,
         txs,
-        owners: owners_of,
+        owners: known.owners,
+        assets: known.assets,
         history,
         _dir: dir,
     }
@@ -436,6 +453,70 @@ fn x_chain_txs_by_hash_and_histories_equal_the_containers() {
     api.get(&format!("{X}/transactions?addresses={p_addr}"))
         .error(400, "Bad Request");
     eprintln!("{compared} X history entries compared");
+
+    // Assets: each created one (the genesis AVAX too) and its txs, newest first.
+    let mut by_asset: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+    for t in w.txs.values() {
+        let mut moved: Vec<Id> = emitted(&t.tx, &t.id).iter().map(|u| u.asset_id).collect();
+        for i in t.tx.unsigned.input_utxos() {
+            moved.extend(w.assets.get(&i.id()).copied());
+        }
+        for a in moved {
+            by_asset.entry(a).or_default().insert(t.id);
+        }
+    }
+    let mut assets_checked = 0;
+    for t in w.txs.values() {
+        let UnsignedTx::CreateAsset(c) = &t.tx.unsigned else {
+            continue;
+        };
+        let v = api.get(&format!("{X}/assets/{}", t.id)).json();
+        assert_eq!(v["name"], c.name.as_str());
+        assert_eq!(v["symbol"], c.symbol.as_str());
+        assert_eq!(v["denomination"], c.denomination);
+        assert_eq!(v["createdAtTimestamp"], t.ts);
+        assets_checked += 1;
+    }
+    for (asset, txs) in &by_asset {
+        let v = api.get(&format!("{X}/assets/{asset}"));
+        assert_eq!(v.status, 200, "asset {asset}: {}", v.body);
+        let base = format!(
+            "{X}/assets/{asset}/transactions?txTypes=BaseTx,ExportTx,ImportTx,OperationTx,CreateAssetTx"
+        );
+        check_listing(
+            api,
+            &base,
+            &ordered(&w, txs.iter().copied(), true),
+            &[3, 100],
+        );
+        let want = ordered(
+            &w,
+            txs.iter()
+                .copied()
+                .filter(|id| w.txs[id].type_name == "BaseTx"),
+            true,
+        );
+        check_listing(
+            api,
+            &format!("{X}/assets/{asset}/transactions?txTypes=BaseTx"),
+            &want,
+            &[100],
+        );
+    }
+    assert!(
+        by_asset.len() >= 2 && assets_checked >= 1,
+        "{} assets",
+        by_asset.len()
+    );
+    api.get(&format!("{X}/assets/{}", Id([4; 32])))
+        .error(404, "Not Found");
+    api.get(&format!("{X}/assets/nope"))
+        .error(400, "Bad Request");
+    api.get(&format!(
+        "/v1/networks/local/blockchains/p-chain/assets/{}",
+        w.txs.keys().next().unwrap()
+    ))
+    .error(400, "Bad Request");
 }
 
 /// A linear block: height, container id, parent container id, block time, tx ids, proposer.

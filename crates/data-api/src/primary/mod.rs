@@ -83,6 +83,18 @@ pub fn routes(
     );
     let router = route(
         router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}",
+        Weight::MEDIUM,
+        |api, req| xchain::assets::get(&api.x, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions",
+        Weight::XL,
+        |api, req| xchain::assets::txs(&api.x, req),
+    );
+    let router = route(
+        router,
         "/v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}",
         Weight::MEDIUM,
         block_by_id,

@@ -2,6 +2,7 @@
 //! (`snowline_chain_x::history::XHistoryPages`): balances, UTXOs and vertices by height. Each
 //! handler parses, calls one page function and renders; `primary` routes them.
 
+pub(crate) mod assets;
 pub(crate) mod balances;
 pub(crate) mod blocks;
 mod context;
