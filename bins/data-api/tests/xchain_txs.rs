@@ -454,6 +454,48 @@ fn x_chain_txs_by_hash_and_histories_equal_the_containers() {
         .error(400, "Bad Request");
     eprintln!("{compared} X history entries compared");
 
+    // Last activity: the newest tx (first acceptance, then id) moving a UTXO of the address.
+    let mut checked = 0;
+    for addr in w.history.keys() {
+        let mut txs: Vec<&MTx> = w.txs.values().collect();
+        txs.sort_by_key(|t| (t.ts, t.id));
+        let mine = |id: &Id| w.owners.get(id).is_some_and(|o| o.contains(addr));
+        let want = txs.iter().rev().find_map(|t| {
+            let mut consumed: Vec<Id> =
+                t.tx.unsigned
+                    .input_utxos()
+                    .iter()
+                    .map(|u| u.id())
+                    .filter(|id| mine(id))
+                    .collect();
+            consumed.sort();
+            let mut made: Vec<Id> = emitted(&t.tx, &t.id)
+                .iter()
+                .map(|u| u.id())
+                .filter(|id| mine(id))
+                .collect();
+            made.sort();
+            consumed
+                .first()
+                .map(|u| (t, *u, true))
+                .or(made.first().map(|u| (t, *u, false)))
+        });
+        let (t, utxo, consumed) = want.unwrap();
+        let v = api
+            .get(&format!(
+                "{X}/lastActivityTimestampByAddresses?addresses={}",
+                local_addr("X", addr)
+            ))
+            .json();
+        assert_eq!(v["txHash"], t.id.to_string().as_str());
+        assert_eq!(v["timestamp"], t.ts);
+        assert_eq!(v["utxoId"], utxo.to_string().as_str());
+        assert_eq!(v["isConsumed"], consumed);
+        assert_eq!(v["chainName"], "x-chain");
+        checked += 1;
+    }
+    assert!(checked >= 10);
+
     // Assets: each created one (the genesis AVAX too) and its txs, newest first.
     let mut by_asset: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
     for t in w.txs.values() {

@@ -10,6 +10,7 @@
 //!
 //! See `docs/xchain-history.md`.
 
+mod activity;
 mod balances;
 mod blocks;
 mod codec;
@@ -21,6 +22,7 @@ pub mod tables;
 mod tx_index;
 mod txs;
 
+pub use activity::LastActivity;
 pub use balances::XBalances;
 pub use blocks::{XBlock, XBlockPage};
 pub use derive::{HistoryStats, XHistory, exported_utxos};

@@ -3,6 +3,7 @@
 //! proposer and L1 validators, and the details of every blockchain the P-Chain created. The
 //! reads run on the blocking pool, each from one snapshot per chain crate.
 
+mod activity;
 mod blockchains;
 pub(crate) mod tx_params;
 
@@ -81,6 +82,20 @@ pub fn routes(
         Weight::MEDIUM,
         blocks_by_node,
     );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses",
+        Weight::MEDIUM,
+        activity::get,
+    );
+    let router = {
+        let api = Arc::clone(&api);
+        router.post_blocking(
+            "/v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses",
+            Weight::MEDIUM,
+            move |req| activity::post(&api, req),
+        )
+    };
     let router = route(
         router,
         "/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}",

@@ -46,6 +46,7 @@ pub use primary::{
 };
 pub use primary_tx::{
     BlockchainInfo, L1ValidatorDetailsTransaction, L1ValidatorManagerDetails,
-    ListPChainTransactionsResponse, ListXChainTransactionsResponse, PChainTransaction,
-    SubnetOwnershipInfo, TransactionVertexDetail, XChainAssetDetails, XChainTransaction,
+    LastActivityTimestamp, ListPChainTransactionsResponse, ListXChainTransactionsResponse,
+    PChainTransaction, SubnetOwnershipInfo, TransactionVertexDetail, XChainAssetDetails,
+    XChainTransaction,
 };

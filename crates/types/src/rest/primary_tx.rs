@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pchain::{BlsCredentials, PChainUtxo};
-use super::primary::{AssetAmount, AssetType, PrimaryChainInfo, XUtxo};
+use super::primary::{AssetAmount, AssetType, PrimaryChainInfo, PrimaryChainName, XUtxo};
 
 /// `PChainTransaction`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -240,4 +240,24 @@ pub struct ListXChainTransactionsResponse {
     pub transactions: Vec<XChainTransaction>,
     /// Which chain and network.
     pub chain_info: PrimaryChainInfo,
+}
+
+/// `LastActivityTimestamp`: when a set of addresses' UTXOs last moved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LastActivityTimestamp {
+    /// The tx's time, Unix seconds.
+    pub timestamp: u64,
+    /// The height of its block (or vertex).
+    pub block_number: String,
+    /// The tx, cb58.
+    pub tx_hash: String,
+    /// A UTXO of the addresses it consumed or emitted, cb58.
+    pub utxo_id: String,
+    /// Whether it consumed that UTXO.
+    pub is_consumed: bool,
+    /// The chain.
+    pub chain_name: PrimaryChainName,
+    /// The network as the request named it.
+    pub network: String,
 }
