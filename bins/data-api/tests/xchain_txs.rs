@@ -496,6 +496,40 @@ fn x_chain_txs_by_hash_and_histories_equal_the_containers() {
     }
     assert!(checked >= 10);
 
+    // Chain ids: the X-Chain for every address that owned an X UTXO, none for a stranger.
+    let x_id = NetworkInfo::lookup(12345).unwrap().x_chain_id.to_string();
+    let stranger = ShortId([0x5a; 20]);
+    let mut asked: Vec<ShortId> = w.history.keys().copied().collect();
+    asked.push(stranger);
+    let joined = local_addrs("X", &asked).join(",");
+    let v = api
+        .get(&format!(
+            "/v1/networks/local/addresses:listChainIds?addresses={joined}"
+        ))
+        .json();
+    let entries = v["addresses"].as_array().unwrap();
+    assert_eq!(entries.len(), asked.len());
+    for e in entries {
+        let ids: Vec<&str> = e["blockchainIds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.as_str().unwrap())
+            .collect();
+        let addr = e["address"].as_str().unwrap();
+        let a = asked
+            .iter()
+            .find(|a| local_addr("X", a).ends_with(addr))
+            .unwrap_or_else(|| panic!("{addr} was not asked"));
+        let owns = w.owners.values().any(|o| o.contains(a));
+        assert_eq!(ids.contains(&x_id.as_str()), owns, "{addr}: {ids:?}");
+        if *a == stranger {
+            assert!(ids.is_empty(), "{ids:?}");
+        }
+    }
+    api.get("/v1/networks/local/addresses:listChainIds")
+        .error(400, "Bad Request");
+
     // Assets: each created one (the genesis AVAX too) and its txs, newest first.
     let mut by_asset: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
     for t in w.txs.values() {

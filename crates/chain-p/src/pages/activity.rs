@@ -6,7 +6,7 @@ use snowline_store::{Direction, KeysetScans, Linear, ReadView, StoreError};
 use snowline_types::{Id, ShortId};
 
 use super::{PChainPages, PageError, Position};
-use crate::tables::{PhTxUtxos, PhTxs, PhTxsByAddress, PhUtxos, TX_CONSUMED};
+use crate::tables::{PhAllByTime, PhTxUtxos, PhTxs, PhTxsByAddress, PhUtxos, TX_CONSUMED};
 
 /// How many of the newest txs of the addresses are looked at for a UTXO of theirs (a tx may
 /// name an address as an owner without moving a UTXO of it).
@@ -81,5 +81,29 @@ impl PChainPages {
             }
         }
         Ok(None)
+    }
+}
+
+impl PChainPages {
+    /// Whether each of `addrs` ever owned a P-Chain UTXO or took part in a P-Chain tx.
+    pub fn addresses_seen(&self, addrs: &[ShortId]) -> Result<Vec<bool>, PageError> {
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        addrs
+            .iter()
+            .map(|a| {
+                let utxo = v
+                    .prefix_scan::<PhAllByTime, ShortId>(a, None, Direction::Forward)?
+                    .next()
+                    .transpose()?
+                    .is_some();
+                let tx = utxo
+                    || v.prefix_scan::<PhTxsByAddress, ShortId>(a, None, Direction::Forward)?
+                        .next()
+                        .transpose()?
+                        .is_some();
+                Ok(tx)
+            })
+            .collect()
     }
 }

@@ -10,7 +10,7 @@ use snowline_types::{Id, ShortId};
 
 use super::pages::{PageError, XHistoryPages};
 use super::reader::XHistoryReader;
-use super::tables::{TX_CONSUMED, XhTxUtxos, XhTxs, XhTxsByAddress};
+use super::tables::{TX_CONSUMED, XhAllByTime, XhTxUtxos, XhTxs, XhTxsByAddress};
 
 /// How many of the newest txs of the addresses are looked at for a UTXO of theirs.
 const LOOKED_AT: usize = 1_000;
@@ -82,5 +82,30 @@ impl XHistoryPages {
             }
         }
         Ok(None)
+    }
+}
+
+impl XHistoryPages {
+    /// Whether each of `addrs` ever owned an X-Chain UTXO (genesis allocations and atomic
+    /// UTXOs exported to X included) or took part in an X-Chain tx.
+    pub fn addresses_seen(&self, addrs: &[ShortId]) -> Result<Vec<bool>, PageError> {
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        addrs
+            .iter()
+            .map(|a| {
+                let utxo = v
+                    .prefix_scan::<XhAllByTime, ShortId>(a, None, Direction::Forward)?
+                    .next()
+                    .transpose()?
+                    .is_some();
+                let tx = utxo
+                    || v.prefix_scan::<XhTxsByAddress, ShortId>(a, None, Direction::Forward)?
+                        .next()
+                        .transpose()?
+                        .is_some();
+                Ok(tx)
+            })
+            .collect()
     }
 }

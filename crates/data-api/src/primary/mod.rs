@@ -5,6 +5,7 @@
 
 mod activity;
 mod blockchains;
+mod chain_ids;
 pub(crate) mod tx_params;
 
 use std::sync::Arc;
@@ -81,6 +82,12 @@ pub fn routes(
         "/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks",
         Weight::MEDIUM,
         blocks_by_node,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/addresses:listChainIds",
+        Weight::MEDIUM,
+        chain_ids::handle,
     );
     let router = route(
         router,

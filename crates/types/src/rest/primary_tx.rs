@@ -261,3 +261,21 @@ pub struct LastActivityTimestamp {
     /// The network as the request named it.
     pub network: String,
 }
+
+/// `ChainAddressChainIdMap`: the primary chains an address was seen on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChainAddressChainIdMap {
+    /// The address, without chain prefix.
+    pub address: String,
+    /// The chains' ids, cb58.
+    pub blockchain_ids: Vec<String>,
+}
+
+/// `ChainAddressChainIdMapListResponse`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChainAddressChainIdMapListResponse {
+    /// One entry per address asked for.
+    pub addresses: Vec<ChainAddressChainIdMap>,
+}
