@@ -485,6 +485,7 @@ fn bad_tx_listing_input_is_a_400() {
         ("pageSize=101".to_owned(), "pageSize"),
         ("pageSize=0".to_owned(), "pageSize"),
         ("sortOrder=up".to_owned(), "sortOrder"),
+        (format!("l1ValidationId={}", Id([1; 32])), "l1ValidationId"),
         ("startTimestamp=9&endTimestamp=3".to_owned(), "Timestamp"),
         (
             "addresses=P-fuji1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq".to_owned(),
