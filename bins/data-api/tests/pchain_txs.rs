@@ -485,6 +485,7 @@ fn bad_tx_listing_input_is_a_400() {
         ("pageSize=101".to_owned(), "pageSize"),
         ("pageSize=0".to_owned(), "pageSize"),
         ("sortOrder=up".to_owned(), "sortOrder"),
+        (format!("l1ValidationId={}", Id([1; 32])), "l1ValidationId"),
         ("startTimestamp=9&endTimestamp=3".to_owned(), "Timestamp"),
         (
             "addresses=P-fuji1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq".to_owned(),
@@ -579,4 +580,92 @@ fn blocks_by_id_and_latest_equal_the_replay() {
             assert_eq!(got, want, "window {start:?}..{end:?}, pages of {size}");
         }
     }
+}
+
+#[test]
+fn last_activity_is_the_newest_tx_moving_a_utxo_of_the_addresses() {
+    let w = world(3);
+    let m = &w.model;
+    // The UTXOs each tx consumed and emitted, as the replay has them.
+    let mut moved: BTreeMap<Id, (BTreeSet<Id>, BTreeSet<Id>)> = BTreeMap::new();
+    for u in m.utxos.values() {
+        if w.txs.contains_key(&u.created.tx) {
+            moved.entry(u.created.tx).or_default().1.insert(u.id);
+        }
+        if let (Some(c), false) = (u.consumed, u.kind == Kind::Exported) {
+            moved.entry(c.tx).or_default().0.insert(u.id);
+        }
+    }
+    for u in m.x_to_p.values() {
+        if let Some(c) = u.consumed {
+            moved.entry(c.tx).or_default().0.insert(u.id);
+        }
+    }
+    let owner_of = |id: &Id| -> Vec<ShortId> {
+        m.utxos
+            .get(id)
+            .or_else(|| m.x_to_p.get(id))
+            .map(|u| u.owners().addrs.clone())
+            .unwrap_or_default()
+    };
+    let sets: Vec<Vec<ShortId>> = w
+        .history
+        .keys()
+        .map(|a| vec![*a])
+        .chain(std::iter::once(w.history.keys().take(3).copied().collect()))
+        .collect();
+    let mut checked = 0;
+    for set in sets {
+        let mine = |id: &Id| owner_of(id).iter().any(|a| set.contains(a));
+        let mut txs: Vec<(u64, Id)> = w.txs.values().map(|t| (t.height, t.id)).collect();
+        txs.sort();
+        let want = txs.iter().rev().find_map(|(_, id)| {
+            let (consumed, emitted) = moved.get(id)?;
+            let c = consumed.iter().find(|u| mine(u));
+            let e = emitted.iter().find(|u| mine(u));
+            c.map(|u| (*id, *u, true)).or(e.map(|u| (*id, *u, false)))
+        });
+        let joined = local_addrs("P", &set).join(",");
+        for (method, path) in [
+            (
+                "GET",
+                format!("{P}/lastActivityTimestampByAddresses?addresses={joined}"),
+            ),
+            ("POST", format!("{P}/lastActivityTimestampByAddresses")),
+        ] {
+            let r = if method == "GET" {
+                w.api.get(&path)
+            } else {
+                let body = serde_json::json!({ "addresses": joined }).to_string();
+                common::request(&w.api.addr, "POST", &path, &[], &body)
+            };
+            match want {
+                None => assert_eq!(r.status, 404, "{path}: {}", r.body),
+                Some((tx, utxo, consumed)) => {
+                    assert_eq!(r.status, 200, "{path}: {}", r.body);
+                    let v = r.json();
+                    let t = &w.txs[&tx];
+                    assert_eq!(v["txHash"], tx.to_string().as_str(), "{method} {joined}");
+                    assert_eq!(v["blockNumber"], t.height.to_string().as_str());
+                    assert_eq!(v["timestamp"], t.ts);
+                    assert_eq!(v["utxoId"], utxo.to_string().as_str());
+                    assert_eq!(v["isConsumed"], consumed);
+                    assert_eq!(v["chainName"], "p-chain");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked} answers checked");
+    w.api
+        .get(&format!("{P}/lastActivityTimestampByAddresses"))
+        .error(400, "Bad Request");
+    let r = common::request(
+        &w.api.addr,
+        "POST",
+        &format!("{P}/lastActivityTimestampByAddresses"),
+        &[],
+        "{\"addrs\":1}",
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
 }

@@ -52,6 +52,8 @@ struct World {
     txs: BTreeMap<Id, MTx>,
     /// Every UTXO's owners: X outputs and exports, genesis UTXOs, exports to X.
     owners: BTreeMap<Id, Vec<ShortId>>,
+    /// Every UTXO's asset, likewise.
+    assets: BTreeMap<Id, Id>,
     history: BTreeMap<ShortId, BTreeSet<Id>>,
     _dir: tempfile::TempDir,
 }
@@ -76,10 +78,24 @@ fn emitted(tx: &Tx, id: &Id) -> Vec<Utxo> {
     out
 }
 
-fn arrivals(txs: &AtomicTxs<Utxo>, x: Id, owners_of: &mut BTreeMap<Id, Vec<ShortId>>) {
+/// The owners and asset of every UTXO the model knows.
+#[derive(Default)]
+struct Known {
+    owners: BTreeMap<Id, Vec<ShortId>>,
+    assets: BTreeMap<Id, Id>,
+}
+
+impl Known {
+    fn note(&mut self, u: &Utxo) {
+        self.owners.insert(u.id(), owners(&u.output));
+        self.assets.insert(u.id(), u.asset_id);
+    }
+}
+
+fn arrivals(txs: &AtomicTxs<Utxo>, x: Id, known: &mut Known) {
     for m in txs.moves_for(x) {
         if let SharedMove::Arrives { utxo, .. } = m {
-            owners_of.insert(utxo.id(), owners(&utxo.output));
+            known.note(utxo);
         }
     }
 }
@@ -91,14 +107,14 @@ fn world(seed: u64) -> World {
     assert!(records == up.records, "the upstream serves this devnet");
     let net = NetworkInfo::lookup(12345).unwrap();
     let x = net.x_chain_id;
-    let mut owners_of: BTreeMap<Id, Vec<ShortId>> = BTreeMap::new();
+    let mut known = Known::default();
     for t in &genesis.txs {
         for u in emitted(&t.tx, &t.id) {
-            owners_of.insert(u.id(), owners(&u.output));
+            known.note(&u);
         }
     }
     for (_, u) in &genesis.atomic_utxos {
-        owners_of.insert(u.id(), owners(&u.output));
+        known.note(u);
     }
     let mut txs: BTreeMap<Id, MTx> = BTreeMap::new();
     let mut vertices: BTreeMap<Id, Vec<(Id, u64, u64)>> = BTreeMap::new();
@@ -148,11 +164,11 @@ fn world(seed: u64) -> World {
             }
             IndexPath::PBlock => {
                 let b = parse_block(&r.bytes).unwrap();
-                arrivals(&p_block_atomic(&b, r.timestamp_ns), x, &mut owners_of);
+                arrivals(&p_block_atomic(&b, r.timestamp_ns), x, &mut known);
             }
             IndexPath::CBlock => {
                 if let Some(a) = c_container_atomic(r, None).unwrap() {
-                    arrivals(&a, x, &mut owners_of);
+                    arrivals(&a, x, &mut known);
                 }
             }
         }
@@ -166,7 +182,7 @@ fn world(seed: u64) -> World {
     }
     for t in txs.values() {
         for u in emitted(&t.tx, &t.id) {
-            owners_of.insert(u.id(), owners(&u.output));
+            known.note(&u);
         }
     }
     let mut history: BTreeMap<ShortId, BTreeSet<Id>> = BTreeMap::new();
@@ -176,7 +192,7 @@ fn world(seed: u64) -> World {
             .flat_map(|u| owners(&u.output))
             .collect();
         for i in t.tx.unsigned.input_utxos() {
-            addrs.extend(owners_of.get(&i.id()).into_iter().flatten().copied());
+            addrs.extend(known.owners.get(&i.id()).into_iter().flatten().copied());
         }
         for a in addrs {
             history.entry(a).or_default().insert(t.id);
@@ -209,7 +225,8 @@ fn world(seed: u64) -> World {
         _up: up,
         api,
         txs,
-        owners: owners_of,
+        owners: known.owners,
+        assets: known.assets,
         history,
         _dir: dir,
     }
@@ -436,4 +453,230 @@ fn x_chain_txs_by_hash_and_histories_equal_the_containers() {
     api.get(&format!("{X}/transactions?addresses={p_addr}"))
         .error(400, "Bad Request");
     eprintln!("{compared} X history entries compared");
+
+    // Last activity: the newest tx (first acceptance, then id) moving a UTXO of the address.
+    let mut checked = 0;
+    for addr in w.history.keys() {
+        let mut txs: Vec<&MTx> = w.txs.values().collect();
+        txs.sort_by_key(|t| (t.ts, t.id));
+        let mine = |id: &Id| w.owners.get(id).is_some_and(|o| o.contains(addr));
+        let want = txs.iter().rev().find_map(|t| {
+            let mut consumed: Vec<Id> =
+                t.tx.unsigned
+                    .input_utxos()
+                    .iter()
+                    .map(|u| u.id())
+                    .filter(|id| mine(id))
+                    .collect();
+            consumed.sort();
+            let mut made: Vec<Id> = emitted(&t.tx, &t.id)
+                .iter()
+                .map(|u| u.id())
+                .filter(|id| mine(id))
+                .collect();
+            made.sort();
+            consumed
+                .first()
+                .map(|u| (t, *u, true))
+                .or(made.first().map(|u| (t, *u, false)))
+        });
+        let (t, utxo, consumed) = want.unwrap();
+        let v = api
+            .get(&format!(
+                "{X}/lastActivityTimestampByAddresses?addresses={}",
+                local_addr("X", addr)
+            ))
+            .json();
+        assert_eq!(v["txHash"], t.id.to_string().as_str());
+        assert_eq!(v["timestamp"], t.ts);
+        assert_eq!(v["utxoId"], utxo.to_string().as_str());
+        assert_eq!(v["isConsumed"], consumed);
+        assert_eq!(v["chainName"], "x-chain");
+        checked += 1;
+    }
+    assert!(checked >= 10);
+
+    // Chain ids: the X-Chain for every address that owned an X UTXO, none for a stranger.
+    let x_id = NetworkInfo::lookup(12345).unwrap().x_chain_id.to_string();
+    let stranger = ShortId([0x5a; 20]);
+    let mut asked: Vec<ShortId> = w.history.keys().copied().collect();
+    asked.push(stranger);
+    let joined = local_addrs("X", &asked).join(",");
+    let v = api
+        .get(&format!(
+            "/v1/networks/local/addresses:listChainIds?addresses={joined}"
+        ))
+        .json();
+    let entries = v["addresses"].as_array().unwrap();
+    assert_eq!(entries.len(), asked.len());
+    for e in entries {
+        let ids: Vec<&str> = e["blockchainIds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.as_str().unwrap())
+            .collect();
+        let addr = e["address"].as_str().unwrap();
+        let a = asked
+            .iter()
+            .find(|a| local_addr("X", a).ends_with(addr))
+            .unwrap_or_else(|| panic!("{addr} was not asked"));
+        let owns = w.owners.values().any(|o| o.contains(a));
+        assert_eq!(ids.contains(&x_id.as_str()), owns, "{addr}: {ids:?}");
+        if *a == stranger {
+            assert!(ids.is_empty(), "{ids:?}");
+        }
+    }
+    api.get("/v1/networks/local/addresses:listChainIds")
+        .error(400, "Bad Request");
+
+    // Assets: each created one (the genesis AVAX too) and its txs, newest first.
+    let mut by_asset: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+    for t in w.txs.values() {
+        let mut moved: Vec<Id> = emitted(&t.tx, &t.id).iter().map(|u| u.asset_id).collect();
+        for i in t.tx.unsigned.input_utxos() {
+            moved.extend(w.assets.get(&i.id()).copied());
+        }
+        for a in moved {
+            by_asset.entry(a).or_default().insert(t.id);
+        }
+    }
+    let mut assets_checked = 0;
+    for t in w.txs.values() {
+        let UnsignedTx::CreateAsset(c) = &t.tx.unsigned else {
+            continue;
+        };
+        let v = api.get(&format!("{X}/assets/{}", t.id)).json();
+        assert_eq!(v["name"], c.name.as_str());
+        assert_eq!(v["symbol"], c.symbol.as_str());
+        assert_eq!(v["denomination"], c.denomination);
+        assert_eq!(v["createdAtTimestamp"], t.ts);
+        assets_checked += 1;
+    }
+    for (asset, txs) in &by_asset {
+        let v = api.get(&format!("{X}/assets/{asset}"));
+        assert_eq!(v.status, 200, "asset {asset}: {}", v.body);
+        let base = format!(
+            "{X}/assets/{asset}/transactions?txTypes=BaseTx,ExportTx,ImportTx,OperationTx,CreateAssetTx"
+        );
+        check_listing(
+            api,
+            &base,
+            &ordered(&w, txs.iter().copied(), true),
+            &[3, 100],
+        );
+        let want = ordered(
+            &w,
+            txs.iter()
+                .copied()
+                .filter(|id| w.txs[id].type_name == "BaseTx"),
+            true,
+        );
+        check_listing(
+            api,
+            &format!("{X}/assets/{asset}/transactions?txTypes=BaseTx"),
+            &want,
+            &[100],
+        );
+    }
+    assert!(
+        by_asset.len() >= 2 && assets_checked >= 1,
+        "{} assets",
+        by_asset.len()
+    );
+    api.get(&format!("{X}/assets/{}", Id([4; 32])))
+        .error(404, "Not Found");
+    api.get(&format!("{X}/assets/nope"))
+        .error(400, "Bad Request");
+    api.get(&format!(
+        "/v1/networks/local/blockchains/p-chain/assets/{}",
+        w.txs.keys().next().unwrap()
+    ))
+    .error(400, "Bad Request");
+}
+
+/// A linear block: height, container id, parent container id, block time, tx ids, proposer.
+type MBlock = (u64, Id, Id, u64, Vec<String>, Option<String>);
+
+#[test]
+fn x_chain_blocks_by_id_and_latest_equal_the_containers() {
+    let up = upstream::start(7, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let api = follow(dir.path(), &up, 7, 120);
+    let mut blocks: Vec<MBlock> = Vec::new();
+    for r in up.records.iter().filter(|r| r.path == IndexPath::XBlock) {
+        let outer = proposervm::Block::parse(&r.bytes).unwrap();
+        assert_eq!(outer.id, r.id);
+        let parent = outer.block.parent_id();
+        let node = outer.block.proposer().map(|n| n.to_string());
+        let b = StandardBlock::parse_vec(outer.block.inner().to_vec()).unwrap();
+        let txs = b.tx_ids.iter().map(Id::to_string).collect();
+        blocks.push((b.block.height, r.id, parent, b.block.time, txs, node));
+    }
+    blocks.sort_by_key(|b| b.0);
+    assert!(blocks.len() >= 10, "{} X blocks", blocks.len());
+    let last = blocks.last().unwrap().1;
+    assert!(api.wait_until(120, |a| a.get(&format!("{X}/blocks/{last}")).status == 200));
+    for (height, id, parent, time, txs, node) in &blocks {
+        let v = api.get(&format!("{X}/blocks/{id}")).json();
+        assert_eq!(v["blockNumber"], height.to_string().as_str());
+        assert_eq!(v["blockHash"], id.to_string().as_str());
+        assert_eq!(v["parentHash"], parent.to_string().as_str());
+        assert_eq!(v["blockTimestamp"], *time);
+        assert_eq!(v["transactions"], serde_json::json!(txs));
+        assert_eq!(v["txCount"], txs.len());
+        assert_eq!(v["proposerDetails"]["proposerId"], id.to_string().as_str());
+        match node {
+            Some(n) => assert_eq!(v["proposerDetails"]["proposerNodeId"], n.as_str()),
+            None => assert!(v["proposerDetails"].get("proposerNodeId").is_none()),
+        }
+        assert!(!has_null(&v), "{v}");
+    }
+    api.get(&format!("{X}/blocks/{}", Id([5; 32])))
+        .error(404, "Not Found");
+    let t1 = blocks[blocks.len() / 3].3;
+    let t2 = blocks[blocks.len() * 2 / 3].3;
+    for (start, end) in [(None, None), (Some(t1), Some(t2)), (None, Some(t2))] {
+        let want: Vec<String> = blocks
+            .iter()
+            .rev()
+            .filter(|b| start.is_none_or(|s| b.3 >= s) && end.is_none_or(|e| b.3 < e))
+            .map(|b| b.1.to_string())
+            .collect();
+        let mut q = String::new();
+        if let Some(s) = start {
+            q.push_str(&format!("&startTimestamp={s}"));
+        }
+        if let Some(e) = end {
+            q.push_str(&format!("&endTimestamp={e}"));
+        }
+        for size in [1, 7, 100] {
+            let mut got = Vec::new();
+            let mut token: Option<String> = None;
+            loop {
+                let mut p = format!("{X}/blocks?pageSize={size}{q}");
+                if let Some(t) = &token {
+                    p.push_str(&format!("&pageToken={t}"));
+                }
+                let v = api.get(&p).json();
+                got.extend(
+                    v["blocks"]
+                        .as_array()
+                        .unwrap_or_else(|| panic!("{p}: {v}"))
+                        .iter()
+                        .map(|b| b["blockHash"].as_str().unwrap().to_owned()),
+                );
+                match v.get("nextPageToken").and_then(Value::as_str) {
+                    Some(t) => token = Some(t.to_owned()),
+                    None => break,
+                }
+            }
+            // The linear genesis block (height 0, unwrapped) is listed too, when in the window.
+            let got: Vec<String> = got
+                .into_iter()
+                .filter(|h| blocks.iter().any(|b| b.1.to_string() == *h))
+                .collect();
+            assert_eq!(got, want, "window {start:?}..{end:?}, pages of {size}");
+        }
+    }
 }

@@ -107,7 +107,23 @@ impl Router {
     /// the hand-offs where more would only contend (`docs/benchmarks.md`). A request waiting
     /// for a thread holds none. The request timeout still answers on time; a read already
     /// running runs to its end.
-    pub fn get_blocking<F>(mut self, template: &str, weight: Weight, f: F) -> Self
+    pub fn get_blocking<F>(self, template: &str, weight: Weight, f: F) -> Self
+    where
+        F: Fn(&Request) -> Result<Reply, ApiError> + Send + Sync + 'static,
+    {
+        self.blocking(Method::GET, template, weight, f)
+    }
+
+    /// Adds a `POST` route whose handler blocks (reads the index), run as
+    /// [`Router::get_blocking`]'s are.
+    pub fn post_blocking<F>(self, template: &str, weight: Weight, f: F) -> Self
+    where
+        F: Fn(&Request) -> Result<Reply, ApiError> + Send + Sync + 'static,
+    {
+        self.blocking(Method::POST, template, weight, f)
+    }
+
+    fn blocking<F>(mut self, method: Method, template: &str, weight: Weight, f: F) -> Self
     where
         F: Fn(&Request) -> Result<Reply, ApiError> + Send + Sync + 'static,
     {
@@ -122,7 +138,7 @@ impl Router {
             let (f, pool) = (Arc::clone(&f), pool.clone());
             async move { pool.run(f, req).await }
         });
-        self.route(Method::GET, template, weight, h)
+        self.route(method, template, weight, h)
     }
 
     /// Adds a `POST` route.

@@ -3,6 +3,7 @@
 //! bytes each page returns); the REST layer authenticates those bytes, this layer gives them
 //! meaning. Nothing here knows HTTP.
 
+mod activity;
 mod balances;
 mod blocks;
 mod chain_blocks;
@@ -25,6 +26,7 @@ use snowline_store::{Linear, Store};
 use snowline_types::Id;
 
 pub use crate::rows::StakingFigures;
+pub use activity::LastActivity;
 pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
 pub use l1::{L1Page, L1Query};

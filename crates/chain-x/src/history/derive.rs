@@ -579,7 +579,12 @@ impl XHistory {
             bytes: utxo.to_bytes(),
         };
         if holding != Holding::ExportedToX && !self.in_genesis {
-            tx_index::emitted(batch, &created, uid, &addrs);
+            let moved = tx_index::Moved {
+                id: uid,
+                asset: utxo.asset_id,
+                owners: &addrs,
+            };
+            tx_index::emitted(batch, &created, moved);
         }
         let mut balance = None;
         if let Some(counted) = counted {
@@ -687,7 +692,12 @@ impl XHistory {
                 let utxo = rec
                     .utxo()
                     .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
-                tx_index::consumed(batch, &ev, uid, &owners(&utxo.output));
+                let moved = tx_index::Moved {
+                    id: uid,
+                    asset: utxo.asset_id,
+                    owners: &owners(&utxo.output),
+                };
+                tx_index::consumed(batch, &ev, moved);
             }
             rec.consumed = Some(ev);
             self.stats.utxos_consumed += 1;
@@ -706,7 +716,12 @@ impl XHistory {
             .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
         let addrs = owners(&utxo.output);
         if rec.holding != Holding::ExportedFromX {
-            tx_index::consumed(batch, &ev, uid, &addrs);
+            let moved = tx_index::Moved {
+                id: uid,
+                asset: utxo.asset_id,
+                owners: &addrs,
+            };
+            tx_index::consumed(batch, &ev, moved);
         }
         let counted = output_amount(&utxo.output);
         for a in &addrs {

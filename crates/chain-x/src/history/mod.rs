@@ -10,7 +10,9 @@
 //!
 //! See `docs/xchain-history.md`.
 
+mod activity;
 mod balances;
+mod blocks;
 mod codec;
 mod derive;
 mod pages;
@@ -20,7 +22,9 @@ pub mod tables;
 mod tx_index;
 mod txs;
 
+pub use activity::LastActivity;
 pub use balances::XBalances;
+pub use blocks::{XBlock, XBlockPage};
 pub use derive::{HistoryStats, XHistory, exported_utxos};
 pub use pages::{
     Assets, BalancesPage, PageError, SharedUtxoPage, UtxoPage, UtxoQuery, VertexPage, XHistoryPages,

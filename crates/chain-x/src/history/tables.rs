@@ -45,6 +45,10 @@ table! {
     /// aside).
     pub XhTxsByAddress: "xh_txs_by_address", (ShortId, u64, Id) => ();
 
+    /// `(asset, first acceptance ts, tx id) -> ()`: every X-Chain tx consuming or emitting a
+    /// UTXO of the asset (genesis txs aside), an asset's txs.
+    pub XhTxsByAsset: "xh_txs_by_asset", (Id, u64, Id) => ();
+
     /// `(acceptance ts, tx id) -> ()`: every X-Chain tx by the time it was first accepted
     /// (genesis txs aside), the chain's latest txs.
     pub XhTxsByTime: "xh_txs_by_time", (u64, Id) => ();

@@ -1,27 +1,37 @@
 //! The X-Chain's tx index, written by [`XHistory`](super::XHistory) in the batch of the
-//! container it derives: which UTXOs each tx consumed and emitted (`xh_tx_utxos`) and which txs
-//! each address took part in (`xh_txs_by_address`, by the tx's first acceptance time), for the
-//! Data API's tx by hash and address histories. An address takes part in a tx when it owns a
-//! UTXO the tx consumes or emits (outputs, exports); the genesis txs are not indexed.
+//! container it derives: which UTXOs each tx consumed and emitted (`xh_tx_utxos`), which txs
+//! each address (`xh_txs_by_address`) and each asset (`xh_txs_by_asset`) took part in, by the
+//! tx's first acceptance time, for the Data API's tx by hash, address histories and an asset's
+//! txs. An address or asset takes part in a tx when it owns or is held by a UTXO the tx consumes
+//! or emits (outputs, exports); the genesis txs are not indexed.
 
 use snowline_store::WriteBatch;
 use snowline_types::{Id, ShortId};
 
 use super::rows::Event;
-use super::tables::{TX_CONSUMED, TX_EMITTED, XhTxUtxos, XhTxsByAddress};
+use super::tables::{TX_CONSUMED, TX_EMITTED, XhTxUtxos, XhTxsByAddress, XhTxsByAsset};
 
-/// The X-Chain tx of `ev` emitted UTXO `utxo`, owned by `owners`.
-pub(super) fn emitted(batch: &mut WriteBatch, ev: &Event, utxo: Id, owners: &[ShortId]) {
-    put(batch, ev, TX_EMITTED, utxo, owners);
+/// A UTXO a tx consumed or emitted: its id, asset and owners.
+pub(super) struct Moved<'a> {
+    pub(super) id: Id,
+    pub(super) asset: Id,
+    pub(super) owners: &'a [ShortId],
 }
 
-/// The X-Chain tx of `ev` consumed UTXO `utxo`, owned by `owners`.
-pub(super) fn consumed(batch: &mut WriteBatch, ev: &Event, utxo: Id, owners: &[ShortId]) {
-    put(batch, ev, TX_CONSUMED, utxo, owners);
+/// The X-Chain tx of `ev` emitted `utxo`.
+pub(super) fn emitted(batch: &mut WriteBatch, ev: &Event, utxo: Moved<'_>) {
+    put(batch, ev, TX_EMITTED, utxo);
 }
 
-fn put(batch: &mut WriteBatch, ev: &Event, role: u8, utxo: Id, owners: &[ShortId]) {
-    batch.put::<XhTxUtxos>(&(ev.tx_id, role, utxo), &());
+/// The X-Chain tx of `ev` consumed `utxo`.
+pub(super) fn consumed(batch: &mut WriteBatch, ev: &Event, utxo: Moved<'_>) {
+    put(batch, ev, TX_CONSUMED, utxo);
+}
+
+fn put(batch: &mut WriteBatch, ev: &Event, role: u8, utxo: Moved<'_>) {
+    batch.put::<XhTxUtxos>(&(ev.tx_id, role, utxo.id), &());
+    batch.put::<XhTxsByAsset>(&(utxo.asset, ev.timestamp, ev.tx_id), &());
+    let owners = utxo.owners;
     for a in owners {
         batch.put::<XhTxsByAddress>(&(*a, ev.timestamp, ev.tx_id), &());
     }

@@ -19,7 +19,7 @@ use super::pages::{Assets, PageError, XHistoryPages, assets};
 use super::reader::{HistoryUtxo, XHistoryReader};
 use super::rows::{AssetInfo, TxRow};
 use super::tables::{
-    TX_EMITTED, XhAssets, XhBlocks, XhTxUtxos, XhTxs, XhTxsByAddress, XhTxsByTime,
+    TX_EMITTED, XhAssets, XhBlocks, XhTxUtxos, XhTxs, XhTxsByAddress, XhTxsByAsset, XhTxsByTime,
 };
 use crate::container::XContainer;
 use crate::error::XStateError;
@@ -38,8 +38,10 @@ pub fn tx_type(tx: &UnsignedTx) -> &'static str {
 /// What a tx listing asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct XTxQuery {
-    /// The addresses whose txs are listed (empty: every tx of the chain).
+    /// The addresses whose txs are listed (empty: every tx of the chain, or of `asset`).
     pub addresses: Vec<ShortId>,
+    /// The asset whose txs are listed (with no addresses).
+    pub asset: Option<Id>,
     /// Only txs of these Data API types (empty: any).
     pub types: BTreeSet<String>,
     /// Only txs first accepted in the range.
@@ -98,6 +100,11 @@ pub struct XTxPage {
 type Position = (u64, Id);
 
 impl XHistoryPages {
+    /// The asset `id`, if a `CreateAssetTx` created it.
+    pub fn asset(&self, id: &Id) -> Result<Option<AssetInfo>, PageError> {
+        Ok(self.store.snapshot().get::<XhAssets>(id)?)
+    }
+
     /// The accepted tx `id` with its details; `None` for an id the chain never accepted (genesis
     /// txs are in no container).
     pub fn tx_details(&self, id: &Id) -> Result<Option<XTx>, PageError> {
@@ -140,7 +147,10 @@ impl XHistoryPages {
             (f, e) => f.or(e),
         };
         type Scan<'s> = Box<dyn Iterator<Item = Result<Position, PageError>> + 's>;
-        let scans: Vec<Scan<'_>> = if q.addresses.is_empty() {
+        let scans: Vec<Scan<'_>> = if let (true, Some(asset)) = (q.addresses.is_empty(), q.asset) {
+            let scan = v.positions::<XhTxsByAsset, _>(&asset, start, dir)?;
+            vec![Box::new(scan.map(|p| p.map_err(PageError::from)))]
+        } else if q.addresses.is_empty() {
             let scan = match (start, dir) {
                 (None, _) => v.scan::<XhTxsByTime, _>(.., dir)?,
                 (Some(s), Direction::Reverse) => v.scan::<XhTxsByTime, _>(..s, dir)?,

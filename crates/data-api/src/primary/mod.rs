@@ -3,7 +3,9 @@
 //! proposer and L1 validators, and the details of every blockchain the P-Chain created. The
 //! reads run on the blocking pool, each from one snapshot per chain crate.
 
+mod activity;
 mod blockchains;
+mod chain_ids;
 mod subnets;
 pub(crate) mod tx_params;
 
@@ -81,6 +83,38 @@ pub fn routes(
         "/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks",
         Weight::MEDIUM,
         blocks_by_node,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/addresses:listChainIds",
+        Weight::MEDIUM,
+        chain_ids::handle,
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses",
+        Weight::MEDIUM,
+        activity::get,
+    );
+    let router = {
+        let api = Arc::clone(&api);
+        router.post_blocking(
+            "/v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses",
+            Weight::MEDIUM,
+            move |req| activity::post(&api, req),
+        )
+    };
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}",
+        Weight::MEDIUM,
+        |api, req| xchain::assets::get(&api.x, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions",
+        Weight::XL,
+        |api, req| xchain::assets::txs(&api.x, req),
     );
     let router = route(
         router,
@@ -223,6 +257,7 @@ fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
         Chain::P => pchain::chain_blocks::by_id(&api.p, req),
+        Chain::X => xchain::blocks::by_id(&api.x, req),
         chain => Err(not_indexed(chain, "blocks by id")),
     }
 }
@@ -231,6 +266,7 @@ fn latest_blocks(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
         Chain::P => pchain::chain_blocks::latest(&api.p, req, target.chain_info()),
+        Chain::X => xchain::blocks::latest(&api.x, req, target.chain_info()),
         chain => Err(not_indexed(chain, "latest blocks")),
     }
 }

@@ -63,6 +63,12 @@ impl TxListParams {
         chain: Chain,
         chain_types: &[&str],
     ) -> Result<Self, ApiError> {
+        if req.query("l1ValidationId").is_some() {
+            return Err(ApiError::bad_request(
+                "l1ValidationId is not supported by this instance yet: list the txs of the \
+                 validator's addresses instead",
+            ));
+        }
         let addresses = req
             .query("addresses")
             .map(|raw| AddressList::parse(raw, network.hrp, &[chain]).map_err(bad))

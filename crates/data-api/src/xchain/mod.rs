@@ -2,7 +2,9 @@
 //! (`snowline_chain_x::history::XHistoryPages`): balances, UTXOs and vertices by height. Each
 //! handler parses, calls one page function and renders; `primary` routes them.
 
+pub(crate) mod assets;
 pub(crate) mod balances;
+pub(crate) mod blocks;
 mod context;
 pub(crate) mod render;
 pub(crate) mod txs;

@@ -12,7 +12,7 @@ use snowline_types::avm::UnsignedTx;
 use snowline_types::formatting::encode_hex_plain;
 use snowline_types::rest::{
     AssetAmount, ListXChainTransactionsResponse, PrimaryChainInfo, TransactionVertexDetail,
-    XChainAssetDetails, XChainTransaction,
+    XChainTransaction,
 };
 use snowline_types::{Chain, Id};
 
@@ -57,6 +57,7 @@ pub(crate) fn list(
             .as_ref()
             .map(|a| a.ids.clone())
             .unwrap_or_default(),
+        asset: None,
         types: params.types.clone(),
         range: params.range,
         page_size: params.page_size,
@@ -128,18 +129,10 @@ impl XChainApi {
                 UnsignedTx::Export(e) => Some(e.destination_chain.to_string()),
                 _ => None,
             },
-            asset_created: t.created_asset.as_ref().map(|a| {
-                let amount = asset_amount(&t.assets, &t.id, 0);
-                XChainAssetDetails {
-                    asset_id: t.id.to_string(),
-                    name: a.name.clone(),
-                    symbol: a.symbol.clone(),
-                    denomination: a.denomination,
-                    asset_type: amount.asset_type,
-                    created_at_timestamp: a.created_at,
-                    cap: a.cap.as_str().to_owned(),
-                }
-            }),
+            asset_created: t
+                .created_asset
+                .as_ref()
+                .map(|a| super::assets::details(&t.id, a)),
             block_height,
             block_hash,
             vertices,

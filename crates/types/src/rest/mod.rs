@@ -46,7 +46,8 @@ pub use primary::{
     UtxoCredential, XChainBalances, XChainVertex, XUtxo,
 };
 pub use primary_tx::{
-    BlockchainInfo, L1ValidatorDetailsTransaction, L1ValidatorManagerDetails,
+    BlockchainInfo, ChainAddressChainIdMap, ChainAddressChainIdMapListResponse,
+    L1ValidatorDetailsTransaction, L1ValidatorManagerDetails, LastActivityTimestamp,
     ListPChainTransactionsResponse, ListXChainTransactionsResponse, PChainTransaction,
     SubnetOwnershipInfo, TransactionVertexDetail, XChainAssetDetails, XChainTransaction,
 };

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pchain::{BlsCredentials, PChainUtxo};
-use super::primary::{AssetAmount, AssetType, PrimaryChainInfo, XUtxo};
+use super::primary::{AssetAmount, AssetType, PrimaryChainInfo, PrimaryChainName, XUtxo};
 
 /// `PChainTransaction`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -240,4 +240,42 @@ pub struct ListXChainTransactionsResponse {
     pub transactions: Vec<XChainTransaction>,
     /// Which chain and network.
     pub chain_info: PrimaryChainInfo,
+}
+
+/// `LastActivityTimestamp`: when a set of addresses' UTXOs last moved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LastActivityTimestamp {
+    /// The tx's time, Unix seconds.
+    pub timestamp: u64,
+    /// The height of its block (or vertex).
+    pub block_number: String,
+    /// The tx, cb58.
+    pub tx_hash: String,
+    /// A UTXO of the addresses it consumed or emitted, cb58.
+    pub utxo_id: String,
+    /// Whether it consumed that UTXO.
+    pub is_consumed: bool,
+    /// The chain.
+    pub chain_name: PrimaryChainName,
+    /// The network as the request named it.
+    pub network: String,
+}
+
+/// `ChainAddressChainIdMap`: the primary chains an address was seen on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChainAddressChainIdMap {
+    /// The address, without chain prefix.
+    pub address: String,
+    /// The chains' ids, cb58.
+    pub blockchain_ids: Vec<String>,
+}
+
+/// `ChainAddressChainIdMapListResponse`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChainAddressChainIdMapListResponse {
+    /// One entry per address asked for.
+    pub addresses: Vec<ChainAddressChainIdMap>,
 }

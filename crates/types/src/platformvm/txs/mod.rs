@@ -230,3 +230,32 @@ impl UnsignedTx {
         }
     }
 }
+
+#[cfg(test)]
+mod data_api_type_tests {
+    use super::*;
+
+    /// Every Data API type but `UNKNOWN` is the Go name of exactly one codec type id
+    /// (avalanchego `vms/platformvm/txs/codec.go` registration order, `type_id.rs`), and the
+    /// Helicon txs the enumeration does not list yet read as `UNKNOWN`.
+    #[test]
+    fn each_data_api_type_has_its_codec_id() {
+        for name in DATA_API_TX_TYPES.iter().filter(|n| **n != "UNKNOWN") {
+            let ids: Vec<u32> = (0..64)
+                .filter(|id| UnsignedTx::name_of(*id) == Some(name))
+                .collect();
+            assert_eq!(ids.len(), 1, "{name}: {ids:?}");
+            assert_eq!(UnsignedTx::data_api_type_of(ids[0]), *name);
+        }
+        assert_eq!(
+            UnsignedTx::name_of(type_id::ADD_VALIDATOR_TX),
+            Some("AddValidatorTx")
+        );
+        assert_eq!(UnsignedTx::name_of(type_id::BASE_TX), Some("BaseTx"));
+        assert_eq!(
+            UnsignedTx::data_api_type_of(type_id::ADD_AUTO_RENEWED_VALIDATOR_TX),
+            "UNKNOWN"
+        );
+        assert_eq!(UnsignedTx::data_api_type_of(9_999), "UNKNOWN");
+    }
+}
