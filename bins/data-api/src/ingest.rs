@@ -27,7 +27,9 @@ use snowline_types::network::NetworkInfo;
 /// acceptance, `ph_validators_by_subnet` and `ph_validator_spans`, derived with the P-Chain
 /// blocks; the ICM metrics' counter rows, `icm_counts` and `icm_counted_deliveries`; 11: the
 /// L1 validators' states by height, `ph_l1_history`, which an L1's validator set at a height is
-/// rebuilt from).
+/// rebuilt from; 12: the EVM token balances summed from the transfer logs, `ev_holdings` and
+/// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`, derived with the
+/// blocks).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

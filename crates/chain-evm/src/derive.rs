@@ -12,6 +12,7 @@ use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U25
 
 use crate::enrich::{Enrichment, Known, enrich, genesis_balances};
 use crate::error::EvmError;
+use crate::holdings::{Holdings, Movement};
 use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
@@ -68,6 +69,8 @@ pub struct EvmChain {
     owners: PendingRows<EvErc721Owner>,
     by_owner: PendingRows<EvErc721ByOwner>,
     tokens: PendingRows<EvTokens>,
+    /// Token balances summed from the transfer logs.
+    holdings: Holdings,
     /// Other rooms' derivers, given each block after its own rows.
     hooks: Vec<Box<dyn BlockHook>>,
 }
@@ -96,6 +99,7 @@ impl EvmChain {
             owners: PendingRows::default(),
             by_owner: PendingRows::default(),
             tokens: PendingRows::default(),
+            holdings: Holdings::default(),
             hooks: Vec::new(),
         })
     }
@@ -159,6 +163,7 @@ impl EvmChain {
                 fees.saturating_add(U256::from(tx.gas_used).saturating_mul(tx.effective_gas_price));
             self.apply_tx(store, block, index, tx, batch)?;
         }
+        self.holdings.end_block(n, batch);
         let cumulative = self.staged.map_or(0, |c| c.cumulative_txs) + block.txs.len() as u64;
         let row = BlockRow {
             hash: block.hash,
@@ -316,6 +321,15 @@ impl EvmChain {
                 );
                 batch.put::<EvTransfersByAddress>(&(c, a20(&t.from), n, *log_index, sub), &token);
                 batch.put::<EvTransfersByAddress>(&(c, a20(&t.to), n, *log_index, sub), &token);
+                let movement = Movement {
+                    kind,
+                    token,
+                    id: w32(&token_id),
+                    from: a20(&t.from),
+                    to: a20(&t.to),
+                    value,
+                };
+                self.holdings.apply(store, c, &movement, batch)?;
                 if kind == TransferKind::Erc721 {
                     self.move_nft(store, token, w32(&token_id), a20(&t.to))?;
                 }
@@ -435,6 +449,7 @@ impl StagingParts for EvmChain {
             &mut self.owners as &mut dyn Staging,
             &mut self.by_owner,
             &mut self.tokens,
+            &mut self.holdings,
         ]
     }
 

@@ -10,6 +10,7 @@ mod derive;
 pub mod enrich;
 mod error;
 mod follow;
+mod holdings;
 mod hook;
 pub mod pages;
 pub mod parse;

@@ -6,6 +6,7 @@
 mod balances;
 mod blocks;
 mod contracts;
+mod holdings;
 mod internals;
 mod nfts;
 mod scan;
@@ -21,6 +22,7 @@ use snowline_types::evm::Address;
 pub use balances::NativeBalance;
 pub use blocks::BlockId;
 pub use contracts::{ContractPage, Deployed};
+pub use holdings::{Holding, HoldingKinds, HoldingPage};
 pub use internals::InternalPage;
 pub use nfts::{Erc721Page, OwnedNft};
 pub use transfers::{Transfer, TransferPage};

@@ -7,6 +7,7 @@ mod balances;
 mod blocks;
 mod context;
 mod contracts;
+mod holdings;
 mod internals;
 mod prices;
 mod render;
@@ -44,7 +45,7 @@ pub fn routes(
         SealedPageTokens::new(secret),
         icm,
     ));
-    let endpoints: [(&str, Weight, Handler); 7] = [
+    let endpoints: [(&str, Weight, Handler); 10] = [
         (
             "/v1/chains/{chainId}/blocks/{blockId}",
             Weight::SMALL,
@@ -69,6 +70,21 @@ pub fn routes(
             "/v1/chains/{chainId}/addresses/{address}/balances:getNative",
             Weight::MEDIUM,
             balances::native,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:listErc20",
+            Weight::MEDIUM,
+            holdings::erc20,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:listErc1155",
+            Weight::MEDIUM,
+            holdings::erc1155,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles",
+            Weight::MEDIUM,
+            holdings::collectibles,
         ),
         (
             "/v1/chains/{chainId}/contracts/{address}/deployments",

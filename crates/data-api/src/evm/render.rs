@@ -64,17 +64,7 @@ pub(crate) fn transfer(
             to,
             log_index,
             value: t.row.value.to_string(),
-            erc1155_token: Erc1155Token {
-                address: checksummed(&t.token),
-                erc_type: Default::default(),
-                token_id: t.row.token_id.to_string(),
-                token_uri: t.uri.clone().unwrap_or_default(),
-                metadata: Erc1155TokenMetadata {
-                    common: NftMetadata::unindexed(),
-                    decimals: None,
-                    properties: None,
-                },
-            },
+            erc1155_token: erc1155_token(&t.token, &t.row.token_id, t.uri.as_deref()),
         }),
     }
 }
@@ -116,6 +106,21 @@ pub(crate) fn erc721_token(
             attributes: None,
         },
         owner_address: owner.map(checksummed),
+    }
+}
+
+/// `Erc1155Token` of token `id` of `contract`.
+pub(crate) fn erc1155_token(contract: &Address, id: &U256, uri: Option<&str>) -> Erc1155Token {
+    Erc1155Token {
+        address: checksummed(contract),
+        erc_type: Default::default(),
+        token_id: id.to_string(),
+        token_uri: uri.unwrap_or_default().to_owned(),
+        metadata: Erc1155TokenMetadata {
+            common: NftMetadata::unindexed(),
+            decimals: None,
+            properties: None,
+        },
     }
 }
 

@@ -1,0 +1,398 @@
+//! Token holdings end to end: both recorded devnet chains indexed by the real `data-api`, and
+//! every ERC-20, ERC-721 and ERC-1155 balance it serves (now and after every block) compared
+//! with the balances summed by hand from the recorded `Transfer` / `TransferSingle` /
+//! `TransferBatch` logs (`snowline_evm_devnet::model`, which decodes them with nothing of the
+//! indexer's code; the recording holds no `balanceOf` answers, so the logs are the reading).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::{DataApi, all_pages, start};
+use serde_json::{Value, json};
+use snowline_evm_devnet::model::{RecordingModel, bytes};
+use snowline_evm_devnet::{C_CHAIN_ID, L1_CHAIN_ID, recording_path};
+use snowline_types::evm::{Address, U256};
+
+/// A holding: owner, standard (20, 721, 1155), token, id.
+type Key = (Address, u16, Address, U256);
+
+fn checksum(a: &Address) -> String {
+    a.to_checksum(None)
+}
+
+/// `data-api` indexing both recordings; waits until both are caught up.
+fn serve(dir: &std::path::Path, urls: &[(u64, String)]) -> DataApi {
+    let config = json!({"chains": [
+        {"chainId": urls[0].0, "rpcUrl": urls[0].1},
+        {"chainId": urls[1].0.to_string(), "rpcUrl": urls[1].1, "network": "local",
+         "chainName": "Snowline L1", "blockchainId": snowline_types::Id([7; 32]).to_string(),
+         "networkToken": {"name": "Snow", "symbol": "SNOW", "decimals": 18}},
+    ]});
+    let path = dir.join("evm.json");
+    std::fs::write(&path, config.to_string()).unwrap();
+    let api = start(
+        &dir.join("data"),
+        &[
+            "--network",
+            "local",
+            "--evm-config",
+            path.to_str().unwrap(),
+            "--no-rate-limits",
+        ],
+    );
+    assert!(
+        api.wait_until(60, |a| a.get("/readyz").status == 200),
+        "never ready: {}",
+        api.get("/readyz").body
+    );
+    api
+}
+
+/// The balances after each block, summed from the recorded logs: a mint (from the zero
+/// address) and a burn (to it) change only the other side. `out[n]` holds the non-zero
+/// balances after block `n`; `changed` every (key, block) where a balance changed.
+fn model_balances(m: &RecordingModel) -> (Vec<BTreeMap<Key, U256>>, BTreeSet<(Key, u64)>) {
+    let transfers = m.transfers();
+    let mut now: BTreeMap<Key, U256> = BTreeMap::new();
+    let mut out = Vec::new();
+    let mut changed = BTreeSet::new();
+    for n in 0..=m.tip() {
+        for t in transfers.iter().filter(|t| t.block == n) {
+            if t.from == t.to {
+                continue;
+            }
+            if t.from != Address::ZERO {
+                let b = now.entry((t.from, t.standard, t.token, t.id)).or_default();
+                *b = b.checked_sub(t.value).expect("no balance goes negative");
+                changed.insert(((t.from, t.standard, t.token, t.id), n));
+            }
+            if t.to != Address::ZERO {
+                *now.entry((t.to, t.standard, t.token, t.id)).or_default() += t.value;
+                changed.insert(((t.to, t.standard, t.token, t.id), n));
+            }
+        }
+        out.push(
+            now.iter()
+                .filter(|(_, v)| **v > U256::ZERO)
+                .map(|(k, v)| (*k, *v))
+                .collect(),
+        );
+    }
+    (out, changed)
+}
+
+/// What the token's contract answered to `selector`, the first time it was asked.
+fn call_answer(m: &RecordingModel, token: &Address, selector: &str) -> Option<Vec<u8>> {
+    let to = format!("{token:#x}");
+    m.lines
+        .iter()
+        .find(|l| {
+            l["method"] == "eth_call"
+                && l["params"][0]["to"] == to.as_str()
+                && l["params"][0]["data"] == selector
+        })
+        .and_then(|l| l.get("result"))
+        .map(bytes)
+}
+
+/// The text an ABI `string` return value holds.
+fn abi_string(data: &[u8]) -> String {
+    let word = |i: usize| U256::from_be_slice(&data[32 * i..32 * i + 32]).to::<usize>();
+    let (at, len) = (word(0), word(word(0) / 32));
+    String::from_utf8(data[at + 32..at + 32 + len].to_vec()).unwrap()
+}
+
+/// The `(token, id) -> balance` of `owner` in a listing's records of `standard`.
+fn listed(records: &[Value], chain: u64) -> BTreeMap<(String, String, String), String> {
+    records
+        .iter()
+        .map(|r| {
+            assert_eq!(r["chainId"], chain.to_string(), "{r}");
+            let id = r
+                .get("tokenId")
+                .and_then(Value::as_str)
+                .unwrap_or("0")
+                .to_owned();
+            let balance = r
+                .get("balance")
+                .and_then(Value::as_str)
+                .unwrap_or("1")
+                .to_owned();
+            (
+                (
+                    r["ercType"].as_str().unwrap().to_owned(),
+                    r["address"].as_str().unwrap().to_owned(),
+                    id,
+                ),
+                balance,
+            )
+        })
+        .collect()
+}
+
+/// The model's holdings of `owner` of the standards `standards`, as [`listed`] keys them.
+fn wanted(
+    at: &BTreeMap<Key, U256>,
+    owner: &Address,
+    standards: &[u16],
+) -> BTreeMap<(String, String, String), String> {
+    at.iter()
+        .filter(|((o, s, _, _), _)| o == owner && standards.contains(s))
+        .map(|((_, s, t, id), v)| {
+            let kind = match s {
+                20 => "ERC-20",
+                721 => "ERC-721",
+                _ => "ERC-1155",
+            };
+            (
+                (kind.to_owned(), checksum(t), id.to_string()),
+                v.to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn token_balances_equal_the_recorded_transfer_logs_at_every_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_rt, urls) = common::replays(&[
+        (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
+    ]);
+    let api = serve(dir.path(), &urls);
+    for (chain, _) in &urls {
+        let chain = *chain;
+        let m = RecordingModel::load(&recording_path(chain));
+        let (after, changed) = model_balances(&m);
+        let owners: BTreeSet<Address> = changed.iter().map(|((o, ..), _)| *o).collect();
+        let standards: BTreeSet<u16> = changed.iter().map(|((_, s, ..), _)| *s).collect();
+        assert_eq!(
+            standards.len(),
+            3,
+            "the scenario moves ERC-20, 721 and 1155"
+        );
+        let tip = m.tip();
+        let c = format!("/v1/chains/{chain}/addresses");
+        for o in &owners {
+            let a = checksum(o);
+            // After every block (each block where a balance changed among them), a page of one
+            // at a time.
+            for n in 0..=tip {
+                let erc20 = all_pages(
+                    &api,
+                    &format!("{c}/{a}/balances:listErc20?blockNumber={n}&pageSize=1"),
+                    "erc20TokenBalances",
+                );
+                assert_eq!(listed(&erc20, chain), wanted(&after[n as usize], o, &[20]));
+                let erc1155 = all_pages(
+                    &api,
+                    &format!("{c}/{a}/balances:listErc1155?blockNumber={n}&pageSize=1"),
+                    "erc1155TokenBalances",
+                );
+                assert_eq!(
+                    listed(&erc1155, chain),
+                    wanted(&after[n as usize], o, &[1155]),
+                    "{a} at {n}"
+                );
+            }
+            // Now: the same as after the tip, ERC-721 and ERC-1155 together in collectibles.
+            let now = &after[tip as usize];
+            let erc20 = all_pages(
+                &api,
+                &format!("{c}/{a}/balances:listErc20"),
+                "erc20TokenBalances",
+            );
+            assert_eq!(listed(&erc20, chain), wanted(now, o, &[20]));
+            let coll = all_pages(
+                &api,
+                &format!("{c}/{a}/balances:listCollectibles?pageSize=2"),
+                "collectibleBalances",
+            );
+            assert_eq!(listed(&coll, chain), wanted(now, o, &[721, 1155]), "{a}");
+            for r in coll.iter().filter(|r| r["ercType"] == "ERC-721") {
+                assert_eq!(r["ownerAddress"], a.as_str());
+                assert!(r.get("balance").is_none(), "{r}");
+            }
+            // Each ERC-20 record names its token as the contract answered.
+            for r in &erc20 {
+                let token: Address = r["address"].as_str().unwrap().parse().unwrap();
+                let name = call_answer(&m, &token, "0x06fdde03").map(|d| abi_string(&d));
+                assert_eq!(r["name"].as_str(), name.as_deref());
+                let decimals = call_answer(&m, &token, "0x313ce567")
+                    .map(|d| U256::from_be_slice(&d).to::<u64>());
+                assert_eq!(r["decimals"].as_u64(), decimals);
+                assert_eq!(r["tokenReputation"], Value::Null);
+                assert!(r.get("price").is_none() && r.get("balanceValue").is_none());
+            }
+            // Filtered to one contract, and to a list.
+            for (k, v) in wanted(now, o, &[20]) {
+                let one = api
+                    .get(&format!(
+                        "{c}/{a}/balances:listErc20?contractAddresses={}",
+                        k.1
+                    ))
+                    .json();
+                let got = listed(one["erc20TokenBalances"].as_array().unwrap(), chain);
+                assert_eq!(got, BTreeMap::from([(k.clone(), v)]));
+            }
+            let all20: Vec<String> = wanted(now, o, &[20]).into_keys().map(|k| k.1).collect();
+            if !all20.is_empty() {
+                let both = format!("{},{}", all20.join(","), checksum(&Address::ZERO));
+                let page = api
+                    .get(&format!(
+                        "{c}/{a}/balances:listErc20?contractAddresses={both}"
+                    ))
+                    .json();
+                assert_eq!(
+                    listed(page["erc20TokenBalances"].as_array().unwrap(), chain),
+                    wanted(now, o, &[20])
+                );
+            }
+            for (k, _) in wanted(now, o, &[721, 1155]) {
+                let only = all_pages(
+                    &api,
+                    &format!("{c}/{a}/balances:listCollectibles?contractAddress={}", k.1),
+                    "collectibleBalances",
+                );
+                assert!(only.iter().all(|r| r["address"] == k.1.as_str()));
+                let n = wanted(now, o, &[721, 1155])
+                    .keys()
+                    .filter(|x| x.1 == k.1)
+                    .count();
+                assert_eq!(only.len(), n);
+            }
+            // The native balance comes with the token balances, at the same block.
+            let first = api
+                .get(&format!("{c}/{a}/balances:listErc1155?blockNumber={tip}"))
+                .json();
+            let native = api
+                .get(&format!("{c}/{a}/balances:getNative?blockNumber={tip}"))
+                .json();
+            assert_eq!(first["nativeTokenBalance"], native["nativeTokenBalance"]);
+        }
+        // Every (holding, block) where a balance changed was checked above; there are some of
+        // each standard.
+        assert!(changed.len() > owners.len());
+    }
+}
+
+#[test]
+fn bad_holdings_requests_are_refused_in_the_spec_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_rt, urls) = common::replays(&[
+        (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
+    ]);
+    let api = serve(dir.path(), &urls);
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let c = "/v1/chains/43112/addresses";
+    let eoa = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    for (path, param) in [
+        (format!("{c}/0x12/balances:listErc20"), "address"),
+        (
+            format!("{c}/{eoa}/balances:listErc20?blockNumber=x"),
+            "blockNumber",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listErc20?pageSize=501"),
+            "pageSize",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listErc20?contractAddresses=0x1"),
+            "contractAddresses",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listErc20?filterSpamTokens=yes"),
+            "filterSpamTokens",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listErc20?currency=btc"),
+            "currency",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listErc20?pageToken=garbage"),
+            "pageToken",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listErc1155?contractAddress=x"),
+            "contractAddress",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listErc1155?blockNumber=-1"),
+            "blockNumber",
+        ),
+        (
+            format!("{c}/{eoa}/balances:listCollectibles?pageSize=0"),
+            "pageSize",
+        ),
+        (
+            format!("/v1/chains/x/addresses/{eoa}/balances:listCollectibles"),
+            "chainId",
+        ),
+    ] {
+        let msg = api.get(&path).error(400, "Bad Request");
+        assert!(msg.contains(param), "{path}: {msg}");
+    }
+    let many = vec![eoa; 101].join(",");
+    let msg = api
+        .get(&format!(
+            "{c}/{eoa}/balances:listErc20?contractAddresses={many}"
+        ))
+        .error(400, "Bad Request");
+    assert!(msg.contains("contractAddresses"), "{msg}");
+    for kind in ["listErc20", "listErc1155"] {
+        let msg = api
+            .get(&format!(
+                "{c}/{eoa}/balances:{kind}?blockNumber={}",
+                m.tip() + 1
+            ))
+            .error(400, "Bad Request");
+        assert!(msg.contains("not indexed yet"), "{msg}");
+    }
+    // A token of one listing opens no other (nor the same listing at another block).
+    let (after, _) = model_balances(&m);
+    let holder = after[m.tip() as usize]
+        .keys()
+        .filter(|(_, s, ..)| *s == 1155)
+        .map(|(o, ..)| *o)
+        .max_by_key(|o| {
+            after[m.tip() as usize]
+                .keys()
+                .filter(|(x, s, ..)| x == o && *s == 1155)
+                .count()
+        })
+        .unwrap();
+    let h = checksum(&holder);
+    let first = api
+        .get(&format!("{c}/{h}/balances:listErc1155?pageSize=1"))
+        .json();
+    let t = first["nextPageToken"]
+        .as_str()
+        .expect("two ERC-1155 holdings");
+    for other in [
+        format!("{c}/{h}/balances:listErc20?pageToken={t}"),
+        format!("{c}/{h}/balances:listCollectibles?pageToken={t}"),
+        format!("{c}/{h}/balances:listErc1155?blockNumber=3&pageToken={t}"),
+    ] {
+        api.get(&other).error(400, "Bad Request");
+    }
+    common::assert_tokens_authenticated(
+        &api,
+        &format!("{c}/{h}/balances:listErc1155?pageSize=1"),
+        &format!("{c}/{eoa}/balances:listErc1155?pageSize=1"),
+    );
+    // An unknown chain; a listed chain with nothing indexed.
+    api.get(&format!(
+        "/v1/chains/777/addresses/{eoa}/balances:listErc20"
+    ))
+    .error(404, "Not Found");
+    let msg = api
+        .get(&format!(
+            "/v1/chains/43114/addresses/{eoa}/balances:listCollectibles"
+        ))
+        .error(404, "Not Found");
+    assert!(msg.contains("not indexed"), "{msg}");
+}
