@@ -23,14 +23,54 @@ fn checksum(a: &Address) -> String {
     a.to_checksum(None)
 }
 
-/// `data-api` indexing both recordings; waits until both are caught up.
-fn serve(dir: &std::path::Path, urls: &[(u64, String)]) -> DataApi {
-    let config = json!({"chains": [
+/// The accounts anvil's default genesis funds, 10 000 ETH each (anvil's documented dev
+/// accounts of the mnemonic "test test test test test test test test test test test junk").
+const ANVIL_ACCOUNTS: [&str; 10] = [
+    "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+    "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+    "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+    "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    "0x976EA74026E726554dB657fA54763abd0C3a0aa9",
+    "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955",
+    "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f",
+    "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+];
+
+/// Writes a genesis document funding [`ANVIL_ACCOUNTS`] (coreth's form: keys without `0x`,
+/// hex balances) into `dir`; its path.
+fn anvil_genesis(dir: &std::path::Path) -> String {
+    let alloc: serde_json::Map<String, Value> = ANVIL_ACCOUNTS
+        .iter()
+        .map(|a| {
+            (
+                a.trim_start_matches("0x").to_owned(),
+                json!({"balance": "0x21e19e0c9bab2400000"}),
+            )
+        })
+        .collect();
+    let path = dir.join("genesis.json");
+    let doc = json!({"config": {"chainId": C_CHAIN_ID}, "alloc": alloc});
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// `data-api` indexing both recordings, the chains of `with_genesis` given the anvil genesis
+/// file (the others none); waits until both are caught up.
+fn serve(dir: &std::path::Path, urls: &[(u64, String)], with_genesis: &[u64]) -> DataApi {
+    let genesis = anvil_genesis(dir);
+    let mut config = json!({"chains": [
         {"chainId": urls[0].0, "rpcUrl": urls[0].1},
         {"chainId": urls[1].0.to_string(), "rpcUrl": urls[1].1, "network": "local",
          "chainName": "Snowline L1", "blockchainId": snowline_types::Id([7; 32]).to_string(),
          "networkToken": {"name": "Snow", "symbol": "SNOW", "decimals": 18}},
     ]});
+    for (i, (chain, _)) in urls.iter().enumerate() {
+        if with_genesis.contains(chain) {
+            config["chains"][i]["genesisFile"] = json!(genesis);
+        }
+    }
     let path = dir.join("evm.json");
     std::fs::write(&path, config.to_string()).unwrap();
     let api = start(
@@ -162,7 +202,7 @@ fn token_balances_equal_the_recorded_transfer_logs_at_every_block() {
         (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
         (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
     ]);
-    let api = serve(dir.path(), &urls);
+    let api = serve(dir.path(), &urls, &[C_CHAIN_ID, L1_CHAIN_ID]);
     for (chain, _) in &urls {
         let chain = *chain;
         let m = RecordingModel::load(&recording_path(chain));
@@ -286,7 +326,7 @@ fn bad_holdings_requests_are_refused_in_the_spec_shape() {
         (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
         (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
     ]);
-    let api = serve(dir.path(), &urls);
+    let api = serve(dir.path(), &urls, &[C_CHAIN_ID, L1_CHAIN_ID]);
     let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
     let c = "/v1/chains/43112/addresses";
     let eoa = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
@@ -395,4 +435,80 @@ fn bad_holdings_requests_are_refused_in_the_spec_shape() {
         ))
         .error(404, "Not Found");
     assert!(msg.contains("not indexed"), "{msg}");
+}
+
+#[test]
+fn genesis_balances_come_from_the_genesis_file_or_are_said_to_be_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_rt, urls) = common::replays(&[
+        (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
+    ]);
+    // The C-Chain has its genesis document; the L1 none.
+    let api = serve(dir.path(), &urls, &[C_CHAIN_ID]);
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let funded: BTreeSet<Address> = m
+        .lines
+        .iter()
+        .filter(|l| l["method"] == "eth_getBalance" && l["params"][1] == "0x0")
+        .map(|l| l["params"][0].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(funded.len(), ANVIL_ACCOUNTS.len());
+    let native = |chain: u64, a: &Address, n: u64| {
+        api.get(&format!(
+            "/v1/chains/{chain}/addresses/{}/balances:getNative?blockNumber={n}",
+            checksum(a)
+        ))
+    };
+    // What the node answered at block 0 (recorded) is what the genesis file says, and what the
+    // index serves at block 0 and at every block before the account's first recorded change.
+    for a in &funded {
+        let want = m.balance_at(*a, 0).unwrap();
+        for n in 0..=m.tip() {
+            let r = native(C_CHAIN_ID, a, n);
+            assert_eq!(r.status, 200, "{a} at {n}: {}", r.body);
+            let recorded = m.balance_at(*a, n).unwrap();
+            assert_eq!(
+                r.json()["nativeTokenBalance"]["balance"],
+                recorded.to_string()
+            );
+        }
+        assert_eq!(
+            native(C_CHAIN_ID, a, 0).json()["nativeTokenBalance"]["balance"],
+            want.to_string()
+        );
+    }
+    // An address the genesis does not fund and no block touched: a confident zero where the
+    // genesis is known; where it is not, a 404 that says why, never a zero.
+    let stranger: Address = "0x0000000000000000000000000000000000C0FFEE"
+        .parse()
+        .unwrap();
+    let r = native(C_CHAIN_ID, &stranger, m.tip());
+    assert_eq!(r.json()["nativeTokenBalance"]["balance"], "0");
+    let l1 = RecordingModel::load(&recording_path(L1_CHAIN_ID));
+    for (a, n) in [(stranger, l1.tip()), (*funded.first().unwrap(), 0)] {
+        let msg = native(L1_CHAIN_ID, &a, n).error(404, "Not Found");
+        assert!(msg.contains("genesis allocation is not known"), "{msg}");
+    }
+    // Once a block touched an address on the L1, its balance is the node's answer there.
+    let touched = l1
+        .lines
+        .iter()
+        .find(|l| l["method"] == "eth_getBalance" && l["params"][1] != "0x0")
+        .unwrap();
+    let a: Address = touched["params"][0].as_str().unwrap().parse().unwrap();
+    let n = u64::from_str_radix(
+        touched["params"][1]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("0x"),
+        16,
+    )
+    .unwrap();
+    let r = native(L1_CHAIN_ID, &a, n);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json()["nativeTokenBalance"]["balance"],
+        l1.balance_at(a, n).unwrap().to_string()
+    );
 }

@@ -89,6 +89,11 @@ table! {
     /// ERC-721, 55 ERC-1155).
     pub EvNftTokens: "ev_nft_tokens", (u64, Addr, Word) => u8;
 
+    /// `chain -> origin`: the chain's genesis allocation is known, and from where
+    /// ([`GenesisOrigin::code`](crate::genesis::GenesisOrigin::code)); without this row a
+    /// balance before the index saw an address is unknown.
+    pub EvGenesis: "ev_genesis" (PointLookup), u64 => u8;
+
     /// `chain -> CursorRow`: the next block and the hash it must name as parent.
     pub EvCursor: "ev_cursor", u64 => Linear<CursorRow>;
 }

@@ -55,6 +55,20 @@ pub enum PageError {
          blocks without call traces (debug_traceBlockByNumber)"
     )]
     Untraced(u64),
+    /// No block up to the one asked touched the address, and the chain's genesis allocation is
+    /// not known (or the index starts after block 0): its native balance there is not known.
+    #[error(
+        "the native balance of {address} on chain {chain} is not known before the index saw \
+         the address: the chain's genesis allocation is not known to this index (give the chain \
+         a genesisFile or genesisAccounts in the EVM sources, or index the P-Chain that created \
+         it, from block 0)"
+    )]
+    GenesisUnknown {
+        /// The chain.
+        chain: u64,
+        /// The address.
+        address: Address,
+    },
     /// Reading the index failed (our fault).
     #[error(transparent)]
     Read(#[from] EvmError),
