@@ -512,3 +512,215 @@ fn genesis_balances_come_from_the_genesis_file_or_are_said_to_be_unknown() {
         l1.balance_at(a, n).unwrap().to_string()
     );
 }
+
+/// What `token` answered to `supportsInterface(id)` (the first time asked): `None` when the
+/// call failed.
+fn supports(m: &RecordingModel, token: &Address, id: &str) -> Option<bool> {
+    let data = format!("0x01ffc9a7{id}{}", "0".repeat(56));
+    let to = format!("{token:#x}");
+    let line = m.lines.iter().find(|l| {
+        l["method"] == "eth_call"
+            && l["params"][0]["to"] == to.as_str()
+            && l["params"][0]["data"] == data
+    })?;
+    let r = bytes(line.get("result")?);
+    (r.len() == 32).then(|| r[31] == 1 && r[..31].iter().all(|b| *b == 0))
+}
+
+/// The ERC type EIP-165 and the ERC-20 answers give `token`, from the recorded `eth_call`s:
+/// EIP-165 "How to Detect if a Contract Implements ERC-165" (`supportsInterface(0x01ffc9a7)`
+/// true and `supportsInterface(0xffffffff)` false), then the ERC-721 (`0x80ac58cd`) or
+/// ERC-1155 (`0xd9b67a26`) claim; else ERC-20 when `decimals()` and `totalSupply()` answered.
+fn erc_type(m: &RecordingModel, token: &Address) -> &'static str {
+    let erc165 = supports(m, token, "01ffc9a7") == Some(true)
+        && supports(m, token, "ffffffff") == Some(false);
+    let answered = |sel: &str| call_answer(m, token, sel).is_some_and(|d| d.len() == 32);
+    if erc165 && supports(m, token, "80ac58cd") == Some(true) {
+        "ERC-721"
+    } else if erc165 && supports(m, token, "d9b67a26") == Some(true) {
+        "ERC-1155"
+    } else if answered("0x313ce567") && answered("0x18160ddd") {
+        "ERC-20"
+    } else {
+        "UNKNOWN"
+    }
+}
+
+/// The last URI `token` answered for `id` (`tokenURI` or `uri`), over the blocks it was asked.
+fn last_uri(m: &RecordingModel, token: &Address, id: &U256, standard: u16) -> String {
+    let selector = if standard == 721 {
+        "c87b56dd"
+    } else {
+        "0e89341c"
+    };
+    let data = format!("0x{selector}{}", hex::encode(id.to_be_bytes::<32>()));
+    let to = format!("{token:#x}");
+    m.lines
+        .iter()
+        .filter(|l| {
+            l["method"] == "eth_call"
+                && l["params"][0]["to"] == to.as_str()
+                && l["params"][0]["data"] == data.as_str()
+        })
+        .filter_map(|l| l.get("result").map(|r| abi_string(&bytes(r))))
+        .last()
+        .unwrap_or_default()
+}
+
+#[test]
+fn contracts_and_collections_are_described_as_the_recording_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_rt, urls) = common::replays(&[
+        (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
+    ]);
+    let api = serve(dir.path(), &urls, &[C_CHAIN_ID, L1_CHAIN_ID]);
+    for (chain, _) in &urls {
+        let chain = *chain;
+        let m = RecordingModel::load(&recording_path(chain));
+        let transfers = m.transfers();
+        let creations = m.creations();
+        let contracts: BTreeSet<Address> = creations
+            .iter()
+            .map(|c| c.address)
+            .chain(transfers.iter().map(|t| t.token))
+            .collect();
+        let mut kinds = BTreeSet::new();
+        for c in &contracts {
+            let v = api
+                .get(&format!("/v1/chains/{chain}/addresses/{}", checksum(c)))
+                .json();
+            let want = erc_type(&m, c);
+            kinds.insert(want);
+            assert_eq!(v["ercType"], want, "{c}: {v}");
+            assert_eq!(v["address"], checksum(c));
+            if want == "ERC-20" || want == "ERC-721" {
+                let name = call_answer(&m, c, "0x06fdde03").map(|d| abi_string(&d));
+                assert_eq!(v["name"].as_str(), name.as_deref(), "{v}");
+                let symbol = call_answer(&m, c, "0x95d89b41").map(|d| abi_string(&d));
+                assert_eq!(v["symbol"].as_str(), symbol.as_deref(), "{v}");
+            }
+            if want == "ERC-20" {
+                let d = call_answer(&m, c, "0x313ce567").unwrap();
+                assert_eq!(v["decimals"], U256::from_be_slice(&d).to::<u64>());
+            }
+            match creations.iter().find(|k| k.address == *c) {
+                Some(k) => {
+                    let d = &v["deploymentDetails"];
+                    assert_eq!(d["txHash"], format!("{:#x}", k.tx_hash));
+                    assert_eq!(d["deployerAddress"], checksum(&k.deployer));
+                    assert_eq!(
+                        d.get("deployerContractAddress").and_then(Value::as_str),
+                        k.factory.as_ref().map(checksum).as_deref()
+                    );
+                }
+                None => assert!(v.get("deploymentDetails").is_none(), "{v}"),
+            }
+        }
+        assert!(
+            ["ERC-20", "ERC-721", "ERC-1155", "UNKNOWN"]
+                .iter()
+                .all(|k| kinds.contains(k)),
+            "{kinds:?}"
+        );
+        // An account that is no contract.
+        let eoa = checksum(&transfers[0].to);
+        if !contracts.contains(&transfers[0].to) {
+            api.get(&format!("/v1/chains/{chain}/addresses/{eoa}"))
+                .error(404, "Not Found");
+        }
+
+        // Each collection's tokens: every id it moved, by id, with its last URI and owner.
+        let mut owners: BTreeMap<(Address, U256), Address> = BTreeMap::new();
+        for t in transfers.iter().filter(|t| t.standard == 721) {
+            if t.to == Address::ZERO {
+                owners.remove(&(t.token, t.id));
+            } else {
+                owners.insert((t.token, t.id), t.to);
+            }
+        }
+        let collections: BTreeMap<Address, u16> = transfers
+            .iter()
+            .filter(|t| t.standard != 20)
+            .map(|t| (t.token, t.standard))
+            .collect();
+        assert!(
+            collections.values().any(|s| *s == 721) && collections.values().any(|s| *s == 1155)
+        );
+        for (token, standard) in &collections {
+            let ids: BTreeSet<U256> = transfers
+                .iter()
+                .filter(|t| t.token == *token)
+                .map(|t| t.id)
+                .collect();
+            let path = format!(
+                "/v1/chains/{chain}/nfts/collections/{}/tokens?pageSize=2",
+                checksum(token)
+            );
+            let got = all_pages(&api, &path, "tokens");
+            let got_ids: Vec<String> = got
+                .iter()
+                .map(|g| g["tokenId"].as_str().unwrap().to_owned())
+                .collect();
+            let want_ids: Vec<String> = ids.iter().map(U256::to_string).collect();
+            assert_eq!(got_ids, want_ids, "{path}");
+            for (g, id) in got.iter().zip(&ids) {
+                let kind = if *standard == 721 {
+                    "ERC-721"
+                } else {
+                    "ERC-1155"
+                };
+                assert_eq!(g["ercType"], kind);
+                assert_eq!(g["address"], checksum(token));
+                assert_eq!(g["tokenUri"], last_uri(&m, token, id, *standard), "{g}");
+                assert_eq!(
+                    g.get("ownerAddress").and_then(Value::as_str),
+                    owners.get(&(*token, *id)).map(checksum).as_deref(),
+                    "{g}"
+                );
+                assert_eq!(g["metadata"]["indexStatus"], "UNINDEXED");
+                let one = api
+                    .get(&format!(
+                        "/v1/chains/{chain}/nfts/collections/{}/tokens/{id}",
+                        checksum(token)
+                    ))
+                    .json();
+                assert_eq!(&one, g);
+            }
+            let unknown = ids.iter().max().unwrap() + U256::from(1000u32);
+            let msg = api
+                .get(&format!(
+                    "/v1/chains/{chain}/nfts/collections/{}/tokens/{unknown}",
+                    checksum(token)
+                ))
+                .error(404, "Not Found");
+            assert!(msg.contains("not known"), "{msg}");
+        }
+    }
+    // Bad input.
+    let c = "/v1/chains/43112";
+    let eoa = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    for (path, param) in [
+        (format!("{c}/addresses/0x12"), "address"),
+        (format!("{c}/nfts/collections/{eoa}/tokens/x1"), "tokenId"),
+        (format!("{c}/nfts/collections/{eoa}/tokens/-1"), "tokenId"),
+        (
+            format!("{c}/nfts/collections/{eoa}/tokens/{}", "9".repeat(79)),
+            "tokenId",
+        ),
+        (
+            format!("{c}/nfts/collections/{eoa}/tokens?pageSize=101"),
+            "pageSize",
+        ),
+        (
+            format!("{c}/nfts/collections/{eoa}/tokens?pageToken=zz"),
+            "pageToken",
+        ),
+        (format!("{c}/nfts/collections/0x1/tokens"), "address"),
+    ] {
+        let msg = api.get(&path).error(400, "Bad Request");
+        assert!(msg.contains(param), "{path}: {msg}");
+    }
+    api.get(&format!("/v1/chains/777/addresses/{eoa}"))
+        .error(404, "Not Found");
+}

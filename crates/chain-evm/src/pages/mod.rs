@@ -5,6 +5,7 @@
 
 mod balances;
 mod blocks;
+mod collections;
 mod contracts;
 mod holdings;
 mod internals;
@@ -21,6 +22,7 @@ use snowline_types::evm::Address;
 
 pub use balances::NativeBalance;
 pub use blocks::BlockId;
+pub use collections::{CollectionPage, CollectionToken, ContractFacts};
 pub use contracts::{ContractPage, Deployed};
 pub use holdings::{Holding, HoldingKinds, HoldingPage};
 pub use internals::InternalPage;

@@ -1,10 +1,12 @@
-//! The EVM endpoints of the Data API (blocks, token transfers, internal transactions, ERC-721
-//! and native balances, deployed contracts, deployment transactions), read through the chain
+//! The EVM endpoints of the Data API (blocks, token transfers, internal transactions, native,
+//! ERC-20, ERC-721, ERC-1155 and collectible balances, contracts and their metadata, deployment
+//! transactions, NFT collections' tokens), read through the chain
 //! crate's pages (`snowline_chain_evm::pages::EvmPages`). `{chainId}` is resolved through the
 //! chain registry; a listed chain with nothing indexed is a 404 saying so.
 
 mod balances;
 mod blocks;
+mod collections;
 mod context;
 mod contracts;
 mod holdings;
@@ -45,7 +47,7 @@ pub fn routes(
         SealedPageTokens::new(secret),
         icm,
     ));
-    let endpoints: [(&str, Weight, Handler); 10] = [
+    let endpoints: [(&str, Weight, Handler); 13] = [
         (
             "/v1/chains/{chainId}/blocks/{blockId}",
             Weight::SMALL,
@@ -85,6 +87,21 @@ pub fn routes(
             "/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles",
             Weight::MEDIUM,
             holdings::collectibles,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}",
+            Weight::SMALL,
+            contracts::metadata,
+        ),
+        (
+            "/v1/chains/{chainId}/nfts/collections/{address}/tokens",
+            Weight::MEDIUM,
+            collections::list,
+        ),
+        (
+            "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}",
+            Weight::SMALL,
+            collections::details,
         ),
         (
             "/v1/chains/{chainId}/contracts/{address}/deployments",
