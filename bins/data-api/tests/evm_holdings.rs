@@ -19,6 +19,9 @@ use snowline_types::evm::{Address, U256};
 /// A holding: owner, standard (20, 721, 1155), token, id.
 type Key = (Address, u16, Address, U256);
 
+/// The non-zero balances after one block.
+type Balances = BTreeMap<Key, U256>;
+
 fn checksum(a: &Address) -> String {
     a.to_checksum(None)
 }
@@ -94,7 +97,7 @@ fn serve(dir: &std::path::Path, urls: &[(u64, String)], with_genesis: &[u64]) ->
 /// The balances after each block, summed from the recorded logs: a mint (from the zero
 /// address) and a burn (to it) change only the other side. `out[n]` holds the non-zero
 /// balances after block `n`; `changed` every (key, block) where a balance changed.
-fn model_balances(m: &RecordingModel) -> (Vec<BTreeMap<Key, U256>>, BTreeSet<(Key, u64)>) {
+fn model_balances(m: &RecordingModel) -> (Vec<Balances>, BTreeSet<(Key, u64)>) {
     let transfers = m.transfers();
     let mut now: BTreeMap<Key, U256> = BTreeMap::new();
     let mut out = Vec::new();
@@ -563,7 +566,7 @@ fn last_uri(m: &RecordingModel, token: &Address, id: &U256, standard: u16) -> St
                 && l["params"][0]["data"] == data.as_str()
         })
         .filter_map(|l| l.get("result").map(|r| abi_string(&bytes(r))))
-        .last()
+        .next_back()
         .unwrap_or_default()
 }
 

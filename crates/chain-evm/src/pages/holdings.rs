@@ -38,6 +38,17 @@ impl HoldingKinds {
     }
 }
 
+/// What a holdings listing asks besides the owner and the page.
+#[derive(Debug, Clone, Copy)]
+pub struct HoldingsQuery<'a> {
+    /// The standards listed.
+    pub kinds: HoldingKinds,
+    /// Only these contracts, when not empty.
+    pub contracts: &'a [Address],
+    /// After this block (the last indexed one when `None`).
+    pub at: Option<u64>,
+}
+
 /// One token an address holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Holding {
@@ -72,20 +83,22 @@ pub struct HoldingPage {
 type Position = (u8, Addr, Word);
 
 impl EvmPages {
-    /// One page of the tokens of `kinds` that `owner` holds on `chain` after block `at` (the
-    /// last indexed one when `None`), of `contracts` only when not empty, resuming strictly past
-    /// `from`, with the owner's native balance, all from one snapshot. A block past the last
-    /// indexed one is [`PageError::BeyondTip`].
+    /// One page of the tokens `owner` holds on `chain` as `query` asks, resuming strictly past
+    /// `from`, with the owner's native balance after the same block, all from one snapshot. A
+    /// block past the last indexed one is [`PageError::BeyondTip`].
     pub fn holdings(
         &self,
         chain: u64,
         owner: Address,
-        kinds: HoldingKinds,
-        contracts: &[Address],
-        at: Option<u64>,
+        query: HoldingsQuery<'_>,
         page_size: u32,
         from: Option<&[u8]>,
     ) -> Result<HoldingPage, PageError> {
+        let HoldingsQuery {
+            kinds,
+            contracts,
+            at,
+        } = query;
         let (snapshot, cursor) = self.open(chain)?;
         let last = last_block(&cursor).ok_or(PageError::NotIndexed(chain))?;
         let block = at.unwrap_or(last);

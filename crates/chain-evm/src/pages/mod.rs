@@ -24,7 +24,7 @@ pub use balances::NativeBalance;
 pub use blocks::BlockId;
 pub use collections::{CollectionPage, CollectionToken, ContractFacts};
 pub use contracts::{ContractPage, Deployed};
-pub use holdings::{Holding, HoldingKinds, HoldingPage};
+pub use holdings::{Holding, HoldingKinds, HoldingPage, HoldingsQuery};
 pub use internals::InternalPage;
 pub use nfts::{Erc721Page, OwnedNft};
 pub use transfers::{Transfer, TransferPage};

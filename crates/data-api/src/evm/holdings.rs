@@ -3,7 +3,7 @@
 //! `...:listCollectibles` (ERC-721 and ERC-1155 together, now): the token balances summed at
 //! ingest from the transfer logs.
 
-use snowline_chain_evm::pages::{Holding, HoldingKinds, HoldingPage};
+use snowline_chain_evm::pages::{Holding, HoldingKinds, HoldingPage, HoldingsQuery};
 use snowline_chain_evm::rows::TransferKind;
 use snowline_query::params::{Currency, boolean_or, evm_address, page_size};
 use snowline_query::{Digest, FilterDigest};
@@ -65,9 +65,11 @@ fn listing<'a>(
         .holdings(
             chain.id,
             owner,
-            kinds,
-            &contracts,
-            at,
+            HoldingsQuery {
+                kinds,
+                contracts: &contracts,
+                at,
+            },
             size,
             from.as_deref(),
         )
