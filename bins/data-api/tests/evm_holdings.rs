@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use snowline_evm_devnet::model::{RecordingModel, bytes};
 use snowline_evm_devnet::{C_CHAIN_ID, L1_CHAIN_ID, recording_path};
 use snowline_types::evm::{Address, U256};
+use snowline_types::platformvm::UnsignedTx;
 
 /// A holding: owner, standard (20, 721, 1155), token, id.
 type Key = (Address, u16, Address, U256);
@@ -726,4 +727,64 @@ fn contracts_and_collections_are_described_as_the_recording_says() {
     }
     api.get(&format!("/v1/chains/777/addresses/{eoa}"))
         .error(404, "Not Found");
+}
+
+#[test]
+fn a_chain_without_a_genesis_file_takes_its_genesis_from_the_p_chain_index() {
+    // The devnet's P-Chain genesis creates the local C-Chain (the registry's 43112, by its
+    // blockchain id) with avalanchego's local C-Chain genesis (`genesis/genesis_local.json`,
+    // `cChainGenesis`): with no genesis in its source, the recording of 43112 takes its genesis
+    // from that CreateChainTx's bytes when its block 0 is derived.
+    let seed = 3;
+    let up = common::upstream::start(seed, 0);
+    let (devnet, _) = common::upstream::devnet(seed, 0);
+    let genesis = devnet
+        .p_genesis()
+        .chains
+        .into_iter()
+        .find_map(|t| match t.tx.unsigned {
+            UnsignedTx::CreateChainTx(c) if c.chain_name == "C-Chain" => Some((t.id, c)),
+            _ => None,
+        })
+        .unwrap();
+    let (blockchain_id, create) = genesis;
+    let doc: Value = serde_json::from_slice(&create.genesis_data).unwrap();
+    let alloc = doc["alloc"].as_object().unwrap();
+    // The EWOQ key's address, funded with 0x295BE96E64066972000000 wei in that genesis.
+    let ewoq = alloc
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC"))
+        .unwrap();
+    assert_eq!(ewoq.1["balance"], "0x295BE96E64066972000000");
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = json!({"chains": [{"chainId": C_CHAIN_ID, "rpcUrl": urls[0].1}]});
+    let path = dir.path().join("evm.json");
+    std::fs::write(&path, config.to_string()).unwrap();
+    let api = common::follow_with(
+        &dir.path().join("data"),
+        &up,
+        seed,
+        120,
+        &["--evm-config", path.to_str().unwrap()],
+    );
+    let chain = api.get(&format!("/v1/chains/{C_CHAIN_ID}")).json();
+    assert_eq!(chain["platformChainId"], blockchain_id.to_string());
+    let native = |a: &str, n: u64| {
+        api.get(&format!(
+            "/v1/chains/{C_CHAIN_ID}/addresses/{a}/balances:getNative?blockNumber={n}"
+        ))
+    };
+    for (k, v) in alloc {
+        let want =
+            U256::from_str_radix(v["balance"].as_str().unwrap().trim_start_matches("0x"), 16)
+                .unwrap();
+        let r = native(&format!("0x{}", k.trim_start_matches("0x")), 0);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["nativeTokenBalance"]["balance"], want.to_string());
+    }
+    // The genesis is known, so an address it does not fund holds a confident zero.
+    let r = native("0x0000000000000000000000000000000000C0FFEE", 0);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["nativeTokenBalance"]["balance"], "0");
 }
