@@ -63,6 +63,17 @@ fn anvil_genesis(dir: &std::path::Path) -> String {
 /// `data-api` indexing both recordings, the chains of `with_genesis` given the anvil genesis
 /// file (the others none); waits until both are caught up.
 fn serve(dir: &std::path::Path, urls: &[(u64, String)], with_genesis: &[u64]) -> DataApi {
+    serve_rated(dir, urls, with_genesis, Value::Null)
+}
+
+/// [`serve`], the first chain's source carrying the token reputation list `rated` (unless
+/// null).
+fn serve_rated(
+    dir: &std::path::Path,
+    urls: &[(u64, String)],
+    with_genesis: &[u64],
+    rated: Value,
+) -> DataApi {
     let genesis = anvil_genesis(dir);
     let mut config = json!({"chains": [
         {"chainId": urls[0].0, "rpcUrl": urls[0].1},
@@ -74,6 +85,9 @@ fn serve(dir: &std::path::Path, urls: &[(u64, String)], with_genesis: &[u64]) ->
         if with_genesis.contains(chain) {
             config["chains"][i]["genesisFile"] = json!(genesis);
         }
+    }
+    if !rated.is_null() {
+        config["chains"][0]["tokenReputation"] = rated;
     }
     let path = dir.join("evm.json");
     std::fs::write(&path, config.to_string()).unwrap();
@@ -787,4 +801,92 @@ fn a_chain_without_a_genesis_file_takes_its_genesis_from_the_p_chain_index() {
     let r = native("0x0000000000000000000000000000000000C0FFEE", 0);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["nativeTokenBalance"]["balance"], "0");
+}
+
+#[test]
+fn the_operators_reputation_list_rates_tokens_and_filter_spam_tokens_hides_the_malicious() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_rt, urls) = common::replays(&[
+        (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
+    ]);
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let (after, _) = model_balances(&m);
+    let now = &after[m.tip() as usize];
+    let erc20: BTreeSet<Address> = now
+        .keys()
+        .filter(|(_, s, ..)| *s == 20)
+        .map(|(_, _, t, _)| *t)
+        .collect();
+    assert!(erc20.len() >= 2, "two ERC-20 tokens held");
+    let (bad, good) = (*erc20.first().unwrap(), *erc20.last().unwrap());
+    let rated = json!({checksum(&bad): "Malicious", format!("{good:#x}"): "Benign"});
+    let api = serve_rated(dir.path(), &urls, &[C_CHAIN_ID, L1_CHAIN_ID], rated);
+    let holders: BTreeSet<Address> = now
+        .keys()
+        .filter(|(_, s, t, _)| *s == 20 && (*t == bad || *t == good))
+        .map(|(o, ..)| *o)
+        .collect();
+    assert!(!holders.is_empty());
+    for h in &holders {
+        let path = format!(
+            "/v1/chains/{C_CHAIN_ID}/addresses/{}/balances:listErc20?pageSize=1",
+            checksum(h)
+        );
+        let rating = |records: &[Value]| -> BTreeMap<String, Value> {
+            records
+                .iter()
+                .map(|r| {
+                    (
+                        r["address"].as_str().unwrap().to_owned(),
+                        r["tokenReputation"].clone(),
+                    )
+                })
+                .collect()
+        };
+        let held = wanted(now, h, &[20]);
+        let shown = rating(&all_pages(&api, &path, "erc20TokenBalances"));
+        let all = rating(&all_pages(
+            &api,
+            &format!("{path}&filterSpamTokens=false"),
+            "erc20TokenBalances",
+        ));
+        assert_eq!(all.len(), held.len());
+        assert_eq!(
+            shown.len(),
+            held.len() - usize::from(all.contains_key(&checksum(&bad)))
+        );
+        assert!(!shown.contains_key(&checksum(&bad)), "{shown:?}");
+        for (token, r) in &all {
+            let want = if *token == checksum(&bad) {
+                json!("Malicious")
+            } else if *token == checksum(&good) {
+                json!("Benign")
+            } else {
+                Value::Null
+            };
+            assert_eq!(r, &want, "{token}");
+        }
+    }
+    // The list rates tokens of the chain it is given for only.
+    let l1 = RecordingModel::load(&recording_path(L1_CHAIN_ID));
+    let (l1_after, _) = model_balances(&l1);
+    for (o, s, _, _) in l1_after[l1.tip() as usize].keys() {
+        if *s != 20 {
+            continue;
+        }
+        let page = all_pages(
+            &api,
+            &format!(
+                "/v1/chains/{L1_CHAIN_ID}/addresses/{}/balances:listErc20",
+                checksum(o)
+            ),
+            "erc20TokenBalances",
+        );
+        assert!(page.iter().all(|r| r["tokenReputation"].is_null()));
+        assert_eq!(
+            page.len(),
+            wanted(&l1_after[l1.tip() as usize], o, &[20]).len()
+        );
+    }
 }

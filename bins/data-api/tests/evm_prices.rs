@@ -65,6 +65,7 @@ async fn serve(store: &Arc<Store>, profile: Profile) -> String {
         Arc::new(Fixed),
         TokenSecret::generate().unwrap(),
         None,
+        Default::default(),
     );
     let app = App::new(router)
         .profile(profile)

@@ -2,10 +2,12 @@
 //! A source names its chain by EVM chain id; a chain the chain registry does not list yet can
 //! be described in the file (network, name, blockchain id, native token) and is added to it.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Deserializer};
 use snowline_types::evm::Address;
+use snowline_types::rest::evm_balances::TokenReputation;
 use snowline_types::rest::{ChainRecord, ChainStatus, NetworkToken, VmName};
 
 use crate::genesis::{Genesis, GenesisLookup, GenesisOrigin, parse_alloc};
@@ -47,6 +49,11 @@ pub struct EvmSourceConfig {
     /// read): preferred to `genesisAccounts` and to the genesis the P-Chain index holds.
     #[serde(default)]
     pub genesis_file: Option<std::path::PathBuf>,
+    /// The operator's token reputation list: `Malicious` or `Benign` per token contract.
+    /// Balance listings show it as `tokenReputation` and `filterSpamTokens` hides the
+    /// malicious ones; a token not listed has no known reputation.
+    #[serde(default)]
+    pub token_reputation: BTreeMap<Address, TokenReputation>,
 }
 
 /// The shape of a sources file: `{"chains": [EvmSourceConfig, ...]}`.
@@ -102,6 +109,7 @@ impl EvmSourceConfig {
             network_token: None,
             genesis_accounts: Vec::new(),
             genesis_file: None,
+            token_reputation: BTreeMap::new(),
         })
     }
 

@@ -47,6 +47,8 @@ pub struct HoldingsQuery<'a> {
     pub contracts: &'a [Address],
     /// After this block (the last indexed one when `None`).
     pub at: Option<u64>,
+    /// Contracts left out (the caller's filter, say of tokens flagged as spam), sorted.
+    pub hidden: &'a [Address],
 }
 
 /// One token an address holds.
@@ -98,6 +100,7 @@ impl EvmPages {
             kinds,
             contracts,
             at,
+            hidden,
         } = query;
         let (snapshot, cursor) = self.open(chain)?;
         let last = last_block(&cursor).ok_or(PageError::NotIndexed(chain))?;
@@ -160,7 +163,9 @@ impl EvmPages {
                     })
                     .collect()
             },
-            |_, balance| *balance > U256::ZERO,
+            |((_, t, _), _), balance| {
+                *balance > U256::ZERO && hidden.binary_search(&Address::from(*t)).is_err()
+            },
             |_| false,
         )?;
         let holdings = describe(&snapshot, chain, &page.items)?;

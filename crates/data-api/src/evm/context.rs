@@ -1,6 +1,7 @@
 //! What every EVM endpoint shares: the pages, the chain registry, prices, the page-token codec,
 //! and the resolution of `{chainId}` and `{address}`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use snowline_chain_evm::pages::{EvmPages, PageError};
@@ -11,6 +12,7 @@ use snowline_query::{Digest, FilterDigest, SealedPageTokens};
 use snowline_rest_api::{ApiError, Profile, Request};
 use snowline_types::evm::{Address, U256};
 use snowline_types::rest::evm::checksummed;
+use snowline_types::rest::evm_balances::TokenReputation;
 use snowline_types::rest::{ChainRecord, Money, MoneyValue};
 
 use super::prices::PriceSource;
@@ -25,7 +27,12 @@ pub struct EvmApi {
     pub(crate) tokens: SealedPageTokens,
     /// The ICM messages, for a deployment's `teleporterMessageInfo`.
     pub(crate) icm: Option<IcmPages>,
+    /// The operator's token reputation list, by chain.
+    reputations: TokenReputations,
 }
+
+/// An operator's token reputation list: per EVM chain id, the tokens it rates.
+pub type TokenReputations = BTreeMap<u64, BTreeMap<Address, TokenReputation>>;
 
 /// The chain a request names.
 pub(crate) struct EvmChain<'a> {
@@ -43,6 +50,7 @@ impl EvmApi {
         prices: Arc<dyn PriceSource>,
         tokens: SealedPageTokens,
         icm: Option<IcmPages>,
+        reputations: TokenReputations,
     ) -> Self {
         Self {
             pages,
@@ -50,7 +58,24 @@ impl EvmApi {
             prices,
             tokens,
             icm,
+            reputations,
         }
+    }
+
+    /// What the operator's list says of `token` on `chain` (`None`: not rated).
+    pub(crate) fn reputation(&self, chain: u64, token: &Address) -> Option<TokenReputation> {
+        self.reputations.get(&chain)?.get(token).copied()
+    }
+
+    /// The tokens of `chain` the operator's list flags as malicious, sorted.
+    pub(crate) fn flagged(&self, chain: u64) -> Vec<Address> {
+        self.reputations
+            .get(&chain)
+            .into_iter()
+            .flatten()
+            .filter(|(_, r)| **r == TokenReputation::Malicious)
+            .map(|(a, _)| *a)
+            .collect()
     }
 
     /// Resolves `{chainId}`: malformed is a 400, a chain not listed a 404.

@@ -31,21 +31,21 @@ struct Listing<'a> {
     page: HoldingPage,
 }
 
-/// Parses a listing of `kinds` named `name` (its page tokens open no other listing), with the
-/// contract filter `contracts` (already parsed) and the block `at`, and reads its page.
+/// Parses a listing named `name` (its page tokens open no other listing) of what `query` asks
+/// (its filters already parsed; `extra`, the other parameters its tokens are bound to) and
+/// reads its page.
 fn listing<'a>(
     api: &'a EvmApi,
     req: &Request,
     name: &str,
-    kinds: HoldingKinds,
-    contracts: Vec<Address>,
-    at: Option<u64>,
+    query: HoldingsQuery<'_>,
     extra: &[(&str, Option<String>)],
 ) -> Result<Listing<'a>, ApiError> {
     let chain = api.chain(req)?;
     let owner = path_address(req)?;
     let size = page_size(req.query("pageSize"), 500).map_err(bad)?;
-    let joined = contracts
+    let joined = query
+        .contracts
         .iter()
         .map(checksummed)
         .collect::<Vec<_>>()
@@ -54,7 +54,7 @@ fn listing<'a>(
         .field("chainId", &chain.id.to_string())
         .field("address", &checksummed(&owner))
         .field("contracts", &joined)
-        .optional("blockNumber", at.map(|b| b.to_string()).as_deref());
+        .optional("blockNumber", query.at.map(|b| b.to_string()).as_deref());
     for (k, v) in extra {
         digest = digest.optional(k, v.as_deref());
     }
@@ -62,17 +62,7 @@ fn listing<'a>(
     let from = page_token(&api.tokens, req, &digest)?;
     let page = api
         .pages
-        .holdings(
-            chain.id,
-            owner,
-            HoldingsQuery {
-                kinds,
-                contracts: &contracts,
-                at,
-            },
-            size,
-            from.as_deref(),
-        )
+        .holdings(chain.id, owner, query, size, from.as_deref())
         .map_err(page_error)?;
     Ok(Listing {
         chain,
@@ -113,25 +103,29 @@ fn contract_list(req: &Request) -> Result<Vec<Address>, ApiError> {
 
 pub(crate) fn erc20(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
     let currency = currency(req)?;
-    // No token reputation list is configured, so no token is flagged: the filter is accepted
-    // and validated, and removes nothing.
+    // The operator's reputation list flags tokens (none by default): the filter hides those
+    // flagged `Malicious`.
     let filter_spam =
         boolean_or("filterSpamTokens", req.query("filterSpamTokens"), true).map_err(bad)?;
     let contracts = contract_list(req)?;
     let at = block_number(req)?;
+    let chain = api.chain(req)?;
+    let hidden = if filter_spam {
+        api.flagged(chain.id)
+    } else {
+        Vec::new()
+    };
     let extra = [
         ("currency", Some(currency.as_str().to_owned())),
         ("filterSpamTokens", Some(filter_spam.to_string())),
     ];
-    let l = listing(
-        api,
-        req,
-        "evm/addresses/erc20",
-        HoldingKinds::Erc20,
-        contracts,
+    let query = HoldingsQuery {
+        kinds: HoldingKinds::Erc20,
+        contracts: &contracts,
         at,
-        &extra,
-    )?;
+        hidden: &hidden,
+    };
+    let l = listing(api, req, "evm/addresses/erc20", query, &extra)?;
     let balances = l
         .page
         .holdings
@@ -169,22 +163,20 @@ fn erc20_balance(
         chain_id: chain.record.chain_id.clone(),
         balance: h.balance.to_string(),
         balance_value,
-        token_reputation: None,
+        token_reputation: api.reputation(chain.id, &h.contract),
     }
 }
 
 pub(crate) fn erc1155(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
     let contracts = one_contract(req)?;
     let at = block_number(req)?;
-    let l = listing(
-        api,
-        req,
-        "evm/addresses/erc1155",
-        HoldingKinds::Erc1155,
-        contracts,
+    let query = HoldingsQuery {
+        kinds: HoldingKinds::Erc1155,
+        contracts: &contracts,
         at,
-        &[],
-    )?;
+        hidden: &[],
+    };
+    let l = listing(api, req, "evm/addresses/erc1155", query, &[])?;
     Reply::json(&ListErc1155BalancesResponse {
         next_page_token: l.page.next.map(|p| api.tokens.encode(&l.digest, &p, None)),
         native_token_balance: native_token_balance(
@@ -213,15 +205,13 @@ fn erc1155_balance(chain: &EvmChain<'_>, h: &Holding) -> Erc1155TokenBalance {
 
 pub(crate) fn collectibles(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
     let contracts = one_contract(req)?;
-    let l = listing(
-        api,
-        req,
-        "evm/addresses/collectibles",
-        HoldingKinds::Collectibles,
-        contracts,
-        None,
-        &[],
-    )?;
+    let query = HoldingsQuery {
+        kinds: HoldingKinds::Collectibles,
+        contracts: &contracts,
+        at: None,
+        hidden: &[],
+    };
+    let l = listing(api, req, "evm/addresses/collectibles", query, &[])?;
     let collectible = |h: &Holding| match h.kind {
         TransferKind::Erc721 => CollectibleBalance::Erc721(Erc721TokenBalance {
             token: erc721_token(

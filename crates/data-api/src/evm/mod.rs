@@ -23,7 +23,7 @@ use snowline_chain_registry::ChainRegistry;
 use snowline_query::{SealedPageTokens, TokenSecret};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
-pub use context::EvmApi;
+pub use context::{EvmApi, TokenReputations};
 pub use prices::{NoPrices, PriceSource};
 pub(crate) use render::erc20_token;
 
@@ -31,7 +31,7 @@ type Handler = fn(&EvmApi, &Request) -> Result<Reply, ApiError>;
 
 /// Adds the EVM endpoints over `pages`, for the chains of `registry`, pricing with `prices`;
 /// page tokens are authenticated with `secret`; a deployment's `teleporterMessageInfo` comes
-/// from `icm` when given.
+/// from `icm` when given; ERC-20 balances carry the ratings of `reputations`.
 pub fn routes(
     router: Router,
     pages: Arc<EvmPages>,
@@ -39,6 +39,7 @@ pub fn routes(
     prices: Arc<dyn PriceSource>,
     secret: TokenSecret,
     icm: Option<IcmPages>,
+    reputations: TokenReputations,
 ) -> Router {
     let api = Arc::new(EvmApi::new(
         pages,
@@ -46,6 +47,7 @@ pub fn routes(
         prices,
         SealedPageTokens::new(secret),
         icm,
+        reputations,
     ));
     let endpoints: [(&str, Weight, Handler); 13] = [
         (
