@@ -63,16 +63,15 @@ fn anvil_genesis(dir: &std::path::Path) -> String {
 /// `data-api` indexing both recordings, the chains of `with_genesis` given the anvil genesis
 /// file (the others none); waits until both are caught up.
 fn serve(dir: &std::path::Path, urls: &[(u64, String)], with_genesis: &[u64]) -> DataApi {
-    serve_rated(dir, urls, with_genesis, Value::Null)
+    serve_with(dir, urls, with_genesis, json!({}))
 }
 
-/// [`serve`], the first chain's source carrying the token reputation list `rated` (unless
-/// null).
-fn serve_rated(
+/// [`serve`], the members of `extra` added to the first chain's source.
+fn serve_with(
     dir: &std::path::Path,
     urls: &[(u64, String)],
     with_genesis: &[u64],
-    rated: Value,
+    extra: Value,
 ) -> DataApi {
     let genesis = anvil_genesis(dir);
     let mut config = json!({"chains": [
@@ -86,8 +85,8 @@ fn serve_rated(
             config["chains"][i]["genesisFile"] = json!(genesis);
         }
     }
-    if !rated.is_null() {
-        config["chains"][0]["tokenReputation"] = rated;
+    for (k, v) in extra.as_object().unwrap() {
+        config["chains"][0][k] = v.clone();
     }
     let path = dir.join("evm.json");
     std::fs::write(&path, config.to_string()).unwrap();
@@ -821,7 +820,12 @@ fn the_operators_reputation_list_rates_tokens_and_filter_spam_tokens_hides_the_m
     assert!(erc20.len() >= 2, "two ERC-20 tokens held");
     let (bad, good) = (*erc20.first().unwrap(), *erc20.last().unwrap());
     let rated = json!({checksum(&bad): "Malicious", format!("{good:#x}"): "Benign"});
-    let api = serve_rated(dir.path(), &urls, &[C_CHAIN_ID, L1_CHAIN_ID], rated);
+    let api = serve_with(
+        dir.path(),
+        &urls,
+        &[C_CHAIN_ID, L1_CHAIN_ID],
+        json!({"tokenReputation": rated}),
+    );
     let holders: BTreeSet<Address> = now
         .keys()
         .filter(|(_, s, t, _)| *s == 20 && (*t == bad || *t == good))
@@ -888,5 +892,33 @@ fn the_operators_reputation_list_rates_tokens_and_filter_spam_tokens_hides_the_m
             page.len(),
             wanted(&l1_after[l1.tip() as usize], o, &[20]).len()
         );
+    }
+}
+
+#[test]
+fn a_chain_indexed_from_a_later_block_says_its_token_balances_are_not_known() {
+    // Balances are summed from the transfer logs: without the logs before the start block a
+    // sum would be a made-up number, so the listings say why they cannot answer.
+    let dir = tempfile::tempdir().unwrap();
+    let (_rt, urls) = common::replays(&[
+        (C_CHAIN_ID, recording_path(C_CHAIN_ID)),
+        (L1_CHAIN_ID, recording_path(L1_CHAIN_ID)),
+    ]);
+    let api = serve_with(dir.path(), &urls, &[L1_CHAIN_ID], json!({"startBlock": 2}));
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let (after, _) = model_balances(&m);
+    let holder = checksum(&after[m.tip() as usize].keys().next().unwrap().0);
+    for kind in ["listErc20", "listErc1155", "listCollectibles"] {
+        let msg = api
+            .get(&format!(
+                "/v1/chains/{C_CHAIN_ID}/addresses/{holder}/balances:{kind}"
+            ))
+            .error(404, "Not Found");
+        assert!(msg.contains("from block 2 on"), "{kind}: {msg}");
+        // The L1, indexed from block 0, answers.
+        let r = api.get(&format!(
+            "/v1/chains/{L1_CHAIN_ID}/addresses/{holder}/balances:{kind}"
+        ));
+        assert_eq!(r.status, 200, "{}", r.body);
     }
 }

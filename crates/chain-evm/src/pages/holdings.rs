@@ -87,7 +87,8 @@ type Position = (u8, Addr, Word);
 impl EvmPages {
     /// One page of the tokens `owner` holds on `chain` as `query` asks, resuming strictly past
     /// `from`, with the owner's native balance after the same block, all from one snapshot. A
-    /// block past the last indexed one is [`PageError::BeyondTip`].
+    /// block past the last indexed one is [`PageError::BeyondTip`]; a chain indexed from a block
+    /// after 0 is [`PageError::PartialHistory`].
     pub fn holdings(
         &self,
         chain: u64,
@@ -103,6 +104,12 @@ impl EvmPages {
             hidden,
         } = query;
         let (snapshot, cursor) = self.open(chain)?;
+        if cursor.first > 0 {
+            return Err(PageError::PartialHistory {
+                chain,
+                first: cursor.first,
+            });
+        }
         let last = last_block(&cursor).ok_or(PageError::NotIndexed(chain))?;
         let block = at.unwrap_or(last);
         if block > last {

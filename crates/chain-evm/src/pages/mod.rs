@@ -71,6 +71,18 @@ pub enum PageError {
         /// The address.
         address: Address,
     },
+    /// Token balances asked of a chain indexed from a block after 0: they are summed from the
+    /// transfer logs, and the logs before that block are not indexed.
+    #[error(
+        "token balances on chain {chain} are not known: they are summed from the transfer logs, \
+         and this index holds the chain from block {first} on only (startBlock)"
+    )]
+    PartialHistory {
+        /// The chain.
+        chain: u64,
+        /// Its first indexed block.
+        first: u64,
+    },
     /// Reading the index failed (our fault).
     #[error(transparent)]
     Read(#[from] EvmError),

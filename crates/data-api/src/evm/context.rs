@@ -192,9 +192,10 @@ pub(crate) fn currency(req: &Request) -> Result<Currency, ApiError> {
 /// indexed tip a 400, a read failure ours (500).
 pub(crate) fn page_error(e: PageError) -> ApiError {
     match e {
-        PageError::NotIndexed(_) | PageError::Untraced(_) | PageError::GenesisUnknown { .. } => {
-            ApiError::not_found(e.to_string())
-        }
+        PageError::NotIndexed(_)
+        | PageError::Untraced(_)
+        | PageError::GenesisUnknown { .. }
+        | PageError::PartialHistory { .. } => ApiError::not_found(e.to_string()),
         PageError::BadPosition => invalid_token(),
         PageError::BeyondTip { .. } => ApiError::bad_request(e.to_string()),
         PageError::Read(e) => ApiError::internal(format!("reading the EVM index failed: {e}")),
