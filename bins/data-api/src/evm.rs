@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use snowline_chain_evm::genesis::GenesisLookup;
 use snowline_chain_evm::{BlockHooks, EvmSourceConfig, SyncStatus};
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_store::Store;
 use snowline_types::evm::B256;
@@ -104,6 +106,7 @@ pub fn follow_all(
                 source.chain_id, source.rpc_url
             );
             let chain_id = source.chain_id;
+            let blockchain_id = blockchain_ids.get(&chain_id).copied();
             let hooks = hooks.clone();
             let mut start = start.clone();
             let task = tokio::spawn(async move {
@@ -111,8 +114,16 @@ pub fn follow_all(
                 if start.wait_for(|go| *go).await.is_err() {
                     return;
                 }
-                if let Err(e) =
-                    snowline_chain_evm::follow_with(store, &source, poll, task_status, hooks).await
+                let pchain = genesis_on_p_chain(&store, blockchain_id);
+                if let Err(e) = snowline_chain_evm::follow_with(
+                    store,
+                    &source,
+                    poll,
+                    task_status,
+                    hooks,
+                    pchain,
+                )
+                .await
                 {
                     tracing::error!(chain = source.chain_id, error = %e, "EVM indexing stopped");
                     eprintln!(
@@ -128,4 +139,18 @@ pub fn follow_all(
             }
         })
         .collect()
+}
+
+/// The genesis bytes of the chain `blockchain_id` names, as the P-Chain index holds them (its
+/// `CreateChainTx`, genesis chains too) when block 0 is derived.
+fn genesis_on_p_chain(store: &Arc<Store>, blockchain_id: Option<B256>) -> Option<GenesisLookup> {
+    let id = snowline_types::Id(blockchain_id?.0);
+    let pages = PChainPages::new(Arc::clone(store));
+    Some(Arc::new(move || match pages.chain(&id) {
+        Ok(row) => row.map(|r| r.genesis),
+        Err(e) => {
+            tracing::warn!(blockchain = %id, error = %e, "reading the P-Chain index failed");
+            None
+        }
+    }))
 }

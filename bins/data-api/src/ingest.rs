@@ -29,9 +29,12 @@ use snowline_types::network::NetworkInfo;
 /// L1 validators' states by height, `ph_l1_history`, which an L1's validator set at a height is
 /// rebuilt from; 12: the P-Chain's whole-chain listings, `ph_orders` (validators by block
 /// height, delegators by start, subnets by creation), and its tx index, `ph_txs_by_address` and
-/// `ph_tx_utxos`, derived with the blocks; the EVM address-to-tx index, `ev_txs_by_address`,
-/// every address a tx touches with the parts it played, and `ev_transfers_by_address` each
-/// transfer's standard).
+/// `ph_tx_utxos`; the X-Chain's tx index, `xh_txs_by_address`, `xh_txs_by_time`,
+/// `xh_txs_by_asset` and `xh_tx_utxos`; the EVM address-to-tx index, `ev_txs_by_address`, every
+/// address a tx touches with the parts it played, and `ev_transfers_by_address` each transfer's
+/// standard; the EVM token balances summed from the transfer logs, `ev_holdings` and
+/// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`; all derived with
+/// the blocks).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

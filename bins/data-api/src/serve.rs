@@ -90,6 +90,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         secret.clone(),
     );
     let metrics_registry = registry.clone();
+    let reputations = evm_sources
+        .iter()
+        .map(|s| (s.chain_id, s.token_reputation.clone()))
+        .collect();
     let router = snowline_data_api::evm::routes(
         router,
         evm_pages,
@@ -97,6 +101,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         Arc::new(NoPrices),
         secret.clone(),
         Some(icm_pages),
+        reputations,
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
     let router = snowline_data_api::primary::routes(

@@ -65,6 +65,7 @@ async fn serve(store: &Arc<Store>, profile: Profile) -> String {
         Arc::new(Fixed),
         TokenSecret::generate().unwrap(),
         None,
+        Default::default(),
     );
     let app = App::new(router)
         .profile(profile)
@@ -127,6 +128,32 @@ async fn prices_are_decimal_strings_under_spec_and_numbers_under_glacier() {
             listed["nativeTokenBalance"]["price"],
             json!({"currencyCode": "usd", "value": price})
         );
+        // ERC-20 balances: each token priced, its balance's worth in the price's shape, the
+        // native balance priced in the same currency.
+        let erc20 = get(
+            &addr,
+            &format!("{c}/addresses/{holder}/balances:listErc20?currency=eur"),
+        )
+        .await;
+        assert_eq!(erc20["nativeTokenBalance"]["price"]["currencyCode"], "eur");
+        let tokens = erc20["erc20TokenBalances"].as_array().unwrap();
+        assert!(!tokens.is_empty(), "{erc20}");
+        for t in tokens {
+            assert_eq!(
+                t["price"],
+                json!({"currencyCode": "eur", "value": token_price})
+            );
+            let units: f64 = t["balance"].as_str().unwrap().parse().unwrap();
+            let decimals = i32::try_from(t["decimals"].as_i64().unwrap()).unwrap();
+            let worth = &t["balanceValue"]["value"];
+            assert_eq!(worth.is_string(), profile == Profile::Spec, "{t}");
+            let worth = worth
+                .as_f64()
+                .or_else(|| worth.as_str().and_then(|s| s.parse().ok()))
+                .unwrap();
+            let want = units / 10f64.powi(decimals) * 0.25;
+            assert!((worth - want).abs() <= 1e-9 * want.abs(), "{t}");
+        }
         let d = get(
             &addr,
             &format!("{c}/contracts/{no_supply}/transactions:getDeployment"),

@@ -2,11 +2,15 @@
 //! A source names its chain by EVM chain id; a chain the chain registry does not list yet can
 //! be described in the file (network, name, blockchain id, native token) and is added to it.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Deserializer};
 use snowline_types::evm::Address;
+use snowline_types::rest::evm_balances::TokenReputation;
 use snowline_types::rest::{ChainRecord, ChainStatus, NetworkToken, VmName};
+
+use crate::genesis::{Genesis, GenesisLookup, GenesisOrigin, parse_alloc};
 
 /// One EVM chain to index.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -41,6 +45,15 @@ pub struct EvmSourceConfig {
     /// them, so their balances are read at block 0.
     #[serde(default)]
     pub genesis_accounts: Vec<Address>,
+    /// The chain's genesis document (coreth's / subnet-evm's genesis JSON, whose `alloc` is
+    /// read): preferred to `genesisAccounts` and to the genesis the P-Chain index holds.
+    #[serde(default)]
+    pub genesis_file: Option<std::path::PathBuf>,
+    /// The operator's token reputation list: `Malicious` or `Benign` per token contract.
+    /// Balance listings show it as `tokenReputation` and `filterSpamTokens` hides the
+    /// malicious ones; a token not listed has no known reputation.
+    #[serde(default)]
+    pub token_reputation: BTreeMap<Address, TokenReputation>,
 }
 
 /// The shape of a sources file: `{"chains": [EvmSourceConfig, ...]}`.
@@ -95,7 +108,37 @@ impl EvmSourceConfig {
             blockchain_id: None,
             network_token: None,
             genesis_accounts: Vec::new(),
+            genesis_file: None,
+            token_reputation: BTreeMap::new(),
         })
+    }
+
+    /// What the source says of the chain's genesis allocation: its genesis file, else its
+    /// listed accounts, else `pchain` (the genesis bytes of the chain's `CreateChainTx`, looked
+    /// up when block 0 is derived), else unknown. A genesis file that cannot be read or does not
+    /// parse is an error.
+    pub fn genesis(&self, pchain: Option<GenesisLookup>) -> Result<Genesis, String> {
+        if let Some(path) = &self.genesis_file {
+            let bytes = std::fs::read(path).map_err(|e| {
+                format!(
+                    "chain {}: cannot read genesisFile {}: {e}",
+                    self.chain_id,
+                    path.display()
+                )
+            })?;
+            let alloc = parse_alloc(&bytes).map_err(|e| {
+                format!(
+                    "chain {}: genesisFile {}: {e}",
+                    self.chain_id,
+                    path.display()
+                )
+            })?;
+            return Ok(Genesis::Alloc(GenesisOrigin::File, alloc));
+        }
+        if !self.genesis_accounts.is_empty() {
+            return Ok(Genesis::Accounts(self.genesis_accounts.clone()));
+        }
+        Ok(pchain.map_or(Genesis::Unknown, Genesis::Lookup))
     }
 
     /// The sources listed in the JSON file at `path`.

@@ -10,8 +10,10 @@ use snowline_derive::{DeriveError, PendingRows, Staging, StagingParts, drop_batc
 use snowline_store::{Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U256};
 
-use crate::enrich::{Enrichment, Known, enrich, genesis_balances};
+use crate::enrich::{Enrichment, Known, enrich};
 use crate::error::EvmError;
+use crate::genesis::{Genesis, GenesisOrigin};
+use crate::holdings::{Holdings, Movement};
 use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
@@ -34,8 +36,9 @@ pub struct SyncConfig {
     pub start: u64,
     /// Where to report progress.
     pub status: Option<Arc<SyncStatus>>,
-    /// The accounts the genesis funds (no block names them): their balances are read at block 0.
-    pub genesis_accounts: Vec<Address>,
+    /// The chain's genesis allocation (no block names the accounts it funds), applied at
+    /// block 0.
+    pub genesis: Genesis,
     /// What other rooms derive from each block, in the same batches.
     pub hooks: BlockHooks,
 }
@@ -47,7 +50,7 @@ impl Default for SyncConfig {
             stop_after: None,
             start: 0,
             status: None,
-            genesis_accounts: Vec::new(),
+            genesis: Genesis::Unknown,
             hooks: BlockHooks::new(),
         }
     }
@@ -68,6 +71,10 @@ pub struct EvmChain {
     owners: PendingRows<EvErc721Owner>,
     by_owner: PendingRows<EvErc721ByOwner>,
     tokens: PendingRows<EvTokens>,
+    /// Token balances summed from the transfer logs.
+    holdings: Holdings,
+    /// Where block 0's genesis allocation came from, when it is known.
+    genesis: Option<GenesisOrigin>,
     /// Other rooms' derivers, given each block after its own rows.
     hooks: Vec<Box<dyn BlockHook>>,
     /// The addresses of the tx being derived (kept to reuse its allocation).
@@ -98,6 +105,8 @@ impl EvmChain {
             owners: PendingRows::default(),
             by_owner: PendingRows::default(),
             tokens: PendingRows::default(),
+            holdings: Holdings::default(),
+            genesis: None,
             hooks: Vec::new(),
             touched: Touched::default(),
         })
@@ -107,6 +116,11 @@ impl EvmChain {
     pub fn with_hooks(mut self, hooks: Vec<Box<dyn BlockHook>>) -> Self {
         self.hooks = hooks;
         self
+    }
+
+    /// Records with block 0 that its genesis allocation is known, and from where.
+    pub fn set_genesis(&mut self, origin: GenesisOrigin) {
+        self.genesis = Some(origin);
     }
 
     /// The chain id.
@@ -162,6 +176,7 @@ impl EvmChain {
                 fees.saturating_add(U256::from(tx.gas_used).saturating_mul(tx.effective_gas_price));
             self.apply_tx(store, block, index, tx, batch)?;
         }
+        self.holdings.end_block(n, batch);
         let cumulative = self.staged.map_or(0, |c| c.cumulative_txs) + block.txs.len() as u64;
         let row = BlockRow {
             hash: block.hash,
@@ -178,6 +193,9 @@ impl EvmChain {
         };
         batch.put::<EvBlocks>(&(c, n), &Linear(row));
         batch.put::<EvBlockHashes>(&(c, block.hash.0), &n);
+        if let (0, Some(origin)) = (n, self.genesis) {
+            batch.put::<EvGenesis>(&c, &origin.code());
+        }
 
         for (a, p) in &enr.probes {
             let key = (c, a20(a));
@@ -329,6 +347,15 @@ impl EvmChain {
                     );
                     touched.add(a, Roles::of_transfer(kind));
                 }
+                let movement = Movement {
+                    kind,
+                    token,
+                    id: w32(&token_id),
+                    from: a20(&t.from),
+                    to: a20(&t.to),
+                    value,
+                };
+                self.holdings.apply(store, c, &movement, batch)?;
                 if kind == TransferKind::Erc721 {
                     self.move_nft(store, token, w32(&token_id), a20(&t.to))?;
                 }
@@ -489,6 +516,7 @@ impl StagingParts for EvmChain {
             &mut self.owners as &mut dyn Staging,
             &mut self.by_owner,
             &mut self.tokens,
+            &mut self.holdings,
         ]
     }
 
@@ -578,18 +606,18 @@ pub async fn sync(
                     return Err(e);
                 }
             };
-            let has_genesis = blocks.first().is_some_and(|b| b.number == 0);
-            if has_genesis && !config.genesis_accounts.is_empty() {
-                let known: std::collections::BTreeSet<Address> =
-                    enrichments[0].balances.iter().map(|(a, _)| *a).collect();
-                let fresh: Vec<Address> = config
-                    .genesis_accounts
-                    .iter()
-                    .filter(|a| !known.contains(*a))
-                    .copied()
-                    .collect();
-                match genesis_balances(source, &fresh).await {
-                    Ok(b) => enrichments[0].balances.extend(b),
+            if blocks.first().is_some_and(|b| b.number == 0) {
+                match config.genesis.balances(source, chain_id).await {
+                    Ok(Some((origin, funded))) => {
+                        // An account block 0 touched has the node's answer already.
+                        let known: std::collections::BTreeSet<Address> =
+                            enrichments[0].balances.iter().map(|(a, _)| *a).collect();
+                        enrichments[0]
+                            .balances
+                            .extend(funded.into_iter().filter(|(a, _)| !known.contains(a)));
+                        chain.set_genesis(origin);
+                    }
+                    Ok(None) => {}
                     Err(e) => {
                         chain.forget_planned();
                         return Err(e);

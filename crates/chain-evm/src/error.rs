@@ -55,6 +55,9 @@ pub enum EvmError {
     /// Writing a batch failed.
     #[error(transparent)]
     Batch(#[from] DeriveError),
+    /// The configured genesis cannot be used.
+    #[error("{0}")]
+    Genesis(String),
     /// The index contradicts itself (a table names a row another does not hold).
     #[error("the EVM index is inconsistent: {0}")]
     Corrupt(String),

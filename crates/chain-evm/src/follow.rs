@@ -11,6 +11,7 @@ use snowline_store::Store;
 use crate::config::EvmSourceConfig;
 use crate::derive::{SyncConfig, sync};
 use crate::error::EvmError;
+use crate::genesis::GenesisLookup;
 use crate::hook::BlockHooks;
 use crate::source::{EvmSource, SourceConfig};
 use crate::status::SyncStatus;
@@ -24,23 +25,26 @@ pub async fn follow(
     poll: Duration,
     status: Arc<SyncStatus>,
 ) -> Result<(), EvmError> {
-    follow_with(store, source, poll, status, BlockHooks::new()).await
+    follow_with(store, source, poll, status, BlockHooks::new(), None).await
 }
 
-/// [`follow`], every block also going to `hooks`, in its batch.
+/// [`follow`], every block also going to `hooks`, in its batch; a chain whose source names no
+/// genesis takes it from `pchain` (the P-Chain index's genesis of the chain) when given.
 pub async fn follow_with(
     store: Arc<Store>,
     source: &EvmSourceConfig,
     poll: Duration,
     status: Arc<SyncStatus>,
     hooks: BlockHooks,
+    pchain: Option<GenesisLookup>,
 ) -> Result<(), EvmError> {
+    let genesis = source.genesis(pchain).map_err(EvmError::Genesis)?;
     let config = SyncConfig {
         poll,
         stop_after: None,
         start: source.start_block,
         status: Some(Arc::clone(&status)),
-        genesis_accounts: source.genesis_accounts.clone(),
+        genesis: genesis.clone(),
         hooks,
     };
     let mut pause = Duration::from_secs(1);

@@ -10,6 +10,8 @@ mod derive;
 pub mod enrich;
 mod error;
 mod follow;
+pub mod genesis;
+mod holdings;
 mod hook;
 pub mod pages;
 pub mod parse;

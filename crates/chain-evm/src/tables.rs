@@ -78,6 +78,26 @@ table! {
     /// the address (`eth_getBalance`); the balance at block N is the last row at or before N.
     pub EvNative: "ev_native", (u64, Addr, u64) => Word;
 
+    /// `(chain, owner, kind, token, token id) -> balance`: every token an address ever held
+    /// (`kind` is the standard's [`TransferKind::code`](crate::rows::TransferKind::code): 20,
+    /// 21 for ERC-721, 55 for ERC-1155; the id is zero for ERC-20), with its balance after the
+    /// last indexed block, summed from the transfer logs (zero rows stay: a past block's listing
+    /// walks them).
+    pub EvHoldings: "ev_holdings", (u64, Addr, u8, Addr, Word) => Word;
+
+    /// `(chain, owner, kind, token, token id, block) -> balance`: the balance after each block
+    /// that changed it; the balance at block N is the last row at or before N.
+    pub EvHoldingHistory: "ev_holding_history", (u64, Addr, u8, Addr, Word, u64) => Word;
+
+    /// `(chain, contract, token id) -> kind`: every NFT id a collection ever moved (kind 21
+    /// ERC-721, 55 ERC-1155).
+    pub EvNftTokens: "ev_nft_tokens", (u64, Addr, Word) => u8;
+
+    /// `chain -> origin`: the chain's genesis allocation is known, and from where
+    /// ([`GenesisOrigin::code`](crate::genesis::GenesisOrigin::code)); without this row a
+    /// balance before the index saw an address is unknown.
+    pub EvGenesis: "ev_genesis" (PointLookup), u64 => u8;
+
     /// `chain -> CursorRow`: the next block and the hash it must name as parent.
     pub EvCursor: "ev_cursor", u64 => Linear<CursorRow>;
 }

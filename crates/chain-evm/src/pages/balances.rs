@@ -4,7 +4,7 @@ use snowline_store::{Direction, ReadView};
 use snowline_types::evm::{Address, U256};
 
 use super::{EvmPages, PageError, last_block};
-use crate::tables::EvNative;
+use crate::tables::{EvGenesis, EvNative};
 
 /// An address's native balance at a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub struct NativeBalance {
 impl EvmPages {
     /// The native balance of `address` on `chain` after block `at` (the last indexed block when
     /// `None`): the node's `eth_getBalance` at the last indexed block at or before it that
-    /// touched the address; zero when none did. A block past the last indexed one is
+    /// touched the address; zero when none did and the chain's genesis is known. A block past the last indexed one is
     /// [`PageError::BeyondTip`].
     pub fn native_balance(
         &self,
@@ -39,7 +39,9 @@ impl EvmPages {
     }
 }
 
-/// The last balance row of `address` at or before `block`; zero when there is none.
+/// The last balance row of `address` at or before `block`; zero when there is none and the
+/// chain's genesis allocation is known (the address was not funded), else
+/// [`PageError::GenesisUnknown`].
 pub(crate) fn balance_at(
     view: &impl ReadView,
     chain: u64,
@@ -51,5 +53,9 @@ pub(crate) fn balance_at(
         .scan::<EvNative, _>((chain, a, 0)..=(chain, a, block), Direction::Reverse)?
         .next()
         .transpose()?;
-    Ok(row.map_or(U256::ZERO, |(_, w)| U256::from_be_bytes(w)))
+    match row {
+        Some((_, w)) => Ok(U256::from_be_bytes(w)),
+        None if view.get::<EvGenesis>(&chain)?.is_some() => Ok(U256::ZERO),
+        None => Err(PageError::GenesisUnknown { chain, address }),
+    }
 }

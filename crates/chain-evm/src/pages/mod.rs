@@ -5,8 +5,10 @@
 
 mod balances;
 mod blocks;
+mod collections;
 mod contracts;
 mod history;
+mod holdings;
 mod internals;
 mod latest;
 mod nfts;
@@ -22,8 +24,10 @@ use snowline_types::evm::Address;
 
 pub use balances::NativeBalance;
 pub use blocks::BlockId;
+pub use collections::{CollectionPage, CollectionToken, ContractFacts};
 pub use contracts::{ContractPage, Deployed};
 pub use history::{AddressTransferPage, HistoryPage, HistoryQuery, HistoryTx};
+pub use holdings::{Holding, HoldingKinds, HoldingPage, HoldingsQuery};
 pub use internals::InternalPage;
 pub use latest::{BlockPage, ListedBlock, ListedTx, StatusFilter, TxPage};
 pub use nfts::{Erc721Page, OwnedNft};
@@ -57,6 +61,32 @@ pub enum PageError {
          blocks without call traces (debug_traceBlockByNumber)"
     )]
     Untraced(u64),
+    /// No block up to the one asked touched the address, and the chain's genesis allocation is
+    /// not known (or the index starts after block 0): its native balance there is not known.
+    #[error(
+        "the native balance of {address} on chain {chain} is not known before the index saw \
+         the address: the chain's genesis allocation is not known to this index (give the chain \
+         a genesisFile or genesisAccounts in the EVM sources, or index the P-Chain that created \
+         it, from block 0)"
+    )]
+    GenesisUnknown {
+        /// The chain.
+        chain: u64,
+        /// The address.
+        address: Address,
+    },
+    /// Token balances asked of a chain indexed from a block after 0: they are summed from the
+    /// transfer logs, and the logs before that block are not indexed.
+    #[error(
+        "token balances on chain {chain} are not known: they are summed from the transfer logs, \
+         and this index holds the chain from block {first} on only (startBlock)"
+    )]
+    PartialHistory {
+        /// The chain.
+        chain: u64,
+        /// Its first indexed block.
+        first: u64,
+    },
     /// Reading the index failed (our fault).
     #[error(transparent)]
     Read(#[from] EvmError),

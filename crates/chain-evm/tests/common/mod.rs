@@ -99,6 +99,10 @@ pub fn dump(store: &Store) -> Vec<String> {
     dump_table::<EvErc721ByOwner>(store, &mut out);
     dump_table::<EvNftUris>(store, &mut out);
     dump_table::<EvNative>(store, &mut out);
+    dump_table::<EvGenesis>(store, &mut out);
+    dump_table::<EvHoldings>(store, &mut out);
+    dump_table::<EvHoldingHistory>(store, &mut out);
+    dump_table::<EvNftTokens>(store, &mut out);
     dump_table::<EvCursor>(store, &mut out);
     out
 }

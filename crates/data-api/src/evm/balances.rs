@@ -19,11 +19,7 @@ pub(crate) fn native(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
     let chain = api.chain(req)?;
     let address = path_address(req)?;
     let currency = currency(req)?;
-    let at = req
-        .query("blockNumber")
-        .map(|raw| u64_at_least("blockNumber", raw, 0))
-        .transpose()
-        .map_err(bad)?;
+    let at = block_number(req)?;
     let b = api
         .pages
         .native_balance(chain.id, address, at)
@@ -81,9 +77,17 @@ pub(crate) fn erc721(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
     })
 }
 
+/// The optional `blockNumber`: the block a balance is as of (the last indexed one when absent).
+pub(crate) fn block_number(req: &Request) -> Result<Option<u64>, ApiError> {
+    req.query("blockNumber")
+        .map(|raw| u64_at_least("blockNumber", raw, 0))
+        .transpose()
+        .map_err(bad)
+}
+
 /// `NativeTokenBalance` of `balance` wei of the chain's native token, priced when a source
 /// knows the price (in the shape of `profile`).
-fn native_token_balance(
+pub(crate) fn native_token_balance(
     api: &EvmApi,
     chain: &EvmChain<'_>,
     balance: U256,

@@ -1,6 +1,7 @@
 //! What every EVM endpoint shares: the pages, the chain registry, prices, the page-token codec,
 //! and the resolution of `{chainId}` and `{address}`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use snowline_chain_evm::pages::{EvmPages, PageError};
@@ -12,6 +13,7 @@ use snowline_rest_api::{ApiError, Profile, Request};
 use snowline_types::evm::{Address, U256};
 use snowline_types::network::NetworkInfo;
 use snowline_types::rest::evm::checksummed;
+use snowline_types::rest::evm_balances::TokenReputation;
 use snowline_types::rest::{ChainRecord, Money, MoneyValue};
 
 use super::prices::PriceSource;
@@ -26,7 +28,12 @@ pub struct EvmApi {
     pub(crate) tokens: SealedPageTokens,
     /// The ICM messages, for a deployment's `teleporterMessageInfo`.
     pub(crate) icm: Option<IcmPages>,
+    /// The operator's token reputation list, by chain.
+    reputations: TokenReputations,
 }
+
+/// An operator's token reputation list: per EVM chain id, the tokens it rates.
+pub type TokenReputations = BTreeMap<u64, BTreeMap<Address, TokenReputation>>;
 
 /// The chain a request names.
 pub(crate) struct EvmChain<'a> {
@@ -44,6 +51,7 @@ impl EvmApi {
         prices: Arc<dyn PriceSource>,
         tokens: SealedPageTokens,
         icm: Option<IcmPages>,
+        reputations: TokenReputations,
     ) -> Self {
         Self {
             pages,
@@ -51,7 +59,24 @@ impl EvmApi {
             prices,
             tokens,
             icm,
+            reputations,
         }
+    }
+
+    /// What the operator's list says of `token` on `chain` (`None`: not rated).
+    pub(crate) fn reputation(&self, chain: u64, token: &Address) -> Option<TokenReputation> {
+        self.reputations.get(&chain)?.get(token).copied()
+    }
+
+    /// The tokens of `chain` the operator's list flags as malicious, sorted.
+    pub(crate) fn flagged(&self, chain: u64) -> Vec<Address> {
+        self.reputations
+            .get(&chain)
+            .into_iter()
+            .flatten()
+            .filter(|(_, r)| **r == TokenReputation::Malicious)
+            .map(|(a, _)| *a)
+            .collect()
     }
 
     /// Resolves `{chainId}`: malformed is a 400, a chain not listed a 404.
@@ -194,7 +219,10 @@ pub(crate) fn currency(req: &Request) -> Result<Currency, ApiError> {
 /// indexed tip a 400, a read failure ours (500).
 pub(crate) fn page_error(e: PageError) -> ApiError {
     match e {
-        PageError::NotIndexed(_) | PageError::Untraced(_) => ApiError::not_found(e.to_string()),
+        PageError::NotIndexed(_)
+        | PageError::Untraced(_)
+        | PageError::GenesisUnknown { .. }
+        | PageError::PartialHistory { .. } => ApiError::not_found(e.to_string()),
         PageError::BadPosition => invalid_token(),
         PageError::BeyondTip { .. } => ApiError::bad_request(e.to_string()),
         PageError::Read(e) => ApiError::internal(format!("reading the EVM index failed: {e}")),

@@ -1,11 +1,14 @@
 //! `GET /v1/chains/{chainId}/contracts/{address}/deployments` (the contracts an address
-//! deployed, newest first) and `.../transactions:getDeployment` (the tx that deployed a
-//! contract, with its transfers and internal transactions).
+//! deployed, newest first), `.../transactions:getDeployment` (the tx that deployed a contract,
+//! with its transfers and internal transactions) and `GET /v1/chains/{chainId}/addresses/
+//! {address}` (`getContractMetadata`: the contract's standard, names and deployment).
 
 use snowline_chain_evm::pages::Deployed;
+use snowline_chain_evm::rows::{ContractRow, TokenRow};
 use snowline_query::FilterDigest;
 use snowline_query::params::page_size;
 use snowline_rest_api::{ApiError, Reply, Request};
+use snowline_types::evm::Address;
 use snowline_types::rest::evm::{
     ContractDeploymentDetails, ContractInfo, DeployedContract, Erc20Contract, Erc721Contract,
     Erc1155Contract, ErcType, ListContractsResponse, checksummed,
@@ -59,16 +62,47 @@ pub(crate) fn deployment(api: &EvmApi, req: &Request) -> Result<Reply, ApiError>
     )?)
 }
 
+pub(crate) fn metadata(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
+    let chain = api.chain(req)?;
+    let address = path_address(req)?;
+    let facts = api
+        .pages
+        .contract_facts(chain.id, address)
+        .map_err(page_error)?
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "{} is not a contract on chain {} as far as this index knows (it saw no \
+                 creation of it and no token event from it)",
+                checksummed(&address),
+                chain.id
+            ))
+        })?;
+    Reply::json(&contract_record(
+        &address,
+        facts.deployment.as_ref(),
+        facts.token.as_ref(),
+    ))
+}
+
 /// A deployed contract as its standard's record.
 fn contract(c: &Deployed) -> DeployedContract {
-    let token = c.token.as_ref();
+    contract_record(&c.address, Some(&c.row), c.token.as_ref())
+}
+
+/// Contract `address` as its standard's record (by EIP-165 and the ERC-20 answers its
+/// `eth_call`s gave; `UNKNOWN` when it was never asked), with how it was deployed when known.
+fn contract_record(
+    address: &Address,
+    deployment: Option<&ContractRow>,
+    token: Option<&TokenRow>,
+) -> DeployedContract {
     let info = ContractInfo {
         name: token.and_then(|t| t.name.clone()),
-        address: checksummed(&c.address),
-        deployment_details: Some(ContractDeploymentDetails {
-            tx_hash: hash(&c.row.tx_hash),
-            deployer_address: checksummed(&c.row.deployer),
-            deployer_contract_address: c.row.deployer_contract.as_ref().map(checksummed),
+        address: checksummed(address),
+        deployment_details: deployment.map(|row| ContractDeploymentDetails {
+            tx_hash: hash(&row.tx_hash),
+            deployer_address: checksummed(&row.deployer),
+            deployer_contract_address: row.deployer_contract.as_ref().map(checksummed),
         }),
         ..ContractInfo::default()
     };

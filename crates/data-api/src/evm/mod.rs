@@ -1,6 +1,7 @@
 //! The EVM endpoints of the Data API (blocks, transactions, an address's history, token
-//! transfers, internal transactions, ERC-721 and native balances, deployed contracts, deployment
-//! transactions, the latest blocks and transactions of one chain or all), read through the chain
+//! transfers, internal transactions, native, ERC-20, ERC-721, ERC-1155 and collectible
+//! balances, contracts and their metadata, deployment transactions, NFT collections' tokens, the
+//! latest blocks and transactions of one chain or all), read through the chain
 //! crate's pages (`snowline_chain_evm::pages::EvmPages`). `{chainId}` is resolved through the
 //! chain registry; a listed chain with nothing indexed is a 404 saying so.
 
@@ -8,9 +9,11 @@ mod address_transfers;
 mod all_chains;
 mod balances;
 mod blocks;
+mod collections;
 mod context;
 mod contracts;
 mod history;
+mod holdings;
 mod internals;
 mod latest;
 mod prices;
@@ -26,7 +29,7 @@ use snowline_chain_registry::ChainRegistry;
 use snowline_query::{SealedPageTokens, TokenSecret};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
-pub use context::EvmApi;
+pub use context::{EvmApi, TokenReputations};
 pub use prices::{NoPrices, PriceSource};
 pub(crate) use render::erc20_token;
 
@@ -34,7 +37,7 @@ type Handler = fn(&EvmApi, &Request) -> Result<Reply, ApiError>;
 
 /// Adds the EVM endpoints over `pages`, for the chains of `registry`, pricing with `prices`;
 /// page tokens are authenticated with `secret`; a deployment's `teleporterMessageInfo` comes
-/// from `icm` when given.
+/// from `icm` when given; ERC-20 balances carry the ratings of `reputations`.
 pub fn routes(
     router: Router,
     pages: Arc<EvmPages>,
@@ -42,6 +45,7 @@ pub fn routes(
     prices: Arc<dyn PriceSource>,
     secret: TokenSecret,
     icm: Option<IcmPages>,
+    reputations: TokenReputations,
 ) -> Router {
     let api = Arc::new(EvmApi::new(
         pages,
@@ -49,8 +53,9 @@ pub fn routes(
         prices,
         SealedPageTokens::new(secret),
         icm,
+        reputations,
     ));
-    let endpoints: [(&str, Weight, Handler); 20] = [
+    let endpoints: [(&str, Weight, Handler); 26] = [
         (
             "/v1/chains/{chainId}/addresses/{address}/transactions",
             Weight::MEDIUM,
@@ -128,6 +133,36 @@ pub fn routes(
             "/v1/chains/{chainId}/addresses/{address}/balances:getNative",
             Weight::MEDIUM,
             balances::native,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:listErc20",
+            Weight::MEDIUM,
+            holdings::erc20,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:listErc1155",
+            Weight::MEDIUM,
+            holdings::erc1155,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles",
+            Weight::MEDIUM,
+            holdings::collectibles,
+        ),
+        (
+            "/v1/chains/{chainId}/addresses/{address}",
+            Weight::SMALL,
+            contracts::metadata,
+        ),
+        (
+            "/v1/chains/{chainId}/nfts/collections/{address}/tokens",
+            Weight::MEDIUM,
+            collections::list,
+        ),
+        (
+            "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}",
+            Weight::SMALL,
+            collections::details,
         ),
         (
             "/v1/chains/{chainId}/contracts/{address}/deployments",

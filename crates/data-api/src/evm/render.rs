@@ -4,6 +4,7 @@
 
 use snowline_chain_evm::pages::{Transfer, TxDetail};
 use snowline_chain_evm::rows::{BlockRow, InternalRow, TokenRow, TransferKind, TxRow};
+use snowline_types::evm::nft_metadata::inline_metadata;
 use snowline_types::evm::{Address, B256, U256, transaction_method};
 use snowline_types::rest::Money;
 use snowline_types::rest::evm::{
@@ -64,17 +65,7 @@ pub(crate) fn transfer(
             to,
             log_index,
             value: t.row.value.to_string(),
-            erc1155_token: Erc1155Token {
-                address: checksummed(&t.token),
-                erc_type: Default::default(),
-                token_id: t.row.token_id.to_string(),
-                token_uri: t.uri.clone().unwrap_or_default(),
-                metadata: Erc1155TokenMetadata {
-                    common: NftMetadata::unindexed(),
-                    decimals: None,
-                    properties: None,
-                },
-            },
+            erc1155_token: erc1155_token(&t.token, &t.row.token_id, t.uri.as_deref()),
         }),
     }
 }
@@ -111,11 +102,39 @@ pub(crate) fn erc721_token(
         erc_type: Default::default(),
         token_id: id.to_string(),
         token_uri: uri.unwrap_or_default().to_owned(),
-        metadata: Erc721TokenMetadata {
-            common: NftMetadata::unindexed(),
-            attributes: None,
+        metadata: match uri.and_then(inline_metadata) {
+            Some(m) => Erc721TokenMetadata {
+                common: m.common,
+                attributes: m.attributes,
+            },
+            None => Erc721TokenMetadata {
+                common: NftMetadata::unindexed(),
+                attributes: None,
+            },
         },
         owner_address: owner.map(checksummed),
+    }
+}
+
+/// `Erc1155Token` of token `id` of `contract`.
+pub(crate) fn erc1155_token(contract: &Address, id: &U256, uri: Option<&str>) -> Erc1155Token {
+    Erc1155Token {
+        address: checksummed(contract),
+        erc_type: Default::default(),
+        token_id: id.to_string(),
+        token_uri: uri.unwrap_or_default().to_owned(),
+        metadata: match uri.and_then(inline_metadata) {
+            Some(m) => Erc1155TokenMetadata {
+                common: m.common,
+                decimals: m.decimals,
+                properties: m.properties,
+            },
+            None => Erc1155TokenMetadata {
+                common: NftMetadata::unindexed(),
+                decimals: None,
+                properties: None,
+            },
+        },
     }
 }
 

@@ -11,6 +11,7 @@ pub mod erc_detect;
 pub mod hex_str;
 pub mod internal;
 pub mod method;
+pub mod nft_metadata;
 pub mod quantity;
 pub mod rpc;
 pub mod teleporter;

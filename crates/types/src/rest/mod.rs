@@ -4,6 +4,7 @@
 
 pub mod chain;
 pub mod evm;
+pub mod evm_balances;
 pub mod icm;
 pub mod pchain;
 pub mod primary;

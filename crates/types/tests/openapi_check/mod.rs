@@ -1,7 +1,7 @@
 //! A small checker of JSON values against OpenAPI schemas, for the REST record tests: every
 //! required member present, no member the schema does not name, each value of the schema's type
-//! and enumeration, `oneOf` unions matched by their discriminator, and no `null` anywhere but
-//! where the schema's type list names it.
+//! and enumeration, `oneOf` unions matched by their discriminator, and no `null` anywhere the
+//! schema's type does not name it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde::Serialize;
@@ -33,18 +33,24 @@ pub fn check(
 ) -> Vec<String> {
     let schema = resolve(all, schema);
     let mut errors = Vec::new();
+    // A type list (`["string", "null"]`) names the JSON types allowed; `null` only where it
+    // names `null`, the value the schema gives a required member that has none.
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+        Some(Value::String(t)) => vec![t.as_str()],
+        _ => Vec::new(),
+    };
     if value.is_null() {
-        // Only where the schema's type list names `null` (a required member that may be unknown).
-        let nullable = schema
-            .get("type")
-            .and_then(Value::as_array)
-            .is_some_and(|types| types.iter().any(|t| t == "null"));
-        return if nullable {
-            Vec::new()
-        } else {
-            vec![format!("{path}: null")]
-        };
+        if types.contains(&"null") {
+            return errors;
+        }
+        return vec![format!("{path}: null")];
     }
+    let non_null: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
+    let schema_type = match non_null.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    };
     if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
         for part in parts {
             errors.extend(check(all, part, value, path));
@@ -74,7 +80,7 @@ pub fn check(
             errors.push(format!("{path}: {value} not in {allowed:?}"));
         }
     }
-    match schema.get("type").and_then(Value::as_str) {
+    match schema_type {
         Some("string") if !value.is_string() => errors.push(format!("{path}: not a string")),
         Some("number") if !value.is_number() => errors.push(format!("{path}: not a number")),
         Some("integer") if !value.is_u64() && !value.is_i64() => {

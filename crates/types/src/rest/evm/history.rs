@@ -3,6 +3,7 @@
 //! transactions and of each standard's transfers, `ListEvmBlocksResponse` and
 //! `ListAddressChainsResponse`.
 
+pub use crate::rest::evm_balances::TokenReputation;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -71,15 +72,6 @@ pub struct Erc20TransferDetailsV2 {
     pub value: String,
     /// The token.
     pub erc20_token: Erc20TokenV2,
-}
-
-/// `tokenReputation` of `Erc20TokenV2`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TokenReputation {
-    /// `Malicious`.
-    Malicious,
-    /// `Benign`.
-    Benign,
 }
 
 /// `Erc20TokenV2`: `Erc20Token` with `tokenReputation`, a required member that is `null` when

@@ -1,0 +1,239 @@
+//! The tokens an address holds, now or after a past block: ERC-20, ERC-1155, or its
+//! collectibles (ERC-721 and ERC-1155 together), by standard, contract and token id, from the
+//! balances summed at ingest (`ev_holdings`, `ev_holding_history`).
+
+use std::ops::Bound;
+
+use snowline_query::{FilterLimits, decode_position, encode_position, filtered_page};
+use snowline_store::{Direction, ReadView, Snapshot};
+use snowline_types::evm::{Address, U256};
+
+use super::balances::balance_at;
+use super::{EvmPages, PageError, last_block, token_rows};
+use crate::rows::{TokenRow, TransferKind};
+use crate::tables::{Addr, EvHoldingHistory, EvHoldings, EvNftUris, Word};
+
+/// Which of an address's tokens a listing shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoldingKinds {
+    /// ERC-20 tokens.
+    Erc20,
+    /// ERC-1155 tokens.
+    Erc1155,
+    /// ERC-721 and ERC-1155 tokens.
+    Collectibles,
+}
+
+impl HoldingKinds {
+    /// The kind codes listed, ascending (the key order).
+    fn codes(self) -> &'static [u8] {
+        const ERC20: [u8; 1] = [TransferKind::Erc20.code()];
+        const ERC1155: [u8; 1] = [TransferKind::Erc1155.code()];
+        const BOTH: [u8; 2] = [TransferKind::Erc721.code(), TransferKind::Erc1155.code()];
+        match self {
+            Self::Erc20 => &ERC20,
+            Self::Erc1155 => &ERC1155,
+            Self::Collectibles => &BOTH,
+        }
+    }
+}
+
+/// What a holdings listing asks besides the owner and the page.
+#[derive(Debug, Clone, Copy)]
+pub struct HoldingsQuery<'a> {
+    /// The standards listed.
+    pub kinds: HoldingKinds,
+    /// Only these contracts, when not empty.
+    pub contracts: &'a [Address],
+    /// After this block (the last indexed one when `None`).
+    pub at: Option<u64>,
+    /// Contracts left out (the caller's filter, say of tokens flagged as spam), sorted.
+    pub hidden: &'a [Address],
+}
+
+/// One token an address holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holding {
+    /// The standard.
+    pub kind: TransferKind,
+    /// The token contract.
+    pub contract: Address,
+    /// The token id (zero for ERC-20).
+    pub token_id: U256,
+    /// The balance (1 for an ERC-721 token held).
+    pub balance: U256,
+    /// `tokenURI` / `uri` as of the id's last move, when the contract answered (NFTs).
+    pub uri: Option<String>,
+    /// What the contract told of itself, when it was asked.
+    pub token: Option<TokenRow>,
+}
+
+/// One page of holdings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoldingPage {
+    /// By standard, contract, token id, ascending; only non-zero balances.
+    pub holdings: Vec<Holding>,
+    /// The block the balances are as of.
+    pub block: u64,
+    /// The owner's native balance after that block, wei.
+    pub native_balance: U256,
+    /// Where the next page starts, when more may follow.
+    pub next: Option<Vec<u8>>,
+}
+
+/// A listing position: kind code, contract, token id.
+type Position = (u8, Addr, Word);
+
+impl EvmPages {
+    /// One page of the tokens `owner` holds on `chain` as `query` asks, resuming strictly past
+    /// `from`, with the owner's native balance after the same block, all from one snapshot. A
+    /// block past the last indexed one is [`PageError::BeyondTip`]; a chain indexed from a block
+    /// after 0 is [`PageError::PartialHistory`].
+    pub fn holdings(
+        &self,
+        chain: u64,
+        owner: Address,
+        query: HoldingsQuery<'_>,
+        page_size: u32,
+        from: Option<&[u8]>,
+    ) -> Result<HoldingPage, PageError> {
+        let HoldingsQuery {
+            kinds,
+            contracts,
+            at,
+            hidden,
+        } = query;
+        let (snapshot, cursor) = self.open(chain)?;
+        if cursor.first > 0 {
+            return Err(PageError::PartialHistory {
+                chain,
+                first: cursor.first,
+            });
+        }
+        let last = last_block(&cursor).ok_or(PageError::NotIndexed(chain))?;
+        let block = at.unwrap_or(last);
+        if block > last {
+            return Err(PageError::BeyondTip { asked: block, last });
+        }
+        let after = from
+            .map(|bytes| decode_position::<Position>(bytes).ok_or(PageError::BadPosition))
+            .transpose()?;
+        if after.is_some_and(|(k, _, _)| !kinds.codes().contains(&k)) {
+            return Err(PageError::BadPosition);
+        }
+        let o = owner.0.0;
+        let mut wanted: Vec<Addr> = contracts.iter().map(|c| c.0.0).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut ranges = Vec::new();
+        for &k in kinds.codes() {
+            let spans: Vec<(Addr, Addr)> = if wanted.is_empty() {
+                vec![([0u8; 20], [0xFF; 20])]
+            } else {
+                wanted.iter().map(|c| (*c, *c)).collect()
+            };
+            for (lo, hi) in spans {
+                let high = (k, hi, [0xFF; 32]);
+                if after.is_some_and(|p| p >= high) {
+                    continue;
+                }
+                let low = match after {
+                    Some(p) if p >= (k, lo, [0u8; 32]) => {
+                        Bound::Excluded((chain, o, p.0, p.1, p.2))
+                    }
+                    _ => Bound::Included((chain, o, k, lo, [0u8; 32])),
+                };
+                ranges.push((low, Bound::Included((chain, o, high.0, high.1, high.2))));
+            }
+        }
+        let scans = ranges
+            .into_iter()
+            .map(|r| snapshot.scan::<EvHoldings, _>(r, Direction::Forward))
+            .collect::<Result<Vec<_>, _>>()?;
+        let positions = scans.into_iter().flatten().map(|e| {
+            e.map(|((_, _, k, t, id), now)| ((k, t, id), now))
+                .map_err(PageError::from)
+        });
+        let past = block < last;
+        let page = filtered_page(
+            positions,
+            FilterLimits::page(page_size as usize),
+            |chunk: &[(Position, Word)]| {
+                chunk
+                    .iter()
+                    .map(|((k, t, id), now)| {
+                        if past {
+                            held_at(&snapshot, chain, o, (*k, *t, *id), block)
+                        } else {
+                            Ok(U256::from_be_bytes(*now))
+                        }
+                    })
+                    .collect()
+            },
+            |((_, t, _), _), balance| {
+                *balance > U256::ZERO && hidden.binary_search(&Address::from(*t)).is_err()
+            },
+            |_| false,
+        )?;
+        let holdings = describe(&snapshot, chain, &page.items)?;
+        Ok(HoldingPage {
+            holdings,
+            block,
+            native_balance: balance_at(&snapshot, chain, owner, block)?,
+            next: page.next.map(|(p, _)| encode_position(&p)),
+        })
+    }
+}
+
+/// The balance of one holding after `block`: its last history row at or before it.
+fn held_at(
+    view: &Snapshot<'_>,
+    chain: u64,
+    owner: Addr,
+    (k, t, id): Position,
+    block: u64,
+) -> Result<U256, PageError> {
+    let row = view
+        .scan::<EvHoldingHistory, _>(
+            (chain, owner, k, t, id, 0)..=(chain, owner, k, t, id, block),
+            Direction::Reverse,
+        )?
+        .next()
+        .transpose()?;
+    Ok(row.map_or(U256::ZERO, |(_, w)| U256::from_be_bytes(w)))
+}
+
+/// The page's holdings with their URIs and token rows.
+fn describe(
+    view: &Snapshot<'_>,
+    chain: u64,
+    items: &[((Position, Word), U256)],
+) -> Result<Vec<Holding>, PageError> {
+    let uri_keys: Vec<(u64, Addr, Word)> = items
+        .iter()
+        .map(|(((_, t, id), _), _)| (chain, *t, *id))
+        .collect();
+    let uris = view.multi_get::<EvNftUris>(&uri_keys)?;
+    let tokens = token_rows(
+        view,
+        chain,
+        items.iter().map(|(((_, t, _), _), _)| Address::from(*t)),
+    )?;
+    items
+        .iter()
+        .zip(uris)
+        .map(|((((k, t, id), _), balance), uri)| {
+            let contract = Address::from(*t);
+            let kind = TransferKind::from_code(*k)
+                .map_err(|e| PageError::Read(crate::error::EvmError::Corrupt(e.to_string())))?;
+            Ok(Holding {
+                kind,
+                contract,
+                token_id: U256::from_be_bytes(*id),
+                balance: *balance,
+                uri: uri.filter(|_| kind != TransferKind::Erc20),
+                token: tokens.get(&contract).cloned(),
+            })
+        })
+        .collect()
+}
