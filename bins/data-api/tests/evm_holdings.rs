@@ -872,6 +872,53 @@ fn the_operators_reputation_list_rates_tokens_and_filter_spam_tokens_hides_the_m
             assert_eq!(r, &want, "{token}");
         }
     }
+    // An address's history (v2) rates each ERC-20 transfer's token the same way, and
+    // `filterSpamTokens` leaves out the transfers of the malicious one, and nothing else.
+    let mut rated_transfers = 0;
+    for h in &holders {
+        let path = format!(
+            "/v2/chains/{C_CHAIN_ID}/addresses/{}/transactions?pageSize=7",
+            checksum(h)
+        );
+        let all = all_pages(&api, &path, "transactions");
+        let kept = all_pages(
+            &api,
+            &format!("{path}&filterSpamTokens=true"),
+            "transactions",
+        );
+        assert_eq!(all.len(), kept.len(), "every tx stays");
+        for (a, k) in all.iter().zip(&kept) {
+            assert_eq!(a["nativeTransaction"], k["nativeTransaction"]);
+            let transfers = |tx: &Value| -> Vec<Value> {
+                tx.get("erc20Transfers")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let mut want = Vec::new();
+            for t in transfers(a) {
+                let token = t["erc20Token"]["address"].as_str().unwrap().to_owned();
+                let rating = &t["erc20Token"]["tokenReputation"];
+                if token == checksum(&bad) {
+                    assert_eq!(rating, &json!("Malicious"));
+                    rated_transfers += 1;
+                    continue;
+                }
+                let expected = if token == checksum(&good) {
+                    json!("Benign")
+                } else {
+                    Value::Null
+                };
+                assert_eq!(rating, &expected, "{token}");
+                want.push(t);
+            }
+            assert_eq!(transfers(k), want);
+        }
+    }
+    assert!(
+        rated_transfers > 0,
+        "the malicious token moved in some history"
+    );
     // The list rates tokens of the chain it is given for only.
     let l1 = RecordingModel::load(&recording_path(L1_CHAIN_ID));
     let (l1_after, _) = model_balances(&l1);

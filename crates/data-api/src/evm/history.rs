@@ -9,10 +9,11 @@ use snowline_chain_evm::rows::Roles;
 use snowline_query::SortOrder;
 use snowline_query::params::boolean_or;
 use snowline_rest_api::{ApiError, Reply, Request};
+use snowline_types::evm::Address;
 use snowline_types::rest::evm::{
     Erc20TokenV2, Erc20TransferDetailsV2, ListNativeTransactionsResponse,
-    ListTransactionDetailsResponse, ListTransactionDetailsResponseV2, TransactionDetails,
-    TransactionDetailsV2,
+    ListTransactionDetailsResponse, ListTransactionDetailsResponseV2, TokenReputation,
+    TransactionDetails, TransactionDetailsV2,
 };
 
 use super::context::{EvmApi, RangeListing, page_error};
@@ -43,17 +44,16 @@ pub(crate) fn v1(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
     })
 }
 
-/// `listTransactionsV2`: `filterSpamTokens` is read and checked; no token is known as spam
-/// unless an operator's reputation list says so, and none is configured here, so every
-/// `tokenReputation` is `null` (unknown) and the filter removes nothing.
+/// `listTransactionsV2`: each ERC-20 token rated by the operator's reputation list (the chain's
+/// `tokenReputation` in the sources file; `null` where it rates none), and with
+/// `filterSpamTokens` the transfers of a token it rates `Malicious` left out of each tx.
 pub(crate) fn v2(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
     let spam = boolean_or("filterSpamTokens", req.query("filterSpamTokens"), false).map_err(bad)?;
-    let spam = if spam { "true" } else { "false" };
     let (q, page) = read(
         api,
         req,
         "evm/addresses/transactions/v2",
-        &[("filterSpamTokens", spam)],
+        &[("filterSpamTokens", if spam { "true" } else { "false" })],
     )?;
     let chain = q.chain.id;
     let transactions = page
@@ -63,7 +63,18 @@ pub(crate) fn v2(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
             let p = parts(&page, t);
             TransactionDetailsV2 {
                 native_transaction: native_tx(chain, &t.hash, &t.tx),
-                erc20_transfers: p.erc20.map(|list| list.into_iter().map(erc20_v2).collect()),
+                erc20_transfers: p.erc20.and_then(|list| {
+                    let kept: Vec<Erc20TransferDetailsV2> = list
+                        .into_iter()
+                        .map(|d| erc20_v2(api, chain, d))
+                        .filter(|d| {
+                            !(spam
+                                && d.erc20_token.token_reputation
+                                    == Some(TokenReputation::Malicious))
+                        })
+                        .collect();
+                    (!kept.is_empty()).then_some(kept)
+                }),
                 erc721_transfers: p.erc721,
                 erc1155_transfers: p.erc1155,
                 internal_transactions: p.internals,
@@ -162,9 +173,19 @@ fn parts(page: &HistoryPage, t: &HistoryTx) -> Parts {
     }
 }
 
-/// An ERC-20 transfer with the v2 token record (reputation unknown: `null`).
-fn erc20_v2(d: snowline_types::rest::evm::Erc20TransferDetails) -> Erc20TransferDetailsV2 {
+/// An ERC-20 transfer with the v2 token record: its reputation on `chain` as the operator's
+/// list gives it (`null`: not rated).
+fn erc20_v2(
+    api: &EvmApi,
+    chain: u64,
+    d: snowline_types::rest::evm::Erc20TransferDetails,
+) -> Erc20TransferDetailsV2 {
     let t = d.erc20_token;
+    let reputation = t
+        .address
+        .parse::<Address>()
+        .ok()
+        .and_then(|a| api.reputation(chain, &a));
     Erc20TransferDetailsV2 {
         from: d.from,
         to: d.to,
@@ -178,7 +199,7 @@ fn erc20_v2(d: snowline_types::rest::evm::Erc20TransferDetails) -> Erc20Transfer
             logo_uri: t.logo_uri,
             erc_type: t.erc_type,
             price: t.price,
-            token_reputation: None,
+            token_reputation: reputation,
         },
     }
 }
