@@ -78,28 +78,18 @@ fn world(seed: u64) -> World {
 fn pages(api: &DataApi, path: &str) -> (Vec<Value>, Vec<usize>) {
     let mut out = Vec::new();
     let mut sizes = Vec::new();
-    let mut token: Option<String> = None;
-    loop {
-        let p = match &token {
-            Some(t) => format!("{path}&pageToken={t}"),
-            None => path.to_owned(),
-        };
-        let r = api.get(&p);
-        assert_eq!(r.status, 200, "{p}: {}", r.body);
-        let v = r.json();
+    for v in common::page_bodies(api, path) {
         assert_eq!(
             v["chainInfo"],
             json!({"chainName": "c-chain", "network": "local"})
         );
-        let items = v["utxos"].as_array().unwrap_or_else(|| panic!("{p}: {v}"));
+        let items = v["utxos"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: {v}"));
         sizes.push(items.len());
         out.extend(items.iter().cloned());
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return (out, sizes),
-        }
-        assert!(sizes.len() < 10_000, "{path}: paging does not end");
     }
+    (out, sizes)
 }
 
 fn avax_amount(m: &CModel, amount: u64) -> Value {

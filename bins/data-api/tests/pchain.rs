@@ -130,31 +130,9 @@ fn world_of(
     }
 }
 
-/// Every page of `path` (which has a query), following `nextPageToken`: the items under `key`
-/// and the size of each page.
+/// Every page of `path`: the items under `key` and the size of each page.
 fn pages(api: &DataApi, path: &str, key: &str) -> (Vec<Value>, Vec<usize>) {
-    let mut out = Vec::new();
-    let mut sizes = Vec::new();
-    let mut token: Option<String> = None;
-    loop {
-        let p = match &token {
-            Some(t) => format!("{path}&pageToken={t}"),
-            None => path.to_owned(),
-        };
-        let r = api.get(&p);
-        assert_eq!(r.status, 200, "{p}: {}", r.body);
-        let v = r.json();
-        let items = v[key]
-            .as_array()
-            .unwrap_or_else(|| panic!("{p}: no {key}: {v}"));
-        sizes.push(items.len());
-        out.extend(items.iter().cloned());
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return (out, sizes),
-        }
-        assert!(sizes.len() < 100_000, "{path}: paging does not end");
-    }
+    common::paged(api, path, key)
 }
 
 fn avax_amount(m: &PModel, amount: u64) -> Value {

@@ -19,7 +19,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::pmodel::{MStaker, PModel, split};
-use common::{DataApi, follow, local_addrs, upstream};
+use common::{DataApi, follow, local_addrs, paged as pages, upstream};
 use serde_json::{Value, json};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_types::address::format_address;
@@ -76,41 +76,17 @@ fn world_of(
     }
 }
 
-/// Every page of `path` (which has a query): the items under `key` and each page's size.
-fn pages(api: &DataApi, path: &str, key: &str) -> (Vec<Value>, Vec<usize>) {
-    let (mut out, mut sizes, mut token) = (Vec::new(), Vec::new(), None::<String>);
-    loop {
-        let p = match &token {
-            Some(t) => format!("{path}&pageToken={t}"),
-            None => path.to_owned(),
-        };
-        let r = api.get(&p);
-        assert_eq!(r.status, 200, "{p}: {}", r.body);
-        let v = r.json();
-        let items = v[key].as_array().unwrap_or_else(|| panic!("{p}: {v}"));
-        sizes.push(items.len());
-        out.extend(items.iter().cloned());
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return (out, sizes),
-        }
-        assert!(sizes.len() < 10_000, "{path}: paging does not end");
-    }
-}
-
 /// `base` (with a query) in pages of 1, 3 and 100 gives exactly `want`, in order, every page
 /// full but the last.
 fn check_pages(api: &DataApi, base: &str, key: &str, want: &[Value]) {
     for size in [1usize, 3, 100] {
         let path = format!("{base}&pageSize={size}");
-        let (items, sizes) = pages(api, &path, key);
+        let (items, sizes) = common::paged(api, &path, key);
         assert_eq!(items.len(), want.len(), "{path}: how many");
         for (got, want) in items.iter().zip(want) {
             assert_eq!(got, want, "{path}");
         }
-        let (last, full) = sizes.split_last().unwrap();
-        assert!(full.iter().all(|n| *n == size), "{path}: pages {sizes:?}");
-        assert!(*last <= size, "{path}: {sizes:?}");
+        common::assert_full_pages(&path, &sizes, size);
     }
 }
 

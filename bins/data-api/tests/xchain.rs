@@ -15,27 +15,10 @@ use snowline_types::network::NetworkInfo;
 
 const X: &str = "/v1/networks/local/blockchains/x-chain";
 
-/// Every page of a UTXO listing, following `nextPageToken`.
+/// Every page of a UTXO listing, following `nextPageToken`: the UTXOs and how many pages.
 fn all_pages(api: &DataApi, query: &str) -> (Vec<Value>, usize) {
-    let mut out = Vec::new();
-    let mut token: Option<String> = None;
-    let mut pages = 0;
-    loop {
-        let path = match &token {
-            Some(t) => format!("{X}/utxos?{query}&pageToken={t}"),
-            None => format!("{X}/utxos?{query}"),
-        };
-        let r = api.get(&path);
-        assert_eq!(r.status, 200, "{path}: {}", r.body);
-        let v = r.json();
-        pages += 1;
-        out.extend(v["utxos"].as_array().unwrap().iter().cloned());
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return (out, pages),
-        }
-        assert!(pages < 10_000, "paging does not end");
-    }
+    let (utxos, sizes) = common::paged(api, &format!("{X}/utxos?{query}"), "utxos");
+    (utxos, sizes.len())
 }
 
 /// `avm.getUTXOs` of one address, every page, X's own and those the P- and C-Chain exported

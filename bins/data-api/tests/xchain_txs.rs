@@ -14,7 +14,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{DataApi, follow, local_addr, local_addrs, upstream};
+use common::{DataApi, follow, has_null, local_addr, local_addrs, upstream};
 use serde_json::Value;
 use snowline_types::atomic::{
     AtomicTxs, SharedMove, c_container_atomic, p_block_atomic, x_exported,
@@ -232,42 +232,33 @@ fn world(seed: u64) -> World {
     }
 }
 
+/// Every page of `path` (which has a query), following `nextPageToken`: the tx ids and the
+/// size of each page.
 fn pages(api: &DataApi, path: &str) -> (Vec<String>, Vec<usize>) {
-    let mut out = Vec::new();
+    let mut ids = Vec::new();
     let mut sizes = Vec::new();
-    let mut token: Option<String> = None;
-    loop {
-        let p = match &token {
-            Some(t) => format!("{path}&pageToken={t}"),
-            None => path.to_owned(),
-        };
-        let r = api.get(&p);
-        assert_eq!(r.status, 200, "{p}: {}", r.body);
-        let v = r.json();
-        let items = v["transactions"].as_array().unwrap();
+    for v in common::page_bodies(api, path) {
         assert_eq!(v["chainInfo"]["chainName"], "x-chain");
+        let items = v["transactions"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: no transactions: {v}"));
         sizes.push(items.len());
-        out.extend(
+        ids.extend(
             items
                 .iter()
                 .map(|t| t["txHash"].as_str().unwrap().to_owned()),
         );
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return (out, sizes),
-        }
-        assert!(sizes.len() < 100_000, "{path}: paging does not end");
     }
+    (ids, sizes)
 }
 
+/// Pages of `base` in `sizes` list exactly `want`, each once, every page full but the last.
 fn check_listing(api: &DataApi, base: &str, want: &[String], sizes: &[usize]) {
     for size in sizes {
         let path = format!("{base}&pageSize={size}");
-        let (ids, got) = pages(api, &path);
+        let (ids, got_sizes) = pages(api, &path);
         assert_eq!(ids, want, "{path}: every tx once, in order");
-        let (last, full) = got.split_last().unwrap();
-        assert!(full.iter().all(|n| n == size), "{path}: {got:?}");
-        assert!(*last <= *size, "{path}: {got:?}");
+        common::assert_full_pages(&path, &got_sizes, *size);
     }
 }
 
@@ -278,15 +269,6 @@ fn ordered(w: &World, txs: impl IntoIterator<Item = Id>, desc: bool) -> Vec<Stri
         v.reverse();
     }
     v.into_iter().map(|(_, id)| id.to_string()).collect()
-}
-
-fn has_null(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::Array(a) => a.iter().any(has_null),
-        Value::Object(o) => o.values().any(has_null),
-        _ => false,
-    }
 }
 
 #[test]

@@ -14,8 +14,9 @@ use snowline_types::container::ContainerLine;
 
 /// Version of the combined schema of this binary's store (3: the X-Chain state learns the
 /// P-Chain's exports to X from `P/block`, `x_atomic_early_imports`, atomic sequence apart; 4:
-/// and the C-Chain's from `C/block`).
-const SCHEMA_VERSION: u32 = 4;
+/// and the C-Chain's from `C/block`; 5: `x_atomic_consumed`, and the early imports name their
+/// importing tx, so the state follows the one shared-memory rule).
+const SCHEMA_VERSION: u32 = 5;
 
 /// Containers per atomic write batch when loading the devnet.
 const DEVNET_BATCH: usize = 512;

@@ -19,6 +19,8 @@ use snowline_chain_p::tables::*;
 use snowline_chain_p::{PChain, PChainStats, PReader};
 use snowline_chain_x::history::tables::XhEarlySpends;
 use snowline_chain_x::history::{HistoryStats, XHistory};
+use snowline_chain_x::state::tables::{XAtomicEarlyImports, XAtomicUtxos};
+use snowline_chain_x::state::{XChainState, XStats};
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_node_index::{IndexWriter, ingest};
 use snowline_store::{Direction, Linear, ReadView, Schema, Store, Table};
@@ -90,6 +92,44 @@ fn run_both(
     });
     ingest(store, &mut writer, src, batch, &mut hooks, |_| {}).unwrap();
     (hooks.0.stats(), hooks.1.stats())
+}
+
+/// Ingests `records` into a store of the X-Chain state alone (`XChainState`, the node RPC's
+/// view of shared memory), as `node-rpc` does.
+fn run_state(
+    dir: &std::path::Path,
+    w: &World,
+    records: &[ContainerRecord],
+    batch: usize,
+) -> (Store, XStats) {
+    let schema = snowline_node_index::tables()
+        .into_iter()
+        .chain(snowline_chain_x::state::tables::tables())
+        .fold(Schema::new(1), Schema::with_spec);
+    let store = Store::open(dir, &schema).unwrap();
+    let mut state =
+        XChainState::new(w.net.x_chain_id, w.net.p_chain_id).with_c_chain(w.net.c_chain_id);
+    state.apply_genesis(&store, &w.x_genesis).unwrap();
+    let mut writer = IndexWriter::open(&store).unwrap();
+    let src = records.iter().map(|r| {
+        Ok(ContainerLine {
+            record: r.clone(),
+            index: None,
+        })
+    });
+    ingest(&store, &mut writer, src, batch, &mut state, |_| {}).unwrap();
+    let stats = state.stats();
+    (store, stats)
+}
+
+/// X's shared memory by the model: every UTXO another chain exported to X that no import took,
+/// as `(source chain, utxo id)`.
+fn x_shared_memory(m: &RoomModel) -> BTreeSet<(Id, Id)> {
+    m.rows
+        .iter()
+        .filter(|(_, r)| !r.from_own && r.consumed.is_none())
+        .map(|(u, r)| (r.created_on, *u))
+        .collect()
 }
 
 fn dump<T: Table>(store: &Store, out: &mut Vec<String>)
@@ -489,7 +529,8 @@ fn models(w: &World, records: &[ContainerRecord]) -> (RoomModel, RoomModel) {
 /// atomic txs, gives every X and P row of an atomic UTXO and the imports each room met before
 /// their export: in both arrival orders of the chains' containers, in batches of 1 to 6
 /// containers, and with the atomic txs of X vertices or of C blocks read a second time (the same
-/// operation, which changes nothing and is no missing input).
+/// operation, which changes nothing and is no missing input). The X-Chain state the node RPC
+/// serves (`XChainState`) holds in its shared memory exactly the model's waiting UTXOs.
 #[test]
 fn atomic_rows_follow_the_shared_memory_rule_in_any_order_and_batching() {
     let w = world(DevnetConfig::small());
@@ -553,6 +594,31 @@ fn atomic_rows_follow_the_shared_memory_rule_in_any_order_and_batching() {
                     .count(),
                 0,
                 "P early spends left, {at}"
+            );
+            let state_dir = tempfile::tempdir().unwrap();
+            let (state, stats) = run_state(state_dir.path(), &w, records, *batch);
+            let shared: BTreeSet<(Id, Id)> = state
+                .scan::<XAtomicUtxos, _>(.., Direction::Forward)
+                .unwrap()
+                .map(|e| e.unwrap().0)
+                .collect();
+            assert_eq!(
+                shared,
+                x_shared_memory(&x_want),
+                "X state's shared memory, {at}"
+            );
+            assert_eq!(
+                stats.early_imports, x_want.early,
+                "X state early imports, {at}"
+            );
+            assert_eq!(stats.missing_inputs, 0, "X state missing inputs, {at}");
+            assert_eq!(
+                state
+                    .scan::<XAtomicEarlyImports, _>(.., Direction::Forward)
+                    .unwrap()
+                    .count(),
+                0,
+                "X state early imports left, {at}"
             );
         }
     }

@@ -10,82 +10,12 @@ use snowline_chain_metrics::{Interval, Metric, RollingValues, Window};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
 use crate::context::MetricsApi;
+use crate::legacy_ops::{ROLLING, SERIES};
 use crate::networks;
 use crate::params;
 use crate::render::{LegacyRollingJson, LegacyRollingResponse};
 use crate::series::{self, Form};
 use crate::staking;
-
-/// A legacy series operation: its path, metric, and whether the OpenAPI gives it `interval`
-/// (the others are daily).
-pub(crate) struct SeriesOp {
-    pub(crate) path: &'static str,
-    pub(crate) metric: Metric,
-    pub(crate) interval: bool,
-}
-
-const fn op(path: &'static str, metric: Metric, interval: bool) -> SeriesOp {
-    SeriesOp {
-        path,
-        metric,
-        interval,
-    }
-}
-
-/// The legacy series but `avg_tps`, in the OpenAPI's order.
-pub(crate) const SERIES: [SeriesOp; 13] = [
-    op("/v1/active_senders/{chain}", Metric::ActiveSenders, true),
-    op(
-        "/v1/active_addresses/{chain}",
-        Metric::ActiveAddresses,
-        true,
-    ),
-    op("/v1/gas_used/{chain}", Metric::GasUsed, true),
-    op("/v1/tx_count/{chain}", Metric::TxCount, true),
-    op("/v1/avg_gps/{chain}", Metric::AvgGps, false),
-    op("/v1/max_gps/{chain}", Metric::MaxGps, false),
-    op("/v1/max_tps/{chain}", Metric::MaxTps, false),
-    op("/v1/avg_gas_price/{chain}", Metric::AvgGasPrice, false),
-    op("/v1/max_gas_price/{chain}", Metric::MaxGasPrice, false),
-    op(
-        "/v1/cumulative/addresses/{chain}",
-        Metric::CumulativeAddresses,
-        false,
-    ),
-    op(
-        "/v1/cumulative/contracts/{chain}",
-        Metric::CumulativeContracts,
-        false,
-    ),
-    op(
-        "/v1/cumulative/tx_count/{chain}",
-        Metric::CumulativeTxCount,
-        false,
-    ),
-    op(
-        "/v1/cumulative/deployers/{chain}",
-        Metric::CumulativeDeployers,
-        false,
-    ),
-];
-
-/// The legacy rolling windows: path and metric.
-pub(crate) const ROLLING: [(&str, Metric); 8] = [
-    ("/v1/gas_used/{chainId}/rollingWindow", Metric::GasUsed),
-    ("/v1/tx_count/{chainId}/rollingWindow", Metric::TxCount),
-    ("/v1/avg_gps/{chainId}/rollingWindow", Metric::AvgGps),
-    ("/v1/max_gps/{chainId}/rollingWindow", Metric::MaxGps),
-    ("/v1/avg_tps/{chainId}/rollingWindow", Metric::AvgTps),
-    ("/v1/max_tps/{chainId}/rollingWindow", Metric::MaxTps),
-    (
-        "/v1/avg_gas_price/{chainId}/rollingWindow",
-        Metric::AvgGasPrice,
-    ),
-    (
-        "/v1/max_gas_price/{chainId}/rollingWindow",
-        Metric::MaxGasPrice,
-    ),
-];
 
 /// Adds the legacy series, rolling windows, staking series and listings over `api`.
 pub(crate) fn routes(router: Router, api: &Arc<MetricsApi>) -> Router {

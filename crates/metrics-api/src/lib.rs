@@ -14,6 +14,7 @@ mod health;
 mod icm;
 mod l1;
 mod legacy;
+mod legacy_ops;
 mod networks;
 pub mod openapi;
 mod params;

@@ -223,7 +223,7 @@ pub(crate) fn v1_series(
     let chain_ref = req.required_param(chain_param)?;
     let target = api.target(chain_ref)?;
     if matches!(target, Target::Aggregate(..)) {
-        let v1 = crate::legacy::SERIES.iter().map(|op| op.metric);
+        let v1 = crate::legacy_ops::SERIES.iter().map(|op| op.metric);
         only_summable(metric, chain_ref, std::iter::once(Metric::AvgTps).chain(v1))?;
     }
     let scenario = Scenario {

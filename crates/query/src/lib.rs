@@ -63,7 +63,7 @@ pub use digest::{Digest, FilterDigest};
 pub use error::{MAX_ECHO_CHARS, ParamError, PositionError, QueryError, TokenError};
 pub use filtered::{FilterLimits, FilteredPage, MAX_EXAMINED, filtered_page};
 pub use keyset::{Keyset, decode_position, encode_position};
-pub use merge::{MergeSorted, merge_sorted};
+pub use merge::{MergeSorted, merge_sorted, merge_sorted_fallible};
 pub use merged_pages::merge_pages;
 pub use page::{Page, take_page};
 pub use params::SortOrder;

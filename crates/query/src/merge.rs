@@ -31,6 +31,40 @@ where
     merge
 }
 
+/// The first `limit` items of [`merge_sorted`] over sources that can fail (store scans): the
+/// first error any source yields ends the merge and is returned instead of a short answer.
+pub fn merge_sorted_fallible<I, T, E, K, F>(
+    sources: Vec<I>,
+    order: SortOrder,
+    key: F,
+    limit: usize,
+) -> Result<Vec<T>, E>
+where
+    I: Iterator<Item = Result<T, E>>,
+    K: Ord,
+    F: FnMut(&T) -> K,
+{
+    let failure: std::cell::RefCell<Option<E>> = std::cell::RefCell::new(None);
+    let failure_ref = &failure;
+    let sources = sources
+        .into_iter()
+        .map(|source| {
+            source.map_while(move |item| match item {
+                Ok(item) => Some(item),
+                Err(e) => {
+                    failure_ref.borrow_mut().get_or_insert(e);
+                    None
+                }
+            })
+        })
+        .collect();
+    let items: Vec<T> = merge_sorted(sources, order, key).take(limit).collect();
+    match failure.into_inner() {
+        Some(e) => Err(e),
+        None => Ok(items),
+    }
+}
+
 /// The iterator [`merge_sorted`] returns.
 pub struct MergeSorted<I: Iterator, K, F> {
     sources: Vec<I>,
@@ -114,6 +148,32 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fallible_merge_takes_the_newest_or_returns_the_first_error() {
+        let ok = |v: &[u32]| {
+            v.iter()
+                .map(|&x| Ok::<u32, &str>(x))
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        let newest = merge_sorted_fallible(
+            vec![ok(&[9, 5, 1]), ok(&[8, 5, 2])],
+            SortOrder::Desc,
+            |x| *x,
+            4,
+        );
+        assert_eq!(newest, Ok(vec![9, 8, 5, 2]));
+        let failing = vec![Ok(7), Err("disk"), Ok(1)].into_iter();
+        let merged = merge_sorted_fallible(vec![ok(&[9, 3]), failing], SortOrder::Desc, |x| *x, 10);
+        assert_eq!(merged, Err("disk"));
+        // An error past the items taken is never read, so it cannot fail the answer.
+        let late = vec![Ok(7), Err("late")].into_iter();
+        assert_eq!(
+            merge_sorted_fallible(vec![late], SortOrder::Desc, |x| *x, 1),
+            Ok(vec![7])
+        );
+    }
 
     #[test]
     fn merges_in_either_order_and_emits_shared_keys_once() {

@@ -49,6 +49,15 @@ pub trait ReadView {
     ) -> Result<Scan<'_, T>>
     where
         T::Key: KeyPrefix<P>;
+
+    /// Whether `T` holds any key that starts with `prefix` (one seek, nothing decoded past it).
+    fn has_prefix<T: Table, P: KeyCodec>(&self, prefix: &P) -> Result<bool>
+    where
+        T::Key: KeyPrefix<P>,
+    {
+        let mut scan = self.prefix_scan::<T, P>(prefix, None, Direction::Forward)?;
+        Ok(scan.next().transpose()?.is_some())
+    }
 }
 
 /// Byte bounds of a scan: inclusive lower, exclusive upper.

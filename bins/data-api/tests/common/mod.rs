@@ -2,13 +2,14 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use serde_json::Value;
+// Each test binary uses some of these; a re-export unused by one is not dead code.
+#[allow(unused_imports)]
+pub use snowline_test_support::http::{Response, exchange, request};
+use snowline_test_support::service::{Service, poll_until};
 
 pub mod cmodel;
 pub mod pmodel;
@@ -16,45 +17,31 @@ pub mod receiver;
 pub mod upstream;
 
 /// A running `data-api serve`, killed on drop.
-pub struct DataApi {
-    child: Child,
-    /// `127.0.0.1:PORT`.
-    pub addr: String,
-    /// What it has written on stderr so far, a line each.
-    stderr: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
-    /// What it has written on stdout after its "listening on" line, a line each.
-    stdout: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+pub struct DataApi(Service);
+
+impl std::ops::Deref for DataApi {
+    type Target = Service;
+
+    fn deref(&self) -> &Service {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for DataApi {
+    fn deref_mut(&mut self) -> &mut Service {
+        &mut self.0
+    }
 }
 
 impl DataApi {
-    /// The first line on stdout after the "listening on" line that contains `needle`, waiting
-    /// up to 30 s for it.
-    pub fn stdout_line(&self, needle: &str) -> Option<String> {
-        for _ in 0..300 {
-            if let Some(l) = self
-                .stdout
-                .lock()
-                .unwrap()
-                .iter()
-                .find(|l| l.contains(needle))
-            {
-                return Some(l.clone());
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        None
+    /// Polls `f` until it returns true, for at most `secs` seconds.
+    pub fn wait_until(&self, secs: u64, mut f: impl FnMut(&Self) -> bool) -> bool {
+        poll_until(secs, || f(self))
     }
 
-    /// The server's process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
-
-impl Drop for DataApi {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// Whether the process is still running.
+    pub fn running(&mut self) -> bool {
+        self.0.running()
     }
 }
 
@@ -142,53 +129,11 @@ pub fn follow_with(
 
 /// Starts `data-api serve --data-dir DIR ARGS --listen 127.0.0.1:0`; waits for "listening on".
 pub fn start(dir: &Path, args: &[&str]) -> DataApi {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_data-api"))
-        .args(["serve", "--data-dir", dir.to_str().unwrap()])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_data-api"));
+    cmd.args(["serve", "--data-dir", dir.to_str().unwrap()])
         .args(args)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn data-api");
-    let stderr = child.stderr.take().expect("stderr");
-    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    // Drain stderr for the whole life of the child, so it never blocks on a full pipe.
-    let kept = std::sync::Arc::clone(&said);
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            kept.lock().unwrap().push(line);
-        }
-    });
-    let stdout = child.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = loop {
-        let Some(line) = lines.next() else {
-            let _ = child.wait();
-            // The drain thread ends with the child's stderr; give it a moment to store the rest.
-            std::thread::sleep(Duration::from_millis(100));
-            panic!(
-                "data-api {args:?} exited before listening; stderr:\n{}",
-                said.lock().unwrap().join("\n")
-            );
-        };
-        let line = line.expect("read stdout");
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split_whitespace().next().expect("address").to_owned();
-        }
-    };
-    let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let kept_out = std::sync::Arc::clone(&out);
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            kept_out.lock().unwrap().push(line);
-        }
-    });
-    DataApi {
-        child,
-        addr,
-        stderr: said,
-        stdout: out,
-    }
+        .args(["--listen", "127.0.0.1:0"]);
+    DataApi(Service::start(cmd))
 }
 
 /// `CHAIN-local1…` (CHAIN: `X`, `P` or `C`) of an address on the local network.
@@ -212,134 +157,6 @@ pub fn now_secs() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
-}
-
-/// One HTTP response.
-#[derive(Debug)]
-pub struct Response {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: String,
-}
-
-impl Response {
-    /// The body as JSON.
-    pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
-    }
-
-    /// A header's value (names compared case-insensitively).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Asserts the spec's error body for `status` and returns its message.
-    pub fn error(&self, status: u16, reason: &str) -> String {
-        assert_eq!(self.status, status, "{}", self.body);
-        let v = self.json();
-        assert_eq!(v["statusCode"], status, "{v}");
-        assert_eq!(v["error"], reason, "{v}");
-        assert_eq!(v.as_object().unwrap().len(), 3, "{v}");
-        v["message"].as_str().expect("message string").to_owned()
-    }
-}
-
-impl DataApi {
-    /// `GET path` with extra headers.
-    pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Response {
-        request(&self.addr, "GET", path, headers, "")
-    }
-
-    /// `GET path`.
-    pub fn get(&self, path: &str) -> Response {
-        self.get_with(path, &[])
-    }
-
-    /// The first line written on stderr so far that contains `needle`.
-    pub fn stderr_line(&self, needle: &str) -> Option<String> {
-        self.stderr_lines(needle).into_iter().next()
-    }
-
-    /// Every line written on stderr so far that contains `needle`.
-    pub fn stderr_lines(&self, needle: &str) -> Vec<String> {
-        let lines = self.stderr.lock().unwrap();
-        lines
-            .iter()
-            .filter(|l| l.contains(needle))
-            .cloned()
-            .collect()
-    }
-
-    /// Whether the process is still running.
-    pub fn running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
-
-    /// Polls `f` until it returns true, for at most `secs` seconds.
-    pub fn wait_until(&self, secs: u64, mut f: impl FnMut(&Self) -> bool) -> bool {
-        let end = Instant::now() + Duration::from_secs(secs);
-        while Instant::now() < end {
-            if f(self) {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        false
-    }
-}
-
-/// A minimal HTTP/1.1 request with `Connection: close`.
-pub fn request(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> Response {
-    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (n, v) in headers {
-        req.push_str(&format!("{n}: {v}\r\n"));
-    }
-    if !body.is_empty() || method == "POST" {
-        req.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    exchange(addr, req.as_bytes())
-}
-
-/// Sends `bytes` on a new connection and reads the answer to its end (the server closes). A
-/// write cut short is not a failure: the server may answer and close before reading it all.
-pub fn exchange(addr: &str, bytes: &[u8]) -> Response {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
-    let _ = s.write_all(bytes);
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .expect("status line");
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
-        .collect();
-    Response {
-        status,
-        headers,
-        body: body.to_owned(),
-    }
 }
 
 /// Everything the X- and P-Chain endpoints show for the devnet's addresses, the nodes their
@@ -507,11 +324,11 @@ pub fn replays(
     (rt, urls)
 }
 
-/// Every record under `key` of a listing, following `nextPageToken` (`&` or `?` joins it to
-/// the path's query).
-pub fn all_pages(api: &DataApi, path: &str, key: &str) -> Vec<Value> {
-    let mut out = Vec::new();
+/// Every page of `path`, following `nextPageToken` (appended with `?` or `&`): each page's
+/// body, every one answered 200.
+pub fn page_bodies(api: &DataApi, path: &str) -> Vec<Value> {
     let sep = if path.contains('?') { '&' } else { '?' };
+    let mut bodies = Vec::new();
     let mut token: Option<String> = None;
     loop {
         let p = match &token {
@@ -521,11 +338,51 @@ pub fn all_pages(api: &DataApi, path: &str, key: &str) -> Vec<Value> {
         let r = api.get(&p);
         assert_eq!(r.status, 200, "{p}: {}", r.body);
         let v = r.json();
-        out.extend(v[key].as_array().unwrap().iter().cloned());
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return out,
+        token = v
+            .get("nextPageToken")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        bodies.push(v);
+        if token.is_none() {
+            return bodies;
         }
+        assert!(bodies.len() < 100_000, "{path}: paging does not end");
+    }
+}
+
+/// The items under `key` of every page of `path`, in order, and the size of each page.
+pub fn paged(api: &DataApi, path: &str, key: &str) -> (Vec<Value>, Vec<usize>) {
+    let mut items = Vec::new();
+    let mut sizes = Vec::new();
+    for page in page_bodies(api, path) {
+        let list = page[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: no {key}: {page}"));
+        sizes.push(list.len());
+        items.extend(list.iter().cloned());
+    }
+    (items, sizes)
+}
+
+/// The items under `key` of every page of `path`, in order.
+pub fn all_pages(api: &DataApi, path: &str, key: &str) -> Vec<Value> {
+    paged(api, path, key).0
+}
+
+/// Asserts that pages of `sizes` asked with `pageSize=size` are all full but the last.
+pub fn assert_full_pages(path: &str, sizes: &[usize], size: usize) {
+    let (last, full) = sizes.split_last().expect("at least one page");
+    assert!(full.iter().all(|n| *n == size), "{path}: {sizes:?}");
+    assert!(*last <= size, "{path}: {sizes:?}");
+}
+
+/// Whether a JSON value holds a `null` anywhere (the spec's records omit absent members).
+pub fn has_null(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(a) => a.iter().any(has_null),
+        Value::Object(o) => o.values().any(has_null),
+        _ => false,
     }
 }
 

@@ -2,30 +2,27 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use serde_json::Value;
+use snowline_test_support::http;
+use snowline_test_support::service::{Service, poll_until};
 
-/// A running `node-rpc`, killed on drop.
-pub struct NodeRpc {
-    child: Child,
-    /// `127.0.0.1:PORT`.
-    pub addr: String,
-    /// Its "listening on" line.
-    pub listening: String,
-    /// What it has written on stderr so far, a line each.
-    stderr: Arc<Mutex<Vec<String>>>,
+/// A running `node-rpc`, killed on drop; `get` answers status and body, `call` a JSON-RPC call.
+pub struct NodeRpc(Service);
+
+impl std::ops::Deref for NodeRpc {
+    type Target = Service;
+
+    fn deref(&self) -> &Service {
+        &self.0
+    }
 }
 
-impl Drop for NodeRpc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl std::ops::DerefMut for NodeRpc {
+    fn deref_mut(&mut self) -> &mut Service {
+        &mut self.0
     }
 }
 
@@ -57,51 +54,11 @@ pub fn start(args: &[&str]) -> NodeRpc {
 /// Starts `node-rpc ARGS --listen LISTEN` with `env` set, and waits for its "listening on"
 /// line, as [`start`] does.
 pub fn start_with(args: &[&str], listen: &str, env: &[(&str, &str)]) -> NodeRpc {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_node-rpc"))
-        .args(args)
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_node-rpc"));
+    cmd.args(args)
         .args(["--listen", listen])
-        .envs(env.iter().copied())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn node-rpc");
-    let stderr = child.stderr.take().expect("stderr");
-    let said = Arc::new(Mutex::new(Vec::new()));
-    // Drain stderr for the whole life of the child, so it never blocks on a full pipe.
-    let kept = Arc::clone(&said);
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            kept.lock().unwrap().push(line);
-        }
-    });
-    let stdout = child.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines();
-    let (addr, listening) = loop {
-        let Some(line) = lines.next() else {
-            let _ = child.wait();
-            // The drain thread ends with the child's stderr; give it a moment to store the rest.
-            std::thread::sleep(Duration::from_millis(100));
-            panic!(
-                "node-rpc {args:?} exited before listening; stderr:\n{}",
-                said.lock().unwrap().join("\n")
-            );
-        };
-        let line = line.expect("read stdout");
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break (
-                rest.split_whitespace().next().expect("address").to_owned(),
-                line,
-            );
-        }
-    };
-    // Keep draining stdout so the child never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    NodeRpc {
-        child,
-        addr,
-        listening,
-        stderr: said,
-    }
+        .envs(env.iter().copied());
+    NodeRpc(Service::start(cmd))
 }
 
 impl NodeRpc {
@@ -122,49 +79,24 @@ impl NodeRpc {
         v["result"].clone()
     }
 
-    /// The first line written on stderr so far that contains `needle`.
-    pub fn stderr_line(&self, needle: &str) -> Option<String> {
-        self.stderr_lines(needle).into_iter().next()
-    }
-
-    /// Every line written on stderr so far that contains `needle`.
-    pub fn stderr_lines(&self, needle: &str) -> Vec<String> {
-        let lines = self.stderr.lock().unwrap();
-        lines
-            .iter()
-            .filter(|l| l.contains(needle))
-            .cloned()
-            .collect()
-    }
-
-    /// Whether the process is still running.
-    pub fn running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
-
     /// `GET path`: status and body.
     pub fn get(&self, path: &str) -> (u16, String) {
         request(&self.addr, "GET", path, "")
     }
 
     /// Sends SIGTERM (as Ctrl-C or a service manager would) and waits for the exit.
-    pub fn terminate(mut self) -> std::process::ExitStatus {
-        let pid = self.child.id().to_string();
-        let sent = Command::new("kill").args(["-TERM", &pid]).status();
-        assert!(sent.is_ok_and(|s| s.success()), "kill -TERM {pid}");
-        self.child.wait().expect("wait for node-rpc")
+    pub fn terminate(self) -> std::process::ExitStatus {
+        self.0.terminate()
+    }
+
+    /// Whether the process is still running.
+    pub fn running(&mut self) -> bool {
+        self.0.running()
     }
 
     /// Polls `f` until it returns true, for at most `secs` seconds.
     pub fn wait_until(&self, secs: u64, mut f: impl FnMut(&Self) -> bool) -> bool {
-        let end = Instant::now() + Duration::from_secs(secs);
-        while Instant::now() < end {
-            if f(self) {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        false
+        poll_until(secs, || f(self))
     }
 }
 
@@ -175,44 +107,8 @@ pub fn post(addr: &str, path: &str, body: &str) -> (u16, String) {
 
 /// A minimal HTTP/1.1 request with `Connection: close`; returns status and body.
 pub fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("write");
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).expect("read");
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .expect("status");
-    let body = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
-    (status, dechunk(&raw, body))
-}
-
-fn dechunk(head: &str, body: &str) -> String {
-    if !head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        return body.to_owned();
-    }
-    let mut out = String::new();
-    let mut rest = body;
-    while let Some((size, tail)) = rest.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.push_str(&tail[..n]);
-        rest = &tail[n + 2..];
-    }
-    out
+    let r = http::request(addr, method, path, &[], body);
+    (r.status, r.body)
 }
 
 /// The fixture's container lines: `(path, id)` in file order.

@@ -285,11 +285,7 @@ impl EvmPages {
             if cursor_in(&snapshot, chain)?.is_none() {
                 continue;
             }
-            let active = snapshot
-                .prefix_scan::<EvTxsByAddress, _>(&(chain, address.0.0), None, Direction::Forward)?
-                .next()
-                .transpose()?
-                .is_some();
+            let active = snapshot.has_prefix::<EvTxsByAddress, _>(&(chain, address.0.0))?;
             out.push((chain, active));
         }
         Ok(out)

@@ -1,7 +1,7 @@
 //! The last activity of a set of addresses on the P-Chain: the newest tx (by height, then tx
 //! id) that consumed or emitted a UTXO one of them owns, with that UTXO.
 
-use snowline_query::{SortOrder, merge_sorted};
+use snowline_query::{SortOrder, merge_sorted_fallible};
 use snowline_store::{Direction, KeysetScans, Linear, ReadView, StoreError};
 use snowline_types::{Id, ShortId};
 
@@ -32,29 +32,11 @@ impl PChainPages {
     pub fn last_activity(&self, addrs: &[ShortId]) -> Result<Option<LastActivity>, PageError> {
         let snapshot = self.store.snapshot();
         let v = &snapshot;
-        let failure: std::cell::RefCell<Option<StoreError>> = std::cell::RefCell::new(None);
         let scans = addrs
             .iter()
-            .map(|a| {
-                let failure = &failure;
-                Ok(
-                    v.positions::<PhTxsByAddress, _>(a, None, Direction::Reverse)?
-                        .map_while(move |p| match p {
-                            Ok(p) => Some(p),
-                            Err(e) => {
-                                failure.borrow_mut().get_or_insert(e);
-                                None
-                            }
-                        }),
-                )
-            })
-            .collect::<Result<Vec<_>, PageError>>()?;
-        let newest: Vec<Position> = merge_sorted(scans, SortOrder::Desc, Position::clone)
-            .take(LOOKED_AT)
-            .collect();
-        if let Some(e) = failure.into_inner() {
-            return Err(e.into());
-        }
+            .map(|a| v.positions::<PhTxsByAddress, _>(a, None, Direction::Reverse))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let newest = merge_sorted_fallible(scans, SortOrder::Desc, Position::clone, LOOKED_AT)?;
         for (height, tx_id) in newest {
             let links: Vec<(u8, Id)> = v
                 .prefix_scan::<PhTxUtxos, Id>(&tx_id, None, Direction::Forward)?
@@ -92,17 +74,8 @@ impl PChainPages {
         addrs
             .iter()
             .map(|a| {
-                let utxo = v
-                    .prefix_scan::<PhAllByTime, ShortId>(a, None, Direction::Forward)?
-                    .next()
-                    .transpose()?
-                    .is_some();
-                let tx = utxo
-                    || v.prefix_scan::<PhTxsByAddress, ShortId>(a, None, Direction::Forward)?
-                        .next()
-                        .transpose()?
-                        .is_some();
-                Ok(tx)
+                Ok(v.has_prefix::<PhAllByTime, ShortId>(a)?
+                    || v.has_prefix::<PhTxsByAddress, ShortId>(a)?)
             })
             .collect()
     }

@@ -1,9 +1,7 @@
 //! The last activity of a set of addresses on the X-Chain: the newest tx (by first acceptance
 //! time, then tx id) that consumed or emitted a UTXO one of them owns, with that UTXO.
 
-use std::cell::RefCell;
-
-use snowline_query::{SortOrder, merge_sorted};
+use snowline_query::{SortOrder, merge_sorted_fallible};
 use snowline_store::{Direction, KeysetScans, ReadView, StoreError};
 use snowline_types::avm::outputs::owners;
 use snowline_types::{Id, ShortId};
@@ -35,29 +33,11 @@ impl XHistoryPages {
     pub fn last_activity(&self, addrs: &[ShortId]) -> Result<Option<LastActivity>, PageError> {
         let snapshot = self.store.snapshot();
         let v = &snapshot;
-        let failure: RefCell<Option<StoreError>> = RefCell::new(None);
         let scans = addrs
             .iter()
-            .map(|a| {
-                let failure = &failure;
-                Ok(
-                    v.positions::<XhTxsByAddress, _>(a, None, Direction::Reverse)?
-                        .map_while(move |p| match p {
-                            Ok(p) => Some(p),
-                            Err(e) => {
-                                failure.borrow_mut().get_or_insert(e);
-                                None
-                            }
-                        }),
-                )
-            })
-            .collect::<Result<Vec<_>, PageError>>()?;
-        let newest: Vec<(u64, Id)> = merge_sorted(scans, SortOrder::Desc, |p: &(u64, Id)| *p)
-            .take(LOOKED_AT)
-            .collect();
-        if let Some(e) = failure.into_inner() {
-            return Err(e.into());
-        }
+            .map(|a| v.positions::<XhTxsByAddress, _>(a, None, Direction::Reverse))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let newest = merge_sorted_fallible(scans, SortOrder::Desc, |p: &(u64, Id)| *p, LOOKED_AT)?;
         let reader = XHistoryReader::new(v);
         for (timestamp, tx_id) in newest {
             let links: Vec<(u8, Id)> = v
@@ -94,17 +74,8 @@ impl XHistoryPages {
         addrs
             .iter()
             .map(|a| {
-                let utxo = v
-                    .prefix_scan::<XhAllByTime, ShortId>(a, None, Direction::Forward)?
-                    .next()
-                    .transpose()?
-                    .is_some();
-                let tx = utxo
-                    || v.prefix_scan::<XhTxsByAddress, ShortId>(a, None, Direction::Forward)?
-                        .next()
-                        .transpose()?
-                        .is_some();
-                Ok(tx)
+                Ok(v.has_prefix::<XhAllByTime, ShortId>(a)?
+                    || v.has_prefix::<XhTxsByAddress, ShortId>(a)?)
             })
             .collect()
     }

@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_derive::{
     Derive, DeriveError, Overlay, PendingRows, Staging, StagingParts, Versions, settle,
 };
@@ -15,13 +16,14 @@ use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::atomic::{AtomicTxs, SharedMove};
 use snowline_types::avm::{Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::{Id, ShortId};
+use snowline_types::Id;
 
 use super::stored_bytes::StoredBytes;
 use super::tables::{
     AssetRow, META_GENESIS, META_NEXT_ATOMIC_SEQ, META_NEXT_C_ATOMIC_SEQ, META_NEXT_SEQ, UtxoRow,
     XAddrUtxoPos, XAddrUtxos, XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos,
-    XAtomicAddrUtxos, XAtomicEarlyImports, XAtomicUtxos, XBlockIds, XBlocks, XMeta, XTxs, XUtxos,
+    XAtomicAddrUtxos, XAtomicConsumed, XAtomicEarlyImports, XAtomicUtxos, XBlockIds, XBlocks,
+    XMeta, XTxs, XUtxos,
 };
 use crate::container::{X_DERIVE_PATHS, XContainer};
 use crate::error::XStateError;
@@ -145,8 +147,8 @@ pub struct XChainState {
     utxos: Overlay<FxHashMap<Id, Pending>>,
     /// Atomic UTXOs put in shared memory in the unwritten batches (by P-Chain exports).
     atomic_created: Overlay<FxHashMap<(Id, Id), UtxoRow>>,
-    /// Atomic UTXOs spent in the unwritten batches.
-    atomic_spent: Overlay<FxHashSet<(Id, Id)>>,
+    /// Atomic UTXOs spent in the unwritten batches, with the importing tx.
+    atomic_spent: Overlay<FxHashMap<(Id, Id), Id>>,
     /// Imports from P derived before their export (`x_atomic_early_imports`).
     early: PendingRows<XAtomicEarlyImports>,
     /// Txs applied in the unwritten batches.
@@ -371,10 +373,11 @@ impl XChainState {
         }
     }
 
-    /// Applies a P- or C-Chain block's exports to X (`source` its chain): their UTXOs join X's
-    /// shared memory of `source`, each with the next atomic sequence number, unless an X-Chain
-    /// import took them first (derived earlier), which then counts as done. Its imports from X
-    /// change nothing here: an export leaves X's state when X applies it.
+    /// Applies a P- or C-Chain block's exports to X (`source` its chain) by the shared-memory
+    /// rule ([`atomic::export`]): their UTXOs join X's shared memory of `source`, each with the
+    /// next atomic sequence number, unless an X-Chain import took them first (derived earlier)
+    /// or the export was read before. Its imports from X change nothing here: an export leaves
+    /// X's state when X applies it.
     fn apply_shared(
         &mut self,
         batch: &mut WriteBatch,
@@ -388,19 +391,16 @@ impl XChainState {
             };
             // Taken in every case, so later numbers do not depend on the arrival order.
             let seq = self.atomic_counter(source).take(view)?;
-            let key = (source, utxo.id());
-            let (early, stored) = match self.early.get(&key) {
-                Some((row, stored)) => (row.is_some(), stored),
-                None => {
-                    let stored = view.get::<XAtomicEarlyImports>(&key)?.is_some();
-                    (stored, stored)
-                }
+            let mut shared = SharedState {
+                state: &mut *self,
+                batch: &mut *batch,
+                view,
+                chain: source,
             };
-            if early {
-                self.early.delete(key, stored);
-            } else if self.atomic_row(view, &key)?.is_none() {
-                self.put_atomic(batch, source, utxo, seq);
-            }
+            atomic::export(&mut shared, utxo.id(), |s| {
+                s.state.put_atomic(s.batch, source, utxo, seq);
+                Ok(())
+            })?;
         }
         Ok(())
     }
@@ -411,7 +411,9 @@ impl XChainState {
         view: &impl ReadView,
         key: &(Id, Id),
     ) -> Result<Option<UtxoRow>, XStateError> {
-        if self.atomic_spent.staged().contains(key) || self.atomic_spent.sealed().contains(key) {
+        if self.atomic_spent.staged().contains_key(key)
+            || self.atomic_spent.sealed().contains_key(key)
+        {
             return Ok(None);
         }
         match self.atomic_created.staged().get(key) {
@@ -458,7 +460,7 @@ impl XChainState {
         }
         if let UnsignedTx::Import(t) = &tx.unsigned {
             for input in &t.imported_inputs {
-                self.spend_atomic(batch, view, t.source_chain, input.utxo_id.id())?;
+                self.spend_atomic(batch, view, t.source_chain, input.utxo_id.id(), *id)?;
             }
         }
         for utxo in produced_utxos(tx, id) {
@@ -554,47 +556,115 @@ impl XChainState {
         self.atomic_created.staged_mut().insert((chain, uid), row);
     }
 
-    /// Takes atomic UTXO `uid` of `chain` out of shared memory. One the P- or C-Chain exported
-    /// but whose `P/block` or `C/block` is not derived yet is remembered (`x_atomic_early_imports`) for the
-    /// export to skip; any other unknown one is a missing input.
+    /// Takes atomic UTXO `uid` of `chain` out of shared memory for import `tx` by the
+    /// shared-memory rule ([`atomic::import`]). One the P- or C-Chain exported but whose
+    /// `P/block` or `C/block` is not derived yet is remembered (`x_atomic_early_imports`) for the
+    /// export to skip; one from another chain, or one another import took, is a missing input.
     fn spend_atomic(
         &mut self,
         batch: &mut WriteBatch,
         view: &impl ReadView,
         chain: Id,
         uid: Id,
+        tx: Id,
     ) -> Result<(), XStateError> {
-        let key = (chain, uid);
-        if self.atomic_spent.staged().contains(&key) || self.atomic_spent.sealed().contains(&key) {
+        if chain != self.p_chain && chain != self.c_chain {
             self.stats.missing_inputs += 1;
             return Ok(());
         }
-        let Some(row) = self.atomic_row(view, &key)? else {
-            let (early, stored) = match self.early.get(&key) {
-                Some((row, stored)) => (row.is_some(), stored),
-                None => {
-                    let stored = view.get::<XAtomicEarlyImports>(&key)?.is_some();
-                    (stored, stored)
-                }
-            };
-            if (chain == self.p_chain || chain == self.c_chain) && !early {
-                self.early.put(key, (), stored);
-                self.stats.early_imports += 1;
-            } else {
-                self.stats.missing_inputs += 1;
-            }
+        let mut shared = SharedState {
+            state: self,
+            batch,
+            view,
+            chain,
+        };
+        match atomic::import(&mut shared, uid, tx)? {
+            Imported::Consumed | Imported::Again => {}
+            Imported::Early => self.stats.early_imports += 1,
+            Imported::Duplicate => self.stats.missing_inputs += 1,
+        }
+        Ok(())
+    }
+
+    /// The importing tx that took atomic UTXO `key` out of shared memory, as the unwritten
+    /// batches leave it.
+    fn atomic_consumer(
+        &self,
+        view: &impl ReadView,
+        key: &(Id, Id),
+    ) -> Result<Option<Id>, XStateError> {
+        let pending = self.atomic_spent.staged().get(key);
+        match pending.or_else(|| self.atomic_spent.sealed().get(key)) {
+            Some(tx) => Ok(Some(*tx)),
+            None => Ok(view.get::<XAtomicConsumed>(key)?),
+        }
+    }
+}
+
+/// X's shared memory of one source chain (`x_atomic_*`) as the shared-memory rule reads and
+/// changes it, within the batch being staged.
+struct SharedState<'a, V> {
+    state: &'a mut XChainState,
+    batch: &'a mut WriteBatch,
+    view: &'a V,
+    chain: Id,
+}
+
+impl<V: ReadView> SharedRows for SharedState<'_, V> {
+    type Spend = Id;
+    type Error = XStateError;
+
+    fn spender(tx: &Id) -> Id {
+        *tx
+    }
+
+    fn stand(&mut self, id: Id) -> Result<Stand<Id>, XStateError> {
+        let key = (self.chain, id);
+        if let Some(tx) = self.state.atomic_consumer(self.view, &key)? {
+            return Ok(Stand::Exported {
+                consumed_by: Some(tx),
+            });
+        }
+        if self.state.atomic_row(self.view, &key)?.is_some() {
+            return Ok(Stand::Exported { consumed_by: None });
+        }
+        Ok(match self.state.early.get(&key) {
+            Some((Some(tx), stored)) => Stand::SpentEarly { spend: *tx, stored },
+            Some((None, stored)) => Stand::Unknown { stored },
+            None => match self.view.get::<XAtomicEarlyImports>(&key)? {
+                Some(tx) => Stand::SpentEarly {
+                    spend: tx,
+                    stored: true,
+                },
+                None => Stand::Unknown { stored: false },
+            },
+        })
+    }
+
+    fn consume(&mut self, id: Id, tx: Id) -> Result<(), XStateError> {
+        let key = (self.chain, id);
+        let Some(row) = self.state.atomic_row(self.view, &key)? else {
             return Ok(());
         };
-        let utxo = Utxo::parse(&row.bytes)
-            .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
-        let addrs: Vec<ShortId> = owners(&utxo.output);
-        for addr in addrs {
-            batch.delete::<XAtomicAddrUtxos>(&(chain, addr, Desc(row.seq), uid));
-            batch.delete::<XAtomicAddrPos>(&(chain, addr, uid));
+        let utxo =
+            Utxo::parse(&row.bytes).map_err(|source| XStateError::StoredUtxo { id, source })?;
+        for addr in owners(&utxo.output) {
+            self.batch
+                .delete::<XAtomicAddrUtxos>(&(self.chain, addr, Desc(row.seq), id));
+            self.batch.delete::<XAtomicAddrPos>(&(self.chain, addr, id));
         }
-        batch.delete::<XAtomicUtxos>(&(chain, uid));
-        self.atomic_spent.staged_mut().insert((chain, uid));
+        self.batch.delete::<XAtomicUtxos>(&key);
+        self.batch.put::<XAtomicConsumed>(&key, &tx);
+        self.state.atomic_spent.staged_mut().insert(key, tx);
         Ok(())
+    }
+
+    fn remember_early(&mut self, id: Id, tx: Id, stored: bool) {
+        self.state.early.put((self.chain, id), tx, stored);
+    }
+
+    fn forget_early(&mut self, id: Id, stored: bool) {
+        self.state.early.delete((self.chain, id), stored);
     }
 }
 

@@ -32,10 +32,15 @@ table! {
     /// `(source chain, address, utxo id) -> seq`: position of an atomic UTXO in its address list.
     pub XAtomicAddrPos: "x_atomic_addr_pos" (PointLookup), (Id, ShortId, Id) => u64;
 
-    /// `(source chain, utxo id) -> ()`: atomic UTXOs an X-Chain `ImportTx` took before the
-    /// source's export was derived (the other chain's containers arrive later); the export then
-    /// leaves them out of shared memory and removes the entry.
-    pub XAtomicEarlyImports: "x_atomic_early_imports" (PointLookup), (Id, Id) => ();
+    /// `(source chain, utxo id) -> importing tx`: atomic UTXOs an X-Chain `ImportTx` took before
+    /// the source's export was derived (the other chain's containers arrive later); the export
+    /// then leaves them out of shared memory and removes the entry.
+    pub XAtomicEarlyImports: "x_atomic_early_imports" (PointLookup), (Id, Id) => Id;
+
+    /// `(source chain, utxo id) -> importing tx`: atomic UTXOs an X-Chain `ImportTx` took out of
+    /// shared memory. Shared memory forgets them; the state remembers, so an export read again
+    /// (its container delivered twice) is the same put, not a second one.
+    pub XAtomicConsumed: "x_atomic_consumed" (PointLookup), (Id, Id) => Id;
 
     /// `tx id -> where its signed bytes are`: every accepted X-Chain tx (genesis txs included),
     /// as a range of the container holding it (or inline for genesis txs).

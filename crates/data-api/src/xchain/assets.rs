@@ -2,33 +2,18 @@
 //! `.../assets/{assetId}/transactions` (X-Chain only): an asset's `XChainAssetDetails`, and the
 //! txs consuming or emitting UTXOs of it, newest first.
 
-use snowline_chain_x::history::{AssetInfo, AssetType as StoredAssetType, XTxQuery};
+use snowline_chain_x::history::{AssetInfo, XTxQuery};
 use snowline_query::params::cb58_id;
 use snowline_rest_api::{ApiError, Reply, Request};
-use snowline_types::rest::{AssetType, ListXChainTransactionsResponse, XChainAssetDetails};
+use snowline_types::rest::ListXChainTransactionsResponse;
 use snowline_types::{Chain, Id};
 
 use super::context::{XChainApi, page_error};
+use super::render::details;
 use super::txs::X_TX_TYPES;
 use crate::params::{bad, page_token};
 use crate::primary::tx_params::TxListParams;
 use crate::target::resolve;
-
-/// The `XChainAssetDetails` of asset `id`.
-pub(crate) fn details(id: &Id, a: &AssetInfo) -> XChainAssetDetails {
-    XChainAssetDetails {
-        asset_id: id.to_string(),
-        name: a.name.clone(),
-        symbol: a.symbol.clone(),
-        denomination: a.denomination,
-        asset_type: match a.asset_type {
-            StoredAssetType::Nft => AssetType::Nft,
-            StoredAssetType::Secp256k1 => AssetType::Secp256k1,
-        },
-        created_at_timestamp: a.created_at,
-        cap: a.cap.as_str().to_owned(),
-    }
-}
 
 /// The asset of the `assetId` path value: a malformed id is a 400, an unknown one a 404.
 fn asset(api: &XChainApi, req: &Request) -> Result<(Id, AssetInfo), ApiError> {

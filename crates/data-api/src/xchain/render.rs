@@ -6,17 +6,34 @@ use std::collections::BTreeMap;
 
 use snowline_chain_x::history::rows::output_owners;
 use snowline_chain_x::history::{
-    AssetTotal, AssetType as StoredAssetType, Assets, HistoryUtxo, XBalances,
+    AssetInfo, AssetTotal, AssetType as StoredAssetType, Assets, HistoryUtxo, XBalances,
 };
 use snowline_types::Id;
 use snowline_types::address::AddressFormatter;
 use snowline_types::avm::Output;
 use snowline_types::formatting::encode_hex_checksum;
 use snowline_types::rest::{
-    AggregatedAssetAmount, AssetAmount, AssetType, SharedAssetBalance, XChainBalances, XUtxo,
+    AggregatedAssetAmount, AssetAmount, AssetType, SharedAssetBalance, XChainAssetDetails,
+    XChainBalances, XUtxo,
 };
 
 use super::context::XChainApi;
+
+/// The `XChainAssetDetails` of asset `id`.
+pub(crate) fn details(id: &Id, a: &AssetInfo) -> XChainAssetDetails {
+    XChainAssetDetails {
+        asset_id: id.to_string(),
+        name: a.name.clone(),
+        symbol: a.symbol.clone(),
+        denomination: a.denomination,
+        asset_type: match a.asset_type {
+            StoredAssetType::Nft => AssetType::Nft,
+            StoredAssetType::Secp256k1 => AssetType::Secp256k1,
+        },
+        created_at_timestamp: a.created_at,
+        cap: a.cap.as_str().to_owned(),
+    }
+}
 
 /// `AssetAmount` of `amount` units of `asset`. An asset the index has no `CreateAssetTx` for
 /// (possible only when the chain's genesis was not loaded) is shown with empty name and symbol

@@ -132,7 +132,7 @@ impl XChainApi {
             asset_created: t
                 .created_asset
                 .as_ref()
-                .map(|a| super::assets::details(&t.id, a)),
+                .map(|a| super::render::details(&t.id, a)),
             block_height,
             block_hash,
             vertices,
