@@ -34,7 +34,9 @@ use snowline_types::network::NetworkInfo;
 /// address a tx touches with the parts it played, and `ev_transfers_by_address` each transfer's
 /// standard; the EVM token balances summed from the transfer logs, `ev_holdings` and
 /// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`; all derived with
-/// the blocks).
+/// the blocks; 13: the C-Chain's atomic txs, `xh_c_txs`, `xh_c_txs_by_time`,
+/// `xh_c_txs_by_address` and `ph_c_txs_by_address`, derived with the `C/block` containers and
+/// the atomic UTXOs they move; the X-Chain's blocks by proposer, `xh_blocks_by_proposer`).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego
