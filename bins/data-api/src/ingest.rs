@@ -35,7 +35,10 @@ use snowline_types::network::NetworkInfo;
 /// standard; the EVM token balances summed from the transfer logs, `ev_holdings` and
 /// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`; all derived with
 /// the blocks; 13: the X-Chain state's `x_atomic_consumed`, and its early imports name their
-/// importing tx, so the state follows the one shared-memory rule).
+/// importing tx, so the state follows the one shared-memory rule; the C-Chain's atomic txs,
+/// `xh_c_txs`, `xh_c_txs_by_time`, `xh_c_txs_by_address` and `ph_c_txs_by_address`, derived with
+/// the `C/block` containers and the atomic UTXOs they move; the X-Chain's blocks by proposer,
+/// `xh_blocks_by_proposer`).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

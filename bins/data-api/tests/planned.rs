@@ -17,10 +17,10 @@ const ID: &str = "11111111111111111111111111111111LpoYY";
 fn endpoints_validate_then_answer_or_say_not_indexed() {
     let dir = tempfile::tempdir().unwrap();
     let api = start(dir.path(), &["--no-rate-limits"]);
-    // The P-Chain endpoints are served (tests/pchain.rs); what is not indexed yet is the X- and
-    // C-Chain's blocks by proposer.
+    // The P- and X-Chain endpoints are served (tests/pchain.rs, tests/xchain_txs.rs); what is
+    // not indexed yet is the C-Chain's blocks by proposer.
     let path = format!(
-        "/v1/networks/local/blockchains/x-chain/nodes/{NODE}/blocks?startTimestamp=1&endTimestamp=2"
+        "/v1/networks/local/blockchains/c-chain/nodes/{NODE}/blocks?startTimestamp=1&endTimestamp=2"
     );
     let m = api.get(&path).error(404, "Not Found");
     assert!(m.contains("not indexed"), "{path}: {m}");

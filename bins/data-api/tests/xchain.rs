@@ -9,7 +9,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{DataApi, follow, local_addr, start, upstream};
+use common::{DataApi, follow, local_addr, request, start, upstream};
 use serde_json::{Value, json};
 use snowline_types::network::NetworkInfo;
 
@@ -160,6 +160,93 @@ fn utxos_and_balances_equal_the_nodes_for_every_address() {
         checked_spent > 50,
         "only {checked_spent} spent UTXOs checked"
     );
+}
+
+/// Every page of `getUtxosByAddressesV2` on `chain` for `addresses` (the body) with `query`.
+fn v2_pages(api: &DataApi, chain: &str, addresses: &str, query: &str) -> Vec<Value> {
+    let body = json!({ "addresses": addresses }).to_string();
+    let mut out = Vec::new();
+    let mut token = String::new();
+    loop {
+        let path = format!("/v1/networks/local/blockchains/{chain}/utxos?{query}{token}");
+        let r = request(&api.addr, "POST", &path, &[], &body);
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        let v = r.json();
+        out.extend(v["utxos"].as_array().unwrap().iter().cloned());
+        match v.get("nextPageToken") {
+            Some(t) => token = format!("&pageToken={}", t.as_str().unwrap()),
+            None => return out,
+        }
+        assert!(out.len() < 1_000_000, "paging does not end");
+    }
+}
+
+#[test]
+fn utxos_v2_take_the_addresses_in_the_body_and_larger_pages() {
+    let up = upstream::start(7, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let api = follow(dir.path(), &up, 7, 60);
+    // Every devnet address at once: the X-Chain's unspent UTXOs are what the node reports for
+    // each, each once, in pages of up to 1024.
+    let all: Vec<String> = up.addrs.iter().map(|a| local_addr("X", a)).collect();
+    let mut want = BTreeSet::new();
+    for a in &all {
+        want.extend(node_utxos(&up, a));
+    }
+    for size in [1024, 7] {
+        let got = v2_pages(&api, "x-chain", &all.join(","), &format!("pageSize={size}"));
+        let bytes: BTreeSet<String> = got
+            .iter()
+            .map(|u| u["utxoBytes"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(bytes.len(), got.len(), "a UTXO listed twice");
+        assert_eq!(bytes, want, "pageSize={size}");
+    }
+    // The P- and C-Chain: the same listing as the GET form, spent included.
+    for (chain, prefix) in [("p-chain", "P"), ("c-chain", "C")] {
+        let joined: Vec<String> = up.addrs.iter().map(|a| local_addr(prefix, a)).collect();
+        let joined = joined.join(",");
+        let query = "includeSpent=true&sortOrder=asc&pageSize=100";
+        let get = common::all_pages(
+            &api,
+            &format!("/v1/networks/local/blockchains/{chain}/utxos?addresses={joined}&{query}"),
+            "utxos",
+        );
+        assert!(!get.is_empty(), "{chain}");
+        assert_eq!(v2_pages(&api, chain, &joined, query), get, "{chain}");
+    }
+    // Bad bodies and parameters: 400 naming what is wrong.
+    let post = |path: &str, body: &str| request(&api.addr, "POST", path, &[], body);
+    let utxos = format!("{X}/utxos");
+    let many: Vec<String> = (0..257).map(|_| all[0].clone()).collect();
+    for (path, body, needle) in [
+        (utxos.clone(), "{".to_owned(), "addresses"),
+        (utxos.clone(), "{}".to_owned(), "addresses"),
+        (utxos.clone(), r#"{"addresses": 5}"#.to_owned(), "addresses"),
+        (
+            utxos.clone(),
+            r#"{"addresses": ""}"#.to_owned(),
+            "addresses",
+        ),
+        (
+            utxos.clone(),
+            json!({ "addresses": local_addr("P", &up.addrs[0]) }).to_string(),
+            "addresses",
+        ),
+        (
+            utxos.clone(),
+            json!({ "addresses": many.join(",") }).to_string(),
+            "256",
+        ),
+        (
+            format!("{utxos}?pageSize=1025"),
+            json!({ "addresses": all[0] }).to_string(),
+            "pageSize",
+        ),
+    ] {
+        let m = post(&path, &body).error(400, "Bad Request");
+        assert!(m.contains(needle), "{path} {body}: {m}");
+    }
 }
 
 #[test]
@@ -435,6 +522,74 @@ fn vertices_balances_in_time_and_blockchains() {
             assert_eq!(got_sorted, want, "height {h} {order}");
         }
     }
+    // Every vertex by hash, and the latest first, against the records' own bytes: the id is
+    // sha256 of the vertex bytes, each tx id sha256 of the tx's bytes (avalanchego
+    // `vms/avm/txs/tx.go` `Initialize`, `snow/engine/avalanche/vertex/stateless_vertex.go`
+    // `hashing.ComputeHash256Array`), the index its position in `X/vtx`, the time its acceptance.
+    let sha = |b: &[u8]| {
+        use sha2::Digest as _;
+        snowline_types::Id(sha2::Sha256::digest(b).into()).to_string()
+    };
+    let mut latest = Vec::new();
+    for (index, r) in up
+        .records
+        .iter()
+        .filter(|r| r.path == snowline_types::container::IndexPath::XVtx)
+        .enumerate()
+    {
+        let v = snowline_types::vertex::Vertex::parse(&r.bytes)
+            .unwrap()
+            .vertex;
+        let want = json!({
+            "vertexHash": sha(&r.bytes),
+            "parentHashes": v.parent_ids.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "vertexHeight": v.height,
+            "vertexIndex": index,
+            "vertexTimestamp": r.timestamp_ns / 1_000_000_000,
+            "txCount": v.txs.len(),
+            "transactions": v.txs.iter().map(|t| sha(t.as_slice())).collect::<Vec<_>>(),
+            "vertexSizeBytes": r.bytes.len(),
+        });
+        assert_eq!(
+            want["vertexHash"],
+            json!(r.id.to_string()),
+            "the record's id"
+        );
+        let path = format!("{X}/vertices/{}", r.id);
+        let got = api.get(&path);
+        assert_eq!(got.status, 200, "{path}: {}", got.body);
+        assert_eq!(got.json(), want, "{path}");
+        latest.push(want);
+    }
+    latest.reverse();
+    for size in [1, 7, 100] {
+        let mut got = Vec::new();
+        let mut token = String::new();
+        loop {
+            let v = api
+                .get(&format!("{X}/vertices?pageSize={size}{token}"))
+                .json();
+            assert_eq!(
+                v["chainInfo"],
+                json!({"chainName": "x-chain", "network": "local"})
+            );
+            got.extend(v["vertices"].as_array().unwrap().iter().cloned());
+            match v.get("nextPageToken") {
+                Some(t) => token = format!("&pageToken={}", t.as_str().unwrap()),
+                None => break,
+            }
+        }
+        assert_eq!(got, latest, "latest vertices, pageSize={size}");
+    }
+    let unknown = snowline_types::Id([9; 32]);
+    assert_eq!(api.get(&format!("{X}/vertices/{unknown}")).status, 404);
+    assert_eq!(api.get(&format!("{X}/vertices/zz")).status, 400);
+    assert_eq!(api.get(&format!("{X}/vertices?pageSize=101")).status, 400);
+    assert_eq!(
+        api.get("/v1/networks/local/blockchains/p-chain/vertices")
+            .status,
+        400
+    );
     // Balances as of before any container: only what genesis gave.
     let a = local_addr("X", &up.addrs[1]);
     let early = api

@@ -41,7 +41,7 @@ use crate::rows::{
 use crate::staking::{starts_at_acceptance, terms};
 use crate::staking_days::StakingDays;
 use crate::tables::*;
-use crate::tx_index::{TxIndex, named_owners};
+use crate::tx_index::{TxIndex, c_atomic_owners, named_owners};
 
 /// Counters of what [`PChain`] applied since it was created.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -1194,6 +1194,8 @@ impl PChain {
         };
         if holding != Holding::ExportedToP {
             self.txs.emitted(batch, id, &utxo.output.owners().addrs);
+        } else if created_on == self.c_chain {
+            c_atomic_owners(batch, &ev, C_ATOMIC_EXPORT, &utxo.output.owners().addrs);
         }
         self.count_unspent(batch, view, &row, utxo, true)?;
         upsert(&mut self.utxos, view, id, Linear(row))?;
@@ -1272,6 +1274,8 @@ impl PChain {
         if row.holding != Holding::ExportedFromP {
             self.txs
                 .consumed(batch, &ev, id, &utxo.output.owners().addrs);
+        } else if row.consumed_on == self.c_chain {
+            c_atomic_owners(batch, &ev, C_ATOMIC_IMPORT, &utxo.output.owners().addrs);
         }
         self.count_unspent(batch, view, &row, &utxo, false)?;
         row.consumed = Some(ev);

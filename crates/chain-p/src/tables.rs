@@ -55,6 +55,12 @@ table! {
     /// height of the block holding the tx (a proposal's, for the txs its option applies).
     pub PhTxsByAddress: "ph_txs_by_address", (ShortId, u64, Id) => ();
 
+    /// `((address, kind), block time, tx id) -> ()`: the C-Chain's atomic txs an address takes
+    /// part in as an owner of a UTXO they move through the P-Chain's shared memory (kind
+    /// [`C_ATOMIC_IMPORT`]: an import consumed it; [`C_ATOMIC_EXPORT`]: an export emitted it),
+    /// by the C-Chain block's time; the X-Chain history keeps the other addresses.
+    pub PhCTxsByAddress: "ph_c_txs_by_address", ((ShortId, u8), u64, Id) => ();
+
     /// `(tx id, role, utxo id) -> ()`: the UTXOs a P-Chain tx consumed ([`TX_CONSUMED`]) and
     /// emitted ([`TX_EMITTED`]: its outputs, stakes, exports, refunds and rewards).
     pub PhTxUtxos: "ph_tx_utxos", (Id, u8, Id) => ();
@@ -194,6 +200,10 @@ pub const ORDER_VALIDATORS: u8 = 0;
 pub const ORDER_DELEGATORS: u8 = 1;
 /// [`PhOrders`] listing: every subnet created by a `CreateSubnetTx`, by its block height.
 pub const ORDER_SUBNETS: u8 = 2;
+/// [`PhCTxsByAddress`] kind: a C-Chain `ImportTx`.
+pub const C_ATOMIC_IMPORT: u8 = 0;
+/// [`PhCTxsByAddress`] kind: a C-Chain `ExportTx`.
+pub const C_ATOMIC_EXPORT: u8 = 1;
 /// [`PhTxUtxos`] role: a UTXO the tx consumed.
 pub const TX_CONSUMED: u8 = 0;
 /// [`PhTxUtxos`] role: a UTXO the tx emitted.

@@ -14,7 +14,7 @@ use snowline_types::{Id, ShortId};
 
 use crate::rows::Event;
 use crate::staking::terms;
-use crate::tables::{PhTxUtxos, PhTxsByAddress, TX_CONSUMED, TX_EMITTED};
+use crate::tables::{PhCTxsByAddress, PhTxUtxos, PhTxsByAddress, TX_CONSUMED, TX_EMITTED};
 
 /// The P-Chain tx being applied, if any: UTXOs created while it is set are its emitted ones.
 /// Unset for the genesis and for the X- and C-Chain's atomic txs (not P-Chain txs).
@@ -81,6 +81,15 @@ fn put_addresses(batch: &mut WriteBatch, tx: Id, height: u64, owners: &[ShortId]
     }
     for addr in owners {
         batch.put::<PhTxsByAddress>(&(*addr, height, tx), &());
+    }
+}
+
+/// The C-Chain atomic tx of `ev` moved a UTXO of `owners` through the P-Chain's shared memory
+/// (`kind`: [`C_ATOMIC_IMPORT`](crate::tables::C_ATOMIC_IMPORT) or
+/// [`C_ATOMIC_EXPORT`](crate::tables::C_ATOMIC_EXPORT)), for the C-Chain's address listings.
+pub(crate) fn c_atomic_owners(batch: &mut WriteBatch, ev: &Event, kind: u8, owners: &[ShortId]) {
+    for a in owners {
+        batch.put::<PhCTxsByAddress>(&((*a, kind), ev.timestamp, ev.tx_id), &());
     }
 }
 

@@ -6,14 +6,15 @@
 //! is decoded too, for what it exports to and imports from the X-Chain's atomic memory.
 
 use snowline_derive::{DeriveError, Prepare};
-use snowline_types::Id;
-use snowline_types::atomic::{AtomicTxs, c_container_atomic, p_block_atomic};
+use snowline_types::atomic::{AtomicTxs, c_block_atomic, p_block_atomic};
 use snowline_types::avm::{ParsedBlock, ParsedTx, StandardBlock, Tx, Utxo};
 use snowline_types::codec::CodecError;
 use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::coreth::{self, AtomicBlock};
 use snowline_types::platformvm::parse_block;
 use snowline_types::proposervm;
 use snowline_types::vertex::Vertex;
+use snowline_types::{Id, NodeId, ShortId};
 
 use crate::error::XStateError;
 
@@ -60,13 +61,21 @@ pub enum XContainer {
         block: ParsedBlock,
         /// Where its bytes start in the container.
         offset: usize,
+        /// The node that proposed it: the wrapper's certificate's, when it is signed.
+        proposer: Option<NodeId>,
     },
     /// A `P/block`: its `ExportTx`s and `ImportTx`s (exports in the X-Chain's shape), at the
     /// block's height and time.
     PBlock(AtomicTxs<Utxo>),
     /// A `C/block`: its atomic `ExportTx`s and `ImportTx`s (exports in the X-Chain's shape), at
-    /// the block's number and time.
-    CBlock(AtomicTxs<Utxo>),
+    /// the block's number and time, with the EVM addresses each credits or debits.
+    CBlock {
+        /// The atomic txs.
+        txs: AtomicTxs<Utxo>,
+        /// `evm[i]`: the EVM addresses of tx `i` (an import's outputs, an export's inputs),
+        /// each once.
+        evm: Vec<Vec<ShortId>>,
+    },
 }
 
 impl XContainer {
@@ -99,8 +108,13 @@ impl XContainer {
             IndexPath::XBlock => {
                 let outer = proposervm::Block::decode(&record.bytes).map_err(failed)?;
                 let offset = outer.inner_offset();
+                let proposer = outer.proposer();
                 let block = StandardBlock::parse_vec(outer.into_inner()).map_err(failed)?;
-                XContainer::Block { block, offset }
+                XContainer::Block {
+                    block,
+                    offset,
+                    proposer,
+                }
             }
             IndexPath::PBlock => {
                 let block = parse_block(&record.bytes).map_err(|e| XStateError::DecodePBlock {
@@ -109,22 +123,41 @@ impl XContainer {
                 })?;
                 XContainer::PBlock(p_block_atomic(&block, record.timestamp_ns))
             }
-            IndexPath::CBlock => match c_container_atomic(record, None) {
-                Ok(Some(txs)) => XContainer::CBlock(txs),
-                Ok(None) => XContainer::CBlock(AtomicTxs {
-                    height: 0,
-                    timestamp: 0,
-                    txs: Vec::new(),
-                }),
-                Err(e) => {
-                    return Err(XStateError::DecodeCBlock {
-                        id: record.id,
-                        reason: e.to_string(),
-                    });
+            IndexPath::CBlock => {
+                let block =
+                    AtomicBlock::from_container_any_network(&record.bytes).map_err(|e| {
+                        XStateError::DecodeCBlock {
+                            id: record.id,
+                            reason: e.to_string(),
+                        }
+                    })?;
+                XContainer::CBlock {
+                    evm: block
+                        .txs
+                        .iter()
+                        .map(|t| evm_addresses(&t.tx.unsigned))
+                        .collect(),
+                    txs: c_block_atomic(&block),
                 }
-            },
+            }
         })
     }
+}
+
+/// The EVM addresses a C-Chain atomic tx credits (import) or debits (export), each once, in
+/// order of first appearance.
+pub fn evm_addresses(tx: &coreth::UnsignedTx) -> Vec<ShortId> {
+    let all: Vec<ShortId> = match tx {
+        coreth::UnsignedTx::Import(i) => i.outs.iter().map(|o| ShortId(o.address)).collect(),
+        coreth::UnsignedTx::Export(e) => e.ins.iter().map(|i| ShortId(i.address)).collect(),
+    };
+    let mut out: Vec<ShortId> = Vec::with_capacity(all.len());
+    for a in all {
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
 }
 
 impl Prepare for XContainer {

@@ -14,15 +14,17 @@ use std::sync::OnceLock;
 use history_support::{Replay, VertexFacts, World, naive_balances, open, replay, run, world};
 use snowline_chain_x::history::tables::XhUtxos;
 use snowline_chain_x::history::{
-    AssetCap, AssetType, Holding, UtxoOrder, UtxoPosition, XHistoryReader,
+    AssetCap, AssetType, Holding, UtxoOrder, UtxoPosition, XHistoryPages, XHistoryReader,
 };
 use snowline_chain_x::state::XReader;
 use snowline_chain_x::state::tables::{XAddrUtxos, XAtomicAddrUtxos};
 use snowline_devnet::DevnetConfig;
+use snowline_query::params::TimeRange;
 use snowline_store::{Direction, ReadView, Store};
-use snowline_types::avm::UnsignedTx;
+use snowline_types::avm::{StandardBlock, UnsignedTx};
 use snowline_types::container::IndexPath;
-use snowline_types::{Id, ShortId};
+use snowline_types::hashing::hash160;
+use snowline_types::{Id, NodeId, ShortId, proposervm};
 
 struct Fixture {
     world: World,
@@ -539,4 +541,89 @@ fn batch_size_changes_no_stored_row() {
         "the devnet fills the history tables"
     );
     assert_eq!(dumps[0], dumps[1]);
+}
+
+#[test]
+fn blocks_by_proposer_follow_the_signed_wrappers() {
+    // The devnet's X-Chain wrappers are unsigned; wrap its blocks again as avalanchego's
+    // proposervm signs them (`vms/proposervm/block/build.go` `Build`), each with one of three
+    // certificates, and index those. A wrapper's proposer is `hash160` of its certificate
+    // (`ids.NodeIDFromCert`); the signature bytes are not checked by the index.
+    let w = world(DevnetConfig::small());
+    let certs: Vec<Vec<u8>> = (1..=3u8).map(|i| vec![i; 40]).collect();
+    let mut want: BTreeMap<NodeId, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut records = w.records.clone();
+    let mut signed = 0;
+    for r in records.iter_mut().filter(|r| r.path == IndexPath::XBlock) {
+        let outer = proposervm::Block::decode(&r.bytes).unwrap();
+        let (parent, inner) = (outer.parent_id(), outer.inner().to_vec());
+        let block = StandardBlock::parse_vec(inner.clone()).unwrap().block;
+        let cert = &certs[signed % certs.len()];
+        signed += 1;
+        let wrapped = proposervm::Block::build_signed(
+            parent,
+            i64::try_from(block.time).unwrap(),
+            1,
+            cert.clone(),
+            inner,
+            w.x_chain,
+            |_| Ok::<_, std::convert::Infallible>(vec![0; 256]),
+        )
+        .unwrap();
+        let node = NodeId(ShortId(hash160(cert)));
+        want.entry(node)
+            .or_default()
+            .push((block.time, block.height));
+        r.id = wrapped.id;
+        r.bytes = wrapped.bytes;
+    }
+    assert!(signed >= 6, "{signed} X blocks");
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    run(&store, &w, &records, 7, None).unwrap();
+    let pages = XHistoryPages::new(std::sync::Arc::new(store));
+    for (node, blocks) in &want {
+        let newest: Vec<u64> = blocks.iter().rev().map(|(_, h)| *h).collect();
+        for size in [1, 2, 100] {
+            let mut got = Vec::new();
+            let mut from: Option<Vec<u8>> = None;
+            loop {
+                let page = pages
+                    .blocks_by_proposer(*node, TimeRange::default(), size, from.as_deref())
+                    .unwrap();
+                for b in &page.blocks {
+                    let p = b.proposer.unwrap();
+                    assert_eq!(p.node_id, Some(*node));
+                }
+                got.extend(page.blocks.iter().map(|b| b.height));
+                match page.next {
+                    Some(n) => from = Some(n),
+                    None => break,
+                }
+            }
+            assert_eq!(got, newest, "{node} pages of {size}");
+        }
+        // A window of block times: [second, last) of this node's.
+        let (start, end) = (blocks[1].0, blocks[blocks.len() - 1].0);
+        let range = TimeRange {
+            start: Some(start),
+            end: Some(end),
+        };
+        let page = pages.blocks_by_proposer(*node, range, 100, None).unwrap();
+        let inside: Vec<u64> = blocks
+            .iter()
+            .rev()
+            .filter(|(t, _)| (start..end).contains(t))
+            .map(|(_, h)| *h)
+            .collect();
+        assert_eq!(
+            page.blocks.iter().map(|b| b.height).collect::<Vec<_>>(),
+            inside
+        );
+    }
+    let nobody = NodeId(ShortId([9; 20]));
+    let page = pages
+        .blocks_by_proposer(nobody, TimeRange::default(), 10, None)
+        .unwrap();
+    assert!(page.blocks.is_empty() && page.next.is_none());
 }

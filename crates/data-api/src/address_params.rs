@@ -2,6 +2,7 @@
 //! (with the chain's prefix, or none), `blockTimestamp`, and the UTXO listing's paging, filters
 //! and order. Each chain's handler parses them here and maps them to its pages' query.
 
+use serde::Deserialize;
 use snowline_chain_p::pages::PUtxoQuery;
 use snowline_chain_x::history::{UtxoOrder, UtxoQuery};
 use snowline_query::params::{
@@ -61,6 +62,28 @@ pub(crate) struct UtxoParams {
     pub(crate) sort: SortOrder,
 }
 
+/// `PrimaryNetworkAddressesBodyDto`: the addresses of a `POST` (v2) request.
+#[derive(Deserialize)]
+pub(crate) struct AddressesBody {
+    /// Comma-separated addresses.
+    pub(crate) addresses: String,
+}
+
+impl AddressesBody {
+    /// The request's JSON body.
+    pub(crate) fn parse(req: &Request) -> Result<Self, ApiError> {
+        serde_json::from_slice(req.body()).map_err(|e| {
+            ApiError::bad_request(format!(
+                "the body must be a JSON object with an `addresses` string: {e}"
+            ))
+        })
+    }
+}
+
+/// `getUtxosByAddressesV2`: the most addresses its body may list (the OpenAPI gives v2 "an
+/// increased address limit" without a figure; each address is one more scan merged per page).
+pub(crate) const V2_MAX_ADDRESSES: usize = 256;
+
 impl UtxoParams {
     /// Parses the request for `chain` on `network`.
     pub(crate) fn parse(
@@ -68,9 +91,32 @@ impl UtxoParams {
         network: &NetworkInfo,
         chain: Chain,
     ) -> Result<Self, ApiError> {
+        Self::with_addresses(req, addresses(req, network, chain)?, 100)
+    }
+
+    /// Parses a `getUtxosByAddressesV2` request for `chain` on `network`: the addresses from
+    /// the body (at most [`V2_MAX_ADDRESSES`]), pages of up to 1024 (the OpenAPI's maximum).
+    pub(crate) fn parse_v2(
+        req: &Request,
+        network: &NetworkInfo,
+        chain: Chain,
+    ) -> Result<Self, ApiError> {
+        let body = AddressesBody::parse(req)?;
+        let addresses =
+            AddressList::parse_with_max(&body.addresses, network.hrp, &[chain], V2_MAX_ADDRESSES)
+                .map_err(bad)?;
+        Self::with_addresses(req, addresses, 1024)
+    }
+
+    /// The query's parameters for `addresses`, pages of at most `max_page`.
+    fn with_addresses(
+        req: &Request,
+        addresses: AddressList,
+        max_page: u32,
+    ) -> Result<Self, ApiError> {
         Ok(Self {
-            addresses: addresses(req, network, chain)?,
-            page_size: page_size(req.query("pageSize"), 100).map_err(bad)? as usize,
+            addresses,
+            page_size: page_size(req.query("pageSize"), max_page).map_err(bad)? as usize,
             asset: req
                 .query("assetId")
                 .map(|raw| cb58_id("assetId", raw))

@@ -117,6 +117,30 @@ impl CUtxo {
     }
 }
 
+/// A C-Chain atomic tx as its block's bytes give it.
+#[derive(Debug, Clone)]
+pub struct CTx {
+    pub id: Id,
+    /// An `ExportTx` (else an `ImportTx`).
+    pub export: bool,
+    /// Its block's number, hash (keccak-256 of the header RLP) and own time.
+    pub number: u64,
+    pub hash: [u8; 32],
+    pub ts: u64,
+    /// The X- or P-Chain it trades with.
+    pub other: Id,
+    /// An export's debits or an import's credits: `(EVM address, amount)`, in order.
+    pub evm: Vec<([u8; 20], u64)>,
+    /// The UTXOs it moves, in order: an import's inputs, an export's outputs (`(tx id, i)`).
+    pub utxos: Vec<Id>,
+    /// What it moves through shared memory: the imported inputs' or exported outputs' amounts.
+    pub moved: Vec<u64>,
+    /// The signing preimage (`u16 0 ‖ unsigned tx`, as the block holds it) and each
+    /// credential's signatures.
+    pub unsigned: Vec<u8>,
+    pub sigs: Vec<Vec<[u8; 65]>>,
+}
+
 /// Atomic-memory sums: `(bucket, other chain, asset) -> (amount, UTXO count)`.
 pub type Sums = BTreeMap<(&'static str, Id, Id), (u128, u64)>;
 
@@ -128,6 +152,8 @@ pub struct CModel {
     pub utxos: BTreeMap<Id, CUtxo>,
     /// The C-Chain's blocks' own times.
     pub c_times: Vec<u64>,
+    /// Every C-Chain atomic tx, by id.
+    pub txs: BTreeMap<Id, CTx>,
 }
 
 fn idx(n: usize) -> u32 {
@@ -136,6 +162,63 @@ fn idx(n: usize) -> u32 {
 
 fn secs(rec: &ContainerRecord) -> u64 {
     u64::try_from(rec.timestamp_ns / 1_000_000_000).unwrap()
+}
+
+/// Tx `tx` of block `b`, read off its fields.
+fn c_tx(b: &coreth::AtomicBlock, tx: &coreth::ParsedTx) -> CTx {
+    let unsigned = tx.unsigned_bytes().to_vec();
+    let sigs = tx
+        .tx
+        .credentials
+        .iter()
+        .map(|c| {
+            let coreth::Credential::Secp256k1(c) = c;
+            c.sigs.clone()
+        })
+        .collect();
+    let (export, other, evm, utxos, moved) = match &tx.tx.unsigned {
+        coreth::UnsignedTx::Export(e) => (
+            true,
+            e.destination_chain,
+            e.ins.iter().map(|i| (i.address, i.amount)).collect(),
+            (0..e.exported_outputs.len())
+                .map(|i| UtxoId::new(tx.id, idx(i)).id())
+                .collect(),
+            e.exported_outputs
+                .iter()
+                .map(|o| {
+                    let coreth::TransferableOut::Secp256k1(out) = &o.output;
+                    out.amount
+                })
+                .collect(),
+        ),
+        coreth::UnsignedTx::Import(i) => (
+            false,
+            i.source_chain,
+            i.outs.iter().map(|o| (o.address, o.amount)).collect(),
+            i.imported_inputs.iter().map(|t| t.utxo_id.id()).collect(),
+            i.imported_inputs
+                .iter()
+                .map(|t| {
+                    let coreth::TransferableIn::Secp256k1(input) = &t.input;
+                    input.amount
+                })
+                .collect(),
+        ),
+    };
+    CTx {
+        id: tx.id,
+        export,
+        number: b.block.number(),
+        hash: b.block.hash,
+        ts: b.block.timestamp(),
+        other,
+        evm,
+        utxos,
+        moved,
+        unsigned,
+        sigs,
+    }
 }
 
 impl CModel {
@@ -149,6 +232,7 @@ impl CModel {
             net,
             utxos: BTreeMap::new(),
             c_times: Vec::new(),
+            txs: BTreeMap::new(),
         };
         let put = |m: &mut CModel, u: CUtxo| {
             assert!(m.utxos.insert(u.id, u).is_none(), "a UTXO exported twice");
@@ -174,6 +258,7 @@ impl CModel {
                     let ts = b.block.timestamp();
                     m.c_times.push(ts);
                     for tx in &b.txs {
+                        m.txs.insert(tx.id, c_tx(&b, tx));
                         let ev = Ev::at(tx.id, ts);
                         match &tx.tx.unsigned {
                             coreth::UnsignedTx::Export(e) if e.destination_chain == x => {
@@ -300,6 +385,20 @@ impl CModel {
         self.utxos
             .values()
             .filter(|u| u.owned_by(addrs) && (include_spent || u.consumed.is_none()))
+            .collect()
+    }
+
+    /// The owners of the UTXOs C-Chain tx `tx` moved through shared memory (an export's
+    /// outputs, an import's inputs): the bech32 addresses taking part in it.
+    pub fn tx_owners(&self, tx: &Id) -> BTreeSet<ShortId> {
+        let c = self.net.c_chain_id;
+        self.utxos
+            .values()
+            .filter(|u| {
+                (u.created_on == c && u.created.tx == *tx)
+                    || (u.consumed_on == c && u.consumed.is_some_and(|e| e.tx == *tx))
+            })
+            .flat_map(|u| u.out.owners.addrs.iter().copied())
             .collect()
     }
 

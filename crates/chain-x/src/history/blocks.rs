@@ -1,17 +1,18 @@
-//! The X-Chain's linear blocks by id, and its latest blocks newest first within a time range,
-//! each with its proposervm wrapper's details read back from its container.
+//! The X-Chain's linear blocks by id, its latest blocks newest first within a time range, and
+//! those a node proposed (signed wrappers only), each with its proposervm wrapper's details read
+//! back from its container.
 
 use snowline_node_index::IndexReader;
 use snowline_query::params::TimeRange;
-use snowline_query::{decode_position, encode_position};
+use snowline_query::{decode_position, encode_position, take_page};
 use snowline_store::{Direction, ReadView};
 use snowline_types::container::IndexPath;
 use snowline_types::platformvm::ProposerDetails;
-use snowline_types::{Id, proposervm};
+use snowline_types::{Id, NodeId, proposervm};
 
 use super::pages::{PageError, XHistoryPages};
 use super::rows::BlockRow;
-use super::tables::XhBlocks;
+use super::tables::{XhBlocks, XhBlocksByProposer};
 use crate::error::XStateError;
 
 /// A linear block with its height and wrapper.
@@ -79,7 +80,64 @@ fn first_at_or_after(v: &impl ReadView, first: u64, tip: u64, t: u64) -> Result<
     Ok(lo)
 }
 
+/// `(block time, height)` of up to `page_size + 1` entries of `range`, newest first.
+fn by_proposer<R: std::ops::RangeBounds<(NodeId, u64, u64)>>(
+    v: &impl ReadView,
+    range: R,
+    page_size: usize,
+) -> Result<Vec<(u64, u64)>, PageError> {
+    v.scan::<XhBlocksByProposer, _>(range, Direction::Reverse)?
+        .take(page_size.saturating_add(1))
+        .map(|e| e.map(|((_, ts, h), ())| (ts, h)).map_err(PageError::from))
+        .collect()
+}
+
 impl XHistoryPages {
+    /// One page of the linear blocks `node` proposed (signed) with a block time in `range`,
+    /// newest first, resuming strictly past `from` (a [`XBlockPage::next`] of the same query).
+    pub fn blocks_by_proposer(
+        &self,
+        node: NodeId,
+        range: TimeRange,
+        page_size: usize,
+        from: Option<&[u8]>,
+    ) -> Result<XBlockPage, PageError> {
+        let upper = match from {
+            Some(bytes) => {
+                Some(decode_position::<(u64, u64)>(bytes).ok_or(PageError::BadPosition)?)
+            }
+            None => range.end.map(|end| (end, 0)),
+        };
+        let low = (node, range.start.unwrap_or(0), 0u64);
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let positions = match upper {
+            Some((ts, height)) => by_proposer(v, low..(node, ts, height), page_size)?,
+            None => by_proposer(v, low..=(node, u64::MAX, u64::MAX), page_size)?,
+        };
+        let size = u32::try_from(page_size).unwrap_or(u32::MAX);
+        let page = take_page(positions, size, encode_position);
+        let blocks = page
+            .items
+            .iter()
+            .map(|(_, height)| {
+                let row = v
+                    .get::<XhBlocks>(height)?
+                    .ok_or_else(|| corrupt(format!("X-Chain block {height} is not stored")))?;
+                let proposer = proposer(v, &row.container_id)?;
+                Ok(XBlock {
+                    height: *height,
+                    row,
+                    proposer,
+                })
+            })
+            .collect::<Result<_, PageError>>()?;
+        Ok(XBlockPage {
+            blocks,
+            next: page.next,
+        })
+    }
+
     /// The linear block whose proposervm container (or, unwrapped, whose own) id is `id`.
     pub fn block_by_id(&self, id: &Id) -> Result<Option<XBlock>, PageError> {
         let snapshot = self.store.snapshot();

@@ -15,14 +15,16 @@ use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::time::unix_seconds;
 use snowline_types::{Id, ShortId};
 
+use super::c_txs;
 use super::rows::{
     AssetCap, AssetInfo, AssetTotal, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord,
     VertexRow, output_amount, output_owners,
 };
 use super::tables::{
-    META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, XhAllByAmount, XhAllByTime, XhAssets,
-    XhBalances, XhBlocks, XhEarlySpends, XhMeta, XhMultiOwner, XhTxs, XhTxsByTime,
-    XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
+    C_OWNER_EXPORT, C_OWNER_IMPORT, META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME,
+    XhAllByAmount, XhAllByTime, XhAssets, XhBalances, XhBlocks, XhBlocksByProposer, XhEarlySpends,
+    XhMeta, XhMultiOwner, XhTxs, XhTxsByTime, XhUnspentByAmount, XhUnspentByTime, XhUtxos,
+    XhVertices,
 };
 use super::tx_index;
 use crate::container::{X_DERIVE_PATHS, XContainer};
@@ -291,7 +293,11 @@ impl XHistory {
                 batch.put::<XhVertices>(&(vtx.height, index), &row);
                 self.stats.vertices += 1;
             }
-            XContainer::Block { block: inner, .. } => {
+            XContainer::Block {
+                block: inner,
+                proposer,
+                ..
+            } => {
                 let place = TxRow {
                     timestamp: ts,
                     height: Some(inner.block.height),
@@ -301,12 +307,17 @@ impl XHistory {
                     self.accept_tx(batch, view, (id, tx), place, stored)?;
                 }
                 self.put_block(batch, inner, record.id, record.bytes.len(), ts);
+                if let Some(node) = proposer {
+                    let key = (*node, inner.block.time, inner.block.height);
+                    batch.put::<XhBlocksByProposer>(&key, &());
+                }
             }
             XContainer::PBlock(block) => {
                 return self.apply_shared(batch, view, block, self.p_chain);
             }
-            XContainer::CBlock(block) => {
-                return self.apply_shared(batch, view, block, self.c_chain);
+            XContainer::CBlock { txs, evm } => {
+                c_txs::index_block(batch, record.id, txs, evm);
+                return self.apply_shared(batch, view, txs, self.c_chain);
             }
         }
         self.note_time(batch, view, ts)?;
@@ -586,6 +597,9 @@ impl XHistory {
             };
             tx_index::emitted(batch, &created, moved);
         }
+        if holding == Holding::ExportedToX && chains.0 == self.c_chain && !self.in_genesis {
+            c_txs::owners(batch, &created, C_OWNER_EXPORT, &addrs);
+        }
         let mut balance = None;
         if let Some(counted) = counted {
             if let [addr] = addrs.as_slice() {
@@ -688,16 +702,18 @@ impl XHistory {
             let rec = self.utxos.get_mut(&uid).ok_or_else(|| {
                 XStateError::Corrupt(format!("UTXO {uid} created in this batch has no row"))
             })?;
+            let utxo = rec
+                .utxo()
+                .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
             if rec.holding != Holding::ExportedFromX {
-                let utxo = rec
-                    .utxo()
-                    .map_err(|source| XStateError::StoredUtxo { id: uid, source })?;
                 let moved = tx_index::Moved {
                     id: uid,
                     asset: utxo.asset_id,
                     owners: &owners(&utxo.output),
                 };
                 tx_index::consumed(batch, &ev, moved);
+            } else if rec.consumed_on == self.c_chain {
+                c_txs::owners(batch, &ev, C_OWNER_IMPORT, &owners(&utxo.output));
             }
             rec.consumed = Some(ev);
             self.stats.utxos_consumed += 1;
@@ -722,6 +738,8 @@ impl XHistory {
                 owners: &addrs,
             };
             tx_index::consumed(batch, &ev, moved);
+        } else if rec.consumed_on == self.c_chain {
+            c_txs::owners(batch, &ev, C_OWNER_IMPORT, &addrs);
         }
         let counted = output_amount(&utxo.output);
         for a in &addrs {

@@ -1,6 +1,6 @@
 //! The X-Chain history the Data API serves: every UTXO with its creation and
 //! consumption, per-address orders by time and by amount (unspent, and all), balances in the
-//! X-Chain shape, vertices by height, linear blocks, assets.
+//! X-Chain shape, vertices by height, linear blocks, assets; and the C-Chain's atomic txs.
 //!
 //! - [`tables`](mod@tables): the tables (add [`tables()`] to a binary's schema);
 //! - [`XHistory`]: the [`Derive`](snowline_derive::Derive) hook that fills them in the
@@ -13,6 +13,7 @@
 mod activity;
 mod balances;
 mod blocks;
+mod c_txs;
 mod codec;
 mod derive;
 mod pages;
@@ -21,10 +22,12 @@ pub mod rows;
 pub mod tables;
 mod tx_index;
 mod txs;
+mod vertices;
 
 pub use activity::LastActivity;
 pub use balances::XBalances;
 pub use blocks::{XBlock, XBlockPage};
+pub use c_txs::{CTx, CTxPosition, CTxQuery, c_kinds};
 pub use derive::{HistoryStats, XHistory, exported_utxos};
 pub use pages::{
     Assets, BalancesPage, PageError, SharedUtxoPage, UtxoPage, UtxoQuery, VertexPage, XHistoryPages,
@@ -38,3 +41,4 @@ pub use rows::{
 };
 pub use tables::tables;
 pub use txs::{XTx, XTxPage, XTxPlace, XTxQuery, tx_type};
+pub use vertices::{LatestVertexPage, XVertexEntry};

@@ -3,7 +3,7 @@
 //! `docs/xchain-history.md` for the layout and cost of each.
 
 use snowline_store::table;
-use snowline_types::{Id, ShortId};
+use snowline_types::{Id, NodeId, ShortId};
 
 use super::rows::{AssetInfo, AssetTotal, BlockRow, Event, TxRow, UtxoRecord, VertexRow};
 
@@ -63,6 +63,10 @@ table! {
     /// `height -> BlockRow`: the linear chain (linear genesis at 0).
     pub XhBlocks: "xh_blocks", u64 => BlockRow;
 
+    /// `(proposer, block time, height) -> ()`: the linear blocks whose proposervm wrapper is
+    /// signed, by the node that signed it (`listPrimaryNetworkBlocksByNodeId`).
+    pub XhBlocksByProposer: "xh_blocks_by_proposer", (NodeId, u64, u64) => ();
+
     /// `asset id -> AssetInfo`.
     pub XhAssets: "xh_assets" (PointLookup), Id => AssetInfo;
 
@@ -70,6 +74,21 @@ table! {
     /// creates their UTXO (the other chain's containers arrive later); the export then creates
     /// the UTXO already consumed and removes the entry.
     pub XhEarlySpends: "xh_early_spends" (PointLookup), Id => Event;
+
+    /// `C-Chain atomic tx id -> C/block container id`: every `ImportTx` and `ExportTx` of the
+    /// C-Chain (with the X- or the P-Chain), its body read back from the block.
+    pub XhCTxs: "xh_c_txs" (PointLookup), Id => Id;
+
+    /// `(kind, block time, tx id) -> ()`: the C-Chain's atomic txs by their block's time, each
+    /// kind ([`C_IMPORT`], [`C_EXPORT`]) apart, the chain's latest.
+    pub XhCTxsByTime: "xh_c_txs_by_time", (u8, u64, Id) => ();
+
+    /// `((address, role), block time, tx id) -> ()`: the C-Chain's atomic txs an address takes
+    /// part in. Roles [`C_OWNER_IMPORT`] / [`C_OWNER_EXPORT`]: an owner of a UTXO the tx moves
+    /// through the X-Chain's shared memory (the P-Chain's side is `ph_c_txs_by_address`);
+    /// [`C_EVM_IMPORT`] / [`C_EVM_EXPORT`]: the EVM address an import credits or an export
+    /// debits, for txs with either chain.
+    pub XhCTxsByAddress: "xh_c_txs_by_address", ((ShortId, u8), u64, Id) => ();
 
     /// Chain-wide facts: [`META_GENESIS_TIME`], [`META_FIRST_TIME`], [`META_LAST_TIME`].
     pub XhMeta: "xh_meta", u8 => u64;
@@ -86,3 +105,16 @@ pub const META_LAST_TIME: u8 = 2;
 pub const TX_CONSUMED: u8 = 0;
 /// [`XhTxUtxos`] role: a UTXO the tx emitted.
 pub const TX_EMITTED: u8 = 1;
+
+/// [`XhCTxsByTime`] kind: an `ImportTx`.
+pub const C_IMPORT: u8 = 0;
+/// [`XhCTxsByTime`] kind: an `ExportTx`.
+pub const C_EXPORT: u8 = 1;
+/// [`XhCTxsByAddress`] role: an owner of a UTXO an `ImportTx` consumed.
+pub const C_OWNER_IMPORT: u8 = 0;
+/// [`XhCTxsByAddress`] role: an owner of a UTXO an `ExportTx` emitted.
+pub const C_OWNER_EXPORT: u8 = 1;
+/// [`XhCTxsByAddress`] role: an EVM address an `ImportTx` credits.
+pub const C_EVM_IMPORT: u8 = 2;
+/// [`XhCTxsByAddress`] role: an EVM address an `ExportTx` debits.
+pub const C_EVM_EXPORT: u8 = 3;

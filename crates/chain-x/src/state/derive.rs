@@ -279,7 +279,7 @@ impl XChainState {
                     txs.push((&tx.id, stored, &tx.tx));
                 }
             }
-            XContainer::Block { block, offset } => {
+            XContainer::Block { block, offset, .. } => {
                 txs.reserve(block.block.txs.len());
                 for (i, (tx, id)) in block.block.txs.iter().zip(&block.tx_ids).enumerate() {
                     let range = block.tx_range(i).ok_or_else(|| {
@@ -294,7 +294,7 @@ impl XChainState {
                 self.flush_seq(batch);
                 return Ok(());
             }
-            XContainer::CBlock(block) => {
+            XContainer::CBlock { txs: block, .. } => {
                 self.apply_shared(batch, view, block, self.c_chain)?;
                 self.flush_seq(batch);
                 return Ok(());
@@ -304,7 +304,7 @@ impl XChainState {
         for (i, (id, stored, tx)) in txs.into_iter().enumerate() {
             self.apply_tx(batch, view, &mut ahead, i, (id, stored, tx))?;
         }
-        if let XContainer::Block { block, offset } = container {
+        if let XContainer::Block { block, offset, .. } = container {
             batch.put::<XBlockIds>(&block.id, &block.block.height);
             let stored = at(IndexPath::XBlock, *offset, block.bytes.len(), false)?;
             batch.put::<XBlocks>(&block.block.height, &stored);

@@ -1,12 +1,13 @@
-//! The C-Chain endpoints of the Data API: the balances and UTXOs of its atomic memory (what the
-//! X- and P-Chain exported to it, not imported yet, and what it exported to them, not imported
-//! there), read through both chain crates' pages (`XHistoryPages::shared_utxos`,
+//! The C-Chain endpoints of the Data API: its atomic txs (`txs`), and the balances and UTXOs of
+//! its atomic memory (what the X- and P-Chain exported to it, not imported yet, and what it
+//! exported to them, not imported there), read through both chain crates' pages (`XHistoryPages::shared_utxos`,
 //! `PChainPages::shared_utxos` and their balances) and merged. Its EVM side is served elsewhere.
 //! Each handler parses, calls the page functions and renders; `primary` routes them.
 
 pub(crate) mod balances;
 mod context;
 mod render;
+pub(crate) mod txs;
 pub(crate) mod utxos;
 
 pub use context::CChainApi;

@@ -18,7 +18,7 @@ use crate::xchain::render as x_render;
 impl CChainApi {
     /// The description of `asset`: the X-Chain's, when its history knows the asset; else the
     /// P-Chain's (AVAX by name, another asset by id).
-    fn asset_amount(&self, assets: &Assets, asset: &Id, amount: u128) -> AssetAmount {
+    pub(crate) fn asset_amount(&self, assets: &Assets, asset: &Id, amount: u128) -> AssetAmount {
         match assets.get(asset) {
             Some(_) => x_render::asset_amount(assets, asset, amount),
             None => pchain::asset_amount(self.network, asset, amount),

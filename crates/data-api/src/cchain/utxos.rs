@@ -1,4 +1,4 @@
-//! `GET /v1/networks/{network}/blockchains/{blockchainId}/utxos` for the C-Chain: the atomic
+//! `GET` and `POST /v1/networks/{network}/blockchains/{blockchainId}/utxos` for the C-Chain: the atomic
 //! UTXOs of a set of addresses, those the X- or P-Chain exported to the C-Chain (until it imports
 //! them) and those it exported to them (until they import them). The X-Chain history and the
 //! P-Chain each page their half past the token's position; the merge serves nothing past what
@@ -9,8 +9,8 @@ use snowline_chain_p::pages::{PUtxo, Position};
 use snowline_chain_x::history::{HistoryUtxo, UtxoPosition};
 use snowline_query::{FilteredPage, PositionReader, PositionWriter, merge_pages};
 use snowline_rest_api::{ApiError, Reply, Request};
+use snowline_types::Id;
 use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
-use snowline_types::{Chain, Id};
 
 use super::context::CChainApi;
 use crate::address_params::UtxoParams;
@@ -28,9 +28,9 @@ pub(crate) enum SharedUtxo {
 pub(crate) fn handle(
     api: &CChainApi,
     req: &Request,
+    params: UtxoParams,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
-    let params = UtxoParams::parse(req, api.network, Chain::C)?;
     let digest = params.digest("c-chain/utxos", api.network.name, false);
     let from = page_token(&api.tokens, req, &digest)?
         .map(|bytes| read_position(&bytes))
@@ -81,14 +81,14 @@ pub(crate) fn handle(
 }
 
 /// A position of the merged listing (sort value, UTXO id) as page-token bytes.
-fn write_position((sort, id): Position) -> Vec<u8> {
+pub(crate) fn write_position((sort, id): Position) -> Vec<u8> {
     let mut w = PositionWriter::new();
     w.u64(sort).bytes32(&id.0);
     w.into_bytes()
 }
 
 /// Page-token bytes back to a position; bytes of another shape are an invalid token.
-fn read_position(bytes: &[u8]) -> Result<Position, ApiError> {
+pub(crate) fn read_position(bytes: &[u8]) -> Result<Position, ApiError> {
     let mut r = PositionReader::new(bytes);
     let sort = r.u64().map_err(|_| invalid_token())?;
     let id = Id(r.bytes32().map_err(|_| invalid_token())?);

@@ -1,10 +1,9 @@
-//! `GET /v1/networks/{network}/blockchains/{blockchainId}/utxos` for the P-Chain: the
+//! `GET` and `POST /v1/networks/{network}/blockchains/{blockchainId}/utxos` for the P-Chain: the
 //! `ListPChainUtxosResponse` of a set of addresses, keyset-paged (by creation time or amount,
 //! then UTXO id). Listed are the UTXOs spendable on the P-Chain: its own (stakes and rewards
 //! included) and those other chains exported to it.
 
 use snowline_rest_api::{ApiError, Reply, Request};
-use snowline_types::Chain;
 use snowline_types::rest::{ListPChainUtxosResponse, PrimaryChainInfo};
 
 use super::context::{PChainApi, page_error};
@@ -14,10 +13,10 @@ use crate::params::page_token;
 pub(crate) fn handle(
     api: &PChainApi,
     req: &Request,
+    params: UtxoParams,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
     // `assetId` applies to the X-Chain only (the spec): checked, then ignored.
-    let params = UtxoParams::parse(req, api.network, Chain::P)?;
     let digest = params.digest("p-chain/utxos", api.network.name, false);
     let from = page_token(&api.tokens, req, &digest)?;
     let page = api

@@ -3,21 +3,15 @@
 //! `PrimaryNetworkAddressesBodyDto` body): when the addresses' UTXOs last moved on the P- or
 //! X-Chain, with the tx and a UTXO it moved.
 
-use serde::Deserialize;
 use snowline_query::params::{AddressList, required};
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::LastActivityTimestamp;
 
 use super::PrimaryApi;
+use crate::address_params::AddressesBody;
 use crate::params::bad;
 use crate::target::{not_indexed, resolve};
-
-/// `PrimaryNetworkAddressesBodyDto`.
-#[derive(Deserialize)]
-struct AddressesBody {
-    addresses: String,
-}
 
 /// The GET form: `addresses` in the query.
 pub(super) fn get(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
@@ -27,12 +21,7 @@ pub(super) fn get(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
 
 /// The POST form: `addresses` in the JSON body.
 pub(super) fn post(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
-    let body: AddressesBody = serde_json::from_slice(req.body()).map_err(|e| {
-        ApiError::bad_request(format!(
-            "the body must be a JSON object with an `addresses` string: {e}"
-        ))
-    })?;
-    answer(api, req, &body.addresses)
+    answer(api, req, &AddressesBody::parse(req)?.addresses)
 }
 
 fn answer(api: &PrimaryApi, req: &Request, raw: &str) -> Result<Reply, ApiError> {

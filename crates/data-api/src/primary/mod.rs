@@ -1,5 +1,6 @@
-//! The primary-network endpoints of the Data API, routed by chain: balances and UTXOs of the P-
-//! and X-Chain and of the C-Chain's atomic memory, X-Chain vertices, P-Chain rewards, blocks by
+//! The primary-network endpoints of the Data API, routed by chain: balances and UTXOs (by query
+//! and, v2, by body) of the P- and X-Chain and of the C-Chain's atomic memory, txs of the three
+//! chains (the C-Chain's atomic ones), X-Chain vertices, P-Chain rewards, blocks by
 //! proposer and L1 validators, and the details of every blockchain the P-Chain created. The
 //! reads run on the blocking pool, each from one snapshot per chain crate.
 
@@ -19,6 +20,7 @@ use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::Chain;
 use snowline_types::network::NetworkInfo;
 
+use crate::address_params::UtxoParams;
 use crate::cchain::{self, CChainApi};
 use crate::params::bad;
 use crate::pchain::{self, PChainApi};
@@ -66,11 +68,31 @@ pub fn routes(
         Weight::XL,
         utxos,
     );
+    let router = {
+        let api = Arc::clone(&api);
+        router.post_blocking(
+            "/v1/networks/{network}/blockchains/{blockchainId}/utxos",
+            Weight::XL,
+            move |req| utxos_v2(&api, req),
+        )
+    };
     let router = route(
         router,
         "/v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight",
         Weight::MEDIUM,
-        |api, req| xchain::vertices::handle(&api.x, req),
+        |api, req| xchain::vertices::by_height(&api.x, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/vertices",
+        Weight::MEDIUM,
+        |api, req| xchain::vertices::latest(&api.x, req),
+    );
+    let router = route(
+        router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/vertices/{vertexHash}",
+        Weight::MEDIUM,
+        |api, req| xchain::vertices::by_hash(&api.x, req),
     );
     let router = route(
         router,
@@ -214,20 +236,34 @@ fn balances(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
 }
 
 fn utxos(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    utxos_with(api, req, UtxoParams::parse)
+}
+
+/// `getUtxosByAddressesV2`: the same listing, the addresses in the body.
+fn utxos_v2(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    utxos_with(api, req, UtxoParams::parse_v2)
+}
+
+type ParseUtxos = fn(&Request, &NetworkInfo, Chain) -> Result<UtxoParams, ApiError>;
+
+fn utxos_with(api: &PrimaryApi, req: &Request, parse: ParseUtxos) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
+    let params = parse(req, api.p.network, target.chain)?;
     match target.chain {
-        Chain::P => pchain::utxos::handle(&api.p, req, target.chain_info()),
-        Chain::X => xchain::utxos::handle(&api.x, req, target.chain_info()),
-        Chain::C => cchain::utxos::handle(&api.c, req, target.chain_info()),
+        Chain::P => pchain::utxos::handle(&api.p, req, params, target.chain_info()),
+        Chain::X => xchain::utxos::handle(&api.x, req, params, target.chain_info()),
+        Chain::C => cchain::utxos::handle(&api.c, req, params, target.chain_info()),
     }
 }
 
 fn blocks_by_node(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
-    if target.chain == Chain::P {
-        return pchain::blocks::handle(&api.p, req, target.chain_info());
+    match target.chain {
+        Chain::P => return pchain::blocks::handle(&api.p, req, target.chain_info()),
+        Chain::X => return xchain::blocks::by_node(&api.x, req, target.chain_info()),
+        Chain::C => {}
     }
-    // The X- and C-Chain's blocks are not indexed by proposer: the request is checked, then 404.
+    // The C-Chain's blocks are not indexed: the request is checked, then 404.
     node_id("nodeId", req.required_param("nodeId")?).map_err(bad)?;
     TimeRange::parse(req.query("startTimestamp"), req.query("endTimestamp")).map_err(bad)?;
     page_size(req.query("pageSize"), 100).map_err(bad)?;
@@ -240,7 +276,7 @@ fn tx_by_hash(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     match target.chain {
         Chain::P => pchain::txs::by_hash(&api.p, req),
         Chain::X => xchain::txs::by_hash(&api.x, req),
-        chain => Err(not_indexed(chain, "txs by hash")),
+        Chain::C => cchain::txs::by_hash(&api.c, req),
     }
 }
 
@@ -249,7 +285,7 @@ fn txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     match target.chain {
         Chain::P => pchain::txs::list(&api.p, req, target.chain_info()),
         Chain::X => xchain::txs::list(&api.x, req, target.chain_info()),
-        chain => Err(not_indexed(chain, "tx listings")),
+        Chain::C => cchain::txs::list(&api.c, req, target.chain_info()),
     }
 }
 

@@ -4,11 +4,13 @@
 
 use std::collections::BTreeSet;
 
-use snowline_query::params::{AddressList, SortOrder, TimeRange, page_size};
+use snowline_query::params::{
+    AddressList, DEFAULT_MAX_ADDRESSES, SortOrder, TimeRange, evm_address, page_size,
+};
 use snowline_query::{Digest, FilterDigest};
 use snowline_rest_api::{ApiError, Request};
-use snowline_types::Chain;
 use snowline_types::network::NetworkInfo;
+use snowline_types::{Chain, ShortId};
 
 use crate::params::{bad, param_error};
 
@@ -45,6 +47,8 @@ pub(crate) const PRIMARY_NETWORK_TX_TYPES: [&str; 23] = [
 pub(crate) struct TxListParams {
     /// The addresses, when the listing is an address history.
     pub(crate) addresses: Option<AddressList>,
+    /// The C-Chain's listing: the EVM addresses (`0x…`) among `addresses`, sorted, each once.
+    pub(crate) evm: Vec<ShortId>,
     /// `txTypes` (empty: any).
     pub(crate) types: BTreeSet<String>,
     /// `startTimestamp` (inclusive) and `endTimestamp` (exclusive).
@@ -69,10 +73,10 @@ impl TxListParams {
                  validator's addresses instead",
             ));
         }
-        let addresses = req
-            .query("addresses")
-            .map(|raw| AddressList::parse(raw, network.hrp, &[chain]).map_err(bad))
-            .transpose()?;
+        let (addresses, evm) = match req.query("addresses") {
+            Some(raw) => parse_addresses(raw, network, chain)?,
+            None => (None, Vec::new()),
+        };
         let mut types = BTreeSet::new();
         for raw in req.query_all("txTypes") {
             for entry in raw.split(',').map(str::trim) {
@@ -98,6 +102,7 @@ impl TxListParams {
         }
         Ok(Self {
             addresses,
+            evm,
             types,
             range: TimeRange::parse(req.query("startTimestamp"), req.query("endTimestamp"))
                 .map_err(bad)?,
@@ -110,7 +115,7 @@ impl TxListParams {
     /// tokens are bound to.
     pub(crate) fn digest(&self, listing: &str, network: &str) -> Digest {
         let types: Vec<&str> = self.types.iter().map(String::as_str).collect();
-        FilterDigest::new(listing)
+        let digest = FilterDigest::new(listing)
             .field("network", network)
             .optional(
                 "addresses",
@@ -128,7 +133,47 @@ impl TxListParams {
                 "endTimestamp",
                 self.range.end.map(|t| t.to_string()).as_deref(),
             )
-            .field("sortOrder", self.sort.as_str())
-            .finish()
+            .field("sortOrder", self.sort.as_str());
+        if self.evm.is_empty() {
+            return digest.finish();
+        }
+        let evm: Vec<String> = self.evm.iter().map(|a| hex::encode(a.0)).collect();
+        digest.field("evmAddresses", &evm.join(",")).finish()
     }
+}
+
+/// `addresses` of a listing on `chain`: bech32 addresses (with the chain's prefix or none), and
+/// on the C-Chain also EVM addresses (`0x…`, for its atomic txs, as the OpenAPI says), at most
+/// [`DEFAULT_MAX_ADDRESSES`] in all.
+fn parse_addresses(
+    raw: &str,
+    network: &NetworkInfo,
+    chain: Chain,
+) -> Result<(Option<AddressList>, Vec<ShortId>), ApiError> {
+    if chain != Chain::C {
+        let list = AddressList::parse(raw, network.hrp, &[chain]).map_err(bad)?;
+        return Ok((Some(list), Vec::new()));
+    }
+    let entries: Vec<&str> = raw.split(',').map(|e| e.trim_matches(' ')).collect();
+    if entries.len() > DEFAULT_MAX_ADDRESSES {
+        // The bech32 parser's own message for a list too long.
+        AddressList::parse(raw, network.hrp, &[chain]).map_err(bad)?;
+    }
+    let (evm, bech32): (Vec<&str>, Vec<&str>) = entries
+        .into_iter()
+        .partition(|e| e.starts_with("0x") || e.starts_with("0X"));
+    let evm: BTreeSet<ShortId> = evm
+        .into_iter()
+        .map(|e| evm_address(AddressList::PARAM, e).map(ShortId))
+        .collect::<Result<_, _>>()
+        .map_err(bad)?;
+    let list = if bech32.is_empty() {
+        None
+    } else {
+        Some(AddressList::parse(&bech32.join(","), network.hrp, &[chain]).map_err(bad)?)
+    };
+    if list.is_none() && evm.is_empty() {
+        return Err(param_error(AddressList::PARAM, "a list of addresses", raw));
+    }
+    Ok((list, evm.into_iter().collect()))
 }

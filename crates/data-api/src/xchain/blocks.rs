@@ -1,10 +1,11 @@
-//! `GET /v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}` and `.../blocks`
-//! for the X-Chain: a linear block by its (proposervm) id, and the latest linear blocks newest
-//! first within a time range, with their proposervm details.
+//! `GET /v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}`, `.../blocks` and
+//! `.../nodes/{nodeId}/blocks` for the X-Chain: a linear block by its (proposervm) id, the
+//! latest linear blocks newest first within a time range, and those a node proposed, with their
+//! proposervm details.
 
 use snowline_chain_x::history::XBlock;
 use snowline_query::FilterDigest;
-use snowline_query::params::{TimeRange, cb58_id, page_size};
+use snowline_query::params::{TimeRange, cb58_id, node_id, page_size};
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::{
     ListPrimaryNetworkBlocksResponse, PrimaryChainInfo, PrimaryNetworkBlock, ProposerDetails,
@@ -74,6 +75,38 @@ pub(crate) fn latest(
     let page = api
         .pages
         .latest_blocks(range, size, from.as_deref())
+        .map_err(page_error)?;
+    Reply::json(&ListPrimaryNetworkBlocksResponse {
+        next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
+        blocks: page.blocks.iter().map(record).collect(),
+        chain_info,
+    })
+}
+
+/// `listPrimaryNetworkBlocksByNodeId` on the X-Chain: the linear blocks whose proposervm
+/// wrapper `nodeId` signed, newest first (an unsigned wrapper names no proposer).
+pub(crate) fn by_node(
+    api: &XChainApi,
+    req: &Request,
+    chain_info: PrimaryChainInfo,
+) -> Result<Reply, ApiError> {
+    let node = node_id("nodeId", req.required_param("nodeId")?).map_err(bad)?;
+    let range =
+        TimeRange::parse(req.query("startTimestamp"), req.query("endTimestamp")).map_err(bad)?;
+    let size = page_size(req.query("pageSize"), 100).map_err(bad)? as usize;
+    let digest = FilterDigest::new("x-chain/nodes/blocks")
+        .field("network", api.network.name)
+        .field("nodeId", &node.to_string())
+        .optional(
+            "startTimestamp",
+            range.start.map(|t| t.to_string()).as_deref(),
+        )
+        .optional("endTimestamp", range.end.map(|t| t.to_string()).as_deref())
+        .finish();
+    let from = page_token(&api.tokens, req, &digest)?;
+    let page = api
+        .pages
+        .blocks_by_proposer(node, range, size, from.as_deref())
         .map_err(page_error)?;
     Reply::json(&ListPrimaryNetworkBlocksResponse {
         next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),

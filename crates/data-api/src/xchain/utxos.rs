@@ -1,11 +1,10 @@
-//! `GET /v1/networks/{network}/blockchains/{blockchainId}/utxos` for the X-Chain: the UTXOs of a
+//! `GET` and `POST /v1/networks/{network}/blockchains/{blockchainId}/utxos` for the X-Chain: the UTXOs of a
 //! set of addresses, one keyset-paged merge of each address's order (by creation time or amount,
 //! then UTXO id), a UTXO owned by several of them listed once. Listed are the UTXOs spendable on
 //! the X-Chain: its own, and those other chains exported to it (`createdOnChainId` names the
 //! source), as `avm.getUTXOs` lists them without and with `sourceChain`.
 
 use snowline_rest_api::{ApiError, Reply, Request};
-use snowline_types::Chain;
 use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
@@ -15,9 +14,9 @@ use crate::params::page_token;
 pub(crate) fn handle(
     api: &XChainApi,
     req: &Request,
+    params: UtxoParams,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
-    let params = UtxoParams::parse(req, api.network, Chain::X)?;
     let digest = params.digest("x-chain/utxos", api.network.name, true);
     let from = page_token(&api.tokens, req, &digest)?;
     let q = params.x_query(params.asset);

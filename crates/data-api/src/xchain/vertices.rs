@@ -1,8 +1,11 @@
-//! `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight`: the DAG
-//! vertices at one height (X-Chain only), paged by vertex index.
+//! The X-Chain's DAG vertices: `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices`
+//! (the latest first, `listLatestXChainVertices`), `.../vertices/{vertexHash}`
+//! (`getVertexByHash`) and `.../vertices:listByHeight` (the vertices at one height, paged by
+//! vertex index, `getVertexByHeight`). X-Chain only.
 
+use snowline_chain_x::history::{VertexRow, XVertexEntry};
 use snowline_query::FilterDigest;
-use snowline_query::params::{SortOrder, page_size, required, u64_at_least};
+use snowline_query::params::{SortOrder, cb58_id, page_size, required, u64_at_least};
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::Chain;
 use snowline_types::rest::{ListXChainVerticesResponse, XChainVertex};
@@ -11,7 +14,26 @@ use super::context::{XChainApi, page_error};
 use crate::params::{bad, page_token};
 use crate::target::resolve;
 
-pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
+/// The `XChainVertex` of the vertex at `height` and `index`.
+fn record(height: u64, index: u64, v: &VertexRow) -> XChainVertex {
+    XChainVertex {
+        vertex_hash: v.id.to_string(),
+        parent_hashes: v.parent_ids.iter().map(ToString::to_string).collect(),
+        vertex_height: height,
+        vertex_index: index,
+        vertex_timestamp: v.timestamp,
+        tx_count: v.tx_ids.len() as u64,
+        transactions: v.tx_ids.iter().map(ToString::to_string).collect(),
+        vertex_size_bytes: u64::from(v.size),
+    }
+}
+
+fn entry_record(e: &XVertexEntry) -> XChainVertex {
+    record(e.height, e.index, &e.row)
+}
+
+/// `getVertexByHeight`.
+pub(crate) fn by_height(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.network, &[Chain::X])?;
     let height = u64_at_least(
         "vertexHeight",
@@ -36,21 +58,43 @@ pub(crate) fn handle(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> 
         .map(|position| api.tokens.encode(&digest, &position, None));
     let vertices = page
         .vertices
-        .into_iter()
-        .map(|(index, v)| XChainVertex {
-            vertex_hash: v.id.to_string(),
-            parent_hashes: v.parent_ids.iter().map(ToString::to_string).collect(),
-            vertex_height: height,
-            vertex_index: index,
-            vertex_timestamp: v.timestamp,
-            tx_count: v.tx_ids.len() as u64,
-            transactions: v.tx_ids.iter().map(ToString::to_string).collect(),
-            vertex_size_bytes: u64::from(v.size),
-        })
+        .iter()
+        .map(|(index, v)| record(height, *index, v))
         .collect();
     Reply::json(&ListXChainVerticesResponse {
         next_page_token,
         vertices,
         chain_info: target.chain_info(),
     })
+}
+
+/// `listLatestXChainVertices`.
+pub(crate) fn latest(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.network, &[Chain::X])?;
+    let size = page_size(req.query("pageSize"), 100).map_err(bad)? as usize;
+    let digest = FilterDigest::new("x-chain/vertices")
+        .field("network", api.network.name)
+        .finish();
+    let from = page_token(&api.tokens, req, &digest)?;
+    let page = api
+        .pages
+        .latest_vertices(size, from.as_deref())
+        .map_err(page_error)?;
+    Reply::json(&ListXChainVerticesResponse {
+        next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
+        vertices: page.vertices.iter().map(entry_record).collect(),
+        chain_info: target.chain_info(),
+    })
+}
+
+/// `getVertexByHash`.
+pub(crate) fn by_hash(api: &XChainApi, req: &Request) -> Result<Reply, ApiError> {
+    resolve(req, api.network, &[Chain::X])?;
+    let id = cb58_id("vertexHash", req.required_param("vertexHash")?).map_err(bad)?;
+    match api.pages.vertex_by_id(&id).map_err(page_error)? {
+        Some(e) => Reply::json(&entry_record(&e)),
+        None => Err(ApiError::not_found(format!(
+            "vertex {id} is not an accepted X-Chain vertex"
+        ))),
+    }
 }

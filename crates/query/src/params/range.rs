@@ -3,6 +3,9 @@
 
 use std::ops::Bound;
 
+use snowline_types::Id;
+
+use super::SortOrder;
 use super::scalar::u64_opt;
 use crate::error::ParamError;
 
@@ -64,6 +67,34 @@ impl TimeRange {
     /// The range as bounds, for `BTreeMap::range` and store scans.
     pub fn bounds(&self) -> (Bound<u64>, Bound<u64>) {
         bounds(self.start, self.end)
+    }
+
+    /// Where a keyset scan of `(timestamp, id)` positions in `sort` order resumes, strictly
+    /// past the result: past `from` (a page token's position) or just outside the range's
+    /// near edge, whichever is further along.
+    pub fn scan_start(&self, sort: SortOrder, from: Option<(u64, Id)>) -> Option<(u64, Id)> {
+        let edge = match sort {
+            SortOrder::Desc => self.end.map(|e| (e, Id::EMPTY)),
+            SortOrder::Asc => self
+                .start
+                .and_then(|s| s.checked_sub(1))
+                .map(|s| (s, Id([0xff; 32]))),
+        };
+        match (from, edge) {
+            (Some(f), Some(e)) => Some(match sort {
+                SortOrder::Desc => f.min(e),
+                SortOrder::Asc => f.max(e),
+            }),
+            (f, e) => f.or(e),
+        }
+    }
+
+    /// Whether a scan in `sort` order at timestamp `ts` has left the range for good.
+    pub fn passed(&self, sort: SortOrder, ts: u64) -> bool {
+        match sort {
+            SortOrder::Desc => self.start.is_some_and(|s| ts < s),
+            SortOrder::Asc => self.end.is_some_and(|e| ts >= e),
+        }
     }
 }
 
@@ -135,6 +166,35 @@ mod tests {
         assert!(r.contains(0) && r.contains(4) && !r.contains(5));
         let r = TimeRange::parse(Some("10"), Some("12")).unwrap();
         assert!(!r.contains(9) && r.contains(10) && r.contains(11) && !r.contains(12));
+    }
+
+    #[test]
+    fn a_time_scan_starts_at_the_near_edge_or_past_the_token_and_ends_past_the_far_edge() {
+        let r = TimeRange::parse(Some("10"), Some("20")).unwrap();
+        let (a, b) = (Id([1; 32]), Id([2; 32]));
+        // Descending: from the end (exclusive), or the token when it is further down.
+        assert_eq!(r.scan_start(SortOrder::Desc, None), Some((20, Id::EMPTY)));
+        assert_eq!(r.scan_start(SortOrder::Desc, Some((15, a))), Some((15, a)));
+        assert_eq!(
+            r.scan_start(SortOrder::Desc, Some((25, a))),
+            Some((20, Id::EMPTY))
+        );
+        // Ascending: just before the start, or the token when it is further up.
+        assert_eq!(
+            r.scan_start(SortOrder::Asc, None),
+            Some((9, Id([0xff; 32])))
+        );
+        assert_eq!(r.scan_start(SortOrder::Asc, Some((12, b))), Some((12, b)));
+        assert_eq!(
+            r.scan_start(SortOrder::Asc, Some((3, b))),
+            Some((9, Id([0xff; 32])))
+        );
+        let open = TimeRange::default();
+        assert_eq!(open.scan_start(SortOrder::Asc, None), None);
+        assert_eq!(open.scan_start(SortOrder::Desc, Some((7, a))), Some((7, a)));
+        assert!(r.passed(SortOrder::Desc, 9) && !r.passed(SortOrder::Desc, 10));
+        assert!(r.passed(SortOrder::Asc, 20) && !r.passed(SortOrder::Asc, 19));
+        assert!(!open.passed(SortOrder::Asc, u64::MAX) && !open.passed(SortOrder::Desc, 0));
     }
 
     #[test]

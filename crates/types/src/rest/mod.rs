@@ -2,6 +2,7 @@
 //! primary-network records of the P-, X- and C-Chain endpoints, the EVM records and the ICM
 //! messages. Absent optional fields are omitted, never `null`: the official client rejects `null`.
 
+pub mod cchain_tx;
 pub mod chain;
 pub mod evm;
 pub mod evm_balances;
@@ -11,6 +12,10 @@ pub mod primary;
 pub mod primary_tx;
 pub mod staking;
 
+pub use cchain_tx::{
+    CChainAtomicTransaction, EvmInputRecord, EvmOutputRecord, ListCChainAtomicTransactionsResponse,
+    evm_address_string,
+};
 pub use chain::{
     ApiFeature, ChainRecord, ChainStatus, ListChainsResponse, NetworkToken, UtilityAddresses,
     VmName,
