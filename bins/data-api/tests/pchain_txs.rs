@@ -474,6 +474,148 @@ fn the_chains_latest_txs_are_every_tx_in_block_order() {
     );
 }
 
+/// `listActivePrimaryNetworkStakingTransactions`: the staker txs (in blocks) whose staker is
+/// not settled yet at the tip, among those the addresses take part in (every one without
+/// addresses), by height then tx id, each as `getTxByHash` shows it.
+#[test]
+fn active_staking_txs_are_the_addresses_unsettled_staker_txs() {
+    let w = world(3);
+    let api = &w.api;
+    let current: BTreeSet<Id> = w
+        .model
+        .stakers
+        .values()
+        .filter(|s| s.settled.is_none() && w.txs.contains_key(&s.tx_id))
+        .map(|s| s.tx_id)
+        .collect();
+    let settled = w
+        .model
+        .stakers
+        .values()
+        .filter(|s| s.settled.is_some() && w.txs.contains_key(&s.tx_id))
+        .count();
+    assert!(
+        current.len() >= 5 && settled >= 5,
+        "{} current, {settled} settled",
+        current.len()
+    );
+    let base = format!("{P}/transactions:listStaking");
+    // Without addresses: every current staker tx.
+    check_listing(
+        api,
+        &format!("{base}?sortOrder=desc"),
+        &ordered(&w, current.iter().copied(), true),
+        &[1, 3, 100],
+    );
+    check_listing(
+        api,
+        &format!("{base}?sortOrder=asc"),
+        &ordered(&w, current.iter().copied(), false),
+        &[3, 100],
+    );
+    // Each address with a current staker tx, alone, then several together.
+    let stakers_of =
+        |a: &ShortId| -> BTreeSet<Id> { w.history[a].intersection(&current).copied().collect() };
+    let with: Vec<ShortId> = w
+        .history
+        .keys()
+        .filter(|a| !stakers_of(a).is_empty())
+        .copied()
+        .collect();
+    assert!(with.len() >= 3, "{} addresses stake", with.len());
+    for a in &with {
+        let q = format!("{base}?addresses={}", local_addr("P", a));
+        check_listing(api, &q, &ordered(&w, stakers_of(a), true), &[2, 100]);
+    }
+    let some: Vec<ShortId> = with.iter().take(3).copied().collect();
+    let union: BTreeSet<Id> = some.iter().flat_map(stakers_of).collect();
+    let q = format!("{base}?addresses={}", local_addrs("P", &some).join(","));
+    check_listing(
+        api,
+        &q,
+        &ordered(&w, union.iter().copied(), true),
+        &[1, 100],
+    );
+    check_listing(
+        api,
+        &format!("{q}&sortOrder=asc"),
+        &ordered(&w, union.iter().copied(), false),
+        &[2],
+    );
+    // An address without a current staker tx has none.
+    if let Some(quiet) = w.history.keys().find(|a| stakers_of(a).is_empty()) {
+        check_listing(
+            api,
+            &format!("{base}?addresses={}", local_addr("P", quiet)),
+            &[],
+            &[10],
+        );
+    }
+    // Types and a window.
+    let delegations: BTreeSet<Id> = current
+        .iter()
+        .copied()
+        .filter(|id| w.txs[id].type_name == "AddPermissionlessDelegatorTx")
+        .collect();
+    assert!(!delegations.is_empty());
+    check_listing(
+        api,
+        &format!("{base}?txTypes=AddPermissionlessDelegatorTx"),
+        &ordered(&w, delegations.iter().copied(), true),
+        &[3],
+    );
+    let times: Vec<u64> = current
+        .iter()
+        .map(|id| w.txs[id].ts)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mid = times[times.len() / 2];
+    check_listing(
+        api,
+        &format!("{base}?startTimestamp={mid}"),
+        &ordered(
+            &w,
+            current.iter().copied().filter(|id| w.txs[id].ts >= mid),
+            true,
+        ),
+        &[3],
+    );
+    // Each record is the tx's record by hash.
+    let first = api.get(&format!("{base}?pageSize=100")).json();
+    for t in first["transactions"].as_array().unwrap() {
+        let by_hash = api
+            .get(&format!(
+                "{P}/transactions/{}",
+                t["txHash"].as_str().unwrap()
+            ))
+            .json();
+        assert_eq!(*t, by_hash);
+    }
+    // Bad input.
+    for (path, param) in [
+        (
+            "/v1/networks/local/blockchains/x-chain/transactions:listStaking?pageSize=1".to_owned(),
+            "blockchainId",
+        ),
+        (format!("{base}?txTypes=CreateAssetTx"), "txTypes"),
+        (format!("{base}?pageSize=101"), "pageSize"),
+        (
+            format!("{base}?addresses=P-fuji1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"),
+            "addresses",
+        ),
+        (format!("{base}?pageToken=abc"), "pageToken"),
+    ] {
+        let m = api.get(&path).error(400, "Bad Request");
+        assert!(m.contains(param), "{path}: {m}");
+    }
+    // A token of the chain's listing is refused here.
+    let latest = api.get(&format!("{P}/transactions?pageSize=1")).json();
+    let token = latest["nextPageToken"].as_str().unwrap();
+    api.get(&format!("{base}?pageSize=1&pageToken={token}"))
+        .error(400, "Bad Request");
+}
+
 #[test]
 fn bad_tx_listing_input_is_a_400() {
     let w = world(2);

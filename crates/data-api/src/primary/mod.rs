@@ -142,6 +142,12 @@ pub fn routes(
     );
     let router = route(
         router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
+        Weight::XL,
+        staking_txs,
+    );
+    let router = route(
+        router,
         "/v1/networks/{network}/rewards",
         Weight::XL,
         |api, req| pchain::rewards::historical(&api.p, req),
@@ -251,6 +257,11 @@ fn txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
         Chain::X => xchain::txs::list(&api.x, req, target.chain_info()),
         chain => Err(not_indexed(chain, "tx listings")),
     }
+}
+
+fn staking_txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &[Chain::P])?;
+    pchain::txs::list_staking(&api.p, req, target.chain_info())
 }
 
 fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
