@@ -194,6 +194,12 @@ pub const META_L1_DAY_START: u8 = 8;
 /// [`PhMeta`] key: when the followed node last gave validator uptimes (absent while none
 /// did), Unix seconds; written only by [`record_uptimes`](crate::record_uptimes).
 pub const META_UPTIMES_AT: u8 = 9;
+/// [`PhMeta`] key: nAVAX the P-Chain's txs burned (`UnsignedTx::burned`), summed.
+pub const META_P_BURNED: u8 = 10;
+/// [`PhMeta`] key: nAVAX the C-Chain's atomic txs burned (`coreth::UnsignedTx::burned`), summed.
+pub const META_C_BURNED: u8 = 11;
+/// [`PhMeta`] key: the genesis's initial supply (`PGenesisState::initial_supply`).
+pub const META_INITIAL_SUPPLY: u8 = 12;
 
 /// [`PhOrders`] listing: every validator (any subnet), by its staker tx's block height.
 pub const ORDER_VALIDATORS: u8 = 0;

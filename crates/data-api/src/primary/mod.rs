@@ -7,6 +7,7 @@ mod activity;
 mod blockchains;
 mod chain_ids;
 mod subnets;
+mod supply;
 pub(crate) mod tx_params;
 
 use std::sync::Arc;
@@ -200,6 +201,7 @@ pub fn routes(
         Weight::XL,
         |api, req| pchain::staking::delegators(&api.p, req),
     );
+    let router = route(router, "/v1/avax/supply", Weight::FREE, supply::handle);
     Ok(route(
         router,
         "/v1/networks/{network}/l1Validators",

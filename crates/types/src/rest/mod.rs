@@ -10,6 +10,7 @@ pub mod pchain;
 pub mod primary;
 pub mod primary_tx;
 pub mod staking;
+pub mod supply;
 
 pub use chain::{
     ApiFeature, ChainRecord, ChainStatus, ListChainsResponse, NetworkToken, UtilityAddresses,
