@@ -38,7 +38,9 @@ use snowline_types::network::NetworkInfo;
 /// importing tx, so the state follows the one shared-memory rule; the C-Chain's atomic txs,
 /// `xh_c_txs`, `xh_c_txs_by_time`, `xh_c_txs_by_address` and `ph_c_txs_by_address`, derived with
 /// the `C/block` containers and the atomic UTXOs they move; the X-Chain's blocks by proposer,
-/// `xh_blocks_by_proposer`).
+/// `xh_blocks_by_proposer`; the followed node's validator uptimes, `ph_uptimes`, polled beside
+/// the follower; the AVAX burned by each chain's txs and the genesis's initial supply, kept in
+/// `ph_meta` and `xh_meta` with the blocks).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

@@ -10,6 +10,7 @@ mod keys;
 mod metrics;
 mod secret;
 mod serve;
+mod uptime;
 mod warp;
 mod webhooks;
 

@@ -230,6 +230,20 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         })
     });
 
+    // The followed node's validator uptimes, beside the follower.
+    let uptimes = args.upstream.clone().map(|upstream| {
+        let store = Arc::clone(&store);
+        tokio::spawn(async move {
+            crate::uptime::poll(
+                store,
+                &upstream,
+                crate::uptime::UPTIME_POLL,
+                snowline_rest_api::shutdown_signal(),
+            )
+            .await
+        })
+    });
+
     // Background upkeep: failed key catch-ups are logged, usage counters are exported, and old
     // usage is pruned (the follower's metrics are read at each scrape).
     let upkeep = {
@@ -273,6 +287,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(f) = follower {
         f.abort();
         drop(f.await);
+    }
+    if let Some(u) = uptimes {
+        u.abort();
+        drop(u.await);
     }
     for f in evm {
         f.task.abort();

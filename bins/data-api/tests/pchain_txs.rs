@@ -450,6 +450,401 @@ fn the_chains_latest_txs_are_every_tx_in_block_order() {
     );
 }
 
+/// `listActivePrimaryNetworkStakingTransactions`: the staker txs (in blocks) whose staker is
+/// not settled yet at the tip, among those the addresses take part in (every one without
+/// addresses), by height then tx id, each as `getTxByHash` shows it.
+#[test]
+fn active_staking_txs_are_the_addresses_unsettled_staker_txs() {
+    let w = world(3);
+    let api = &w.api;
+    let current: BTreeSet<Id> = w
+        .model
+        .stakers
+        .values()
+        .filter(|s| s.settled.is_none() && w.txs.contains_key(&s.tx_id))
+        .map(|s| s.tx_id)
+        .collect();
+    let settled = w
+        .model
+        .stakers
+        .values()
+        .filter(|s| s.settled.is_some() && w.txs.contains_key(&s.tx_id))
+        .count();
+    assert!(
+        current.len() >= 5 && settled >= 5,
+        "{} current, {settled} settled",
+        current.len()
+    );
+    let base = format!("{P}/transactions:listStaking");
+    // Without addresses: every current staker tx.
+    check_listing(
+        api,
+        &format!("{base}?sortOrder=desc"),
+        &ordered(&w, current.iter().copied(), true),
+        &[1, 3, 100],
+    );
+    check_listing(
+        api,
+        &format!("{base}?sortOrder=asc"),
+        &ordered(&w, current.iter().copied(), false),
+        &[3, 100],
+    );
+    // Each address with a current staker tx, alone, then several together.
+    let stakers_of =
+        |a: &ShortId| -> BTreeSet<Id> { w.history[a].intersection(&current).copied().collect() };
+    let with: Vec<ShortId> = w
+        .history
+        .keys()
+        .filter(|a| !stakers_of(a).is_empty())
+        .copied()
+        .collect();
+    assert!(with.len() >= 3, "{} addresses stake", with.len());
+    for a in &with {
+        let q = format!("{base}?addresses={}", local_addr("P", a));
+        check_listing(api, &q, &ordered(&w, stakers_of(a), true), &[2, 100]);
+    }
+    let some: Vec<ShortId> = with.iter().take(3).copied().collect();
+    let union: BTreeSet<Id> = some.iter().flat_map(stakers_of).collect();
+    let q = format!("{base}?addresses={}", local_addrs("P", &some).join(","));
+    check_listing(
+        api,
+        &q,
+        &ordered(&w, union.iter().copied(), true),
+        &[1, 100],
+    );
+    check_listing(
+        api,
+        &format!("{q}&sortOrder=asc"),
+        &ordered(&w, union.iter().copied(), false),
+        &[2],
+    );
+    // An address without a current staker tx has none.
+    if let Some(quiet) = w.history.keys().find(|a| stakers_of(a).is_empty()) {
+        check_listing(
+            api,
+            &format!("{base}?addresses={}", local_addr("P", quiet)),
+            &[],
+            &[10],
+        );
+    }
+    // Types and a window.
+    let delegations: BTreeSet<Id> = current
+        .iter()
+        .copied()
+        .filter(|id| w.txs[id].type_name == "AddPermissionlessDelegatorTx")
+        .collect();
+    assert!(!delegations.is_empty());
+    check_listing(
+        api,
+        &format!("{base}?txTypes=AddPermissionlessDelegatorTx"),
+        &ordered(&w, delegations.iter().copied(), true),
+        &[3],
+    );
+    let times: Vec<u64> = current
+        .iter()
+        .map(|id| w.txs[id].ts)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mid = times[times.len() / 2];
+    check_listing(
+        api,
+        &format!("{base}?startTimestamp={mid}"),
+        &ordered(
+            &w,
+            current.iter().copied().filter(|id| w.txs[id].ts >= mid),
+            true,
+        ),
+        &[3],
+    );
+    // Each record is the tx's record by hash.
+    let first = api.get(&format!("{base}?pageSize=100")).json();
+    for t in first["transactions"].as_array().unwrap() {
+        let by_hash = api
+            .get(&format!(
+                "{P}/transactions/{}",
+                t["txHash"].as_str().unwrap()
+            ))
+            .json();
+        assert_eq!(*t, by_hash);
+    }
+    // Bad input.
+    for (path, param) in [
+        (
+            "/v1/networks/local/blockchains/x-chain/transactions:listStaking?pageSize=1".to_owned(),
+            "blockchainId",
+        ),
+        (format!("{base}?txTypes=CreateAssetTx"), "txTypes"),
+        (format!("{base}?pageSize=101"), "pageSize"),
+        (
+            format!("{base}?addresses=P-fuji1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"),
+            "addresses",
+        ),
+        (format!("{base}?pageToken=abc"), "pageToken"),
+    ] {
+        let m = api.get(&path).error(400, "Bad Request");
+        assert!(m.contains(param), "{path}: {m}");
+    }
+    // A token of the chain's listing is refused here.
+    let latest = api.get(&format!("{P}/transactions?pageSize=1")).json();
+    let token = latest["nextPageToken"].as_str().unwrap();
+    api.get(&format!("{base}?pageSize=1&pageToken={token}"))
+        .error(400, "Bad Request");
+}
+
+/// nAVAX of `avax` in `amounts`.
+fn avax_sum<'a>(avax: &Id, amounts: impl IntoIterator<Item = (&'a Id, u64)>) -> u128 {
+    amounts
+        .into_iter()
+        .filter(|(a, _)| *a == avax)
+        .map(|(_, n)| u128::from(n))
+        .sum()
+}
+
+/// `n` nAVAX as the AVAX decimal the supply shows.
+fn avax_text(n: u128) -> String {
+    let s = format!("{}.{:09}", n / 1_000_000_000, n % 1_000_000_000);
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// `getAvaxSupply` against the devnet's containers read here: each tx's burn is what its
+/// inputs spend less what it outputs, stakes, exports and deposits as L1 balances (avalanchego
+/// `vms/platformvm/utxo/verifier.go`, `vms/avm` and coreth's atomic txs: the flow check leaves
+/// the difference burned), the L1 fees paid are the balances deposited less those refunded and
+/// those left, the rewards minted are the committed stakers' potential rewards, the stake is
+/// the unsettled stakers', and the locked AVAX the unspent stakeable-locked outputs.
+#[test]
+fn avax_supply_is_the_replays_figures() {
+    use snowline_types::coreth;
+    let w = world(2);
+    let m = &w.model;
+    let net = snowline_types::network::NetworkInfo::LOCAL;
+    let avax = net.avax_asset_id;
+    // P-Chain txs.
+    let mut p_burned = 0u128;
+    let mut deposits = 0u128;
+    for t in w.txs.values() {
+        let Some(base) = t.tx.base() else { continue };
+        let mut spent = avax_sum(
+            &avax,
+            base.inputs.iter().map(|i| (&i.asset_id, i.input.amount())),
+        );
+        let mut kept = avax_sum(
+            &avax,
+            base.outputs
+                .iter()
+                .map(|o| (&o.asset_id, o.output.amount())),
+        ) + avax_sum(
+            &avax,
+            t.tx.stake()
+                .iter()
+                .map(|o| (&o.asset_id, o.output.amount())),
+        );
+        let deposit: u128 = match &t.tx {
+            UnsignedTx::ImportTx(i) => {
+                spent += avax_sum(
+                    &avax,
+                    i.imported_inputs
+                        .iter()
+                        .map(|i| (&i.asset_id, i.input.amount())),
+                );
+                0
+            }
+            UnsignedTx::ExportTx(e) => {
+                kept += avax_sum(
+                    &avax,
+                    e.exported_outputs
+                        .iter()
+                        .map(|o| (&o.asset_id, o.output.amount())),
+                );
+                0
+            }
+            UnsignedTx::ConvertSubnetToL1Tx(c) => {
+                c.validators.iter().map(|v| u128::from(v.balance)).sum()
+            }
+            UnsignedTx::RegisterL1ValidatorTx(r) => u128::from(r.balance),
+            UnsignedTx::IncreaseL1ValidatorBalanceTx(r) => u128::from(r.balance),
+            _ => 0,
+        };
+        deposits += deposit;
+        p_burned += spent - kept - deposit;
+    }
+    // L1 balances refunded: outputs past a tx's own, of the txs that remove a validator.
+    let refunded: u128 = m
+        .utxos
+        .values()
+        .filter(|u| u.kind == Kind::Output && u.asset == avax)
+        .filter(|u| {
+            w.txs.get(&u.created.tx).is_some_and(|t| {
+                matches!(
+                    t.type_name,
+                    "DisableL1ValidatorTx" | "SetL1ValidatorWeightTx"
+                ) && u.utxo_id.output_index as usize >= t.tx.outputs().len()
+            })
+        })
+        .map(|u| u128::from(u.amount()))
+        .sum();
+    let left: u128 =
+        m.l1.values()
+            .map(|v| u128::from(v.remaining(m.accrued)))
+            .sum();
+    let l1_fees = deposits - refunded - left;
+    assert!(l1_fees > 0, "the devnet's L1 validators pay fees");
+    // X-Chain txs, each once (a vertex's or block's).
+    let mut seen = BTreeSet::new();
+    let mut x_burned = 0u128;
+    for r in w
+        ._up
+        .records
+        .iter()
+        .filter(|r| matches!(r.path, IndexPath::XVtx | IndexPath::XBlock))
+    {
+        for t in common::pmodel::x_container_txs(r).unwrap_or_default() {
+            if !seen.insert(t.id) {
+                continue;
+            }
+            use snowline_types::avm::UnsignedTx as X;
+            let base = t.tx.unsigned.base();
+            let mut spent = avax_sum(
+                &avax,
+                base.inputs.iter().map(|i| (&i.asset_id, i.input.amount())),
+            );
+            let mut kept = avax_sum(
+                &avax,
+                base.outputs
+                    .iter()
+                    .map(|o| (&o.asset_id, o.output.amount())),
+            );
+            match &t.tx.unsigned {
+                X::Import(i) => {
+                    spent += avax_sum(
+                        &avax,
+                        i.imported_inputs
+                            .iter()
+                            .map(|i| (&i.asset_id, i.input.amount())),
+                    )
+                }
+                X::Export(e) => {
+                    kept += avax_sum(
+                        &avax,
+                        e.exported_outputs
+                            .iter()
+                            .map(|o| (&o.asset_id, o.output.amount())),
+                    )
+                }
+                _ => {}
+            }
+            x_burned += spent - kept;
+        }
+    }
+    assert!(
+        seen.len() > 10 && x_burned > 0,
+        "{} X txs, {x_burned} burned",
+        seen.len()
+    );
+    // C-Chain atomic txs.
+    let mut c_burned = 0u128;
+    let mut c_txs = 0;
+    for r in w._up.records.iter().filter(|r| r.path == IndexPath::CBlock) {
+        for t in coreth::AtomicBlock::from_container_any_network(&r.bytes)
+            .unwrap()
+            .txs
+        {
+            c_txs += 1;
+            c_burned += match &t.tx.unsigned {
+                coreth::UnsignedTx::Import(i) => {
+                    let spent: u128 = i
+                        .imported_inputs
+                        .iter()
+                        .filter(|x| x.asset_id == avax)
+                        .map(|x| {
+                            let coreth::TransferableIn::Secp256k1(s) = &x.input;
+                            u128::from(s.amount)
+                        })
+                        .sum();
+                    spent
+                        - i.outs
+                            .iter()
+                            .filter(|o| o.asset_id == avax)
+                            .map(|o| u128::from(o.amount))
+                            .sum::<u128>()
+                }
+                coreth::UnsignedTx::Export(e) => {
+                    let kept: u128 = e
+                        .exported_outputs
+                        .iter()
+                        .filter(|x| x.asset_id == avax)
+                        .map(|x| {
+                            let coreth::TransferableOut::Secp256k1(s) = &x.output;
+                            u128::from(s.amount)
+                        })
+                        .sum();
+                    e.ins
+                        .iter()
+                        .filter(|i| i.asset_id == avax)
+                        .map(|i| u128::from(i.amount))
+                        .sum::<u128>()
+                        - kept
+                }
+            };
+        }
+    }
+    assert!(
+        c_txs > 0 && c_burned > 0,
+        "{c_txs} C atomic txs, {c_burned} burned"
+    );
+    // Stakers and locks.
+    let rewards: u128 = m
+        .stakers
+        .values()
+        .filter(|s| s.settled.is_some_and(|(_, commit)| commit))
+        .map(|s| u128::from(s.potential_reward))
+        .sum();
+    let staked: u128 = m
+        .stakers
+        .values()
+        .filter(|s| s.settled.is_none())
+        .map(|s| u128::from(s.weight))
+        .sum();
+    let locked: u128 = m
+        .utxos
+        .values()
+        .filter(|u| {
+            u.consumed.is_none()
+                && u.kind != Kind::Stake
+                && u.kind != Kind::Exported
+                && u.asset == avax
+        })
+        .filter(|u| u.out.stakeable_locktime() > m.chain_time)
+        .map(|u| u128::from(u.amount()))
+        .sum();
+    assert!(rewards > 0 && staked > 0);
+    let burned = p_burned + l1_fees + x_burned + c_burned;
+    let total = u128::from(m.initial_supply) + rewards - burned;
+    let days = m.chain_time / 86_400;
+    let (y, mo, d) = snowline_types::time::civil_from_days(days as i64);
+    let t = m.chain_time % 86_400;
+    let r = w.api.get("/v1/avax/supply");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json(),
+        serde_json::json!({
+            "circulatingSupply": avax_text(total - locked),
+            "totalSupply": avax_text(total),
+            "totalPBurned": avax_text(p_burned + l1_fees),
+            "totalCBurned": avax_text(c_burned),
+            "totalXBurned": avax_text(x_burned),
+            "totalStaked": avax_text(staked),
+            "totalLocked": avax_text(locked),
+            "totalRewards": avax_text(rewards),
+            "lastUpdated": format!("{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}.000Z", t / 3600, t % 3600 / 60, t % 60),
+            "genesisUnlock": avax_text(u128::from(m.initial_supply)),
+            "l1ValidatorFees": avax_text(l1_fees),
+        })
+    );
+    eprintln!("supply: {}", r.body);
+}
+
 #[test]
 fn bad_tx_listing_input_is_a_400() {
     let w = world(2);

@@ -5,6 +5,11 @@
 //! `snowline_chain_p`), in every filter, order and page size (1, 3, 100); bad input is a 400 in
 //! the spec's error shape.
 //!
+//! An active validator's `uptimePerformance` and `validatorHealth.reachabilityPercent` are what
+//! the upstream's `platform.getCurrentValidators` says (`uptime`, percent; `connected`), read
+//! by the test from the upstream itself; an upstream that does not serve the method leaves
+//! them out and the uptime filters refused.
+//!
 //! Rules restated for the model (avalanchego `vms/platformvm`): a staker is pending before its
 //! start, active until its `RewardValidatorTx` (then completed); a delegator's fee part of its
 //! potential reward is `reward.Split(potential, shares)`'s first part
@@ -16,7 +21,7 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use common::pmodel::{MStaker, PModel, split};
 use common::{DataApi, follow, local_addrs, paged as pages, upstream};
@@ -36,6 +41,9 @@ struct World {
     api: DataApi,
     model: PModel,
     keys: Vec<ShortId>,
+    /// What the upstream's `platform.getCurrentValidators` says of each validation (by staker
+    /// tx): its uptime and whether the node is connected; empty when it does not serve it.
+    uptimes: BTreeMap<String, (String, bool)>,
     _dir: tempfile::TempDir,
 }
 
@@ -57,6 +65,21 @@ fn world_of(
 ) -> World {
     let model = PModel::replay(devnet, records);
     let keys = devnet.keys().addrs().to_vec();
+    let uptimes: BTreeMap<String, (String, bool)> = up
+        .current_validators()
+        .map(|r| {
+            r["validators"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| {
+                    let uptime = v["uptime"].as_str().unwrap().to_owned();
+                    let tx = v["txID"].as_str().unwrap().to_owned();
+                    (tx, (uptime, v["connected"].as_bool().unwrap()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let dir = tempfile::tempdir().unwrap();
     let api = follow(dir.path(), &up, seed, 120);
     let last = model.height();
@@ -67,11 +90,21 @@ fn world_of(
         }),
         "the P-Chain never caught up to height {last}"
     );
+    if !uptimes.is_empty() {
+        // The uptime filters are answered once the first poll's uptimes are stored.
+        let probe = format!("{NET}/validators?minUptimePerformance=0&pageSize=1");
+        assert!(
+            api.wait_until(60, |a| a.get(&probe).status == 200),
+            "the upstream's uptimes never arrived: {}",
+            api.get(&probe).body
+        );
+    }
     World {
         _up: up,
         api,
         model,
         keys,
+        uptimes,
         _dir: dir,
     }
 }
@@ -247,6 +280,36 @@ fn delegator_record(m: &PModel, d: &MStaker) -> Value {
     r
 }
 
+/// The upstream's uptime of `v`, in ten-thousandths of a percent (its `"%.4f"` digits).
+fn uptime_of(w: &World, v: &MStaker) -> Option<u64> {
+    w.uptimes
+        .get(&v.tx_id.to_string())
+        .map(|(u, _)| u.replace('.', "").parse().unwrap())
+}
+
+/// [`validator_record`] with what the upstream said of `v` when it is active: its uptime and
+/// reachability (100 connected, 0 not; nothing benched).
+fn validator_record_of(w: &World, v: &MStaker) -> Value {
+    let mut r = validator_record(&w.model, v);
+    if r["validationStatus"] == "active" {
+        if let Some((uptime, connected)) = w.uptimes.get(&v.tx_id.to_string()) {
+            let o = r.as_object_mut().unwrap();
+            let percent: f64 = uptime.parse().unwrap();
+            o.insert("uptimePerformance".into(), json!(percent));
+            o.insert(
+                "validatorHealth".into(),
+                json!({
+                    "reachabilityPercent": if *connected { 100.0 } else { 0.0 },
+                    "benchedPChainRequestsPercent": 0.0,
+                    "benchedXChainRequestsPercent": 0.0,
+                    "benchedCChainRequestsPercent": 0.0,
+                }),
+            );
+        }
+    }
+    r
+}
+
 /// `records` without `stakePercentage`, after checking it is the weight's share of the active
 /// stake for active validators and absent for the others.
 fn without_percentage(m: &PModel, mut records: Vec<Value>) -> Vec<Value> {
@@ -344,7 +407,7 @@ fn check_staking(w: &World) {
             let want: Vec<Value> = by_height
                 .iter()
                 .filter(|v| st.is_none_or(|st| status(v, now) == st))
-                .map(|v| validator_record(m, v))
+                .map(|v| validator_record_of(w, v))
                 .collect();
             let filter = st.map_or(String::new(), |s| format!("&validationStatus={}", s.name()));
             let base = format!("{NET}/validators?sortOrder={order}{filter}");
@@ -370,7 +433,7 @@ fn check_staking(w: &World) {
     let (items, _) = pages(api, &format!("{NET}/validators?pageSize=100"), "validators");
     let want: Vec<Value> = ordered(validators.clone(), |s| s.accepted.height, true)
         .iter()
-        .map(|v| validator_record(m, v))
+        .map(|v| validator_record_of(w, v))
         .collect();
     assert_eq!(without_percentage(m, items), want);
 
@@ -392,7 +455,7 @@ fn check_staking(w: &World) {
         let want: Vec<Value> = ordered(validators.clone(), |s| s.accepted.height, false)
             .iter()
             .filter(|v| q.iter().any(|p| v.node.to_string().contains(p.as_str())))
-            .map(|v| validator_record(m, v))
+            .map(|v| validator_record_of(w, v))
             .collect();
         assert!(!want.is_empty());
         let base = format!("{NET}/validators?sortOrder=asc&nodeIds={}", q.join(","));
@@ -407,16 +470,24 @@ fn check_staking(w: &World) {
         .copied()
         .collect();
     type Key<'a> = Box<dyn Fn(&MStaker) -> u64 + 'a>;
-    let sorts: [(&str, Key<'_>); 3] = [
+    let mut sorts: Vec<(&str, Key<'_>)> = vec![
         ("delegationCapacity", Box::new(|v| capacity(m, v))),
         ("timeRemaining", Box::new(|v| v.end)),
         ("delegationFee", Box::new(|v| u64::from(v.shares))),
     ];
+    if !w.uptimes.is_empty() {
+        // Every active validator has the uptime the upstream gave it.
+        assert!(active.iter().all(|v| uptime_of(w, v).is_some()));
+        sorts.push((
+            "uptimePerformance",
+            Box::new(|v| uptime_of(w, v).unwrap_or(0)),
+        ));
+    }
     for (name, key) in &sorts {
         for desc in [false, true] {
             let want: Vec<Value> = ordered(active.clone(), key, desc)
                 .iter()
-                .map(|v| validator_record(m, v))
+                .map(|v| validator_record_of(w, v))
                 .collect();
             let order = if desc { "desc" } else { "asc" };
             let base =
@@ -446,7 +517,7 @@ fn check_staking(w: &World) {
     let fees: BTreeSet<u32> = validators.iter().map(|v| v.shares).collect();
     let mid_fee = *fees.iter().nth(fees.len() / 2).unwrap();
     type Keep<'a> = Box<dyn Fn(&MStaker) -> bool + 'a>;
-    let filters: Vec<(String, Keep<'_>)> = vec![
+    let mut filters: Vec<(String, Keep<'_>)> = vec![
         (
             format!("validationStatus=active&minDelegationCapacity={mid_cap}"),
             Box::new(move |v: &MStaker| {
@@ -476,11 +547,39 @@ fn check_staking(w: &World) {
             Box::new(move |v: &MStaker| v.shares <= mid_fee),
         ),
     ];
+    if w.uptimes.is_empty() {
+        for q in [
+            "minUptimePerformance=90",
+            "maxUptimePerformance=100",
+            "sortBy=uptimePerformance",
+        ] {
+            let msg = api
+                .get(&format!("{NET}/validators?{q}"))
+                .error(400, "Bad Request");
+            assert!(msg.contains("uptime"), "{q}: {msg}");
+        }
+    } else {
+        // An uptime the active set splits at, as the percent it is.
+        let mut ups: Vec<u64> = active.iter().filter_map(|v| uptime_of(w, v)).collect();
+        ups.sort_unstable();
+        let mid = ups[ups.len() / 2];
+        let pct = format!("{}.{:04}", mid / 10_000, mid % 10_000);
+        let at_least = move |v: &MStaker| {
+            status(v, now) == Status::Active && uptime_of(w, v).is_some_and(|u| u >= mid)
+        };
+        let at_most = move |v: &MStaker| {
+            status(v, now) == Status::Active && uptime_of(w, v).is_some_and(|u| u <= mid)
+        };
+        filters.push((format!("minUptimePerformance={pct}"), Box::new(at_least)));
+        filters.push((format!("maxUptimePerformance={pct}"), Box::new(at_most)));
+        // Disconnected validators are unreachable, connected ones fully reachable.
+        assert!(w.uptimes.values().any(|(_, c)| *c));
+    }
     for (query, keep) in &filters {
         let want: Vec<Value> = ordered(validators.clone(), |s| s.accepted.height, false)
             .iter()
             .filter(|v| keep(v))
-            .map(|v| validator_record(m, v))
+            .map(|v| validator_record_of(w, v))
             .collect();
         assert!(!want.is_empty(), "{query} keeps some");
         let base = format!("{NET}/validators?sortOrder=asc&{query}");
@@ -499,7 +598,7 @@ fn check_staking(w: &World) {
                 .collect();
             let want: Vec<Value> = ordered(mine, |s| s.start, desc)
                 .iter()
-                .map(|v| validator_record(m, v))
+                .map(|v| validator_record_of(w, v))
                 .collect();
             let base = format!("{NET}/validators/{node}?sortOrder={order}");
             let (items, _) = pages(api, &format!("{base}&pageSize=1"), "validators");
@@ -630,16 +729,16 @@ fn bad_staking_input_is_a_400_in_the_spec_shape() {
     let x = format_address("X", NetworkInfo::LOCAL.hrp, &w.keys[1]).unwrap();
     let bad = [
         (
-            format!("{NET}/validators?minUptimePerformance=90"),
-            "uptime",
+            format!("{NET}/validators?minUptimePerformance=100.5"),
+            "minUptimePerformance",
         ),
         (
-            format!("{NET}/validators?maxUptimePerformance=100"),
-            "uptime",
+            format!("{NET}/validators?maxUptimePerformance=-1"),
+            "maxUptimePerformance",
         ),
         (
-            format!("{NET}/validators?sortBy=uptimePerformance"),
-            "uptime",
+            format!("{NET}/validators?maxUptimePerformance=high"),
+            "maxUptimePerformance",
         ),
         (format!("{NET}/validators?sortBy=stake"), "sortBy"),
         (

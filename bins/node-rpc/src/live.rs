@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use snowline_devnet::Devnet;
 use snowline_node_index::{IndexError, IndexWriter, LiveStats, run_live};
+use snowline_node_rpc::platform::CurrentValidators;
 use snowline_store::Store;
 use snowline_types::network::NetworkInfo;
 
@@ -24,8 +25,14 @@ fn wall_clock_ns() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
 }
 
-/// Starts appending `devnet`'s live continuation to `store` at `rate` containers per second.
-pub fn start(store: Arc<Store>, devnet: Devnet, rate: f64) -> Result<Live, String> {
+/// Starts appending `devnet`'s live continuation to `store` at `rate` containers per second,
+/// keeping `validators` at the devnet's current validators after each step.
+pub fn start(
+    store: Arc<Store>,
+    devnet: Devnet,
+    rate: f64,
+    validators: Arc<CurrentValidators>,
+) -> Result<Live, String> {
     let mut live = devnet
         .into_live()
         .map_err(|e| format!("live devnet: {e}"))?;
@@ -43,8 +50,11 @@ pub fn start(store: Arc<Store>, devnet: Devnet, rate: f64) -> Result<Live, Strin
                 rate,
                 &stopped,
                 || {
-                    live.step(&mut clock)
-                        .map_err(|e| IndexError::Source(format!("devnet: {e}")))
+                    let records = live
+                        .step(&mut clock)
+                        .map_err(|e| IndexError::Source(format!("devnet: {e}")))?;
+                    validators.set(live.devnet().current_validators().validators);
+                    Ok(records)
                 },
             )
             .map_err(|e| format!("live devnet: {e}"));

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use cli::{Cli, Command, Source};
 use snowline_cli::{GenesisSource, runtime};
 use snowline_node_index::{FollowConfig, Follower, IndexWriter};
+use snowline_node_rpc::platform::CurrentValidators;
 
 // The system allocator, on purpose: under mimalloc a follow spent 13% of its CPU zeroing pages
 // that mimalloc had given back to the OS and then faulted in again. In paired runs the follower
@@ -36,6 +37,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve(args) => {
             let mut example_address = None;
             let mut live = None;
+            let mut validators = None;
             let network = args.common.network.resolve()?;
             if args.live_rate > 0.0 && args.source != Source::Devnet {
                 return Err("--live-rate continues the devnet: use it with --source devnet".into());
@@ -53,22 +55,27 @@ fn run(cli: Cli) -> Result<(), String> {
                     println!("node-rpc: loaded the devnet: {} containers", load.added);
                 }
                 example_address = Some(load.funded_address);
+                let current = CurrentValidators::new(load.devnet.current_validators().validators);
                 if args.live_rate > 0.0 {
                     live = Some(live::start(
                         Arc::clone(&store),
                         load.devnet,
                         args.live_rate,
+                        Arc::clone(&current),
                     )?);
                 }
+                validators = Some(current);
             }
-            let example = example_address.as_deref();
-            let live_rate = live.is_some().then_some(args.live_rate);
+            let devnet = serve::DevnetServed {
+                example_address: example_address.as_deref(),
+                live_rate: live.is_some().then_some(args.live_rate),
+                validators,
+            };
             let served = runtime()?.block_on(serve::serve(
                 store,
                 network.clone(),
                 args.listen,
-                example,
-                live_rate,
+                devnet,
                 None,
             ));
             let stopped = live.map_or(Ok(()), live::Live::stop);
@@ -138,8 +145,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     store,
                     network.clone(),
                     args.listen,
-                    None,
-                    None,
+                    serve::DevnetServed::default(),
                     Some(following),
                 )
                 .await;

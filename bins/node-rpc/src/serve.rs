@@ -6,6 +6,7 @@ use std::sync::Arc;
 use snowline_jsonrpc::{Refusals, Router, Server, ServerConfig};
 use snowline_node_index::{FollowStatus, IndexReader, follow_metrics_text};
 use snowline_node_rpc::avm::{AvmConfig, avm_routes};
+use snowline_node_rpc::platform::{CurrentValidators, platform_routes};
 use snowline_node_rpc::{Compat, follow_routes, index_routes};
 use snowline_store::Store;
 use snowline_types::NetworkInfo;
@@ -14,19 +15,28 @@ use crate::cli::Listen;
 use snowline_types::container::IndexPath;
 
 /// Builds the router: `avm.*` on `/ext/bc/X`, `/ext/bc/avm` and `/ext/bc/<X-Chain id>`, `index.*`
-/// on the five index paths, and `/healthz`.
-pub fn router(store: Arc<Store>, network: NetworkInfo, compat: Compat) -> Result<Router, String> {
+/// on the five index paths, `platform.getCurrentValidators` on `/ext/bc/P` when `validators`
+/// has a source (the devnet), and `/healthz`.
+pub fn router(
+    store: Arc<Store>,
+    network: NetworkInfo,
+    compat: Compat,
+    validators: Option<Arc<CurrentValidators>>,
+) -> Result<Router, String> {
     let router = index_routes(
         Router::new(),
         &snowline_node_index::ContainerIndex::new(Arc::clone(&store)),
         compat,
     );
-    let router = avm_routes(
+    let mut router = avm_routes(
         router,
         snowline_chain_x::state::XStateIndex::new(store),
-        AvmConfig::new(network, compat),
+        AvmConfig::new(network.clone(), compat),
     )
     .map_err(|e| format!("avm service: {}", e.message))?;
+    if let Some(v) = validators {
+        router = platform_routes(router, &network, v);
+    }
     // The spec's profile answers bad input with JSON-RPC error objects at every layer;
     // avalanchego's writes its HTTP-level refusals as Go's plain text.
     let refusals = match compat {
@@ -46,23 +56,38 @@ pub struct Following {
     pub tolerance: u64,
 }
 
+/// What the devnet adds to a server: an address it funds (for the example calls), whether it
+/// is live (containers per second) and its current validators.
+#[derive(Default)]
+pub struct DevnetServed<'a> {
+    /// An address the devnet funds.
+    pub example_address: Option<&'a str>,
+    /// Containers per second, when live.
+    pub live_rate: Option<f64>,
+    /// The primary network's current validators, for `platform.getCurrentValidators`.
+    pub validators: Option<Arc<CurrentValidators>>,
+}
+
 /// Binds `listen` and serves until SIGINT/SIGTERM, after printing where, whether the devnet is
-/// live (`live_rate`, containers per second) and a few example calls; with `following`, also
-/// `/readyz` and `/metrics`.
+/// live and a few example calls; with `following`, also `/readyz` and `/metrics`.
 pub async fn serve(
     store: Arc<Store>,
     network: NetworkInfo,
     listen: Listen,
-    example_address: Option<&str>,
-    live_rate: Option<f64>,
+    devnet: DevnetServed<'_>,
     following: Option<Following>,
 ) -> Result<(), String> {
+    let DevnetServed {
+        example_address,
+        live_rate,
+        validators,
+    } = devnet;
     let Listen {
         listen,
         compat,
         head,
     } = listen;
-    let mut router = router(Arc::clone(&store), network.clone(), compat)?;
+    let mut router = router(Arc::clone(&store), network.clone(), compat, validators)?;
     if let Some(f) = following {
         let (status, store) = (Arc::clone(&f.status), Arc::clone(&store));
         router = follow_routes(router, f.status, f.tolerance, move || {

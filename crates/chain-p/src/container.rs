@@ -4,8 +4,9 @@
 //! for what the X- and C-Chain export to and import from P's atomic memory.
 
 use snowline_derive::{DeriveError, Prepare};
-use snowline_types::atomic::{AtomicTxs, c_container_atomic, x_container_atomic};
+use snowline_types::atomic::{AtomicTxs, c_block_atomic, x_container_atomic};
 use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::coreth;
 use snowline_types::platformvm::{PChainBlock, Utxo, parse_block};
 
 use crate::error::PChainError;
@@ -32,8 +33,8 @@ pub enum PContainer {
     /// at the container's height and acceptance time.
     X(AtomicTxs<Utxo>),
     /// A `C/block`: its atomic `ImportTx`s and `ExportTx`s (exports in the P-Chain's shape), at
-    /// the block's number and time.
-    C(AtomicTxs<Utxo>),
+    /// the block's number and time, and the txs themselves (for what they burn).
+    C(AtomicTxs<Utxo>, Vec<coreth::UnsignedTx>),
     /// `X/tx`: nothing for the P-Chain.
     Other,
 }
@@ -49,9 +50,12 @@ impl PContainer {
             IndexPath::PBlock => parse_block(&record.bytes)
                 .map(|b| PContainer::Block(Box::new(b)))
                 .map_err(|e| failed(e.to_string())),
-            IndexPath::CBlock => Ok(c_container_atomic(record, None)
-                .map_err(|e| failed(e.to_string()))?
-                .map_or(PContainer::Other, PContainer::C)),
+            IndexPath::CBlock => {
+                let block = coreth::AtomicBlock::from_container_any_network(&record.bytes)
+                    .map_err(|e| failed(e.to_string()))?;
+                let txs = block.txs.iter().map(|t| t.tx.unsigned.clone()).collect();
+                Ok(PContainer::C(c_block_atomic(&block), txs))
+            }
             _ => Ok(x_container_atomic(record)
                 .map_err(|e| failed(e.to_string()))?
                 .map_or(PContainer::Other, PContainer::X)),

@@ -171,6 +171,20 @@ impl PChain {
         upsert(&mut self.meta, view, key, value)
     }
 
+    /// Adds `amount` to the burned-AVAX counter `key` (`META_P_BURNED`, `META_C_BURNED`).
+    fn add_burned(
+        &mut self,
+        view: &impl ReadView,
+        key: u8,
+        amount: u64,
+    ) -> Result<(), PChainError> {
+        if amount == 0 {
+            return Ok(());
+        }
+        let sum = self.meta(view, key)?.saturating_add(amount);
+        self.set_meta(view, key, sum)
+    }
+
     /// Applies `genesis` once, in its own batch: its UTXOs, validators (with their potential
     /// rewards, the supply growing by each as avalanchego's `syncGenesis` does), chains and the
     /// atomic UTXOs waiting for the P-Chain. Returns `false` (and writes nothing) when already
@@ -205,6 +219,7 @@ impl PChain {
             timestamp: ts,
         };
         self.set_meta(view, META_CURRENT_SUPPLY, genesis.initial_supply)?;
+        self.set_meta(view, META_INITIAL_SUPPLY, genesis.initial_supply)?;
         for utxo in &genesis.utxos {
             let event = event(utxo.utxo_id.tx_id);
             let chains = (self.p_chain, self.p_chain);
@@ -266,7 +281,13 @@ impl PChain {
         match container {
             PContainer::Block(block) => self.apply_block(batch, view, record, block),
             PContainer::X(txs) => self.apply_shared(batch, view, txs, self.x_chain),
-            PContainer::C(txs) => self.apply_shared(batch, view, txs, self.c_chain),
+            PContainer::C(txs, atomic) => {
+                let burned = atomic
+                    .iter()
+                    .fold(0u64, |b, t| b.saturating_add(t.burned(&self.avax)));
+                self.add_burned(view, META_C_BURNED, burned)?;
+                self.apply_shared(batch, view, txs, self.c_chain)
+            }
             PContainer::Other => Ok(()),
         }
     }
@@ -525,6 +546,7 @@ impl PChain {
     ) -> Result<(), PChainError> {
         let ev = at.event;
         self.put_tx(batch, tx, at);
+        self.add_burned(view, META_P_BURNED, tx.burned(&self.avax))?;
         if let Some(base) = tx.base() {
             for input in &base.inputs {
                 self.consume(batch, view, input.utxo_id.id(), ev)?;

@@ -7,7 +7,9 @@
 //!   (UTXOs with creation, consumption and staking, per-address orders, stakers and their
 //!   rewards, blocks by proposer, subnets, chains, L1 validators, the current supply);
 //! - [`PReader`]: typed reads, from one snapshot;
-//! - [`pages::PChainPages`]: the Data API's listings, as keyset pages.
+//! - [`pages::PChainPages`]: the Data API's listings, as keyset pages;
+//! - [`record_uptimes`]: the followed node's uptimes of the current validators, polled beside
+//!   the follower.
 //!
 //! See `docs/pchain-history.md`.
 
@@ -27,6 +29,7 @@ pub mod tables;
 mod test_devnet;
 mod tx_index;
 pub mod upgrades;
+mod uptime;
 
 // `test_devnet` is also compiled into the integration tests, so it names this crate as they do.
 #[cfg(test)]
@@ -38,3 +41,4 @@ pub use error::PChainError;
 pub use l1_fee::{FeeConfig, FeeState, price as l1_fee_price};
 pub use reader::PReader;
 pub use tables::tables;
+pub use uptime::record_uptimes;

@@ -752,6 +752,36 @@ impl Decode for FeeCurvePoint {
     }
 }
 
+/// What the followed node said of a current validator at its last poll
+/// (`platform.getCurrentValidators`): not in the chain's data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UptimeRow {
+    /// Its uptime over its current period, in ten-thousandths of a percent.
+    pub uptime: u32,
+    /// Whether the node was connected to it.
+    pub connected: bool,
+    /// When the node said so, Unix seconds.
+    pub observed_at: u64,
+}
+
+impl Encode for UptimeRow {
+    fn encode(&self, w: &mut Writer) {
+        w.u32(self.uptime);
+        w.bool(self.connected);
+        w.u64(self.observed_at);
+    }
+}
+
+impl Decode for UptimeRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            uptime: r.u32()?,
+            connected: r.bool()?,
+            observed_at: r.u64()?,
+        })
+    }
+}
+
 /// The four staking figures of a subnet at one time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StakingFigures {

@@ -8,7 +8,7 @@ use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
     BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, L1ValidatorState, NotStarted,
-    StakerRow, StakingFigures, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
+    StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow, ValidatorPeriod,
 };
 
 table! {
@@ -170,6 +170,10 @@ table! {
     /// Chain-wide values (see the `META_*` keys).
     pub PhMeta: "ph_meta", u8 => u64;
 
+    /// `staker tx id -> UptimeRow`: the followed node's uptime and connection of each current
+    /// validator at its last `platform.getCurrentValidators` (replaced whole at each poll).
+    pub PhUptimes: "ph_uptimes" (PointLookup), Id => Linear<UptimeRow>;
+
     /// The proposal tx of the last accepted proposal block (codec version 0 ‖ signed tx), until
     /// its option is accepted; key `0`.
     pub PhPendingProposal: "ph_pending_proposal", u8 => Vec<u8>;
@@ -193,6 +197,15 @@ pub const META_L1_ACTIVE: u8 = 6;
 pub const META_L1_SINCE: u8 = 7;
 /// [`PhMeta`] key: the accrued fee at the start of the chain time's UTC day.
 pub const META_L1_DAY_START: u8 = 8;
+/// [`PhMeta`] key: when the followed node last gave validator uptimes (absent while none
+/// did), Unix seconds; written only by [`record_uptimes`](crate::record_uptimes).
+pub const META_UPTIMES_AT: u8 = 9;
+/// [`PhMeta`] key: nAVAX the P-Chain's txs burned (`UnsignedTx::burned`), summed.
+pub const META_P_BURNED: u8 = 10;
+/// [`PhMeta`] key: nAVAX the C-Chain's atomic txs burned (`coreth::UnsignedTx::burned`), summed.
+pub const META_C_BURNED: u8 = 11;
+/// [`PhMeta`] key: the genesis's initial supply (`PGenesisState::initial_supply`).
+pub const META_INITIAL_SUPPLY: u8 = 12;
 
 /// [`PhOrders`] listing: every validator (any subnet), by its staker tx's block height.
 pub const ORDER_VALIDATORS: u8 = 0;

@@ -263,6 +263,14 @@ impl Devnet {
         self.p.current_supply()
     }
 
+    /// The primary network's validators current at the P-Chain's time so far, with their
+    /// staker txs.
+    pub(crate) fn p_current_validators(
+        &self,
+    ) -> Vec<(Id, snowline_types::platformvm::txs::Validator)> {
+        self.p.current_validators()
+    }
+
     /// The genesis validators' nodes (staking certificates and BLS keys), which propose the
     /// P-Chain's blocks in turn.
     pub fn p_nodes(&self) -> &[crate::nodes::DevnetNode] {

@@ -25,6 +25,7 @@ mod pchain;
 pub mod pgenesis;
 mod pool;
 pub mod rng;
+pub mod uptime;
 mod wallet;
 
 pub use atomic::AtomicUtxo;

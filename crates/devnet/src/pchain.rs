@@ -1584,6 +1584,23 @@ impl PChain {
         self.supply
     }
 
+    /// The primary network's validators current at the chain time (started, not yet settled by
+    /// their reward tx), each with its staker tx, as `platform.getCurrentValidators` lists them.
+    pub fn current_validators(&self) -> Vec<(Id, Validator)> {
+        self.stakers
+            .values()
+            .filter(|s| !s.delegator)
+            .filter_map(|s| match &s.tx {
+                UnsignedTx::AddPermissionlessValidatorTx(t) if t.subnet_id == Id::EMPTY => {
+                    Some((s.tx_id, t.validator.clone()))
+                }
+                UnsignedTx::AddValidatorTx(t) => Some((s.tx_id, t.validator.clone())),
+                _ => None,
+            })
+            .filter(|(_, v)| v.start <= self.time_s)
+            .collect()
+    }
+
     /// The genesis validators' nodes (the proposers).
     pub fn proposer_nodes(&self) -> &[DevnetNode] {
         &self.proposers

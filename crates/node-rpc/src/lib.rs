@@ -1,5 +1,6 @@
 //! The node JSON-RPC services over Snowline's store: `index.*` on `/ext/index/{X/tx, X/block,
-//! X/vtx, P/block, C/block}` (see [`index`]), answering as avalanchego does under the
+//! X/vtx, P/block, C/block}` (see [`index`]), `avm.*` ([`avm`]) and, over the devnet's
+//! validators, `platform.getCurrentValidators` ([`platform`]), answering as avalanchego does under the
 //! [`Compat`] profile chosen.
 
 use std::str::FromStr;
@@ -11,6 +12,7 @@ use snowline_types::container::IndexPath;
 pub mod avm;
 mod follow;
 pub mod index;
+pub mod platform;
 
 pub use follow::follow_routes;
 

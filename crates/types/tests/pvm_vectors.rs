@@ -178,6 +178,14 @@ fn apricot_standard_block_from_platform_docs() {
     );
     assert_eq!(export.base.inputs[0].input.amount(), 13_839_124_063);
     assert_eq!(export.exported_outputs[0].output.amount(), 13_838_124_063);
+    // What it burns: its input less its exported output, in AVAX (mainnet's asset, as the JSON
+    // example names it): 1 mAVAX, the static `TxFee` of the time; nothing in another asset.
+    let avax: Id = "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"
+        .parse()
+        .expect("id");
+    assert_eq!(export.base.inputs[0].asset_id, avax);
+    assert_eq!(txs[0].unsigned.burned(&avax), 1_000_000);
+    assert_eq!(txs[0].unsigned.burned(&Id([9; 32])), 0);
     assert_eq!(txs[0].credentials[0].signatures()[0][0], 0xc7);
     assert_eq!(parsed.tx_ids[0], txs[0].id());
     assert_eq!(parsed.block.bytes(), bytes);

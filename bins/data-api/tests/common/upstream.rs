@@ -1,5 +1,7 @@
 //! An in-process upstream node for the data-api to follow: a devnet loaded into a store the way
-//! `node-rpc` loads it (container index + X-Chain state), served with `index.*` and `avm.*`.
+//! `node-rpc` loads it (container index + X-Chain state), served with `index.*` and `avm.*`,
+//! and, when it serves the whole history, `platform.getCurrentValidators` with the devnet's
+//! validators at its tip.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -80,6 +82,10 @@ pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
     let listen: std::net::SocketAddr = addr.parse().unwrap();
     let (mut devnet, genesis) = devnet(seed, txs);
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    // The validators are the tip's: served only with the whole history.
+    let validators = (keep >= records.len()).then(|| {
+        snowline_node_rpc::platform::CurrentValidators::new(devnet.current_validators().validators)
+    });
     let schema = snowline_node_index::tables()
         .into_iter()
         .chain(snowline_chain_x::state::tables::tables())
@@ -112,6 +118,12 @@ pub fn start_at(seed: u64, txs: u64, keep: usize, addr: &str) -> Upstream {
                 AvmConfig::new(NetworkInfo::LOCAL, Compat::Spec),
             )
             .unwrap();
+            let router = match validators {
+                Some(v) => {
+                    snowline_node_rpc::platform::platform_routes(router, &NetworkInfo::LOCAL, v)
+                }
+                None => router,
+            };
             let server = Server::bind(listen, router, ServerConfig::default())
                 .await
                 .unwrap();
@@ -148,5 +160,32 @@ impl Upstream {
         let v = r.json();
         assert!(v.get("error").is_none(), "{method}: {v}");
         v["result"].clone()
+    }
+
+    /// `platform.*` call on `/ext/bc/P`; returns `result`.
+    pub fn platform(&self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+                .to_string();
+        let addr = self.url.trim_start_matches("http://");
+        let r = super::request(addr, "POST", "/ext/bc/P", &[], &body);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.json();
+        assert!(v.get("error").is_none(), "{method}: {v}");
+        v["result"].clone()
+    }
+
+    /// `platform.getCurrentValidators` of the primary network, when this upstream serves it.
+    pub fn current_validators(&self) -> Option<serde_json::Value> {
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 1,
+            "method": "platform.getCurrentValidators", "params": {}})
+        .to_string();
+        let addr = self.url.trim_start_matches("http://");
+        let r = super::request(addr, "POST", "/ext/bc/P", &[], &body);
+        if r.status != 200 {
+            return None;
+        }
+        let v = r.json();
+        v.get("error").is_none().then(|| v["result"].clone())
     }
 }

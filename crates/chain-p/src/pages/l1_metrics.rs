@@ -122,7 +122,11 @@ fn overlap((s, e): (u64, u64), lo: u64, hi: u64) -> u64 {
 }
 
 /// The scope's curve at level `x`: its last breakpoint at or below, carried to `x`.
-fn curve_at(view: &impl ReadView, scope: &Id, x: u64) -> Result<FeeCurvePoint, L1MetricsError> {
+pub(super) fn curve_at(
+    view: &impl ReadView,
+    scope: &Id,
+    x: u64,
+) -> Result<FeeCurvePoint, L1MetricsError> {
     let mut scan = view.scan::<PhL1FeeCurve, _>((*scope, 0)..=(*scope, x), Direction::Reverse)?;
     Ok(match scan.next().transpose()? {
         Some(((_, level), Linear(p))) => p.carried(level, x),

@@ -15,6 +15,7 @@ mod rewards;
 mod staking;
 mod staking_metrics;
 mod subnets;
+mod supply;
 mod tx;
 mod txs;
 mod utxos;
@@ -42,6 +43,7 @@ pub use staking::{
 };
 pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
 pub use subnets::{ChainPage, SubnetEntry, SubnetPage};
+pub use supply::PSupply;
 pub use txs::{PTx, PTxPage, PTxQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};

@@ -24,7 +24,7 @@ use snowline_types::{Id, NodeId, ShortId};
 
 use super::{PChainPages, PageError, Position, direction, expect_rows, tip};
 use crate::error::PChainError;
-use crate::rows::{StakerKind, StakerRow, StakingFigures};
+use crate::rows::{StakerKind, StakerRow, StakingFigures, UptimeRow};
 use crate::staking::PRIMARY_NETWORK;
 use crate::tables::{
     ORDER_DELEGATORS, ORDER_VALIDATORS, PhCurrentStakers, PhOrders, PhStakers, PhStakersByNode,
@@ -135,6 +135,8 @@ pub enum ValidatorSort {
     TimeRemaining,
     /// By delegation fee (validators without one count as 0).
     DelegationFee,
+    /// By the uptime the followed node gave (validators without one count as 0).
+    UptimePerformance,
 }
 
 /// An inclusive range of a figure; `None` ends are open.
@@ -161,6 +163,9 @@ pub struct ValidatorQuery {
     pub time_remaining: Bounds,
     /// Delegation fee, millionths: a bound excludes validators without one.
     pub fee: Bounds,
+    /// Uptime, ten-thousandths of a percent: a bound excludes validators without one (all but
+    /// the active validators the followed node gave an uptime for).
+    pub uptime: Bounds,
     /// The order.
     pub sort_by: ValidatorSort,
     /// Ascending or descending.
@@ -190,6 +195,8 @@ pub struct ValidatorEntry {
     pub capacity: Option<u64>,
     /// Its subnet's active stake (validators and delegators), for its share of it.
     pub subnet_active_stake: u128,
+    /// Active validators: what the followed node last said of it (none when it said nothing).
+    pub uptime: Option<UptimeRow>,
 }
 
 impl ValidatorEntry {
@@ -203,6 +210,7 @@ impl ValidatorEntry {
             ValidatorSort::DelegationCapacity => self.capacity.unwrap_or(0),
             ValidatorSort::TimeRemaining => self.row.end,
             ValidatorSort::DelegationFee => delegation_fee(&self.row).map_or(0, u64::from),
+            ValidatorSort::UptimePerformance => self.uptime.map_or(0, |u| u64::from(u.uptime)),
         }
     }
 }
@@ -429,6 +437,13 @@ impl PChainPages {
         })
     }
 
+    /// When the followed node last gave validator uptimes (`None`: no source of them, so the
+    /// uptime filters cannot be answered).
+    pub fn uptimes_at(&self) -> Result<Option<u64>, PageError> {
+        let snapshot = self.store.snapshot();
+        Ok(crate::uptime::uptimes_at(&snapshot)?)
+    }
+
     /// The primary network's active validators and delegators now, with their potential
     /// rewards and the current supply.
     pub fn network_staking(&self) -> Result<NetworkStaking, PageError> {
@@ -478,6 +493,9 @@ fn keeps(q: &ValidatorQuery, e: &ValidatorEntry, chain_time: u64) -> bool {
         && prefilter(q, &e.row, chain_time)
         && within(&q.time_remaining, e.time_remaining(chain_time))
         && (q.capacity == (None, None) || e.capacity.is_some_and(|c| within(&q.capacity, c)))
+        && (q.uptime == (None, None)
+            || e.uptime
+                .is_some_and(|u| within(&q.uptime, u64::from(u.uptime))))
 }
 
 /// A keyset page of validators from `positions` (in the asked order, past the resume point).
@@ -570,6 +588,11 @@ fn entry(
             t
         }
     };
+    let uptime = if status == StakerStatus::Active {
+        crate::uptime::uptime_of(v, &staker_id)?
+    } else {
+        None
+    };
     Ok(ValidatorEntry {
         staker_id,
         row,
@@ -579,6 +602,7 @@ fn entry(
         delegation_fees: fees,
         capacity,
         subnet_active_stake,
+        uptime,
     })
 }
 

@@ -2,7 +2,9 @@
 //! of a set of addresses (their merged `ph_txs_by_address` orders, a tx several of them take
 //! part in listed once) or of the whole chain (the blocks' txs), filtered by tx type and
 //! block time. A tx comes with its block, its unsigned body (read back from the block's
-//! container), the UTXOs it consumed and emitted, and the staker it adds or settles.
+//! container), the UTXOs it consumed and emitted, and the staker it adds or settles. The
+//! staking listing keeps the staker txs whose staker is current (pending or active at the chain
+//! time) among those the addresses take part in.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Bound;
@@ -16,11 +18,14 @@ use snowline_types::container::IndexPath;
 use snowline_types::platformvm::{UnsignedTx, parse_block};
 use snowline_types::{Id, ShortId};
 
+use super::staking::StakerStatus;
 use super::utxos::PUtxo;
-use super::{PChainPages, PageError, direction, expect_rows};
+use super::{PChainPages, PageError, direction, expect_rows, tip};
 use crate::error::PChainError;
 use crate::rows::{BlockRow, StakerRow, TxRow};
-use crate::tables::{PhBlocks, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress, PhUtxos, TX_EMITTED};
+use crate::tables::{
+    PhBlocks, PhCurrentStakers, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress, PhUtxos, TX_EMITTED,
+};
 
 /// What a tx listing asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +129,80 @@ impl PChainPages {
             .collect::<Result<_, _>>()?;
         Ok(PTxPage { txs, next })
     }
+}
+
+impl PChainPages {
+    /// One page of the staker txs whose staker is current (pending or active at the chain time)
+    /// that `q`'s addresses take part in (every one when it names none), by the height of the
+    /// block holding the tx then tx id, filtered by type and block time; resuming strictly
+    /// past `from`. The candidates are the current stakers (`ph_current_stakers`; the genesis
+    /// ones, in no block, aside), each checked against the addresses' tx orders with point
+    /// lookups.
+    pub fn staking_txs(&self, q: &PTxQuery, from: Option<&[u8]>) -> Result<PTxPage, PageError> {
+        let from = from
+            .map(|b| decode_position::<AddressPosition>(b).ok_or(PageError::BadPosition))
+            .transpose()?;
+        let snapshot = self.store.snapshot();
+        let v = &snapshot;
+        let chain_time = tip(v)?.chain_time;
+        let ids: Vec<Id> = v
+            .scan::<PhCurrentStakers, _>(.., snowline_store::Direction::Forward)?
+            .map(|r| r.map(|((_, id), ())| id))
+            .collect::<Result<_, _>>()?;
+        let stakers = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+        let rows = expect_rows(v.multi_get::<PhTxs>(&ids)?, &ids, "tx")?;
+        let mut found: Vec<(AddressPosition, TxRow)> = Vec::new();
+        for ((id, staker), row) in ids.into_iter().zip(stakers).zip(rows) {
+            let height = row.event.height;
+            // Genesis stakers have no tx in a block to show.
+            let kept = height > 0
+                && StakerStatus::of(&staker, chain_time).current()
+                && q.range.contains(row.event.timestamp)
+                && (q.types.is_empty()
+                    || q.types.contains(UnsignedTx::data_api_type_of(row.type_id)))
+                && from.is_none_or(|f| match q.sort {
+                    SortOrder::Asc => (height, id) > f,
+                    SortOrder::Desc => (height, id) < f,
+                });
+            if kept && takes_part(v, &q.addresses, height, &id)? {
+                found.push(((height, id), row));
+            }
+        }
+        found.sort_by_key(|(p, _)| *p);
+        if q.sort == SortOrder::Desc {
+            found.reverse();
+        }
+        let size = q.page_size.max(1);
+        let more = found.len() > size;
+        found.truncate(size);
+        let next = more
+            .then(|| found.last().map(|(p, _)| encode_position(p)))
+            .flatten();
+        let mut blocks = Blocks::default();
+        let txs = found
+            .into_iter()
+            .map(|((_, id), row)| details(v, &mut blocks, id, row))
+            .collect::<Result<_, _>>()?;
+        Ok(PTxPage { txs, next })
+    }
+}
+
+/// Whether one of `addresses` takes part in tx `id` at `height` (any tx when there are none).
+fn takes_part(
+    v: &impl ReadView,
+    addresses: &[ShortId],
+    height: u64,
+    id: &Id,
+) -> Result<bool, PageError> {
+    if addresses.is_empty() {
+        return Ok(true);
+    }
+    for a in addresses {
+        if v.get::<PhTxsByAddress>(&(*a, height, *id))?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The heights `[low, high)` whose blocks' times are in `range` (block times never decrease

@@ -22,9 +22,9 @@ use super::rows::{
 };
 use super::tables::{
     C_OWNER_EXPORT, C_OWNER_IMPORT, META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME,
-    XhAllByAmount, XhAllByTime, XhAssets, XhBalances, XhBlocks, XhBlocksByProposer, XhEarlySpends,
-    XhMeta, XhMultiOwner, XhTxs, XhTxsByTime, XhUnspentByAmount, XhUnspentByTime, XhUtxos,
-    XhVertices,
+    META_X_BURNED, XhAllByAmount, XhAllByTime, XhAssets, XhBalances, XhBlocks, XhBlocksByProposer,
+    XhEarlySpends, XhMeta, XhMultiOwner, XhTxs, XhTxsByTime, XhUnspentByAmount, XhUnspentByTime,
+    XhUtxos, XhVertices,
 };
 use super::tx_index;
 use crate::container::{X_DERIVE_PATHS, XContainer};
@@ -69,6 +69,10 @@ pub struct XHistory {
     early: PendingRows<XhEarlySpends>,
     txs: PendingRows<XhTxs>,
     balances: PendingRows<XhBalances>,
+    /// The burned-AVAX counter ([`META_X_BURNED`]).
+    meta: PendingRows<XhMeta>,
+    /// The AVAX asset of the known network whose X-Chain this is (what burns count).
+    avax: Id,
     /// The UTXOs created in the batch and not yet consumed by it.
     fresh: FxHashMap<Id, Fresh>,
     /// The batch's last container time: [`META_LAST_TIME`] once the batch is complete.
@@ -155,6 +159,11 @@ impl XHistory {
             early: PendingRows::default(),
             txs: PendingRows::default(),
             balances: PendingRows::default(),
+            meta: PendingRows::default(),
+            avax: snowline_types::NetworkInfo::KNOWN
+                .iter()
+                .find(|n| n.x_chain_id == x_chain)
+                .map_or(Id::EMPTY, |n| n.avax_asset_id),
             fresh: FxHashMap::default(),
             last_time: None,
             first_time_known: false,
@@ -376,6 +385,23 @@ impl XHistory {
         self.stats.blocks += 1;
     }
 
+    /// Adds `amount` to the burned-AVAX counter.
+    fn add_burned(&mut self, view: &impl ReadView, amount: u64) -> Result<(), XStateError> {
+        if amount == 0 {
+            return Ok(());
+        }
+        let (sum, stored) = match self.meta.get(&META_X_BURNED) {
+            Some((v, stored)) => (v.copied().unwrap_or(0), stored),
+            None => {
+                let v = view.get::<XhMeta>(&META_X_BURNED)?;
+                (v.unwrap_or(0), v.is_some())
+            }
+        };
+        self.meta
+            .put(META_X_BURNED, sum.saturating_add(amount), stored);
+        Ok(())
+    }
+
     fn note_time(
         &mut self,
         batch: &mut WriteBatch,
@@ -461,6 +487,7 @@ impl XHistory {
         self.txs.put(*id, row, false);
         if !self.in_genesis {
             batch.put::<XhTxsByTime>(&(timestamp, *id), &());
+            self.add_burned(view, tx.unsigned.burned(&self.avax))?;
         }
         let ev = Event {
             tx_id: *id,
@@ -844,6 +871,7 @@ impl StagingParts for XHistory {
             &mut self.early,
             &mut self.txs,
             &mut self.balances,
+            &mut self.meta,
         ]
     }
 

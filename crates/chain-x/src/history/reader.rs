@@ -7,8 +7,8 @@ use snowline_types::{Id, ShortId};
 
 use super::rows::{AssetInfo, BlockRow, TxRow, UtxoRecord, VertexRow};
 use super::tables::{
-    META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, XhAllByAmount, XhAllByTime, XhAssets,
-    XhBlocks, XhMeta, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
+    META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, META_X_BURNED, XhAllByAmount, XhAllByTime,
+    XhAssets, XhBlocks, XhMeta, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
 };
 use crate::error::XStateError;
 
@@ -69,6 +69,8 @@ pub struct ChainSummary {
     pub vertex_height: Option<u64>,
     /// Highest linear block height.
     pub block_height: Option<u64>,
+    /// nAVAX the X-Chain's txs burned, summed.
+    pub burned: u64,
 }
 
 /// Positions of one address order, in key order (`Result` because a scan can fail midway).
@@ -193,6 +195,7 @@ impl<'a, V: ReadView> XHistoryReader<'a, V> {
             last_container_time: meta(META_LAST_TIME)?,
             vertex_height: last_vertex.map(|((h, _), _)| h),
             block_height: last_block.map(|(h, _)| h),
+            burned: meta(META_X_BURNED)?.unwrap_or(0),
         })
     }
 }

@@ -100,6 +100,8 @@ pub const META_GENESIS_TIME: u8 = 0;
 pub const META_FIRST_TIME: u8 = 1;
 /// [`XhMeta`] key: acceptance time of the last container.
 pub const META_LAST_TIME: u8 = 2;
+/// [`XhMeta`] key: nAVAX the X-Chain's txs burned (`avm::UnsignedTx::burned`), summed.
+pub const META_X_BURNED: u8 = 3;
 
 /// [`XhTxUtxos`] role: a UTXO the tx consumed.
 pub const TX_CONSUMED: u8 = 0;

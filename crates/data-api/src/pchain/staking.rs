@@ -2,10 +2,14 @@
 //! `GET /v1/networks/{network}` (the network's staking totals), read through `chain-p`'s staking
 //! pages at the index's chain time.
 //!
-//! Uptime is not in the chain's data and this index has no other source of it: the uptime
-//! fields (`uptimePerformance`, `validatorHealth`) and the AvalancheGo version are omitted,
-//! `geolocation` is `null` (the spec's "not available"), the version distribution is empty,
-//! and the uptime filters and sort are refused with a 400 that says so.
+//! Uptime is not in the chain's data: an active validator's `uptimePerformance` and
+//! `validatorHealth` are what the followed node's `platform.getCurrentValidators` last said
+//! (`chain_p::record_uptimes`); `reachabilityPercent` is 100 when the node was connected to the
+//! validator, 0 when not, and the benched percentages are 0 (the node's validator API does not
+//! report benching). Without such a source (an imported index, a node that gives no uptimes)
+//! the two fields are omitted and the uptime filters and sort are refused with a 400 that says
+//! so. The AvalancheGo version is omitted, `geolocation` is `null` (the spec's "not
+//! available") and the version distribution is empty.
 
 use snowline_chain_p::pages::{
     DelegatorEntry, DelegatorQuery, StakerStatus, ValidatorEntry, ValidatorQuery, ValidatorSort,
@@ -20,22 +24,32 @@ use snowline_types::formatting::encode_hex_plain;
 use snowline_types::rest::BlsCredentials;
 use snowline_types::rest::staking::{
     DelegatorDetails, DelegatorsDetails, GetNetworkDetailsResponse, ListDelegatorDetailsResponse,
-    ListValidatorDetailsResponse, Rewards, ValidatorDetails, ValidatorsDetails,
+    ListValidatorDetailsResponse, Rewards, ValidatorDetails, ValidatorHealthDetails,
+    ValidatorsDetails,
 };
 use snowline_types::{Chain, Id};
 
 use super::context::{PChainApi, page_error};
 use crate::params::{bad, page_token};
 
-/// Why the uptime filters and sort are refused.
-const NO_UPTIME: &str = "uptime is not in the chain's data and this index has no source of it";
+/// Why the uptime filters and sort are refused when no uptimes are known.
+const NO_UPTIME: &str = "uptime is not in the chain's data and the node this index follows \
+                         gives none (platform.getCurrentValidators)";
+
+/// Refuses `param` when the index knows no uptimes.
+fn need_uptimes(api: &PChainApi, param: &str) -> Result<(), ApiError> {
+    match api.pages.uptimes_at().map_err(page_error)? {
+        Some(_) => Ok(()),
+        None => Err(bad(ParamError::new(param, NO_UPTIME))),
+    }
+}
 
 /// `GET /v1/networks/{network}/validators`.
 pub(crate) fn validators(api: &PChainApi, req: &Request) -> Result<Reply, ApiError> {
     served_network(req.required_param("network")?, api.network)?;
     for p in ["minUptimePerformance", "maxUptimePerformance"] {
         if req.query(p).is_some() {
-            return Err(bad(ParamError::new(p, NO_UPTIME)));
+            need_uptimes(api, p)?;
         }
     }
     let sort_by = match req.query("sortBy") {
@@ -43,7 +57,10 @@ pub(crate) fn validators(api: &PChainApi, req: &Request) -> Result<Reply, ApiErr
         Some("delegationCapacity") => ValidatorSort::DelegationCapacity,
         Some("timeRemaining") => ValidatorSort::TimeRemaining,
         Some("delegationFee") => ValidatorSort::DelegationFee,
-        Some("uptimePerformance") => return Err(bad(ParamError::new("sortBy", NO_UPTIME))),
+        Some("uptimePerformance") => {
+            need_uptimes(api, "sortBy")?;
+            ValidatorSort::UptimePerformance
+        }
         Some(raw) => {
             return Err(bad(ParamError::invalid(
                 "sortBy",
@@ -70,6 +87,11 @@ pub(crate) fn validators(api: &PChainApi, req: &Request) -> Result<Reply, ApiErr
         number_bound(req, "minFeePercentage", (2.0, 100.0), 10_000.0, true)?,
         number_bound(req, "maxFeePercentage", (2.0, 100.0), 10_000.0, false)?,
     );
+    // Percent to ten-thousandths.
+    let uptime = (
+        number_bound(req, "minUptimePerformance", (0.0, 100.0), 10_000.0, true)?,
+        number_bound(req, "maxUptimePerformance", (0.0, 100.0), 10_000.0, false)?,
+    );
     let q = ValidatorQuery {
         status: validation_status(req.query("validationStatus"), true)?,
         subnet: req
@@ -82,6 +104,7 @@ pub(crate) fn validators(api: &PChainApi, req: &Request) -> Result<Reply, ApiErr
         capacity,
         time_remaining,
         fee,
+        uptime,
         sort_by,
         sort: SortOrder::parse_or(req.query("sortOrder"), SortOrder::Desc).map_err(bad)?,
         page_size: page_size(req.query("pageSize"), 100).map_err(bad)? as usize,
@@ -106,6 +129,8 @@ pub(crate) fn validators(api: &PChainApi, req: &Request) -> Result<Reply, ApiErr
         .field("maxTimeRemaining", &bound(q.time_remaining.1))
         .field("minFeePercentage", &bound(q.fee.0))
         .field("maxFeePercentage", &bound(q.fee.1))
+        .field("minUptimePerformance", &bound(q.uptime.0))
+        .field("maxUptimePerformance", &bound(q.uptime.1))
         .finish();
     validator_page(api, req, &q, &digest)
 }
@@ -122,6 +147,7 @@ pub(crate) fn single_validator(api: &PChainApi, req: &Request) -> Result<Reply, 
         capacity: (None, None),
         time_remaining: (None, None),
         fee: (None, None),
+        uptime: (None, None),
         sort_by: ValidatorSort::BlockIndex,
         sort: SortOrder::parse_or(req.query("sortOrder"), SortOrder::Desc).map_err(bad)?,
         page_size: page_size(req.query("pageSize"), 100).map_err(bad)? as usize,
@@ -279,6 +305,8 @@ fn validator_record(api: &PChainApi, e: &ValidatorEntry) -> Result<ValidatorDeta
         delegator_count: None,
         amount_delegated: None,
         delegation_capacity: None,
+        uptime_performance: None,
+        validator_health: None,
         potential_rewards: None,
         geolocation: None,
         rewards: None,
@@ -299,6 +327,15 @@ fn validator_record(api: &PChainApi, e: &ValidatorEntry) -> Result<ValidatorDeta
             out.delegation_capacity = e.capacity.map(|c| c.to_string());
             out.potential_rewards = Some(rewards(None));
             out.geolocation = Some(None);
+            if let Some(u) = e.uptime {
+                out.uptime_performance = Some(f64::from(u.uptime) / 10_000.0);
+                out.validator_health = Some(ValidatorHealthDetails {
+                    reachability_percent: if u.connected { 100.0 } else { 0.0 },
+                    benched_p_chain_requests_percent: 0.0,
+                    benched_x_chain_requests_percent: 0.0,
+                    benched_c_chain_requests_percent: 0.0,
+                });
+            }
         }
         StakerStatus::Completed => {
             out.delegator_count = Some(e.delegator_count);

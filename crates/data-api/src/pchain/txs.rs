@@ -1,6 +1,7 @@
-//! `GET /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}` and
-//! `.../transactions` for the P-Chain: the `PChainTransaction` of a tx, and the
-//! `ListPChainTransactionsResponse` of an address history or of the chain's latest txs.
+//! `GET /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}`,
+//! `.../transactions` and `.../transactions:listStaking` for the P-Chain: the
+//! `PChainTransaction` of a tx, and the `ListPChainTransactionsResponse` of an address history,
+//! of the chain's latest txs, or of the current staking txs of addresses.
 
 use std::collections::BTreeMap;
 
@@ -53,6 +54,39 @@ pub(crate) fn list(
         sort: params.sort,
     };
     let page = api.pages.txs(&q, from.as_deref()).map_err(page_error)?;
+    Reply::json(&ListPChainTransactionsResponse {
+        next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
+        transactions: page.txs.iter().map(|t| api.tx_record(t)).collect(),
+        chain_info,
+    })
+}
+
+/// `listActivePrimaryNetworkStakingTransactions`: the staker txs whose staker is current
+/// (pending or active) among those the addresses take part in (all of them without
+/// addresses), newest first unless asked otherwise.
+pub(crate) fn list_staking(
+    api: &PChainApi,
+    req: &Request,
+    chain_info: PrimaryChainInfo,
+) -> Result<Reply, ApiError> {
+    let params = TxListParams::parse(req, api.network, Chain::P, &DATA_API_TX_TYPES)?;
+    let digest = params.digest("p-chain/transactions:listStaking", api.network.name);
+    let from = page_token(&api.tokens, req, &digest)?;
+    let q = PTxQuery {
+        addresses: params
+            .addresses
+            .as_ref()
+            .map(|a| a.ids.clone())
+            .unwrap_or_default(),
+        types: params.types.clone(),
+        range: params.range,
+        page_size: params.page_size,
+        sort: params.sort,
+    };
+    let page = api
+        .pages
+        .staking_txs(&q, from.as_deref())
+        .map_err(page_error)?;
     Reply::json(&ListPChainTransactionsResponse {
         next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
         transactions: page.txs.iter().map(|t| api.tx_record(t)).collect(),

@@ -8,6 +8,7 @@ mod activity;
 mod blockchains;
 mod chain_ids;
 mod subnets;
+mod supply;
 pub(crate) mod tx_params;
 
 use std::sync::Arc;
@@ -164,6 +165,12 @@ pub fn routes(
     );
     let router = route(
         router,
+        "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
+        Weight::XL,
+        staking_txs,
+    );
+    let router = route(
+        router,
         "/v1/networks/{network}/rewards",
         Weight::XL,
         |api, req| pchain::rewards::historical(&api.p, req),
@@ -216,6 +223,7 @@ pub fn routes(
         Weight::XL,
         |api, req| pchain::staking::delegators(&api.p, req),
     );
+    let router = route(router, "/v1/avax/supply", Weight::FREE, supply::handle);
     Ok(route(
         router,
         "/v1/networks/{network}/l1Validators",
@@ -287,6 +295,11 @@ fn txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
         Chain::X => xchain::txs::list(&api.x, req, target.chain_info()),
         Chain::C => cchain::txs::list(&api.c, req, target.chain_info()),
     }
+}
+
+fn staking_txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
+    let target = resolve(req, api.p.network, &[Chain::P])?;
+    pchain::txs::list_staking(&api.p, req, target.chain_info())
 }
 
 fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {

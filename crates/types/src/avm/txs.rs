@@ -271,6 +271,46 @@ impl UnsignedTx {
         marshal(self)
     }
 
+    /// The nAVAX (asset `avax`) this tx burns: what its inputs spend (imported ones included)
+    /// less what it outputs and exports, which the avm's flow check makes its fee and anything
+    /// left over (avalanchego `vms/avm/txs/executor/syntactic_verifier.go`,
+    /// `avax.VerifyTx`: inputs cover outputs plus the fee); 0 if it were to spend less.
+    pub fn burned(&self, avax: &crate::Id) -> u64 {
+        let base = self.base();
+        let mut spent: u128 = base
+            .inputs
+            .iter()
+            .filter(|i| i.asset_id == *avax)
+            .map(|i| u128::from(i.input.amount()))
+            .sum();
+        let mut kept: u128 = base
+            .outputs
+            .iter()
+            .filter(|o| o.asset_id == *avax)
+            .map(|o| u128::from(o.output.amount()))
+            .sum();
+        match self {
+            Self::Import(t) => {
+                spent += t
+                    .imported_inputs
+                    .iter()
+                    .filter(|i| i.asset_id == *avax)
+                    .map(|i| u128::from(i.input.amount()))
+                    .sum::<u128>();
+            }
+            Self::Export(t) => {
+                kept += t
+                    .exported_outputs
+                    .iter()
+                    .filter(|o| o.asset_id == *avax)
+                    .map(|o| u128::from(o.output.amount()))
+                    .sum::<u128>();
+            }
+            _ => {}
+        }
+        u64::try_from(spent.saturating_sub(kept)).unwrap_or(u64::MAX)
+    }
+
     /// How many credentials a valid tx carries: one per input (base and imported) and per operation.
     pub fn num_credentials(&self) -> usize {
         let base = self.base().inputs.len();

@@ -207,6 +207,48 @@ pub type Tx = SignedTx<UnsignedTx, Credential>;
 /// A signed atomic tx with its bytes and id.
 pub type ParsedTx = ParsedSigned<UnsignedTx, Credential>;
 
+impl UnsignedTx {
+    /// The nAVAX (asset `avax`) this atomic tx burns: an import's imported inputs less its EVM
+    /// credits, an export's EVM debits less its exported outputs (coreth
+    /// `plugin/evm/atomic/import_tx.go` and `export_tx.go` `SemanticVerify`: the flow check makes
+    /// the difference the fee); 0 if it were to spend less.
+    pub fn burned(&self, avax: &Id) -> u64 {
+        let (spent, kept): (u128, u128) = match self {
+            Self::Import(t) => (
+                t.imported_inputs
+                    .iter()
+                    .filter(|i| i.asset_id == *avax)
+                    .map(|i| {
+                        let TransferableIn::Secp256k1(x) = &i.input;
+                        u128::from(x.amount)
+                    })
+                    .sum(),
+                t.outs
+                    .iter()
+                    .filter(|o| o.asset_id == *avax)
+                    .map(|o| u128::from(o.amount))
+                    .sum(),
+            ),
+            Self::Export(t) => (
+                t.ins
+                    .iter()
+                    .filter(|i| i.asset_id == *avax)
+                    .map(|i| u128::from(i.amount))
+                    .sum(),
+                t.exported_outputs
+                    .iter()
+                    .filter(|o| o.asset_id == *avax)
+                    .map(|o| {
+                        let TransferableOut::Secp256k1(x) = &o.output;
+                        u128::from(x.amount)
+                    })
+                    .sum(),
+            ),
+        };
+        u64::try_from(spent.saturating_sub(kept)).unwrap_or(u64::MAX)
+    }
+}
+
 impl ImportTx {
     /// The ids of the UTXOs this import takes out of shared memory (`InputUTXOs`).
     pub fn imported_utxo_ids(&self) -> impl Iterator<Item = Id> + '_ {

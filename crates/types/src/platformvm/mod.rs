@@ -6,6 +6,7 @@
 //! P-Chain type ids. See `docs/pchain-formats.md` for a map.
 
 pub mod block;
+pub mod current_validators;
 pub mod fx_types;
 pub mod genesis;
 pub mod reward;

@@ -11,6 +11,7 @@ pub mod pchain;
 pub mod primary;
 pub mod primary_tx;
 pub mod staking;
+pub mod supply;
 
 pub use cchain_tx::{
     CChainAtomicTransaction, EvmInputRecord, EvmOutputRecord, ListCChainAtomicTransactionsResponse,

@@ -59,6 +59,12 @@ pub struct ValidatorDetails {
     /// Active: what delegators may still add, nAVAX.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delegation_capacity: Option<String>,
+    /// Active: its uptime over its current period as the followed node measures it, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uptime_performance: Option<f64>,
+    /// Active: the followed node's view of its health at its last poll.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validator_health: Option<ValidatorHealthDetails>,
     /// Active: its potential rewards.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub potential_rewards: Option<Rewards>,
@@ -76,6 +82,20 @@ pub struct ValidatorDetails {
     pub remove_timestamp: Option<u64>,
     /// `active`, `pending`, `completed` or `removed`.
     pub validation_status: String,
+}
+
+/// `ValidatorHealthDetails`: percentages of the last poll of the followed node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidatorHealthDetails {
+    /// Requests the validator answered.
+    pub reachability_percent: f64,
+    /// Requests benched on the P-Chain.
+    pub benched_p_chain_requests_percent: f64,
+    /// Requests benched on the X-Chain.
+    pub benched_x_chain_requests_percent: f64,
+    /// Requests benched on the C-Chain.
+    pub benched_c_chain_requests_percent: f64,
 }
 
 /// `ListValidatorDetailsResponse`.

@@ -217,6 +217,47 @@ impl UnsignedTx {
         self.base().map(|b| b.outputs.as_slice()).unwrap_or(&[])
     }
 
+    /// The nAVAX (asset `avax`) this tx burns: what its inputs spend (imported ones included)
+    /// less what it puts on the chain (outputs and stakes), exports, and deposits as L1
+    /// validator balances (`ConvertSubnetToL1Tx`, `RegisterL1ValidatorTx`,
+    /// `IncreaseL1ValidatorBalanceTx`), which the flow check makes its fee and anything left
+    /// over (avalanchego `vms/platformvm/utxo/verifier.go` `VerifySpendUTXOs`: the inputs cover
+    /// the outputs plus the burned amount). 0 for txs without inputs (`RewardValidatorTx`).
+    pub fn burned(&self, avax: &crate::Id) -> u64 {
+        let Some(base) = self.base() else {
+            return 0;
+        };
+        let avax_in = |ins: &[super::TransferableInput]| -> u128 {
+            ins.iter()
+                .filter(|i| i.asset_id == *avax)
+                .map(|i| u128::from(i.input.amount()))
+                .sum()
+        };
+        let avax_out = |outs: &[super::TransferableOutput]| -> u128 {
+            outs.iter()
+                .filter(|o| o.asset_id == *avax)
+                .map(|o| u128::from(o.output.amount()))
+                .sum()
+        };
+        let mut spent = avax_in(&base.inputs);
+        let mut kept = avax_out(&base.outputs) + avax_out(self.stake());
+        match self {
+            Self::ImportTx(t) => spent += avax_in(&t.imported_inputs),
+            Self::ExportTx(t) => kept += avax_out(&t.exported_outputs),
+            Self::ConvertSubnetToL1Tx(t) => {
+                kept += t
+                    .validators
+                    .iter()
+                    .map(|v| u128::from(v.balance))
+                    .sum::<u128>();
+            }
+            Self::RegisterL1ValidatorTx(t) => kept += u128::from(t.balance),
+            Self::IncreaseL1ValidatorBalanceTx(t) => kept += u128::from(t.balance),
+            _ => {}
+        }
+        u64::try_from(spent.saturating_sub(kept)).unwrap_or(u64::MAX)
+    }
+
     /// The staked outputs of staker txs (returned, with index after the base outputs, when the
     /// staking period ends).
     pub fn stake(&self) -> &[super::TransferableOutput] {
