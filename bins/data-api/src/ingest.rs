@@ -34,7 +34,8 @@ use snowline_types::network::NetworkInfo;
 /// address a tx touches with the parts it played, and `ev_transfers_by_address` each transfer's
 /// standard; the EVM token balances summed from the transfer logs, `ev_holdings` and
 /// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`; all derived with
-/// the blocks).
+/// the blocks; 13: the NFT metadata queue, `ev_nft_queue` (tokens given a new URI, queued with
+/// their block), and the fetched metadata, `ev_nft_metadata`).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego
