@@ -35,7 +35,8 @@ use snowline_types::network::NetworkInfo;
 /// standard; the EVM token balances summed from the transfer logs, `ev_holdings` and
 /// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`; all derived with
 /// the blocks; 13: the NFT metadata queue, `ev_nft_queue` (tokens given a new URI, queued with
-/// their block), and the fetched metadata, `ev_nft_metadata`).
+/// their block), the fetched metadata, `ev_nft_metadata`, and the token balances by token,
+/// `ev_holders`, derived with the blocks).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

@@ -89,6 +89,10 @@ table! {
     /// that changed it; the balance at block N is the last row at or before N.
     pub EvHoldingHistory: "ev_holding_history", (u64, Addr, u8, Addr, Word, u64) => Word;
 
+    /// `(chain, token, kind, owner, token id) -> balance`: [`EvHoldings`] by token: every holder
+    /// a token ever had, with its balance after the last indexed block (zero rows stay).
+    pub EvHolders: "ev_holders", (u64, Addr, u8, Addr, Word) => Word;
+
     /// `(chain, contract, token id) -> kind`: every NFT id a collection ever moved (kind 21
     /// ERC-721, 55 ERC-1155).
     pub EvNftTokens: "ev_nft_tokens", (u64, Addr, Word) => u8;
