@@ -177,6 +177,8 @@ pub struct ServeArgs {
     /// Time a webhook receiver has to connect and answer, in milliseconds.
     #[arg(long, env = "SNOWLINE_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhook_timeout_ms: u64,
+    #[command(flatten)]
+    pub fetch: crate::nft_metadata::FetchArgs,
     /// Days of usage records to keep.
     #[arg(
         long,

@@ -40,7 +40,9 @@ use snowline_types::network::NetworkInfo;
 /// the `C/block` containers and the atomic UTXOs they move; the X-Chain's blocks by proposer,
 /// `xh_blocks_by_proposer`; the followed node's validator uptimes, `ph_uptimes`, polled beside
 /// the follower; the AVAX burned by each chain's txs and the genesis's initial supply, kept in
-/// `ph_meta` and `xh_meta` with the blocks).
+/// `ph_meta` and `xh_meta` with the blocks; the NFT metadata queue, `ev_nft_queue` (tokens given
+/// a new URI, queued with their block), the fetched metadata, `ev_nft_metadata`, and the token
+/// balances by token, `ev_holders`, derived with the blocks).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

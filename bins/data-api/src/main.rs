@@ -8,6 +8,7 @@ mod evm;
 mod ingest;
 mod keys;
 mod metrics;
+mod nft_metadata;
 mod secret;
 mod serve;
 mod uptime;

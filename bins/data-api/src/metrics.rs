@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, StoredPageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
@@ -61,7 +62,8 @@ pub async fn start(
         config.registry,
     )
     .with_staking(PChainPages::new(Arc::clone(store)), config.network)
-    .with_icm(IcmMetrics::new(Arc::clone(store)), config.network);
+    .with_icm(IcmMetrics::new(Arc::clone(store)), config.network)
+    .with_evm(EvmPages::new(Arc::clone(store)));
     let router = snowline_metrics_api::routes(Router::new(), Arc::new(api), Arc::new(Ready));
     let app = App::new(router)
         .message_arrays(true)

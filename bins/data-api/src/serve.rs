@@ -90,6 +90,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         secret.clone(),
     );
     let metrics_registry = registry.clone();
+    let nft_metadata = crate::nft_metadata::NftMetadata::open(&store, &args.fetch);
     let reputations = evm_sources
         .iter()
         .map(|s| (s.chain_id, s.token_reputation.clone()))
@@ -102,6 +103,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         secret.clone(),
         Some(icm_pages),
         reputations,
+        Arc::clone(&nft_metadata.queue),
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
     let router = snowline_data_api::primary::routes(
@@ -172,6 +174,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let addr = server.local_addr().map_err(|e| e.to_string())?;
     start_evm.send_replace(true);
     let delivery = webhooks.start();
+    let fetcher = nft_metadata.start();
     println!(
         "data-api: listening on http://{addr} (network {}, data in {})",
         network.name,
@@ -280,6 +283,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     drop(upkeep.await);
     delivery.abort();
     drop(delivery.await);
+    if let Some(f) = fetcher {
+        f.abort();
+        drop(f.await);
+    }
     if let Some(m) = metrics {
         m.abort();
         drop(m.await);

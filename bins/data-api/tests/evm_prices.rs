@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use snowline_chain_evm::metadata::MetadataQueue;
 use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_evm::{EvmSourceConfig, SyncStatus};
 use snowline_chain_registry::ChainRegistry;
@@ -66,6 +67,10 @@ async fn serve(store: &Arc<Store>, profile: Profile) -> String {
         TokenSecret::generate().unwrap(),
         None,
         Default::default(),
+        Arc::new(MetadataQueue::new(
+            Arc::clone(store),
+            Duration::from_secs(3600),
+        )),
     );
     let app = App::new(router)
         .profile(profile)

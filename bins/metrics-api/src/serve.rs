@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_chain_evm::EvmSourceConfig;
+use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, StoredPageTokens, SystemClock};
 use snowline_chain_p::pages::PChainPages;
@@ -133,6 +134,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     if rooms.icm {
         api = api.with_icm(IcmMetrics::new(Arc::clone(&store)), network);
     }
+    api = api.with_evm(EvmPages::new(Arc::clone(&store)));
     let api = Arc::new(api);
     // The data-api's API keys (`data-api keys create`), followed as a secondary: a keyed caller
     // gets its tier's limits here too; no key is the anonymous tier.

@@ -220,7 +220,13 @@ impl EvmChain {
         }
         for (a, id, uri) in &enr.uris {
             if let Some(uri) = uri {
-                batch.put::<EvNftUris>(&(c, a20(a), w32(id)), uri);
+                let key = (c, a20(a), w32(id));
+                // A token with a new URI is queued for its metadata (a duplicate of an unwritten
+                // batch's entry only fetches it twice).
+                if store.get::<EvNftUris>(&key)?.as_deref() != Some(uri.as_str()) {
+                    batch.put::<EvNftQueue>(&(c, n, key.1, key.2), &());
+                }
+                batch.put::<EvNftUris>(&key, uri);
             }
         }
         for (a, balance) in &enr.balances {

@@ -1,7 +1,8 @@
 //! [`Holdings`]: the token balances the deriver keeps, summed from the ERC-20, ERC-721 and
 //! ERC-1155 transfer logs: the balance of every (owner, token, id) after the last block
 //! (`ev_holdings`) and after each block that changed it (`ev_holding_history`), so a balance at
-//! a past block is one reverse seek, never a question to the node. Mints (from the zero address)
+//! a past block is one reverse seek, never a question to the node; and the same balances by token
+//! (`ev_holders`), for the holders of a token. Mints (from the zero address)
 //! and burns (to it) change only the other side.
 
 use rustc_hash::FxHashSet;
@@ -11,7 +12,7 @@ use snowline_types::evm::U256;
 
 use crate::error::EvmError;
 use crate::rows::TransferKind;
-use crate::tables::{Addr, EvHoldingHistory, EvHoldings, EvNftTokens, Word};
+use crate::tables::{Addr, EvHolders, EvHoldingHistory, EvHoldings, EvNftTokens, Word};
 
 /// A holding's key: chain, owner, kind code, token, token id.
 type Key = (u64, Addr, u8, Addr, Word);
@@ -64,7 +65,8 @@ impl Holdings {
         Ok(())
     }
 
-    /// Writes the balance after block `n` of every key the block changed into `batch`.
+    /// Writes the balance after block `n` of every key the block changed into `batch`, in its
+    /// history and in the token's holders.
     pub(crate) fn end_block(&mut self, n: u64, batch: &mut WriteBatch) {
         for key in self.block.drain() {
             let Some((Some(value), _)) = self.now.get(&key) else {
@@ -72,6 +74,7 @@ impl Holdings {
             };
             let (c, owner, kind, token, id) = key;
             batch.put::<EvHoldingHistory>(&(c, owner, kind, token, id, n), value);
+            batch.put::<EvHolders>(&(c, token, kind, owner, id), value);
         }
     }
 

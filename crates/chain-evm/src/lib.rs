@@ -13,6 +13,7 @@ mod follow;
 pub mod genesis;
 mod holdings;
 mod hook;
+pub mod metadata;
 pub mod pages;
 pub mod parse;
 pub mod rows;

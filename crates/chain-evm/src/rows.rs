@@ -5,10 +5,11 @@
 
 use snowline_store::row::{bad_code, get_opt, get_string, put_opt};
 use snowline_types::codec::{CodecError, Decode, Encode, Reader, Writer};
+use snowline_types::evm::nft_metadata::InlineMetadata;
 use snowline_types::evm::{
     Address, B256, CallKind, ContractProbes, Erc20Answers, InterfaceClaims, U256,
 };
-use snowline_types::rest::evm::ErcType;
+use snowline_types::rest::evm::{ErcType, NftMetadata, NftTokenMetadataStatus};
 
 fn put_u256(w: &mut Writer, v: &U256) {
     w.raw(&v.to_be_bytes::<32>());
@@ -620,6 +621,92 @@ impl Decode for TokenRow {
     }
 }
 
+/// The metadata fetched for one NFT token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetadataRow {
+    /// The URI it was fetched from (`{id}` substituted, before any gateway or rewrite).
+    pub uri: String,
+    /// When, Unix seconds.
+    pub fetched_at: u64,
+    /// What it said, with its status.
+    pub metadata: InlineMetadata,
+}
+
+const STATUSES: [NftTokenMetadataStatus; 11] = [
+    NftTokenMetadataStatus::Unknown,
+    NftTokenMetadataStatus::MissingToken,
+    NftTokenMetadataStatus::InvalidTokenUri,
+    NftTokenMetadataStatus::InvalidTokenUriScheme,
+    NftTokenMetadataStatus::UnreachableTokenUri,
+    NftTokenMetadataStatus::ThrottledTokenUri,
+    NftTokenMetadataStatus::MetadataContentTooLarge,
+    NftTokenMetadataStatus::InvalidMetadata,
+    NftTokenMetadataStatus::InvalidMetadataJson,
+    NftTokenMetadataStatus::Indexed,
+    NftTokenMetadataStatus::Unindexed,
+];
+
+impl Encode for MetadataRow {
+    fn encode(&self, w: &mut Writer) {
+        let m = &self.metadata;
+        let code = STATUSES
+            .iter()
+            .position(|s| *s == m.common.index_status)
+            .unwrap_or(0);
+        w.u8(u8::try_from(code).unwrap_or(0));
+        w.u64(self.fetched_at);
+        w.str(&self.uri);
+        for text in [
+            &m.common.name,
+            &m.common.symbol,
+            &m.common.image_uri,
+            &m.common.description,
+            &m.common.animation_uri,
+            &m.common.external_url,
+            &m.common.background,
+            &m.attributes,
+            &m.properties,
+        ] {
+            put_opt(w, text, |w, s| w.str(s));
+        }
+        put_opt(w, &m.decimals, |w, d| w.u8(*d));
+    }
+}
+
+impl Decode for MetadataRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        let code = r.u8()?;
+        let status = *STATUSES
+            .get(usize::from(code))
+            .ok_or_else(|| bad_code("NFT metadata status", code))?;
+        let fetched_at = r.u64()?;
+        let uri = get_string(r)?;
+        let mut text = || get_opt(r, get_string);
+        let common = NftMetadata {
+            index_status: status,
+            metadata_last_updated_timestamp: Some(fetched_at),
+            name: text()?,
+            symbol: text()?,
+            image_uri: text()?,
+            description: text()?,
+            animation_uri: text()?,
+            external_url: text()?,
+            background: text()?,
+        };
+        let (attributes, properties) = (text()?, text()?);
+        Ok(Self {
+            uri,
+            fetched_at,
+            metadata: InlineMetadata {
+                common,
+                attributes,
+                properties,
+                decimals: get_opt(r, |r| r.u8())?,
+            },
+        })
+    }
+}
+
 /// Where the follower of one chain stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CursorRow {
@@ -809,7 +896,40 @@ mod tests {
             decode_any::<ContractRow>(&bytes);
             decode_any::<TokenRow>(&bytes);
             decode_any::<CursorRow>(&bytes);
+            decode_any::<MetadataRow>(&bytes);
         }
+    }
+
+    #[test]
+    fn metadata_rows_round_trip_with_every_status() {
+        for (i, status) in STATUSES.iter().enumerate() {
+            let full = i % 2 == 0;
+            let text = |t: &str| full.then(|| t.to_owned());
+            let row = MetadataRow {
+                uri: format!("https://example.invalid/{i}"),
+                fetched_at: 1_700_000_000 + i as u64,
+                metadata: InlineMetadata {
+                    common: NftMetadata {
+                        index_status: *status,
+                        metadata_last_updated_timestamp: Some(1_700_000_000 + i as u64),
+                        name: text("n"),
+                        symbol: text("s"),
+                        image_uri: text("i"),
+                        description: text("d"),
+                        animation_uri: text("a"),
+                        external_url: text("e"),
+                        background: text("b"),
+                    },
+                    attributes: text("[]"),
+                    properties: text("{}"),
+                    decimals: full.then_some(3),
+                },
+            };
+            round_trip(&row);
+        }
+        let mut w = Writer::new();
+        w.u8(11);
+        assert!(MetadataRow::decode(&mut Reader::new(w.as_bytes())).is_err());
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use snowline_store::{Linear, table};
 
 use crate::rows::{
-    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, TokenRow,
-    TransferRef, TransferRow, TxRow,
+    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, MetadataRow,
+    TokenRow, TransferRef, TransferRow, TxRow,
 };
 
 /// A 20-byte address in a key or value.
@@ -89,9 +89,22 @@ table! {
     /// that changed it; the balance at block N is the last row at or before N.
     pub EvHoldingHistory: "ev_holding_history", (u64, Addr, u8, Addr, Word, u64) => Word;
 
+    /// `(chain, token, kind, owner, token id) -> balance`: [`EvHoldings`] by token: every holder
+    /// a token ever had, with its balance after the last indexed block (zero rows stay).
+    pub EvHolders: "ev_holders", (u64, Addr, u8, Addr, Word) => Word;
+
     /// `(chain, contract, token id) -> kind`: every NFT id a collection ever moved (kind 21
     /// ERC-721, 55 ERC-1155).
     pub EvNftTokens: "ev_nft_tokens", (u64, Addr, Word) => u8;
+
+    /// `(chain, order, contract, token id) -> ()`: NFT tokens whose metadata is to be fetched
+    /// (`order` is the block that gave the token a new URI, or 0 for a reindex, which comes
+    /// first); the fetcher deletes an entry with the result it writes.
+    pub EvNftQueue: "ev_nft_queue", (u64, u64, Addr, Word) => ();
+
+    /// `(chain, contract, token id) -> MetadataRow`: the metadata last fetched for the token,
+    /// with its status and the URI it was fetched from.
+    pub EvNftMetadata: "ev_nft_metadata", (u64, Addr, Word) => Linear<MetadataRow>;
 
     /// `chain -> origin`: the chain's genesis allocation is known, and from where
     /// ([`GenesisOrigin::code`](crate::genesis::GenesisOrigin::code)); without this row a

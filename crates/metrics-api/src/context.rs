@@ -1,6 +1,7 @@
 //! [`MetricsApi`]: what the handlers share (the room's reads, the page tokens, the chain
 //! registry) and how a `{chainId}` path value becomes a chain with metrics.
 
+use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, SeriesError, StoredPageTokens, TokenError};
 use snowline_chain_p::pages::{PChainPages, SubnetReadError};
@@ -19,6 +20,8 @@ pub struct MetricsApi {
     pub(crate) staking: Option<(PChainPages, &'static NetworkInfo)>,
     /// The ICM counts and the network the index holds, when the index has the ICM tables.
     pub(crate) icm: Option<(IcmMetrics, &'static NetworkInfo)>,
+    /// The EVM reads of the token holders, when served.
+    pub(crate) evm: Option<EvmPages>,
 }
 
 /// The aggregate `chainId`s the OpenAPI names.
@@ -53,7 +56,14 @@ impl MetricsApi {
             registry,
             staking: None,
             icm: None,
+            evm: None,
         }
+    }
+
+    /// Serves the token holders from `pages` (the EVM tables of the index).
+    pub fn with_evm(mut self, pages: EvmPages) -> Self {
+        self.evm = Some(pages);
+        self
     }
 
     /// Serves the ICM metrics of `network` from `metrics` (the ICM tables of the index).

@@ -1,7 +1,8 @@
 //! The metrics API's endpoints on the REST edge (`snowline-rest-api`): the spec's
 //! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), the rest of the
 //! legacy v1 family (series, rolling windows, staking series, listings), and the real
-//! service's v2 chain metrics, ICM message counts (from `chain-icm`'s
+//! service's v2 chain metrics, the Looking Glass's token holders (from `chain-evm`'s
+//! [`EvmPages`](snowline_chain_evm::pages::EvmPages)), ICM message counts (from `chain-icm`'s
 //! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking and L1 validator fee metrics (from `chain-p`'s
 //! [`PChainPages`](snowline_chain_p::pages::PChainPages)), chains and health checks. Handlers parse, call one read of the
 //! metrics room ([`MetricsPages`](snowline_chain_metrics::MetricsPages), or its
@@ -11,6 +12,7 @@
 mod chains;
 mod context;
 mod health;
+mod holders;
 mod icm;
 mod l1;
 mod legacy;
@@ -34,7 +36,7 @@ type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 /// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
 /// `readiness`.
 pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
-    let endpoints: [(&str, Weight, Handler); 13] = [
+    let endpoints: [(&str, Weight, Handler); 15] = [
         ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
         ("/v2/chains", Weight::FREE, chains::list),
         ("/v2/chains/{chainId}", Weight::FREE, chains::get),
@@ -75,6 +77,16 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             "/v2/subnets/{subnetId}/validators:getAddresses",
             Weight::LARGE,
             validators::by_date_range,
+        ),
+        (
+            "/v2/chains/{chainId}/contracts/{address}/nfts:listHolders",
+            Weight::LARGE,
+            holders::nft_holders,
+        ),
+        (
+            "/v2/chains/{chainId}/contracts/{address}/balances",
+            Weight::LARGE,
+            holders::balances_over_time,
         ),
     ];
     let router = endpoints

@@ -44,7 +44,8 @@ fn bad(e: ParamError) -> ApiError {
     ApiError::bad_request(e.to_string())
 }
 
-fn page_size(req: &Request) -> Result<usize, ApiError> {
+/// `pageSize`: 1 to 5,000, 1,000 by default (the Looking Glass routes' bounds).
+pub(crate) fn page_size(req: &Request) -> Result<usize, ApiError> {
     let Some(raw) = req.query("pageSize") else {
         return Ok(DEFAULT_PAGE_SIZE);
     };

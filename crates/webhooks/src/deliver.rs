@@ -4,22 +4,21 @@
 //! schedule in turn, and a webhook whose schedule runs out is deactivated (its events stay
 //! queued). So each webhook's events arrive in order, at least once; only an event whose
 //! answer was lost (a crash between the receiver's 2xx and the cursor's write) is sent again.
-//! Redirects are not followed: a 3xx is a failed attempt.
+//! Requests go through the outbound client (`snowline-outbound`, http or https); redirects are
+//! not followed: a 3xx is a failed attempt.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::Full;
-use hyper::header::{CONTENT_TYPE, HOST, USER_AGENT};
-use hyper_util::rt::TokioIo;
+use snowline_outbound::{Client, ClientConfig, Redirects, Request};
 use snowline_store::{Direction, ReadView, StoreError, WriteBatch};
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::model::Status;
-use crate::net::{AllowList, check_url, resolve};
+use crate::net::{ALLOW_FLAG, AllowList};
 use crate::service::Webhooks;
 use crate::sign::{body_signature, timestamped_signature};
 use crate::tables::{WhAcked, WhEvents};
@@ -31,7 +30,7 @@ pub struct DeliveryConfig {
     pub allow: AllowList,
     /// The delays between attempts; when they run out the webhook is deactivated.
     pub retries: Vec<Duration>,
-    /// Connecting, and then the whole answer, each within this.
+    /// Resolving, connecting (TLS included) and the answer, all within this.
     pub timeout: Duration,
 }
 
@@ -74,9 +73,31 @@ pub fn parse_schedule(s: &str) -> Result<Vec<Duration>, String> {
 /// change of the webhook, or a safety net).
 const IDLE: Duration = Duration::from_secs(1);
 
+impl DeliveryConfig {
+    /// The outbound client of deliveries: this config's networks and timeout, redirects refused,
+    /// the receiver's body not read.
+    pub fn client(&self) -> Result<Client, String> {
+        Client::new(ClientConfig {
+            allow: self.allow.clone(),
+            allow_flag: ALLOW_FLAG.to_owned(),
+            timeout: self.timeout,
+            redirects: Redirects::Refuse,
+            user_agent: "snowline-webhooks/1".to_owned(),
+            ..ClientConfig::default()
+        })
+    }
+}
+
 /// Runs the delivery of every active webhook until aborted; `written` is notified when the
 /// block hooks have written events.
 pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<Notify>) {
+    let client = match config.client() {
+        Ok(c) => Arc::new(c),
+        Err(e) => {
+            tracing::error!(error = %e, "webhook deliveries cannot start");
+            return;
+        }
+    };
     let config = Arc::new(config);
     let mut workers: HashMap<String, JoinHandle<()>> = HashMap::new();
     loop {
@@ -89,6 +110,7 @@ pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<N
             let task = tokio::spawn(worker(
                 Arc::clone(&webhooks),
                 Arc::clone(&config),
+                Arc::clone(&client),
                 Arc::clone(&written),
                 id.clone(),
             ));
@@ -120,6 +142,7 @@ fn first(webhooks: &Webhooks, id: &str) -> Result<Option<(u64, Vec<u8>)>, StoreE
 async fn worker(
     webhooks: Arc<Webhooks>,
     config: Arc<DeliveryConfig>,
+    client: Arc<Client>,
     written: Arc<Notify>,
     id: String,
 ) {
@@ -149,7 +172,7 @@ async fn worker(
                 continue;
             }
         };
-        if !deliver(&webhooks, &config, &id, seq, body).await {
+        if !deliver(&webhooks, &config, &client, &id, seq, body).await {
             return;
         }
     }
@@ -160,6 +183,7 @@ async fn worker(
 async fn deliver(
     webhooks: &Webhooks,
     config: &DeliveryConfig,
+    client: &Client,
     id: &str,
     seq: u64,
     body: Vec<u8>,
@@ -175,7 +199,7 @@ async fn deliver(
         }
         let w = &sub.webhook;
         let outcome = match webhooks.secret(&w.org_id) {
-            Ok(secret) => post(&w.url, body.clone(), &secret, config).await,
+            Ok(secret) => post(client, &w.url, body.clone(), &secret).await,
             Err(e) => Err(e.to_string()),
         };
         match outcome {
@@ -219,57 +243,23 @@ fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// One POST of `body` to `url`; Ok on a 2xx answer.
-async fn post(url: &str, body: Bytes, secret: &str, config: &DeliveryConfig) -> Result<(), String> {
-    let uri = check_url(url).map_err(|e| e.to_string())?;
-    let addrs = resolve(&uri, &config.allow).await?;
-    let mut last = String::from("no address");
-    for addr in addrs {
-        let stream = match tokio::time::timeout(
-            config.timeout,
-            tokio::net::TcpStream::connect(addr),
+/// One POST of `body` to `url`, signed with `secret`; Ok on a 2xx answer.
+async fn post(client: &Client, url: &str, body: Bytes, secret: &str) -> Result<(), String> {
+    let ts = now_secs();
+    let request = Request::post(url, body.clone())
+        .header("content-type", "application/json")
+        .header("x-signature", body_signature(secret, &body))
+        .header("x-snowline-timestamp", ts.to_string())
+        .header(
+            "x-snowline-signature",
+            timestamped_signature(secret, ts, &body),
         )
-        .await
-        {
-            Ok(Ok(s)) => s,
-            Ok(Err(e)) => {
-                last = format!("connecting to {addr}: {e}");
-                continue;
-            }
-            Err(_) => {
-                last = format!("connecting to {addr}: timed out");
-                continue;
-            }
-        };
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| format!("{addr}: {e}"))?;
-        let conn = tokio::spawn(conn);
-        let ts = now_secs();
-        let path = uri.path_and_query().map_or("/", |p| p.as_str());
-        let authority = uri.authority().map_or("", |a| a.as_str());
-        let req = hyper::Request::post(path)
-            .header(HOST, authority)
-            .header(CONTENT_TYPE, "application/json")
-            .header(USER_AGENT, "snowline-webhooks/1")
-            .header("x-signature", body_signature(secret, &body))
-            .header("x-snowline-timestamp", ts.to_string())
-            .header(
-                "x-snowline-signature",
-                timestamped_signature(secret, ts, &body),
-            )
-            .body(Full::new(body))
-            .map_err(|e| e.to_string())?;
-        let answer = tokio::time::timeout(config.timeout, sender.send_request(req)).await;
-        conn.abort();
-        return match answer {
-            Ok(Ok(resp)) if resp.status().is_success() => Ok(()),
-            Ok(Ok(resp)) => Err(format!("{addr} answered {}", resp.status())),
-            Ok(Err(e)) => Err(format!("{addr}: {e}")),
-            Err(_) => Err(format!("{addr}: no answer within {:?}", config.timeout)),
-        };
+        .status_only();
+    match client.send(request).await {
+        Ok(answer) if answer.is_success() => Ok(()),
+        Ok(answer) => Err(format!("{url} answered {}", answer.status)),
+        Err(e) => Err(e.to_string()),
     }
-    Err(last)
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! kept in the data-api's store ([`Webhooks`], [`tables`](mod@tables)); `address_activity`
 //! events derived from each indexed EVM block in the block's own batch into a durable outbox
 //! ([`WebhookHook`]); delivery in order per webhook, signed, retried on a schedule, never to a
-//! private network unless allowed ([`deliver`], [`net`], [`sign`]).
+//! private network unless allowed ([`deliver`], [`net`], [`sign`]), over the outbound client
+//! (`snowline-outbound`).
 
 pub mod deliver;
 mod error;

@@ -7,10 +7,10 @@ use snowline_query::{decode_position, encode_position, take_page};
 use snowline_store::{Direction, Linear, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
-use super::{EvmPages, PageError, token_rows};
+use super::{EvmPages, PageError, nft_details, token_rows};
 use crate::error::EvmError;
-use crate::rows::{ContractRow, TokenRow, TransferKind};
-use crate::tables::{Addr, EvContracts, EvErc721Owner, EvNftTokens, EvNftUris, Word};
+use crate::rows::{ContractRow, MetadataRow, TokenRow, TransferKind};
+use crate::tables::{Addr, EvContracts, EvErc721Owner, EvNftTokens, Word};
 
 /// What the index knows of a contract.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +32,8 @@ pub struct CollectionToken {
     pub uri: Option<String>,
     /// The ERC-721 token's owner (none once burnt, nor for ERC-1155).
     pub owner: Option<Address>,
+    /// The metadata fetched for it, when it was.
+    pub metadata: Option<MetadataRow>,
 }
 
 /// One page of a collection's tokens.
@@ -122,7 +124,8 @@ impl EvmPages {
     }
 }
 
-/// The tokens `(id, kind)` of collection `c` with their URIs and ERC-721 owners.
+/// The tokens `(id, kind)` of collection `c` with their URIs, ERC-721 owners and fetched
+/// metadata.
 fn describe(
     view: &Snapshot<'_>,
     chain: u64,
@@ -130,12 +133,12 @@ fn describe(
     items: &[(Word, u8)],
 ) -> Result<Vec<CollectionToken>, PageError> {
     let keys: Vec<(u64, Addr, Word)> = items.iter().map(|(id, _)| (chain, c, *id)).collect();
-    let uris = view.multi_get::<EvNftUris>(&keys)?;
+    let details = nft_details(view, &keys)?;
     let owners = view.multi_get::<EvErc721Owner>(&keys)?;
     items
         .iter()
-        .zip(uris.into_iter().zip(owners))
-        .map(|((id, code), (uri, owner))| {
+        .zip(details.into_iter().zip(owners))
+        .map(|((id, code), ((uri, fetched), owner))| {
             let kind = TransferKind::from_code(*code)
                 .map_err(|e| PageError::Read(EvmError::Corrupt(e.to_string())))?;
             Ok(CollectionToken {
@@ -145,6 +148,7 @@ fn describe(
                 owner: owner
                     .filter(|_| kind == TransferKind::Erc721)
                     .map(Address::from),
+                metadata: fetched,
             })
         })
         .collect()

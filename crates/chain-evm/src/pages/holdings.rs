@@ -9,9 +9,9 @@ use snowline_store::{Direction, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
 use super::balances::balance_at;
-use super::{EvmPages, PageError, last_block, token_rows};
-use crate::rows::{TokenRow, TransferKind};
-use crate::tables::{Addr, EvHoldingHistory, EvHoldings, EvNftUris, Word};
+use super::{EvmPages, PageError, last_block, nft_details, token_rows};
+use crate::rows::{MetadataRow, TokenRow, TransferKind};
+use crate::tables::{Addr, EvHoldingHistory, EvHoldings, Word};
 
 /// Which of an address's tokens a listing shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +64,8 @@ pub struct Holding {
     pub balance: U256,
     /// `tokenURI` / `uri` as of the id's last move, when the contract answered (NFTs).
     pub uri: Option<String>,
+    /// The metadata fetched for the token (NFTs), when it was.
+    pub metadata: Option<MetadataRow>,
     /// What the contract told of itself, when it was asked.
     pub token: Option<TokenRow>,
 }
@@ -213,7 +215,7 @@ fn describe(
         .iter()
         .map(|(((_, t, id), _), _)| (chain, *t, *id))
         .collect();
-    let uris = view.multi_get::<EvNftUris>(&uri_keys)?;
+    let details = nft_details(view, &uri_keys)?;
     let tokens = token_rows(
         view,
         chain,
@@ -221,8 +223,8 @@ fn describe(
     )?;
     items
         .iter()
-        .zip(uris)
-        .map(|((((k, t, id), _), balance), uri)| {
+        .zip(details)
+        .map(|((((k, t, id), _), balance), (uri, metadata))| {
             let contract = Address::from(*t);
             let kind = TransferKind::from_code(*k)
                 .map_err(|e| PageError::Read(crate::error::EvmError::Corrupt(e.to_string())))?;
@@ -232,6 +234,7 @@ fn describe(
                 token_id: U256::from_be_bytes(*id),
                 balance: *balance,
                 uri: uri.filter(|_| kind != TransferKind::Erc20),
+                metadata: metadata.filter(|_| kind != TransferKind::Erc20),
                 token: tokens.get(&contract).cloned(),
             })
         })

@@ -302,7 +302,7 @@ fn cursor_in(view: &Snapshot<'_>, chain: u64) -> Result<Option<CursorRow>, PageE
 
 /// The last indexed block of `chain` whose time `before` accepts (block times never decrease
 /// along a chain, so the accepted blocks are a prefix: a binary search), if any.
-fn last_before(
+pub(super) fn last_before(
     view: &impl ReadView,
     chain: u64,
     cursor: &CursorRow,

@@ -8,6 +8,7 @@ mod blocks;
 mod collections;
 mod contracts;
 mod history;
+mod holders;
 mod holdings;
 mod internals;
 mod latest;
@@ -27,6 +28,7 @@ pub use blocks::BlockId;
 pub use collections::{CollectionPage, CollectionToken, ContractFacts};
 pub use contracts::{ContractPage, Deployed};
 pub use history::{AddressTransferPage, HistoryPage, HistoryQuery, HistoryTx};
+pub use holders::{HolderPage, NftHolders};
 pub use holdings::{Holding, HoldingKinds, HoldingPage, HoldingsQuery};
 pub use internals::InternalPage;
 pub use latest::{BlockPage, ListedBlock, ListedTx, StatusFilter, TxPage};
@@ -35,8 +37,8 @@ pub use transfers::{Transfer, TransferPage};
 pub use txs::TxDetail;
 
 use crate::error::EvmError;
-use crate::rows::{CursorRow, TokenRow};
-use crate::tables::{EvCursor, EvTokens};
+use crate::rows::{CursorRow, MetadataRow, TokenRow};
+use crate::tables::{Addr, EvCursor, EvNftMetadata, EvNftUris, EvTokens, Word};
 
 /// Why a read could not be answered.
 #[derive(Debug, thiserror::Error)]
@@ -139,6 +141,23 @@ impl EvmPages {
 /// The last block a cursor covers (`None` before the first).
 fn last_block(cursor: &CursorRow) -> Option<u64> {
     cursor.next.checked_sub(1).filter(|l| *l >= cursor.first)
+}
+
+/// An NFT's URI as of its last move and its fetched metadata, each when known.
+type NftDetails = (Option<String>, Option<MetadataRow>);
+
+/// The [`NftDetails`] of each NFT `(chain, contract, id)`, in two batched lookups.
+fn nft_details(
+    view: &impl ReadView,
+    keys: &[(u64, Addr, Word)],
+) -> Result<Vec<NftDetails>, PageError> {
+    let uris = view.multi_get::<EvNftUris>(keys)?;
+    let fetched = view.multi_get::<EvNftMetadata>(keys)?;
+    Ok(uris
+        .into_iter()
+        .zip(fetched)
+        .map(|(uri, m)| (uri, m.map(|Linear(m)| m)))
+        .collect())
 }
 
 /// The token rows of `contracts` (those read by `eth_call`; a contract never probed is absent),

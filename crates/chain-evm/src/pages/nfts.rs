@@ -7,9 +7,9 @@ use snowline_store::{Direction, ReadView};
 use snowline_types::evm::{Address, U256};
 
 use super::balances::balance_at;
-use super::{EvmPages, PageError, last_block, token_rows};
-use crate::rows::TokenRow;
-use crate::tables::{EvErc721ByOwner, EvNftUris};
+use super::{EvmPages, PageError, last_block, nft_details, token_rows};
+use crate::rows::{MetadataRow, TokenRow};
+use crate::tables::EvErc721ByOwner;
 
 /// One owned ERC-721 token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +20,8 @@ pub struct OwnedNft {
     pub token_id: U256,
     /// `tokenURI(id)` as of the token's last move, when the contract answered.
     pub uri: Option<String>,
+    /// The metadata fetched for the token, when it was.
+    pub metadata: Option<MetadataRow>,
     /// What the contract told of itself, when it was asked.
     pub token: Option<TokenRow>,
 }
@@ -80,7 +82,7 @@ impl EvmPages {
         let page = take_page(entries, page_size, encode_position);
         let uri_keys: Vec<(u64, [u8; 20], [u8; 32])> =
             page.items.iter().map(|(c, id)| (chain, *c, *id)).collect();
-        let uris = snapshot.multi_get::<EvNftUris>(&uri_keys)?;
+        let details = nft_details(&snapshot, &uri_keys)?;
         let tokens = token_rows(
             &snapshot,
             chain,
@@ -89,13 +91,14 @@ impl EvmPages {
         let owned = page
             .items
             .iter()
-            .zip(uris)
-            .map(|((c, id), uri)| {
+            .zip(details)
+            .map(|((c, id), (uri, metadata))| {
                 let contract = Address::from(*c);
                 OwnedNft {
                     contract,
                     token_id: U256::from_be_bytes(*id),
                     uri,
+                    metadata,
                     token: tokens.get(&contract).cloned(),
                 }
             })

@@ -70,6 +70,7 @@ pub(crate) fn erc721(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
                     t.uri.as_deref(),
                     t.token.as_ref(),
                     Some(&owner),
+                    t.metadata.as_ref(),
                 ),
                 chain_id: chain.record.chain_id.clone(),
             })

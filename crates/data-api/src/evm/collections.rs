@@ -77,7 +77,13 @@ fn nft_token(contract: &Address, t: &CollectionToken, row: Option<&TokenRow>) ->
             t.uri.as_deref(),
             row,
             t.owner.as_ref(),
+            t.metadata.as_ref(),
         )),
-        _ => NftToken::Erc1155(erc1155_token(contract, &t.token_id, t.uri.as_deref())),
+        _ => NftToken::Erc1155(erc1155_token(
+            contract,
+            &t.token_id,
+            t.uri.as_deref(),
+            t.metadata.as_ref(),
+        )),
     }
 }

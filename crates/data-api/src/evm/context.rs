@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use snowline_chain_evm::metadata::MetadataQueue;
 use snowline_chain_evm::pages::{EvmPages, PageError};
 use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
@@ -30,6 +31,8 @@ pub struct EvmApi {
     pub(crate) icm: Option<IcmPages>,
     /// The operator's token reputation list, by chain.
     reputations: TokenReputations,
+    /// The NFT metadata queue `reindexNft` adds to.
+    pub(crate) metadata: Arc<MetadataQueue>,
 }
 
 /// An operator's token reputation list: per EVM chain id, the tokens it rates.
@@ -52,6 +55,7 @@ impl EvmApi {
         tokens: SealedPageTokens,
         icm: Option<IcmPages>,
         reputations: TokenReputations,
+        metadata: Arc<MetadataQueue>,
     ) -> Self {
         Self {
             pages,
@@ -60,6 +64,7 @@ impl EvmApi {
             tokens,
             icm,
             reputations,
+            metadata,
         }
     }
 

@@ -197,7 +197,12 @@ pub(crate) fn erc1155(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
 
 fn erc1155_balance(chain: &EvmChain<'_>, h: &Holding) -> Erc1155TokenBalance {
     Erc1155TokenBalance {
-        token: erc1155_token(&h.contract, &h.token_id, h.uri.as_deref()),
+        token: erc1155_token(
+            &h.contract,
+            &h.token_id,
+            h.uri.as_deref(),
+            h.metadata.as_ref(),
+        ),
         chain_id: chain.record.chain_id.clone(),
         balance: h.balance.to_string(),
     }
@@ -220,6 +225,7 @@ pub(crate) fn collectibles(api: &EvmApi, req: &Request) -> Result<Reply, ApiErro
                 h.uri.as_deref(),
                 h.token.as_ref(),
                 Some(&l.owner),
+                h.metadata.as_ref(),
             ),
             chain_id: l.chain.record.chain_id.clone(),
         }),

@@ -1,7 +1,7 @@
 //! The EVM endpoints of the Data API (blocks, transactions, an address's history, token
 //! transfers, internal transactions, native, ERC-20, ERC-721, ERC-1155 and collectible
 //! balances, contracts and their metadata, deployment transactions, NFT collections' tokens, the
-//! latest blocks and transactions of one chain or all), read through the chain
+//! latest blocks and transactions of one chain or all, and `reindexNft`), read through the chain
 //! crate's pages (`snowline_chain_evm::pages::EvmPages`). `{chainId}` is resolved through the
 //! chain registry; a listed chain with nothing indexed is a 404 saying so.
 
@@ -17,12 +17,14 @@ mod holdings;
 mod internals;
 mod latest;
 mod prices;
+mod reindex;
 mod render;
 mod transaction;
 mod transfers;
 
 use std::sync::Arc;
 
+use snowline_chain_evm::metadata::MetadataQueue;
 use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
@@ -37,7 +39,9 @@ type Handler = fn(&EvmApi, &Request) -> Result<Reply, ApiError>;
 
 /// Adds the EVM endpoints over `pages`, for the chains of `registry`, pricing with `prices`;
 /// page tokens are authenticated with `secret`; a deployment's `teleporterMessageInfo` comes
-/// from `icm` when given; ERC-20 balances carry the ratings of `reputations`.
+/// from `icm` when given; ERC-20 balances carry the ratings of `reputations`; `reindexNft`
+/// queues tokens on `metadata`.
+#[allow(clippy::too_many_arguments)]
 pub fn routes(
     router: Router,
     pages: Arc<EvmPages>,
@@ -46,6 +50,7 @@ pub fn routes(
     secret: TokenSecret,
     icm: Option<IcmPages>,
     reputations: TokenReputations,
+    metadata: Arc<MetadataQueue>,
 ) -> Router {
     let api = Arc::new(EvmApi::new(
         pages,
@@ -54,6 +59,7 @@ pub fn routes(
         SealedPageTokens::new(secret),
         icm,
         reputations,
+        metadata,
     ));
     let endpoints: [(&str, Weight, Handler); 26] = [
         (
@@ -175,10 +181,15 @@ pub fn routes(
             contracts::deployment,
         ),
     ];
-    endpoints
+    let router = endpoints
         .into_iter()
         .fold(router, |router, (template, weight, f)| {
             let api = Arc::clone(&api);
             router.get_blocking(template, weight, move |req| f(&api, req))
-        })
+        });
+    router.post_blocking(
+        "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex",
+        Weight::SMALL,
+        move |req| reindex::handle(&api, req),
+    )
 }

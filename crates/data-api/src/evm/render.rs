@@ -3,8 +3,8 @@
 //! OpenAPI requires the member).
 
 use snowline_chain_evm::pages::{Transfer, TxDetail};
-use snowline_chain_evm::rows::{BlockRow, InternalRow, TokenRow, TransferKind, TxRow};
-use snowline_types::evm::nft_metadata::inline_metadata;
+use snowline_chain_evm::rows::{BlockRow, InternalRow, MetadataRow, TokenRow, TransferKind, TxRow};
+use snowline_types::evm::nft_metadata::{InlineMetadata, inline_metadata};
 use snowline_types::evm::{Address, B256, U256, transaction_method};
 use snowline_types::rest::Money;
 use snowline_types::rest::evm::{
@@ -58,14 +58,21 @@ pub(crate) fn transfer(
             from,
             to,
             log_index,
-            erc721_token: erc721_token(&t.token, &t.row.token_id, t.uri.as_deref(), token, None),
+            erc721_token: erc721_token(
+                &t.token,
+                &t.row.token_id,
+                t.uri.as_deref(),
+                token,
+                None,
+                None,
+            ),
         }),
         TransferKind::Erc1155 => TransferDetails::Erc1155(Erc1155TransferDetails {
             from,
             to,
             log_index,
             value: t.row.value.to_string(),
-            erc1155_token: erc1155_token(&t.token, &t.row.token_id, t.uri.as_deref()),
+            erc1155_token: erc1155_token(&t.token, &t.row.token_id, t.uri.as_deref(), None),
         }),
     }
 }
@@ -87,13 +94,21 @@ pub(crate) fn erc20_token(
     }
 }
 
-/// `Erc721Token` of token `id` of `contract`.
+/// What is known of a token's metadata: what the fetcher wrote, else what a `data:` URI says.
+fn metadata_of(uri: Option<&str>, fetched: Option<&MetadataRow>) -> Option<InlineMetadata> {
+    fetched
+        .map(|r| r.metadata.clone())
+        .or_else(|| uri.and_then(inline_metadata))
+}
+
+/// `Erc721Token` of token `id` of `contract`, with its `fetched` metadata when there is some.
 pub(crate) fn erc721_token(
     contract: &Address,
     id: &U256,
     uri: Option<&str>,
     token: Option<&TokenRow>,
     owner: Option<&Address>,
+    fetched: Option<&MetadataRow>,
 ) -> Erc721Token {
     Erc721Token {
         address: checksummed(contract),
@@ -102,7 +117,7 @@ pub(crate) fn erc721_token(
         erc_type: Default::default(),
         token_id: id.to_string(),
         token_uri: uri.unwrap_or_default().to_owned(),
-        metadata: match uri.and_then(inline_metadata) {
+        metadata: match metadata_of(uri, fetched) {
             Some(m) => Erc721TokenMetadata {
                 common: m.common,
                 attributes: m.attributes,
@@ -116,14 +131,19 @@ pub(crate) fn erc721_token(
     }
 }
 
-/// `Erc1155Token` of token `id` of `contract`.
-pub(crate) fn erc1155_token(contract: &Address, id: &U256, uri: Option<&str>) -> Erc1155Token {
+/// `Erc1155Token` of token `id` of `contract`, with its `fetched` metadata when there is some.
+pub(crate) fn erc1155_token(
+    contract: &Address,
+    id: &U256,
+    uri: Option<&str>,
+    fetched: Option<&MetadataRow>,
+) -> Erc1155Token {
     Erc1155Token {
         address: checksummed(contract),
         erc_type: Default::default(),
         token_id: id.to_string(),
         token_uri: uri.unwrap_or_default().to_owned(),
-        metadata: match uri.and_then(inline_metadata) {
+        metadata: match metadata_of(uri, fetched) {
             Some(m) => Erc1155TokenMetadata {
                 common: m.common,
                 decimals: m.decimals,

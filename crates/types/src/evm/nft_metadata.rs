@@ -3,10 +3,13 @@
 //! Metadata JSON Schema" / EIP-1155's "Metadata JSON schema" (`name`, `description`, `image`,
 //! `decimals`, `properties`) with the members marketplaces add (`animation_url`, `external_url`,
 //! `background_color`, `attributes`). Reading it needs no fetch; any other URI is not inline.
+//! A document fetched from elsewhere is read by the same rules ([`metadata_document`]); an
+//! ERC-1155 URI names its token by EIP-1155's `{id}` substitution ([`erc1155_uri`]).
 
 use base64::Engine as _;
 use serde_json::Value;
 
+use crate::evm::U256;
 use crate::rest::evm::{NftMetadata, NftTokenMetadataStatus};
 
 /// The largest metadata document read, in bytes (after decoding).
@@ -26,7 +29,8 @@ pub struct InlineMetadata {
 }
 
 impl InlineMetadata {
-    fn status(status: NftTokenMetadataStatus) -> Self {
+    /// No metadata, for the reason `status` says.
+    pub fn status(status: NftTokenMetadataStatus) -> Self {
         Self {
             common: NftMetadata {
                 index_status: status,
@@ -87,24 +91,25 @@ pub fn inline_metadata(uri: &str) -> Option<InlineMetadata> {
             }
         }
     };
+    Some(metadata_document(&bytes))
+}
+
+/// What a metadata document says: over [`MAX_METADATA_BYTES`] `METADATA_CONTENT_TOO_LARGE`,
+/// not JSON `INVALID_METADATA_JSON`, JSON that is not an object `INVALID_METADATA`, else
+/// `INDEXED` with its members.
+pub fn metadata_document(bytes: &[u8]) -> InlineMetadata {
     if bytes.len() > MAX_METADATA_BYTES {
-        return Some(InlineMetadata::status(
-            NftTokenMetadataStatus::MetadataContentTooLarge,
-        ));
+        return InlineMetadata::status(NftTokenMetadataStatus::MetadataContentTooLarge);
     }
-    let Ok(doc) = serde_json::from_slice::<Value>(&bytes) else {
-        return Some(InlineMetadata::status(
-            NftTokenMetadataStatus::InvalidMetadataJson,
-        ));
+    let Ok(doc) = serde_json::from_slice::<Value>(bytes) else {
+        return InlineMetadata::status(NftTokenMetadataStatus::InvalidMetadataJson);
     };
     let Some(obj) = doc.as_object() else {
-        return Some(InlineMetadata::status(
-            NftTokenMetadataStatus::InvalidMetadata,
-        ));
+        return InlineMetadata::status(NftTokenMetadataStatus::InvalidMetadata);
     };
     let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
     let json = |k: &str| obj.get(k).filter(|v| !v.is_null()).map(Value::to_string);
-    Some(InlineMetadata {
+    InlineMetadata {
         common: NftMetadata {
             index_status: NftTokenMetadataStatus::Indexed,
             metadata_last_updated_timestamp: None,
@@ -122,7 +127,23 @@ pub fn inline_metadata(uri: &str) -> Option<InlineMetadata> {
             .get("decimals")
             .and_then(Value::as_u64)
             .and_then(|d| u8::try_from(d).ok()),
-    })
+    }
+}
+
+/// The URI of token `id` of an ERC-1155 contract whose `uri(id)` answered `template`: EIP-1155
+/// ("Metadata"): every `{id}` is replaced by the id in lowercase hex, zero-padded to 64
+/// characters, without `0x`.
+pub fn erc1155_uri(template: &str, id: &U256) -> String {
+    if template.contains("{id}") {
+        let hex: String = id
+            .to_be_bytes::<32>()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        template.replace("{id}", &hex)
+    } else {
+        template.to_owned()
+    }
 }
 
 /// RFC 3986 percent-decoding (`%` and two hex digits); `None` on a malformed escape.
@@ -182,6 +203,25 @@ mod tests {
         // Base64 without padding, and the scheme in capitals.
         let m = inline_metadata("DATA:application/json;base64,eyJuYW1lIjoiRCJ9").unwrap();
         assert_eq!(m.common.name.as_deref(), Some("D"));
+    }
+
+    /// EIP-1155's example: `https://token-cdn-domain/{id}.json` for id 314592 (0x4CCE0) is
+    /// `https://token-cdn-domain/000000000000000000000000000000000000000000000000000000000004cce0.json`.
+    #[test]
+    fn erc1155_uris_substitute_the_id() {
+        let id = U256::from(314_592u64);
+        assert_eq!(
+            erc1155_uri("https://token-cdn-domain/{id}.json", &id),
+            "https://token-cdn-domain/000000000000000000000000000000000000000000000000000000000004cce0.json"
+        );
+        assert_eq!(erc1155_uri("ipfs://Qm/x.json", &id), "ipfs://Qm/x.json");
+        let doc = metadata_document(br#"{"name":"A","image_url":"https://i"}"#);
+        assert_eq!(doc.common.index_status, NftTokenMetadataStatus::Indexed);
+        assert_eq!(doc.common.image_uri.as_deref(), Some("https://i"));
+        assert_eq!(
+            metadata_document(b"null").common.index_status,
+            NftTokenMetadataStatus::InvalidMetadata
+        );
     }
 
     #[test]
