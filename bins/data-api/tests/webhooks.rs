@@ -19,13 +19,45 @@ use snowline_evm_devnet::model::{RecordingModel, addr, hash, listed_frames, log_
 use snowline_evm_devnet::{C_CHAIN_ID, recording_path};
 use snowline_types::evm::Address;
 
-/// One event a webhook must receive: the tx, its block, its sender, its listed internal txs.
+/// One event a webhook must receive: the tx, its block, its sender, its listed internal txs,
+/// its logs as the OpenAPI's `Log` objects (all of them, but those without topics, which have
+/// no `topic0`) and their first topics.
 #[derive(Debug)]
 struct Expected {
     tx: String,
     block: u64,
     from: Address,
     internals: usize,
+    logs: Vec<Value>,
+    topics0: Vec<String>,
+}
+
+/// The ERC-20 `Transfer(address,indexed address,uint256)` event's topic 0, as EIP-20
+/// (eips.ethereum.org/EIPS/eip-20) and every ERC-20 contract emit it.
+const TRANSFER_TOPIC: &str = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+/// A receipt's log as the OpenAPI's `Log`, read from the recorded JSON.
+fn log_object(log: &Value, tx_index: usize) -> Value {
+    let mut x = serde_json::Map::new();
+    x.insert(
+        "address".into(),
+        json!(addr(&log["address"]).to_checksum(None)),
+    );
+    for (i, t) in log["topics"].as_array().unwrap().iter().enumerate() {
+        x.insert(format!("topic{i}"), json!(t.as_str().unwrap().to_lowercase()));
+    }
+    x.insert(
+        "data".into(),
+        json!(log["data"].as_str().unwrap().to_lowercase()),
+    );
+    x.insert("transactionIndex".into(), json!(tx_index));
+    let index = log["logIndex"].as_str().unwrap().trim_start_matches("0x");
+    x.insert(
+        "logIndex".into(),
+        json!(u64::from_str_radix(index, 16).unwrap()),
+    );
+    x.insert("removed".into(), json!(false));
+    Value::Object(x)
 }
 
 /// The txs of the recording that touch `watched`, in chain order: a tx touches an address that
@@ -66,11 +98,17 @@ fn expected(m: &RecordingModel, watched: &BTreeSet<Address>) -> Vec<Expected> {
                 touched.extend(f.to);
             }
             if touched.iter().any(|a| watched.contains(a)) {
+                let logs: Vec<&Value> = r["logs"].as_array().into_iter().flatten().collect();
+                let with_topics = logs.iter().filter(|l| l["topics"][0].is_string());
                 out.push(Expected {
                     tx: tx["hash"].as_str().unwrap().to_owned(),
                     block: b.number,
                     from: addr(&tx["from"]),
                     internals: frames.len(),
+                    logs: with_topics.clone().map(|l| log_object(l, i)).collect(),
+                    topics0: with_topics
+                        .map(|l| l["topics"][0].as_str().unwrap().to_lowercase())
+                        .collect(),
                 });
             }
         }
@@ -98,8 +136,19 @@ fn hmac_hex(secret: &str, data: &[u8]) -> String {
 }
 
 /// Asserts `got` are exactly the `want` events of webhook `id`, in order, each once, signed
-/// with `secret`.
+/// with `secret`, listing the internal txs and the logs only if asked.
 fn check(got: &[Delivery], want: &[Expected], id: &str, secret: &str, internals: bool) {
+    check_logs(got, want, id, secret, internals, false);
+}
+
+fn check_logs(
+    got: &[Delivery],
+    want: &[Expected],
+    id: &str,
+    secret: &str,
+    internals: bool,
+    logs: bool,
+) {
     let txs: Vec<&str> = got
         .iter()
         .map(|d| serde_json::from_str::<Value>(&d.body).unwrap())
@@ -131,6 +180,13 @@ fn check(got: &[Delivery], want: &[Expected], id: &str, secret: &str, internals:
             None => assert!(!internals, "{t}"),
         }
         assert!(t.as_object().unwrap().values().all(|x| !x.is_null()), "{t}");
+        match v["event"].get("logs") {
+            Some(list) => {
+                assert!(logs, "{v}");
+                assert_eq!(list.as_array().unwrap(), &e.logs, "{}", e.tx);
+            }
+            None => assert!(!logs, "{v}"),
+        }
         // Glacier's signature over the body, and ours over `TIMESTAMP.BODY`.
         assert_eq!(
             d.headers["x-signature"],
@@ -584,4 +640,100 @@ fn redirects_are_not_followed() {
     );
     assert!(attempts.iter().all(|d| d.body == attempts[0].body));
     assert!(target.all().is_empty(), "{:?}", target.all());
+}
+
+#[test]
+fn logs_are_listed_when_asked_and_event_signatures_filter_the_txs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let watch = watched(&m);
+    let want = expected(&m, &watch);
+    // The txs among them with an ERC-20/721 Transfer log: a strict, non-empty subset.
+    let transfers: Vec<Expected> = expected(&m, &watch)
+        .into_iter()
+        .filter(|e| e.topics0.iter().any(|t| t == TRANSFER_TOPIC))
+        .collect();
+    assert!(
+        !transfers.is_empty() && transfers.len() < want.len(),
+        "{} of {}",
+        transfers.len(),
+        want.len()
+    );
+    assert!(want.iter().any(|e| !e.logs.is_empty()), "{want:?}");
+    let logged = Receiver::start();
+    let filtered = Receiver::start();
+    let addresses: Vec<String> = watch.iter().map(|a| a.to_checksum(None)).collect();
+    let (with_logs, with_filter) = {
+        let api = start_allowing(&data, &[]);
+        let body = |url: String, logs: bool, sigs: &[&str]| {
+            json!({
+                "eventType": "address_activity", "url": url, "chainId": C_CHAIN_ID.to_string(),
+                "metadata": {"addresses": addresses, "eventSignatures": sigs},
+                "includeLogs": logs,
+            })
+        };
+        // A signature that is not a 32-byte topic is refused, naming the field.
+        for bad in ["0x1234", "Transfer(address,address,uint256)"] {
+            let r = call(&api, &key, "POST", "/v1/webhooks", &body(logged.url(), true, &[bad]));
+            let message = r.error(400, "Bad Request");
+            assert!(message.contains("eventSignatures"), "{message}");
+        }
+        let a = call(&api, &key, "POST", "/v1/webhooks", &body(logged.url(), true, &[]));
+        assert_eq!(a.status, 201, "{}", a.body);
+        let upper = TRANSFER_TOPIC.to_uppercase().replacen("0X", "0x", 1);
+        let b = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(filtered.url(), false, &[&upper]),
+        );
+        assert_eq!(b.status, 201, "{}", b.body);
+        let (a, b) = (a.json(), b.json());
+        assert_eq!(a["includeLogs"], true);
+        assert!(a["metadata"].get("eventSignatures").is_none(), "{a}");
+        assert_eq!(b["metadata"]["eventSignatures"], json!([TRANSFER_TOPIC]));
+        (a, b)
+    };
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let evm = sources(dir.path(), &urls[0].1);
+    let api = start_allowing(&data, &["--evm-config", &evm]);
+    assert!(api.wait_until(60, |a| a.get("/readyz").status == 200));
+    assert!(
+        logged.wait(120, |r| r.acked().len() >= want.len())
+            && filtered.wait(120, |r| r.acked().len() >= transfers.len()),
+        "logged {} of {}, filtered {} of {}",
+        logged.acked().len(),
+        want.len(),
+        filtered.acked().len(),
+        transfers.len()
+    );
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    check_logs(
+        &logged.acked(),
+        &want,
+        with_logs["id"].as_str().unwrap(),
+        &secret,
+        false,
+        true,
+    );
+    check(
+        &filtered.acked(),
+        &transfers,
+        with_filter["id"].as_str().unwrap(),
+        &secret,
+        false,
+    );
 }

@@ -15,7 +15,7 @@ use snowline_derive::{DeriveError, Staging};
 use snowline_store::{ReadView, Store, WriteBatch};
 use tokio::sync::Notify;
 
-use crate::event::{body, message_id, touched, transaction};
+use crate::event::{body, logs, message_id, signed_with, touched, transaction};
 use crate::model::Status;
 use crate::registry::{Registry, Sub};
 use crate::tables::{WhAcked, WhEvents, WhNext, WhWebhooks};
@@ -111,10 +111,18 @@ impl BlockHook for WebhookHook {
             cumulative = cumulative.saturating_add(tx.gas_used);
             let touched = touched(tx);
             let mut rendered = [None, None];
+            let mut rendered_logs = None;
             for sub in &self.registry.watching(self.chain, &touched) {
                 let id = &sub.webhook.id;
                 if self.off(id) {
                     continue;
+                }
+                // A block read before a webhook needing logs existed (or asked for them) has
+                // none: its filter cannot be applied, so such a webhook starts with the next
+                // batch read, as one created a moment later would.
+                match signed_with(tx, &sub.webhook.event_signatures) {
+                    Some(true) => {}
+                    Some(false) | None => continue,
                 }
                 let seq = self.next_seq(store, id)?;
                 if self.full(store, id, seq)? {
@@ -136,13 +144,22 @@ impl BlockHook for WebhookHook {
                     transaction(chain, block, index, tx, cumulative, internals)
                 });
                 let message = message_id(id, chain, tx);
-                batch.put::<WhEvents>(&(id.clone(), seq), &body(id, &message, t));
+                let listed = if sub.webhook.include_logs {
+                    rendered_logs.get_or_insert_with(|| logs(index, tx)).as_ref()
+                } else {
+                    None
+                };
+                batch.put::<WhEvents>(&(id.clone(), seq), &body(id, &message, t, listed));
                 self.next.insert(id.clone(), seq + 1);
                 self.dirty.insert(id.clone());
                 self.staged_events = true;
             }
         }
         Ok(())
+    }
+
+    fn wants_logs(&self) -> bool {
+        self.registry.wants_logs(self.chain)
     }
 }
 
@@ -215,6 +232,7 @@ mod tests {
             internals: None,
             frame_ends: Vec::new(),
             messenger_logs: Vec::new(),
+            logs: None,
         }
     }
 

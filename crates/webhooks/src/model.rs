@@ -3,7 +3,7 @@
 //! the operations render (`EVMAddressActivityResponse`).
 
 use serde::{Deserialize, Serialize};
-use snowline_types::evm::Address;
+use snowline_types::evm::{Address, B256};
 
 use crate::error::WebhookError;
 
@@ -58,6 +58,17 @@ pub struct Webhook {
     pub include_internal_txs: bool,
     /// Whether a delivery lists the tx's logs.
     pub include_logs: bool,
+    /// `metadata.eventSignatures`: when not empty, only a tx with a log whose first topic is
+    /// one of these is delivered (a record written before the field existed has none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub event_signatures: Vec<B256>,
+}
+
+impl Webhook {
+    /// Whether its deliveries need every log of the txs they describe.
+    pub fn needs_logs(&self) -> bool {
+        self.include_logs || !self.event_signatures.is_empty()
+    }
 }
 
 /// `POST /v1/webhooks`'s body (every event type's fields; which are required depends on it).
@@ -88,7 +99,7 @@ pub struct CreateRequest {
 pub struct Metadata {
     /// The addresses watched.
     pub addresses: Option<Vec<String>>,
-    /// Topic-0 filter (not supported yet: refused when not empty).
+    /// Topic-0 filter: only txs with a log whose first topic is one of these.
     pub event_signatures: Option<Vec<String>>,
 }
 
@@ -151,6 +162,9 @@ pub struct WebhookResponse {
 pub struct ResponseMetadata {
     /// EIP-55 checksummed, in address order.
     pub addresses: Vec<String>,
+    /// The topic-0 filter, lowercase hex, as given (omitted when there is none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub event_signatures: Vec<String>,
 }
 
 impl Webhook {
@@ -167,6 +181,11 @@ impl Webhook {
             event_type: ADDRESS_ACTIVITY,
             metadata: ResponseMetadata {
                 addresses: addresses.iter().map(|a| a.to_checksum(None)).collect(),
+                event_signatures: self
+                    .event_signatures
+                    .iter()
+                    .map(|s| format!("{s:#x}"))
+                    .collect(),
             },
             include_internal_txs: self.include_internal_txs,
             include_logs: self.include_logs,
@@ -207,6 +226,40 @@ pub fn parse_address(raw: &str) -> Result<Address, WebhookError> {
     Ok(Address::from(bytes))
 }
 
+/// Most event signatures a webhook may filter on.
+pub const MAX_EVENT_SIGNATURES: usize = 100;
+
+/// `metadata.eventSignatures`: each `0x` and 64 hex digits (a log's first topic, the keccak-256
+/// of the event's signature, as the Solidity ABI specification defines it), duplicates dropped,
+/// order kept.
+pub fn parse_event_signatures(raw: &[String]) -> Result<Vec<B256>, WebhookError> {
+    if raw.len() > MAX_EVENT_SIGNATURES {
+        return Err(WebhookError::invalid(format!(
+            "Invalid metadata.eventSignatures: at most {MAX_EVENT_SIGNATURES}"
+        )));
+    }
+    let mut out: Vec<B256> = Vec::with_capacity(raw.len());
+    for one in raw {
+        let bad = || {
+            WebhookError::invalid(format!(
+                "Invalid metadata.eventSignatures: each must be 0x followed by 64 hex digits \
+                 (a log's first topic), got {one:?}"
+            ))
+        };
+        let digits = one.strip_prefix("0x").ok_or_else(bad)?;
+        if digits.len() != 64 {
+            return Err(bad());
+        }
+        let mut bytes = [0u8; 32];
+        hex::decode_to_slice(digits, &mut bytes).map_err(|_| bad())?;
+        let sig = B256::from(bytes);
+        if !out.contains(&sig) {
+            out.push(sig);
+        }
+    }
+    Ok(out)
+}
+
 /// A checked free-text field: at most `max` characters.
 pub fn text(field: &str, value: Option<String>, max: usize) -> Result<String, WebhookError> {
     let value = value.unwrap_or_default();
@@ -238,6 +291,23 @@ mod tests {
             "0xZ97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E",
         ] {
             assert!(parse_address(raw).is_err(), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn event_signatures_are_log_topics() {
+        // keccak256("Transfer(address,address,uint256)"), the ERC-20 Transfer event's topic 0
+        // (EIP-20; also the OpenAPI's `Log.topic0` example is a topic of this shape).
+        let transfer = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+        assert_eq!(
+            snowline_types::evm::keccak256(b"Transfer(address,address,uint256)"),
+            parse_event_signatures(&[transfer.to_owned()]).unwrap()[0]
+        );
+        let upper = transfer.to_uppercase().replacen("0X", "0x", 1);
+        let twice = parse_event_signatures(&[transfer.to_owned(), upper]).unwrap();
+        assert_eq!(twice.len(), 1);
+        for raw in ["", "0x", &transfer[2..], &transfer[..65], &format!("{transfer}00")] {
+            assert!(parse_event_signatures(&[raw.to_owned()]).is_err(), "{raw:?}");
         }
     }
 

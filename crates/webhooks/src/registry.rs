@@ -29,6 +29,8 @@ struct Inner {
     watching: HashMap<(u64, Address), BTreeMap<String, Arc<Sub>>>,
     /// How many active webhooks each chain has.
     active: HashMap<u64, usize>,
+    /// How many of those need every log of the txs they are sent.
+    logs: HashMap<u64, usize>,
 }
 
 impl Inner {
@@ -38,6 +40,11 @@ impl Inner {
             if old.webhook.status == Status::Active {
                 if let Some(n) = self.active.get_mut(&old.webhook.chain_id) {
                     *n = n.saturating_sub(1);
+                }
+                if old.webhook.needs_logs() {
+                    if let Some(n) = self.logs.get_mut(&old.webhook.chain_id) {
+                        *n = n.saturating_sub(1);
+                    }
                 }
             }
             for a in &old.addresses {
@@ -52,6 +59,9 @@ impl Inner {
         }
         if sub.webhook.status == Status::Active {
             *self.active.entry(sub.webhook.chain_id).or_default() += 1;
+            if sub.webhook.needs_logs() {
+                *self.logs.entry(sub.webhook.chain_id).or_default() += 1;
+            }
             for a in &sub.addresses {
                 self.watching
                     .entry((sub.webhook.chain_id, *a))
@@ -120,6 +130,11 @@ impl Registry {
         self.read().active.get(&chain).is_some_and(|n| *n > 0)
     }
 
+    /// Whether an active webhook of chain `chain` needs every log of the txs it is sent.
+    pub fn wants_logs(&self, chain: u64) -> bool {
+        self.read().logs.get(&chain).is_some_and(|n| *n > 0)
+    }
+
     /// The active webhooks of chain `chain` watching any of `addresses`, by id.
     pub fn watching<'a>(
         &self,
@@ -163,6 +178,7 @@ mod tests {
                 created_at: 0,
                 include_internal_txs: false,
                 include_logs: false,
+                event_signatures: Vec::new(),
             },
             addresses: addresses.iter().map(|b| Address::repeat_byte(*b)).collect(),
         }
@@ -184,6 +200,14 @@ mod tests {
         r.set(sub("a", 7, Status::Active, &[2]));
         r.set(sub("c", 8, Status::Active, &[1]));
         assert!(r.watches(7) && r.watches(8) && !r.watches(9));
+        assert!(!r.wants_logs(7));
+        let mut logs = sub("d", 7, Status::Active, &[3]);
+        logs.webhook.include_logs = true;
+        r.set(logs.clone());
+        assert!(r.wants_logs(7) && !r.wants_logs(8));
+        logs.webhook.status = Status::Inactive;
+        r.set(logs);
+        assert!(!r.wants_logs(7));
         // Each webhook once, by id, whichever addresses it watches; only the chain's own.
         assert_eq!(ids(&r.watching(7, &[a1, a2, a3])), ["a", "b"]);
         assert_eq!(ids(&r.watching(8, &[a1, a2])), ["c"]);
@@ -195,6 +219,6 @@ mod tests {
         r.set(sub("b", 7, Status::Inactive, &[1]));
         assert!(!r.watches(7));
         assert_eq!(r.active(None).len(), 1);
-        assert_eq!(r.count("o"), 3);
+        assert_eq!(r.count("o"), 4);
     }
 }

@@ -13,7 +13,7 @@ use tokio::sync::Notify;
 use crate::error::WebhookError;
 use crate::model::{
     CreateRequest, Status, UpdateRequest, Webhook, WebhookResponse, check_event_type,
-    parse_address, text,
+    parse_address, parse_event_signatures, text,
 };
 use crate::net::check_url;
 use crate::registry::{Registry, Sub};
@@ -210,16 +210,8 @@ impl Webhooks {
         let metadata = req
             .metadata
             .ok_or_else(|| WebhookError::invalid("Invalid metadata: required"))?;
-        if metadata
-            .event_signatures
-            .as_ref()
-            .is_some_and(|s| !s.is_empty())
-        {
-            return Err(WebhookError::invalid(
-                "Invalid metadata.eventSignatures: filtering by event signature is not \
-                 supported yet; omit it or send []",
-            ));
-        }
+        let event_signatures =
+            parse_event_signatures(metadata.event_signatures.as_deref().unwrap_or_default())?;
         let raw = metadata
             .addresses
             .ok_or_else(|| WebhookError::invalid("Invalid metadata.addresses: required"))?;
@@ -242,6 +234,7 @@ impl Webhooks {
             created_at: now_secs(),
             include_internal_txs: req.include_internal_txs.unwrap_or(false),
             include_logs: req.include_logs.unwrap_or(false),
+            event_signatures,
         };
         self.save(
             Sub {
