@@ -70,6 +70,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         router,
         Arc::clone(&webhooks.webhooks),
         registry.clone(),
+        network,
         secret.clone(),
         args.webhook_allow_private.clone(),
     );
@@ -205,6 +206,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
+        let platform = webhooks.platform_hook();
         let flags = crate::ingest::FollowFlags {
             batch: args.follow_batch.containers,
             batch_bytes: args.follow_batch.bytes(),
@@ -219,6 +221,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 &upstream,
                 flags,
                 status,
+                platform,
                 snowline_rest_api::shutdown_signal(),
             )
             .await;

@@ -3,6 +3,8 @@
 //! recording's JSON by hand (`RecordingModel`: each tx with its receipt, logs and call tree, the
 //! transfer logs decoded from their EIP-20/721/1155 event signatures), never from the indexer's
 //! code; each delivery's signatures are checked with `hmac`/`sha2` as a receiver would.
+//! `validator_activity` webhooks follow a devnet's P-Chain served as a node would serve it;
+//! what they must receive is read from the devnet's blocks by the test itself.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -11,13 +13,16 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::receiver::{Delivery, Receiver};
-use common::{DataApi, create_key, request, start};
+use common::{DataApi, create_key, follow_with, request, start, upstream};
 use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 use snowline_evm_devnet::model::{RecordingModel, addr, hash, listed_frames, log_transfers};
 use snowline_evm_devnet::{C_CHAIN_ID, recording_path};
+use snowline_types::container::IndexPath;
 use snowline_types::evm::Address;
+use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
+use snowline_types::{Id, NodeId};
 
 /// One event a webhook must receive: the tx, its block, its sender, its listed internal txs,
 /// its logs as the OpenAPI's `Log` objects (all of them, but those without topics, which have
@@ -44,7 +49,10 @@ fn log_object(log: &Value, tx_index: usize) -> Value {
         json!(addr(&log["address"]).to_checksum(None)),
     );
     for (i, t) in log["topics"].as_array().unwrap().iter().enumerate() {
-        x.insert(format!("topic{i}"), json!(t.as_str().unwrap().to_lowercase()));
+        x.insert(
+            format!("topic{i}"),
+            json!(t.as_str().unwrap().to_lowercase()),
+        );
     }
     x.insert(
         "data".into(),
@@ -676,11 +684,23 @@ fn logs_are_listed_when_asked_and_event_signatures_filter_the_txs() {
         };
         // A signature that is not a 32-byte topic is refused, naming the field.
         for bad in ["0x1234", "Transfer(address,address,uint256)"] {
-            let r = call(&api, &key, "POST", "/v1/webhooks", &body(logged.url(), true, &[bad]));
+            let r = call(
+                &api,
+                &key,
+                "POST",
+                "/v1/webhooks",
+                &body(logged.url(), true, &[bad]),
+            );
             let message = r.error(400, "Bad Request");
             assert!(message.contains("eventSignatures"), "{message}");
         }
-        let a = call(&api, &key, "POST", "/v1/webhooks", &body(logged.url(), true, &[]));
+        let a = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(logged.url(), true, &[]),
+        );
         assert_eq!(a.status, 201, "{}", a.body);
         let upper = TRANSFER_TOPIC.to_uppercase().replacen("0X", "0x", 1);
         let b = call(
@@ -736,4 +756,224 @@ fn logs_are_listed_when_asked_and_event_signatures_filter_the_txs() {
         &secret,
         false,
     );
+}
+
+/// A staking tx of the devnet as a `validator_activity` webhook must report it: sub-event, tx,
+/// node, subnet, weight, block height. Read here from the blocks: the decision txs of standard
+/// and Banff proposal blocks (avalanchego `vms/platformvm/block`: a proposal block's
+/// `Txs()` are its decision txs then its proposal), each staking type's validator field.
+#[derive(Debug, Clone, PartialEq)]
+struct StakeSeen {
+    sub_event: &'static str,
+    tx: String,
+    node: NodeId,
+    subnet: Id,
+    weight: u64,
+    height: u64,
+}
+
+fn stakes_of(records: &[snowline_types::container::ContainerRecord]) -> Vec<StakeSeen> {
+    let mut out = Vec::new();
+    for r in records.iter().filter(|r| r.path == IndexPath::PBlock) {
+        let b = parse_block(&r.bytes).unwrap().block;
+        let txs: Vec<_> = match &b.block {
+            Block::ApricotStandard { txs, .. }
+            | Block::BanffStandard { txs, .. }
+            | Block::BanffProposal { txs, .. } => txs.iter().collect(),
+            _ => Vec::new(),
+        };
+        for (tx, id) in txs.into_iter().zip(&b.tx_ids) {
+            let (sub_event, v, subnet) = match &tx.unsigned {
+                UnsignedTx::AddValidatorTx(t) => ("validator_stake", &t.validator, Id::EMPTY),
+                UnsignedTx::AddPermissionlessValidatorTx(t) => {
+                    ("validator_stake", &t.validator, t.subnet_id)
+                }
+                UnsignedTx::AddSubnetValidatorTx(t) => (
+                    "validator_stake",
+                    &t.validator.validator,
+                    t.validator.subnet_id,
+                ),
+                UnsignedTx::AddDelegatorTx(t) => ("delegator_stake", &t.validator, Id::EMPTY),
+                UnsignedTx::AddPermissionlessDelegatorTx(t) => {
+                    ("delegator_stake", &t.validator, t.subnet_id)
+                }
+                _ => continue,
+            };
+            out.push(StakeSeen {
+                sub_event,
+                tx: id.to_string(),
+                node: v.node_id,
+                subnet,
+                weight: v.weight,
+                height: b.block.height(),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn validator_activity_reports_each_stake_of_the_watched_node_once_in_order() {
+    let seed = 2;
+    let up = upstream::start(seed, 0);
+    let all = stakes_of(&up.records);
+    // The node with the most stakes, validators' and delegators' both.
+    let mut counts: std::collections::BTreeMap<NodeId, (usize, usize)> = Default::default();
+    for s in &all {
+        let c = counts.entry(s.node).or_default();
+        if s.sub_event == "validator_stake" {
+            c.0 += 1;
+        } else {
+            c.1 += 1;
+        }
+    }
+    let (&node, _) = counts
+        .iter()
+        .filter(|(_, c)| c.0 > 0 && c.1 > 0)
+        .max_by_key(|(_, c)| c.0 + c.1)
+        .expect("a node with a validator and a delegator");
+    let want: Vec<&StakeSeen> = all.iter().filter(|s| s.node == node).collect();
+    let delegations: Vec<&StakeSeen> = want
+        .iter()
+        .copied()
+        .filter(|s| s.sub_event == "delegator_stake")
+        .collect();
+    assert!(
+        want.len() > delegations.len() && want.len() < all.len(),
+        "{want:?}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let both = Receiver::start();
+    let only_delegations = Receiver::start();
+    let metadata = |subs: &[&str]| {
+        json!({"keyType": "nodeId", "keys": [node.to_string()],
+               "subEvents": {"validatorActivitySubEvents": subs}})
+    };
+    let body = |url: String, subs: &[&str]| {
+        json!({"eventType": "validator_activity", "url": url, "network": "local",
+               "name": "stakes", "metadata": metadata(subs)})
+    };
+    let (a, b) = {
+        let api = start_allowing(&data, &[]);
+        // Refused with the reason: another network, a sub-event not derived, two keys, a bad
+        // node id, addresses for a validator webhook.
+        for (bad, field) in [
+            (
+                json!({"eventType": "validator_activity", "url": both.url(), "network": "mainnet",
+                       "metadata": metadata(&["validator_stake"])}),
+                "network",
+            ),
+            (
+                body(both.url(), &["reward_distribution"]),
+                "reward_distribution",
+            ),
+            (
+                body(both.url(), &["l1_validator_removed"]),
+                "l1_validator_removed",
+            ),
+            (
+                json!({"eventType": "validator_activity", "url": both.url(), "network": "local",
+                       "metadata": {"keyType": "nodeId", "keys": [node.to_string(), node.to_string()],
+                                    "subEvents": {"validatorActivitySubEvents": ["validator_stake"]}}}),
+                "keys",
+            ),
+            (
+                json!({"eventType": "validator_activity", "url": both.url(), "network": "local",
+                       "metadata": {"keyType": "nodeId", "keys": ["NodeID-nope"],
+                                    "subEvents": {"validatorActivitySubEvents": ["validator_stake"]}}}),
+                "keys",
+            ),
+            (
+                json!({"eventType": "primary_network_address_activity", "url": both.url(),
+                       "network": "local", "chainId": "11111111111111111111111111111111LpoYY",
+                       "metadata": {}}),
+                "primary_network_address_activity",
+            ),
+        ] {
+            let r = call(&api, &key, "POST", "/v1/webhooks", &bad);
+            let message = r.error(400, "Bad Request");
+            assert!(message.contains(field), "{field}: {message}");
+        }
+        let a = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(both.url(), &["validator_stake", "delegator_stake"]),
+        );
+        assert_eq!(a.status, 201, "{}", a.body);
+        let b = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(only_delegations.url(), &["delegator_stake"]),
+        );
+        assert_eq!(b.status, 201, "{}", b.body);
+        let (a, b) = (a.json(), b.json());
+        // The OpenAPI's `ValidatorActivityResponse`: the P-Chain's id, the metadata as given.
+        assert_eq!(a["eventType"], "validator_activity");
+        assert_eq!(a["chainId"], "11111111111111111111111111111111LpoYY");
+        assert_eq!(
+            a["metadata"],
+            metadata(&["validator_stake", "delegator_stake"])
+        );
+        assert!(a.get("includeLogs").is_none(), "{a}");
+        let path = format!("/v1/webhooks/{}/addresses", a["id"].as_str().unwrap());
+        let r = call(&api, &key, "PATCH", &path, &json!({"addresses": []}));
+        assert!(r.error(400, "Bad Request").contains("validator_activity"));
+        (a, b)
+    };
+    let flags = [
+        "--webhook-allow-private",
+        "127.0.0.0/8,::1",
+        "--webhook-retries",
+        RETRIES,
+    ];
+    let api = follow_with(&data, &up, seed, 120, &flags);
+    assert!(
+        both.wait(120, |r| r.acked().len() >= want.len())
+            && only_delegations.wait(120, |r| r.acked().len() >= delegations.len()),
+        "both {} of {}, delegations {} of {}",
+        both.acked().len(),
+        want.len(),
+        only_delegations.acked().len(),
+        delegations.len()
+    );
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (receiver, hook, want) in [(&both, &a, &want), (&only_delegations, &b, &delegations)] {
+        let got = receiver.all();
+        assert_eq!(got.len(), want.len(), "nothing but the stakes, once each");
+        let mut messages = BTreeSet::new();
+        for (d, s) in got.iter().zip(want.iter()) {
+            assert_eq!(
+                d.headers["x-signature"],
+                hmac_hex(&secret, d.body.as_bytes())
+            );
+            let v: Value = serde_json::from_str(&d.body).unwrap();
+            assert_eq!(v["webhookId"], hook["id"]);
+            assert_eq!(v["eventType"], "validator_activity");
+            assert!(messages.insert(v["messageId"].as_str().unwrap().to_owned()));
+            let e = &v["event"];
+            assert_eq!(e["subEventType"], s.sub_event, "{e}");
+            assert_eq!(e["txHash"], s.tx.as_str(), "{e}");
+            assert_eq!(e["nodeId"], s.node.to_string(), "{e}");
+            assert_eq!(e["subnetId"], s.subnet.to_string(), "{e}");
+            assert_eq!(e["amountStaked"], s.weight.to_string(), "{e}");
+            assert_eq!(e["blockNumber"], s.height.to_string(), "{e}");
+        }
+    }
 }

@@ -202,12 +202,7 @@ pub fn logs(index: usize, tx: &Tx) -> Option<Value> {
 }
 
 /// The delivery body of one event: its transaction and, if given, its logs.
-pub fn body(
-    webhook: &str,
-    message_id: &str,
-    transaction: &Value,
-    logs: Option<&Value>,
-) -> Vec<u8> {
+pub fn body(webhook: &str, message_id: &str, transaction: &Value, logs: Option<&Value>) -> Vec<u8> {
     let mut event = Map::new();
     event.insert("transaction".into(), transaction.clone());
     if let Some(logs) = logs {

@@ -12,6 +12,7 @@ use snowline_types::evm::Address;
 
 use crate::model::{Status, Webhook};
 use crate::tables::{WhAddresses, WhWebhooks};
+use crate::validator::Key;
 
 /// A webhook and the addresses it watches.
 #[derive(Debug, Clone)]
@@ -31,13 +32,36 @@ struct Inner {
     active: HashMap<u64, usize>,
     /// How many of those need every log of the txs they are sent.
     logs: HashMap<u64, usize>,
+    /// The active `validator_activity` webhooks watching each node or subnet, by id.
+    validators: HashMap<Key, BTreeMap<String, Arc<Sub>>>,
+}
+
+/// Whether `sub` is an active `address_activity` webhook (indexed by chain and address).
+fn evm_active(sub: &Sub) -> bool {
+    sub.webhook.status == Status::Active && sub.webhook.validator.is_none()
+}
+
+/// The node or subnet an active `validator_activity` webhook watches.
+fn validator_key(sub: &Sub) -> Option<Key> {
+    (sub.webhook.status == Status::Active)
+        .then_some(sub.webhook.validator.as_ref())
+        .flatten()
+        .map(|v| v.key)
 }
 
 impl Inner {
     fn set(&mut self, sub: Arc<Sub>) {
         let id = sub.webhook.id.clone();
         if let Some(old) = self.by_id.remove(&id) {
-            if old.webhook.status == Status::Active {
+            if let Some(key) = validator_key(&old) {
+                if let Some(subs) = self.validators.get_mut(&key) {
+                    subs.remove(&id);
+                    if subs.is_empty() {
+                        self.validators.remove(&key);
+                    }
+                }
+            }
+            if evm_active(&old) {
                 if let Some(n) = self.active.get_mut(&old.webhook.chain_id) {
                     *n = n.saturating_sub(1);
                 }
@@ -57,7 +81,13 @@ impl Inner {
                 }
             }
         }
-        if sub.webhook.status == Status::Active {
+        if let Some(key) = validator_key(&sub) {
+            self.validators
+                .entry(key)
+                .or_default()
+                .insert(id.clone(), Arc::clone(&sub));
+        }
+        if evm_active(&sub) {
             *self.active.entry(sub.webhook.chain_id).or_default() += 1;
             if sub.webhook.needs_logs() {
                 *self.logs.entry(sub.webhook.chain_id).or_default() += 1;
@@ -151,6 +181,23 @@ impl Registry {
         found.into_values().cloned().collect()
     }
 
+    /// Whether an active `validator_activity` webhook exists.
+    pub fn watches_validators(&self) -> bool {
+        !self.read().validators.is_empty()
+    }
+
+    /// The active `validator_activity` webhooks watching any of `keys`, by id.
+    pub fn validator_watching(&self, keys: &[Key]) -> Vec<Arc<Sub>> {
+        let inner = self.read();
+        let mut found: BTreeMap<&str, &Arc<Sub>> = BTreeMap::new();
+        for k in keys {
+            if let Some(subs) = inner.validators.get(k) {
+                found.extend(subs.iter().map(|(id, s)| (id.as_str(), s)));
+            }
+        }
+        found.into_values().cloned().collect()
+    }
+
     /// How many webhooks organisation `org` has.
     pub fn count(&self, org: &str) -> usize {
         self.read()
@@ -179,6 +226,7 @@ mod tests {
                 include_internal_txs: false,
                 include_logs: false,
                 event_signatures: Vec::new(),
+                validator: None,
             },
             addresses: addresses.iter().map(|b| Address::repeat_byte(*b)).collect(),
         }
