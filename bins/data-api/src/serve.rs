@@ -105,6 +105,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         reputations,
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
+    let router = snowline_data_api::apilogs::routes(router, Arc::clone(&log), secret.clone());
     let router = snowline_data_api::primary::routes(
         router,
         Arc::new(XHistoryPages::new(Arc::clone(&store))),

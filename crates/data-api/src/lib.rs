@@ -4,6 +4,7 @@
 //! records; this crate does HTTP only and never sees the store.
 
 mod address_params;
+pub mod apilogs;
 pub mod cchain;
 pub mod chains;
 pub mod evm;
