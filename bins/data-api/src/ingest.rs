@@ -35,7 +35,7 @@ use snowline_webhooks::PlatformHook;
 /// address a tx touches with the parts it played, and `ev_transfers_by_address` each transfer's
 /// standard; the EVM token balances summed from the transfer logs, `ev_holdings` and
 /// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`; all derived with
-/// the blocks).
+/// the blocks; 13: the transaction export jobs, `ev_exports`).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

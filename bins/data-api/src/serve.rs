@@ -8,6 +8,7 @@ use std::time::Duration;
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
 use snowline_chain_evm::SyncStatus;
+use snowline_chain_evm::export::Exports;
 use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmPages;
 use snowline_chain_p::pages::PChainPages;
@@ -80,6 +81,15 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         crate::warp::api(&args, Arc::clone(&pchain_pages), network)?,
     );
     let evm_pages = Arc::new(EvmPages::new(Arc::clone(&store)));
+    let exports = Arc::new(Exports::new(
+        Arc::clone(&store),
+        dir.join("exports"),
+        args.export_max_rows,
+    ));
+    let router =
+        snowline_data_api::operations::routes(router, Arc::clone(&exports), registry.clone());
+    // Export jobs run in the background, those left running by a previous run first.
+    let export_task = tokio::spawn(Arc::clone(&exports).run(Arc::clone(&evm_pages)));
     let icm_pages = IcmPages::new(Arc::clone(&store));
     let blockchain_ids = crate::evm::blockchain_ids(&registry, &evm_sources);
     let router = snowline_data_api::icm::routes(
@@ -270,6 +280,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     drop(upkeep.await);
     delivery.abort();
     drop(delivery.await);
+    export_task.abort();
+    drop(export_task.await);
     if let Some(m) = metrics {
         m.abort();
         drop(m.await);

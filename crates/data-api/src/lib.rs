@@ -10,6 +10,7 @@ pub mod chains;
 pub mod evm;
 pub mod icm;
 pub mod openapi;
+pub mod operations;
 mod params;
 pub mod pchain;
 pub mod primary;
