@@ -174,6 +174,10 @@ pub struct ServeArgs {
     /// (its queued events stay, delivered when it is made active again).
     #[arg(long, env = "SNOWLINE_WEBHOOK_MAX_QUEUED", default_value_t = 100_000)]
     pub webhook_max_queued: u64,
+    /// Most rows a transaction export writes; past it the export ends with the last whole day
+    /// that fits (`COMPLETED_WITH_WARNING`, `WarnTruncatedExport`, `nextDate`).
+    #[arg(long, env = "SNOWLINE_EXPORT_MAX_ROWS", default_value_t = 100_000)]
+    pub export_max_rows: u64,
     /// Time a webhook receiver has to connect and answer, in milliseconds.
     #[arg(long, env = "SNOWLINE_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhook_timeout_ms: u64,

@@ -1,8 +1,8 @@
 //! Filling the data-api store: the genesis, following an upstream node's index API, and
 //! importing a file of containers. Every write goes through `node_index` with the X-Chain
-//! history (`chain_x::history::XHistory`) and the P-Chain (`chain_p::PChain`) as its derive
-//! hooks, dispatched by index path, so containers, derived rows and the cursor commit in one
-//! batch.
+//! history (`chain_x::history::XHistory`), the P-Chain (`chain_p::PChain`) and the
+//! `validator_activity` webhooks (`webhooks::PlatformHook`) as its derive hooks, dispatched by
+//! index path, so containers, derived rows, webhook events and the cursor commit in one batch.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -16,6 +16,7 @@ use snowline_node_index::{FollowConfig, FollowStatus, Follower, IndexWriter};
 use snowline_store::{Schema, Store};
 use snowline_types::container::IndexPath;
 use snowline_types::network::NetworkInfo;
+use snowline_webhooks::PlatformHook;
 
 /// Schema version of the data-api store; bumped when its tables change incompatibly (5: the
 /// C-Chain's atomic txs from `C/block` join X's and P's atomic memory; 6: the P-Chain's
@@ -42,7 +43,8 @@ use snowline_types::network::NetworkInfo;
 /// the follower; the AVAX burned by each chain's txs and the genesis's initial supply, kept in
 /// `ph_meta` and `xh_meta` with the blocks; the NFT metadata queue, `ev_nft_queue` (tokens given
 /// a new URI, queued with their block), the fetched metadata, `ev_nft_metadata`, and the token
-/// balances by token, `ev_holders`, derived with the blocks).
+/// balances by token, `ev_holders`, derived with the blocks; the transaction export jobs,
+/// `ev_exports`).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego
@@ -86,7 +88,7 @@ pub fn apply_devnet_genesis(
     let devnet = Devnet::generate(DevnetConfig::sized(which.txs).with_seed(which.seed))
         .map_err(|e| format!("devnet: {e}"))?;
     let genesis = devnet.x_genesis();
-    let (mut x, mut p) = hooks(network);
+    let (mut x, mut p) = chain_hooks(network);
     x.apply_genesis(store, &genesis, GENESIS_START_TIME)
         .map_err(|e| format!("devnet X-Chain genesis: {e}"))?;
     p.apply_genesis(store, &devnet.p_genesis())
@@ -96,8 +98,17 @@ pub fn apply_devnet_genesis(
         .map_err(|e| format!("devnet address: {e}"))
 }
 
-/// The derive hooks of the data-api store: the X-Chain history and the P-Chain, by path.
-pub fn hooks(network: &NetworkInfo) -> (XHistory, PChain) {
+/// The derive hooks of the data-api store: the X-Chain history and the P-Chain, by path, then
+/// the webhooks' P-Chain hook, which sees each P-Chain block after the P-Chain's own rows.
+pub type Hooks = ((XHistory, PChain), PlatformHook);
+
+/// [`Hooks`] with `platform` queueing the webhooks' events.
+pub fn hooks(network: &NetworkInfo, platform: PlatformHook) -> Hooks {
+    (chain_hooks(network), platform)
+}
+
+/// The X-Chain history and the P-Chain hooks.
+fn chain_hooks(network: &NetworkInfo) -> (XHistory, PChain) {
     (
         XHistory::new(network.x_chain_id, network.p_chain_id),
         PChain::new(
@@ -119,15 +130,17 @@ pub struct FollowFlags {
     pub calls: UpstreamCalls,
 }
 
-/// Follows `upstream`'s X- and P-Chain index paths until `shutdown`, keeping `status` current;
-/// an upstream not listening yet is waited for (said once; `/readyz` says "upstream not reached
-/// yet" meanwhile), so data-api may start before its node.
+/// Follows `upstream`'s X- and P-Chain index paths until `shutdown`, keeping `status` current
+/// and queueing `platform`'s webhook events; an upstream not listening yet is waited for (said
+/// once; `/readyz` says "upstream not reached yet" meanwhile), so data-api may start before its
+/// node.
 pub async fn follow(
     store: Arc<Store>,
     network: &'static NetworkInfo,
     upstream: &str,
     flags: FollowFlags,
     status: Arc<FollowStatus>,
+    platform: PlatformHook,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<(), String> {
     let follower = Follower::new(
@@ -154,7 +167,7 @@ pub async fn follow(
         () = &mut shutdown => return Ok(()),
     }
     let mut writer = IndexWriter::open(&*store).map_err(|e| e.to_string())?;
-    let mut hooks = hooks(network);
+    let mut hooks = hooks(network, platform);
     follower
         .run(&store, &mut writer, &mut hooks, shutdown)
         .await
@@ -162,14 +175,22 @@ pub async fn follow(
 }
 
 /// Imports a JSON-lines file of containers with the X- and P-Chain derived, showing progress
-/// on stderr and a summary line at the end.
+/// on stderr and a summary line at the end. The store's `validator_activity` webhooks get their
+/// events queued, delivered by the next `serve`.
 pub fn import(
     store: &Store,
     network: &NetworkInfo,
     file: &Path,
     batch: usize,
 ) -> Result<(), String> {
-    let mut hooks = hooks(network);
+    let registry = snowline_webhooks::Registry::load(store)
+        .map_err(|e| format!("cannot load the webhooks: {e}"))?;
+    let platform = PlatformHook::new(
+        registry,
+        Arc::new(tokio::sync::Notify::new()),
+        snowline_webhooks::Limits::default().queued,
+    );
+    let mut hooks = hooks(network, platform);
     let (stats, took) =
         snowline_cli::import_with_progress(store, file, batch, &mut hooks, "data-api")?;
     let secs = took.as_secs_f64();
@@ -178,8 +199,8 @@ pub fn import(
          txs from {} in {:.1} s ({:.0} containers/s)",
         stats.added,
         stats.duplicates,
-        hooks.0.stats().txs,
-        hooks.1.stats().txs,
+        hooks.0.0.stats().txs,
+        hooks.0.1.stats().txs,
         file.display(),
         secs,
         stats.added as f64 / secs.max(1e-9)

@@ -8,6 +8,7 @@ use std::time::Duration;
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
 use snowline_chain_evm::SyncStatus;
+use snowline_chain_evm::export::Exports;
 use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmPages;
 use snowline_chain_p::pages::PChainPages;
@@ -70,6 +71,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         router,
         Arc::clone(&webhooks.webhooks),
         registry.clone(),
+        network,
         secret.clone(),
         args.webhook_allow_private.clone(),
     );
@@ -79,6 +81,15 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         crate::warp::api(&args, Arc::clone(&pchain_pages), network)?,
     );
     let evm_pages = Arc::new(EvmPages::new(Arc::clone(&store)));
+    let exports = Arc::new(Exports::new(
+        Arc::clone(&store),
+        dir.join("exports"),
+        args.export_max_rows,
+    ));
+    let router =
+        snowline_data_api::operations::routes(router, Arc::clone(&exports), registry.clone());
+    // Export jobs run in the background, those left running by a previous run first.
+    let export_task = tokio::spawn(Arc::clone(&exports).run(Arc::clone(&evm_pages)));
     let icm_pages = IcmPages::new(Arc::clone(&store));
     let blockchain_ids = crate::evm::blockchain_ids(&registry, &evm_sources);
     let router = snowline_data_api::icm::routes(
@@ -106,6 +117,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         Arc::clone(&nft_metadata.queue),
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
+    let router = snowline_data_api::apilogs::routes(router, Arc::clone(&log), secret.clone());
     let router = snowline_data_api::primary::routes(
         router,
         Arc::new(XHistoryPages::new(Arc::clone(&store))),
@@ -208,6 +220,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 
     let follower = args.upstream.clone().map(|upstream| {
         let (store, status) = (Arc::clone(&store), Arc::clone(&follow_status));
+        let platform = webhooks.platform_hook();
         let flags = crate::ingest::FollowFlags {
             batch: args.follow_batch.containers,
             batch_bytes: args.follow_batch.bytes(),
@@ -222,6 +235,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 &upstream,
                 flags,
                 status,
+                platform,
                 snowline_rest_api::shutdown_signal(),
             )
             .await;
@@ -287,6 +301,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         f.abort();
         drop(f.await);
     }
+    export_task.abort();
+    drop(export_task.await);
     if let Some(m) = metrics {
         m.abort();
         drop(m.await);

@@ -1,12 +1,13 @@
-//! The webhooks `serve` runs: the operations over the index store, the block hooks that queue
-//! events with the EVM chains' batches, and the delivery task (started once the server listens).
+//! The webhooks `serve` runs: the operations over the index store, the hooks that queue events
+//! with the EVM chains' and the P-Chain's batches, and the delivery task (started once the
+//! server listens).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_chain_evm::BlockHooks;
 use snowline_store::Store;
-use snowline_webhooks::{DeliveryConfig, Limits, WebhookHook, Webhooks};
+use snowline_webhooks::{DeliveryConfig, Limits, PlatformHook, WebhookHook, Webhooks};
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
@@ -43,6 +44,15 @@ impl WebhookService {
     /// The block hooks that queue every EVM chain's events.
     pub fn hooks(&self) -> BlockHooks {
         WebhookHook::hooks(
+            self.webhooks.registry().clone(),
+            Arc::clone(&self.written),
+            self.webhooks.limits().queued,
+        )
+    }
+
+    /// The P-Chain hook that queues `validator_activity` events.
+    pub fn platform_hook(&self) -> PlatformHook {
+        PlatformHook::new(
             self.webhooks.registry().clone(),
             Arc::clone(&self.written),
             self.webhooks.limits().queued,

@@ -66,6 +66,7 @@ fn the_document_describes_exactly_the_routes_served() {
             "GET /metrics",
             "GET /openapi.json",
             "GET /readyz",
+            "GET /v1/operations/{operationId}/download",
             "GET /v1/teleporter/addresses/{address}/messages",
             "GET /v1/teleporter/messages",
             "GET /v1/teleporter/messages/{messageId}",

@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::collections::BTreeSet;
+
 use common::{create_key, run, start};
 
 #[test]
@@ -279,6 +281,126 @@ fn usage_metrics_aggregate_what_the_server_metered() {
     api.get_with("/v1/apiUsageMetrics?orgId=other", &key)
         .error(403, "Forbidden");
     api.get("/v1/apiUsageMetrics").error(401, "Unauthorized");
+}
+
+#[test]
+fn api_logs_list_each_metered_request_newest_first_with_its_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = start(dir.path(), &[]);
+    let (id, secret) = create_key(dir.path(), "l", "acme", "free");
+    let key = [("x-data-api-key", secret.as_str())];
+    assert!(api.wait_until(10, |a| a.get_with("/v1/chains", &key).status == 200));
+    // Known traffic from one client, told apart by its user agent: in this order, a 200, a
+    // 400 and a 404 on the same route; and an anonymous call, not the organisation's.
+    let probe = [
+        ("x-data-api-key", secret.as_str()),
+        ("user-agent", "probe/1"),
+    ];
+    let sent = [
+        ("/v1/chains/43114", 200),
+        ("/v1/chains/zz", 400),
+        ("/v1/chains/5", 404),
+    ];
+    for (path, status) in sent {
+        assert_eq!(api.get_with(path, &probe).status, status, "{path}");
+    }
+    assert_eq!(
+        api.get_with("/v1/chains/43113", &[("user-agent", "probe/1")])
+            .status,
+        200
+    );
+    let logs = |q: &str| {
+        let r = api.get_with(&format!("/v1/apiLogs?{q}"), &key);
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    };
+    let probes = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["metadata"]["userAgent"] == "probe/1")
+            .cloned()
+            .collect()
+    };
+    // Events are written in batches: wait until the three are visible.
+    assert!(api.wait_until(10, |_| probes(&logs("pageSize=100")).len() >= 3));
+    // Page by page, one at a time: the same entries as one page, newest first. (The log's
+    // own requests are logged as they are made: the pages are of one route's only.)
+    let route = "requestPath=/v1/chains/{chainId}";
+    let whole = logs(&format!("pageSize=100&{route}"));
+    assert_eq!(whole["orgId"], "acme");
+    let mut paged = Vec::new();
+    let mut q = format!("pageSize=1&{route}");
+    loop {
+        let v = logs(&q);
+        assert!(v["logs"].as_array().unwrap().len() <= 1, "{v}");
+        paged.extend(v["logs"].as_array().unwrap().iter().cloned());
+        match v.get("nextPageToken") {
+            Some(t) => q = format!("pageSize=1&{route}&pageToken={}", t.as_str().unwrap()),
+            None => break,
+        }
+    }
+    assert_eq!(&paged, whole["logs"].as_array().unwrap());
+    let ids: BTreeSet<&str> = paged.iter().map(|l| l["logId"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), paged.len(), "log ids are unique");
+    let times: Vec<u64> = paged
+        .iter()
+        .map(|l| l["eventTimestamp"].as_u64().unwrap())
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "{times:?}");
+    let mine = probes(&whole);
+    let codes: Vec<u64> = mine
+        .iter()
+        .map(|l| l["responseCode"].as_u64().unwrap())
+        .collect();
+    assert_eq!(codes, [404, 400, 200], "newest first");
+    for l in &mine {
+        assert_eq!(l["orgId"], "acme");
+        assert_eq!(l["apiKeyId"], id.as_str());
+        assert_eq!(l["requestType"], "data");
+        assert_eq!(l["requestPath"], "/v1/chains/{chainId}");
+        assert_eq!(l["metadata"]["ipAddress"], "127.0.0.1");
+        assert_eq!(l["metadata"]["host"], api.addr.as_str());
+        assert!(l["requestDurationMsecs"].as_f64().unwrap() >= 0.0);
+        assert!(l.as_object().unwrap().values().all(|x| !x.is_null()), "{l}");
+    }
+    // Credits: the route's weight is charged on a success and on a client error alike.
+    assert!(
+        mine.iter()
+            .all(|l| l["apiCreditsConsumed"].as_u64() >= Some(1))
+    );
+    // Filters: each narrows to what it names.
+    let only = |q: &str| probes(&logs(&format!("pageSize=100&{q}")));
+    let one = only("responseCode=404");
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0]["logId"], mine[0]["logId"]);
+    assert_eq!(only("chainId=43114").len(), 1);
+    assert_eq!(only(&format!("apiKeyId={id}")).len(), 3);
+    assert_eq!(only("requestPath=/v1/chains/{chainId}").len(), 3);
+    assert!(only("requestType=rpc").is_empty());
+    assert!(only("apiKeyId=nobody").is_empty());
+    // A token belongs to its filters; bad input is a 400, another organisation a 403, no key a
+    // 401.
+    let first = logs("pageSize=1");
+    let token = first["nextPageToken"].as_str().unwrap();
+    api.get_with(
+        &format!("/v1/apiLogs?pageSize=1&responseCode=200&pageToken={token}"),
+        &key,
+    )
+    .error(400, "Bad Request");
+    for q in [
+        "pageSize=0",
+        "pageSize=101",
+        "requestType=ws",
+        "pageToken=zz",
+    ] {
+        api.get_with(&format!("/v1/apiLogs?{q}"), &key)
+            .error(400, "Bad Request");
+    }
+    api.get_with("/v1/apiLogs?orgId=other", &key)
+        .error(403, "Forbidden");
+    api.get("/v1/apiLogs").error(401, "Unauthorized");
 }
 
 #[test]

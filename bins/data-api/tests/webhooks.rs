@@ -3,6 +3,8 @@
 //! recording's JSON by hand (`RecordingModel`: each tx with its receipt, logs and call tree, the
 //! transfer logs decoded from their EIP-20/721/1155 event signatures), never from the indexer's
 //! code; each delivery's signatures are checked with `hmac`/`sha2` as a receiver would.
+//! `validator_activity` webhooks follow a devnet's P-Chain served as a node would serve it;
+//! what they must receive is read from the devnet's blocks by the test itself.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -11,21 +13,59 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::receiver::{Delivery, Receiver};
-use common::{DataApi, create_key, request, start};
+use common::{DataApi, create_key, follow_with, request, start, upstream};
 use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 use snowline_evm_devnet::model::{RecordingModel, addr, hash, listed_frames, log_transfers};
 use snowline_evm_devnet::{C_CHAIN_ID, recording_path};
+use snowline_types::container::IndexPath;
 use snowline_types::evm::Address;
+use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
+use snowline_types::{Id, NodeId};
 
-/// One event a webhook must receive: the tx, its block, its sender, its listed internal txs.
+/// One event a webhook must receive: the tx, its block, its sender, its listed internal txs,
+/// its logs as the OpenAPI's `Log` objects (all of them, but those without topics, which have
+/// no `topic0`) and their first topics.
 #[derive(Debug)]
 struct Expected {
     tx: String,
     block: u64,
     from: Address,
     internals: usize,
+    logs: Vec<Value>,
+    topics0: Vec<String>,
+}
+
+/// The ERC-20 `Transfer(address,indexed address,uint256)` event's topic 0, as EIP-20
+/// (eips.ethereum.org/EIPS/eip-20) and every ERC-20 contract emit it.
+const TRANSFER_TOPIC: &str = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+/// A receipt's log as the OpenAPI's `Log`, read from the recorded JSON.
+fn log_object(log: &Value, tx_index: usize) -> Value {
+    let mut x = serde_json::Map::new();
+    x.insert(
+        "address".into(),
+        json!(addr(&log["address"]).to_checksum(None)),
+    );
+    for (i, t) in log["topics"].as_array().unwrap().iter().enumerate() {
+        x.insert(
+            format!("topic{i}"),
+            json!(t.as_str().unwrap().to_lowercase()),
+        );
+    }
+    x.insert(
+        "data".into(),
+        json!(log["data"].as_str().unwrap().to_lowercase()),
+    );
+    x.insert("transactionIndex".into(), json!(tx_index));
+    let index = log["logIndex"].as_str().unwrap().trim_start_matches("0x");
+    x.insert(
+        "logIndex".into(),
+        json!(u64::from_str_radix(index, 16).unwrap()),
+    );
+    x.insert("removed".into(), json!(false));
+    Value::Object(x)
 }
 
 /// The txs of the recording that touch `watched`, in chain order: a tx touches an address that
@@ -66,11 +106,17 @@ fn expected(m: &RecordingModel, watched: &BTreeSet<Address>) -> Vec<Expected> {
                 touched.extend(f.to);
             }
             if touched.iter().any(|a| watched.contains(a)) {
+                let logs: Vec<&Value> = r["logs"].as_array().into_iter().flatten().collect();
+                let with_topics = logs.iter().filter(|l| l["topics"][0].is_string());
                 out.push(Expected {
                     tx: tx["hash"].as_str().unwrap().to_owned(),
                     block: b.number,
                     from: addr(&tx["from"]),
                     internals: frames.len(),
+                    logs: with_topics.clone().map(|l| log_object(l, i)).collect(),
+                    topics0: with_topics
+                        .map(|l| l["topics"][0].as_str().unwrap().to_lowercase())
+                        .collect(),
                 });
             }
         }
@@ -98,8 +144,19 @@ fn hmac_hex(secret: &str, data: &[u8]) -> String {
 }
 
 /// Asserts `got` are exactly the `want` events of webhook `id`, in order, each once, signed
-/// with `secret`.
+/// with `secret`, listing the internal txs and the logs only if asked.
 fn check(got: &[Delivery], want: &[Expected], id: &str, secret: &str, internals: bool) {
+    check_logs(got, want, id, secret, internals, false);
+}
+
+fn check_logs(
+    got: &[Delivery],
+    want: &[Expected],
+    id: &str,
+    secret: &str,
+    internals: bool,
+    logs: bool,
+) {
     let txs: Vec<&str> = got
         .iter()
         .map(|d| serde_json::from_str::<Value>(&d.body).unwrap())
@@ -131,6 +188,13 @@ fn check(got: &[Delivery], want: &[Expected], id: &str, secret: &str, internals:
             None => assert!(!internals, "{t}"),
         }
         assert!(t.as_object().unwrap().values().all(|x| !x.is_null()), "{t}");
+        match v["event"].get("logs") {
+            Some(list) => {
+                assert!(logs, "{v}");
+                assert_eq!(list.as_array().unwrap(), &e.logs, "{}", e.tx);
+            }
+            None => assert!(!logs, "{v}"),
+        }
         // Glacier's signature over the body, and ours over `TIMESTAMP.BODY`.
         assert_eq!(
             d.headers["x-signature"],
@@ -584,4 +648,332 @@ fn redirects_are_not_followed() {
     );
     assert!(attempts.iter().all(|d| d.body == attempts[0].body));
     assert!(target.all().is_empty(), "{:?}", target.all());
+}
+
+#[test]
+fn logs_are_listed_when_asked_and_event_signatures_filter_the_txs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let watch = watched(&m);
+    let want = expected(&m, &watch);
+    // The txs among them with an ERC-20/721 Transfer log: a strict, non-empty subset.
+    let transfers: Vec<Expected> = expected(&m, &watch)
+        .into_iter()
+        .filter(|e| e.topics0.iter().any(|t| t == TRANSFER_TOPIC))
+        .collect();
+    assert!(
+        !transfers.is_empty() && transfers.len() < want.len(),
+        "{} of {}",
+        transfers.len(),
+        want.len()
+    );
+    assert!(want.iter().any(|e| !e.logs.is_empty()), "{want:?}");
+    let logged = Receiver::start();
+    let filtered = Receiver::start();
+    let addresses: Vec<String> = watch.iter().map(|a| a.to_checksum(None)).collect();
+    let (with_logs, with_filter) = {
+        let api = start_allowing(&data, &[]);
+        let body = |url: String, logs: bool, sigs: &[&str]| {
+            json!({
+                "eventType": "address_activity", "url": url, "chainId": C_CHAIN_ID.to_string(),
+                "metadata": {"addresses": addresses, "eventSignatures": sigs},
+                "includeLogs": logs,
+            })
+        };
+        // A signature that is not a 32-byte topic is refused, naming the field.
+        for bad in ["0x1234", "Transfer(address,address,uint256)"] {
+            let r = call(
+                &api,
+                &key,
+                "POST",
+                "/v1/webhooks",
+                &body(logged.url(), true, &[bad]),
+            );
+            let message = r.error(400, "Bad Request");
+            assert!(message.contains("eventSignatures"), "{message}");
+        }
+        let a = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(logged.url(), true, &[]),
+        );
+        assert_eq!(a.status, 201, "{}", a.body);
+        let upper = TRANSFER_TOPIC.to_uppercase().replacen("0X", "0x", 1);
+        let b = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(filtered.url(), false, &[&upper]),
+        );
+        assert_eq!(b.status, 201, "{}", b.body);
+        let (a, b) = (a.json(), b.json());
+        assert_eq!(a["includeLogs"], true);
+        assert!(a["metadata"].get("eventSignatures").is_none(), "{a}");
+        assert_eq!(b["metadata"]["eventSignatures"], json!([TRANSFER_TOPIC]));
+        (a, b)
+    };
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let evm = sources(dir.path(), &urls[0].1);
+    let api = start_allowing(&data, &["--evm-config", &evm]);
+    assert!(api.wait_until(60, |a| a.get("/readyz").status == 200));
+    assert!(
+        logged.wait(120, |r| r.acked().len() >= want.len())
+            && filtered.wait(120, |r| r.acked().len() >= transfers.len()),
+        "logged {} of {}, filtered {} of {}",
+        logged.acked().len(),
+        want.len(),
+        filtered.acked().len(),
+        transfers.len()
+    );
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    check_logs(
+        &logged.acked(),
+        &want,
+        with_logs["id"].as_str().unwrap(),
+        &secret,
+        false,
+        true,
+    );
+    check(
+        &filtered.acked(),
+        &transfers,
+        with_filter["id"].as_str().unwrap(),
+        &secret,
+        false,
+    );
+}
+
+/// A staking tx of the devnet as a `validator_activity` webhook must report it: sub-event, tx,
+/// node, subnet, weight, block height. Read here from the blocks: the decision txs of standard
+/// and Banff proposal blocks (avalanchego `vms/platformvm/block`: a proposal block's
+/// `Txs()` are its decision txs then its proposal), each staking type's validator field.
+#[derive(Debug, Clone, PartialEq)]
+struct StakeSeen {
+    sub_event: &'static str,
+    tx: String,
+    node: NodeId,
+    subnet: Id,
+    weight: u64,
+    height: u64,
+}
+
+fn stakes_of(records: &[snowline_types::container::ContainerRecord]) -> Vec<StakeSeen> {
+    let mut out = Vec::new();
+    for r in records.iter().filter(|r| r.path == IndexPath::PBlock) {
+        let b = parse_block(&r.bytes).unwrap().block;
+        let txs: Vec<_> = match &b.block {
+            Block::ApricotStandard { txs, .. }
+            | Block::BanffStandard { txs, .. }
+            | Block::BanffProposal { txs, .. } => txs.iter().collect(),
+            _ => Vec::new(),
+        };
+        for (tx, id) in txs.into_iter().zip(&b.tx_ids) {
+            let (sub_event, v, subnet) = match &tx.unsigned {
+                UnsignedTx::AddValidatorTx(t) => ("validator_stake", &t.validator, Id::EMPTY),
+                UnsignedTx::AddPermissionlessValidatorTx(t) => {
+                    ("validator_stake", &t.validator, t.subnet_id)
+                }
+                UnsignedTx::AddSubnetValidatorTx(t) => (
+                    "validator_stake",
+                    &t.validator.validator,
+                    t.validator.subnet_id,
+                ),
+                UnsignedTx::AddDelegatorTx(t) => ("delegator_stake", &t.validator, Id::EMPTY),
+                UnsignedTx::AddPermissionlessDelegatorTx(t) => {
+                    ("delegator_stake", &t.validator, t.subnet_id)
+                }
+                _ => continue,
+            };
+            out.push(StakeSeen {
+                sub_event,
+                tx: id.to_string(),
+                node: v.node_id,
+                subnet,
+                weight: v.weight,
+                height: b.block.height(),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn validator_activity_reports_each_stake_of_the_watched_node_once_in_order() {
+    let seed = 2;
+    let up = upstream::start(seed, 0);
+    let all = stakes_of(&up.records);
+    // The node with the most stakes, validators' and delegators' both.
+    let mut counts: std::collections::BTreeMap<NodeId, (usize, usize)> = Default::default();
+    for s in &all {
+        let c = counts.entry(s.node).or_default();
+        if s.sub_event == "validator_stake" {
+            c.0 += 1;
+        } else {
+            c.1 += 1;
+        }
+    }
+    let (&node, _) = counts
+        .iter()
+        .filter(|(_, c)| c.0 > 0 && c.1 > 0)
+        .max_by_key(|(_, c)| c.0 + c.1)
+        .expect("a node with a validator and a delegator");
+    let want: Vec<&StakeSeen> = all.iter().filter(|s| s.node == node).collect();
+    let delegations: Vec<&StakeSeen> = want
+        .iter()
+        .copied()
+        .filter(|s| s.sub_event == "delegator_stake")
+        .collect();
+    assert!(
+        want.len() > delegations.len() && want.len() < all.len(),
+        "{want:?}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let both = Receiver::start();
+    let only_delegations = Receiver::start();
+    let metadata = |subs: &[&str]| {
+        json!({"keyType": "nodeId", "keys": [node.to_string()],
+               "subEvents": {"validatorActivitySubEvents": subs}})
+    };
+    let body = |url: String, subs: &[&str]| {
+        json!({"eventType": "validator_activity", "url": url, "network": "local",
+               "name": "stakes", "metadata": metadata(subs)})
+    };
+    let (a, b) = {
+        let api = start_allowing(&data, &[]);
+        // Refused with the reason: another network, a sub-event not derived, two keys, a bad
+        // node id, addresses for a validator webhook.
+        for (bad, field) in [
+            (
+                json!({"eventType": "validator_activity", "url": both.url(), "network": "mainnet",
+                       "metadata": metadata(&["validator_stake"])}),
+                "network",
+            ),
+            (
+                body(both.url(), &["reward_distribution"]),
+                "reward_distribution",
+            ),
+            (
+                body(both.url(), &["l1_validator_removed"]),
+                "l1_validator_removed",
+            ),
+            (
+                json!({"eventType": "validator_activity", "url": both.url(), "network": "local",
+                       "metadata": {"keyType": "nodeId", "keys": [node.to_string(), node.to_string()],
+                                    "subEvents": {"validatorActivitySubEvents": ["validator_stake"]}}}),
+                "keys",
+            ),
+            (
+                json!({"eventType": "validator_activity", "url": both.url(), "network": "local",
+                       "metadata": {"keyType": "nodeId", "keys": ["NodeID-nope"],
+                                    "subEvents": {"validatorActivitySubEvents": ["validator_stake"]}}}),
+                "keys",
+            ),
+            (
+                json!({"eventType": "primary_network_address_activity", "url": both.url(),
+                       "network": "local", "chainId": "11111111111111111111111111111111LpoYY",
+                       "metadata": {}}),
+                "primary_network_address_activity",
+            ),
+        ] {
+            let r = call(&api, &key, "POST", "/v1/webhooks", &bad);
+            let message = r.error(400, "Bad Request");
+            assert!(message.contains(field), "{field}: {message}");
+        }
+        let a = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(both.url(), &["validator_stake", "delegator_stake"]),
+        );
+        assert_eq!(a.status, 201, "{}", a.body);
+        let b = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/webhooks",
+            &body(only_delegations.url(), &["delegator_stake"]),
+        );
+        assert_eq!(b.status, 201, "{}", b.body);
+        let (a, b) = (a.json(), b.json());
+        // The OpenAPI's `ValidatorActivityResponse`: the P-Chain's id, the metadata as given.
+        assert_eq!(a["eventType"], "validator_activity");
+        assert_eq!(a["chainId"], "11111111111111111111111111111111LpoYY");
+        assert_eq!(
+            a["metadata"],
+            metadata(&["validator_stake", "delegator_stake"])
+        );
+        assert!(a.get("includeLogs").is_none(), "{a}");
+        let path = format!("/v1/webhooks/{}/addresses", a["id"].as_str().unwrap());
+        let r = call(&api, &key, "PATCH", &path, &json!({"addresses": []}));
+        assert!(r.error(400, "Bad Request").contains("validator_activity"));
+        (a, b)
+    };
+    let flags = [
+        "--webhook-allow-private",
+        "127.0.0.0/8,::1",
+        "--webhook-retries",
+        RETRIES,
+    ];
+    let api = follow_with(&data, &up, seed, 120, &flags);
+    assert!(
+        both.wait(120, |r| r.acked().len() >= want.len())
+            && only_delegations.wait(120, |r| r.acked().len() >= delegations.len()),
+        "both {} of {}, delegations {} of {}",
+        both.acked().len(),
+        want.len(),
+        only_delegations.acked().len(),
+        delegations.len()
+    );
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (receiver, hook, want) in [(&both, &a, &want), (&only_delegations, &b, &delegations)] {
+        let got = receiver.all();
+        assert_eq!(got.len(), want.len(), "nothing but the stakes, once each");
+        let mut messages = BTreeSet::new();
+        for (d, s) in got.iter().zip(want.iter()) {
+            assert_eq!(
+                d.headers["x-signature"],
+                hmac_hex(&secret, d.body.as_bytes())
+            );
+            let v: Value = serde_json::from_str(&d.body).unwrap();
+            assert_eq!(v["webhookId"], hook["id"]);
+            assert_eq!(v["eventType"], "validator_activity");
+            assert!(messages.insert(v["messageId"].as_str().unwrap().to_owned()));
+            let e = &v["event"];
+            assert_eq!(e["subEventType"], s.sub_event, "{e}");
+            assert_eq!(e["txHash"], s.tx.as_str(), "{e}");
+            assert_eq!(e["nodeId"], s.node.to_string(), "{e}");
+            assert_eq!(e["subnetId"], s.subnet.to_string(), "{e}");
+            assert_eq!(e["amountStaked"], s.weight.to_string(), "{e}");
+            assert_eq!(e["blockNumber"], s.height.to_string(), "{e}");
+        }
+    }
 }

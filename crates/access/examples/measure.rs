@@ -132,6 +132,9 @@ fn record(log: &UsageLog, config: WriterConfig, events: u64) -> Result<u64, Box<
                             latency_us: i % 10_000,
                             credits_used: 10,
                             credits_wasted: 0,
+                            ip_address: "127.0.0.1".into(),
+                            host: String::new(),
+                            user_agent: String::new(),
                         });
                     }
                     start.elapsed().as_nanos()

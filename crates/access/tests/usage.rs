@@ -49,6 +49,9 @@ fn mixed_events() -> Vec<UsageEvent> {
             latency_us: (i * 7_919) % 5_000 + 100,
             credits_used: u32::try_from(i % 4 + 1).unwrap_or(u32::MAX),
             credits_wasted: u32::from(i % 7 == 3),
+            ip_address: String::new(),
+            host: String::new(),
+            user_agent: String::new(),
         })
         .collect()
 }
@@ -485,6 +488,9 @@ fn arb_event() -> impl Strategy<Value = UsageEvent> {
             latency_us,
             credits_used: used,
             credits_wasted: wasted,
+            ip_address: String::new(),
+            host: String::new(),
+            user_agent: String::new(),
         })
 }
 

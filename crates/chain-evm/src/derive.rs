@@ -118,6 +118,11 @@ impl EvmChain {
         self
     }
 
+    /// Whether one of the hooks needs the next blocks read with every log.
+    pub fn wants_logs(&self) -> bool {
+        self.hooks.iter().any(|h| h.wants_logs())
+    }
+
     /// Records with block 0 that its genesis allocation is known, and from where.
     pub fn set_genesis(&mut self, origin: GenesisOrigin) {
         self.genesis = Some(origin);
@@ -603,7 +608,7 @@ pub async fn sync(
         }
         let mut stream = source.stream(next, end);
         while let Some(fetched) = stream.recv().await {
-            let blocks = parse_batch(fetched?).await?;
+            let blocks = parse_batch(fetched?, chain.wants_logs()).await?;
             let enriched = enrich(source, &blocks, chain.known_mut(), store, chain_id).await;
             let mut enrichments = match enriched {
                 Ok(e) => e,

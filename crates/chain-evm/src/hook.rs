@@ -24,6 +24,12 @@ pub trait BlockHook: Staging + Send + fmt::Debug {
         block: &Block,
         batch: &mut WriteBatch,
     ) -> Result<(), EvmError>;
+
+    /// Whether the next blocks should be read with every tx's logs
+    /// ([`Tx::logs`](crate::parse::Tx::logs)); asked before each batch is read.
+    fn wants_logs(&self) -> bool {
+        false
+    }
 }
 
 /// Opens one chain's hook from where `store` stands.

@@ -9,6 +9,7 @@ pub mod config;
 mod derive;
 pub mod enrich;
 mod error;
+pub mod export;
 mod follow;
 pub mod genesis;
 mod holdings;

@@ -85,6 +85,23 @@ pub struct Tx {
     /// The logs of TeleporterMessenger v1 (`TELEPORTER_MESSENGER_V1`), kept whole for the ICM
     /// room, in log order; other contracts' logs are not kept.
     pub messenger_logs: Vec<MessengerLog>,
+    /// Every log, in log order, when the batch was read for a hook that needs them
+    /// ([`BlockHook::wants_logs`](crate::BlockHook::wants_logs)); `None` otherwise. Held in
+    /// memory for the batch only: the index stores no log but the decoded ones.
+    pub logs: Option<Vec<Log>>,
+}
+
+/// One log of a tx, as emitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Log {
+    /// Emitting contract.
+    pub address: Address,
+    /// Position in the block.
+    pub log_index: u64,
+    /// Topics (0 to 4).
+    pub topics: Vec<B256>,
+    /// Non-indexed data.
+    pub data: Vec<u8>,
 }
 
 /// A TeleporterMessenger log, as emitted.
@@ -145,8 +162,8 @@ fn parse_traces<'a>(number: u64, t: &'a PerBlock) -> Result<Traced<'a>, EvmError
     }
 }
 
-/// Reads one fetched block.
-pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
+/// Reads one fetched block; with `keep_logs`, each tx keeps all its logs.
+pub fn parse_block(f: &FetchedBlock, keep_logs: bool) -> Result<Block, EvmError> {
     let n = f.number;
     let block: RpcBlock<'_> =
         serde_json::from_str(f.block.json()).map_err(|e| answer(&format!("block {n}"), e))?;
@@ -209,11 +226,20 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
             .ok_or_else(|| EvmError::Answer(format!("tx {}: input is not hex", t.hash)))?;
         let mut transfers = Vec::new();
         let mut messenger_logs = Vec::new();
+        let mut logs = keep_logs.then(|| Vec::with_capacity(r.logs.len()));
         for log in &r.logs {
             let data = log
                 .data
                 .decode()
                 .ok_or_else(|| EvmError::Answer(format!("tx {}: log data is not hex", t.hash)))?;
+            if let Some(all) = &mut logs {
+                all.push(Log {
+                    address: log.address,
+                    log_index: log.log_index,
+                    topics: log.topics.clone(),
+                    data: data.clone(),
+                });
+            }
             if let Some(decoded) = decode_transfer_log(&log.topics, &data) {
                 transfers.push((log.address, log.log_index, decoded));
             } else if log.address == TELEPORTER_MESSENGER_V1 {
@@ -245,6 +271,7 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
             internals: trace.as_ref().map(internal_transactions),
             frame_ends: ends,
             messenger_logs,
+            logs,
         });
     }
     Ok(Block {
@@ -261,15 +288,19 @@ pub fn parse_block(f: &FetchedBlock) -> Result<Block, EvmError> {
     })
 }
 
-/// Reads fetched blocks on a thread with a stack deep enough for any trace.
-pub async fn parse_batch(blocks: Vec<FetchedBlock>) -> Result<Vec<Block>, EvmError> {
+/// Reads fetched blocks on a thread with a stack deep enough for any trace; with `keep_logs`,
+/// each tx keeps all its logs.
+pub async fn parse_batch(
+    blocks: Vec<FetchedBlock>,
+    keep_logs: bool,
+) -> Result<Vec<Block>, EvmError> {
     let (tx, rx) = tokio::sync::oneshot::channel();
     std::thread::Builder::new()
         .name("evm-parse".into())
         .stack_size(PARSE_STACK)
         .spawn(move || {
             // Frames are parsed and dropped (recursively) on this stack.
-            let parsed = blocks.iter().map(parse_block).collect();
+            let parsed = blocks.iter().map(|b| parse_block(b, keep_logs)).collect();
             let _ = tx.send(parsed);
         })
         .map_err(|e| EvmError::Answer(format!("cannot start the parsing thread: {e}")))?;

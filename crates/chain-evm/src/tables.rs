@@ -113,6 +113,10 @@ table! {
 
     /// `chain -> CursorRow`: the next block and the hash it must name as parent.
     pub EvCursor: "ev_cursor", u64 => Linear<CursorRow>;
+
+    /// `export id -> job (JSON)`: the transaction exports and where each stands
+    /// ([`export`](crate::export)).
+    pub EvExports: "ev_exports" (PointLookup), String => Vec<u8>;
 }
 
 #[cfg(test)]

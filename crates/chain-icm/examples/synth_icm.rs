@@ -53,6 +53,7 @@ fn tx(hash: u64, from: Address, log: MessengerLog) -> Tx {
         internals: None,
         frame_ends: Vec::new(),
         messenger_logs: vec![log],
+        logs: None,
     }
 }
 

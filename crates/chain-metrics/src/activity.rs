@@ -113,6 +113,7 @@ mod tests {
             internals: None,
             frame_ends: Vec::new(),
             messenger_logs: Vec::new(),
+            logs: None,
         }
     }
 

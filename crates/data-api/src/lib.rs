@@ -4,11 +4,13 @@
 //! records; this crate does HTTP only and never sees the store.
 
 mod address_params;
+pub mod apilogs;
 pub mod cchain;
 pub mod chains;
 pub mod evm;
 pub mod icm;
 pub mod openapi;
+pub mod operations;
 mod params;
 pub mod pchain;
 pub mod primary;

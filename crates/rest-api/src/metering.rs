@@ -88,6 +88,9 @@ mod tests {
             latency_us: 77,
             credits_used: 0,
             credits_wasted: 20,
+            ip_address: "127.0.0.1".into(),
+            host: "localhost".into(),
+            user_agent: "test".into(),
         };
         let sink = MemorySink::new();
         sink.record_ref(&e.as_ref());

@@ -46,6 +46,12 @@ pub struct UsageEvent {
     pub credits_used: u32,
     /// The route weight on a client error (4xx), else 0.
     pub credits_wasted: u32,
+    /// The client's IP address as the server saw it (the connection's peer); empty if unknown.
+    pub ip_address: String,
+    /// The request's `Host` header; empty if absent.
+    pub host: String,
+    /// The request's `User-Agent` header (at most 256 bytes kept); empty if absent.
+    pub user_agent: String,
 }
 
 /// [`UsageEvent`] with its strings borrowed: what the REST edge records (so recording copies
@@ -72,6 +78,12 @@ pub struct UsageEventRef<'a> {
     pub credits_used: u32,
     /// The route weight on a client error (4xx), else 0.
     pub credits_wasted: u32,
+    /// The client's IP address as the server saw it (the connection's peer); empty if unknown.
+    pub ip_address: &'a str,
+    /// The request's `Host` header; empty if absent.
+    pub host: &'a str,
+    /// The request's `User-Agent` header (at most 256 bytes kept); empty if absent.
+    pub user_agent: &'a str,
 }
 
 impl UsageEvent {
@@ -88,6 +100,9 @@ impl UsageEvent {
             latency_us: self.latency_us,
             credits_used: self.credits_used,
             credits_wasted: self.credits_wasted,
+            ip_address: &self.ip_address,
+            host: &self.host,
+            user_agent: &self.user_agent,
         }
     }
 }
@@ -106,6 +121,9 @@ impl UsageEventRef<'_> {
             latency_us: self.latency_us,
             credits_used: self.credits_used,
             credits_wasted: self.credits_wasted,
+            ip_address: self.ip_address.to_owned(),
+            host: self.host.to_owned(),
+            user_agent: self.user_agent.to_owned(),
         }
     }
 }

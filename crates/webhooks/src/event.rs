@@ -1,13 +1,14 @@
 //! An `address_activity` event: which txs of a block touch a set of addresses ([`touched`]) and
 //! the delivery body of one (the OpenAPI's `WebhookAddressActivityResponse` with its
-//! `TransactionEvent`), rendered once when the block is indexed and kept in the outbox.
+//! `TransactionEvent` and, when asked, its `logs`), rendered once when the block is indexed and
+//! kept in the outbox.
 
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use snowline_chain_evm::parse::{Block, Tx};
-use snowline_types::evm::{Address, TokenTransferKind};
+use snowline_types::evm::{Address, B256, TokenTransferKind};
 
 use crate::model::ADDRESS_ACTIVITY;
 use crate::service::uuid_text;
@@ -161,13 +162,57 @@ pub fn transaction(
     Value::Object(t)
 }
 
-/// The delivery body of one event.
-pub fn body(webhook: &str, message_id: &str, transaction: &Value) -> Vec<u8> {
+/// Whether `tx` has a log whose first topic is one of `signatures` (every tx does when there
+/// are none). `None` when the tx was read without its logs.
+pub fn signed_with(tx: &Tx, signatures: &[B256]) -> Option<bool> {
+    if signatures.is_empty() {
+        return Some(true);
+    }
+    let logs = tx.logs.as_ref()?;
+    Some(
+        logs.iter()
+            .any(|l| l.topics.first().is_some_and(|t| signatures.contains(t))),
+    )
+}
+
+/// The OpenAPI's `Log` list of `tx`, the `index`th of its block: every log in log order, but a
+/// log without topics (`LOG0`), which has no `topic0` to give. `None` when the tx was read
+/// without its logs.
+pub fn logs(index: usize, tx: &Tx) -> Option<Value> {
+    let list = tx
+        .logs
+        .as_ref()?
+        .iter()
+        .filter(|l| !l.topics.is_empty())
+        .map(|l| {
+            let mut x = Map::new();
+            x.insert("address".into(), addr(&l.address));
+            for (i, topic) in l.topics.iter().enumerate() {
+                x.insert(format!("topic{i}"), s(format!("{topic:#x}")));
+            }
+            x.insert("data".into(), s(format!("0x{}", hex::encode(&l.data))));
+            x.insert("transactionIndex".into(), json!(index));
+            x.insert("logIndex".into(), json!(l.log_index));
+            // Avalanche has no reorgs: a log of an accepted block is never removed.
+            x.insert("removed".into(), Value::Bool(false));
+            Value::Object(x)
+        })
+        .collect();
+    Some(Value::Array(list))
+}
+
+/// The delivery body of one event: its transaction and, if given, its logs.
+pub fn body(webhook: &str, message_id: &str, transaction: &Value, logs: Option<&Value>) -> Vec<u8> {
+    let mut event = Map::new();
+    event.insert("transaction".into(), transaction.clone());
+    if let Some(logs) = logs {
+        event.insert("logs".into(), logs.clone());
+    }
     let v = json!({
         "webhookId": webhook,
         "eventType": ADDRESS_ACTIVITY,
         "messageId": message_id,
-        "event": {"transaction": transaction},
+        "event": event,
     });
     serde_json::to_vec(&v).unwrap_or_default()
 }

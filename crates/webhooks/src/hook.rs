@@ -6,42 +6,23 @@
 //! deactivated in the same batch (as Glacier deactivates a failing webhook), so a dead receiver
 //! cannot grow the outbox without bound; its queued events stay.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use snowline_chain_evm::parse::Block;
 use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
 use snowline_derive::{DeriveError, Staging};
-use snowline_store::{ReadView, Store, WriteBatch};
+use snowline_store::{Store, WriteBatch};
 use tokio::sync::Notify;
 
-use crate::event::{body, message_id, touched, transaction};
-use crate::model::Status;
-use crate::registry::{Registry, Sub};
-use crate::tables::{WhAcked, WhEvents, WhNext, WhWebhooks};
+use crate::event::{body, logs, message_id, signed_with, touched, transaction};
+use crate::outbox::Outbox;
+use crate::registry::Registry;
 
 /// One chain's event deriver.
 #[derive(Debug)]
 pub struct WebhookHook {
     chain: u64,
-    registry: Registry,
-    /// Each webhook's next sequence number after the staged and sealed batches (loaded from
-    /// the store on first use; forgotten when batches are dropped).
-    next: HashMap<String, u64>,
-    /// The webhooks whose number the staged batch changed.
-    dirty: HashSet<String>,
-    /// Woken when a batch with events is written.
-    written: Arc<Notify>,
-    /// Whether the sealed batch holds events.
-    sealed_events: bool,
-    staged_events: bool,
-    /// Most events a webhook may have queued and not acknowledged.
-    max_queued: u64,
-    /// Each webhook's acknowledged cursor as last read (it only grows).
-    acked: HashMap<String, u64>,
-    /// Webhooks deactivated by the staged batch, and by the sealed one: published when written.
-    staged_off: Vec<Sub>,
-    sealed_off: Vec<Sub>,
+    outbox: Outbox,
 }
 
 impl WebhookHook {
@@ -52,46 +33,10 @@ impl WebhookHook {
         BlockHooks::new().with(move |_store, chain| {
             let hook: Box<dyn BlockHook> = Box::new(WebhookHook {
                 chain,
-                registry: registry.clone(),
-                next: HashMap::new(),
-                dirty: HashSet::new(),
-                written: Arc::clone(&written),
-                sealed_events: false,
-                staged_events: false,
-                max_queued,
-                acked: HashMap::new(),
-                staged_off: Vec::new(),
-                sealed_off: Vec::new(),
+                outbox: Outbox::new(registry.clone(), Arc::clone(&written), max_queued),
             });
             Ok(hook)
         })
-    }
-
-    fn next_seq(&mut self, store: &Store, id: &str) -> Result<u64, EvmError> {
-        if let Some(n) = self.next.get(id) {
-            return Ok(*n);
-        }
-        let n = store.get::<WhNext>(&id.to_owned())?.unwrap_or(0);
-        self.next.insert(id.to_owned(), n);
-        Ok(n)
-    }
-
-    /// Whether webhook `id`, about to queue event `seq`, has `max_queued` unacknowledged.
-    fn full(&mut self, store: &Store, id: &str, seq: u64) -> Result<bool, EvmError> {
-        let known = self.acked.get(id).copied().unwrap_or(0);
-        if seq.saturating_sub(known) < self.max_queued {
-            return Ok(false);
-        }
-        let acked = store.get::<WhAcked>(&id.to_owned())?.unwrap_or(0);
-        self.acked.insert(id.to_owned(), acked);
-        Ok(seq.saturating_sub(acked) >= self.max_queued)
-    }
-
-    fn off(&self, id: &str) -> bool {
-        self.staged_off
-            .iter()
-            .chain(&self.sealed_off)
-            .any(|s| s.webhook.id == id)
     }
 }
 
@@ -103,7 +48,8 @@ impl BlockHook for WebhookHook {
         block: &Block,
         batch: &mut WriteBatch,
     ) -> Result<(), EvmError> {
-        if !self.registry.watches(self.chain) {
+        let registry = self.outbox.registry().clone();
+        if !registry.watches(self.chain) {
             return Ok(());
         }
         let mut cumulative = 0u64;
@@ -111,72 +57,57 @@ impl BlockHook for WebhookHook {
             cumulative = cumulative.saturating_add(tx.gas_used);
             let touched = touched(tx);
             let mut rendered = [None, None];
-            for sub in &self.registry.watching(self.chain, &touched) {
+            let mut rendered_logs = None;
+            for sub in &registry.watching(self.chain, &touched) {
+                // A block read before a webhook needing logs existed (or asked for them) has
+                // none: its filter cannot be applied, so such a webhook starts with the next
+                // batch read, as one created a moment later would.
+                match signed_with(tx, &sub.webhook.event_signatures) {
+                    Some(true) => {}
+                    Some(false) | None => continue,
+                }
                 let id = &sub.webhook.id;
-                if self.off(id) {
-                    continue;
-                }
-                let seq = self.next_seq(store, id)?;
-                if self.full(store, id, seq)? {
-                    tracing::warn!(
-                        webhook = %id,
-                        queued = self.max_queued,
-                        "receiver too far behind: webhook deactivated"
-                    );
-                    let mut off = (**sub).clone();
-                    off.webhook.status = Status::Inactive;
-                    let json = serde_json::to_vec(&off.webhook)
-                        .map_err(|e| EvmError::Answer(e.to_string()))?;
-                    batch.put::<WhWebhooks>(&(off.webhook.org_id.clone(), id.clone()), &json);
-                    self.staged_off.push(off);
-                    continue;
-                }
                 let internals = sub.webhook.include_internal_txs;
                 let t = rendered[usize::from(internals)].get_or_insert_with(|| {
                     transaction(chain, block, index, tx, cumulative, internals)
                 });
+                let listed = if sub.webhook.include_logs {
+                    rendered_logs
+                        .get_or_insert_with(|| logs(index, tx))
+                        .as_ref()
+                } else {
+                    None
+                };
                 let message = message_id(id, chain, tx);
-                batch.put::<WhEvents>(&(id.clone(), seq), &body(id, &message, t));
-                self.next.insert(id.clone(), seq + 1);
-                self.dirty.insert(id.clone());
-                self.staged_events = true;
+                self.outbox
+                    .queue(store, batch, sub, || body(id, &message, t, listed))
+                    .map_err(|e| EvmError::Answer(format!("webhook outbox: {e}")))?;
             }
         }
         Ok(())
+    }
+
+    fn wants_logs(&self) -> bool {
+        self.outbox.registry().wants_logs(self.chain)
     }
 }
 
 impl Staging for WebhookHook {
     fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
-        for id in self.dirty.drain() {
-            if let Some(n) = self.next.get(&id) {
-                batch.put::<WhNext>(&id, n);
-            }
-        }
+        self.outbox.finish(batch);
         Ok(())
     }
 
     fn seal(&mut self) {
-        self.sealed_events = std::mem::take(&mut self.staged_events);
-        self.sealed_off = std::mem::take(&mut self.staged_off);
+        self.outbox.seal();
     }
 
     fn committed(&mut self) {
-        for off in self.sealed_off.drain(..) {
-            self.registry.set(off);
-        }
-        if std::mem::take(&mut self.sealed_events) {
-            self.written.notify_waiters();
-        }
+        self.outbox.committed();
     }
 
     fn discard(&mut self) {
-        self.staged_off.clear();
-        self.sealed_off.clear();
-        self.next.clear();
-        self.dirty.clear();
-        self.sealed_events = false;
-        self.staged_events = false;
+        self.outbox.discard();
     }
 }
 
@@ -187,11 +118,13 @@ mod tests {
     use std::collections::BTreeSet;
 
     use snowline_chain_evm::parse::Tx;
-    use snowline_store::{Direction, Schema};
+    use snowline_store::{Direction, ReadView, Schema};
     use snowline_types::evm::{Address, B256, U256};
 
     use super::*;
-    use crate::model::Webhook;
+    use crate::model::{Status, Webhook};
+    use crate::registry::Sub;
+    use crate::tables::{WhEvents, WhNext};
 
     fn tx(n: u8, from: Address) -> Tx {
         Tx {
@@ -215,6 +148,7 @@ mod tests {
             internals: None,
             frame_ends: Vec::new(),
             messenger_logs: Vec::new(),
+            logs: None,
         }
     }
 
@@ -261,6 +195,8 @@ mod tests {
             created_at: 0,
             include_internal_txs: false,
             include_logs: false,
+            event_signatures: Vec::new(),
+            validator: None,
         };
         registry.set(Sub {
             webhook,

@@ -1,17 +1,20 @@
 //! The webhook record as stored, the requests that create and change one (the OpenAPI's
-//! `EVMAddressActivityRequest`, `UpdateWebhookRequest`, `AddressesChangeRequest`) and the answer
-//! the operations render (`EVMAddressActivityResponse`).
+//! `EVMAddressActivityRequest`, `ValidatorActivityRequest`, `UpdateWebhookRequest`,
+//! `AddressesChangeRequest`) and the answer the operations render
+//! (`EVMAddressActivityResponse`, `ValidatorActivityResponse`).
 
 use serde::{Deserialize, Serialize};
-use snowline_types::evm::Address;
+use serde_json::Value;
+use snowline_types::evm::{Address, B256};
 
 use crate::error::WebhookError;
+use crate::validator::{VALIDATOR_ACTIVITY, ValidatorWatch};
 
-/// The only event type delivered so far.
+/// The EVM event type.
 pub const ADDRESS_ACTIVITY: &str = "address_activity";
 
-/// The event types of the OpenAPI that this server accepts but does not derive yet.
-const NOT_YET: [&str; 2] = ["primary_network_address_activity", "validator_activity"];
+/// The event types of the OpenAPI that this server does not derive yet.
+const NOT_YET: [&str; 1] = ["primary_network_address_activity"];
 
 /// The OpenAPI's `WebhookStatusType`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,24 +61,42 @@ pub struct Webhook {
     pub include_internal_txs: bool,
     /// Whether a delivery lists the tx's logs.
     pub include_logs: bool,
+    /// `metadata.eventSignatures`: when not empty, only a tx with a log whose first topic is
+    /// one of these is delivered (a record written before the field existed has none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub event_signatures: Vec<B256>,
+    /// What a `validator_activity` webhook watches (`None`: an `address_activity` one, of the
+    /// EVM chain `chain_id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validator: Option<ValidatorWatch>,
+}
+
+impl Webhook {
+    /// Whether its deliveries need every log of the txs they describe.
+    pub fn needs_logs(&self) -> bool {
+        self.validator.is_none() && (self.include_logs || !self.event_signatures.is_empty())
+    }
 }
 
 /// `POST /v1/webhooks`'s body (every event type's fields; which are required depends on it).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateRequest {
-    /// `address_activity` (the others are refused for now).
+    /// `address_activity` or `validator_activity`.
     pub event_type: String,
     /// Where to deliver.
     pub url: String,
-    /// The EVM chain id, as a decimal string.
-    pub chain_id: String,
+    /// `address_activity`: the EVM chain id, as a decimal string.
+    pub chain_id: Option<String>,
+    /// `validator_activity`: the network (this server's).
+    pub network: Option<String>,
     /// Free text.
     pub name: Option<String>,
     /// Free text.
     pub description: Option<String>,
-    /// What to watch.
-    pub metadata: Option<Metadata>,
+    /// What to watch: [`Metadata`] for `address_activity`, `ValidatorActivityMetadata` for
+    /// `validator_activity`.
+    pub metadata: Option<Value>,
     /// List internal transactions in deliveries.
     pub include_internal_txs: Option<bool>,
     /// List logs in deliveries.
@@ -88,7 +109,7 @@ pub struct CreateRequest {
 pub struct Metadata {
     /// The addresses watched.
     pub addresses: Option<Vec<String>>,
-    /// Topic-0 filter (not supported yet: refused when not empty).
+    /// Topic-0 filter: only txs with a log whose first topic is one of these.
     pub event_signatures: Option<Vec<String>>,
 }
 
@@ -117,7 +138,7 @@ pub struct AddressesChange {
     pub addresses: Vec<String>,
 }
 
-/// The OpenAPI's `EVMAddressActivityResponse`.
+/// The OpenAPI's `EVMAddressActivityResponse` or `ValidatorActivityResponse`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookResponse {
@@ -125,7 +146,7 @@ pub struct WebhookResponse {
     pub id: String,
     /// Delivery URL.
     pub url: String,
-    /// EVM chain id, decimal.
+    /// EVM chain id, decimal; the P-Chain's id for `validator_activity`.
     pub chain_id: String,
     /// `active` or `inactive`.
     pub status: Status,
@@ -135,14 +156,16 @@ pub struct WebhookResponse {
     pub name: String,
     /// Description.
     pub description: String,
-    /// `address_activity`.
+    /// `address_activity` or `validator_activity`.
     pub event_type: &'static str,
-    /// The addresses watched.
-    pub metadata: ResponseMetadata,
-    /// Flag.
-    pub include_internal_txs: bool,
-    /// Flag.
-    pub include_logs: bool,
+    /// What is watched: `AddressActivityMetadata` or `ValidatorActivityMetadata`.
+    pub metadata: Value,
+    /// Flag (`address_activity` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include_internal_txs: Option<bool>,
+    /// Flag (`address_activity` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include_logs: Option<bool>,
 }
 
 /// `AddressActivityMetadata` as answered.
@@ -151,12 +174,15 @@ pub struct WebhookResponse {
 pub struct ResponseMetadata {
     /// EIP-55 checksummed, in address order.
     pub addresses: Vec<String>,
+    /// The topic-0 filter, lowercase hex, as given (omitted when there is none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub event_signatures: Vec<String>,
 }
 
 impl Webhook {
     /// The answer for this webhook watching `addresses`.
     pub fn response(&self, addresses: &[Address]) -> WebhookResponse {
-        WebhookResponse {
+        let mut r = WebhookResponse {
             id: self.id.clone(),
             url: self.url.clone(),
             chain_id: self.chain_id.to_string(),
@@ -165,23 +191,42 @@ impl Webhook {
             name: self.name.clone(),
             description: self.description.clone(),
             event_type: ADDRESS_ACTIVITY,
-            metadata: ResponseMetadata {
-                addresses: addresses.iter().map(|a| a.to_checksum(None)).collect(),
-            },
-            include_internal_txs: self.include_internal_txs,
-            include_logs: self.include_logs,
+            metadata: Value::Null,
+            include_internal_txs: Some(self.include_internal_txs),
+            include_logs: Some(self.include_logs),
+        };
+        match &self.validator {
+            Some(v) => {
+                r.chain_id = v.chain_id.clone();
+                r.event_type = VALIDATOR_ACTIVITY;
+                r.metadata = v.metadata();
+                r.include_internal_txs = None;
+                r.include_logs = None;
+            }
+            None => {
+                let m = ResponseMetadata {
+                    addresses: addresses.iter().map(|a| a.to_checksum(None)).collect(),
+                    event_signatures: self
+                        .event_signatures
+                        .iter()
+                        .map(|s| format!("{s:#x}"))
+                        .collect(),
+                };
+                r.metadata = serde_json::to_value(m).unwrap_or(Value::Null);
+            }
         }
+        r
     }
 }
 
-/// Checks `eventType`: only `address_activity` is derived.
+/// Checks `eventType`: `address_activity` and `validator_activity` are derived.
 pub fn check_event_type(raw: &str) -> Result<(), WebhookError> {
-    if raw == ADDRESS_ACTIVITY {
+    if raw == ADDRESS_ACTIVITY || raw == VALIDATOR_ACTIVITY {
         Ok(())
     } else if NOT_YET.contains(&raw) {
         Err(WebhookError::invalid(format!(
-            "Invalid eventType: {raw:?} is not delivered by this server yet; only \
-             \"address_activity\" is"
+            "Invalid eventType: {raw:?} is not delivered by this server yet; \
+             \"address_activity\" and \"validator_activity\" are"
         )))
     } else {
         Err(WebhookError::invalid(format!(
@@ -205,6 +250,40 @@ pub fn parse_address(raw: &str) -> Result<Address, WebhookError> {
     let mut bytes = [0u8; 20];
     hex::decode_to_slice(digits, &mut bytes).map_err(|_| bad())?;
     Ok(Address::from(bytes))
+}
+
+/// Most event signatures a webhook may filter on.
+pub const MAX_EVENT_SIGNATURES: usize = 100;
+
+/// `metadata.eventSignatures`: each `0x` and 64 hex digits (a log's first topic, the keccak-256
+/// of the event's signature, as the Solidity ABI specification defines it), duplicates dropped,
+/// order kept.
+pub fn parse_event_signatures(raw: &[String]) -> Result<Vec<B256>, WebhookError> {
+    if raw.len() > MAX_EVENT_SIGNATURES {
+        return Err(WebhookError::invalid(format!(
+            "Invalid metadata.eventSignatures: at most {MAX_EVENT_SIGNATURES}"
+        )));
+    }
+    let mut out: Vec<B256> = Vec::with_capacity(raw.len());
+    for one in raw {
+        let bad = || {
+            WebhookError::invalid(format!(
+                "Invalid metadata.eventSignatures: each must be 0x followed by 64 hex digits \
+                 (a log's first topic), got {one:?}"
+            ))
+        };
+        let digits = one.strip_prefix("0x").ok_or_else(bad)?;
+        if digits.len() != 64 {
+            return Err(bad());
+        }
+        let mut bytes = [0u8; 32];
+        hex::decode_to_slice(digits, &mut bytes).map_err(|_| bad())?;
+        let sig = B256::from(bytes);
+        if !out.contains(&sig) {
+            out.push(sig);
+        }
+    }
+    Ok(out)
 }
 
 /// A checked free-text field: at most `max` characters.
@@ -242,9 +321,36 @@ mod tests {
     }
 
     #[test]
-    fn event_types_other_than_address_activity_are_refused_with_reason() {
+    fn event_signatures_are_log_topics() {
+        // keccak256("Transfer(address,address,uint256)"), the ERC-20 Transfer event's topic 0
+        // (EIP-20; also the OpenAPI's `Log.topic0` example is a topic of this shape).
+        let transfer = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+        assert_eq!(
+            snowline_types::evm::keccak256(b"Transfer(address,address,uint256)"),
+            parse_event_signatures(&[transfer.to_owned()]).unwrap()[0]
+        );
+        let upper = transfer.to_uppercase().replacen("0X", "0x", 1);
+        let twice = parse_event_signatures(&[transfer.to_owned(), upper]).unwrap();
+        assert_eq!(twice.len(), 1);
+        for raw in [
+            "",
+            "0x",
+            &transfer[2..],
+            &transfer[..65],
+            &format!("{transfer}00"),
+        ] {
+            assert!(
+                parse_event_signatures(&[raw.to_owned()]).is_err(),
+                "{raw:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn event_types_not_derived_are_refused_with_reason() {
         assert!(check_event_type("address_activity").is_ok());
-        let e = check_event_type("validator_activity")
+        assert!(check_event_type("validator_activity").is_ok());
+        let e = check_event_type("primary_network_address_activity")
             .err()
             .map(|e| e.to_string());
         assert!(e.is_some_and(|m| m.contains("not delivered")));

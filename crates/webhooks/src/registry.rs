@@ -12,6 +12,7 @@ use snowline_types::evm::Address;
 
 use crate::model::{Status, Webhook};
 use crate::tables::{WhAddresses, WhWebhooks};
+use crate::validator::Key;
 
 /// A webhook and the addresses it watches.
 #[derive(Debug, Clone)]
@@ -29,15 +30,45 @@ struct Inner {
     watching: HashMap<(u64, Address), BTreeMap<String, Arc<Sub>>>,
     /// How many active webhooks each chain has.
     active: HashMap<u64, usize>,
+    /// How many of those need every log of the txs they are sent.
+    logs: HashMap<u64, usize>,
+    /// The active `validator_activity` webhooks watching each node or subnet, by id.
+    validators: HashMap<Key, BTreeMap<String, Arc<Sub>>>,
+}
+
+/// Whether `sub` is an active `address_activity` webhook (indexed by chain and address).
+fn evm_active(sub: &Sub) -> bool {
+    sub.webhook.status == Status::Active && sub.webhook.validator.is_none()
+}
+
+/// The node or subnet an active `validator_activity` webhook watches.
+fn validator_key(sub: &Sub) -> Option<Key> {
+    (sub.webhook.status == Status::Active)
+        .then_some(sub.webhook.validator.as_ref())
+        .flatten()
+        .map(|v| v.key)
 }
 
 impl Inner {
     fn set(&mut self, sub: Arc<Sub>) {
         let id = sub.webhook.id.clone();
         if let Some(old) = self.by_id.remove(&id) {
-            if old.webhook.status == Status::Active {
+            if let Some(key) = validator_key(&old) {
+                if let Some(subs) = self.validators.get_mut(&key) {
+                    subs.remove(&id);
+                    if subs.is_empty() {
+                        self.validators.remove(&key);
+                    }
+                }
+            }
+            if evm_active(&old) {
                 if let Some(n) = self.active.get_mut(&old.webhook.chain_id) {
                     *n = n.saturating_sub(1);
+                }
+                if old.webhook.needs_logs() {
+                    if let Some(n) = self.logs.get_mut(&old.webhook.chain_id) {
+                        *n = n.saturating_sub(1);
+                    }
                 }
             }
             for a in &old.addresses {
@@ -50,8 +81,17 @@ impl Inner {
                 }
             }
         }
-        if sub.webhook.status == Status::Active {
+        if let Some(key) = validator_key(&sub) {
+            self.validators
+                .entry(key)
+                .or_default()
+                .insert(id.clone(), Arc::clone(&sub));
+        }
+        if evm_active(&sub) {
             *self.active.entry(sub.webhook.chain_id).or_default() += 1;
+            if sub.webhook.needs_logs() {
+                *self.logs.entry(sub.webhook.chain_id).or_default() += 1;
+            }
             for a in &sub.addresses {
                 self.watching
                     .entry((sub.webhook.chain_id, *a))
@@ -120,6 +160,11 @@ impl Registry {
         self.read().active.get(&chain).is_some_and(|n| *n > 0)
     }
 
+    /// Whether an active webhook of chain `chain` needs every log of the txs it is sent.
+    pub fn wants_logs(&self, chain: u64) -> bool {
+        self.read().logs.get(&chain).is_some_and(|n| *n > 0)
+    }
+
     /// The active webhooks of chain `chain` watching any of `addresses`, by id.
     pub fn watching<'a>(
         &self,
@@ -130,6 +175,23 @@ impl Registry {
         let mut found: BTreeMap<&str, &Arc<Sub>> = BTreeMap::new();
         for a in addresses {
             if let Some(subs) = inner.watching.get(&(chain, *a)) {
+                found.extend(subs.iter().map(|(id, s)| (id.as_str(), s)));
+            }
+        }
+        found.into_values().cloned().collect()
+    }
+
+    /// Whether an active `validator_activity` webhook exists.
+    pub fn watches_validators(&self) -> bool {
+        !self.read().validators.is_empty()
+    }
+
+    /// The active `validator_activity` webhooks watching any of `keys`, by id.
+    pub fn validator_watching(&self, keys: &[Key]) -> Vec<Arc<Sub>> {
+        let inner = self.read();
+        let mut found: BTreeMap<&str, &Arc<Sub>> = BTreeMap::new();
+        for k in keys {
+            if let Some(subs) = inner.validators.get(k) {
                 found.extend(subs.iter().map(|(id, s)| (id.as_str(), s)));
             }
         }
@@ -163,6 +225,8 @@ mod tests {
                 created_at: 0,
                 include_internal_txs: false,
                 include_logs: false,
+                event_signatures: Vec::new(),
+                validator: None,
             },
             addresses: addresses.iter().map(|b| Address::repeat_byte(*b)).collect(),
         }
@@ -184,6 +248,14 @@ mod tests {
         r.set(sub("a", 7, Status::Active, &[2]));
         r.set(sub("c", 8, Status::Active, &[1]));
         assert!(r.watches(7) && r.watches(8) && !r.watches(9));
+        assert!(!r.wants_logs(7));
+        let mut logs = sub("d", 7, Status::Active, &[3]);
+        logs.webhook.include_logs = true;
+        r.set(logs.clone());
+        assert!(r.wants_logs(7) && !r.wants_logs(8));
+        logs.webhook.status = Status::Inactive;
+        r.set(logs);
+        assert!(!r.wants_logs(7));
         // Each webhook once, by id, whichever addresses it watches; only the chain's own.
         assert_eq!(ids(&r.watching(7, &[a1, a2, a3])), ["a", "b"]);
         assert_eq!(ids(&r.watching(8, &[a1, a2])), ["c"]);
@@ -195,6 +267,6 @@ mod tests {
         r.set(sub("b", 7, Status::Inactive, &[1]));
         assert!(!r.watches(7));
         assert_eq!(r.active(None).len(), 1);
-        assert_eq!(r.count("o"), 3);
+        assert_eq!(r.count("o"), 4);
     }
 }

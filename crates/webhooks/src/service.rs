@@ -12,12 +12,13 @@ use tokio::sync::Notify;
 
 use crate::error::WebhookError;
 use crate::model::{
-    CreateRequest, Status, UpdateRequest, Webhook, WebhookResponse, check_event_type,
-    parse_address, text,
+    CreateRequest, Metadata, Status, UpdateRequest, Webhook, WebhookResponse, check_event_type,
+    parse_address, parse_event_signatures, text,
 };
 use crate::net::check_url;
 use crate::registry::{Registry, Sub};
 use crate::tables::{WhAddresses, WhSecrets, WhWebhooks};
+use crate::validator::parse_watch;
 
 /// What one organisation may hold.
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +39,20 @@ impl Default for Limits {
             queued: 100_000,
         }
     }
+}
+
+/// What a new webhook's events come from, as the caller named it and the server checked it.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// `address_activity` on the EVM chain of this id.
+    Evm(u64),
+    /// `validator_activity` on this server's network, whose P-Chain has id `chain_id`.
+    Platform {
+        /// The network's name.
+        network: String,
+        /// The P-Chain's id.
+        chain_id: String,
+    },
 }
 
 /// A page of a listing and the position after it.
@@ -197,33 +212,36 @@ impl Webhooks {
         Ok(response)
     }
 
-    /// `createWebhook` for organisation `org`; `chain` is the EVM chain id the caller named,
-    /// already checked to be one this server knows.
+    /// `createWebhook` for organisation `org`; `target` is the EVM chain or the network the
+    /// caller named, already checked to be this server's.
     pub fn create(
         &self,
         org: &str,
         req: CreateRequest,
-        chain: u64,
+        target: Target,
     ) -> Result<WebhookResponse, WebhookError> {
         check_event_type(&req.event_type)?;
         check_url(&req.url)?;
         let metadata = req
             .metadata
             .ok_or_else(|| WebhookError::invalid("Invalid metadata: required"))?;
-        if metadata
-            .event_signatures
-            .as_ref()
-            .is_some_and(|s| !s.is_empty())
-        {
-            return Err(WebhookError::invalid(
-                "Invalid metadata.eventSignatures: filtering by event signature is not \
-                 supported yet; omit it or send []",
-            ));
-        }
-        let raw = metadata
-            .addresses
-            .ok_or_else(|| WebhookError::invalid("Invalid metadata.addresses: required"))?;
-        let addresses = self.addresses(&raw)?;
+        let (chain, addresses, event_signatures, validator) = match target {
+            Target::Evm(chain) => {
+                let metadata: Metadata = serde_json::from_value(metadata)
+                    .map_err(|e| WebhookError::invalid(format!("Invalid metadata: {e}")))?;
+                let signatures = parse_event_signatures(
+                    metadata.event_signatures.as_deref().unwrap_or_default(),
+                )?;
+                let raw = metadata
+                    .addresses
+                    .ok_or_else(|| WebhookError::invalid("Invalid metadata.addresses: required"))?;
+                (chain, self.addresses(&raw)?, signatures, None)
+            }
+            Target::Platform { network, chain_id } => {
+                let watch = parse_watch(metadata, &network, &chain_id)?;
+                (0, BTreeSet::new(), Vec::new(), Some(watch))
+            }
+        };
         let _guard = self.lock();
         if self.registry.count(org) >= self.limits.webhooks {
             return Err(WebhookError::invalid(format!(
@@ -242,6 +260,8 @@ impl Webhooks {
             created_at: now_secs(),
             include_internal_txs: req.include_internal_txs.unwrap_or(false),
             include_logs: req.include_logs.unwrap_or(false),
+            event_signatures,
+            validator,
         };
         self.save(
             Sub {
@@ -351,6 +371,12 @@ impl Webhooks {
         let more = self.addresses(raw)?;
         let _guard = self.lock();
         let mut sub = (*self.owned(org, id)?).clone();
+        if sub.webhook.validator.is_some() {
+            return Err(WebhookError::invalid(
+                "Invalid addresses: a validator_activity webhook watches a node or a subnet, \
+                 not addresses",
+            ));
+        }
         let added: BTreeSet<Address> = more.difference(&sub.addresses).copied().collect();
         if sub.addresses.len() + added.len() > self.limits.addresses {
             return Err(WebhookError::invalid(format!(

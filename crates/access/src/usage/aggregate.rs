@@ -61,7 +61,8 @@ impl<'q> Aggregator<'q> {
         self.matches_ref(&e.as_ref())
     }
 
-    fn matches_ref(&self, e: &UsageEventRef<'_>) -> bool {
+    /// [`matches`](Self::matches) on a borrowed view.
+    pub fn matches_ref(&self, e: &UsageEventRef<'_>) -> bool {
         let q = self.query;
         let f = &q.filters;
         let eq = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);

@@ -13,7 +13,7 @@ pub(crate) fn decode_ref(
 ) -> Result<UsageEventRef<'_>, DecodeError> {
     let mut r = Reader::new(bytes);
     let version = r.u8()?;
-    if version != VERSION {
+    if version != VERSION && version != VERSION_1 {
         return Err(DecodeError::Other(format!(
             "unknown usage event version {version}"
         )));
@@ -25,7 +25,7 @@ pub(crate) fn decode_ref(
     };
     let credits_used = credits(r.varint()?)?;
     let credits_wasted = credits(r.varint()?)?;
-    let event = UsageEventRef {
+    let mut event = UsageEventRef {
         timestamp_ms,
         org_id: r.str()?,
         api_key_id: r.str()?,
@@ -37,18 +37,29 @@ pub(crate) fn decode_ref(
         latency_us,
         credits_used,
         credits_wasted,
+        ip_address: "",
+        host: "",
+        user_agent: "",
     };
+    // Version 1 events, written before the client was recorded, have none.
+    if version == VERSION {
+        event.ip_address = r.str()?;
+        event.host = r.str()?;
+        event.user_agent = r.str()?;
+    }
     r.finish()?;
     Ok(event)
 }
 
 /// Encoding version byte, first in every stored value.
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
+/// The version before the client's address, host and user agent were kept (still read).
+const VERSION_1: u8 = 1;
 
 /// Appends the stored value of `e` (everything but the timestamp, which is in the key):
 /// `version ‖ response_code u16 BE ‖ latency_us, credits_used, credits_wasted (varints) ‖
-/// org_id ‖ api_key_id ‖ request_path ‖ chain_id ‖ request_type (varint length + UTF-8)`;
-/// a typical event is 60 to 100 bytes.
+/// org_id ‖ api_key_id ‖ request_path ‖ chain_id ‖ request_type ‖ ip_address ‖ host ‖
+/// user_agent (varint length + UTF-8)`; a typical event is 100 to 200 bytes.
 pub(crate) fn encode(e: &UsageEventRef<'_>, out: &mut Vec<u8>) {
     out.push(VERSION);
     out.extend_from_slice(&e.response_code.to_be_bytes());
@@ -60,6 +71,9 @@ pub(crate) fn encode(e: &UsageEventRef<'_>, out: &mut Vec<u8>) {
     put_str(out, e.request_path);
     put_str(out, e.chain_id.unwrap_or_default());
     put_str(out, e.request_type);
+    put_str(out, e.ip_address);
+    put_str(out, e.host);
+    put_str(out, e.user_agent);
 }
 
 #[cfg(test)]
@@ -79,10 +93,12 @@ mod tests {
             org_id in ".{0,20}", api_key_id in "[0-9a-f]{0,16}", request_path in ".{0,40}",
             response_code in any::<u16>(), chain_id in proptest::option::of(".{1,20}"), request_type in "(data|rpc)",
             latency_us in any::<u64>(), credits_used in any::<u32>(), credits_wasted in any::<u32>(),
+            ip_address in "[0-9a-f:.]{0,39}", host in ".{0,20}", user_agent in ".{0,40}",
         ) {
             let e = UsageEvent {
                 timestamp_ms: 0, org_id, api_key_id, request_path, response_code, chain_id,
-                request_type, latency_us, credits_used, credits_wasted,
+                request_type, latency_us, credits_used, credits_wasted, ip_address, host,
+                user_agent,
             };
             let bytes = encoded(&e);
             prop_assert_eq!(decode_ref(&bytes, 0).unwrap().to_event(), e);
@@ -103,7 +119,43 @@ mod tests {
             latency_us: 1_250,
             credits_used: 20,
             credits_wasted: 0,
+            ip_address: "203.0.113.7".into(),
+            host: "data.example.com".into(),
+            user_agent: "curl/8.5.0".into(),
         };
-        assert!(encoded(&e).len() < 110);
+        assert!(encoded(&e).len() < 150);
+    }
+
+    #[test]
+    fn version_1_events_read_with_no_client() {
+        let e = UsageEvent {
+            timestamp_ms: 5,
+            org_id: "o".into(),
+            api_key_id: "k".into(),
+            request_path: "/v1/chains".into(),
+            response_code: 200,
+            chain_id: None,
+            request_type: "data".into(),
+            latency_us: 9,
+            credits_used: 1,
+            credits_wasted: 0,
+            ip_address: "127.0.0.1".into(),
+            host: "h".into(),
+            user_agent: "u".into(),
+        };
+        // A version 1 value: the same fields up to `request_type`, nothing after.
+        let mut v1 = encoded(&e);
+        v1[0] = VERSION_1;
+        v1.truncate(v1.len() - (1 + 9) - (1 + 1) - (1 + 1));
+        let back = decode_ref(&v1, 5).unwrap().to_event();
+        assert_eq!(
+            back,
+            UsageEvent {
+                ip_address: String::new(),
+                host: String::new(),
+                user_agent: String::new(),
+                ..e
+            }
+        );
     }
 }

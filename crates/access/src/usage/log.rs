@@ -31,10 +31,10 @@ fn corrupt(source: snowline_store::DecodeError) -> StoreError {
 }
 
 /// Calls `f(timestamp_ms, encoded event)` for each event of a row of minute `minute`.
-fn for_each_in_block(
+fn for_each_in_block<'a>(
     minute: u64,
-    block: &[u8],
-    mut f: impl FnMut(u64, &[u8]),
+    block: &'a [u8],
+    mut f: impl FnMut(u64, &'a [u8]),
 ) -> std::result::Result<(), StoreError> {
     let mut r = Reader::new(block);
     while !r.is_empty() {
@@ -44,6 +44,48 @@ fn for_each_in_block(
     }
     Ok(())
 }
+
+/// Where an event is in the log: its row (minute start ms, row sequence number) and its index
+/// in the row. Stable for as long as the event is kept (pruning rewrites only rows of the
+/// cutoff's minute, keeping the newer events' order but not their indexes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LogPosition {
+    /// The row's minute, ms.
+    pub minute: u64,
+    /// The row's sequence number.
+    pub row: u64,
+    /// The event's index in the row.
+    pub index: u32,
+}
+
+impl LogPosition {
+    /// The 20 bytes of a position, `minute u64 ‖ row u64 ‖ index u32` big-endian: what a page
+    /// token and a log id carry.
+    pub fn to_bytes(&self) -> [u8; 20] {
+        let mut b = [0u8; 20];
+        b[..8].copy_from_slice(&self.minute.to_be_bytes());
+        b[8..16].copy_from_slice(&self.row.to_be_bytes());
+        b[16..].copy_from_slice(&self.index.to_be_bytes());
+        b
+    }
+
+    /// The position [`to_bytes`](Self::to_bytes) gave.
+    pub fn from_bytes(b: &[u8]) -> Option<Self> {
+        let b: &[u8; 20] = b.try_into().ok()?;
+        let (m, rest) = b.split_first_chunk::<8>()?;
+        let (r, i) = rest.split_first_chunk::<8>()?;
+        let i: [u8; 4] = i.try_into().ok()?;
+        Some(Self {
+            minute: u64::from_be_bytes(*m),
+            row: u64::from_be_bytes(*r),
+            index: u32::from_be_bytes(i),
+        })
+    }
+}
+
+/// A page of the request log: the events with their positions, and where the next page starts
+/// (`None`: no more).
+pub type LogPage = (Vec<(LogPosition, UsageEvent)>, Option<LogPosition>);
 
 /// Deletes per write batch while pruning.
 const PRUNE_BATCH: usize = 10_000;
@@ -156,6 +198,72 @@ impl UsageLog {
         let mut agg = Aggregator::new(q)?;
         self.for_each(q.start_ms, q.end_ms, |e| agg.add_ref(&e))?;
         Ok(agg.finish())
+    }
+
+    /// The request log of `q` (its range, organisation and filters; its interval and grouping
+    /// unused), newest first, `limit` at a time after `after`: see
+    /// [`page_newest_first`](Self::page_newest_first).
+    pub fn logs(
+        &self,
+        q: &UsageQuery,
+        after: Option<LogPosition>,
+        limit: usize,
+    ) -> Result<LogPage> {
+        let agg = Aggregator::new(q)?;
+        self.page_newest_first(q.start_ms, q.end_ms, after, limit, |e| agg.matches_ref(e))
+    }
+
+    /// The request log, newest first: up to `limit` events of `[start_ms, end_ms)` that `keep`
+    /// accepts, each with its [`LogPosition`], strictly after `after` (a position a previous
+    /// page ended on) when given; and the position to continue from when more may follow.
+    /// "Newest" is by row: rows by minute and write order, descending; a row's events in
+    /// reverse write order. One backward scan from where the page starts.
+    pub fn page_newest_first(
+        &self,
+        start_ms: u64,
+        end_ms: u64,
+        after: Option<LogPosition>,
+        limit: usize,
+        mut keep: impl FnMut(&UsageEventRef<'_>) -> bool,
+    ) -> Result<LogPage> {
+        use std::ops::Bound;
+        let mut out: Vec<(LogPosition, UsageEvent)> = Vec::new();
+        if start_ms >= end_ms || limit == 0 {
+            return Ok((out, None));
+        }
+        let low = Bound::Included((minute_of(start_ms), 0));
+        let high = match after {
+            Some(p) => Bound::Included((p.minute, p.row)),
+            None => Bound::Excluded((end_ms, 0)),
+        };
+        let scan = self
+            .store
+            .scan::<UsageEventsTable, _>((low, high), Direction::Reverse)?;
+        for entry in scan {
+            let ((minute, row), block) = entry?;
+            let mut events: Vec<(u64, &[u8])> = Vec::new();
+            for_each_in_block(minute, &block, |ts, bytes| events.push((ts, bytes)))?;
+            for (index, (ts, bytes)) in events.iter().enumerate().rev() {
+                let index = index as u32;
+                let at = LogPosition { minute, row, index };
+                if after.is_some_and(|p| (p.minute, p.row) == (minute, row) && index >= p.index) {
+                    continue;
+                }
+                if *ts < start_ms || *ts >= end_ms {
+                    continue;
+                }
+                let event = decode_ref(bytes, *ts).map_err(corrupt)?;
+                if !keep(&event) {
+                    continue;
+                }
+                if out.len() == limit {
+                    let next = out.last().map(|(p, _)| *p);
+                    return Ok((out, next));
+                }
+                out.push((at, event.to_event()));
+            }
+        }
+        Ok((out, None))
     }
 
     /// Calls `f` on every event of `[start_ms, end_ms)`, by minute (within a minute, in the order

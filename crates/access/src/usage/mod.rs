@@ -13,7 +13,7 @@ mod writer;
 
 pub use aggregate::{Aggregator, aggregate_events};
 pub use event::{UsageEvent, UsageEventRef};
-pub use log::UsageLog;
+pub use log::{LogPage, LogPosition, UsageLog};
 pub use query::{GroupBy, Interval, UsageFilters, UsageQuery};
 pub use response::{Metric, UsageMetrics, UsageMetricsValue};
 pub use table::{USAGE_EVENTS_TABLE, tables};

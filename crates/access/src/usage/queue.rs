@@ -88,6 +88,7 @@ mod tests {
                     timestamp_ms: *ts, org_id: org, api_key_id: key, request_path: path,
                     response_code: *code, chain_id: chain.as_deref(), request_type: "data",
                     latency_us: *lat, credits_used: *used, credits_wasted: *wasted,
+                    ip_address: "", host: "", user_agent: "",
                 };
                 prop_assert!(q.push(&e));
             }

@@ -48,6 +48,9 @@ pub fn ev(ts_ms: u64) -> UsageEvent {
         latency_us: 1_000,
         credits_used: 1,
         credits_wasted: 0,
+        ip_address: "127.0.0.1".into(),
+        host: "localhost".into(),
+        user_agent: "test".into(),
     }
 }
 

@@ -108,6 +108,7 @@ pub fn synthetic_from(
                     }]),
                     frame_ends: vec![from, to],
                     messenger_logs: Vec::new(),
+                    logs: None,
                 }
             })
             .collect();

@@ -11,9 +11,12 @@ use snowline_query::params::page_size;
 use snowline_query::{FilterDigest, SealedPageTokens, TokenSecret};
 use snowline_rest_api::hyper::{Method, StatusCode};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight, handler};
-use snowline_webhooks::model::{AddressesChange, CreateRequest, Status, UpdateRequest};
+use snowline_types::network::NetworkInfo;
+use snowline_webhooks::model::{
+    ADDRESS_ACTIVITY, AddressesChange, CreateRequest, Status, UpdateRequest,
+};
 use snowline_webhooks::net::{check_url, resolve};
-use snowline_webhooks::{AllowList, WebhookError, Webhooks};
+use snowline_webhooks::{AllowList, Target, WebhookError, Webhooks};
 
 use crate::params::{bad, page_token, param_error};
 
@@ -21,6 +24,7 @@ use crate::params::{bad, page_token, param_error};
 struct WebhookApi {
     webhooks: Arc<Webhooks>,
     registry: ChainRegistry,
+    network: &'static NetworkInfo,
     tokens: SealedPageTokens,
     allow: AllowList,
 }
@@ -87,18 +91,21 @@ async fn check_destination(url: &str, allow: &AllowList) -> Result<(), ApiError>
         .map_err(|why| ApiError::bad_request(format!("Invalid url: {why}")))
 }
 
-/// Adds the ten webhook operations; `allow` is the operator's private networks, checked at
-/// creation and on each delivery.
+/// Adds the ten webhook operations; `network` is the server's (the one `validator_activity`
+/// webhooks watch); `allow` is the operator's private networks, checked at creation and on each
+/// delivery.
 pub fn routes(
     router: Router,
     webhooks: Arc<Webhooks>,
     registry: ChainRegistry,
+    network: &'static NetworkInfo,
     secret: TokenSecret,
     allow: AllowList,
 ) -> Router {
     let api = Arc::new(WebhookApi {
         webhooks,
         registry,
+        network,
         tokens: SealedPageTokens::new(secret),
         allow,
     });
@@ -193,10 +200,32 @@ async fn create(api: &WebhookApi, req: Request) -> Result<Reply, ApiError> {
     let org = org(&req)?;
     let body: CreateRequest = req.json()?;
     snowline_webhooks::model::check_event_type(&body.event_type).map_err(error)?;
-    let chain = chain_id(api, &body.chain_id)?;
+    let target = if body.event_type == ADDRESS_ACTIVITY {
+        let raw = body
+            .chain_id
+            .as_deref()
+            .ok_or_else(|| ApiError::bad_request("Invalid chainId: required"))?;
+        Target::Evm(chain_id(api, raw)?)
+    } else {
+        let raw = body
+            .network
+            .as_deref()
+            .ok_or_else(|| ApiError::bad_request("Invalid network: required"))?;
+        if raw != api.network.name {
+            return Err(param_error(
+                "network",
+                &format!("this server indexes the {:?} network", api.network.name),
+                raw,
+            ));
+        }
+        Target::Platform {
+            network: raw.to_owned(),
+            chain_id: api.network.p_chain_id.to_string(),
+        }
+    };
     check_destination(&body.url, &api.allow).await?;
     let w = Arc::clone(&api.webhooks);
-    let created = blocking(move || w.create(&org, body, chain)).await?;
+    let created = blocking(move || w.create(&org, body, target)).await?;
     Ok(Reply::json(&created)?.with_status(StatusCode::CREATED))
 }
 

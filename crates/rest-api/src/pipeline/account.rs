@@ -5,8 +5,22 @@ use super::facts::Facts;
 use crate::app::Built;
 use crate::metering::{UsageEventRef, credits};
 use hyper::{Method, StatusCode};
+use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Most bytes of a `User-Agent` kept in a usage event.
+const USER_AGENT_MAX: usize = 256;
+
+/// A header's text, cut at `max` bytes on a character boundary ("" if not visible ASCII).
+fn header_text(v: Option<&hyper::header::HeaderValue>, max: usize) -> &str {
+    let text = v.and_then(|v| v.to_str().ok()).unwrap_or("");
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or("")
+}
 
 /// Counts the answer in `/metrics` under `template`.
 pub(super) fn observe(
@@ -30,6 +44,21 @@ pub(super) fn meter(app: &Built, facts: &Facts, status: StatusCode, elapsed: Dur
         .caller
         .as_deref()
         .map_or(("", ""), |c| (c.org_id.as_str(), c.key_id.as_str()));
+    // The address formatted on the stack: metering allocates nothing per request.
+    let mut ip = [0u8; 64];
+    let mut at = &mut ip[..];
+    let (host, user_agent) = match &facts.client {
+        Some((addr, host, agent)) => {
+            let _ = write!(at, "{addr}");
+            (
+                header_text(host.as_ref(), USER_AGENT_MAX),
+                header_text(agent.as_ref(), USER_AGENT_MAX),
+            )
+        }
+        None => ("", ""),
+    };
+    let written = 64 - at.len();
+    let ip_address = std::str::from_utf8(ip.get(..written).unwrap_or(&[])).unwrap_or("");
     sink.record_ref(&UsageEventRef {
         // Arrival, not completion: the event belongs to the moment the request was made.
         timestamp_ms: SystemTime::now().checked_sub(elapsed).map_or(0, unix_ms),
@@ -42,6 +71,9 @@ pub(super) fn meter(app: &Built, facts: &Facts, status: StatusCode, elapsed: Dur
         latency_us: u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
         credits_used: used,
         credits_wasted: wasted,
+        ip_address,
+        host,
+        user_agent,
     });
 }
 

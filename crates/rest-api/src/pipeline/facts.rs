@@ -4,6 +4,8 @@
 use crate::auth::Caller;
 use crate::route::Weight;
 use hyper::HeaderMap;
+use hyper::header::HeaderValue;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 /// What the request turned out to be.
@@ -14,6 +16,9 @@ pub(super) struct Facts {
     pub(super) request_type: Option<Arc<str>>,
     /// Only filled when metering is on.
     pub(super) chain_id: Option<String>,
+    /// The client's address, `Host` and `User-Agent` (only filled when metering is on; the
+    /// header values are shared, not copied).
+    pub(super) client: Option<(IpAddr, Option<HeaderValue>, Option<HeaderValue>)>,
     pub(super) caller: Option<Arc<Caller>>,
     /// The answer's headers so far (the rate-limit ones, `allow`), added to in place so the
     /// limiter's headers need no list of their own; the respond stage adds `content-type`.
@@ -30,6 +35,7 @@ impl Facts {
             weight: Weight::FREE,
             request_type: None,
             chain_id: None,
+            client: None,
             caller: None,
             headers: HeaderMap::new(),
             close: false,

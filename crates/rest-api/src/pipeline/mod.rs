@@ -50,6 +50,14 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
     }
     let mut facts = Facts::unknown(&shared.unknown);
     let (parts, body) = req.into_parts();
+    if app.sink.is_some() {
+        let header = |name| parts.headers.get(name).cloned();
+        facts.client = Some((
+            conn.remote.ip(),
+            header(hyper::header::HOST),
+            header(hyper::header::USER_AGENT),
+        ));
+    }
     let routed = route::route(app, &parts.method, &parts.uri, &mut facts);
     let result = match admit::admit(conn, &parts.headers, &mut facts) {
         Ok(caller) => dispatch::dispatch(conn, routed, (parts, body), caller, &mut facts).await,

@@ -1,0 +1,159 @@
+//! [`Outbox`]: what a deriver's hook needs to queue events into the batch it rides: each
+//! webhook's next sequence number over the staged and sealed batches, the queue bound (a
+//! webhook whose receiver has fallen `max_queued` events behind is deactivated in the same
+//! batch, its queued events kept), and the batch protocol that publishes deactivations and
+//! wakes the delivery loop once a batch with events is written. The EVM block hook and the
+//! P-Chain hook each own one.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use snowline_store::{ReadView, Store, WriteBatch};
+use tokio::sync::Notify;
+
+use crate::error::WebhookError;
+use crate::model::Status;
+use crate::registry::{Registry, Sub};
+use crate::tables::{WhAcked, WhEvents, WhNext, WhWebhooks};
+
+/// One hook's staged events and numbering.
+#[derive(Debug)]
+pub(crate) struct Outbox {
+    registry: Registry,
+    /// Each webhook's next sequence number after the staged and sealed batches (loaded from
+    /// the store on first use; forgotten when batches are dropped).
+    next: HashMap<String, u64>,
+    /// The webhooks whose number the staged batch changed.
+    dirty: HashSet<String>,
+    /// Woken when a batch with events is written.
+    written: Arc<Notify>,
+    /// Whether the sealed batch holds events.
+    sealed_events: bool,
+    staged_events: bool,
+    /// Most events a webhook may have queued and not acknowledged.
+    max_queued: u64,
+    /// Each webhook's acknowledged cursor as last read (it only grows).
+    acked: HashMap<String, u64>,
+    /// Webhooks deactivated by the staged batch, and by the sealed one: published when written.
+    staged_off: Vec<Sub>,
+    sealed_off: Vec<Sub>,
+}
+
+impl Outbox {
+    /// An outbox for `registry`'s webhooks; `written` is notified after each batch holding
+    /// events is written; a webhook with `max_queued` events unacknowledged is deactivated.
+    pub(crate) fn new(registry: Registry, written: Arc<Notify>, max_queued: u64) -> Self {
+        Self {
+            registry,
+            next: HashMap::new(),
+            dirty: HashSet::new(),
+            written,
+            sealed_events: false,
+            staged_events: false,
+            max_queued,
+            acked: HashMap::new(),
+            staged_off: Vec::new(),
+            sealed_off: Vec::new(),
+        }
+    }
+
+    /// The webhooks.
+    pub(crate) fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    fn next_seq(&mut self, store: &Store, id: &str) -> Result<u64, WebhookError> {
+        if let Some(n) = self.next.get(id) {
+            return Ok(*n);
+        }
+        let n = store.get::<WhNext>(&id.to_owned())?.unwrap_or(0);
+        self.next.insert(id.to_owned(), n);
+        Ok(n)
+    }
+
+    /// Whether webhook `id`, about to queue event `seq`, has `max_queued` unacknowledged.
+    fn full(&mut self, store: &Store, id: &str, seq: u64) -> Result<bool, WebhookError> {
+        let known = self.acked.get(id).copied().unwrap_or(0);
+        if seq.saturating_sub(known) < self.max_queued {
+            return Ok(false);
+        }
+        let acked = store.get::<WhAcked>(&id.to_owned())?.unwrap_or(0);
+        self.acked.insert(id.to_owned(), acked);
+        Ok(seq.saturating_sub(acked) >= self.max_queued)
+    }
+
+    /// Whether webhook `id` was deactivated by a batch not yet written.
+    pub(crate) fn off(&self, id: &str) -> bool {
+        self.staged_off
+            .iter()
+            .chain(&self.sealed_off)
+            .any(|s| s.webhook.id == id)
+    }
+
+    /// Queues the event `body()` for `sub` in `batch`, unless a batch not yet written
+    /// deactivated it; a webhook at the queue bound is deactivated in `batch` instead.
+    pub(crate) fn queue(
+        &mut self,
+        store: &Store,
+        batch: &mut WriteBatch,
+        sub: &Sub,
+        body: impl FnOnce() -> Vec<u8>,
+    ) -> Result<(), WebhookError> {
+        let id = &sub.webhook.id;
+        if self.off(id) {
+            return Ok(());
+        }
+        let seq = self.next_seq(store, id)?;
+        if self.full(store, id, seq)? {
+            tracing::warn!(
+                webhook = %id,
+                queued = self.max_queued,
+                "receiver too far behind: webhook deactivated"
+            );
+            let mut off = sub.clone();
+            off.webhook.status = Status::Inactive;
+            let json = serde_json::to_vec(&off.webhook)
+                .map_err(|e| WebhookError::invalid(e.to_string()))?;
+            batch.put::<WhWebhooks>(&(off.webhook.org_id.clone(), id.clone()), &json);
+            self.staged_off.push(off);
+            return Ok(());
+        }
+        batch.put::<WhEvents>(&(id.clone(), seq), &body());
+        self.next.insert(id.clone(), seq + 1);
+        self.dirty.insert(id.clone());
+        self.staged_events = true;
+        Ok(())
+    }
+
+    /// The staged batch is complete: each changed webhook's next number goes with it.
+    pub(crate) fn finish(&mut self, batch: &mut WriteBatch) {
+        for id in self.dirty.drain() {
+            if let Some(n) = self.next.get(&id) {
+                batch.put::<WhNext>(&id, n);
+            }
+        }
+    }
+
+    pub(crate) fn seal(&mut self) {
+        self.sealed_events = std::mem::take(&mut self.staged_events);
+        self.sealed_off = std::mem::take(&mut self.staged_off);
+    }
+
+    pub(crate) fn committed(&mut self) {
+        for off in self.sealed_off.drain(..) {
+            self.registry.set(off);
+        }
+        if std::mem::take(&mut self.sealed_events) {
+            self.written.notify_waiters();
+        }
+    }
+
+    pub(crate) fn discard(&mut self) {
+        self.staged_off.clear();
+        self.sealed_off.clear();
+        self.next.clear();
+        self.dirty.clear();
+        self.sealed_events = false;
+        self.staged_events = false;
+    }
+}

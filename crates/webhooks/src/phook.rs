@@ -1,0 +1,240 @@
+//! [`PlatformHook`]: the P-Chain's derive hook that queues, in the batch of the block that holds
+//! it, a `validator_activity` event for every staking tx a webhook watches: `validator_stake`
+//! for a validator's tx (`AddValidatorTx`, `AddPermissionlessValidatorTx`,
+//! `AddSubnetValidatorTx`), `delegator_stake` for a delegator's (`AddDelegatorTx`,
+//! `AddPermissionlessDelegatorTx`). It rides the index's batches after the P-Chain's own rows,
+//! so events and index commit together, as the EVM hook's do.
+//!
+//! Only decision txs are read: those of standard blocks and the decision txs of a Banff proposal
+//! block. Since Durango (avalanchego v1.11) every staking tx is a decision tx; a staking tx
+//! proposed in a proposal block before it takes effect only if the next block commits it, and
+//! is not reported.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use snowline_derive::{Derive, DeriveError, Staging};
+use snowline_store::{Store, WriteBatch};
+use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
+use snowline_types::{Id, NodeId};
+use tokio::sync::Notify;
+
+use crate::outbox::Outbox;
+use crate::registry::Registry;
+use crate::service::uuid_text;
+use crate::validator::{DELEGATOR_STAKE, Key, VALIDATOR_ACTIVITY, VALIDATOR_STAKE};
+
+/// The `validator_activity` deriver.
+#[derive(Debug)]
+pub struct PlatformHook {
+    outbox: Outbox,
+}
+
+impl PlatformHook {
+    /// The hook queueing `registry`'s `validator_activity` events; `written` is notified after
+    /// each batch holding events is written; a webhook with `max_queued` events unacknowledged
+    /// is deactivated.
+    pub fn new(registry: Registry, written: Arc<Notify>, max_queued: u64) -> Self {
+        Self {
+            outbox: Outbox::new(registry, written, max_queued),
+        }
+    }
+}
+
+/// One staking tx as a webhook sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Stake {
+    /// `validator_stake` or `delegator_stake`.
+    pub sub_event: &'static str,
+    /// The tx's Go type name.
+    pub tx_type: &'static str,
+    /// The node validated or delegated to.
+    pub node: NodeId,
+    /// The subnet (the primary network's is all zeros).
+    pub subnet: Id,
+    /// Start, Unix seconds (as the tx states it; a Durango tx starts at acceptance).
+    pub start: u64,
+    /// End, Unix seconds.
+    pub end: u64,
+    /// Weight: nAVAX staked on the primary network, the weight on a subnet.
+    pub weight: u64,
+    /// Validators of the primary network: the delegation fee, millionths.
+    pub shares: Option<u32>,
+}
+
+/// The stake `tx` adds, if it is a staking tx.
+pub fn stake(tx: &UnsignedTx) -> Option<Stake> {
+    let primary = Id::EMPTY;
+    let (sub_event, v, subnet, shares) = match tx {
+        UnsignedTx::AddValidatorTx(t) => (
+            VALIDATOR_STAKE,
+            &t.validator,
+            primary,
+            Some(t.delegation_shares),
+        ),
+        UnsignedTx::AddPermissionlessValidatorTx(t) => (
+            VALIDATOR_STAKE,
+            &t.validator,
+            t.subnet_id,
+            Some(t.delegation_shares),
+        ),
+        UnsignedTx::AddSubnetValidatorTx(t) => (
+            VALIDATOR_STAKE,
+            &t.validator.validator,
+            t.validator.subnet_id,
+            None,
+        ),
+        UnsignedTx::AddDelegatorTx(t) => (DELEGATOR_STAKE, &t.validator, primary, None),
+        UnsignedTx::AddPermissionlessDelegatorTx(t) => {
+            (DELEGATOR_STAKE, &t.validator, t.subnet_id, None)
+        }
+        _ => return None,
+    };
+    Some(Stake {
+        sub_event,
+        tx_type: tx.type_name(),
+        node: v.node_id,
+        subnet,
+        start: v.start,
+        end: v.end,
+        weight: v.weight,
+        shares,
+    })
+}
+
+/// The decision txs of `block` with their ids: a standard block's, a Banff proposal's
+/// decision txs (its proposal tx excluded).
+fn decisions<'a>(block: &'a Block, ids: &[Id]) -> Vec<(Id, &'a UnsignedTx)> {
+    let txs: Vec<_> = match block {
+        Block::ApricotStandard { txs, .. }
+        | Block::BanffStandard { txs, .. }
+        | Block::BanffProposal { txs, .. } => txs.iter().collect(),
+        _ => Vec::new(),
+    };
+    txs.into_iter()
+        .zip(ids)
+        .map(|(t, id)| (*id, &t.unsigned))
+        .collect()
+}
+
+/// The stable `messageId` of sub-event `sub_event` of tx `tx` for webhook `webhook`.
+pub fn message_id(webhook: &str, tx: &Id, sub_event: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"snowline-webhooks/validator-activity/v1");
+    h.update(webhook.as_bytes());
+    h.update(tx.as_bytes());
+    h.update(sub_event.as_bytes());
+    let d = h.finalize();
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&d[..16]);
+    uuid_text(&b)
+}
+
+/// The `event` of a `validator_activity` delivery.
+pub fn event(s: &Stake, tx: &Id, block_id: &Id, height: u64, timestamp: u64) -> Value {
+    let mut e = Map::new();
+    e.insert("subEventType".into(), json!(s.sub_event));
+    e.insert("txHash".into(), json!(tx.to_string()));
+    e.insert("txType".into(), json!(s.tx_type));
+    e.insert("blockHash".into(), json!(block_id.to_string()));
+    e.insert("blockNumber".into(), json!(height.to_string()));
+    e.insert("blockTimestamp".into(), json!(timestamp));
+    e.insert("nodeId".into(), json!(s.node.to_string()));
+    e.insert("subnetId".into(), json!(s.subnet.to_string()));
+    e.insert("startTimestamp".into(), json!(s.start));
+    e.insert("endTimestamp".into(), json!(s.end));
+    e.insert("amountStaked".into(), json!(s.weight.to_string()));
+    if let Some(shares) = s.shares {
+        // The Data API's `delegationFeePercent`: millionths as a percentage, in decimal text.
+        e.insert(
+            "delegationFeePercent".into(),
+            json!(format!("{}", f64::from(shares) / 10_000.0)),
+        );
+    }
+    Value::Object(e)
+}
+
+impl Staging for PlatformHook {
+    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
+        self.outbox.finish(batch);
+        Ok(())
+    }
+
+    fn seal(&mut self) {
+        self.outbox.seal();
+    }
+
+    fn committed(&mut self) {
+        self.outbox.committed();
+    }
+
+    fn discard(&mut self) {
+        self.outbox.discard();
+    }
+}
+
+impl Derive for PlatformHook {
+    const PATHS: &'static [IndexPath] = &[IndexPath::PBlock];
+    type Prepared = ();
+
+    fn derive(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &Store,
+        record: &ContainerRecord,
+        _index: u64,
+        _prepared: &(),
+    ) -> Result<(), DeriveError> {
+        let registry = self.outbox.registry().clone();
+        if !registry.watches_validators() {
+            return Ok(());
+        }
+        // The P-Chain's own hook has parsed these bytes in the same batch and refused them if
+        // they were not a block; a block this one cannot read gives no event.
+        let Ok(parsed) = parse_block(&record.bytes) else {
+            return Ok(());
+        };
+        let block = &parsed.block;
+        let height = block.block.height();
+        let accepted = u64::try_from(record.timestamp_ns / 1_000_000_000).unwrap_or(0);
+        let timestamp = block.block.timestamp().unwrap_or(accepted);
+        for (tx, unsigned) in decisions(&block.block, &block.tx_ids) {
+            let Some(s) = stake(unsigned) else {
+                continue;
+            };
+            let keys = [Key::Node(s.node), Key::Subnet(s.subnet)];
+            for sub in registry.validator_watching(&keys) {
+                let wants = sub
+                    .webhook
+                    .validator
+                    .as_ref()
+                    .is_some_and(|v| v.wants(s.sub_event, s.node, s.subnet));
+                if !wants {
+                    continue;
+                }
+                let id = &sub.webhook.id;
+                let body = || {
+                    let v = json!({
+                        "webhookId": id,
+                        "eventType": VALIDATOR_ACTIVITY,
+                        "messageId": message_id(id, &tx, s.sub_event),
+                        "event": event(&s, &tx, &record.id, height, timestamp),
+                    });
+                    serde_json::to_vec(&v).unwrap_or_default()
+                };
+                self.outbox
+                    .queue(view, batch, &sub, body)
+                    .map_err(|e| DeriveError::Derive(format!("webhook outbox: {e}")))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn overlaps_writes(&self) -> bool {
+        // Nothing here reads what a batch not yet written holds: the next sequence numbers
+        // are kept in memory over the staged and sealed batches.
+        true
+    }
+}

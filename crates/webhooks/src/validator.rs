@@ -1,0 +1,265 @@
+//! `validator_activity` webhooks: what one watches (the OpenAPI's `ValidatorActivityMetadata`:
+//! a node or a subnet, sub-events, optional node and subnet filters), checked from the request
+//! and answered back.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use snowline_types::{Id, NodeId};
+
+use crate::error::WebhookError;
+
+/// The event type.
+pub const VALIDATOR_ACTIVITY: &str = "validator_activity";
+
+/// `validator_stake`: a validator's staking tx (primary network or subnet) was accepted.
+pub const VALIDATOR_STAKE: &str = "validator_stake";
+/// `delegator_stake`: a delegator's staking tx was accepted.
+pub const DELEGATOR_STAKE: &str = "delegator_stake";
+
+/// The sub-events this server derives.
+const DERIVED: [&str; 2] = [VALIDATOR_STAKE, DELEGATOR_STAKE];
+
+/// The OpenAPI's `ValidatorActivitySubEvents` enumeration.
+const ENUMERATED: [&str; 7] = [
+    VALIDATOR_STAKE,
+    DELEGATOR_STAKE,
+    "reward_distribution",
+    "l1_validator_balance_increased",
+    "l1_validator_disabled",
+    "l1_validator_removed",
+    "l1_validator_balance_threshold",
+];
+
+/// The OpenAPI's `ValidatorActivityKeyType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KeyType {
+    /// Watches one node.
+    #[serde(rename = "nodeId")]
+    NodeId,
+    /// Watches one subnet.
+    #[serde(rename = "subnetId")]
+    SubnetId,
+}
+
+/// What a staking tx is watched by: its node or its subnet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    /// A node.
+    Node(NodeId),
+    /// A subnet (the primary network's id is all zeros).
+    Subnet(Id),
+}
+
+/// What a `validator_activity` webhook watches, as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidatorWatch {
+    /// The network named at creation (this server's).
+    pub network: String,
+    /// The P-Chain's id, answered as the webhook's `chainId`.
+    pub chain_id: String,
+    /// Node or subnet.
+    pub key_type: KeyType,
+    /// The one node or subnet watched.
+    pub key: Key,
+    /// The sub-events delivered, in the order given, without duplicates.
+    pub sub_events: Vec<String>,
+    /// When not empty, only stakes of these nodes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub node_ids: Vec<NodeId>,
+    /// When not empty, only stakes on these subnets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subnet_ids: Vec<Id>,
+}
+
+impl Serialize for Key {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Key::Node(n) => n.serialize(s),
+            Key::Subnet(id) => id.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(d)?;
+        parse_key(&raw).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A node id (`NodeID-` and CB58) or a subnet id (CB58).
+fn parse_key(raw: &str) -> Result<Key, String> {
+    if raw.starts_with("NodeID-") {
+        raw.parse::<NodeId>()
+            .map(Key::Node)
+            .map_err(|e| e.to_string())
+    } else {
+        raw.parse::<Id>()
+            .map(Key::Subnet)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl ValidatorWatch {
+    /// Whether a stake of `node` on `subnet`, of sub-event `sub_event`, is delivered.
+    pub fn wants(&self, sub_event: &str, node: NodeId, subnet: Id) -> bool {
+        let keyed = match self.key {
+            Key::Node(n) => n == node,
+            Key::Subnet(s) => s == subnet,
+        };
+        keyed
+            && self.sub_events.iter().any(|s| s == sub_event)
+            && (self.node_ids.is_empty() || self.node_ids.contains(&node))
+            && (self.subnet_ids.is_empty() || self.subnet_ids.contains(&subnet))
+    }
+
+    /// The OpenAPI's `ValidatorActivityMetadata` as answered.
+    pub fn metadata(&self) -> Value {
+        let mut m = serde_json::Map::new();
+        m.insert("keyType".into(), serde_json::json!(self.key_type));
+        m.insert("keys".into(), serde_json::json!([self.key]));
+        m.insert(
+            "subEvents".into(),
+            serde_json::json!({"validatorActivitySubEvents": self.sub_events}),
+        );
+        if !self.node_ids.is_empty() {
+            m.insert("nodeIds".into(), serde_json::json!(self.node_ids));
+        }
+        if !self.subnet_ids.is_empty() {
+            m.insert("subnetIds".into(), serde_json::json!(self.subnet_ids));
+        }
+        Value::Object(m)
+    }
+}
+
+/// The request's `ValidatorActivityMetadata`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Metadata {
+    event_signatures: Option<Vec<String>>,
+    key_type: String,
+    keys: Vec<String>,
+    sub_events: SubEvents,
+    node_ids: Option<Vec<String>>,
+    subnet_ids: Option<Vec<String>>,
+    l1_validator_fee_balance_threshold: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SubEvents {
+    validator_activity_sub_events: Vec<String>,
+}
+
+fn invalid(field: &str, why: impl std::fmt::Display) -> WebhookError {
+    WebhookError::invalid(format!("Invalid metadata.{field}: {why}"))
+}
+
+/// Checks a `validator_activity` request's `metadata` for network `network` (whose P-Chain is
+/// `chain_id`).
+pub fn parse_watch(
+    metadata: Value,
+    network: &str,
+    chain_id: &str,
+) -> Result<ValidatorWatch, WebhookError> {
+    let m: Metadata = serde_json::from_value(metadata)
+        .map_err(|e| WebhookError::invalid(format!("Invalid metadata: {e}")))?;
+    if m.event_signatures.as_ref().is_some_and(|s| !s.is_empty()) {
+        return Err(invalid(
+            "eventSignatures",
+            "P-Chain activity has no event signatures; omit it or send []",
+        ));
+    }
+    if m.l1_validator_fee_balance_threshold.is_some() {
+        return Err(invalid(
+            "l1ValidatorFeeBalanceThreshold",
+            "the l1_validator_balance_threshold sub-event is not delivered by this server yet",
+        ));
+    }
+    let key_type = match m.key_type.as_str() {
+        "nodeId" => KeyType::NodeId,
+        "subnetId" => KeyType::SubnetId,
+        other => {
+            return Err(invalid(
+                "keyType",
+                format!("must be \"nodeId\" or \"subnetId\", got {other:?}"),
+            ));
+        }
+    };
+    let [raw] = m.keys.as_slice() else {
+        return Err(invalid(
+            "keys",
+            format!(
+                "a validator_activity webhook watches exactly one key, got {}",
+                m.keys.len()
+            ),
+        ));
+    };
+    let key = match key_type {
+        KeyType::NodeId => raw.parse::<NodeId>().map(Key::Node).map_err(|e| {
+            invalid(
+                "keys",
+                format!("{raw:?} is not a node id (NodeID-...): {e}"),
+            )
+        })?,
+        KeyType::SubnetId => raw
+            .parse::<Id>()
+            .map(Key::Subnet)
+            .map_err(|e| invalid("keys", format!("{raw:?} is not a subnet id: {e}")))?,
+    };
+    let mut sub_events: Vec<String> = Vec::new();
+    for s in &m.sub_events.validator_activity_sub_events {
+        if !ENUMERATED.contains(&s.as_str()) {
+            return Err(invalid(
+                "subEvents.validatorActivitySubEvents",
+                format!("must be among {ENUMERATED:?}, got {s:?}"),
+            ));
+        }
+        if !DERIVED.contains(&s.as_str()) {
+            return Err(invalid(
+                "subEvents.validatorActivitySubEvents",
+                format!(
+                    "{s:?} is not delivered by this server yet; {:?} are",
+                    DERIVED
+                ),
+            ));
+        }
+        if !sub_events.contains(s) {
+            sub_events.push(s.clone());
+        }
+    }
+    if sub_events.is_empty() {
+        return Err(invalid(
+            "subEvents.validatorActivitySubEvents",
+            "name at least one sub-event",
+        ));
+    }
+    let node_ids = m
+        .node_ids
+        .unwrap_or_default()
+        .iter()
+        .map(|n| {
+            n.parse::<NodeId>()
+                .map_err(|e| invalid("nodeIds", format!("{n:?}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let subnet_ids = m
+        .subnet_ids
+        .unwrap_or_default()
+        .iter()
+        .map(|n| {
+            n.parse::<Id>()
+                .map_err(|e| invalid("subnetIds", format!("{n:?}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ValidatorWatch {
+        network: network.to_owned(),
+        chain_id: chain_id.to_owned(),
+        key_type,
+        key,
+        sub_events,
+        node_ids,
+        subnet_ids,
+    })
+}
