@@ -1,7 +1,8 @@
 //! What a build of the workspace needs beyond rustup: a C++ compiler and libclang for RocksDB (its
-//! `cc` and `bindgen` build steps), rustfmt and clippy. `setup` installs what is missing where
-//! this machine allows it and then verifies; `setup --check` only verifies. `setup` and `test`
-//! also install Chromium, which only the `/docs` browser test needs.
+//! `cc` and `bindgen` build steps), rustfmt and clippy, and `nats-server` for the fleet's tests.
+//! `setup` installs what is missing where this machine allows it and then verifies; `setup
+//! --check` only verifies. `setup` and `test` also install Chromium, which only the `/docs`
+//! browser test needs.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,6 +70,16 @@ fn probe() -> Probe {
                 fix: None,
             });
         }
+    }
+    // The fleet's tests start NATS JetStream servers of their own.
+    match which("nats-server").or_else(|| which("/usr/sbin/nats-server")) {
+        Some(path) => present.push(format!("nats-server {}", path.display())),
+        None => misses.push(Miss {
+            what: "nats-server",
+            detail: "no `nats-server` on PATH (the fleet's tests start it)".into(),
+            source: Source::Deb("nats-server"),
+            fix: None,
+        }),
     }
     Probe { present, misses }
 }

@@ -35,6 +35,19 @@ pub enum Command {
     /// every block with its checksum verified: two indexes with the same lines hold the same
     /// bytes.
     Digest(Common),
+    /// Writes a checkpoint of the index (a consistent copy, hard-linked where it can be, that
+    /// carries the node's place in its fleet) for a new replica's `--bootstrap-from`; run it on
+    /// a stopped server's data dir (docs/fleet.md).
+    Checkpoint(CheckpointArgs),
+}
+
+/// `checkpoint` flags.
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Where to write it; must not exist.
+    pub to: PathBuf,
 }
 
 /// `import` flags.
@@ -209,6 +222,42 @@ pub struct ServeArgs {
         default_value_t = 30_000
     )]
     pub request_timeout_ms: u64,
+    #[command(flatten)]
+    pub fleet: FleetArgs,
+}
+
+/// A fleet over NATS JetStream: this server as its primary or as a read replica (docs/fleet.md).
+#[derive(Debug, Args)]
+pub struct FleetArgs {
+    /// Publish every batch this server commits to the fleet's stream on these NATS servers
+    /// (`nats://HOST:PORT`, several comma-separated), as the fleet's primary.
+    #[arg(long, env = "SNOWLINE_FLEET_PUBLISH", conflicts_with = "replica_of")]
+    pub publish: Option<String>,
+    /// Serve as a read replica of the fleet whose stream these NATS servers carry: apply its
+    /// batches and follow no node (`--upstream` and `--evm` followers are not started).
+    #[arg(long, env = "SNOWLINE_FLEET_REPLICA_OF", conflicts_with = "upstream")]
+    pub replica_of: Option<String>,
+    /// The fleet's JetStream stream.
+    #[arg(long, env = "SNOWLINE_FLEET_STREAM", default_value = "snowline")]
+    pub stream: String,
+    /// Copies of the stream the NATS cluster keeps, when the primary creates it (1, 3 or 5).
+    #[arg(long, env = "SNOWLINE_FLEET_STREAM_REPLICAS", default_value_t = 1)]
+    pub stream_replicas: usize,
+    /// Hours the stream keeps a batch; a replica further behind starts from a checkpoint.
+    #[arg(
+        long,
+        env = "SNOWLINE_FLEET_STREAM_MAX_AGE_HOURS",
+        default_value_t = 168
+    )]
+    pub stream_max_age_hours: u64,
+    /// A replica's `/readyz` is 503 while what it serves is older than the stream's newest
+    /// batch by more than this, in milliseconds of the primary's clock.
+    #[arg(long, env = "SNOWLINE_FLEET_MAX_LAG_MS", default_value_t = 2_000)]
+    pub max_lag_ms: u64,
+    /// A new replica's starting point: a checkpoint (`data-api checkpoint`) copied in as the
+    /// index when the data directory has none yet; the stream is read from the batch after it.
+    #[arg(long, env = "SNOWLINE_FLEET_BOOTSTRAP_FROM", requires = "replica_of")]
+    pub bootstrap_from: Option<PathBuf>,
 }
 
 /// `keys` flags.

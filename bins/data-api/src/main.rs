@@ -5,6 +5,7 @@
 mod adapters;
 mod cli;
 mod evm;
+mod fleet;
 mod ingest;
 mod keys;
 mod metrics;
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         Command::Keys(args) => keys::run(&args.common.data_dir, args.action),
         Command::Import(args) => import(&args),
         Command::Digest(common) => ingest::digest(&common.data_dir),
+        Command::Checkpoint(args) => fleet::checkpoint(&args.common.data_dir, &args.to),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -16,6 +16,7 @@ use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_data_api::chains;
 use snowline_data_api::evm::NoPrices;
+use snowline_fleet::FleetMetrics;
 use snowline_node_index::{FollowMetrics, FollowStatus, StoreMetrics};
 use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
 use snowline_rest_api::{
@@ -39,14 +40,18 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let dir = args.common.data_dir.clone();
     let network = args.network.resolve()?;
     let secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
+    crate::fleet::bootstrap(&dir.join("index"), args.fleet.bootstrap_from.as_deref())?;
     let store = crate::ingest::open(&dir.join("index"))?;
+    // A primary journals from its first write on; a replica writes nothing of its own.
+    let fleet = crate::fleet::Fleet::prepare(&store, &args.fleet)?.map(Arc::new);
+    let replica = fleet.as_ref().is_some_and(|f| f.is_replica());
     let example_address = match args.genesis {
-        GenesisSource::Devnet => Some(crate::ingest::apply_devnet_genesis(
+        GenesisSource::Devnet if !replica => Some(crate::ingest::apply_devnet_genesis(
             &store,
             network,
             args.devnet,
         )?),
-        GenesisSource::None => None,
+        GenesisSource::Devnet | GenesisSource::None => None,
     };
     let api_keys = Arc::new(
         ApiKeys::open_secondary(dir.join("keys"), dir.join("keys-secondary"))
@@ -130,7 +135,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let (start_evm, evm_start) = tokio::sync::watch::channel(false);
     let evm = crate::evm::follow_all(
         &store,
-        evm_sources,
+        if replica { Vec::new() } else { evm_sources },
         Duration::from_millis(args.evm_poll_ms.max(10)),
         &blockchain_ids,
         &evm_start,
@@ -144,6 +149,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             .iter()
             .map(|f| (f.chain_id, Arc::clone(&f.status)))
             .collect(),
+        fleet: fleet.clone(),
     });
     let dropped = Gauge::<i64>::default();
     let written = Gauge::<i64>::default();
@@ -157,10 +163,13 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .keys(keys.clone())
         .rate_limits(rate_limits(&args))
         .usage_sink(usage.clone())
-        .metering(!args.no_metering)
+        .metering(!args.no_metering && !replica)
         .readiness(ready)
         .metrics(|r| {
             FollowMetrics::register(r, Arc::clone(&follow_status));
+            if let Some(f) = &fleet {
+                FleetMetrics::register(r, Arc::clone(&f.status));
+            }
             StoreMetrics::register(r, Arc::clone(&store));
             r.register(
                 "snowline_usage_events_dropped",
@@ -185,8 +194,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = server.local_addr().map_err(|e| e.to_string())?;
     start_evm.send_replace(true);
-    let delivery = webhooks.start();
+    // Webhooks are delivered by the primary alone.
+    let delivery = (!replica).then(|| webhooks.start());
     let fetcher = nft_metadata.start();
+    let fleet_task = fleet.as_ref().map(|f| f.start(&store));
     println!(
         "data-api: listening on http://{addr} (network {}, data in {})",
         network.name,
@@ -280,7 +291,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 dropped.set(i64::try_from(usage.0.dropped()).unwrap_or(i64::MAX));
                 written.set(i64::try_from(usage.0.written()).unwrap_or(i64::MAX));
                 n += 1;
-                if n % 3600 == 1 {
+                if n % 3600 == 1 && !replica {
                     let cutoff = now_ms().saturating_sub(retention_ms);
                     if let Err(e) = log.prune_before(cutoff) {
                         tracing::warn!(error = %e, "pruning usage failed");
@@ -295,14 +306,20 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     upkeep.abort();
     drop(upkeep.await);
-    delivery.abort();
-    drop(delivery.await);
+    if let Some(d) = delivery {
+        d.abort();
+        drop(d.await);
+    }
     if let Some(f) = fetcher {
         f.abort();
         drop(f.await);
     }
     export_task.abort();
     drop(export_task.await);
+    if let Some(f) = fleet_task {
+        f.abort();
+        drop(f.await);
+    }
     if let Some(m) = metrics {
         m.abort();
         drop(m.await);
@@ -365,6 +382,7 @@ struct Ready {
     follow: Option<Arc<FollowStatus>>,
     follow_tolerance: u64,
     evm: Vec<(u64, Arc<SyncStatus>)>,
+    fleet: Option<Arc<crate::fleet::Fleet>>,
 }
 
 impl Readiness for Ready {
@@ -395,6 +413,9 @@ impl Readiness for Ready {
             } else {
                 Check::up(&name)
             });
+        }
+        if let Some(fleet) = &self.fleet {
+            checks.push(fleet.check());
         }
         checks
     }

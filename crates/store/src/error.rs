@@ -91,6 +91,20 @@ pub enum StoreError {
         /// The codec's reason.
         source: DecodeError,
     },
+    /// A local write to a replica's store, which takes only replicated batches.
+    #[error("store is a replica: it takes only the primary's batches")]
+    Replica,
+    /// A replicated batch out of sequence: the replica stands at `expected - 1`.
+    #[error("batch {got} out of sequence: the next batch here is {expected}")]
+    JournalGap {
+        /// The sequence number that would follow the replica's position.
+        expected: u64,
+        /// The one offered.
+        got: u64,
+    },
+    /// A replicated batch that cannot be applied: malformed, another schema, unknown tables.
+    #[error("replicated batch refused: {0}")]
+    BadJournal(String),
     /// The caller asked for something that cannot be done (bad arguments).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),

@@ -33,11 +33,13 @@
 mod batch;
 mod db;
 pub mod error;
+pub mod journal;
 pub mod key;
 mod memory;
 mod options;
 mod page;
 mod read;
+mod replication;
 pub mod row;
 mod store;
 mod table;
@@ -45,6 +47,7 @@ pub mod value;
 
 pub use batch::{OpHandle, WriteBatch};
 pub use error::{DecodeError, Part, Result, StoreError};
+pub use journal::{JOURNAL_TABLE, JournalEntry, JournalPosition, JournalRole};
 pub use key::{Desc, KeyCodec, KeyPrefix, decode_key, encode_key};
 pub use memory::MemoryUsage;
 pub use options::StoreOptions;

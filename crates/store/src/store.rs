@@ -12,6 +12,10 @@ use rocksdb::{Cache, ColumnFamily, ColumnFamilyDescriptor};
 use crate::batch::{OpKind, WriteBatch};
 use crate::db::Db;
 use crate::error::{Result, StoreError, rocks};
+use crate::journal::{
+    FrameOp, FrameWriter, JOURNAL_TABLE, Journal, JournalRole, SEQ_KEY, TIME_KEY, be_u64, now_ms,
+    outbox_key,
+};
 use crate::key::{KeyCodec, KeyPrefix};
 use crate::options::StoreOptions;
 use crate::read::{Direction, ReadView, Scan, View};
@@ -45,6 +49,8 @@ pub struct Store {
     scratch: Mutex<Scratch>,
     /// The block cache shared by the tables (held so it outlives them).
     pub(crate) cache: Cache,
+    /// The commit journal's role and position (`journal.rs`).
+    pub(crate) journal: Journal,
 }
 
 impl std::fmt::Debug for Store {
@@ -107,6 +113,10 @@ impl Store {
                     .map_err(rocks)?;
             }
             None => {}
+        }
+        if !existing.iter().any(|n| n == JOURNAL_TABLE) {
+            db.create_cf(JOURNAL_TABLE, &rocksdb::Options::default())
+                .map_err(rocks)?;
         }
         for t in schema.tables() {
             if !existing.iter().any(|n| n == t.name) {
@@ -262,9 +272,15 @@ impl Store {
     ) -> Self {
         let unknown_tables = existing
             .iter()
-            .filter(|n| *n != DEFAULT_CF && *n != META_TABLE && !schema.contains(n))
+            .filter(|n| {
+                *n != DEFAULT_CF && *n != META_TABLE && *n != JOURNAL_TABLE && !schema.contains(n)
+            })
             .cloned()
             .collect();
+        let seq = db
+            .cf_handle(JOURNAL_TABLE)
+            .and_then(|h| db.get_cf(h, SEQ_KEY).ok().flatten());
+        let journal = Journal::new(be_u64(seq.as_deref()));
         Self {
             db,
             schema: schema.clone(),
@@ -275,6 +291,7 @@ impl Store {
             unlogged: AtomicBool::new(false),
             scratch: Mutex::new(Scratch::default()),
             cache,
+            journal,
         }
     }
 
@@ -386,29 +403,89 @@ impl Store {
                 .then_with(|| key(a).cmp(key(b)))
                 .then(a.seq.cmp(&b.seq))
         });
+        let role = self.journal_role();
+        if role == JournalRole::Replica {
+            return Err(StoreError::Replica);
+        }
+        // A primary also records the batch, in the order applied, as a frame for its outbox.
+        let mut frame = (role == JournalRole::Primary).then(|| {
+            FrameWriter::new(
+                self.schema.version(),
+                batch.data.len() + 16 * batch.ops.len(),
+            )
+        });
         let mut rb =
             rocksdb::WriteBatch::with_capacity_bytes(batch.data.len() + 32 * batch.ops.len());
         for op in ops.iter() {
-            let Some((_, handle)) = handles.get(op.slot) else {
+            let Some(&(table, handle)) = handles.get(op.slot) else {
                 return Err(StoreError::InvalidArgument(
                     "write batch table out of range".to_owned(),
                 ));
             };
+            let value = data.get(op.key_end..op.end).unwrap_or_default();
             if op.put {
-                rb.put_cf(
-                    *handle,
-                    key(op),
-                    data.get(op.key_end..op.end).unwrap_or_default(),
-                );
+                rb.put_cf(handle, key(op), value);
             } else {
-                rb.delete_cf(*handle, key(op));
+                rb.delete_cf(handle, key(op));
+            }
+            if let Some(f) = frame.as_mut() {
+                f.push(if op.put {
+                    FrameOp::Put {
+                        table,
+                        key: key(op),
+                        value,
+                    }
+                } else {
+                    FrameOp::Delete {
+                        table,
+                        key: key(op),
+                    }
+                })?;
             }
         }
+        match frame {
+            Some(frame) if !ops.is_empty() => self.commit_journaled(rb, &frame.finish()),
+            _ => self.write_rocks(rb, role != JournalRole::Off),
+        }
+    }
+
+    /// Writes `rb` as configured: through the write-ahead log unless in bulk mode. A journaled
+    /// store (`journaled`) always logs: a batch it may have published must survive a crash.
+    pub(crate) fn write_rocks(&self, rb: rocksdb::WriteBatch, journaled: bool) -> Result<()> {
         let mut wo = rocksdb::WriteOptions::default();
-        let unlogged = self.unlogged.load(Ordering::Acquire);
+        let unlogged = self.unlogged.load(Ordering::Acquire) && !journaled;
         wo.set_sync(self.sync_writes && !unlogged);
         wo.disable_wal(unlogged);
         self.db.write_opt(rb, &wo).map_err(rocks)
+    }
+
+    /// A primary's write: the next sequence number, the batch, its frame in the outbox and the
+    /// new position, in one atomic write under the journal's lock (so numbers follow commits).
+    fn commit_journaled(&self, mut rb: rocksdb::WriteBatch, frame: &[u8]) -> Result<()> {
+        let journal = cf(&self.db, JOURNAL_TABLE)?;
+        let seq = {
+            let mut state = self
+                .journal
+                .state
+                .lock()
+                .map_err(|_| StoreError::Rocks("journal lock poisoned".to_owned()))?;
+            if state.role != JournalRole::Primary {
+                return Err(StoreError::Replica);
+            }
+            let seq = state.seq + 1;
+            let at = now_ms();
+            let mut entry = Vec::with_capacity(8 + frame.len());
+            entry.extend_from_slice(&at.to_be_bytes());
+            entry.extend_from_slice(frame);
+            rb.put_cf(journal, outbox_key(seq), entry);
+            rb.put_cf(journal, SEQ_KEY, seq.to_be_bytes());
+            rb.put_cf(journal, TIME_KEY, at.to_be_bytes());
+            self.write_rocks(rb, true)?;
+            state.seq = seq;
+            seq
+        };
+        self.journal.notify(seq);
+        Ok(())
     }
 
     /// Writes one entry (a one-operation batch).
@@ -442,6 +519,9 @@ impl Store {
         }
         let mut names: Vec<&str> = self.schema.tables().iter().map(|t| t.name).collect();
         names.push(META_TABLE);
+        if self.db.cf_handle(JOURNAL_TABLE).is_some() {
+            names.push(JOURNAL_TABLE);
+        }
         let handles = names
             .into_iter()
             .map(|name| cf(&self.db, name))
@@ -525,7 +605,7 @@ struct Scratch {
     ops: Vec<ResolvedOp>,
 }
 
-fn cf<'a>(db: &'a Db, name: &str) -> Result<&'a ColumnFamily> {
+pub(crate) fn cf<'a>(db: &'a Db, name: &str) -> Result<&'a ColumnFamily> {
     db.cf_handle(name)
         .ok_or_else(|| StoreError::UnknownTable(name.to_owned()))
 }
@@ -541,7 +621,7 @@ fn descriptors(
         .map(|name| {
             let o = if name == META_TABLE {
                 opts.meta_options()
-            } else if name == DEFAULT_CF {
+            } else if name == DEFAULT_CF || name == JOURNAL_TABLE {
                 rocksdb::Options::default()
             } else {
                 let access = schema

@@ -177,7 +177,11 @@ impl Schema {
     pub fn validate(&self) -> Result<()> {
         let mut seen = std::collections::HashSet::new();
         for t in &self.tables {
-            if t.name.is_empty() || t.name == META_TABLE || t.name == DEFAULT_CF {
+            if t.name.is_empty()
+                || t.name == META_TABLE
+                || t.name == DEFAULT_CF
+                || t.name == crate::journal::JOURNAL_TABLE
+            {
                 return Err(StoreError::InvalidSchema(format!(
                     "table name {:?} is empty or reserved",
                     t.name

@@ -1,0 +1,311 @@
+//! The fleet over NATS JetStream, with the real binaries: a primary following the devnet
+//! publishes every batch it commits (`--publish`), replicas apply them (`--replica-of`) and
+//! serve the same answers; once caught up every table of a replica (`data-api digest`) equals
+//! the primary's and a standalone run's. On a three-node NATS cluster with the stream kept
+//! three times, the primary, a replica and a NATS node are killed with SIGKILL while blocks
+//! arrive and restarted: no batch is skipped or applied twice (a replica refuses anything but
+//! the next batch, and the digests compare every byte).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::path::Path;
+
+use common::{DataApi, digest, start, upstream};
+use snowline_test_support::nats::{NatsCluster, NatsServer};
+
+/// One secret for every node, so page tokens (and so whole answers) are the same bytes.
+const SECRET: &str = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
+
+fn primary(dir: &Path, up: &upstream::Upstream, nats: &str, extra: &[&str]) -> DataApi {
+    let mut args = vec![
+        "--upstream",
+        &up.url,
+        "--genesis",
+        "devnet",
+        "--devnet-seed",
+        "13",
+        "--follow-batch",
+        "7",
+        "--poll-ms",
+        "20",
+        "--no-rate-limits",
+        "--no-metering",
+        "--token-secret",
+        SECRET,
+        "--publish",
+        nats,
+    ];
+    args.extend_from_slice(extra);
+    start(dir, &args)
+}
+
+fn replica(dir: &Path, nats: &str) -> DataApi {
+    start(
+        dir,
+        &[
+            "--replica-of",
+            nats,
+            "--no-rate-limits",
+            "--no-metering",
+            "--token-secret",
+            SECRET,
+        ],
+    )
+}
+
+/// The value of an unlabelled metric on `/metrics`.
+fn metric(api: &DataApi, name: &str) -> Option<f64> {
+    let body = api.get("/metrics").body;
+    body.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
+        let (n, v) = l.split_once(' ')?;
+        (n == name || n == format!("{name}_total")).then(|| v.trim().parse().ok())?
+    })
+}
+
+/// Whether the primary follows its upstream to the end and has every batch acknowledged.
+fn primary_settled(p: &DataApi) -> bool {
+    p.get("/readyz").status == 200
+        && metric(p, "snowline_fleet_position")
+            .is_some_and(|pos| pos > 0.0 && metric(p, "snowline_fleet_acked") == Some(pos))
+}
+
+/// Waits until the primary has settled and `r` applied every batch it committed; returns the
+/// position.
+fn caught_up(p: &DataApi, r: &DataApi) -> f64 {
+    assert!(
+        p.wait_until(300, primary_settled),
+        "the primary never settled: {}\n{}",
+        p.get("/readyz").body,
+        p.get("/metrics").body
+    );
+    let want = metric(p, "snowline_fleet_position").unwrap();
+    assert!(
+        r.wait_until(120, |r| metric(r, "snowline_fleet_position") == Some(want)),
+        "the replica stopped at {:?} of {want}: {}",
+        metric(r, "snowline_fleet_position"),
+        r.get("/readyz").body
+    );
+    want
+}
+
+/// Paths whose answers the nodes must give byte for byte (page tokens included).
+fn sample_paths(up: &upstream::Upstream) -> Vec<String> {
+    let x = common::local_addr("X", &up.addrs[1]);
+    let p = common::local_addr("P", &up.addrs[1]);
+    vec![
+        "/v1/chains".to_owned(),
+        "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=2".to_owned(),
+        format!("/v1/networks/local/blockchains/x-chain/utxos?addresses={x}&pageSize=3"),
+        format!("/v1/networks/local/blockchains/x-chain/balances?addresses={x}"),
+        format!("/v1/networks/local/blockchains/p-chain/utxos?addresses={p}&pageSize=3"),
+        format!("/v1/networks/local/blockchains/p-chain/balances?addresses={p}"),
+        "/v1/networks/local/blockchains/p-chain/blocks?pageSize=4".to_owned(),
+        "/v1/networks/local/blockchains/x-chain/blocks?pageSize=4".to_owned(),
+        "/v1/networks/local/l1Validators?pageSize=5".to_owned(),
+        format!("/v1/networks/local/rewards:listPending?addresses={p}"),
+    ]
+}
+
+fn same_answers(a: &DataApi, b: &DataApi, paths: &[String]) {
+    for path in paths {
+        let (ra, rb) = (a.get(path), b.get(path));
+        assert_eq!(ra.status, 200, "{path}: {}", ra.body);
+        assert_eq!(
+            (rb.status, &rb.body),
+            (ra.status, &ra.body),
+            "{path} differs"
+        );
+    }
+}
+
+#[test]
+fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoint() {
+    let nats = NatsServer::start();
+    let up = upstream::start_partial(13, 3_000, 200);
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (pdir, rdir, ndir) = (dirs[0].path(), dirs[1].path(), dirs[2].path());
+    // The replica starts first: it waits for the stream, then follows the primary's ingest.
+    let r = replica(rdir, &nats.url);
+    let before = r.get("/readyz");
+    assert_eq!(before.status, 503, "{}", before.body);
+    assert!(before.body.contains("fleet"), "{}", before.body);
+    let p = primary(pdir, &up, &nats.url, &[]);
+    let first = caught_up(&p, &r);
+    assert!(first > 10.0, "only {first} batches: the run proves little");
+
+    // A checkpoint of the stopped replica, then the rest of the blocks.
+    drop(r);
+    let cp = tempfile::tempdir().unwrap();
+    let cp_path = cp.path().join("checkpoint");
+    let (ok, out, err) = common::run(&[
+        "checkpoint",
+        "--data-dir",
+        rdir.to_str().unwrap(),
+        cp_path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("at batch {first} ")), "{out}");
+    let r = replica(rdir, &nats.url);
+    upstream::append(&up.store, &up.records[200..]);
+    let batches = caught_up(&p, &r);
+    assert!(batches > first, "no batch after the checkpoint");
+    assert!(
+        r.wait_until(30, |r| r.get("/readyz").status == 200),
+        "{}",
+        r.get("/readyz").body
+    );
+    assert_eq!(metric(&r, "snowline_fleet_replica"), Some(1.0));
+    assert_eq!(metric(&r, "snowline_fleet_behind_batches"), Some(0.0));
+    assert_eq!(metric(&r, "snowline_fleet_behind_seconds"), Some(0.0));
+    assert_eq!(metric(&r, "snowline_fleet_gaps"), Some(0.0));
+    assert_eq!(metric(&r, "snowline_fleet_bad_checksums"), Some(0.0));
+    // Since its restart it applied exactly the batches after the checkpoint.
+    assert_eq!(metric(&r, "snowline_fleet_batches"), Some(batches - first));
+
+    // A new replica from the checkpoint reads the stream from the batch after it.
+    let n = start(
+        ndir,
+        &[
+            "--replica-of",
+            &nats.url,
+            "--bootstrap-from",
+            cp_path.to_str().unwrap(),
+            "--no-rate-limits",
+            "--no-metering",
+            "--token-secret",
+            SECRET,
+        ],
+    );
+    assert!(
+        n.wait_until(120, |n| metric(n, "snowline_fleet_position")
+            == Some(batches)),
+        "{}",
+        n.get("/readyz").body
+    );
+    assert_eq!(metric(&n, "snowline_fleet_batches"), Some(batches - first));
+
+    same_answers(&p, &r, &sample_paths(&up));
+    same_answers(&p, &n, &sample_paths(&up));
+    let want = common::view(&p, &up.addrs);
+    assert_eq!(common::view(&r, &up.addrs), want);
+    assert_eq!(common::view(&n, &up.addrs), want);
+    drop((p, r, n));
+    let dp = digest(pdir);
+    assert!(dp.len() > 40, "{dp:?}");
+    assert_eq!(
+        digest(rdir),
+        dp,
+        "the replica's tables differ from the primary's"
+    );
+    assert_eq!(
+        digest(ndir),
+        dp,
+        "the new replica's tables differ from the primary's"
+    );
+}
+
+#[test]
+fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_continues() {
+    let mut cluster = NatsCluster::start();
+    let urls = cluster.urls();
+    let up = upstream::start_partial(13, 3_000, 100);
+    let total = up.records.len();
+    assert!(total > 300, "{total} containers");
+    // The last containers arrive after the promotion.
+    let before_promotion = total - 80;
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (pdir, rdir, ldir) = (dirs[0].path(), dirs[1].path(), dirs[2].path());
+    let r3 = ["--stream-replicas", "3"];
+    let mut p = primary(pdir, &up, &urls, &r3);
+    let mut r = replica(rdir, &urls);
+    // Blocks arrive in steps while the primary, the replica and one NATS node are killed.
+    let mut served = 100;
+    let mut kills = (0, 0);
+    for step in 0..8u64 {
+        let next = (served + (before_promotion - 100) / 8 + 1).min(before_promotion);
+        upstream::append(&up.store, &up.records[served..next]);
+        served = next;
+        std::thread::sleep(std::time::Duration::from_millis(150 + step * 40));
+        match step % 4 {
+            0 | 2 => {
+                drop(p); // SIGKILL while it ingests
+                kills.0 += 1;
+                p = primary(pdir, &up, &urls, &r3);
+            }
+            1 => {
+                drop(r);
+                kills.1 += 1;
+                r = replica(rdir, &urls);
+            }
+            _ => {
+                cluster.nodes[1].kill();
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                cluster.nodes[1].restart();
+            }
+        }
+    }
+    assert_eq!(served, before_promotion);
+    let batches = caught_up(&p, &r);
+    // A second replica, started after it all, catches up from the stream alone.
+    let late = replica(ldir, &urls);
+    assert!(
+        late.wait_until(120, |l| metric(l, "snowline_fleet_position")
+            == Some(batches)),
+        "{}",
+        late.get("/readyz").body
+    );
+    same_answers(&p, &r, &sample_paths(&up));
+    same_answers(&p, &late, &sample_paths(&up));
+
+    // Promotion: the primary goes away, the caught-up replica becomes the primary and ingests
+    // the rest; the other replica follows it on the same stream.
+    drop(p);
+    drop(r);
+    // The node accepts the rest first, so the promoted primary is ready only once it has them.
+    upstream::append(&up.store, &up.records[served..]);
+    let promoted = primary(rdir, &up, &urls, &r3);
+    let after = caught_up(&promoted, &late);
+    assert!(after > batches, "no batch after the promotion: {after}");
+    same_answers(&promoted, &late, &sample_paths(&up));
+    assert_eq!(metric(&late, "snowline_fleet_gaps"), Some(0.0));
+    drop((promoted, late));
+
+    // A standalone run of the same blocks, for the tables a clean ingest gives.
+    let clean_dir = tempfile::tempdir().unwrap();
+    let clean = start(
+        clean_dir.path(),
+        &[
+            "--upstream",
+            &up.url,
+            "--genesis",
+            "devnet",
+            "--devnet-seed",
+            "13",
+            "--no-rate-limits",
+            "--no-metering",
+        ],
+    );
+    assert!(
+        clean.wait_until(300, |c| c.get("/readyz").status == 200),
+        "{}",
+        clean.get("/readyz").body
+    );
+    drop(clean);
+    let want = digest(clean_dir.path());
+    assert!(want.len() > 40, "{want:?}");
+    for (name, d) in [("the promoted replica", rdir), ("the late replica", ldir)] {
+        let got = digest(d);
+        let differ: Vec<_> = got.iter().filter(|l| !want.contains(l)).collect();
+        assert!(
+            got.len() == want.len() && differ.is_empty(),
+            "{name} differs from a standalone run: {differ:?}"
+        );
+    }
+    println!(
+        "{} primary kills, {} replica kills, a NATS node killed twice, a promotion; {after} \
+         batches, every table identical to a standalone run's",
+        kills.0, kills.1
+    );
+}

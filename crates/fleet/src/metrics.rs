@@ -1,0 +1,122 @@
+//! The fleet's Prometheus metrics, read from its [`FleetStatus`] at each scrape.
+
+use std::sync::Arc;
+
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
+use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::registry::Registry;
+
+use crate::status::{FleetStatus, Role};
+
+/// A collector over the status.
+#[derive(Debug)]
+pub struct FleetMetrics {
+    status: Arc<FleetStatus>,
+}
+
+impl FleetMetrics {
+    /// Registers the metrics of `status` in `registry`.
+    pub fn register(registry: &mut Registry, status: Arc<FleetStatus>) {
+        registry.register_collector(Box::new(Self { status }));
+    }
+}
+
+fn int(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn gauge<G: EncodeMetric>(
+    e: &mut DescriptorEncoder,
+    name: &str,
+    help: &str,
+    v: G,
+) -> std::fmt::Result {
+    v.encode(e.encode_descriptor(name, help, None, v.metric_type())?)
+}
+
+fn counter(e: &mut DescriptorEncoder, name: &str, help: &str, v: u64) -> std::fmt::Result {
+    let c = ConstCounter::new(v);
+    c.encode(e.encode_descriptor(name, help, None, c.metric_type())?)
+}
+
+impl Collector for FleetMetrics {
+    fn encode(&self, mut e: DescriptorEncoder) -> std::fmt::Result {
+        let s = self.status.snapshot();
+        let replica = s.role == Role::Replica;
+        gauge(
+            &mut e,
+            "snowline_fleet_replica",
+            "1 on a replica, 0 on the primary",
+            ConstGauge::new(i64::from(replica)),
+        )?;
+        gauge(
+            &mut e,
+            "snowline_fleet_connected",
+            "1 when the last call to NATS succeeded, else 0",
+            ConstGauge::new(i64::from(s.connected)),
+        )?;
+        gauge(
+            &mut e,
+            "snowline_fleet_position",
+            "The last batch committed here (primary) or applied here (replica)",
+            ConstGauge::new(int(s.position)),
+        )?;
+        gauge(
+            &mut e,
+            "snowline_fleet_acked",
+            "The last batch the stream acknowledged (primary)",
+            ConstGauge::new(int(s.acked)),
+        )?;
+        gauge(
+            &mut e,
+            "snowline_fleet_head",
+            "The newest batch on the stream, as last seen",
+            ConstGauge::new(int(s.head.unwrap_or(0))),
+        )?;
+        gauge(
+            &mut e,
+            "snowline_fleet_behind_batches",
+            "Batches on the stream not applied here (replica), or committed and not acknowledged \
+             (primary)",
+            ConstGauge::new(int(s.behind())),
+        )?;
+        gauge(
+            &mut e,
+            "snowline_fleet_behind_seconds",
+            "How much older the replica's data is than the stream's newest batch",
+            ConstGauge::new(s.seconds_behind()),
+        )?;
+        counter(
+            &mut e,
+            "snowline_fleet_batches",
+            "Batches published (primary) or applied (replica) since start",
+            s.batches,
+        )?;
+        counter(
+            &mut e,
+            "snowline_fleet_gaps",
+            "Messages refused because they did not follow the replica's position",
+            s.gaps,
+        )?;
+        counter(
+            &mut e,
+            "snowline_fleet_bad_checksums",
+            "Batches refused because their checksum did not match",
+            s.bad_checksums,
+        )?;
+        counter(
+            &mut e,
+            "snowline_fleet_duplicates",
+            "Batches skipped because they were applied already",
+            s.duplicates,
+        )?;
+        counter(
+            &mut e,
+            "snowline_fleet_refused",
+            "Batches the replica's store refused to apply",
+            s.refused,
+        )
+    }
+}
