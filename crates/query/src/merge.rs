@@ -167,12 +167,14 @@ mod tests {
         let failing = vec![Ok(7), Err("disk"), Ok(1)].into_iter();
         let merged = merge_sorted_fallible(vec![ok(&[9, 3]), failing], SortOrder::Desc, |x| *x, 10);
         assert_eq!(merged, Err("disk"));
-        // An error past the items taken is never read, so it cannot fail the answer.
+        // The merge holds the next item of each source: an error just past the items taken is
+        // read, and fails the answer rather than leaving it silently short.
         let late = vec![Ok(7), Err("late")].into_iter();
-        assert_eq!(
-            merge_sorted_fallible(vec![late], SortOrder::Desc, |x| *x, 1),
-            Ok(vec![7])
-        );
+        let merged = merge_sorted_fallible(vec![late], SortOrder::Desc, |x| *x, 1);
+        assert_eq!(merged, Err("late"));
+        let later = vec![Ok(7), Ok(6), Err("later")].into_iter();
+        let merged = merge_sorted_fallible(vec![later], SortOrder::Desc, |x| *x, 1);
+        assert_eq!(merged, Ok(vec![7]));
     }
 
     #[test]

@@ -13,10 +13,10 @@ use snowline_derive::{
     Derive, DeriveError, Overlay, PendingRows, Staging, StagingParts, Versions, settle,
 };
 use snowline_store::{Desc, OpHandle, ReadView, Store, WriteBatch};
+use snowline_types::Id;
 use snowline_types::atomic::{AtomicTxs, SharedMove};
 use snowline_types::avm::{Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::Id;
 
 use super::stored_bytes::StoredBytes;
 use super::tables::{

@@ -370,3 +370,26 @@ pub fn read_again(
     }
     out
 }
+
+/// `records`, then each container of `paths` holding an atomic tx delivered again at the end,
+/// under another container id: exports read a second time after their imports took them.
+pub fn read_again_at_end(
+    ch: &Chains,
+    records: &[ContainerRecord],
+    paths: &[IndexPath],
+) -> Vec<ContainerRecord> {
+    let again = records
+        .iter()
+        .filter(|r| paths.contains(&r.path) && !container_ops(ch, r).2.is_empty())
+        .map(|r| {
+            let mut again = r.clone();
+            again.id.0[0] ^= 0xff;
+            again.timestamp_ns += 1;
+            again
+        });
+    records
+        .iter()
+        .cloned()
+        .chain(again.collect::<Vec<_>>())
+        .collect()
+}
