@@ -6,7 +6,8 @@
 //! ERC-1155's `{id}` substituted as EIP-1155 specifies, by this test); a bad document, a huge
 //! one and a redirect to a refused address get their statuses; a changed document is picked up
 //! by `reindexNft`, at most once an hour; without the allowance nothing reaches the server and
-//! every token is `UNREACHABLE_TOKEN_URI` (`docs/evm-indexing.md`, "NFT metadata").
+//! every token is `UNREACHABLE_TOKEN_URI`; tokens queued while fetching was off are fetched
+//! after a restart with it (`docs/evm-indexing.md`, "NFT metadata").
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -156,6 +157,17 @@ fn document(nft: &Nft, name: &str) -> Value {
 }
 
 fn serve(dir: &std::path::Path, url: &str, server: &MetadataServer, allow: bool) -> DataApi {
+    serve_with(dir, url, server, allow, true)
+}
+
+/// [`serve`], fetching only when `fetch`.
+fn serve_with(
+    dir: &std::path::Path,
+    url: &str,
+    server: &MetadataServer,
+    allow: bool,
+    fetch: bool,
+) -> DataApi {
     let config = json!({"chains": [{"chainId": C_CHAIN_ID, "rpcUrl": url}]});
     let path = dir.join("evm.json");
     std::fs::write(&path, config.to_string()).unwrap();
@@ -166,7 +178,6 @@ fn serve(dir: &std::path::Path, url: &str, server: &MetadataServer, allow: bool)
         "--no-rate-limits",
         "--evm-config",
         path.to_str().unwrap(),
-        "--fetch-nft-metadata",
         "--fetch-rewrite",
         &rewrite,
         "--fetch-retries",
@@ -174,6 +185,9 @@ fn serve(dir: &std::path::Path, url: &str, server: &MetadataServer, allow: bool)
     ];
     if allow {
         args.extend(["--fetch-allow-private", "127.0.0.1/32"]);
+    }
+    if fetch {
+        args.push("--fetch-nft-metadata");
     }
     let api = start(&dir.join("data"), &args);
     assert!(
@@ -352,4 +366,39 @@ fn without_the_allowance_nothing_reaches_a_private_server() {
         0,
         "the private-network rule refuses before connecting"
     );
+}
+
+#[test]
+fn tokens_queued_while_fetching_is_off_are_fetched_after_a_restart_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let all = nfts(&m);
+    let server = MetadataServer::start();
+    for nft in &all {
+        let path = nft.uri.strip_prefix(HOST).map(|p| format!("/{p}")).unwrap();
+        let doc = document(nft, &format!("Later {}", nft.id));
+        server.set(&path, Answer::Body(doc.to_string().into_bytes()));
+    }
+    {
+        // Indexed with fetching off: every token stays UNINDEXED, nothing is asked.
+        let api = serve_with(dir.path(), &urls[0].1, &server, true, false);
+        for nft in &all {
+            let r = api.get(&details_path(nft));
+            assert_eq!(
+                r.json()["metadata"]["indexStatus"],
+                "UNINDEXED",
+                "{}",
+                r.body
+            );
+        }
+        assert_eq!(server.asked(), 0);
+    }
+    // The queue was written with the blocks: a restart with fetching on works it off.
+    let api = serve_with(dir.path(), &urls[0].1, &server, true, true);
+    for nft in &all {
+        let got = fetched(&api, nft, |_| true);
+        assert_eq!(got["indexStatus"], "INDEXED", "{got}");
+        assert_eq!(got["name"], format!("Later {}", nft.id), "{got}");
+    }
 }
