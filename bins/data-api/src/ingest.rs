@@ -34,8 +34,8 @@ use snowline_types::network::NetworkInfo;
 /// address a tx touches with the parts it played, and `ev_transfers_by_address` each transfer's
 /// standard; the EVM token balances summed from the transfer logs, `ev_holdings` and
 /// `ev_holding_history`, and the NFT ids of each collection, `ev_nft_tokens`; all derived with
-/// the blocks; 13: the followed node's validator uptimes, `ph_uptimes`, polled beside the
-/// follower; the AVAX burned by each chain's txs and the genesis's initial supply, kept in
+/// the blocks; 13: the followed node's validator uptimes, `ph_uptimes` and `ph_uptimes_at`,
+/// polled beside the follower; the AVAX burned by each chain's txs and the genesis's initial supply, kept in
 /// `ph_meta` and `xh_meta` with the blocks, so an older store lacks what it holds).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
