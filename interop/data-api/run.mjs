@@ -1040,6 +1040,43 @@ if (P.replay) {
     return `${active.length} active of ${all.length}, at height ${height}`;
   });
 
+  await check("primaryNetwork.listValidators, getValidatorDetails: every validation parses; active ones carry the node's uptime and connection (platform.getCurrentValidators)", async () => {
+    const res = await fetch(`${nodeUrl}/ext/bc/P`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "platform.getCurrentValidators", params: {} }),
+    });
+    const node = new Map(((await res.json()).result?.validators ?? []).map((v) => [v.txID, v]));
+    assert(node.size > 0, "the node serves platform.getCurrentValidators");
+    const vs = (await allPages(sdk.data.primaryNetwork.listValidators({ network: net, pageSize: 100 }, at))).flatMap((p) => p.validators);
+    const active = vs.filter((v) => v.validationStatus === "active");
+    assert(active.length > 0, "active validators");
+    for (const v of active) {
+      const n = node.get(v.txHash);
+      assert(n, `${v.txHash} is current on the node`);
+      eq(v.uptimePerformance, Number(n.uptime), `${v.txHash} uptimePerformance`);
+      eq(v.validatorHealth.reachabilityPercent, n.connected ? 100 : 0, `${v.txHash} reachabilityPercent`);
+    }
+    const byUptime = (await allPages(sdk.data.primaryNetwork.listValidators({ network: net, pageSize: 3, validationStatus: "active", sortBy: "uptimePerformance", sortOrder: "asc" }, at))).flatMap((p) => p.validators);
+    eq(byUptime.map((v) => v.uptimePerformance), active.map((v) => v.uptimePerformance).sort((a, b) => a - b), "active by uptime");
+    const nodes = [...new Set(vs.map((v) => v.nodeId))];
+    let details = 0;
+    for (const nodeId of nodes) {
+      const got = (await allPages(sdk.data.primaryNetwork.getValidatorDetails({ network: net, nodeId, pageSize: 10 }, at))).flatMap((p) => p.validators);
+      assert(got.length > 0 && got.every((v) => v.nodeId === nodeId), `${nodeId}: its validations`);
+      details += got.length;
+    }
+    return `${vs.length} validators (${active.length} active with the node's uptime), ${details} validations of ${nodes.length} nodes`;
+  });
+
+  await check("primaryNetwork.transactions.listActiveStakingTransactions and avaxSupply.get parse", async () => {
+    const txs = (await allPages(sdk.data.primaryNetwork.transactions.listActiveStakingTransactions({ network: net, blockchainId: "p-chain", pageSize: 100 }, at))).flatMap((p) => p.transactions);
+    assert(txs.length > 0, "active staking txs");
+    const s = await sdk.avaxSupply.get(at);
+    assert(Number(s.totalSupply) > 0 && Number(s.totalStaked) > 0, JSON.stringify(s));
+    return `${txs.length} staking txs; total supply ${s.totalSupply} AVAX`;
+  });
+
   await check("primaryNetwork.getBlockchainById: every chain the P-Chain created (the L1's EVM genesis as an object)", async () => {
     let l1 = 0;
     for (const [id, c] of P.replay.chains) {

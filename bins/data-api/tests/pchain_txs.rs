@@ -592,6 +592,109 @@ fn active_staking_txs_are_the_addresses_unsettled_staker_txs() {
         .error(400, "Bad Request");
 }
 
+/// `l1ValidatorDetails` of each L1 tx: the validators it registers or changes (a conversion's
+/// by `sha256(subnet ‖ u32 index)`, a registration's by the hash of its `RegisterL1Validator`
+/// message, the others by the validation id they name; avalanchego `vms/platformvm/txs`), each
+/// with its node, L1, weight and balance left after the tx's block as the replay has them, and
+/// the balance the tx gave (negative: the balance a removal or disable returned).
+#[test]
+fn l1_txs_carry_their_validators_after_the_block() {
+    use snowline_types::warp::l1::{
+        L1Message, conversion_validation_id, registration_validation_id,
+    };
+    use snowline_types::warp::message::Message as WarpMessage;
+    use snowline_types::warp::payload::Payload;
+    let w = world(2);
+    let m = &w.model;
+    let payload = |signed: &[u8]| -> Vec<u8> {
+        let msg = WarpMessage::parse(signed).unwrap();
+        match Payload::parse(&msg.unsigned.payload).unwrap() {
+            Payload::AddressedCall(c) => c.payload,
+            Payload::Hash(_) => panic!("an L1 tx carries an AddressedCall"),
+        }
+    };
+    let mut seen = BTreeMap::<&str, usize>::new();
+    for t in w.txs.values() {
+        let returned = || -> i128 {
+            -m.utxos
+                .values()
+                .filter(|u| {
+                    u.created.tx == t.id && u.utxo_id.output_index as usize >= t.tx.outputs().len()
+                })
+                .map(|u| i128::from(u.amount()))
+                .sum::<i128>()
+        };
+        let changes: Vec<(Id, Option<i128>)> = match &t.tx {
+            UnsignedTx::ConvertSubnetToL1Tx(c) => c
+                .validators
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    (
+                        conversion_validation_id(&c.subnet_id, i as u32),
+                        Some(i128::from(v.balance)),
+                    )
+                })
+                .collect(),
+            UnsignedTx::RegisterL1ValidatorTx(r) => {
+                vec![(
+                    registration_validation_id(&payload(&r.message)),
+                    Some(i128::from(r.balance)),
+                )]
+            }
+            UnsignedTx::SetL1ValidatorWeightTx(s) => {
+                let L1Message::L1ValidatorWeight(wt) =
+                    L1Message::parse(&payload(&s.message)).unwrap()
+                else {
+                    panic!("a weight message")
+                };
+                let r = returned();
+                vec![(wt.validation_id, (r != 0).then_some(r))]
+            }
+            UnsignedTx::IncreaseL1ValidatorBalanceTx(i) => {
+                vec![(i.validation_id, Some(i128::from(i.balance)))]
+            }
+            UnsignedTx::DisableL1ValidatorTx(d) => vec![(d.validation_id, Some(returned()))],
+            _ => {
+                let v = w.api.get(&format!("{P}/transactions/{}", t.id)).json();
+                assert!(v.get("l1ValidatorDetails").is_none(), "{}: {v}", t.id);
+                continue;
+            }
+        };
+        *seen.entry(t.type_name).or_default() += 1;
+        let block = m.blocks.iter().find(|b| b.height == t.height).unwrap();
+        let after = &m.l1_after[&t.height];
+        let want: Vec<Value> = changes
+            .iter()
+            .map(|(vid, change)| {
+                let v = &after[vid];
+                let mut r = serde_json::json!({
+                    "validationId": vid.to_string(),
+                    "validationIdHex": format!("0x{}", vid.0.iter().map(|b| format!("{b:02x}")).collect::<String>()),
+                    "nodeId": snowline_types::NodeId(ShortId(v.node.clone().try_into().unwrap())).to_string(),
+                    "subnetId": v.subnet.to_string(),
+                    "weight": v.weight,
+                    "remainingBalance": v.remaining(block.accrued),
+                });
+                if let Some(c) = change {
+                    r["balanceChange"] = serde_json::json!(c);
+                }
+                r
+            })
+            .collect();
+        let got = w.api.get(&format!("{P}/transactions/{}", t.id)).json();
+        assert_eq!(
+            got["l1ValidatorDetails"],
+            Value::Array(want),
+            "{} ({})",
+            t.id,
+            t.type_name
+        );
+    }
+    eprintln!("L1 txs: {seen:?}");
+    assert!(seen.len() >= 4, "the devnet covers the L1 txs: {seen:?}");
+}
+
 /// nAVAX of `avax` in `amounts`.
 fn avax_sum<'a>(avax: &Id, amounts: impl IntoIterator<Item = (&'a Id, u64)>) -> u128 {
     amounts

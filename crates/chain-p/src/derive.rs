@@ -1433,12 +1433,12 @@ fn addressed_payload(signed: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The P-Chain message a signed Warp message carries in its AddressedCall, if any.
-fn l1_message(signed: &[u8]) -> Option<L1Message> {
+pub(crate) fn l1_message(signed: &[u8]) -> Option<L1Message> {
     L1Message::parse(&addressed_payload(signed)?).ok()
 }
 
 /// A `RegisterL1Validator` message with its payload bytes (whose hash is the validation id).
-fn register_message(
+pub(crate) fn register_message(
     signed: &[u8],
 ) -> Option<(snowline_types::warp::l1::RegisterL1Validator, Vec<u8>)> {
     let payload = addressed_payload(signed)?;

@@ -172,7 +172,12 @@ table! {
 
     /// `staker tx id -> UptimeRow`: the followed node's uptime and connection of each current
     /// validator at its last `platform.getCurrentValidators` (replaced whole at each poll).
+    /// Observed, not derived from the chain: the digests of two runs leave it out.
     pub PhUptimes: "ph_uptimes" (PointLookup), Id => Linear<UptimeRow>;
+
+    /// `0 -> Unix seconds`: when the followed node last gave validator uptimes (absent while
+    /// none did), written with [`PhUptimes`].
+    pub PhUptimesAt: "ph_uptimes_at", u8 => u64;
 
     /// The proposal tx of the last accepted proposal block (codec version 0 ‖ signed tx), until
     /// its option is accepted; key `0`.
@@ -197,15 +202,13 @@ pub const META_L1_ACTIVE: u8 = 6;
 pub const META_L1_SINCE: u8 = 7;
 /// [`PhMeta`] key: the accrued fee at the start of the chain time's UTC day.
 pub const META_L1_DAY_START: u8 = 8;
-/// [`PhMeta`] key: when the followed node last gave validator uptimes (absent while none
-/// did), Unix seconds; written only by [`record_uptimes`](crate::record_uptimes).
-pub const META_UPTIMES_AT: u8 = 9;
+
 /// [`PhMeta`] key: nAVAX the P-Chain's txs burned (`UnsignedTx::burned`), summed.
-pub const META_P_BURNED: u8 = 10;
+pub const META_P_BURNED: u8 = 9;
 /// [`PhMeta`] key: nAVAX the C-Chain's atomic txs burned (`coreth::UnsignedTx::burned`), summed.
-pub const META_C_BURNED: u8 = 11;
+pub const META_C_BURNED: u8 = 10;
 /// [`PhMeta`] key: the genesis's initial supply (`PGenesisState::initial_supply`).
-pub const META_INITIAL_SUPPLY: u8 = 12;
+pub const META_INITIAL_SUPPLY: u8 = 11;
 
 /// [`PhOrders`] listing: every validator (any subnet), by its staker tx's block height.
 pub const ORDER_VALIDATORS: u8 = 0;

@@ -12,7 +12,7 @@ use snowline_types::platformvm::current_validators::CurrentValidator;
 
 use crate::error::PChainError;
 use crate::rows::UptimeRow;
-use crate::tables::{META_UPTIMES_AT, PhMeta, PhUptimes};
+use crate::tables::{PhUptimes, PhUptimesAt};
 
 /// Replaces the stored uptimes with those of `validators` (those the node gave an uptime for),
 /// observed at `observed_at` (Unix seconds); returns how many were stored. An answer without
@@ -51,14 +51,14 @@ pub fn record_uptimes(
     for (id, row) in &rows {
         batch.put::<PhUptimes>(id, &Linear(*row));
     }
-    batch.put::<PhMeta>(&META_UPTIMES_AT, &observed_at);
+    batch.put::<PhUptimesAt>(&0, &observed_at);
     store.write(&batch)?;
     Ok(rows.len())
 }
 
 /// When the followed node last gave uptimes (`None`: never, so none are known).
 pub(crate) fn uptimes_at(view: &impl ReadView) -> Result<Option<u64>, PChainError> {
-    Ok(view.get::<PhMeta>(&META_UPTIMES_AT)?)
+    Ok(view.get::<PhUptimesAt>(&0)?)
 }
 
 /// The uptime the followed node last gave for the validation of staker tx `id`.

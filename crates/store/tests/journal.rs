@@ -11,9 +11,12 @@ use common::*;
 use snowline_store::journal::{FrameOp, decode_frame, encode_frame};
 use snowline_store::{JOURNAL_TABLE, JournalRole, ReadView, Schema, Store, StoreError, WriteBatch};
 
+/// One table's name and its entries as stored.
+type RawTable = (String, Vec<(Vec<u8>, Vec<u8>)>);
+
 /// Every table's entries as stored, the journal's own bookkeeping (and RocksDB's unused
 /// default column family) left out.
-fn tables(store: &Store) -> Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)> {
+fn tables(store: &Store) -> Vec<RawTable> {
     let mut names = store.raw_tables().unwrap();
     names.sort();
     names

@@ -44,7 +44,7 @@ pub use staking::{
 pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
 pub use subnets::{ChainPage, SubnetEntry, SubnetPage};
 pub use supply::PSupply;
-pub use txs::{PTx, PTxPage, PTxQuery};
+pub use txs::{PTx, PTxL1, PTxPage, PTxQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
 pub use validators_by_date::{RangeValidator, ValidatorRangePage, ValidatorRangeQuery};

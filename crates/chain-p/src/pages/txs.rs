@@ -22,9 +22,10 @@ use super::staking::StakerStatus;
 use super::utxos::PUtxo;
 use super::{PChainPages, PageError, direction, expect_rows, tip};
 use crate::error::PChainError;
-use crate::rows::{BlockRow, StakerRow, TxRow};
+use crate::rows::{BlockRow, L1ValidatorRow, StakerRow, TxRow};
 use crate::tables::{
-    PhBlocks, PhCurrentStakers, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress, PhUtxos, TX_EMITTED,
+    PhBlocks, PhCurrentStakers, PhL1Validators, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress,
+    PhUtxos, TX_EMITTED,
 };
 
 /// What a tx listing asks for.
@@ -60,6 +61,24 @@ pub struct PTx {
     pub emitted: Vec<PUtxo>,
     /// The staker it adds (a staker tx) or settles (a `RewardValidatorTx`), with its tx id.
     pub staker: Option<(Id, StakerRow)>,
+    /// The L1 validators it registers or changes (an L1 tx), as its block left them.
+    pub l1: Vec<PTxL1>,
+}
+
+/// An L1 validator an L1 tx registers or changes, as the tx's block left it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PTxL1 {
+    /// Its validation id.
+    pub validation_id: Id,
+    /// The validator (its node and L1).
+    pub row: L1ValidatorRow,
+    /// Its weight after the block.
+    pub weight: u64,
+    /// Its balance left after the block, nAVAX.
+    pub remaining_balance: u64,
+    /// What the tx added to its balance (negative: the balance it returned); `None` for a
+    /// weight change that returns nothing.
+    pub balance_change: Option<i128>,
 }
 
 /// One page of txs.
@@ -428,6 +447,7 @@ fn details(v: &impl ReadView, blocks: &mut Blocks, id: Id, row: TxRow) -> Result
     let staker = v
         .get::<PhStakers>(&staker_id)?
         .map(|Linear(r)| (staker_id, r));
+    let l1 = l1_changes(v, &tx, &emitted, row.event.height)?;
     Ok(PTx {
         id,
         row,
@@ -436,7 +456,88 @@ fn details(v: &impl ReadView, blocks: &mut Blocks, id: Id, row: TxRow) -> Result
         consumed,
         emitted,
         staker,
+        l1,
     })
+}
+
+/// The L1 validators `tx` (of the block at `height`, which emitted `emitted`) registers or
+/// changes, with the balance it gave each (what it deposits; what it returns, the outputs past
+/// its own, negative), as the block left them: weight and end fee from `ph_l1_history`, the
+/// balance left being the end fee less the fees accrued per validator after the block.
+fn l1_changes(
+    v: &impl ReadView,
+    tx: &UnsignedTx,
+    emitted: &[PUtxo],
+    height: u64,
+) -> Result<Vec<PTxL1>, PageError> {
+    use snowline_types::warp::l1::{
+        L1Message, conversion_validation_id, registration_validation_id,
+    };
+    let returned = || -> Option<i128> {
+        let own = tx.outputs().len();
+        let sum: i128 = emitted
+            .iter()
+            .filter(|u| u.utxo.utxo_id.output_index as usize >= own)
+            .map(|u| i128::from(u.row.amount))
+            .sum();
+        (sum > 0).then_some(-sum)
+    };
+    let changes: Vec<(Id, Option<i128>)> = match tx {
+        UnsignedTx::ConvertSubnetToL1Tx(t) => t
+            .validators
+            .iter()
+            .enumerate()
+            .map(|(i, val)| {
+                let i = u32::try_from(i).unwrap_or(u32::MAX);
+                let vid = conversion_validation_id(&t.subnet_id, i);
+                (vid, Some(i128::from(val.balance)))
+            })
+            .collect(),
+        UnsignedTx::RegisterL1ValidatorTx(t) => crate::derive::register_message(&t.message)
+            .map(|(_, payload)| {
+                let vid = registration_validation_id(&payload);
+                (vid, Some(i128::from(t.balance)))
+            })
+            .into_iter()
+            .collect(),
+        UnsignedTx::SetL1ValidatorWeightTx(t) => match crate::derive::l1_message(&t.message) {
+            Some(L1Message::L1ValidatorWeight(w)) => vec![(w.validation_id, returned())],
+            _ => Vec::new(),
+        },
+        UnsignedTx::IncreaseL1ValidatorBalanceTx(t) => {
+            vec![(t.validation_id, Some(i128::from(t.balance)))]
+        }
+        UnsignedTx::DisableL1ValidatorTx(t) => {
+            vec![(t.validation_id, Some(returned().unwrap_or(0)))]
+        }
+        _ => return Ok(Vec::new()),
+    };
+    let accrued = v
+        .get::<PhBlocks>(&height)?
+        .map_or(0, |Linear(b)| b.l1_accrued_fees);
+    let mut out = Vec::with_capacity(changes.len());
+    for (validation_id, balance_change) in changes {
+        let Some(Linear(row)) = v.get::<PhL1Validators>(&validation_id)? else {
+            continue;
+        };
+        let state = super::validators::state_at(v, &validation_id, height).map_err(|e| {
+            PageError::Read(match e {
+                super::ValidatorSetError::Read(e) => e,
+                other => PChainError::Corrupt(other.to_string()),
+            })
+        })?;
+        let (weight, end_fee) = state.map_or((row.weight, row.end_accumulated_fee), |s| {
+            (s.weight, s.end_accumulated_fee)
+        });
+        out.push(PTxL1 {
+            validation_id,
+            weight,
+            remaining_balance: end_fee.saturating_sub(accrued),
+            balance_change,
+            row,
+        });
+    }
+    Ok(out)
 }
 
 /// The UTXO ids a tx spends, in its inputs' order (imported inputs after the base's).

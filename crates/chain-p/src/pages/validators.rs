@@ -265,7 +265,7 @@ fn l1_set(
 
 /// The weight and end fee of validation `id` after block `height`: its last change at or
 /// below the height; `None` before its registration.
-fn state_at(
+pub(super) fn state_at(
     view: &impl ReadView,
     id: &Id,
     height: u64,

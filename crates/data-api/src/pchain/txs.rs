@@ -13,8 +13,9 @@ use snowline_types::formatting::encode_hex_plain;
 use snowline_types::platformvm::Signer;
 use snowline_types::platformvm::txs::{DATA_API_TX_TYPES, UnsignedTx};
 use snowline_types::rest::{
-    AssetAmount, BlockchainInfo, BlsCredentials, L1ValidatorManagerDetails,
-    ListPChainTransactionsResponse, PChainTransaction, PrimaryChainInfo, SubnetOwnershipInfo,
+    AssetAmount, BlockchainInfo, BlsCredentials, L1ValidatorDetailsTransaction,
+    L1ValidatorManagerDetails, ListPChainTransactionsResponse, PChainTransaction, PrimaryChainInfo,
+    SubnetOwnershipInfo,
 };
 use snowline_types::{Chain, Id};
 
@@ -202,7 +203,19 @@ impl PChainApi {
                 }),
                 _ => None,
             },
-            l1_validator_details: None,
+            l1_validator_details: (!t.l1.is_empty()).then(|| {
+                t.l1.iter()
+                    .map(|l| L1ValidatorDetailsTransaction {
+                        validation_id: l.validation_id.to_string(),
+                        validation_id_hex: encode_hex_plain(&l.validation_id.0),
+                        node_id: super::context::node_id_string(&l.row.node_id),
+                        subnet_id: l.row.subnet_id.to_string(),
+                        weight: l.weight,
+                        remaining_balance: l.remaining_balance,
+                        balance_change: l.balance_change,
+                    })
+                    .collect()
+            }),
             estimated_reward: own
                 .filter(|s| primary(s.kind))
                 .map(|s| s.potential_reward.to_string()),
