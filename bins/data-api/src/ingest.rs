@@ -40,8 +40,8 @@ use snowline_webhooks::PlatformHook;
 /// `xh_c_txs`, `xh_c_txs_by_time`, `xh_c_txs_by_address` and `ph_c_txs_by_address`, derived with
 /// the `C/block` containers and the atomic UTXOs they move; the X-Chain's blocks by proposer,
 /// `xh_blocks_by_proposer`; the followed node's validator uptimes, `ph_uptimes` and
-/// `ph_uptimes_at`, polled beside the follower; the AVAX burned by each chain's txs and the genesis's initial supply, kept in
-/// `ph_meta` and `xh_meta` with the blocks; the NFT metadata queue, `ev_nft_queue` (tokens given
+/// `ph_uptimes_at`, polled beside the follower; the AVAX burned by each chain's txs and the
+/// genesis's initial supply, kept in `ph_meta` and `xh_meta` with the blocks; the NFT metadata queue, `ev_nft_queue` (tokens given
 /// a new URI, queued with their block), the fetched metadata, `ev_nft_metadata`, and the token
 /// balances by token, `ev_holders`, derived with the blocks; the transaction export jobs,
 /// `ev_exports`).
