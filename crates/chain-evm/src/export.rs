@@ -17,7 +17,7 @@ use snowline_store::{Direction, ReadView, Store};
 use snowline_types::evm::Address;
 use tokio::sync::Notify;
 
-use crate::pages::{EvmPages, HistoryQuery, PageError};
+use crate::pages::{EvmPages, EvmReadError, HistoryQuery};
 use crate::rows::{Roles, TxRow};
 use crate::tables::EvExports;
 
@@ -83,7 +83,7 @@ pub enum ExportError {
     Store(#[from] snowline_store::StoreError),
     /// Reading the txs failed.
     #[error(transparent)]
-    Page(#[from] PageError),
+    Page(#[from] EvmReadError),
     /// Writing the file failed.
     #[error("export file: {0}")]
     Io(#[from] std::io::Error),
@@ -279,7 +279,7 @@ impl Exports {
                         from.as_deref(),
                     ) {
                         Ok(p) => p,
-                        Err(PageError::NotIndexed(_)) => break,
+                        Err(EvmReadError::NotIndexed(_)) => break,
                         Err(e) => return Err(e.into()),
                     };
                     for t in page.txs {

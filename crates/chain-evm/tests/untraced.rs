@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use snowline_chain_evm::pages::{EvmPages, PageError};
+use snowline_chain_evm::pages::{EvmPages, EvmReadError};
 use snowline_evm_devnet::{C_CHAIN_ID, Recording, recording_path};
 use snowline_query::params::BlockRange;
 use snowline_types::evm::Address;
@@ -36,7 +36,7 @@ async fn without_traces_internal_transactions_are_refused_not_empty() {
         .parse()
         .unwrap();
     let all = pages.internals(C_CHAIN_ID, deployer, BlockRange::default(), 10, None);
-    assert!(matches!(all, Err(PageError::Untraced(1))), "{all:?}");
+    assert!(matches!(all, Err(EvmReadError::Untraced(1))), "{all:?}");
     let before = BlockRange {
         start: None,
         end: Some(1),

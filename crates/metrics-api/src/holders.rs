@@ -7,7 +7,7 @@
 //! address listed rides in the query key the token remembers.
 
 use serde::Serialize;
-use snowline_chain_evm::pages::{EvmPages, HolderPage, PageError};
+use snowline_chain_evm::pages::{EvmPages, EvmReadError, HolderPage};
 use snowline_query::ParamError;
 use snowline_query::params::evm_address;
 use snowline_rest_api::{ApiError, Reply, Request};
@@ -52,10 +52,10 @@ fn bad(e: ParamError) -> ApiError {
     ApiError::bad_request(e.to_string())
 }
 
-fn read_failed(e: PageError) -> ApiError {
+fn read_failed(e: EvmReadError) -> ApiError {
     match e {
-        PageError::NotIndexed(_) => ApiError::not_found(e.to_string()),
-        PageError::BadPosition => ApiError::bad_request(e.to_string()),
+        EvmReadError::NotIndexed(_) => ApiError::not_found(e.to_string()),
+        EvmReadError::BadPosition => ApiError::bad_request(e.to_string()),
         e => ApiError::internal(format!("reading the EVM index failed: {e}")),
     }
 }

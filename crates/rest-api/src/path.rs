@@ -4,6 +4,15 @@
 use percent_encoding::percent_decode_str;
 use std::borrow::Cow;
 
+/// Segments of a decoded path, or why it does not decode.
+pub type Segments<'a> = Result<Vec<Cow<'a, str>>, String>;
+
+/// A request target decoded in one call: its path's segments, and whether its query string (if
+/// any) is well formed.
+pub fn decode_target<'a>(path: &'a str, query: Option<&str>) -> (Segments<'a>, Result<(), String>) {
+    (decode_segments(path), query.map_or(Ok(()), check_query))
+}
+
 /// Splits `path` (which starts with `/`) on `/`, then percent-decodes each segment, so
 /// an encoded `%2F` stays inside its segment and `%3A` becomes `:` before actions match.
 pub fn decode_segments(path: &str) -> Result<Vec<Cow<'_, str>>, String> {

@@ -3,7 +3,7 @@
 use snowline_store::{Linear, ReadView};
 use snowline_types::evm::B256;
 
-use super::{EvmPages, PageError};
+use super::{EvmPages, EvmReadError};
 use crate::rows::BlockRow;
 use crate::tables::{EvBlockHashes, EvBlocks};
 
@@ -18,7 +18,7 @@ pub enum BlockId {
 
 impl EvmPages {
     /// Block `id` of `chain` with its height, if indexed.
-    pub fn block(&self, chain: u64, id: BlockId) -> Result<Option<(u64, BlockRow)>, PageError> {
+    pub fn block(&self, chain: u64, id: BlockId) -> Result<Option<(u64, BlockRow)>, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let number = match id {
             BlockId::Number(n) => n,

@@ -7,7 +7,7 @@ use snowline_query::{decode_position, encode_position, take_page};
 use snowline_store::{Direction, Linear, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
-use super::{EvmPages, PageError, nft_details, token_rows};
+use super::{EvmPages, EvmReadError, nft_details, token_rows};
 use crate::error::EvmError;
 use crate::rows::{ContractRow, MetadataRow, TokenRow, TransferKind};
 use crate::tables::{Addr, EvContracts, EvErc721Owner, EvNftTokens, Word};
@@ -54,7 +54,7 @@ impl EvmPages {
         &self,
         chain: u64,
         address: Address,
-    ) -> Result<Option<ContractFacts>, PageError> {
+    ) -> Result<Option<ContractFacts>, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let deployment = snapshot
             .get::<EvContracts>(&(chain, address.0.0))?
@@ -74,14 +74,14 @@ impl EvmPages {
         contract: Address,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<CollectionPage, PageError> {
+    ) -> Result<CollectionPage, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let c = contract.0.0;
         let low = match from {
             Some(bytes) => Bound::Excluded((
                 chain,
                 c,
-                decode_position::<Word>(bytes).ok_or(PageError::BadPosition)?,
+                decode_position::<Word>(bytes).ok_or(EvmReadError::BadPosition)?,
             )),
             None => Bound::Included((chain, c, [0u8; 32])),
         };
@@ -93,7 +93,7 @@ impl EvmPages {
             .take((page_size as usize).saturating_add(1))
             .map(|e| {
                 e.map(|((_, _, id), kind)| (id, kind))
-                    .map_err(PageError::from)
+                    .map_err(EvmReadError::from)
             })
             .collect::<Result<Vec<_>, _>>()?;
         let page = take_page(entries, page_size, |(id, _)| encode_position(id));
@@ -112,7 +112,7 @@ impl EvmPages {
         chain: u64,
         contract: Address,
         id: U256,
-    ) -> Result<Option<(CollectionToken, Option<TokenRow>)>, PageError> {
+    ) -> Result<Option<(CollectionToken, Option<TokenRow>)>, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let (c, w) = (contract.0.0, id.to_be_bytes::<32>());
         let Some(kind) = snapshot.get::<EvNftTokens>(&(chain, c, w))? else {
@@ -131,7 +131,7 @@ fn describe(
     chain: u64,
     c: Addr,
     items: &[(Word, u8)],
-) -> Result<Vec<CollectionToken>, PageError> {
+) -> Result<Vec<CollectionToken>, EvmReadError> {
     let keys: Vec<(u64, Addr, Word)> = items.iter().map(|(id, _)| (chain, c, *id)).collect();
     let details = nft_details(view, &keys)?;
     let owners = view.multi_get::<EvErc721Owner>(&keys)?;
@@ -140,7 +140,7 @@ fn describe(
         .zip(details.into_iter().zip(owners))
         .map(|((id, code), ((uri, fetched), owner))| {
             let kind = TransferKind::from_code(*code)
-                .map_err(|e| PageError::Read(EvmError::Corrupt(e.to_string())))?;
+                .map_err(|e| EvmReadError::Read(EvmError::Corrupt(e.to_string())))?;
             Ok(CollectionToken {
                 kind,
                 token_id: U256::from_be_bytes(*id),

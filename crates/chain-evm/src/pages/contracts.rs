@@ -7,7 +7,7 @@ use snowline_types::evm::Address;
 
 use super::scan::newest_first;
 use super::txs::tx_detail;
-use super::{EvmPages, PageError, TxDetail, token_rows};
+use super::{EvmPages, EvmReadError, TxDetail, token_rows};
 use crate::error::EvmError;
 use crate::rows::{ContractRow, TokenRow};
 use crate::tables::{EvContracts, EvContractsByDeployer};
@@ -42,7 +42,7 @@ impl EvmPages {
         deployer: Address,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<ContractPage, PageError> {
+    ) -> Result<ContractPage, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let entries = newest_first::<EvContractsByDeployer, u32, u32>(
             &snapshot,
@@ -70,7 +70,7 @@ impl EvmPages {
                     token: tokens.get(&address).cloned(),
                 })
             })
-            .collect::<Result<_, PageError>>()?;
+            .collect::<Result<_, EvmReadError>>()?;
         Ok(ContractPage {
             contracts,
             next: page.next,
@@ -82,13 +82,13 @@ impl EvmPages {
         &self,
         chain: u64,
         address: Address,
-    ) -> Result<Option<(Deployed, TxDetail)>, PageError> {
+    ) -> Result<Option<(Deployed, TxDetail)>, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let Some(Linear(row)) = snapshot.get::<EvContracts>(&(chain, address.0.0))? else {
             return Ok(None);
         };
         let detail = tx_detail(&snapshot, chain, row.tx_hash)?.ok_or_else(|| {
-            PageError::Read(EvmError::Corrupt(format!(
+            EvmReadError::Read(EvmError::Corrupt(format!(
                 "the index names tx {} as contract {address}'s deployment, but does not hold it",
                 row.tx_hash
             )))
@@ -105,8 +105,8 @@ impl EvmPages {
     }
 }
 
-fn missing(address: Address) -> PageError {
-    PageError::Read(EvmError::Corrupt(format!(
+fn missing(address: Address) -> EvmReadError {
+    EvmReadError::Read(EvmError::Corrupt(format!(
         "an index names contract {address}, which is not stored"
     )))
 }

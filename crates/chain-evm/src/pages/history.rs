@@ -12,7 +12,7 @@ use snowline_types::evm::{Address, B256};
 use super::scan::in_order;
 use super::transfers::with_uris;
 use super::txs::{corrupt, internals_of, transfers_of};
-use super::{EvmPages, PageError, Transfer, token_rows};
+use super::{EvmPages, EvmReadError, Transfer, token_rows};
 use crate::rows::{
     AddressTransfer, AddressTxRow, InternalRow, Roles, TokenRow, TransferKind, TxRow,
 };
@@ -79,7 +79,7 @@ impl EvmPages {
         q: HistoryQuery,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<HistoryPage, PageError> {
+    ) -> Result<HistoryPage, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let a = address.0.0;
         let entries = in_order::<EvTxsByAddress>(&snapshot, chain, a, range, q.order, from)?
@@ -106,7 +106,7 @@ impl EvmPages {
                             None => Err(corrupt(format!("an address names tx {}", r.hash))),
                         }
                     })
-                    .collect::<Result<Vec<_>, PageError>>()
+                    .collect::<Result<Vec<_>, EvmReadError>>()
             },
             |(_, _, r), tx| wanted(r) && tx.is_some(),
             |_| false,
@@ -149,7 +149,7 @@ impl EvmPages {
         range: BlockRange,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<AddressTransferPage, PageError> {
+    ) -> Result<AddressTransferPage, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let a = address.0.0;
         type Entry = (u64, u64, u32, AddressTransfer);
@@ -180,7 +180,7 @@ impl EvmPages {
                             ))),
                         }
                     })
-                    .collect::<Result<Vec<_>, PageError>>()
+                    .collect::<Result<Vec<_>, EvmReadError>>()
             },
             |(_, _, _, t), row| t.kind == kind && row.is_some(),
             |_| false,
@@ -211,7 +211,7 @@ fn read_parts(
     chain: u64,
     address: Address,
     h: &mut HistoryTx,
-) -> Result<(), PageError> {
+) -> Result<(), EvmReadError> {
     let tokens = Roles::ERC20.with(Roles::ERC721).with(Roles::ERC1155);
     if h.roles.0 & tokens.0 != 0 {
         h.transfers = transfers_of(view, chain, h.hash)?

@@ -11,7 +11,7 @@ use snowline_store::{Direction, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
 use super::latest::last_before;
-use super::{EvmPages, PageError, token_rows};
+use super::{EvmPages, EvmReadError, token_rows};
 use crate::rows::{TokenRow, TransferKind};
 use crate::tables::{Addr, EvHolders, EvHoldingHistory, Word};
 
@@ -44,7 +44,7 @@ fn holdings(
     token: Addr,
     kind: u8,
     after: Option<Addr>,
-) -> Result<impl Iterator<Item = Result<(Addr, Word, U256), PageError>>, PageError> {
+) -> Result<impl Iterator<Item = Result<(Addr, Word, U256), EvmReadError>>, EvmReadError> {
     let low = match after {
         Some(a) => Bound::Excluded((chain, token, kind, a, [0xFF; 32])),
         None => Bound::Included((chain, token, kind, [0u8; 20], [0u8; 32])),
@@ -54,7 +54,7 @@ fn holdings(
         .scan::<EvHolders, _>((low, high), Direction::Forward)?
         .map(|e| {
             e.map(|((_, _, _, owner, id), w)| (owner, id, U256::from_be_bytes(w)))
-                .map_err(PageError::from)
+                .map_err(EvmReadError::from)
         }))
 }
 
@@ -84,7 +84,7 @@ impl EvmPages {
         contract: Address,
         size: usize,
         after: Option<Address>,
-    ) -> Result<NftHolders, PageError> {
+    ) -> Result<NftHolders, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let c = contract.0.0;
         let mut held: BTreeMap<Addr, U256> = BTreeMap::new();
@@ -129,7 +129,7 @@ impl EvmPages {
         (from, to): (u64, u64),
         size: usize,
         after: Option<Address>,
-    ) -> Result<HolderPage, PageError> {
+    ) -> Result<HolderPage, EvmReadError> {
         let (snapshot, cursor) = self.open(chain)?;
         let empty = HolderPage {
             holders: Vec::new(),

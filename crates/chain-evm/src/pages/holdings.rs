@@ -9,7 +9,7 @@ use snowline_store::{Direction, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
 use super::balances::balance_at;
-use super::{EvmPages, PageError, last_block, nft_details, token_rows};
+use super::{EvmPages, EvmReadError, last_block, nft_details, token_rows};
 use crate::rows::{MetadataRow, TokenRow, TransferKind};
 use crate::tables::{Addr, EvHoldingHistory, EvHoldings, Word};
 
@@ -89,8 +89,8 @@ type Position = (u8, Addr, Word);
 impl EvmPages {
     /// One page of the tokens `owner` holds on `chain` as `query` asks, resuming strictly past
     /// `from`, with the owner's native balance after the same block, all from one snapshot. A
-    /// block past the last indexed one is [`PageError::BeyondTip`]; a chain indexed from a block
-    /// after 0 is [`PageError::PartialHistory`].
+    /// block past the last indexed one is [`EvmReadError::BeyondTip`]; a chain indexed from a block
+    /// after 0 is [`EvmReadError::PartialHistory`].
     pub fn holdings(
         &self,
         chain: u64,
@@ -98,7 +98,7 @@ impl EvmPages {
         query: HoldingsQuery<'_>,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<HoldingPage, PageError> {
+    ) -> Result<HoldingPage, EvmReadError> {
         let HoldingsQuery {
             kinds,
             contracts,
@@ -107,21 +107,21 @@ impl EvmPages {
         } = query;
         let (snapshot, cursor) = self.open(chain)?;
         if cursor.first > 0 {
-            return Err(PageError::PartialHistory {
+            return Err(EvmReadError::PartialHistory {
                 chain,
                 first: cursor.first,
             });
         }
-        let last = last_block(&cursor).ok_or(PageError::NotIndexed(chain))?;
+        let last = last_block(&cursor).ok_or(EvmReadError::NotIndexed(chain))?;
         let block = at.unwrap_or(last);
         if block > last {
-            return Err(PageError::BeyondTip { asked: block, last });
+            return Err(EvmReadError::BeyondTip { asked: block, last });
         }
         let after = from
-            .map(|bytes| decode_position::<Position>(bytes).ok_or(PageError::BadPosition))
+            .map(|bytes| decode_position::<Position>(bytes).ok_or(EvmReadError::BadPosition))
             .transpose()?;
         if after.is_some_and(|(k, _, _)| !kinds.codes().contains(&k)) {
-            return Err(PageError::BadPosition);
+            return Err(EvmReadError::BadPosition);
         }
         let o = owner.0.0;
         let mut wanted: Vec<Addr> = contracts.iter().map(|c| c.0.0).collect();
@@ -154,7 +154,7 @@ impl EvmPages {
             .collect::<Result<Vec<_>, _>>()?;
         let positions = scans.into_iter().flatten().map(|e| {
             e.map(|((_, _, k, t, id), now)| ((k, t, id), now))
-                .map_err(PageError::from)
+                .map_err(EvmReadError::from)
         });
         let past = block < last;
         let page = filtered_page(
@@ -194,7 +194,7 @@ fn held_at(
     owner: Addr,
     (k, t, id): Position,
     block: u64,
-) -> Result<U256, PageError> {
+) -> Result<U256, EvmReadError> {
     let row = view
         .scan::<EvHoldingHistory, _>(
             (chain, owner, k, t, id, 0)..=(chain, owner, k, t, id, block),
@@ -210,7 +210,7 @@ fn describe(
     view: &Snapshot<'_>,
     chain: u64,
     items: &[((Position, Word), U256)],
-) -> Result<Vec<Holding>, PageError> {
+) -> Result<Vec<Holding>, EvmReadError> {
     let uri_keys: Vec<(u64, Addr, Word)> = items
         .iter()
         .map(|(((_, t, id), _), _)| (chain, *t, *id))
@@ -227,7 +227,7 @@ fn describe(
         .map(|((((k, t, id), _), balance), (uri, metadata))| {
             let contract = Address::from(*t);
             let kind = TransferKind::from_code(*k)
-                .map_err(|e| PageError::Read(crate::error::EvmError::Corrupt(e.to_string())))?;
+                .map_err(|e| EvmReadError::Read(crate::error::EvmError::Corrupt(e.to_string())))?;
             Ok(Holding {
                 kind,
                 contract,

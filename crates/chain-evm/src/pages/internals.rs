@@ -6,7 +6,7 @@ use snowline_store::{Linear, ReadView};
 use snowline_types::evm::{Address, B256};
 
 use super::scan::newest_first;
-use super::{EvmPages, PageError};
+use super::{EvmPages, EvmReadError};
 use crate::error::EvmError;
 use crate::rows::InternalRow;
 use crate::tables::{EvBlocks, EvInternalByAddress};
@@ -26,7 +26,7 @@ impl EvmPages {
     /// One page of the internal transactions (the listed frames: value-carrying `CALL` /
     /// `CALLCODE`, every `CREATE` / `CREATE2`) from or to `address` on `chain` in blocks
     /// `range`, newest first, resuming strictly past `from`. A range reaching blocks the node
-    /// served without call traces is [`PageError::Untraced`]: their frames are not known.
+    /// served without call traces is [`EvmReadError::Untraced`]: their frames are not known.
     pub fn internals(
         &self,
         chain: u64,
@@ -34,10 +34,10 @@ impl EvmPages {
         range: BlockRange,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<InternalPage, PageError> {
+    ) -> Result<InternalPage, EvmReadError> {
         let (snapshot, cursor) = self.open(chain)?;
         if let (Some(untraced), false) = (cursor.untraced_from, cursor.traced_before(range.end)) {
-            return Err(PageError::Untraced(untraced));
+            return Err(EvmReadError::Untraced(untraced));
         }
         let entries = newest_first::<EvInternalByAddress, u32, u32>(
             &snapshot,
@@ -65,7 +65,7 @@ fn block_hashes(
     view: &impl ReadView,
     chain: u64,
     blocks: impl Iterator<Item = u64>,
-) -> Result<Vec<B256>, PageError> {
+) -> Result<Vec<B256>, EvmReadError> {
     let blocks: Vec<u64> = blocks.collect();
     let mut distinct: Vec<(u64, u64)> = blocks.iter().map(|b| (chain, *b)).collect();
     distinct.dedup();
@@ -85,8 +85,8 @@ fn block_hashes(
         .collect()
 }
 
-fn missing(block: u64) -> PageError {
-    PageError::Read(EvmError::Corrupt(format!(
+fn missing(block: u64) -> EvmReadError {
+    EvmReadError::Read(EvmError::Corrupt(format!(
         "an internal transaction names block {block}, which is not stored"
     )))
 }

@@ -10,7 +10,7 @@ use snowline_types::evm::{Address, B256};
 
 use super::blocks::BlockId;
 use super::txs::corrupt;
-use super::{EvmPages, PageError, last_block};
+use super::{EvmPages, EvmReadError, last_block};
 use crate::rows::{BlockRow, CursorRow, TxRow};
 use crate::tables::{EvBlockHashes, EvBlocks, EvTxs, EvTxsByAddress, EvTxsByBlock};
 
@@ -88,7 +88,7 @@ impl EvmPages {
         id: BlockId,
         page_size: Option<u32>,
         from: Option<&[u8]>,
-    ) -> Result<Option<TxPage>, PageError> {
+    ) -> Result<Option<TxPage>, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let number = match id {
             BlockId::Number(n) => n,
@@ -101,7 +101,7 @@ impl EvmPages {
             return Ok(None);
         }
         let after = from
-            .map(|b| decode_position::<u32>(b).ok_or(PageError::BadPosition))
+            .map(|b| decode_position::<u32>(b).ok_or(EvmReadError::BadPosition))
             .transpose()?;
         let key = after.map(|i| (chain, number, i));
         let take = page_size.map_or(usize::MAX, |s| (s as usize).saturating_add(1));
@@ -126,10 +126,10 @@ impl EvmPages {
         status: StatusFilter,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<TxPage, PageError> {
+    ) -> Result<TxPage, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let after = from
-            .map(|b| decode_position::<(u64, u32)>(b).ok_or(PageError::BadPosition))
+            .map(|b| decode_position::<(u64, u32)>(b).ok_or(EvmReadError::BadPosition))
             .transpose()?;
         let high = match after {
             Some((b, i)) => Bound::Excluded((chain, b, i)),
@@ -148,10 +148,10 @@ impl EvmPages {
         chain: u64,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<BlockPage, PageError> {
+    ) -> Result<BlockPage, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let after = from
-            .map(|b| decode_position::<u64>(b).ok_or(PageError::BadPosition))
+            .map(|b| decode_position::<u64>(b).ok_or(EvmReadError::BadPosition))
             .transpose()?;
         let high = match after {
             Some(b) => Bound::Excluded((chain, b)),
@@ -180,10 +180,10 @@ impl EvmPages {
         status: StatusFilter,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<TxPage, PageError> {
+    ) -> Result<TxPage, EvmReadError> {
         let snapshot = self.store.snapshot();
         let after = from
-            .map(|b| decode_position::<TxAt>(b).ok_or(PageError::BadPosition))
+            .map(|b| decode_position::<TxAt>(b).ok_or(EvmReadError::BadPosition))
             .transpose()?;
         let mut pages: Vec<FilteredPage<(TxAt, B256), TxRow>> = Vec::new();
         for &chain in chains {
@@ -223,10 +223,10 @@ impl EvmPages {
         chains: &[u64],
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<BlockPage, PageError> {
+    ) -> Result<BlockPage, EvmReadError> {
         let snapshot = self.store.snapshot();
         let after = from
-            .map(|b| decode_position::<(u64, u64, u64)>(b).ok_or(PageError::BadPosition))
+            .map(|b| decode_position::<(u64, u64, u64)>(b).ok_or(EvmReadError::BadPosition))
             .transpose()?;
         let mut pages = Vec::new();
         for &chain in chains {
@@ -278,7 +278,7 @@ impl EvmPages {
         &self,
         chains: &[u64],
         address: Address,
-    ) -> Result<Vec<(u64, bool)>, PageError> {
+    ) -> Result<Vec<(u64, bool)>, EvmReadError> {
         let snapshot = self.store.snapshot();
         let mut out = Vec::new();
         for &chain in chains {
@@ -293,7 +293,7 @@ impl EvmPages {
 }
 
 /// The cursor of `chain` in `view`, when it has indexed a block.
-fn cursor_in(view: &Snapshot<'_>, chain: u64) -> Result<Option<CursorRow>, PageError> {
+fn cursor_in(view: &Snapshot<'_>, chain: u64) -> Result<Option<CursorRow>, EvmReadError> {
     Ok(view
         .get::<crate::tables::EvCursor>(&chain)?
         .map(|Linear(c)| c)
@@ -307,7 +307,7 @@ pub(super) fn last_before(
     chain: u64,
     cursor: &CursorRow,
     before: impl Fn(u64) -> bool,
-) -> Result<Option<u64>, PageError> {
+) -> Result<Option<u64>, EvmReadError> {
     let Some(last) = last_block(cursor) else {
         return Ok(None);
     };
@@ -326,7 +326,7 @@ pub(super) fn last_before(
 }
 
 /// The time of indexed block `n` of `chain`.
-fn time_of(view: &impl ReadView, chain: u64, n: u64) -> Result<u64, PageError> {
+fn time_of(view: &impl ReadView, chain: u64, n: u64) -> Result<u64, EvmReadError> {
     view.get::<EvBlocks>(&(chain, n))?
         .map(|Linear(b)| b.timestamp)
         .ok_or_else(|| corrupt(format!("chain {chain}'s block {n}, named by the index,")))
@@ -341,7 +341,7 @@ fn txs_from<P: Clone>(
     status: StatusFilter,
     page_size: u32,
     at: impl Fn(u64, u64, u32) -> P,
-) -> Result<FilteredPage<(P, B256), TxRow>, PageError> {
+) -> Result<FilteredPage<(P, B256), TxRow>, EvmReadError> {
     let mut time: Option<(u64, u64)> = None;
     let entries = view
         .scan::<EvTxsByBlock, _>((Bound::Included((chain, 0, 0)), high), Direction::Reverse)?
@@ -355,7 +355,7 @@ fn txs_from<P: Clone>(
                     ts
                 }
             };
-            Ok::<_, PageError>((at(ts, b, i), B256::from(h)))
+            Ok::<_, EvmReadError>((at(ts, b, i), B256::from(h)))
         });
     filtered_page(
         entries,
@@ -375,7 +375,7 @@ fn blocks_from(
     chain: u64,
     high: Bound<(u64, u64)>,
     page_size: u32,
-) -> Result<FilteredPage<u64, BlockRow>, PageError> {
+) -> Result<FilteredPage<u64, BlockRow>, EvmReadError> {
     let size = page_size.max(1) as usize;
     let mut items = view
         .scan::<EvBlocks, _>((Bound::Included((chain, 0)), high), Direction::Reverse)?
@@ -389,7 +389,10 @@ fn blocks_from(
 }
 
 /// The tx rows of `keys`, each required.
-fn snapshot_txs(view: &impl ReadView, keys: &[(u64, [u8; 32])]) -> Result<Vec<TxRow>, PageError> {
+fn snapshot_txs(
+    view: &impl ReadView,
+    keys: &[(u64, [u8; 32])],
+) -> Result<Vec<TxRow>, EvmReadError> {
     view.multi_get::<EvTxs>(keys)?
         .into_iter()
         .zip(keys)
@@ -405,7 +408,7 @@ fn tx_rows(
     view: &impl ReadView,
     chain: u64,
     hashes: impl Iterator<Item = [u8; 32]>,
-) -> Result<Vec<ListedTx>, PageError> {
+) -> Result<Vec<ListedTx>, EvmReadError> {
     let keys: Vec<(u64, [u8; 32])> = hashes.map(|h| (chain, h)).collect();
     let rows = snapshot_txs(view, &keys)?;
     Ok(keys

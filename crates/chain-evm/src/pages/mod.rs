@@ -40,9 +40,11 @@ use crate::error::EvmError;
 use crate::rows::{CursorRow, MetadataRow, TokenRow};
 use crate::tables::{Addr, EvCursor, EvNftMetadata, EvNftUris, EvTokens, Word};
 
-/// Why a read could not be answered.
+/// Why an EVM read could not be answered (the store's generic `PageError` carries only a
+/// read failure and a bad position; EVM reads also know untraced chains, partial histories
+/// and heights beyond the tip).
 #[derive(Debug, thiserror::Error)]
-pub enum PageError {
+pub enum EvmReadError {
     /// The store holds no block of the chain: it is not indexed here (yet).
     #[error("chain {0} is not indexed by this instance yet")]
     NotIndexed(u64),
@@ -94,9 +96,9 @@ pub enum PageError {
     Read(#[from] EvmError),
 }
 
-impl From<StoreError> for PageError {
+impl From<StoreError> for EvmReadError {
     fn from(e: StoreError) -> Self {
-        PageError::Read(e.into())
+        EvmReadError::Read(e.into())
     }
 }
 
@@ -114,12 +116,12 @@ impl EvmPages {
     }
 
     /// Where the index of `chain` stands (`None`: not indexed).
-    pub fn cursor(&self, chain: u64) -> Result<Option<CursorRow>, PageError> {
+    pub fn cursor(&self, chain: u64) -> Result<Option<CursorRow>, EvmReadError> {
         Ok(self.store.get::<EvCursor>(&chain)?.map(|Linear(c)| c))
     }
 
     /// What the token probes of `contract` on `chain` found (`None`: never probed).
-    pub fn token(&self, chain: u64, contract: Address) -> Result<Option<TokenRow>, PageError> {
+    pub fn token(&self, chain: u64, contract: Address) -> Result<Option<TokenRow>, EvmReadError> {
         Ok(self
             .store
             .get::<EvTokens>(&(chain, contract.0.0))?
@@ -127,13 +129,13 @@ impl EvmPages {
     }
 
     /// A snapshot and the chain's cursor in it; a chain with no block indexed is
-    /// [`PageError::NotIndexed`].
-    fn open(&self, chain: u64) -> Result<(Snapshot<'_>, CursorRow), PageError> {
+    /// [`EvmReadError::NotIndexed`].
+    fn open(&self, chain: u64) -> Result<(Snapshot<'_>, CursorRow), EvmReadError> {
         let snapshot = self.store.snapshot();
         let cursor = snapshot
             .get::<EvCursor>(&chain)?
             .map(|Linear(c)| c)
-            .ok_or(PageError::NotIndexed(chain))?;
+            .ok_or(EvmReadError::NotIndexed(chain))?;
         Ok((snapshot, cursor))
     }
 }
@@ -150,7 +152,7 @@ type NftDetails = (Option<String>, Option<MetadataRow>);
 fn nft_details(
     view: &impl ReadView,
     keys: &[(u64, Addr, Word)],
-) -> Result<Vec<NftDetails>, PageError> {
+) -> Result<Vec<NftDetails>, EvmReadError> {
     let uris = view.multi_get::<EvNftUris>(keys)?;
     let fetched = view.multi_get::<EvNftMetadata>(keys)?;
     Ok(uris
@@ -166,7 +168,7 @@ fn token_rows(
     view: &impl ReadView,
     chain: u64,
     contracts: impl IntoIterator<Item = Address>,
-) -> Result<BTreeMap<Address, TokenRow>, PageError> {
+) -> Result<BTreeMap<Address, TokenRow>, EvmReadError> {
     let mut wanted: Vec<Address> = contracts.into_iter().collect();
     wanted.sort_unstable();
     wanted.dedup();

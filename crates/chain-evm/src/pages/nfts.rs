@@ -7,7 +7,7 @@ use snowline_store::{Direction, ReadView};
 use snowline_types::evm::{Address, U256};
 
 use super::balances::balance_at;
-use super::{EvmPages, PageError, last_block, nft_details, token_rows};
+use super::{EvmPages, EvmReadError, last_block, nft_details, token_rows};
 use crate::rows::{MetadataRow, TokenRow};
 use crate::tables::EvErc721ByOwner;
 
@@ -47,17 +47,17 @@ impl EvmPages {
         contract: Option<Address>,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<Erc721Page, PageError> {
+    ) -> Result<Erc721Page, EvmReadError> {
         let (snapshot, cursor) = self.open(chain)?;
         let o = owner.0.0;
         let after = from
             .map(|bytes| {
-                decode_position::<([u8; 20], [u8; 32])>(bytes).ok_or(PageError::BadPosition)
+                decode_position::<([u8; 20], [u8; 32])>(bytes).ok_or(EvmReadError::BadPosition)
             })
             .transpose()?;
         if let (Some((c, _)), Some(only)) = (after, contract) {
             if c != only.0.0 {
-                return Err(PageError::BadPosition);
+                return Err(EvmReadError::BadPosition);
             }
         }
         let (low, high) = match contract {
@@ -76,7 +76,7 @@ impl EvmPages {
             .take((page_size as usize).saturating_add(1))
             .map(|e| {
                 e.map(|((_, _, c, id), ())| (c, id))
-                    .map_err(PageError::from)
+                    .map_err(EvmReadError::from)
             })
             .collect::<Result<Vec<_>, _>>()?;
         let page = take_page(entries, page_size, encode_position);

@@ -8,7 +8,7 @@ use snowline_query::params::BlockRange;
 use snowline_query::{Keyset, SortOrder, decode_position};
 use snowline_store::{Direction, KeyCodec, ReadView, Table};
 
-use super::PageError;
+use super::EvmReadError;
 use crate::tables::{
     Addr, EvContractsByDeployer, EvInternalByAddress, EvTransfersByAddress, EvTransfersByToken,
     EvTxsByAddress,
@@ -70,7 +70,7 @@ address_order! {
 }
 
 /// One entry of table `T` read by a scan, or why the scan failed.
-pub(crate) type Entry<T> = Result<(<T as Table>::Key, <T as Table>::Value), PageError>;
+pub(crate) type Entry<T> = Result<(<T as Table>::Key, <T as Table>::Value), EvmReadError>;
 
 /// Entries of table `T`, key and value.
 pub(crate) type Entries<T> = Vec<(<T as Table>::Key, <T as Table>::Value)>;
@@ -84,7 +84,7 @@ pub(crate) fn newest_first<T, A, B>(
     range: BlockRange,
     from: Option<&[u8]>,
     take: usize,
-) -> Result<Entries<T>, PageError>
+) -> Result<Entries<T>, EvmReadError>
 where
     T: AddressOrder<Rest = (A, B)>,
     A: Part,
@@ -105,15 +105,15 @@ pub(crate) fn in_order<'v, T: AddressOrder + 'v>(
     range: BlockRange,
     order: SortOrder,
     from: Option<&[u8]>,
-) -> Result<impl Iterator<Item = Entry<T>> + 'v, PageError> {
+) -> Result<impl Iterator<Item = Entry<T>> + 'v, EvmReadError> {
     let after = from
         .map(|bytes| {
             let (block, rest): (u64, T::Rest) =
-                decode_position(bytes).ok_or(PageError::BadPosition)?;
+                decode_position(bytes).ok_or(EvmReadError::BadPosition)?;
             if range.contains(block) {
                 Ok(T::key(chain, address, block, rest))
             } else {
-                Err(PageError::BadPosition)
+                Err(EvmReadError::BadPosition)
             }
         })
         .transpose()?;
@@ -141,5 +141,5 @@ pub(crate) fn in_order<'v, T: AddressOrder + 'v>(
     Ok(scan
         .into_iter()
         .flatten()
-        .map(|e| e.map_err(PageError::from)))
+        .map(|e| e.map_err(EvmReadError::from)))
 }

@@ -6,7 +6,7 @@ use snowline_store::{Linear, ReadView};
 use snowline_types::evm::Address;
 
 use super::scan::newest_first;
-use super::{EvmPages, PageError};
+use super::{EvmPages, EvmReadError};
 use crate::rows::{TokenRow, TransferKind, TransferRow};
 use crate::tables::{EvNftUris, EvTransfersByToken};
 
@@ -46,7 +46,7 @@ impl EvmPages {
         range: BlockRange,
         page_size: u32,
         from: Option<&[u8]>,
-    ) -> Result<TransferPage, PageError> {
+    ) -> Result<TransferPage, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         let entries = newest_first::<EvTransfersByToken, u64, u32>(
             &snapshot,
@@ -80,7 +80,7 @@ pub(crate) fn with_uris(
     chain: u64,
     token: Address,
     rows: Vec<(u64, u64, TransferRow)>,
-) -> Result<Vec<Transfer>, PageError> {
+) -> Result<Vec<Transfer>, EvmReadError> {
     let nft = |r: &TransferRow| r.kind != TransferKind::Erc20;
     let keys: Vec<(u64, [u8; 20], [u8; 32])> = rows
         .iter()

@@ -6,7 +6,7 @@ use snowline_store::{Direction, Linear, ReadView};
 use snowline_types::evm::{Address, B256};
 
 use super::transfers::with_uris;
-use super::{EvmPages, PageError, Transfer, token_rows};
+use super::{EvmPages, EvmReadError, Transfer, token_rows};
 use crate::error::EvmError;
 use crate::rows::{BlockRow, InternalRow, TokenRow, TxRow};
 use crate::tables::{EvBlocks, EvInternalByTx, EvTransfersByToken, EvTransfersByTx, EvTxs};
@@ -33,7 +33,7 @@ pub(crate) fn tx_detail(
     view: &impl ReadView,
     chain: u64,
     hash: B256,
-) -> Result<Option<TxDetail>, PageError> {
+) -> Result<Option<TxDetail>, EvmReadError> {
     let h = hash.0;
     let Some(Linear(tx)) = view.get::<EvTxs>(&(chain, h))? else {
         return Ok(None);
@@ -59,7 +59,7 @@ pub(crate) fn transfers_of(
     view: &impl ReadView,
     chain: u64,
     hash: B256,
-) -> Result<Vec<Transfer>, PageError> {
+) -> Result<Vec<Transfer>, EvmReadError> {
     let h = hash.0;
     let refs = view
         .prefix_scan::<EvTransfersByTx, _>(&(chain, h), None, Direction::Forward)?
@@ -84,7 +84,7 @@ pub(crate) fn internals_of(
     view: &impl ReadView,
     chain: u64,
     hash: B256,
-) -> Result<Vec<InternalRow>, PageError> {
+) -> Result<Vec<InternalRow>, EvmReadError> {
     Ok(view
         .prefix_scan::<EvInternalByTx, _>(&(chain, hash.0), None, Direction::Forward)?
         .map(|e| e.map(|(_, Linear(r))| r))
@@ -93,12 +93,12 @@ pub(crate) fn internals_of(
 
 impl EvmPages {
     /// Tx `hash` of `chain` with its block, transfers and internal transactions, if indexed.
-    pub fn transaction(&self, chain: u64, hash: B256) -> Result<Option<TxDetail>, PageError> {
+    pub fn transaction(&self, chain: u64, hash: B256) -> Result<Option<TxDetail>, EvmReadError> {
         let (snapshot, _) = self.open(chain)?;
         tx_detail(&snapshot, chain, hash)
     }
 }
 
-pub(crate) fn corrupt(what: String) -> PageError {
-    PageError::Read(EvmError::Corrupt(format!("{what}, which is not stored")))
+pub(crate) fn corrupt(what: String) -> EvmReadError {
+    EvmReadError::Read(EvmError::Corrupt(format!("{what}, which is not stored")))
 }

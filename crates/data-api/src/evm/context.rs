@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use snowline_chain_evm::metadata::MetadataQueue;
-use snowline_chain_evm::pages::{EvmPages, PageError};
+use snowline_chain_evm::pages::{EvmPages, EvmReadError};
 use snowline_chain_icm::IcmPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::params::{BlockRange, Currency, evm_address, page_size};
@@ -222,15 +222,15 @@ pub(crate) fn currency(req: &Request) -> Result<Currency, ApiError> {
 /// A page that could not be read: a chain not indexed or data not known is a 404 saying which,
 /// a position that does not fit the listing the same 400 as any invalid token, a block past the
 /// indexed tip a 400, a read failure ours (500).
-pub(crate) fn page_error(e: PageError) -> ApiError {
+pub(crate) fn page_error(e: EvmReadError) -> ApiError {
     match e {
-        PageError::NotIndexed(_)
-        | PageError::Untraced(_)
-        | PageError::GenesisUnknown { .. }
-        | PageError::PartialHistory { .. } => ApiError::not_found(e.to_string()),
-        PageError::BadPosition => invalid_token(),
-        PageError::BeyondTip { .. } => ApiError::bad_request(e.to_string()),
-        PageError::Read(e) => ApiError::internal(format!("reading the EVM index failed: {e}")),
+        EvmReadError::NotIndexed(_)
+        | EvmReadError::Untraced(_)
+        | EvmReadError::GenesisUnknown { .. }
+        | EvmReadError::PartialHistory { .. } => ApiError::not_found(e.to_string()),
+        EvmReadError::BadPosition => invalid_token(),
+        EvmReadError::BeyondTip { .. } => ApiError::bad_request(e.to_string()),
+        EvmReadError::Read(e) => ApiError::internal(format!("reading the EVM index failed: {e}")),
     }
 }
 

@@ -22,6 +22,19 @@ fn header_text(v: Option<&hyper::header::HeaderValue>, max: usize) -> &str {
     text.get(..end).unwrap_or("")
 }
 
+/// Accounts for a routed (or refused) request in one call: counted in `/metrics` under its
+/// route, then metered.
+pub(super) fn account(
+    app: &Built,
+    facts: &Facts,
+    method: &Method,
+    status: StatusCode,
+    elapsed: Duration,
+) {
+    observe(app, &facts.template, method, status, elapsed);
+    meter(app, facts, status, elapsed);
+}
+
 /// Counts the answer in `/metrics` under `template`.
 pub(super) fn observe(
     app: &Built,
@@ -35,7 +48,7 @@ pub(super) fn observe(
 }
 
 /// Records the usage event of the request `facts` describe, when metering is on.
-pub(super) fn meter(app: &Built, facts: &Facts, status: StatusCode, elapsed: Duration) {
+fn meter(app: &Built, facts: &Facts, status: StatusCode, elapsed: Duration) {
     let Some(sink) = &app.sink else {
         return;
     };

@@ -70,8 +70,7 @@ pub(crate) async fn handle(conn: &Conn, req: hyper::Request<Incoming>) -> HttpRe
         facts.close,
     );
     let elapsed = start.elapsed();
-    account::observe(app, &facts.template, &method, resp.status(), elapsed);
-    account::meter(app, &facts, resp.status(), elapsed);
+    account::account(app, &facts, &method, resp.status(), elapsed);
     resp
 }
 
@@ -88,8 +87,7 @@ pub(crate) fn refusal(shared: &Shared, status: StatusCode) -> (&'static str, Byt
     // The method was not read either.
     let method = Method::from_bytes(b"UNREAD").unwrap_or(Method::GET);
     let facts = Facts::unknown(&shared.unknown);
-    account::observe(app, &facts.template, &method, status, Duration::ZERO);
-    account::meter(app, &facts, status, Duration::ZERO);
+    account::account(app, &facts, &method, status, Duration::ZERO);
     (
         JSON_CONTENT_TYPE,
         app.error_body(&ApiError::new(status, message)),

@@ -4,7 +4,7 @@
 
 use super::facts::Facts;
 use crate::app::Built;
-use crate::path::{check_query, decode_segments};
+use crate::path::decode_target;
 use crate::router::Match;
 use hyper::Method;
 use std::sync::Arc;
@@ -24,8 +24,8 @@ pub(super) fn route<'a>(
     uri: &hyper::Uri,
     facts: &mut Facts,
 ) -> Routed<'a> {
-    let query = uri.query().map_or(Ok(()), check_query);
-    let routed = decode_segments(uri.path()).map(|segs| app.router.lookup(method, &segs));
+    let (segments, query) = decode_target(uri.path(), uri.query());
+    let routed = segments.map(|segs| app.router.lookup(method, &segs));
     match &routed {
         Ok(Match::Found(route, params)) => {
             facts.template = Arc::clone(&route.meta.template);
