@@ -64,11 +64,22 @@ fn metric(api: &DataApi, name: &str) -> Option<f64> {
     })
 }
 
-/// Whether the primary follows its upstream to the end and has every batch acknowledged.
+/// Whether the primary has indexed everything its upstream holds and has every batch
+/// acknowledged.
 fn primary_settled(p: &DataApi) -> bool {
     p.get("/readyz").status == 200
+        && metric(p, "snowline_ingest_behind_containers") == Some(0.0)
         && metric(p, "snowline_fleet_position")
             .is_some_and(|pos| pos > 0.0 && metric(p, "snowline_fleet_acked") == Some(pos))
+}
+
+/// Waits until the primary has committed past batch `after` (it saw new containers).
+fn moved_on(p: &DataApi, after: f64) {
+    assert!(
+        p.wait_until(60, |p| metric(p, "snowline_fleet_position")
+            .is_some_and(|pos| pos > after)),
+        "the primary stayed at batch {after}"
+    );
 }
 
 /// Waits until the primary has settled and `r` applied every batch it committed; returns the
@@ -88,6 +99,39 @@ fn caught_up(p: &DataApi, r: &DataApi) -> f64 {
         r.get("/readyz").body
     );
     want
+}
+
+/// Publishes batch `seq` on the fleet's stream as a primary would, but with `payload` under
+/// another batch's checksum, committed ten seconds after now.
+fn forge(url: &str, seq: u64, payload: &'static [u8]) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let client = async_nats::connect(url).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        let mut headers = async_nats::HeaderMap::new();
+        let time = (common::now_secs() + 10) * 1000;
+        for (name, value) in [
+            ("Nats-Msg-Id", format!("{seq}.1")),
+            ("Snowline-Seq", seq.to_string()),
+            ("Snowline-Part", "1/1".to_owned()),
+            ("Snowline-Time", time.to_string()),
+            // SHA-256 of "abc" (FIPS 180-2, B.1), not of the payload.
+            (
+                "Snowline-Sha256",
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad".to_owned(),
+            ),
+        ] {
+            headers.insert(name, value.as_str());
+        }
+        js.publish_with_headers("snowline.batches", headers, payload.into())
+            .await
+            .unwrap()
+            .await
+            .unwrap();
+    });
 }
 
 /// Paths whose answers the nodes must give byte for byte (page tokens included).
@@ -149,6 +193,7 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
     assert!(out.contains(&format!("at batch {first} ")), "{out}");
     let r = replica(rdir, &nats.url);
     upstream::append(&up.store, &up.records[200..]);
+    moved_on(&p, first);
     let batches = caught_up(&p, &r);
     assert!(batches > first, "no batch after the checkpoint");
     assert!(
@@ -191,7 +236,33 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
     let want = common::view(&p, &up.addrs);
     assert_eq!(common::view(&r, &up.addrs), want);
     assert_eq!(common::view(&n, &up.addrs), want);
-    drop((p, r, n));
+
+    // A forged next batch whose bytes do not match its checksum: refused, counted, fetched
+    // again, and named on /readyz; nothing of it is applied.
+    drop(p);
+    forge(&nats.url, batches as u64 + 1, b"not the batch");
+    assert!(
+        r.wait_until(30, |r| metric(r, "snowline_fleet_bad_checksums")
+            .is_some_and(|n| n >= 2.0)),
+        "{}",
+        r.get("/metrics").body
+    );
+    // Once it has looked at the stream's newest batch (every second), it is not ready.
+    assert!(
+        r.wait_until(30, |r| r.get("/readyz").status == 503),
+        "{}",
+        r.get("/readyz").body
+    );
+    let ready = r.get("/readyz");
+    assert!(
+        ready
+            .body
+            .contains(&format!("batch {} failed its checksum", batches as u64 + 1)),
+        "{}",
+        ready.body
+    );
+    assert_eq!(metric(&r, "snowline_fleet_position"), Some(batches));
+    drop((r, n));
     let dp = digest(pdir);
     assert!(dp.len() > 40, "{dp:?}");
     assert_eq!(

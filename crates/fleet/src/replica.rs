@@ -1,5 +1,5 @@
-//! The replica's side: an ordered consumer of the stream from the first message after the
-//! store's position, each message offered to the [`Applier`]; a refused one (a gap, a bad
+//! The replica's side: a pull consumer of the stream from the first message after the store's
+//! position, pulling a bounded number of bytes at a time, each message offered to the [`Applier`]; a refused one (a gap, a bad
 //! checksum, a batch the store refuses) is counted and the consumer started again from the
 //! last applied batch. The stream's newest batch is looked up every second, for the lag.
 
@@ -7,7 +7,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use async_nats::jetstream::consumer::{DeliverPolicy, pull};
+use async_nats::jetstream::consumer::{AckPolicy, DeliverPolicy, pull};
 use async_nats::jetstream::stream;
 use futures_util::StreamExt;
 use snowline_store::{JournalRole, Store};
@@ -15,6 +15,12 @@ use snowline_store::{JournalRole, Store};
 use crate::apply::{Applier, Outcome};
 use crate::nats::{FleetConfig, connect, first_after, head, part_of};
 use crate::status::FleetStatus;
+
+/// Messages asked for per pull.
+const PULL_MESSAGES: usize = 256;
+/// Bytes asked for per pull: two pulls in flight stay well under the 64 MiB a NATS server lets
+/// a client fall behind by before it cuts it off as a slow consumer.
+const PULL_BYTES: usize = 16 << 20;
 
 /// Applies the stream's batches to `store` until `shutdown`, reconnecting with a backoff. The
 /// store must already be a replica (`Store::set_journal_role`).
@@ -92,16 +98,26 @@ async fn replicate_connected(
     // Refusals in a row: each waits longer before fetching again (200 ms doubling to 6.4 s).
     let mut refusals = 0u32;
     loop {
+        // An ephemeral consumer without acknowledgements: the replica's position is its own.
         let consumer = stream
-            .create_consumer(pull::OrderedConfig {
+            .create_consumer(pull::Config {
                 deliver_policy: DeliverPolicy::ByStartSequence {
                     start_sequence: from,
                 },
-                ..pull::OrderedConfig::default()
+                ack_policy: AckPolicy::None,
+                inactive_threshold: Duration::from_secs(60),
+                ..pull::Config::default()
             })
             .await
             .map_err(|e| format!("creating a consumer from message {from}: {e}"))?;
+        // Pulled a bounded number of bytes at a time, so a replica busy applying large batches
+        // never has more in flight than the server lets a client fall behind by (a slow
+        // consumer is cut off).
         let mut messages = consumer
+            .stream()
+            .max_messages_per_batch(PULL_MESSAGES)
+            .max_bytes_per_batch(PULL_BYTES)
+            .heartbeat(Duration::from_secs(5))
             .messages()
             .await
             .map_err(|e| format!("reading the stream: {e}"))?;

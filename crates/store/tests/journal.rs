@@ -11,12 +11,12 @@ use common::*;
 use snowline_store::journal::{FrameOp, decode_frame, encode_frame};
 use snowline_store::{JOURNAL_TABLE, JournalRole, ReadView, Schema, Store, StoreError, WriteBatch};
 
-/// One table's name and its entries as stored.
-type RawTable = (String, Vec<(Vec<u8>, Vec<u8>)>);
+/// A table's entries, key and value, in key order.
+type Rows = Vec<(Vec<u8>, Vec<u8>)>;
 
 /// Every table's entries as stored, the journal's own bookkeeping (and RocksDB's unused
 /// default column family) left out.
-fn tables(store: &Store) -> Vec<RawTable> {
+fn tables(store: &Store) -> Vec<(String, Rows)> {
     let mut names = store.raw_tables().unwrap();
     names.sort();
     names
