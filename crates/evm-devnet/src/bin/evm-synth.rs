@@ -12,6 +12,9 @@ use snowline_evm_devnet::synth::{Standard, Synth, SynthConfig, serve_synth};
 const USAGE: &str = "usage: evm-synth [--listen ADDR] [--seed N] [--chain-id N] [--blocks N] \
                      [--txs-per-block N] [--accounts N] [--zipf S]";
 
+/// The rank of the cold account printed: a party to about one tx in 200,000.
+const COLD_RANK: u64 = 10_000;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     match run().await {
@@ -66,7 +69,7 @@ async fn run() -> Result<(), String> {
             "head": config.blocks,
             "txs": config.total_txs(),
             "hot": synth.account(0).to_string(),
-            "cold": synth.account(config.accounts / 10).to_string(),
+            "cold": synth.account(COLD_RANK.min(config.accounts.saturating_sub(1))).to_string(),
             "token": synth.token(Standard::Erc20, 0).to_string(),
             "tx": tx,
         })
