@@ -1,16 +1,21 @@
 //! [`EvmChain`]: turns read blocks, with what [`enrich`](crate::enrich) read for them, into the
 //! EVM tables' rows, in batches that hold whole blocks and the cursor after them (so a crash at
 //! any moment, then a restart, gives the index a clean run gives); and [`sync`], the follower
-//! that reads a node from the cursor to its tip and keeps polling.
+//! that reads a node from the cursor to its tip and keeps polling, parsing and enriching the
+//! next batches while one is written.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 use snowline_derive::{DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch};
 use snowline_store::{Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::{Address, CallKind, TokenTransferKind, TransferLog, U256};
 
-use crate::enrich::{Enrichment, Known, enrich};
+use crate::enrich::{Enrichment, Known, plan};
 use crate::error::EvmError;
 use crate::genesis::{Genesis, GenesisOrigin};
 use crate::holdings::{Holdings, Movement};
@@ -20,7 +25,7 @@ use crate::rows::{
     AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, Roles, TokenRow,
     TransferKind, TransferRef, TransferRow, TxRow,
 };
-use crate::source::EvmSource;
+use crate::source::{EvmSource, FetchedBlock, SourceError};
 use crate::status::SyncStatus;
 use crate::tables::*;
 
@@ -66,8 +71,6 @@ pub struct EvmChain {
     staged: Option<CursorRow>,
     /// The cursor the store holds.
     written: Option<CursorRow>,
-    /// Contracts described by blocks not yet written.
-    known: Known,
     owners: PendingRows<EvErc721Owner>,
     by_owner: PendingRows<EvErc721ByOwner>,
     tokens: PendingRows<EvTokens>,
@@ -101,7 +104,6 @@ impl EvmChain {
             start,
             staged: written,
             written,
-            known: Known::default(),
             owners: PendingRows::default(),
             by_owner: PendingRows::default(),
             tokens: PendingRows::default(),
@@ -136,17 +138,6 @@ impl EvmChain {
     /// The next block to derive.
     pub fn next(&self) -> u64 {
         self.staged.map_or(self.start, |c| c.next)
-    }
-
-    /// The contracts described by blocks not yet written (the store has the others): what the
-    /// next blocks' calls are planned against.
-    pub fn known_mut(&mut self) -> &mut Known {
-        &mut self.known
-    }
-
-    /// Forgets the contracts planned for blocks that will not be written.
-    pub fn forget_planned(&mut self) {
-        self.known = Known::default();
     }
 
     /// Stages `block`'s rows into `batch`; on an error nothing of the block is kept.
@@ -549,13 +540,11 @@ impl StagingParts for EvmChain {
     fn committed_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.committed());
         self.written = self.staged;
-        self.known = Known::default();
     }
 
     fn discard_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.discard());
         self.staged = self.written;
-        self.known = Known::default();
     }
 }
 
@@ -606,42 +595,107 @@ pub async fn sync(
             tokio::time::sleep(config.poll).await;
             continue;
         }
-        let mut stream = source.stream(next, end);
+        let stream = source.stream(next, end);
+        pipeline(store, source, config, &mut chain, stream).await?;
+    }
+}
+
+/// How many batches each stage of [`pipeline`] runs ahead of the next.
+const AHEAD: usize = 4;
+
+/// Blocks read, parsed and enriched, ready to be written.
+type Ready = Result<(Vec<Block>, Vec<Enrichment>), EvmError>;
+
+fn joined<T>(r: Result<T, tokio::task::JoinError>, what: &str) -> Result<T, EvmError> {
+    r.map_err(|e| EvmError::Answer(format!("{what} task failed: {e}")))
+}
+
+/// Derives the batches `stream` reads, in order, each written whole with the cursor after it
+/// by this task alone (the single writer): while one batch is derived and written, the next ones
+/// are parsed (each on a thread of its own) and their balances and token calls fetched, up to
+/// [`AHEAD`] batches per stage. Planning the calls goes in block order, against the contracts
+/// that batches planned but not yet written describe; an address is forgotten once every batch
+/// that looked at it is written (the store describes it then). The first error ends the
+/// stream: the batches before it are written, none after.
+async fn pipeline(
+    store: &Store,
+    source: &Arc<EvmSource>,
+    config: &SyncConfig,
+    chain: &mut EvmChain,
+    mut stream: mpsc::Receiver<Result<Vec<FetchedBlock>, SourceError>>,
+) -> Result<(), EvmError> {
+    let chain_id = chain.chain();
+    let written = AtomicU64::new(0);
+    let written = &written;
+    // A hook that starts wanting logs (a webhook given `includeLogs`) gets them from the
+    // batches parsed after the next write.
+    let wants_logs = AtomicBool::new(chain.wants_logs());
+    let wants_logs = &wants_logs;
+    let (parsed_tx, mut parsed_rx) =
+        mpsc::channel::<JoinHandle<Result<Vec<Block>, EvmError>>>(AHEAD);
+    let (ready_tx, mut ready_rx) = mpsc::channel::<JoinHandle<Ready>>(AHEAD);
+    let parsing = async move {
         while let Some(fetched) = stream.recv().await {
-            let blocks = parse_batch(fetched?, chain.wants_logs()).await?;
-            let enriched = enrich(source, &blocks, chain.known_mut(), store, chain_id).await;
-            let mut enrichments = match enriched {
-                Ok(e) => e,
-                Err(e) => {
-                    chain.forget_planned();
-                    return Err(e);
-                }
+            // Whether the hooks want logs, as the batches written so far left them.
+            let keep_logs = wants_logs.load(Ordering::Acquire);
+            let task = match fetched {
+                Ok(f) => tokio::spawn(parse_batch(f, keep_logs)),
+                Err(e) => tokio::spawn(async move { Err(EvmError::from(e)) }),
             };
+            if parsed_tx.send(task).await.is_err() {
+                break;
+            }
+        }
+    };
+    let planning = async move {
+        let mut known = Known::default();
+        while let Some(task) = parsed_rx.recv().await {
+            known.forget_written(written.load(Ordering::Acquire));
+            let planned = joined(task.await, "parsing").and_then(|parsed| {
+                let blocks = parsed?;
+                let planned = plan(&blocks, &mut known, store, chain_id)?;
+                Ok((blocks, planned))
+            });
+            let ready = match planned {
+                Ok((blocks, planned)) => {
+                    let source = Arc::clone(source);
+                    tokio::spawn(async move { Ok((blocks, planned.fetch(source).await?)) })
+                }
+                Err(e) => tokio::spawn(async move { Err(e) }),
+            };
+            if ready_tx.send(ready).await.is_err() {
+                break;
+            }
+        }
+    };
+    let writing = async move {
+        let mut count = 0u64;
+        while let Some(task) = ready_rx.recv().await {
+            let (blocks, mut enrichments) = joined(task.await, "enrichment")??;
             if blocks.first().is_some_and(|b| b.number == 0) {
-                match config.genesis.balances(source, chain_id).await {
-                    Ok(Some((origin, funded))) => {
-                        // An account block 0 touched has the node's answer already.
-                        let known: std::collections::BTreeSet<Address> =
-                            enrichments[0].balances.iter().map(|(a, _)| *a).collect();
-                        enrichments[0]
-                            .balances
-                            .extend(funded.into_iter().filter(|(a, _)| !known.contains(a)));
-                        chain.set_genesis(origin);
-                    }
-                    Ok(None) => {}
-                    Err(e) => {
-                        chain.forget_planned();
-                        return Err(e);
-                    }
+                if let Some((origin, funded)) = config.genesis.balances(source, chain_id).await? {
+                    // An account block 0 touched has the node's answer already.
+                    let known: std::collections::BTreeSet<Address> =
+                        enrichments[0].balances.iter().map(|(a, _)| *a).collect();
+                    enrichments[0]
+                        .balances
+                        .extend(funded.into_iter().filter(|(a, _)| !known.contains(a)));
+                    chain.set_genesis(origin);
                 }
             }
-            write_blocks(store, &mut chain, &blocks, &enrichments)?;
+            write_blocks(store, chain, &blocks, &enrichments)?;
+            count += 1;
+            written.store(count, Ordering::Release);
+            wants_logs.store(chain.wants_logs(), Ordering::Release);
             if let Some(status) = &config.status {
                 status.indexed(chain.next());
             }
             tracing::debug!(chain = chain_id, next = chain.next(), "EVM blocks derived");
         }
-    }
+        Ok(())
+    };
+    let ((), (), result) = tokio::join!(parsing, planning, writing);
+    result
 }
 
 /// [`sync`] forever (until an error).

@@ -6,10 +6,10 @@
 //! The calls have exactly the form the devnet's recorder writes (`docs/evm-devnet.md`), so a
 //! recording answers them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Value, json};
 use snowline_jsonrpc_client::{ClientError, RawResult};
 use snowline_types::evm::{
@@ -31,13 +31,21 @@ const CHUNKS_IN_FLIGHT: usize = 4;
 
 /// The contracts described by blocks not yet written: probed for interfaces, and asked their
 /// names. Those of written blocks are in `ev_tokens`, looked up one by one (a chain may have
-/// millions of contracts, too many to hold in memory).
+/// millions of contracts, too many to hold in memory): each [`plan`] is a batch, and an address
+/// is forgotten once every batch that looked at it is written ([`Known::forget_written`]), when
+/// the store describes it.
 #[derive(Debug, Default, Clone)]
 pub struct Known {
     /// Asked `supportsInterface`.
     pub probed: FxHashSet<Address>,
     /// Asked `name()` / `symbol()`.
     pub named: FxHashSet<Address>,
+    /// The last batch that looked at each address held.
+    last: FxHashMap<Address, u64>,
+    /// The addresses each unforgotten batch looked at, oldest batch first.
+    batches: VecDeque<(u64, Vec<Address>)>,
+    /// The next batch's number (batches are numbered from 0, in planning order).
+    next: u64,
 }
 
 impl Known {
@@ -53,12 +61,52 @@ impl Known {
             return Ok(());
         }
         if let Some(row) = store.get::<EvTokens>(&(chain, a.0.0))? {
-            self.probed.insert(*a);
+            self.probe(*a);
             if row.0.named {
-                self.named.insert(*a);
+                self.name(*a);
             }
         }
         Ok(())
+    }
+
+    /// Notes that the batch being planned looked at `a`.
+    fn touch(&mut self, a: Address) {
+        let batch = self.next;
+        if self.last.insert(a, batch) != Some(batch) {
+            if let Some((_, list)) = self.batches.back_mut().filter(|(b, _)| *b == batch) {
+                list.push(a);
+            } else {
+                self.batches.push_back((batch, vec![a]));
+            }
+        }
+    }
+
+    fn probe(&mut self, a: Address) {
+        self.probed.insert(a);
+        self.touch(a);
+    }
+
+    /// Whether `a` was not named yet (and is now).
+    fn name(&mut self, a: Address) -> bool {
+        self.touch(a);
+        self.named.insert(a)
+    }
+
+    /// Forgets every address whose batches are all written: the first `written` batches
+    /// planned are (the store describes their contracts now).
+    pub fn forget_written(&mut self, written: u64) {
+        while self.batches.front().is_some_and(|(b, _)| *b < written) {
+            let Some((batch, list)) = self.batches.pop_front() else {
+                break;
+            };
+            for a in list {
+                if self.last.get(&a) == Some(&batch) {
+                    self.last.remove(&a);
+                    self.probed.remove(&a);
+                    self.named.remove(&a);
+                }
+            }
+        }
     }
 }
 
@@ -171,13 +219,25 @@ fn token_events(block: &Block) -> BTreeMap<Address, (Shape, BTreeSet<U256>)> {
     out
 }
 
-/// The calls the blocks' rows need, in block order; `known` learns the contracts they describe.
-fn plan(
+/// The calls some blocks' rows need, planned: run them with [`Planned::fetch`].
+#[derive(Debug, Clone)]
+pub struct Planned {
+    calls: Vec<Call>,
+    slots: Vec<Slot>,
+    /// The blocks' numbers, in order.
+    numbers: Vec<u64>,
+}
+
+/// The calls `blocks`' rows need, in block order; `known` learns the contracts they describe
+/// (and the chain's `ev_tokens` in `store` says which are already described). Each plan is the
+/// next batch of `known`'s; planning must go in block order, and the plans' calls can then run
+/// in any order, several at a time.
+pub fn plan(
     blocks: &[Block],
     known: &mut Known,
     store: &Store,
     chain: u64,
-) -> Result<(Vec<Call>, Vec<Slot>), EvmError> {
+) -> Result<Planned, EvmError> {
     let (mut calls, mut slots) = (Vec::new(), Vec::new());
     let mut looked = FxHashSet::default();
     for (i, block) in blocks.iter().enumerate() {
@@ -203,10 +263,10 @@ fn plan(
                 calls.push(eth_call(&a, TokenCall::SupportsInterface(id), &tag));
                 slots.push(Slot::Probe(i, a, id));
             }
-            known.probed.insert(a);
+            known.probe(a);
         }
         for (a, (shape, ids)) in &tokens {
-            if *shape != Shape::Erc1155 && known.named.insert(*a) {
+            if *shape != Shape::Erc1155 && known.name(*a) {
                 calls.push(eth_call(a, TokenCall::Name, &tag));
                 slots.push(Slot::Name(i, *a));
                 calls.push(eth_call(a, TokenCall::Symbol, &tag));
@@ -229,7 +289,12 @@ fn plan(
             }
         }
     }
-    Ok((calls, slots))
+    known.next += 1;
+    Ok(Planned {
+        calls,
+        slots,
+        numbers: blocks.iter().map(|b| b.number).collect(),
+    })
 }
 
 /// The bytes an `eth_call` returned; `None` when it failed (reverted) or answered no hex.
@@ -246,8 +311,8 @@ fn balance(answer: Result<RawResult, ClientError>, what: &str) -> Result<U256, E
 }
 
 /// Reads what `blocks` need from `source`, one [`Enrichment`] per block (`known` and the
-/// chain's `ev_tokens` in `store` say which contracts are already described), in JSON-RPC batches
-/// of at most 512 calls, four at a time.
+/// chain's `ev_tokens` in `store` say which contracts are already described): [`plan`], then
+/// [`Planned::fetch`].
 pub async fn enrich(
     source: &Arc<EvmSource>,
     blocks: &[Block],
@@ -255,43 +320,67 @@ pub async fn enrich(
     store: &Store,
     chain: u64,
 ) -> Result<Vec<Enrichment>, EvmError> {
-    let Some(first) = blocks.first() else {
-        return Ok(Vec::new());
-    };
-    let (calls, slots) = plan(blocks, known, store, chain)?;
-    let chunks: Vec<Vec<Call>> = calls.chunks(CALLS_PER_BATCH).map(<[_]>::to_vec).collect();
-    let mut answers = Vec::with_capacity(calls.len());
-    for wave in chunks.chunks(CHUNKS_IN_FLIGHT) {
-        let tasks: Vec<_> = wave
-            .iter()
-            .cloned()
-            .map(|chunk| {
-                let source = Arc::clone(source);
-                let what = format!("{} calls for blocks from {}", chunk.len(), first.number);
-                tokio::spawn(async move { source.calls(&what, &chunk).await })
-            })
-            .collect();
-        for task in tasks {
-            let done = task
-                .await
-                .map_err(|e| EvmError::Answer(format!("enrichment task failed: {e}")))?;
-            answers.extend(done?);
+    plan(blocks, known, store, chain)?
+        .fetch(Arc::clone(source))
+        .await
+}
+
+impl Planned {
+    /// Runs the planned calls on `source`, in JSON-RPC batches of at most 512 calls, four at a
+    /// time: one [`Enrichment`] per block planned.
+    pub async fn fetch(self, source: Arc<EvmSource>) -> Result<Vec<Enrichment>, EvmError> {
+        let Planned {
+            calls,
+            slots,
+            numbers,
+            ..
+        } = self;
+        let Some(first) = numbers.first().copied() else {
+            return Ok(Vec::new());
+        };
+        let chunks: Vec<Vec<Call>> = calls.chunks(CALLS_PER_BATCH).map(<[_]>::to_vec).collect();
+        let mut answers = Vec::with_capacity(calls.len());
+        for wave in chunks.chunks(CHUNKS_IN_FLIGHT) {
+            let tasks: Vec<_> = wave
+                .iter()
+                .cloned()
+                .map(|chunk| {
+                    let source = Arc::clone(&source);
+                    let what = format!("{} calls for blocks from {first}", chunk.len());
+                    tokio::spawn(async move { source.calls(&what, &chunk).await })
+                })
+                .collect();
+            for task in tasks {
+                let done = task
+                    .await
+                    .map_err(|e| EvmError::Answer(format!("enrichment task failed: {e}")))?;
+                answers.extend(done?);
+            }
         }
+        if answers.len() != slots.len() {
+            return Err(EvmError::Answer(format!(
+                "{} answers to {} calls",
+                answers.len(),
+                slots.len()
+            )));
+        }
+        assemble(&numbers, slots, answers)
     }
-    if answers.len() != slots.len() {
-        return Err(EvmError::Answer(format!(
-            "{} answers to {} calls",
-            answers.len(),
-            slots.len()
-        )));
-    }
-    let mut out = vec![Enrichment::default(); blocks.len()];
+}
+
+/// Each block's [`Enrichment`] from the answers to its planned calls.
+fn assemble(
+    numbers: &[u64],
+    slots: Vec<Slot>,
+    answers: Vec<Result<RawResult, ClientError>>,
+) -> Result<Vec<Enrichment>, EvmError> {
+    let mut out = vec![Enrichment::default(); numbers.len()];
     let mut probes: BTreeMap<(usize, Address), InterfaceClaims> = BTreeMap::new();
     let mut names: BTreeMap<(usize, Address), Names> = BTreeMap::new();
     for (slot, answer) in slots.into_iter().zip(answers) {
         match slot {
             Slot::Balance(i, a) => {
-                let what = format!("eth_getBalance {a} at block {}", blocks[i].number);
+                let what = format!("eth_getBalance {a} at block {}", numbers[i]);
                 out[i].balances.push((a, balance(answer, &what)?));
             }
             Slot::Probe(i, a, id) => {

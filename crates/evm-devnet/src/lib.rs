@@ -7,7 +7,9 @@
 //! answers an indexer asks for, block by block, as JSON lines; [`Recording`] and [`serve`]
 //! answer them again as a JSON-RPC node without anvil (`evm-replay`; [`spawn_replay`] on a free
 //! loopback port, for tests). [`icm`] runs a second scenario across two anvils: Teleporter (ICM)
-//! messages between the C-Chain and an L1, read back by [`icm_model`]. See `docs/evm-devnet.md`.
+//! messages between the C-Chain and an L1, read back by [`icm_model`]. [`synth`] generates a
+//! chain of any size from a seed instead, served the same way (`evm-synth`; [`spawn_synth`]).
+//! See `docs/evm-devnet.md`.
 
 pub mod anvil;
 pub mod contracts;
@@ -22,6 +24,7 @@ pub mod record;
 pub mod replay;
 pub mod scenario;
 mod server;
+pub mod synth;
 
 pub use anvil::{Anvil, AnvilConfig, anvil_bin, anvil_or_skip, npm_dir};
 pub use driver::{ScenarioRun, dev_accounts, run_scenario};
@@ -32,4 +35,5 @@ pub use fixture::{
 pub use record::record;
 pub use replay::Recording;
 pub use scenario::{C_CHAIN_ID, L1_CHAIN_ID, ScenarioConfig};
-pub use server::{LocalReplay, serve, spawn_replay};
+pub use server::{Answers, LocalReplay, serve, spawn_replay};
+pub use synth::{LocalSynth, Synth, SynthConfig, spawn_synth};

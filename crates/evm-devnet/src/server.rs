@@ -1,6 +1,6 @@
-//! The replay server: a [`Recording`] answered as a JSON-RPC 2.0 node over HTTP/1 (POST on any
-//! path, single and batched requests), so tests and benchmarks read recorded blocks without
-//! anvil.
+//! The devnet's JSON-RPC server: anything that [`Answers`] calls (a [`Recording`], the synthetic
+//! chain of [`crate::synth`]) served as a JSON-RPC 2.0 node over HTTP/1 (POST on any path, single
+//! and batched requests), so tests and benchmarks read blocks without anvil.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -22,15 +22,28 @@ use crate::replay::{Recording, RpcError};
 /// Largest request body read (a batch of thousands of calls fits).
 const MAX_REQUEST_BYTES: usize = 16 << 20;
 
-/// Serves `recording` on `listener` until the task is dropped or accepting fails.
-pub async fn serve(listener: TcpListener, recording: Arc<Recording>) -> std::io::Result<()> {
+/// What a JSON-RPC node built on [`serve`] answers: one call's result as JSON text, or its error.
+pub trait Answers: Send + Sync + 'static {
+    /// The answer to `method` with `params` (`Null` when the call had none).
+    fn answer(&self, method: &str, params: &Value) -> Result<String, RpcError>;
+}
+
+impl Answers for Recording {
+    fn answer(&self, method: &str, params: &Value) -> Result<String, RpcError> {
+        Recording::answer(self, method, params)
+    }
+}
+
+/// Serves `recording` (or any other [`Answers`]) on `listener` until the task is dropped or
+/// accepting fails.
+pub async fn serve<A: Answers>(listener: TcpListener, recording: Arc<A>) -> std::io::Result<()> {
     loop {
         let (stream, _) = listener.accept().await?;
         let recording = Arc::clone(&recording);
         tokio::spawn(async move {
             let svc = service_fn(move |req| {
                 let recording = Arc::clone(&recording);
-                async move { Ok::<_, Infallible>(handle(req, &recording).await) }
+                async move { Ok::<_, Infallible>(handle(req, &*recording).await) }
             });
             // A client that hangs up mid-request ends only its own connection.
             let _ = http1::Builder::new()
@@ -68,7 +81,7 @@ pub async fn spawn_replay(text: &str) -> Result<LocalReplay, DevnetError> {
     })
 }
 
-async fn handle(req: Request<Incoming>, recording: &Recording) -> Response<Full<Bytes>> {
+async fn handle<A: Answers>(req: Request<Incoming>, recording: &A) -> Response<Full<Bytes>> {
     if req.method() != Method::POST {
         return reply(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -102,7 +115,7 @@ fn reply(status: StatusCode, body: String) -> Response<Full<Bytes>> {
 
 /// The response body to a request body: one response, an array for a batch, `None` when
 /// every call was a notification.
-pub(crate) fn answer_body(body: &[u8], recording: &Recording) -> Option<String> {
+pub(crate) fn answer_body<A: Answers>(body: &[u8], recording: &A) -> Option<String> {
     let Ok(request) = serde_json::from_slice::<Value>(body) else {
         return Some(envelope(&Value::Null, Err(error(-32700, "parse error"))));
     };
@@ -123,7 +136,7 @@ pub(crate) fn answer_body(body: &[u8], recording: &Recording) -> Option<String> 
 }
 
 /// One call's response text; `None` for a notification (no `id`).
-fn answer_call(call: &Value, recording: &Recording) -> Option<String> {
+fn answer_call<A: Answers>(call: &Value, recording: &A) -> Option<String> {
     let Some(obj) = call.as_object() else {
         return Some(envelope(
             &Value::Null,
@@ -141,7 +154,7 @@ fn answer_call(call: &Value, recording: &Recording) -> Option<String> {
     Some(envelope(id, recording.answer(method, params)))
 }
 
-fn error(code: i64, message: &str) -> RpcError {
+pub(crate) fn error(code: i64, message: &str) -> RpcError {
     RpcError {
         code,
         message: message.to_owned(),

@@ -3,7 +3,10 @@
 //! then writes the same keys and values into a fresh RocksDB with plain calls, in as many atomic
 //! batches as the indexer wrote, and prints how long the writes took. Raw RocksDB appears here only, as the baseline.
 //!
-//! `raw-rewrite SRC_DIR DEST_DIR PREFIX[,PREFIX...] BATCHES`
+//! `raw-rewrite SRC_DIR DEST_DIR PREFIX[,PREFIX...] BATCHES [compact]`
+//!
+//! With `compact`, the destination is then compacted in full and its size on disk printed: the
+//! bytes the entries take once compaction has caught up.
 //!
 //! The destination gets the same column families with RocksDB's default options plus the store's
 //! compression (LZ4, ZSTD at the bottom level), the WAL on and no fsync per batch, as the store
@@ -25,8 +28,14 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [src, dest, prefix, batches] = args.as_slice() else {
-        return Err("usage: raw-rewrite SRC_DIR DEST_DIR PREFIX[,PREFIX...] BATCHES".into());
+    let (src, dest, prefix, batches, compact) = match args.as_slice() {
+        [src, dest, prefix, batches] => (src, dest, prefix, batches, false),
+        [src, dest, prefix, batches, c] if c == "compact" => (src, dest, prefix, batches, true),
+        _ => {
+            return Err(
+                "usage: raw-rewrite SRC_DIR DEST_DIR PREFIX[,PREFIX...] BATCHES [compact]".into(),
+            );
+        }
     };
     let batches: usize = batches
         .parse()
@@ -59,7 +68,32 @@ fn run() -> Result<(), String> {
         secs,
         bytes as f64 / 1e6 / secs
     );
+    if compact {
+        for cf in &families {
+            let handle = db
+                .cf_handle(cf)
+                .ok_or_else(|| format!("no column family {cf}"))?;
+            db.compact_range_cf(&handle, None::<&[u8]>, None::<&[u8]>);
+        }
+        drop(db);
+        println!(
+            "compacted: {} bytes of table files",
+            dir_bytes(Path::new(dest)).map_err(|e| e.to_string())?
+        );
+    }
     Ok(())
+}
+
+/// The bytes of the table files (`*.sst`) in `dir`.
+fn dir_bytes(dir: &Path) -> std::io::Result<u64> {
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.path().extension().is_some_and(|e| e == "sst") {
+            total += entry.metadata()?.len();
+        }
+    }
+    Ok(total)
 }
 
 /// The families whose names start with one of `prefixes` (comma-separated) and every (family,
