@@ -125,6 +125,10 @@ pub struct ServeArgs {
     /// keeps it well within a second (docs/benchmarks.md, "Freshness").
     #[arg(long, env = "SNOWLINE_POLL_MS", default_value_t = 200)]
     pub poll_ms: u64,
+    /// How often the upstream's `platform.getCurrentValidators` is asked for the validators'
+    /// uptimes, in seconds; 0 never asks (the validators are then served without uptimes).
+    #[arg(long, env = "SNOWLINE_UPTIME_POLL_S", default_value_t = 30)]
+    pub uptime_poll_s: u64,
     /// Where the spec and the hosted service differ, whose behaviour to follow.
     #[arg(long, env = "SNOWLINE_COMPAT", value_enum, default_value = "spec")]
     pub compat: CompatArg,

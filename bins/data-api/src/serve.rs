@@ -259,18 +259,23 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     });
 
     // The followed node's validator uptimes, beside the follower.
-    let uptimes = args.upstream.clone().map(|upstream| {
-        let store = Arc::clone(&store);
-        tokio::spawn(async move {
-            crate::uptime::poll(
-                store,
-                &upstream,
-                crate::uptime::UPTIME_POLL,
-                snowline_rest_api::shutdown_signal(),
-            )
-            .await
-        })
-    });
+    let every = Duration::from_secs(args.uptime_poll_s);
+    let uptimes = args
+        .upstream
+        .clone()
+        .filter(|_| !every.is_zero())
+        .map(|upstream| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                crate::uptime::poll(
+                    store,
+                    &upstream,
+                    every,
+                    snowline_rest_api::shutdown_signal(),
+                )
+                .await
+            })
+        });
 
     // Background upkeep: failed key catch-ups are logged, usage counters are exported, and old
     // usage is pruned (the follower's metrics are read at each scrape).

@@ -1,4 +1,4 @@
-//! The poller beside the follower: every [`UPTIME_POLL`] it asks the followed node's
+//! The poller beside the follower: every `--uptime-poll-s` (30 s by default) it asks the followed node's
 //! `platform.getCurrentValidators` (on `/ext/bc/P`) for the primary network's current
 //! validators and stores each one's uptime and connection with `chain_p::record_uptimes`
 //! (`docs/pchain-history.md`, "Uptimes"). A node that does not answer the method leaves the
@@ -12,9 +12,6 @@ use snowline_store::Store;
 use snowline_types::platformvm::current_validators::{
     GetCurrentValidatorsArgs, GetCurrentValidatorsReply,
 };
-
-/// How often the followed node is asked.
-pub const UPTIME_POLL: Duration = Duration::from_secs(30);
 
 /// Polls `upstream` until `shutdown`, first at once.
 pub async fn poll(

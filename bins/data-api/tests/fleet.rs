@@ -30,6 +30,9 @@ fn primary(dir: &Path, up: &upstream::Upstream, nats: &str, extra: &[&str]) -> D
         "7",
         "--poll-ms",
         "20",
+        // Each poll is a batch of its own: off, so a batch count the test reads stays put.
+        "--uptime-poll-s",
+        "0",
         "--no-rate-limits",
         "--no-metering",
         "--token-secret",
