@@ -61,6 +61,32 @@ pub trait KeysetScans: ReadView {
         let scan = self.prefix_scan::<T, K>(key, after.as_ref(), dir)?;
         Ok(scan.map(|e| e.map(|((_, sort, id), ())| (sort, id))))
     }
+
+    /// Up to `limit` `(time, seq)` entries of table `T` under `key` with a time in
+    /// `[start, end)` (either end open when `None`), newest first, resuming strictly below
+    /// `from` (a page's last position): an order keyed `(key, time, seq)`, such as a node's
+    /// blocks by time and height.
+    fn newest_in_window<T, K>(
+        &self,
+        key: K,
+        (start, end): (Option<u64>, Option<u64>),
+        from: Option<(u64, u64)>,
+        limit: usize,
+    ) -> Result<Vec<(u64, u64)>>
+    where
+        K: KeyCodec + Copy,
+        T: Table<Key = (K, u64, u64), Value = ()>,
+    {
+        let low = (key, start.unwrap_or(0), 0u64);
+        let entries = match from.or(end.map(|end| (end, 0))) {
+            Some((time, seq)) => self.scan::<T, _>(low..(key, time, seq), Direction::Reverse)?,
+            None => self.scan::<T, _>(low..=(key, u64::MAX, u64::MAX), Direction::Reverse)?,
+        };
+        entries
+            .take(limit)
+            .map(|e| e.map(|((_, time, seq), ())| (time, seq)))
+            .collect()
+    }
 }
 
 impl<V: ReadView> KeysetScans for V {}

@@ -5,7 +5,7 @@
 use snowline_node_index::IndexReader;
 use snowline_query::params::TimeRange;
 use snowline_query::{decode_position, encode_position, take_page};
-use snowline_store::{Direction, ReadView};
+use snowline_store::{Direction, KeysetScans, ReadView};
 use snowline_types::container::IndexPath;
 use snowline_types::platformvm::ProposerDetails;
 use snowline_types::{Id, NodeId, proposervm};
@@ -80,18 +80,6 @@ fn first_at_or_after(v: &impl ReadView, first: u64, tip: u64, t: u64) -> Result<
     Ok(lo)
 }
 
-/// `(block time, height)` of up to `page_size + 1` entries of `range`, newest first.
-fn by_proposer<R: std::ops::RangeBounds<(NodeId, u64, u64)>>(
-    v: &impl ReadView,
-    range: R,
-    page_size: usize,
-) -> Result<Vec<(u64, u64)>, PageError> {
-    v.scan::<XhBlocksByProposer, _>(range, Direction::Reverse)?
-        .take(page_size.saturating_add(1))
-        .map(|e| e.map(|((_, ts, h), ())| (ts, h)).map_err(PageError::from))
-        .collect()
-}
-
 impl XHistoryPages {
     /// One page of the linear blocks `node` proposed (signed) with a block time in `range`,
     /// newest first, resuming strictly past `from` (a [`XBlockPage::next`] of the same query).
@@ -102,19 +90,18 @@ impl XHistoryPages {
         page_size: usize,
         from: Option<&[u8]>,
     ) -> Result<XBlockPage, PageError> {
-        let upper = match from {
-            Some(bytes) => {
-                Some(decode_position::<(u64, u64)>(bytes).ok_or(PageError::BadPosition)?)
-            }
-            None => range.end.map(|end| (end, 0)),
-        };
-        let low = (node, range.start.unwrap_or(0), 0u64);
+        let from = from
+            .map(|b| decode_position::<(u64, u64)>(b).ok_or(PageError::BadPosition))
+            .transpose()?;
         let snapshot = self.store.snapshot();
         let v = &snapshot;
-        let positions = match upper {
-            Some((ts, height)) => by_proposer(v, low..(node, ts, height), page_size)?,
-            None => by_proposer(v, low..=(node, u64::MAX, u64::MAX), page_size)?,
-        };
+        let window = (range.start, range.end);
+        let positions = v.newest_in_window::<XhBlocksByProposer, _>(
+            node,
+            window,
+            from,
+            page_size.saturating_add(1),
+        )?;
         let size = u32::try_from(page_size).unwrap_or(u32::MAX);
         let page = take_page(positions, size, encode_position);
         let blocks = page
