@@ -7,6 +7,7 @@
 mod activity;
 mod blockchains;
 mod chain_ids;
+pub(crate) mod node_blocks;
 mod subnets;
 mod supply;
 pub(crate) mod tx_params;

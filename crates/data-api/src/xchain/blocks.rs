@@ -5,7 +5,7 @@
 
 use snowline_chain_x::history::XBlock;
 use snowline_query::FilterDigest;
-use snowline_query::params::{TimeRange, cb58_id, node_id, page_size};
+use snowline_query::params::{TimeRange, cb58_id, page_size};
 use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::rest::{
     ListPrimaryNetworkBlocksResponse, PrimaryChainInfo, PrimaryNetworkBlock, ProposerDetails,
@@ -13,6 +13,7 @@ use snowline_types::rest::{
 
 use super::context::{XChainApi, page_error};
 use crate::params::{bad, page_token};
+use crate::primary::node_blocks::NodeBlocksQuery;
 
 /// avalanchego's Go type name of the X-Chain's linear blocks (`vms/avm/block.StandardBlock`).
 const BLOCK_TYPE: &str = "StandardBlock";
@@ -90,26 +91,14 @@ pub(crate) fn by_node(
     req: &Request,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
-    let node = node_id("nodeId", req.required_param("nodeId")?).map_err(bad)?;
-    let range =
-        TimeRange::parse(req.query("startTimestamp"), req.query("endTimestamp")).map_err(bad)?;
-    let size = page_size(req.query("pageSize"), 100).map_err(bad)? as usize;
-    let digest = FilterDigest::new("x-chain/nodes/blocks")
-        .field("network", api.network.name)
-        .field("nodeId", &node.to_string())
-        .optional(
-            "startTimestamp",
-            range.start.map(|t| t.to_string()).as_deref(),
-        )
-        .optional("endTimestamp", range.end.map(|t| t.to_string()).as_deref())
-        .finish();
-    let from = page_token(&api.tokens, req, &digest)?;
+    let q = NodeBlocksQuery::parse(req, api.network.name, "x-chain/nodes/blocks")?;
+    let from = page_token(&api.tokens, req, &q.digest)?;
     let page = api
         .pages
-        .blocks_by_proposer(node, range, size, from.as_deref())
+        .blocks_by_proposer(q.node, q.range, q.size, from.as_deref())
         .map_err(page_error)?;
     Reply::json(&ListPrimaryNetworkBlocksResponse {
-        next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
+        next_page_token: page.next.map(|p| api.tokens.encode(&q.digest, &p, None)),
         blocks: page.blocks.iter().map(record).collect(),
         chain_info,
     })
