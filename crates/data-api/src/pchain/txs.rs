@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use snowline_chain_p::pages::{PTx, PTxQuery, PUtxo};
+use snowline_chain_p::pages::{PTx, PTxPage, PTxQuery, PUtxo, PageError};
 use snowline_chain_p::rows::{Origin, StakerKind};
 use snowline_query::params::cb58_id;
 use snowline_rest_api::{ApiError, Reply, Request};
@@ -40,25 +40,8 @@ pub(crate) fn list(
     req: &Request,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
-    let params = TxListParams::parse(req, api.network, Chain::P, &DATA_API_TX_TYPES)?;
-    let digest = params.digest("p-chain/transactions", api.network.name);
-    let from = page_token(&api.tokens, req, &digest)?;
-    let q = PTxQuery {
-        addresses: params
-            .addresses
-            .as_ref()
-            .map(|a| a.ids.clone())
-            .unwrap_or_default(),
-        types: params.types.clone(),
-        range: params.range,
-        page_size: params.page_size,
-        sort: params.sort,
-    };
-    let page = api.pages.txs(&q, from.as_deref()).map_err(page_error)?;
-    Reply::json(&ListPChainTransactionsResponse {
-        next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
-        transactions: page.txs.iter().map(|t| api.tx_record(t)).collect(),
-        chain_info,
+    tx_listing(api, req, chain_info, "p-chain/transactions", |q, from| {
+        api.pages.txs(q, from)
     })
 }
 
@@ -70,8 +53,26 @@ pub(crate) fn list_staking(
     req: &Request,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
+    tx_listing(
+        api,
+        req,
+        chain_info,
+        "p-chain/transactions:listStaking",
+        |q, from| api.pages.staking_txs(q, from),
+    )
+}
+
+/// A P-Chain tx listing `listing` (its page tokens sealed under that name): the tx list
+/// parameters parsed once, one page read by `read`, rendered as `ListPChainTransactionsResponse`.
+fn tx_listing(
+    api: &PChainApi,
+    req: &Request,
+    chain_info: PrimaryChainInfo,
+    listing: &str,
+    read: impl FnOnce(&PTxQuery, Option<&[u8]>) -> Result<PTxPage, PageError>,
+) -> Result<Reply, ApiError> {
     let params = TxListParams::parse(req, api.network, Chain::P, &DATA_API_TX_TYPES)?;
-    let digest = params.digest("p-chain/transactions:listStaking", api.network.name);
+    let digest = params.digest(listing, api.network.name);
     let from = page_token(&api.tokens, req, &digest)?;
     let q = PTxQuery {
         addresses: params
@@ -84,10 +85,7 @@ pub(crate) fn list_staking(
         page_size: params.page_size,
         sort: params.sort,
     };
-    let page = api
-        .pages
-        .staking_txs(&q, from.as_deref())
-        .map_err(page_error)?;
+    let page = read(&q, from.as_deref()).map_err(page_error)?;
     Reply::json(&ListPChainTransactionsResponse {
         next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
         transactions: page.txs.iter().map(|t| api.tx_record(t)).collect(),
