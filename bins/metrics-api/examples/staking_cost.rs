@@ -11,7 +11,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
-use snowline_chain_p::pages::{PChainPages, StakingQuery};
+use snowline_chain_p::metrics::StakingQuery;
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_p::tables::{PhStakers, PhStakingDays};
 use snowline_store::{Direction, Linear, ReadView};
 use snowline_types::Id;

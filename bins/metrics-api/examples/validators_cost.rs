@@ -11,7 +11,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
-use snowline_chain_p::pages::{PChainPages, ValidatorRangeQuery};
+use snowline_chain_p::metrics::ValidatorRangeQuery;
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_p::tables::PhValidatorsBySubnet;
 use snowline_store::{Direction, ReadView};
 use snowline_types::Id;

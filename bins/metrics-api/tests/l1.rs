@@ -13,7 +13,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use snowline_chain_p::pages::{L1Figure, L1MetricsQuery, L1Point, L1Query, L1Scope, PChainPages};
+use snowline_chain_p::metrics::{L1Figure, L1MetricsQuery, L1Point, L1Scope};
+use snowline_chain_p::pages::{L1Query, PChainPages};
 use snowline_types::{Id, NodeId, ShortId};
 
 use common::pchain::{index_devnet, start};

@@ -13,7 +13,8 @@ mod common;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use snowline_chain_p::pages::{PChainPages, ValidatorRangeQuery};
+use snowline_chain_p::metrics::ValidatorRangeQuery;
+use snowline_chain_p::pages::PChainPages;
 use snowline_types::Id;
 use snowline_types::address::format_bech32;
 

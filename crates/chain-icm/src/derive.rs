@@ -20,7 +20,7 @@ use snowline_types::evm::teleporter::{
     blockchain_id_initialized, decode_teleporter_log, encode_teleporter_message, message_id,
 };
 
-use crate::counts::Shape;
+use crate::metrics::counts::Shape;
 use crate::rows::{
     ExecutionRow, Fee, FeeRow, IndexEntry, ReceiptRow, ReceivedRow, SentRow, TxAt, TxMessage, Word,
 };

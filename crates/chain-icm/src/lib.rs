@@ -3,12 +3,10 @@
 //! each message that happened on that chain ([`tables`](mod@tables), [`rows`]); [`IcmPages`]
 //! joins the sides by message id and lists them newest first. See `docs/icm.md`.
 
-mod counts;
 mod derive;
 mod error;
 pub mod metrics;
 pub mod pages;
-pub mod query;
 pub mod rows;
 pub mod tables;
 mod turn;
@@ -16,6 +14,6 @@ mod turn;
 pub use derive::IcmDeriver;
 pub use error::IcmError;
 pub use metrics::IcmMetrics;
+pub use metrics::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmLabel};
 pub use pages::{IcmPage, IcmPageError, IcmPages, IcmQuery, IcmView};
-pub use query::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmLabel};
 pub use tables::tables;

@@ -81,7 +81,7 @@ table! {
     pub IcmCountedDeliveries: "icm_counted_deliveries" (PointLookup), Word => u64;
 }
 
-/// An interval's code and a shape (`crate::counts::shape`) in an [`IcmCounts`] key.
+/// An interval's code and a shape (`crate::metrics::counts::shape`) in an [`IcmCounts`] key.
 pub type CountShape = [u8; 2];
 
 /// A source and a destination blockchain id, side by side (zeros where the shape has none).

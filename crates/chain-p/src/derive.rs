@@ -32,14 +32,14 @@ use snowline_types::warp::payload::Payload;
 use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
 use crate::l1_fee::{FeeConfig, FeeState};
-use crate::l1_usage::L1Usage;
+use crate::metrics::l1_usage::L1Usage;
+use crate::metrics::staking_days::StakingDays;
 use crate::pending::{load, upsert};
 use crate::rows::{
     BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, L1ValidatorState, Origin,
     Settled, StakerKind, StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
 };
 use crate::staking::{starts_at_acceptance, terms};
-use crate::staking_days::StakingDays;
 use crate::tables::*;
 use crate::tx_index::{TxIndex, c_atomic_owners, named_owners};
 

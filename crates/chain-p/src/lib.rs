@@ -17,13 +17,12 @@ mod container;
 mod derive;
 mod error;
 mod l1_fee;
-mod l1_usage;
+pub mod metrics;
 pub mod pages;
 mod pending;
 mod reader;
 pub mod rows;
 mod staking;
-mod staking_days;
 pub mod tables;
 #[cfg(test)]
 mod test_devnet;

@@ -19,9 +19,8 @@ mod test_devnet;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use snowline_chain_p::pages::{
-    L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope, PChainPages,
-};
+use snowline_chain_p::metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_p::{FeeConfig, l1_fee_price};
 use snowline_types::Id;
 use snowline_types::platformvm::{self, UnsignedTx};

@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use prometheus_client::collector::Collector;
-use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
-use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::encoding::DescriptorEncoder;
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
+use snowline_telemetry::{counter, flag, gauge, gauge_u64};
 
 use crate::status::{FleetStatus, Role};
 
@@ -23,64 +23,46 @@ impl FleetMetrics {
     }
 }
 
-fn int(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
-}
-
-fn gauge<G: EncodeMetric>(
-    e: &mut DescriptorEncoder,
-    name: &str,
-    help: &str,
-    v: G,
-) -> std::fmt::Result {
-    v.encode(e.encode_descriptor(name, help, None, v.metric_type())?)
-}
-
-fn counter(e: &mut DescriptorEncoder, name: &str, help: &str, v: u64) -> std::fmt::Result {
-    let c = ConstCounter::new(v);
-    c.encode(e.encode_descriptor(name, help, None, c.metric_type())?)
-}
-
 impl Collector for FleetMetrics {
     fn encode(&self, mut e: DescriptorEncoder) -> std::fmt::Result {
         let s = self.status.snapshot();
         let replica = s.role == Role::Replica;
-        gauge(
+        flag(
             &mut e,
             "snowline_fleet_replica",
             "1 on a replica, 0 on the primary",
-            ConstGauge::new(i64::from(replica)),
+            replica,
         )?;
-        gauge(
+        flag(
             &mut e,
             "snowline_fleet_connected",
             "1 when the last call to NATS succeeded, else 0",
-            ConstGauge::new(i64::from(s.connected)),
+            s.connected,
         )?;
-        gauge(
+        gauge_u64(
             &mut e,
             "snowline_fleet_position",
             "The last batch committed here (primary) or applied here (replica)",
-            ConstGauge::new(int(s.position)),
+            s.position,
         )?;
-        gauge(
+        gauge_u64(
             &mut e,
             "snowline_fleet_acked",
             "The last batch the stream acknowledged (primary)",
-            ConstGauge::new(int(s.acked)),
+            s.acked,
         )?;
-        gauge(
+        gauge_u64(
             &mut e,
             "snowline_fleet_head",
             "The newest batch on the stream, as last seen",
-            ConstGauge::new(int(s.head.unwrap_or(0))),
+            s.head.unwrap_or(0),
         )?;
-        gauge(
+        gauge_u64(
             &mut e,
             "snowline_fleet_behind_batches",
             "Batches on the stream not applied here (replica), or committed and not acknowledged \
              (primary)",
-            ConstGauge::new(int(s.behind())),
+            s.behind(),
         )?;
         gauge(
             &mut e,

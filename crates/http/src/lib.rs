@@ -70,9 +70,14 @@ impl Default for ServerConfig {
     }
 }
 
-/// Whether the request's `content-length` declares a body larger than `limit`, so it can be
-/// refused before a byte of it is read (a body without a declared length is bounded while read).
-pub fn declares_more_than(headers: &hyper::HeaderMap, limit: usize) -> bool {
+/// Marks a request whose `content-length` declares a body larger than the server's
+/// `max_body_bytes`: set by [`serve`] while it checks the head, so the edge refuses the request
+/// before a byte of its body is read (a body without a declared length is bounded while read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeclaredTooLarge;
+
+/// Whether the request's `content-length` declares a body larger than `limit`.
+fn declares_more_than(headers: &hyper::HeaderMap, limit: usize) -> bool {
     headers
         .get(hyper::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -228,7 +233,11 @@ pub async fn serve<M, H, Fut, B, F>(
                 let slot = slot.clone();
                 let refuse = Arc::clone(&refuse);
                 let max_head = effective_max_header_bytes(&config);
-                hyper::service::service_fn(move |req: Request<Incoming>| {
+                let max_body = config.max_body_bytes;
+                hyper::service::service_fn(move |mut req: Request<Incoming>| {
+                    if declares_more_than(req.headers(), max_body) {
+                        req.extensions_mut().insert(DeclaredTooLarge);
+                    }
                     // Hyper's read buffer refuses a head only somewhere between the limit and
                     // twice it (it checks between reads); the limit itself is enforced here.
                     let work = if head_bytes(&req) > max_head {

@@ -175,7 +175,11 @@ async fn read_rpc_body(
 ) -> Result<Bytes, Box<HttpResponse>> {
     dispatch::precheck(parts, style)?;
     let limit = config.max_body_bytes;
-    if snowline_http::declares_more_than(&parts.headers, limit) {
+    if parts
+        .extensions
+        .get::<snowline_http::DeclaredTooLarge>()
+        .is_some()
+    {
         return Err(Box::new(too_large(limit, style)));
     }
     match tokio::time::timeout(

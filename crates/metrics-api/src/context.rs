@@ -4,7 +4,8 @@
 use snowline_chain_evm::pages::EvmPages;
 use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, SeriesError, StoredPageTokens, TokenError};
-use snowline_chain_p::pages::{PChainPages, SubnetReadError};
+use snowline_chain_p::metrics::SubnetReadError;
+use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
 use snowline_rest_api::ApiError;
 use snowline_types::NetworkInfo;

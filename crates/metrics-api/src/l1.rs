@@ -5,7 +5,7 @@
 //! paging: one answer holds every day of the range, newest first.
 
 use snowline_chain_metrics::{Interval, Point, Value};
-use snowline_chain_p::pages::{L1Figure, L1MetricsError, L1MetricsQuery, L1Scope};
+use snowline_chain_p::metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Scope};
 use snowline_query::ParamError;
 use snowline_query::params::{cb58_id, node_id};
 use snowline_rest_api::{ApiError, Reply, Request};

@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use snowline_chain_p::pages::{PChainPages, StakingQuery};
+use snowline_chain_p::metrics::StakingQuery;
+use snowline_chain_p::pages::PChainPages;
 use snowline_query::ParamError;
 use snowline_query::params::cb58_id;
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};

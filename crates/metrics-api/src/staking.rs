@@ -4,7 +4,7 @@
 //! query and the next page's position).
 
 use snowline_chain_metrics::{Point, Value};
-use snowline_chain_p::pages::{StakingFigures, StakingPage, StakingPoint, StakingQuery};
+use snowline_chain_p::metrics::{StakingFigures, StakingPage, StakingPoint, StakingQuery};
 use snowline_query::ParamError;
 use snowline_query::params::cb58_id;
 use snowline_rest_api::{ApiError, Reply, Request};

@@ -8,7 +8,7 @@
 //! [`PChainPages::validators_by_date_range`]: snowline_chain_p::pages::PChainPages::validators_by_date_range
 
 use serde::Serialize;
-use snowline_chain_p::pages::ValidatorRangeQuery;
+use snowline_chain_p::metrics::ValidatorRangeQuery;
 use snowline_query::ParamError;
 use snowline_query::params::cb58_id;
 use snowline_rest_api::{ApiError, Reply, Request};

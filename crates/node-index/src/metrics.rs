@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use prometheus_client::collector::Collector;
-use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
-use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::encoding::DescriptorEncoder;
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
+use snowline_telemetry::{counter, flag, gauge, gauge_u64};
 
 use snowline_store::Store;
 
@@ -28,35 +28,20 @@ impl FollowMetrics {
     }
 }
 
-fn gauge<G: EncodeMetric>(
-    e: &mut DescriptorEncoder,
-    name: &str,
-    help: &str,
-    v: G,
-) -> std::fmt::Result {
-    v.encode(e.encode_descriptor(name, help, None, v.metric_type())?)
-}
-
-fn counter(e: &mut DescriptorEncoder, name: &str, help: &str, v: u64) -> std::fmt::Result {
-    let c = ConstCounter::new(v);
-    c.encode(e.encode_descriptor(name, help, None, c.metric_type())?)
-}
-
 impl Collector for FollowMetrics {
     fn encode(&self, mut e: DescriptorEncoder) -> std::fmt::Result {
         let s = self.status.snapshot();
-        let flag = |b: bool| ConstGauge::new(i64::from(b));
-        gauge(
+        gauge_u64(
             &mut e,
             "snowline_ingest_behind_containers",
             "Containers the upstream has accepted that are not indexed here yet",
-            ConstGauge::new(i64::try_from(s.behind()).unwrap_or(i64::MAX)),
+            s.behind(),
         )?;
-        gauge(
+        flag(
             &mut e,
             "snowline_ingest_upstream_up",
             "1 when the last call to the upstream succeeded, else 0",
-            flag(s.upstream_up),
+            s.upstream_up,
         )?;
         gauge(
             &mut e,
@@ -64,11 +49,11 @@ impl Collector for FollowMetrics {
             "Seconds since the index last matched the upstream (-1: never)",
             ConstGauge::new(s.since_caught_up.map_or(-1.0, |d| d.as_secs_f64())),
         )?;
-        gauge(
+        flag(
             &mut e,
             "snowline_ingest_upstream_diverged",
             "1 while the upstream holds fewer or other containers than the index (nothing is written)",
-            flag(s.diverged.is_some()),
+            s.diverged.is_some(),
         )?;
         counter(
             &mut e,

@@ -35,6 +35,7 @@ mod route;
 mod router;
 mod server;
 mod swagger;
+mod weight;
 
 pub use app::App;
 pub use auth::{
@@ -52,9 +53,10 @@ pub use ratelimit::{
 };
 pub use reply::{JSON_CONTENT_TYPE, Reply};
 pub use request::Request;
-pub use route::{BoxFuture, Handler, RouteMeta, Weight, handler};
+pub use route::{BoxFuture, Handler, RouteMeta, handler};
 pub use router::Router;
 pub use server::{Server, ServerConfig, shutdown_signal};
+pub use weight::Weight;
 
 /// Re-exported so applications name the same hyper types (`StatusCode`, headers).
 pub use hyper;

@@ -2,7 +2,7 @@
 //! [`UsageEventRef`] (its strings stay owned by the route, the caller and the request, so
 //! metering allocates nothing unless the sink does).
 
-use crate::route::Weight;
+use crate::weight::Weight;
 use hyper::StatusCode;
 use std::sync::Mutex;
 

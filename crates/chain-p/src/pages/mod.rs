@@ -8,32 +8,26 @@ mod balances;
 mod blocks;
 mod c_txs;
 mod chain_blocks;
-mod created;
 mod l1;
-mod l1_metrics;
 mod rewards;
 mod staking;
-mod staking_metrics;
 mod subnets;
 mod supply;
 mod tx;
 mod txs;
 mod utxos;
 mod validators;
-mod validators_by_date;
 
 use std::sync::Arc;
 
 use snowline_store::{Linear, Store};
 use snowline_types::Id;
 
-pub use crate::rows::StakingFigures;
 pub use activity::LastActivity;
 pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
 pub use c_txs::CTxPosition;
 pub use l1::{L1Page, L1Query};
-pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};
 pub use snowline_query::SortPosition as Position;
 pub use staking::{
@@ -41,13 +35,11 @@ pub use staking::{
     MAX_VALIDATOR_WEIGHT_FACTOR, NetworkStaking, StakerStatus, ValidatorEntry, ValidatorPage,
     ValidatorQuery, ValidatorSort, bls_signer, delegation_capacity, delegation_fee,
 };
-pub use staking_metrics::{StakingPage, StakingPoint, StakingQuery};
 pub use subnets::{ChainPage, SubnetEntry, SubnetPage};
 pub use supply::PSupply;
 pub use txs::{PTx, PTxL1, PTxPage, PTxQuery};
 pub use utxos::{PUtxo, PUtxoQuery, SharedUtxoPage, UtxoPage};
 pub use validators::{SetValidator, ValidatorSet, ValidatorSetError};
-pub use validators_by_date::{RangeValidator, ValidatorRangePage, ValidatorRangeQuery};
 
 use crate::error::PChainError;
 use crate::reader::PReader;
@@ -56,26 +48,6 @@ use crate::tables::{META_CHAIN_TIME, PhMeta};
 
 /// Why a page could not be read: the store's one page error, reading the P-Chain tables.
 pub type PageError = snowline_store::PageError<PChainError>;
-
-/// Why a read of one subnet's history (staking metrics, validators by date range) failed.
-#[derive(Debug, thiserror::Error)]
-pub enum SubnetReadError {
-    /// The P-Chain genesis is not indexed.
-    #[error("the P-Chain is not indexed by this instance")]
-    NotIndexed,
-    /// The subnet was never created on the indexed P-Chain.
-    #[error("subnet {0} is not known to the indexed P-Chain")]
-    UnknownSubnet(Id),
-    /// Reading the index failed (our fault).
-    #[error(transparent)]
-    Read(#[from] PChainError),
-}
-
-impl From<snowline_store::StoreError> for SubnetReadError {
-    fn from(e: snowline_store::StoreError) -> Self {
-        SubnetReadError::Read(e.into())
-    }
-}
 
 /// What the index knows of the P-Chain's progress, read in one snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -90,7 +62,7 @@ pub struct ChainTip {
 /// while ingestion writes.
 #[derive(Debug, Clone)]
 pub struct PChainPages {
-    store: Arc<Store>,
+    pub(crate) store: Arc<Store>,
 }
 
 impl PChainPages {

@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use snowline_store::{Direction, ReadView};
 use snowline_types::Id;
 
-use super::l1_metrics::{L1MetricsError, curve_at};
 use super::{PChainPages, PageError, expect_rows, tip};
 use crate::error::PChainError;
+use crate::metrics::{L1MetricsError, curve_at};
 use crate::rows::{Holding, Origin, StakerKind};
 use crate::staking::PRIMARY_NETWORK;
 use crate::tables::{

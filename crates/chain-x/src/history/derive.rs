@@ -15,7 +15,6 @@ use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::time::unix_seconds;
 use snowline_types::{Id, ShortId};
 
-use super::c_txs;
 use super::rows::{
     AssetCap, AssetInfo, AssetTotal, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord,
     VertexRow, output_amount, output_owners,
@@ -325,7 +324,7 @@ impl XHistory {
                 return self.apply_shared(batch, view, block, self.p_chain);
             }
             XContainer::CBlock { txs, evm } => {
-                c_txs::index_block(batch, record.id, txs, evm);
+                tx_index::c_block(batch, record.id, txs, evm);
                 return self.apply_shared(batch, view, txs, self.c_chain);
             }
         }
@@ -625,7 +624,7 @@ impl XHistory {
             tx_index::emitted(batch, &created, moved);
         }
         if holding == Holding::ExportedToX && chains.0 == self.c_chain && !self.in_genesis {
-            c_txs::owners(batch, &created, C_OWNER_EXPORT, &addrs);
+            tx_index::c_owners(batch, &created, C_OWNER_EXPORT, &addrs);
         }
         let mut balance = None;
         if let Some(counted) = counted {
@@ -740,7 +739,7 @@ impl XHistory {
                 };
                 tx_index::consumed(batch, &ev, moved);
             } else if rec.consumed_on == self.c_chain {
-                c_txs::owners(batch, &ev, C_OWNER_IMPORT, &owners(&utxo.output));
+                tx_index::c_owners(batch, &ev, C_OWNER_IMPORT, &owners(&utxo.output));
             }
             rec.consumed = Some(ev);
             self.stats.utxos_consumed += 1;
@@ -766,7 +765,7 @@ impl XHistory {
             };
             tx_index::consumed(batch, &ev, moved);
         } else if rec.consumed_on == self.c_chain {
-            c_txs::owners(batch, &ev, C_OWNER_IMPORT, &addrs);
+            tx_index::c_owners(batch, &ev, C_OWNER_IMPORT, &addrs);
         }
         let counted = output_amount(&utxo.output);
         for a in &addrs {

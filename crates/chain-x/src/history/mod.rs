@@ -10,10 +10,6 @@
 //!
 //! See `docs/xchain-history.md`.
 
-mod activity;
-mod balances;
-mod blocks;
-mod c_txs;
 mod codec;
 mod derive;
 mod pages;
@@ -21,17 +17,17 @@ mod reader;
 pub mod rows;
 pub mod tables;
 mod tx_index;
-mod txs;
-mod vertices;
 
-pub use activity::LastActivity;
-pub use balances::XBalances;
-pub use blocks::{XBlock, XBlockPage};
-pub use c_txs::{CTx, CTxPosition, CTxQuery, c_kinds};
 pub use derive::{HistoryStats, XHistory, exported_utxos};
+pub use pages::LastActivity;
+pub use pages::XBalances;
 pub use pages::{
     Assets, BalancesPage, PageError, SharedUtxoPage, UtxoPage, UtxoQuery, VertexPage, XHistoryPages,
 };
+pub use pages::{CTx, CTxPosition, CTxQuery, c_kinds};
+pub use pages::{LatestVertexPage, XVertexEntry};
+pub use pages::{XBlock, XBlockPage};
+pub use pages::{XTx, XTxPage, XTxPlace, XTxQuery, tx_type};
 pub use reader::{
     ChainSummary, HistoryUtxo, PositionScan, UtxoOrder, UtxoPosition, XHistoryReader,
 };
@@ -40,5 +36,3 @@ pub use rows::{
     VertexRow,
 };
 pub use tables::tables;
-pub use txs::{XTx, XTxPage, XTxPlace, XTxQuery, tx_type};
-pub use vertices::{LatestVertexPage, XVertexEntry};

@@ -6,10 +6,14 @@
 //! or emits (outputs, exports); the genesis txs are not indexed.
 
 use snowline_store::WriteBatch;
+use snowline_types::atomic::{AtomicTx, AtomicTxs};
 use snowline_types::{Id, ShortId};
 
 use super::rows::Event;
-use super::tables::{TX_CONSUMED, TX_EMITTED, XhTxUtxos, XhTxsByAddress, XhTxsByAsset};
+use super::tables::{
+    C_EVM_EXPORT, C_EVM_IMPORT, C_EXPORT, C_IMPORT, TX_CONSUMED, TX_EMITTED, XhCTxs,
+    XhCTxsByAddress, XhCTxsByTime, XhTxUtxos, XhTxsByAddress, XhTxsByAsset,
+};
 
 /// A UTXO a tx consumed or emitted: its id, asset and owners.
 pub(super) struct Moved<'a> {
@@ -34,5 +38,34 @@ fn put(batch: &mut WriteBatch, ev: &Event, role: u8, utxo: Moved<'_>) {
     let owners = utxo.owners;
     for a in owners {
         batch.put::<XhTxsByAddress>(&(*a, ev.timestamp, ev.tx_id), &());
+    }
+}
+
+/// Indexes the atomic txs of the `C/block` container `container`: where each is, when, and the
+/// EVM addresses `evm[i]` of tx `i`.
+pub(super) fn c_block(
+    batch: &mut WriteBatch,
+    container: Id,
+    block: &AtomicTxs<impl Sized>,
+    evm: &[Vec<ShortId>],
+) {
+    for (tx, evm) in block.txs.iter().zip(evm) {
+        let (tx_id, kind, role) = match tx {
+            AtomicTx::Import { tx_id, .. } => (*tx_id, C_IMPORT, C_EVM_IMPORT),
+            AtomicTx::Export { tx_id, .. } => (*tx_id, C_EXPORT, C_EVM_EXPORT),
+        };
+        batch.put::<XhCTxs>(&tx_id, &container);
+        batch.put::<XhCTxsByTime>(&(kind, block.timestamp, tx_id), &());
+        for a in evm {
+            batch.put::<XhCTxsByAddress>(&((*a, role), block.timestamp, tx_id), &());
+        }
+    }
+}
+
+/// The C-Chain tx of `ev` moved a UTXO of `owners` through the X-Chain's shared memory
+/// (`role`: [`C_OWNER_IMPORT`] or [`C_OWNER_EXPORT`]).
+pub(super) fn c_owners(batch: &mut WriteBatch, ev: &Event, role: u8, owners: &[ShortId]) {
+    for a in owners {
+        batch.put::<XhCTxsByAddress>(&((*a, role), ev.timestamp, ev.tx_id), &());
     }
 }

@@ -18,7 +18,7 @@ use snowline_types::atomic::{AtomicTxs, SharedMove};
 use snowline_types::avm::{Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
 
-use super::stored_bytes::StoredBytes;
+use super::rows::StoredBytes;
 use super::tables::{
     AssetRow, META_GENESIS, META_NEXT_ATOMIC_SEQ, META_NEXT_C_ATOMIC_SEQ, META_NEXT_SEQ, UtxoRow,
     XAddrUtxoPos, XAddrUtxos, XAssetAliases, XAssetPrimaryAlias, XAssets, XAtomicAddrPos,

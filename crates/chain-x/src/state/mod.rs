@@ -11,7 +11,7 @@
 
 mod derive;
 mod reader;
-mod stored_bytes;
+mod rows;
 pub mod tables;
 
 pub use derive::{XChainState, XStats, c_chain_of};

@@ -5,7 +5,7 @@ use snowline_store::value::ValueCodec;
 use snowline_store::{DecodeError, Desc, table};
 use snowline_types::{Id, ShortId};
 
-pub use super::stored_bytes::StoredBytes;
+pub use super::rows::StoredBytes;
 
 table! {
     /// Every table of the X-Chain state, for composing a binary's [`Schema`](snowline_store::Schema).

@@ -57,7 +57,11 @@ pub(super) async fn dispatch(
     };
     routed.query.map_err(ApiError::bad_request)?;
     let limit = shared.config.max_body_bytes;
-    if snowline_http::declares_more_than(&parts.headers, limit) {
+    if parts
+        .extensions
+        .get::<snowline_http::DeclaredTooLarge>()
+        .is_some()
+    {
         facts.close = true;
         return Err(too_large(limit));
     }

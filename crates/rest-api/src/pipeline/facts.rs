@@ -2,7 +2,7 @@
 //! end for the response headers, metrics and metering.
 
 use crate::auth::Caller;
-use crate::route::Weight;
+use crate::weight::Weight;
 use hyper::HeaderMap;
 use hyper::header::HeaderValue;
 use std::net::IpAddr;

@@ -8,7 +8,7 @@ mod budget;
 pub use budget::{BudgetCache, LimitKeyRef};
 
 use crate::error::RestError;
-use crate::route::Weight;
+use crate::weight::Weight;
 use budget::{Budget, Budgets, Slot};
 use bytes::Bytes;
 use governor::clock::{Clock, DefaultClock, Reference};

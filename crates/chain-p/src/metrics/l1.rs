@@ -9,9 +9,9 @@
 use snowline_store::{Direction, Linear, Mode, ReadView};
 use snowline_types::Id;
 
-use super::PChainPages;
+use super::l1_usage::DAY;
 use crate::PChainError;
-use crate::l1_usage::DAY;
+use crate::pages::PChainPages;
 use crate::rows::FeeCurvePoint;
 use crate::tables::{
     FEE_CURVE_TOTAL, META_CHAIN_TIME, META_GENESIS_TIME, META_L1_SINCE, PhL1ByNode, PhL1FeeCurve,
@@ -122,7 +122,7 @@ fn overlap((s, e): (u64, u64), lo: u64, hi: u64) -> u64 {
 }
 
 /// The scope's curve at level `x`: its last breakpoint at or below, carried to `x`.
-pub(super) fn curve_at(
+pub(crate) fn curve_at(
     view: &impl ReadView,
     scope: &Id,
     x: u64,

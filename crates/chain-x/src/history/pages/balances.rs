@@ -8,10 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use snowline_store::{Direction, ReadView};
 use snowline_types::{Id, ShortId};
 
-use super::reader::{HistoryUtxo, XHistoryReader};
-use super::rows::{AssetTotal, Holding, output_amount, output_owners};
-use super::tables::{XhAllByTime, XhBalances, XhMultiOwner};
 use crate::error::XStateError;
+use crate::history::reader::{HistoryUtxo, XHistoryReader};
+use crate::history::rows::{AssetTotal, Holding, output_amount, output_owners};
+use crate::history::tables::{XhAllByTime, XhBalances, XhMultiOwner};
 
 /// Balances of a set of addresses, each UTXO counted once however many of them own it. A UTXO
 /// is locked when its locktime is after the time asked. Mint rights and property outputs hold

@@ -15,14 +15,14 @@ use snowline_types::avm::UnsignedTx;
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::{Id, ShortId};
 
-use super::pages::{Assets, PageError, XHistoryPages, assets};
-use super::reader::{HistoryUtxo, XHistoryReader};
-use super::rows::{AssetInfo, TxRow};
-use super::tables::{
-    TX_EMITTED, XhAssets, XhBlocks, XhTxUtxos, XhTxs, XhTxsByAddress, XhTxsByAsset, XhTxsByTime,
-};
+use super::{Assets, PageError, XHistoryPages, assets};
 use crate::container::XContainer;
 use crate::error::XStateError;
+use crate::history::reader::{HistoryUtxo, XHistoryReader};
+use crate::history::rows::{AssetInfo, TxRow};
+use crate::history::tables::{
+    TX_EMITTED, XhAssets, XhBlocks, XhTxUtxos, XhTxs, XhTxsByAddress, XhTxsByAsset, XhTxsByTime,
+};
 
 /// The Data API's `XChainTransactionType` of a tx.
 pub fn tx_type(tx: &UnsignedTx) -> &'static str {

@@ -10,10 +10,10 @@ use snowline_types::container::IndexPath;
 use snowline_types::platformvm::ProposerDetails;
 use snowline_types::{Id, NodeId, proposervm};
 
-use super::pages::{PageError, XHistoryPages};
-use super::rows::BlockRow;
-use super::tables::{XhBlocks, XhBlocksByProposer};
+use super::{PageError, XHistoryPages};
 use crate::error::XStateError;
+use crate::history::rows::BlockRow;
+use crate::history::tables::{XhBlocks, XhBlocksByProposer};
 
 /// A linear block with its height and wrapper.
 #[derive(Debug, Clone, PartialEq, Eq)]

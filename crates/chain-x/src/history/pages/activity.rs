@@ -6,9 +6,9 @@ use snowline_store::{Direction, KeysetScans, ReadView, StoreError};
 use snowline_types::avm::outputs::owners;
 use snowline_types::{Id, ShortId};
 
-use super::pages::{PageError, XHistoryPages};
-use super::reader::XHistoryReader;
-use super::tables::{TX_CONSUMED, XhAllByTime, XhTxUtxos, XhTxs, XhTxsByAddress};
+use super::{PageError, XHistoryPages};
+use crate::history::reader::XHistoryReader;
+use crate::history::tables::{TX_CONSUMED, XhAllByTime, XhTxUtxos, XhTxs, XhTxsByAddress};
 
 /// How many of the newest txs of the addresses are looked at for a UTXO of theirs.
 const LOOKED_AT: usize = 1_000;

@@ -11,7 +11,8 @@ use snowline_types::{Id, ShortId};
 
 use snowline_query::MAX_EXAMINED;
 
-use super::{PChainPages, Position, SubnetReadError};
+use super::SubnetReadError;
+use crate::pages::{PChainPages, Position};
 use crate::tables::{META_GENESIS_TIME, PhMeta, PhSubnets, PhValidatorSpans, PhValidatorsBySubnet};
 
 /// What a validators-by-date-range page asks.

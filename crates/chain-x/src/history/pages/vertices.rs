@@ -9,10 +9,10 @@ use snowline_types::Id;
 use snowline_types::container::IndexPath;
 use snowline_types::vertex::Vertex;
 
-use super::pages::{PageError, XHistoryPages};
-use super::rows::VertexRow;
-use super::tables::XhVertices;
+use super::{PageError, XHistoryPages};
 use crate::error::XStateError;
+use crate::history::rows::VertexRow;
+use crate::history::tables::XhVertices;
 
 /// A vertex as listed: its height, its index (position in `X/vtx`) and its row.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 use snowline_store::{Direction, Linear, Mode, ReadView, Table};
 use snowline_types::Id;
 
-use super::{PChainPages, PageError};
 use crate::error::PChainError;
+use crate::pages::{PChainPages, PageError};
 use crate::rows::{ChainRow, SubnetRow};
 use crate::tables::{PhChains, PhSubnets};
 

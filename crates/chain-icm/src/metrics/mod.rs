@@ -1,8 +1,11 @@
 //! [`IcmMetrics`]: the metrics API's ICM counts (messages sent), read from the counter rows the
-//! deriver keeps (`icm_counts`, `crate::counts`). A message is counted once: at its send when
+//! deriver keeps (`icm_counts`, `counts.rs`). A message is counted once: at its send when
 //! the send is indexed, else at its delivery (a source chain not followed). A series costs
 //! O(buckets × groups) rows; only a bucket the range cuts (a range not on bucket bounds) is
 //! summed from finer rows and, for a cut hour, from the messages of that hour (`icm_order`).
+
+pub(crate) mod counts;
+mod query;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,12 +14,12 @@ use snowline_chain_metrics::Interval;
 use snowline_store::{Direction, Linear, Mode, ReadView, Store};
 use snowline_types::evm::B256;
 
-use crate::counts::Shape;
 use crate::error::IcmError;
-use crate::query::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmLabel};
 use crate::rows::IndexEntry;
 use crate::rows::Word;
 use crate::tables::{IcmCounts, IcmOrder, IcmSent, side};
+use counts::Shape;
+pub use query::{IcmCount, IcmCountQuery, IcmFilter, IcmGroup, IcmLabel};
 
 /// The ICM counts over a store holding the ICM tables.
 #[derive(Debug, Clone)]

@@ -7,8 +7,9 @@
 use snowline_store::{Direction, Linear, Mode, ReadView};
 use snowline_types::Id;
 
-use super::{PChainPages, SubnetReadError};
-use crate::l1_usage::DAY;
+use super::SubnetReadError;
+use super::l1_usage::DAY;
+use crate::pages::PChainPages;
 use crate::rows::StakingFigures;
 use crate::tables::{META_CHAIN_TIME, META_GENESIS_TIME, PhMeta, PhStakingDays, PhSubnets};
 

@@ -8,7 +8,7 @@
 use snowline_chain_metrics::Interval;
 use snowline_types::evm::B256;
 
-use crate::query::{IcmFilter, IcmGroup, IcmLabel};
+use super::query::{IcmFilter, IcmGroup, IcmLabel};
 use crate::rows::Word;
 use crate::tables::{CountShape, Pair};
 

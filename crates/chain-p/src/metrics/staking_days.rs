@@ -10,8 +10,8 @@ use snowline_derive::{PendingRows, Staging, StagingParts};
 use snowline_store::{Direction, Linear, ReadView, WriteBatch};
 use snowline_types::Id;
 
+use super::l1_usage::DAY;
 use crate::error::PChainError;
-use crate::l1_usage::DAY;
 use crate::pending::{load, upsert};
 use crate::rows::{NotStarted, StakerRow};
 use crate::tables::{PhStakersNotStarted, PhStakingDays, PhStakingNow};

@@ -1,5 +1,5 @@
 //! The C-Chain's atomic txs (`ImportTx`, `ExportTx`) as the Data API lists them, indexed by the
-//! X-Chain history, which reads every `C/block`: each tx's block (`xh_c_txs`), the chain's txs
+//! X-Chain history (`tx_index.rs`), which reads every `C/block`: each tx's block (`xh_c_txs`), the chain's txs
 //! by block time (`xh_c_txs_by_time`), and the addresses taking part (`xh_c_txs_by_address`):
 //! the EVM addresses an import credits or an export debits, and the owners of the UTXOs it
 //! moves through the X-Chain's shared memory, written when the UTXO's export or import is
@@ -14,52 +14,22 @@ use std::collections::BTreeSet;
 use snowline_node_index::IndexReader;
 use snowline_query::params::{SortOrder, TimeRange};
 use snowline_query::{FilteredPage, merged_page};
-use snowline_store::{Direction, KeysetScans, ReadView, WriteBatch};
-use snowline_types::atomic::{AtomicTx, AtomicTxs, c_exported};
+use snowline_store::{Direction, KeysetScans, ReadView};
+use snowline_types::atomic::c_exported;
 use snowline_types::container::IndexPath;
 use snowline_types::coreth::{self, AtomicBlock};
 use snowline_types::{Id, ShortId};
 
-use super::pages::{Assets, PageError, XHistoryPages, assets};
-use super::reader::{HistoryUtxo, XHistoryReader};
-use super::rows::Event;
-use super::tables::{
+use super::{Assets, PageError, XHistoryPages, assets};
+use crate::error::XStateError;
+use crate::history::reader::{HistoryUtxo, XHistoryReader};
+use crate::history::tables::{
     C_EVM_EXPORT, C_EVM_IMPORT, C_EXPORT, C_IMPORT, C_OWNER_EXPORT, C_OWNER_IMPORT, XhCTxs,
     XhCTxsByAddress, XhCTxsByTime,
 };
-use crate::error::XStateError;
 
 /// A position in a listing of C-Chain atomic txs: `(block time, tx id)`.
 pub type CTxPosition = (u64, Id);
-
-/// Indexes the atomic txs of the `C/block` container `container`: where each is, when, and the
-/// EVM addresses `evm[i]` of tx `i`.
-pub(super) fn index_block(
-    batch: &mut WriteBatch,
-    container: Id,
-    block: &AtomicTxs<impl Sized>,
-    evm: &[Vec<ShortId>],
-) {
-    for (tx, evm) in block.txs.iter().zip(evm) {
-        let (tx_id, kind, role) = match tx {
-            AtomicTx::Import { tx_id, .. } => (*tx_id, C_IMPORT, C_EVM_IMPORT),
-            AtomicTx::Export { tx_id, .. } => (*tx_id, C_EXPORT, C_EVM_EXPORT),
-        };
-        batch.put::<XhCTxs>(&tx_id, &container);
-        batch.put::<XhCTxsByTime>(&(kind, block.timestamp, tx_id), &());
-        for a in evm {
-            batch.put::<XhCTxsByAddress>(&((*a, role), block.timestamp, tx_id), &());
-        }
-    }
-}
-
-/// The C-Chain tx of `ev` moved a UTXO of `owners` through the X-Chain's shared memory
-/// (`role`: [`C_OWNER_IMPORT`] or [`C_OWNER_EXPORT`]).
-pub(super) fn owners(batch: &mut WriteBatch, ev: &Event, role: u8, owners: &[ShortId]) {
-    for a in owners {
-        batch.put::<XhCTxsByAddress>(&((*a, role), ev.timestamp, ev.tx_id), &());
-    }
-}
 
 /// What a listing of the C-Chain's atomic txs asks of the X-Chain history.
 #[derive(Debug, Clone, PartialEq, Eq)]

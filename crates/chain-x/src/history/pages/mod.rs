@@ -3,6 +3,20 @@
 //! [`UtxoPage::next`] and [`VertexPage::next`] return); the REST layer authenticates those
 //! bytes, this layer gives them meaning. Nothing here knows HTTP.
 
+mod activity;
+mod balances;
+mod blocks;
+mod c_txs;
+mod txs;
+mod vertices;
+
+pub use activity::LastActivity;
+pub use balances::XBalances;
+pub use blocks::{XBlock, XBlockPage};
+pub use c_txs::{CTx, CTxPosition, CTxQuery, c_kinds};
+pub use txs::{XTx, XTxPage, XTxPlace, XTxQuery, tx_type};
+pub use vertices::{LatestVertexPage, XVertexEntry};
+
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -11,11 +25,10 @@ use snowline_query::{FilteredPage, SortPosition, UtxoListing, decode_position, e
 use snowline_store::{Direction, ReadView, Store};
 use snowline_types::{Id, ShortId};
 
-use super::balances::XBalances;
-use super::reader::{ChainSummary, HistoryUtxo, UtxoOrder, UtxoPosition, XHistoryReader};
-use super::rows::{AssetInfo, Holding, UtxoRecord, VertexRow};
-use super::tables::XhAssets;
 use crate::error::XStateError;
+use crate::history::reader::{ChainSummary, HistoryUtxo, UtxoOrder, UtxoPosition, XHistoryReader};
+use crate::history::rows::{AssetInfo, Holding, UtxoRecord, VertexRow};
+use crate::history::tables::XhAssets;
 
 /// Why a page could not be read: the store's one page error, reading the X-Chain history.
 pub type PageError = snowline_store::PageError<XStateError>;
