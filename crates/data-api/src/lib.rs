@@ -15,6 +15,7 @@ mod params;
 pub mod pchain;
 pub mod primary;
 mod target;
+pub mod rpc_usage;
 pub mod usage;
 pub mod warp;
 pub mod webhooks;

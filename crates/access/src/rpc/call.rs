@@ -4,34 +4,24 @@ use snowline_store::DecodeError;
 
 use crate::bytes::{Reader, put_str, put_varint};
 
-/// How a call ended: what the success rate and the invalid count are made of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// Answered with a result.
-    Success,
-    /// Refused as the caller's mistake: a refused key, a malformed request, an unknown method
-    /// or path, params that do not decode, or a method's own error.
-    Invalid,
-    /// The server failed: a timeout, or no capacity.
-    Failed,
+pub use snowline_types::access::CallOutcome as Outcome;
+
+/// The stored byte of an outcome.
+const fn outcome_byte(o: Outcome) -> u8 {
+    match o {
+        Outcome::Success => 0,
+        Outcome::Invalid => 1,
+        Outcome::Failed => 2,
+    }
 }
 
-impl Outcome {
-    const fn byte(self) -> u8 {
-        match self {
-            Outcome::Success => 0,
-            Outcome::Invalid => 1,
-            Outcome::Failed => 2,
-        }
-    }
-
-    fn from_byte(b: u8) -> Result<Self, DecodeError> {
-        match b {
-            0 => Ok(Outcome::Success),
-            1 => Ok(Outcome::Invalid),
-            2 => Ok(Outcome::Failed),
-            _ => Err(DecodeError::Other(format!("unknown call outcome {b}"))),
-        }
+/// The outcome of a stored byte.
+fn outcome_from_byte(b: u8) -> Result<Outcome, DecodeError> {
+    match b {
+        0 => Ok(Outcome::Success),
+        1 => Ok(Outcome::Invalid),
+        2 => Ok(Outcome::Failed),
+        _ => Err(DecodeError::Other(format!("unknown call outcome {b}"))),
     }
 }
 
@@ -78,7 +68,7 @@ impl RpcCall {
         let mut out = Vec::with_capacity(64 + self.user_agent.len() + self.request_path.len());
         out.push(VERSION);
         out.push(if self.primary { PRIMARY } else { 0 });
-        out.push(self.outcome.byte());
+        out.push(outcome_byte(self.outcome));
         put_varint(&mut out, u64::from(self.network_id));
         put_varint(&mut out, self.latency_us);
         out.extend_from_slice(&self.response_code.to_be_bytes());
@@ -105,7 +95,7 @@ impl RpcCall {
             )));
         }
         let flags = r.u8()?;
-        let outcome = Outcome::from_byte(r.u8()?)?;
+        let outcome = outcome_from_byte(r.u8()?)?;
         let network_id = u32::try_from(r.varint()?)
             .map_err(|_| DecodeError::Other("network id exceeds u32".to_owned()))?;
         let latency_us = r.varint()?;
@@ -144,7 +134,7 @@ mod tests {
         ) {
             let call = RpcCall {
                 timestamp_ms: 7, network_id, primary, chain_id, request_path, rpc_method,
-                response_code, outcome: Outcome::from_byte(outcome).unwrap(), latency_us, org_id,
+                response_code, outcome: outcome_from_byte(outcome).unwrap(), latency_us, org_id,
                 api_key_id, user_agent,
             };
             let bytes = call.encode();
