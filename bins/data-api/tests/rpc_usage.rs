@@ -141,7 +141,20 @@ fn first_of(y: i64, m: i64) -> i64 {
     for year in 1970..y {
         days += if leap(year) { 366 } else { 365 };
     }
-    let lengths = [31, if leap(y) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let lengths = [
+        31,
+        if leap(y) { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     days + lengths[..(m - 1) as usize].iter().sum::<i64>()
 }
 
@@ -161,6 +174,11 @@ fn bucket(ms: u64, interval: &str) -> i64 {
         other => panic!("{other}"),
     }
 }
+
+/// A group-by name of the OpenAPI and the model's value of it for a call.
+type Grouping<'a> = (&'a str, &'a dyn Fn(&Made) -> String);
+/// A filter's query and whether the model keeps a call under it.
+type Filter<'a, Q> = (Q, &'a dyn Fn(&Made) -> bool);
 
 /// One group's figures: (groupValue, totalRequests, invalidRequests, apiCreditsUsed,
 /// apiCreditsWasted, successRatePercent × 1000 rounded).
@@ -257,10 +275,13 @@ fn check(
         .iter()
         .any(|m| bucket(m.before_ms, interval) != bucket(m.after_ms, interval));
     if straddled {
-        let total = |b: &BTreeMap<i64, Vec<Figures>>| -> u64 {
-            b.values().flatten().map(|f| f.1).sum()
-        };
-        assert_eq!(total(&got), total(&want), "{interval} {grouped_by}: {answer}");
+        let total =
+            |b: &BTreeMap<i64, Vec<Figures>>| -> u64 { b.values().flatten().map(|f| f.1).sum() };
+        assert_eq!(
+            total(&got),
+            total(&want),
+            "{interval} {grouped_by}: {answer}"
+        );
     } else {
         assert_eq!(got, want, "{interval} {grouped_by}: {answer}");
     }
@@ -283,7 +304,10 @@ fn check(
 /// `GET path` on data-api with `secret`.
 fn get(api: &Service, path: &str, secret: &str) -> (u16, Value) {
     let r = api.get_with(path, &[("x-data-api-key", secret)]);
-    (r.status, serde_json::from_str(&r.body).unwrap_or(Value::Null))
+    (
+        r.status,
+        serde_json::from_str(&r.body).unwrap_or(Value::Null),
+    )
 }
 
 fn ok(api: &Service, path: &str, secret: &str) -> Value {
@@ -326,7 +350,11 @@ fn rpc_usage_metrics_report_the_calls_made() {
     let record = rpc_dir.join("rpc-usage");
     let api = start(
         &api_dir,
-        &["--no-rate-limits", "--rpc-usage-from", record.to_str().unwrap()],
+        &[
+            "--no-rate-limits",
+            "--rpc-usage-from",
+            record.to_str().unwrap(),
+        ],
     );
 
     let a = Caller {
@@ -362,8 +390,20 @@ fn rpc_usage_metrics_report_the_calls_made() {
     for _ in 0..2 {
         let last = rpc_body("index.getLastAccepted", json!({"encoding": "hex"}));
         make(&rpc, &mut made, &a, "/ext/index/X/tx", &last);
-        make(&rpc, &mut made, &a, "/ext/bc/X", &rpc_body("avm.nope", json!({})));
-        make(&rpc, &mut made, &a, &subnet_path, &rpc_body("eth_chainId", json!([])));
+        make(
+            &rpc,
+            &mut made,
+            &a,
+            "/ext/bc/X",
+            &rpc_body("avm.nope", json!({})),
+        );
+        make(
+            &rpc,
+            &mut made,
+            &a,
+            &subnet_path,
+            &rpc_body("eth_chainId", json!([])),
+        );
         make(&rpc, &mut made, &g, "/ext/bc/X", &height);
         make(&rpc, &mut made, &anon, "/ext/bc/X", &height);
     }
@@ -373,7 +413,13 @@ fn rpc_usage_metrics_report_the_calls_made() {
     let validators = rpc_body("platform.getCurrentValidators", json!({}));
     make(&rpc, &mut made, &a, "/ext/bc/P", &validators);
     let subnet_2 = format!("/ext/bc/{SUBNET_2}/rpc");
-    make(&rpc, &mut made, &g, &subnet_2, &rpc_body("eth_chainId", json!([])));
+    make(
+        &rpc,
+        &mut made,
+        &g,
+        &subnet_2,
+        &rpc_body("eth_chainId", json!([])),
+    );
     make(&rpc, &mut made, &admin, "/ext/bc/X", &height);
     // What the wire showed, so the model rests on it: results, the error codes, refusals.
     let codes: Vec<i32> = made.iter().map(|m| m.code).collect();
@@ -407,7 +453,7 @@ fn rpc_usage_metrics_report_the_calls_made() {
             .filter(|m| m.primary == primary && org.is_none_or(|o| m.org == o))
             .collect()
     };
-    let groups_primary: [(&str, &dyn Fn(&Made) -> String); 6] = [
+    let groups_primary: [Grouping<'_>; 6] = [
         ("rpcMethod", &|m| m.method.clone()),
         ("requestPath", &|m| m.path.clone()),
         ("responseCode", &|m| m.code.to_string()),
@@ -415,19 +461,27 @@ fn rpc_usage_metrics_report_the_calls_made() {
         ("continent", &|_| "XX".to_owned()),
         ("userAgent", &|m| m.user_agent.clone()),
     ];
-    let groups_subnet: [(&str, &dyn Fn(&Made) -> String); 3] = [
+    let groups_subnet: [Grouping<'_>; 3] = [
         ("rpcMethod", &|m| m.method.clone()),
         ("responseCode", &|m| m.code.to_string()),
         ("rlBypassToken", &|m| m.key_id.clone()),
     ];
     // The OpenAPI's enumerations are the ones served.
-    let names = |g: &[(&str, &dyn Fn(&Made) -> String)]| -> Vec<String> {
-        g.iter().map(|(n, _)| (*n).to_owned()).collect()
-    };
-    assert_eq!(names(&groups_primary), openapi_enum("PrimaryNetworkRpcMetricsGroupByEnum"));
-    assert_eq!(names(&groups_subnet), openapi_enum("RpcUsageMetricsGroupByEnum"));
+    let names =
+        |g: &[Grouping<'_>]| -> Vec<String> { g.iter().map(|(n, _)| (*n).to_owned()).collect() };
+    assert_eq!(
+        names(&groups_primary),
+        openapi_enum("PrimaryNetworkRpcMetricsGroupByEnum")
+    );
+    assert_eq!(
+        names(&groups_subnet),
+        openapi_enum("RpcUsageMetricsGroupByEnum")
+    );
     let intervals = openapi_enum("SubnetRpcTimeIntervalGranularity");
-    assert_eq!(intervals, openapi_enum("PrimaryNetworkRpcTimeIntervalGranularity"));
+    assert_eq!(
+        intervals,
+        openapi_enum("PrimaryNetworkRpcTimeIntervalGranularity")
+    );
 
     for interval in &intervals {
         let acme_primary = of(Some("acme"), true);
@@ -452,28 +506,41 @@ fn rpc_usage_metrics_report_the_calls_made() {
     // Each organisation sees its own calls; an admin key every organisation's and the refused.
     let by_code: &dyn Fn(&Made) -> String = &|m| m.code.to_string();
     let v = ok(&api, &format!("{primary}&groupBy=responseCode"), &globex);
-    check(&v, &of(Some("globex"), true), "daily", "responseCode", Some(by_code));
+    check(
+        &v,
+        &of(Some("globex"), true),
+        "daily",
+        "responseCode",
+        Some(by_code),
+    );
     let v = ok(&api, &format!("{primary}&groupBy=responseCode"), &ops);
     check(&v, &of(None, true), "daily", "responseCode", Some(by_code));
-    let v = ok(&api, "/v1/subnetRpcUsageMetrics?groupBy=rlBypassToken", &ops);
+    let v = ok(
+        &api,
+        "/v1/subnetRpcUsageMetrics?groupBy=rlBypassToken",
+        &ops,
+    );
     let by_key: &dyn Fn(&Made) -> String = &|m| m.key_id.clone();
     check(&v, &of(None, false), "daily", "rlBypassToken", Some(by_key));
 
     // Filters, each against the model filtered the same way.
     let acme_primary = of(Some("acme"), true);
-    let primary_filters: [(&str, &dyn Fn(&Made) -> bool); 10] = [
+    let primary_filters: [Filter<'_, &str>; 10] = [
         ("rpcMethod=avm.getHeight", &|m| m.method == "avm.getHeight"),
         ("responseCode=-32000", &|m| m.code == -32000),
         ("responseCode=200", &|m| m.code == 200),
-        ("requestPath=/ext/index/X/tx", &|m| m.path == "/ext/index/X/tx"),
+        ("requestPath=/ext/index/X/tx", &|m| {
+            m.path == "/ext/index/X/tx"
+        }),
         ("userAgent=rpc-test/1", &|m| m.user_agent == "rpc-test/1"),
         ("country=XX", &|_| true),
         ("country=FR", &|_| false),
         ("continent=XX", &|_| true),
         ("continent=EU", &|_| false),
-        ("rpcMethod=avm.getHeight&responseCode=200&requestPath=/ext/bc/X", &|m| {
-            m.method == "avm.getHeight" && m.code == 200 && m.path == "/ext/bc/X"
-        }),
+        (
+            "rpcMethod=avm.getHeight&responseCode=200&requestPath=/ext/bc/X",
+            &|m| m.method == "avm.getHeight" && m.code == 200 && m.path == "/ext/bc/X",
+        ),
     ];
     for (q, keep) in &primary_filters {
         let kept: Vec<&Made> = acme_primary.iter().copied().filter(|m| keep(m)).collect();
@@ -481,12 +548,16 @@ fn rpc_usage_metrics_report_the_calls_made() {
         check(&v, &kept, "daily", "None", None);
     }
     let all_subnet = of(None, false);
-    let subnet_filters: [(String, &dyn Fn(&Made) -> bool); 5] = [
+    let subnet_filters: [Filter<'_, String>; 5] = [
         (format!("chainId={SUBNET}"), &|m| m.chain == SUBNET),
         (format!("chainId={SUBNET_2}"), &|m| m.chain == SUBNET_2),
-        (format!("rlBypassApiToken={acme_id}"), &|m| m.key_id == acme_id),
+        (format!("rlBypassApiToken={acme_id}"), &|m| {
+            m.key_id == acme_id
+        }),
         ("responseCode=404".to_owned(), &|m| m.code == 404),
-        ("rpcMethod=eth_chainId".to_owned(), &|m| m.method == "eth_chainId"),
+        ("rpcMethod=eth_chainId".to_owned(), &|m| {
+            m.method == "eth_chainId"
+        }),
     ];
     for (q, keep) in &subnet_filters {
         let kept: Vec<&Made> = all_subnet.iter().copied().filter(|m| keep(m)).collect();
@@ -497,10 +568,21 @@ fn rpc_usage_metrics_report_the_calls_made() {
     }
     // A range of other days holds none of them; today alone holds them all.
     let today = now_ms() / 1000;
-    let v = ok(&api, &format!("{primary}&startTimestamp=86400&endTimestamp=864000"), &acme);
+    let v = ok(
+        &api,
+        &format!("{primary}&startTimestamp=86400&endTimestamp=864000"),
+        &acme,
+    );
     assert_eq!(v["metrics"], json!([]));
-    let v = ok(&api, &format!("{primary}&startTimestamp={today}&endTimestamp={today}"), &acme);
-    if made.iter().all(|m| bucket(m.before_ms, "daily") == bucket(now_ms(), "daily")) {
+    let v = ok(
+        &api,
+        &format!("{primary}&startTimestamp={today}&endTimestamp={today}"),
+        &acme,
+    );
+    if made
+        .iter()
+        .all(|m| bucket(m.before_ms, "daily") == bucket(now_ms(), "daily"))
+    {
         check(&v, &acme_primary, "daily", "None", None);
     }
 
@@ -508,16 +590,28 @@ fn rpc_usage_metrics_report_the_calls_made() {
     let bad = [
         (format!("{primary}&timeInterval=minute"), "timeInterval"),
         (format!("{primary}&groupBy=rlBypassToken"), "groupBy"),
-        ("/v1/subnetRpcUsageMetrics?groupBy=country".to_owned(), "groupBy"),
+        (
+            "/v1/subnetRpcUsageMetrics?groupBy=country".to_owned(),
+            "groupBy",
+        ),
         (format!("{primary}&startTimestamp=-1"), "startTimestamp"),
         (format!("{primary}&endTimestamp=soon"), "endTimestamp"),
-        (format!("{primary}&startTimestamp=864000&endTimestamp=86400"), "startTimestamp"),
+        (
+            format!("{primary}&startTimestamp=864000&endTimestamp=86400"),
+            "startTimestamp",
+        ),
         (format!("{primary}&responseCode=ok"), "responseCode"),
         (format!("{primary}&country=FRA"), "country"),
         (format!("{primary}&continent=XY"), "continent"),
         ("/v1/primaryNetworkRpcUsageMetrics".to_owned(), "network"),
-        ("/v1/primaryNetworkRpcUsageMetrics?network=moon".to_owned(), "network"),
-        ("/v1/subnetRpcUsageMetrics?responseCode=2x".to_owned(), "responseCode"),
+        (
+            "/v1/primaryNetworkRpcUsageMetrics?network=moon".to_owned(),
+            "network",
+        ),
+        (
+            "/v1/subnetRpcUsageMetrics?responseCode=2x".to_owned(),
+            "responseCode",
+        ),
     ];
     for (path, param) in &bad {
         let r = api.get_with(path, &[("x-data-api-key", &acme)]);
@@ -525,7 +619,8 @@ fn rpc_usage_metrics_report_the_calls_made() {
         assert!(m.contains(param), "{path}: {m}");
     }
     api.get(primary).error(401, "Unauthorized");
-    api.get("/v1/subnetRpcUsageMetrics").error(401, "Unauthorized");
+    api.get("/v1/subnetRpcUsageMetrics")
+        .error(401, "Unauthorized");
     api.get_with(
         "/v1/primaryNetworkRpcUsageMetrics?network=mainnet",
         &[("x-data-api-key", &acme)],

@@ -77,7 +77,11 @@ pub struct AccessArgs {
     pub keys_from: Option<PathBuf>,
     /// Refuse calls without a valid key (HTTP 401 with a JSON-RPC error object); needs
     /// `--keys-from`.
-    #[arg(long, env = "SNOWLINE_NODE_RPC_REQUIRE_API_KEY", requires = "keys_from")]
+    #[arg(
+        long,
+        env = "SNOWLINE_NODE_RPC_REQUIRE_API_KEY",
+        requires = "keys_from"
+    )]
     pub require_api_key: bool,
     /// Do not meter calls (`DATA_DIR/rpc-usage` is then not written).
     #[arg(long, env = "SNOWLINE_NODE_RPC_NO_METERING")]

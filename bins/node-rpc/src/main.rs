@@ -44,7 +44,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err("--live-rate continues the devnet: use it with --source devnet".into());
             }
             let store = data::open(&args.common.data_dir)?;
-            let access = access::open(&args.access, &args.common.data_dir, &network)?;
+            let access = access::open(&args.access, &args.common.data_dir, network)?;
             if args.source == Source::Devnet {
                 if network.network_id != snowline_types::network::LOCAL_ID {
                     return Err(
@@ -100,7 +100,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Follow(args) => {
             let network = args.common.network.resolve()?;
             let store = data::open(&args.common.data_dir)?;
-            let access = access::open(&args.access, &args.common.data_dir, &network)?;
+            let access = access::open(&args.access, &args.common.data_dir, network)?;
             if args.genesis == GenesisSource::Devnet {
                 data::apply_devnet_genesis(
                     &store,

@@ -44,9 +44,12 @@ pub fn router(
         Compat::Spec => Refusals::JsonRpc,
         Compat::Avalanchego => Refusals::GoText,
     };
-    Ok(router.refusals(refusals).gate(gate).http("/healthz", |_req| async {
-        snowline_jsonrpc::text_response(snowline_jsonrpc::hyper::StatusCode::OK, "ok\n")
-    }))
+    Ok(router
+        .refusals(refusals)
+        .gate(gate)
+        .http("/healthz", |_req| async {
+            snowline_jsonrpc::text_response(snowline_jsonrpc::hyper::StatusCode::OK, "ok\n")
+        }))
 }
 
 /// What a following server shows on `/readyz` and `/metrics`.
@@ -90,7 +93,13 @@ pub async fn serve(
         compat,
         head,
     } = listen;
-    let mut router = router(Arc::clone(&store), network.clone(), compat, validators, gate)?;
+    let mut router = router(
+        Arc::clone(&store),
+        network.clone(),
+        compat,
+        validators,
+        gate,
+    )?;
     if let Some(f) = following {
         let (status, store) = (Arc::clone(&f.status), Arc::clone(&store));
         router = follow_routes(router, f.status, f.tolerance, move || {

@@ -126,7 +126,12 @@ fn keys_are_checked_and_every_call_is_metered() {
 fn a_required_key_needs_the_key_store() {
     let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_node-rpc"))
-        .args(["serve", "--data-dir", dir_arg(dir.path()), "--require-api-key"])
+        .args([
+            "serve",
+            "--data-dir",
+            dir_arg(dir.path()),
+            "--require-api-key",
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success());

@@ -174,7 +174,10 @@ pub(crate) fn primary_query(
     network: &'static NetworkInfo,
     now: u64,
 ) -> Result<(RpcQuery, RpcTimeInterval, &'static str), ApiError> {
-    let asked = served_network(required("network", req.query("network")).map_err(bad)?, network)?;
+    let asked = served_network(
+        required("network", req.query("network")).map_err(bad)?,
+        network,
+    )?;
     let (mut query, interval) = common_query(req, network, RpcScope::Primary, now)?;
     query.group_by = match req.query("groupBy") {
         Some(raw) => Some(match PrimaryRpcGroupBy::parse(raw).map_err(bad)? {
@@ -189,7 +192,10 @@ pub(crate) fn primary_query(
     };
     let country = req.query("country");
     if let Some(raw) = country
-        && !(raw.len() == 2 && raw.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+        && !(raw.len() == 2
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
     {
         return Err(param_error(
             "country",

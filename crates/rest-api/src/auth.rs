@@ -5,9 +5,7 @@ use crate::error::{ApiError, RestError};
 use hyper::header::HeaderMap;
 use std::collections::HashMap;
 
-pub use snowline_types::access::{
-    Caller, DATA_API_KEY_HEADER, GLACIER_API_KEY_HEADER, KeyLookup,
-};
+pub use snowline_types::access::{Caller, DATA_API_KEY_HEADER, GLACIER_API_KEY_HEADER, KeyLookup};
 /// The tier of callers without a key.
 pub const ANONYMOUS_TIER: &str = "anonymous";
 

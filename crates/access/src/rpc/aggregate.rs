@@ -193,7 +193,10 @@ mod tests {
         assert_eq!((first[0].total_requests, first[0].invalid_requests), (2, 0));
         assert_eq!(first[0].median_response_time_msecs, 2.0);
         assert_eq!(first[0].success_rate_percent, 100.0);
-        assert_eq!((first[1].api_credits_used, first[1].api_credits_wasted), (1, 1));
+        assert_eq!(
+            (first[1].api_credits_used, first[1].api_credits_wasted),
+            (1, 1)
+        );
         assert_eq!(m[1].values[0].success_rate_percent, 0.0);
         assert_eq!(m[1].values[0].invalid_requests, 0);
         // Another organisation's, another network's or the other scope's calls are not counted.
