@@ -125,11 +125,15 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
     let router = snowline_data_api::apilogs::routes(router, Arc::clone(&log), secret.clone());
+    // node-rpc may start later: an empty record is created for it to write into.
     let rpc_usage = match &args.rpc_usage_from {
-        Some(path) => Some(Arc::new(
-            RpcUsageLog::open_secondary(path, dir.join("rpc-usage-secondary"))
-                .map_err(|e| format!("cannot open node-rpc's usage at {}: {e}", path.display()))?,
-        )),
+        Some(path) => {
+            std::fs::create_dir_all(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            let log = RpcUsageLog::open_secondary(path, dir.join("rpc-usage-secondary"))
+                .map_err(|e| format!("cannot open node-rpc's usage at {}: {e}", path.display()))?;
+            Some(Arc::new(log))
+        }
         None => None,
     };
     let router = snowline_data_api::rpc_usage::routes(router, RpcUsage::new(rpc_usage, network));

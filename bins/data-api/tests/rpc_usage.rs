@@ -346,7 +346,7 @@ fn rpc_usage_metrics_report_the_calls_made() {
     let (acme_id, acme) = create_key(&api_dir, "app", "acme", "free");
     let (globex_id, globex) = create_key(&api_dir, "app", "globex", "free");
     let (ops_id, ops) = create_key(&api_dir, "ops", "ops", "admin");
-    let rpc = start_node_rpc(&rpc_dir, &api_dir.join("keys"));
+    // data-api first: the record it reads is created empty for node-rpc to write into.
     let record = rpc_dir.join("rpc-usage");
     let api = start(
         &api_dir,
@@ -356,6 +356,7 @@ fn rpc_usage_metrics_report_the_calls_made() {
             record.to_str().unwrap(),
         ],
     );
+    let rpc = start_node_rpc(&rpc_dir, &api_dir.join("keys"));
 
     let a = Caller {
         secret: Some(&acme),
@@ -619,6 +620,9 @@ fn rpc_usage_metrics_report_the_calls_made() {
         assert!(m.contains(param), "{path}: {m}");
     }
     api.get(primary).error(401, "Unauthorized");
+    // The key is checked first, before the parameters.
+    api.get("/v1/primaryNetworkRpcUsageMetrics?network=moon")
+        .error(401, "Unauthorized");
     api.get("/v1/subnetRpcUsageMetrics")
         .error(401, "Unauthorized");
     api.get_with(
