@@ -174,11 +174,11 @@ pub(crate) fn primary_query(
     network: &'static NetworkInfo,
     now: u64,
 ) -> Result<(RpcQuery, RpcTimeInterval, &'static str), ApiError> {
+    let (mut query, interval) = common_query(req, network, RpcScope::Primary, now)?;
     let asked = served_network(
         required("network", req.query("network")).map_err(bad)?,
         network,
     )?;
-    let (mut query, interval) = common_query(req, network, RpcScope::Primary, now)?;
     query.group_by = match req.query("groupBy") {
         Some(raw) => Some(match PrimaryRpcGroupBy::parse(raw).map_err(bad)? {
             PrimaryRpcGroupBy::RpcMethod => RpcGroupBy::RpcMethod,
