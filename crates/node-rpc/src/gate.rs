@@ -15,6 +15,19 @@ use snowline_types::{Chain, Id, NetworkInfo};
 /// Longest path segment kept as a chain id of a chain this server does not know.
 const MAX_CHAIN_SEGMENT: usize = 64;
 
+/// Longest path and method kept of a call, in bytes: what a client sends is bounded only by
+/// the URI and body limits, and the meter's queue holds up to 65,536 calls.
+const MAX_FIELD: usize = 256;
+
+/// `s` cut to at most `max` bytes, on a character boundary.
+fn cut(s: &str, max: usize) -> &str {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or_default()
+}
+
 /// Who may call and what is recorded of each call.
 #[derive(Debug)]
 pub struct RpcGate {
@@ -92,8 +105,8 @@ impl Gate for RpcGate {
             network_id: self.network.network_id,
             primary,
             chain_id,
-            request_path: call.path.to_owned(),
-            rpc_method: call.method.unwrap_or_default().to_owned(),
+            request_path: cut(call.path, MAX_FIELD).to_owned(),
+            rpc_method: cut(call.method.unwrap_or_default(), MAX_FIELD).to_owned(),
             response_code: response_code(call),
             outcome: call.outcome,
             latency_us,
@@ -136,10 +149,7 @@ pub fn chain_of(path: &str, network: &NetworkInfo) -> (bool, String) {
                     .find(|c| id == Some(network.chain_id(*c)))
                 {
                     Some(c) => primary(c),
-                    None => (
-                        false,
-                        other.get(..MAX_CHAIN_SEGMENT).unwrap_or(other).to_owned(),
-                    ),
+                    None => (false, cut(other, MAX_CHAIN_SEGMENT).to_owned()),
                 }
             }
         },
@@ -174,5 +184,14 @@ mod tests {
             (false, subnet.to_owned())
         );
         assert_eq!(chain_of("/ext/info", &n), (true, String::new()));
+        let long = "é".repeat(100);
+        assert_eq!(chain_of(&format!("/ext/bc/{long}"), &n).1, "é".repeat(32));
+    }
+
+    #[test]
+    fn fields_are_cut_on_character_boundaries() {
+        assert_eq!(cut("abc", 2), "ab");
+        assert_eq!(cut("aé", 2), "a");
+        assert_eq!(cut("", 5), "");
     }
 }
