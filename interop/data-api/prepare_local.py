@@ -4,7 +4,7 @@
 
 P_VALUES is the JSON `st_values.mjs` prints: the devnet's P-Chain values read from its blocks.
 
-- `openapi-local.json`: the real Glacier OpenAPI with two edits, and no others:
+- `openapi-local.json`: the real Glacier OpenAPI with three edits, and no others:
   1. the `Network` enum gains `local`, so requests may name the devnet's network and answers may
      echo it in `chainInfo.network` (the published enum only knows mainnet, fuji, testnet);
   2. the `oneOf` of the 200 responses of `getBalancesByAddresses` ([P, X, C-atomic shapes]) and
@@ -16,6 +16,8 @@ P_VALUES is the JSON `st_values.mjs` prints: the devnet's P-Chain values read fr
      answer matches both), nor by an empty UTXO page (`{"utxos": [], "chainInfo": ...}` matches
      the P and the X shape). With the discriminator exactly one variant applies, the one of the
      chain the answer says it is about, and the answer must match that shape in full.
+  3. the `network` of `PrimaryNetworkRpcUsageMetricsResponseDTO` (mainnet, testnet) gains `local`:
+     the primary network RPC usage of the devnet's network names it.
 - dictionaries (libFuzzer style, for string parameters): `devnet.dict`, the devnet's addresses
   (X-, P- and C- forms, without prefix, comma lists; reward owners first) for `addresses`;
   `assets.dict`, the AVAX asset id; `nodes.dict`, node ids (stakers, block proposers, L1
@@ -50,11 +52,14 @@ CHAIN_SHAPES = {
 
 
 def local_openapi(spec: dict) -> dict:
-    """The spec with `local` in the Network enum and the balances/UTXOs `oneOf` discriminated by
-    `chainInfo.chainName`."""
+    """The spec with `local` in the Network enum (and the primary network RPC usage's `network`)
+    and the balances/UTXOs `oneOf` discriminated by `chainInfo.chainName`."""
     network = spec["components"]["schemas"]["Network"]
     if "local" not in network["enum"]:
         network["enum"].append("local")
+    rpc_usage = spec["components"]["schemas"]["PrimaryNetworkRpcUsageMetricsResponseDTO"]
+    if "local" not in rpc_usage["properties"]["network"]["enum"]:
+        rpc_usage["properties"]["network"]["enum"].append("local")
     done = set()
     for item in spec["paths"].values():
         for op in item.values():

@@ -1254,5 +1254,52 @@ await check("usageMetrics.getUsage: requests, errors and credits of this run, by
   return `${want.size} paths, ${[...want.values()].reduce((n, w) => n + w.total, 0)} requests`;
 });
 
+// ---------- RPC usage metrics ----------
+// node-rpc (metering on, keys not required) answers 404 for a chain it does not serve: such
+// calls are a subnet's in getSubnetRpcUsage, which data-api reads from node-rpc's record.
+const SUBNET_CHAIN = "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5";
+async function subnetCalls() {
+  const r = await sdk.data.usageMetrics.getSubnetRpcUsage(
+    { timeInterval: "hourly", groupBy: "responseCode", chainId: SUBNET_CHAIN },
+    at,
+  );
+  eq(r.chainId, SUBNET_CHAIN, "chainId");
+  eq(r.aggregateDuration, "hourly", "aggregateDuration");
+  let n = 0;
+  for (const m of r.metrics) {
+    for (const v of m.values) {
+      eq([v.groupedBy, v.groupValue], ["responseCode", "404"], "group");
+      eq(v.invalidRequests, v.totalRequests, "invalidRequests");
+      n += v.totalRequests;
+    }
+  }
+  return n;
+}
+
+await check("usageMetrics.getSubnetRpcUsage: needs a key (401 without)", async () => {
+  await expectError(() => anonymous.data.usageMetrics.getSubnetRpcUsage({}, at), "UnauthorizedError", 401);
+});
+
+await check("usageMetrics.getSubnetRpcUsage: the calls node-rpc answered for another chain", async () => {
+  const before = await subnetCalls();
+  const calls = 3;
+  for (let i = 0; i < calls; i++) {
+    const r = await fetch(`${nodeUrl}/ext/bc/${SUBNET_CHAIN}/rpc`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    });
+    eq(r.status, 404, "node-rpc's answer");
+  }
+  // node-rpc writes its record every 200 ms; poll until the calls are in (at most ~20 s).
+  let n = before;
+  for (let i = 0; i < 100 && n < before + calls; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    n = await subnetCalls();
+  }
+  eq(n - before, calls, "calls counted");
+  return `${calls} calls`;
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

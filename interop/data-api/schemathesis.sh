@@ -58,10 +58,12 @@ trap stop_servers EXIT INT TERM
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=(spec glacier)
 
-# The second pass: every operation this server implements with a {network} path parameter.
+# The second pass: every operation this server implements with a {network} path parameter, and
+# the primary network RPC usage (a `network` query parameter; node-rpc meters data-api's own
+# follower calls, which the admin key sees).
 local_ops='getBalancesByAddresses|getUtxosByAddresses|getVertexByHeight|getBlockchainById'
 local_ops+='|listHistoricalPrimaryNetworkRewards|listPendingPrimaryNetworkRewards'
-local_ops+='|listPrimaryNetworkBlocksByNodeId|listL1Validators'
+local_ops+='|listPrimaryNetworkBlocksByNodeId|listL1Validators|getPrimaryNetworkRpcUsageMetrics'
 # The third pass: the EVM operations (getChainInfo again, with the indexed chains' ids).
 evm_ops='getChainInfo|getBlock|listTransfers|listInternalTransactions|listErc721Balances'
 evm_ops+='|getNativeBalance|listContractDeployments|getDeploymentTransaction'
@@ -88,12 +90,13 @@ for profile in "${profiles[@]}"; do
   echo "== $profile pass 1: the published OpenAPI (networks mainnet|fuji|testnet)"
   if ! (cd "$WORK" && "$st" --config-file "$here/schemathesis.toml" run "$openapi" -u "$API_URL" \
     --include-operation-id-regex \
-    "^(supportedChains|getChainInfo|getApiUsageMetrics|$local_ops)\$" \
+    "^(supportedChains|getChainInfo|getApiUsageMetrics|getSubnetRpcUsageMetrics|$local_ops)\$" \
     -H "x-glacier-api-key: $API_KEY" "${common[@]}" --report-dir "$out/published"); then
     status=1
   fi
   "$py" "$here/st_summary.py" "$(ls "$out"/published/*.ndjson)" "$profile pass 1 (published OpenAPI)" \
-    --need-data /v1/chains --need-2xx '/v1/chains/{chainId}' /v1/apiUsageMetrics || status=1
+    --need-data /v1/chains --need-2xx '/v1/chains/{chainId}' /v1/apiUsageMetrics \
+    /v1/subnetRpcUsageMetrics || status=1
 
   echo "== $profile pass 2: the X- and P-Chain operations on network local"
   mkdir -p "$WORK/local"
@@ -110,7 +113,7 @@ for profile in "${profiles[@]}"; do
   # node on the P-Chain too: `@p-chain` matches the request path).
   "$py" "$here/st_summary.py" "$(ls "$out"/local/*.ndjson)" "$profile pass 2 (network local)" \
     --need-data /balances /balances@p-chain /utxos /utxos@p-chain /vertices:listByHeight \
-    /blocks@p-chain /rewards /rewards:listPending /l1Validators \
+    /blocks@p-chain /rewards /rewards:listPending /l1Validators /v1/primaryNetworkRpcUsageMetrics \
     --need-2xx '/blockchains/{blockchainId}' || status=1
 
   echo "== $profile pass 3: the EVM operations on the recorded chains 43112 and 99999"

@@ -4,7 +4,8 @@
 # directory of recordings of both with SNOWLINE_EVM_RECORDINGS, e.g. fixtures/evm/icm) each with an
 # evm-replay, starts data-api following node-rpc and indexing both EVM chains (--evm-config, a
 # sources file evm_sources.mjs writes), waits until it has caught up with all three (/readyz 200
-# and the evm-43112 and evm-99999 checks up), and creates an admin API key.
+# and the evm-43112 and evm-99999 checks up), and creates an admin API key. data-api reads
+# node-rpc's record of metered calls (--rpc-usage-from) for the RPC usage metrics.
 # `start_servers [DATA_API_SERVE_ARGS...]` (e.g. --compat glacier); after it:
 #   API_URL   http://127.0.0.1:PORT of data-api
 #   NODE_URL  http://127.0.0.1:PORT of node-rpc
@@ -69,7 +70,8 @@ start_servers() {
   node "$here/evm_sources.mjs" "$root/fixtures/devnet/genesis.json" "${urls[@]}" >"$WORK/evm.json"
 
   "$bindir/data-api" serve --listen 127.0.0.1:0 --data-dir "$WORK/api" --upstream "$NODE_URL" \
-    --genesis devnet --evm-config "$WORK/evm.json" --no-rate-limits "$@" >"$WORK/api.log" 2>&1 &
+    --genesis devnet --evm-config "$WORK/evm.json" --no-rate-limits \
+    --rpc-usage-from "$WORK/node/rpc-usage" "$@" >"$WORK/api.log" 2>&1 &
   api_pid=$!
   API_URL="$(wait_for_line "$api_pid" "$WORK/api.log" \
     's/^data-api: listening on \(http:\/\/[0-9.:]*\).*/\1/p')"

@@ -347,6 +347,10 @@ pub fn start(setup: &Setup) -> Result<Demo, String> {
             &setup.dir("node-rpc"),
             "--listen",
             &setup.node_rpc,
+            // The Data API's keys, checked when a call presents one; every call is metered
+            // for data-api's RPC usage metrics (docs/jsonrpc.md, "API keys and metering").
+            "--keys-from",
+            &setup.dir("data-api/keys"),
         ]),
         false,
     )?;
@@ -385,6 +389,8 @@ pub fn start(setup: &Setup) -> Result<Demo, String> {
         "devnet",
         "--warp-peers",
         &peers_file,
+        "--rpc-usage-from",
+        &setup.dir("node-rpc/rpc-usage"),
     ]);
     if let Some(sources) = &sources {
         data_api.args(["--evm-config", sources]);

@@ -200,6 +200,10 @@ pub struct ServeArgs {
     pub webhook_timeout_ms: u64,
     #[command(flatten)]
     pub fetch: crate::nft_metadata::FetchArgs,
+    /// `node-rpc`'s record of metered calls (its `DATA_DIR/rpc-usage`), read as a RocksDB
+    /// secondary for the two RPC usage metrics; without it they report no calls.
+    #[arg(long, env = "SNOWLINE_DATA_API_RPC_USAGE_FROM")]
+    pub rpc_usage_from: Option<std::path::PathBuf>,
     /// Days of usage records to keep.
     #[arg(
         long,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_access::keys::{ApiKeys, CatchUp};
+use snowline_access::rpc::RpcUsageLog;
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
 use snowline_chain_evm::SyncStatus;
 use snowline_chain_evm::export::Exports;
@@ -16,6 +17,7 @@ use snowline_chain_registry::ChainRegistry;
 use snowline_chain_x::history::XHistoryPages;
 use snowline_data_api::chains;
 use snowline_data_api::evm::NoPrices;
+use snowline_data_api::rpc_usage::RpcUsage;
 use snowline_fleet::FleetMetrics;
 use snowline_node_index::{FollowMetrics, FollowStatus, StoreMetrics};
 use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
@@ -123,6 +125,18 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     );
     let router = snowline_data_api::usage::routes(router, Arc::clone(&log));
     let router = snowline_data_api::apilogs::routes(router, Arc::clone(&log), secret.clone());
+    // node-rpc may start later: an empty record is created for it to write into.
+    let rpc_usage = match &args.rpc_usage_from {
+        Some(path) => {
+            std::fs::create_dir_all(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            let log = RpcUsageLog::open_secondary(path, dir.join("rpc-usage-secondary"))
+                .map_err(|e| format!("cannot open node-rpc's usage at {}: {e}", path.display()))?;
+            Some(Arc::new(log))
+        }
+        None => None,
+    };
+    let router = snowline_data_api::rpc_usage::routes(router, RpcUsage::new(rpc_usage, network));
     let router = snowline_data_api::primary::routes(
         router,
         Arc::new(XHistoryPages::new(Arc::clone(&store))),

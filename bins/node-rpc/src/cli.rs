@@ -67,6 +67,35 @@ pub struct Listen {
     pub head: snowline_cli::HeadLimit,
 }
 
+/// API keys and metering (docs/jsonrpc.md, "API keys and metering").
+#[derive(Debug, Args)]
+pub struct AccessArgs {
+    /// The Data API's key store (`data-api`'s `DATA_DIR/keys`), read as a RocksDB secondary
+    /// and followed every second: a call presenting a key is then checked (401 unknown, 403
+    /// disabled) and metered under the key's organisation.
+    #[arg(long, env = "SNOWLINE_NODE_RPC_KEYS_FROM")]
+    pub keys_from: Option<PathBuf>,
+    /// Refuse calls without a valid key (HTTP 401 with a JSON-RPC error object); needs
+    /// `--keys-from`.
+    #[arg(
+        long,
+        env = "SNOWLINE_NODE_RPC_REQUIRE_API_KEY",
+        requires = "keys_from"
+    )]
+    pub require_api_key: bool,
+    /// Do not meter calls (`DATA_DIR/rpc-usage` is then not written).
+    #[arg(long, env = "SNOWLINE_NODE_RPC_NO_METERING")]
+    pub no_metering: bool,
+    /// Days of metered calls to keep (pruned hourly).
+    #[arg(
+        long,
+        env = "SNOWLINE_NODE_RPC_USAGE_RETENTION_DAYS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub usage_retention_days: u64,
+}
+
 /// Where `serve` gets its data from when the data directory is empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Source {
@@ -83,6 +112,8 @@ pub struct ServeArgs {
     pub common: Common,
     #[command(flatten)]
     pub listen: Listen,
+    #[command(flatten)]
+    pub access: AccessArgs,
     /// Data to load into an empty data directory before serving.
     #[arg(long, env = "SNOWLINE_SOURCE", value_enum, default_value = "devnet")]
     pub source: Source,
@@ -112,6 +143,8 @@ pub struct FollowArgs {
     pub common: Common,
     #[command(flatten)]
     pub listen: Listen,
+    #[command(flatten)]
+    pub access: AccessArgs,
     /// The upstream node, e.g. `http://127.0.0.1:9650`.
     #[arg(long, env = "SNOWLINE_UPSTREAM")]
     pub upstream: String,

@@ -1,6 +1,7 @@
 //! `node-rpc`: the node JSON-RPC (X-Chain `avm.*` and `index.*`) served from Snowline's own index.
 //! Thin wiring: flags, the store, a data source, the server. The behaviour lives in the crates.
 
+mod access;
 mod cli;
 mod data;
 mod live;
@@ -43,6 +44,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err("--live-rate continues the devnet: use it with --source devnet".into());
             }
             let store = data::open(&args.common.data_dir)?;
+            let access = access::open(&args.access, &args.common.data_dir, network)?;
             if args.source == Source::Devnet {
                 if network.network_id != snowline_types::network::LOCAL_ID {
                     return Err(
@@ -77,7 +79,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 args.listen,
                 devnet,
                 None,
+                access.gate.clone(),
             ));
+            drop(access);
             let stopped = live.map_or(Ok(()), live::Live::stop);
             served.and(stopped)
         }
@@ -96,6 +100,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Follow(args) => {
             let network = args.common.network.resolve()?;
             let store = data::open(&args.common.data_dir)?;
+            let access = access::open(&args.access, &args.common.data_dir, network)?;
             if args.genesis == GenesisSource::Devnet {
                 data::apply_devnet_genesis(
                     &store,
@@ -147,6 +152,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     args.listen,
                     serve::DevnetServed::default(),
                     Some(following),
+                    access.gate.clone(),
                 )
                 .await;
                 let followed = follow.await.map_err(|e| format!("follower task: {e}"))?;

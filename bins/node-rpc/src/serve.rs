@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use snowline_jsonrpc::{Refusals, Router, Server, ServerConfig};
+use snowline_jsonrpc::{Gate, Refusals, Router, Server, ServerConfig};
 use snowline_node_index::{FollowStatus, IndexReader, follow_metrics_text};
 use snowline_node_rpc::avm::{AvmConfig, avm_routes};
 use snowline_node_rpc::platform::{CurrentValidators, platform_routes};
@@ -22,6 +22,7 @@ pub fn router(
     network: NetworkInfo,
     compat: Compat,
     validators: Option<Arc<CurrentValidators>>,
+    gate: Arc<dyn Gate>,
 ) -> Result<Router, String> {
     let router = index_routes(
         Router::new(),
@@ -43,9 +44,12 @@ pub fn router(
         Compat::Spec => Refusals::JsonRpc,
         Compat::Avalanchego => Refusals::GoText,
     };
-    Ok(router.refusals(refusals).http("/healthz", |_req| async {
-        snowline_jsonrpc::text_response(snowline_jsonrpc::hyper::StatusCode::OK, "ok\n")
-    }))
+    Ok(router
+        .refusals(refusals)
+        .gate(gate)
+        .http("/healthz", |_req| async {
+            snowline_jsonrpc::text_response(snowline_jsonrpc::hyper::StatusCode::OK, "ok\n")
+        }))
 }
 
 /// What a following server shows on `/readyz` and `/metrics`.
@@ -69,13 +73,15 @@ pub struct DevnetServed<'a> {
 }
 
 /// Binds `listen` and serves until SIGINT/SIGTERM, after printing where, whether the devnet is
-/// live and a few example calls; with `following`, also `/readyz` and `/metrics`.
+/// live and a few example calls; with `following`, also `/readyz` and `/metrics`. Every call
+/// passes `gate` (API keys, metering).
 pub async fn serve(
     store: Arc<Store>,
     network: NetworkInfo,
     listen: Listen,
     devnet: DevnetServed<'_>,
     following: Option<Following>,
+    gate: Arc<dyn Gate>,
 ) -> Result<(), String> {
     let DevnetServed {
         example_address,
@@ -87,7 +93,13 @@ pub async fn serve(
         compat,
         head,
     } = listen;
-    let mut router = router(Arc::clone(&store), network.clone(), compat, validators)?;
+    let mut router = router(
+        Arc::clone(&store),
+        network.clone(),
+        compat,
+        validators,
+        gate,
+    )?;
     if let Some(f) = following {
         let (status, store) = (Arc::clone(&f.status), Arc::clone(&store));
         router = follow_routes(router, f.status, f.tolerance, move || {

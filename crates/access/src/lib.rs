@@ -7,6 +7,9 @@
 //! - [`usage`]: usage metering. [`usage::UsageWriter`] records [`usage::UsageEvent`]s without ever
 //!   blocking the request path; [`usage::UsageLog`] keeps them by time, prunes them and aggregates
 //!   them into the Data API's `UsageMetrics` ([`usage::response`]).
+//! - [`rpc`]: JSON-RPC usage metering. `node-rpc` records [`rpc::RpcCall`]s with an
+//!   [`rpc::RpcMeter`] into a store of its own; the Data API aggregates them
+//!   ([`rpc::RpcUsageLog`]) into its two RPC usage metrics.
 //!
 //! This crate knows nothing of HTTP; the REST edge calls it through small traits of its own that
 //! the binary implements with these types. See `docs/access.md`.
@@ -14,6 +17,7 @@
 mod bytes;
 pub mod error;
 pub mod keys;
+pub mod rpc;
 pub mod usage;
 
 pub use error::{AccessError, Result};

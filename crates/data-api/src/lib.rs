@@ -14,6 +14,7 @@ pub mod operations;
 mod params;
 pub mod pchain;
 pub mod primary;
+pub mod rpc_usage;
 mod target;
 pub mod usage;
 pub mod warp;

@@ -3,6 +3,7 @@
 
 use crate::envelope::{self, Envelope};
 use crate::error::{INVALID_REQUEST, PARSE_ERROR, RpcError};
+use crate::gate::CallOutcome;
 use crate::params::Params;
 use crate::response::{self, HttpResponse, JSON_CONTENT_TYPE, Refusals};
 use crate::service::{Endpoint, RequestContext};
@@ -77,6 +78,27 @@ fn error_response(body: &[u8], env: &Envelope, err: &RpcError, nosniff: bool) ->
     json_response(response::error_body(body, env, err), nosniff)
 }
 
+/// What a call was and how it ended, for metering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Called {
+    /// The method, when the envelope was read.
+    pub(crate) method: Option<String>,
+    /// The code of the error object answered, if one was.
+    pub(crate) rpc_error: Option<i32>,
+    /// How it ended.
+    pub(crate) outcome: CallOutcome,
+}
+
+impl Called {
+    fn invalid(method: Option<&str>, err: &RpcError) -> Self {
+        Self {
+            method: method.map(str::to_owned),
+            rpc_error: Some(err.code),
+            outcome: CallOutcome::Invalid,
+        }
+    }
+}
+
 /// Runs one call. `timeout` bounds the handler (inline handlers cannot be interrupted).
 pub(crate) async fn call(
     endpoint: &Endpoint,
@@ -84,24 +106,28 @@ pub(crate) async fn call(
     body: Bytes,
     remote_addr: Option<SocketAddr>,
     timeout: Duration,
-) -> HttpResponse {
+) -> (HttpResponse, Called) {
     let env = match envelope::decode(&body) {
         Ok(env) => env,
         Err(e) => {
             let data = response::request_data(&body, &e.envelope);
             let err = RpcError::with_code(PARSE_ERROR, e.message, Some(data));
-            return error_response(&body, &e.envelope, &err, false);
+            let called = Called::invalid(None, &err);
+            return (error_response(&body, &e.envelope, &err, false), called);
         }
     };
     if env.version != "2.0" {
         let data = response::request_data(&body, &env);
         let err = RpcError::with_code(INVALID_REQUEST, "jsonrpc must be 2.0", Some(data));
-        return error_response(&body, &env, &err, false);
+        let called = Called::invalid(Some(&env.method), &err);
+        return (error_response(&body, &env, &err, false), called);
     }
     let handler = match endpoint.lookup(&env.method) {
         Ok(h) => h.clone(),
         Err(e) => {
-            return error_response(&body, &env, &RpcError::server(e), false);
+            let err = RpcError::server(e);
+            let called = Called::invalid(Some(&env.method), &err);
+            return (error_response(&body, &env, &err, false), called);
         }
     };
     let ctx = Arc::new(RequestContext {
@@ -110,28 +136,42 @@ pub(crate) async fn call(
         method: env.method.clone(),
     });
     let params = Params::new(body.clone(), env.params.clone());
-    let outcome = match tokio::time::timeout(timeout, handler.call(ctx, params)).await {
-        Ok(r) => r,
-        Err(_) => Err(RpcError::server(format!(
-            "request timed out after {}ms",
-            timeout.as_millis()
-        ))),
+    let (outcome, timed_out) = match tokio::time::timeout(timeout, handler.call(ctx, params)).await
+    {
+        Ok(r) => (r, false),
+        Err(_) => (
+            Err(RpcError::server(format!(
+                "request timed out after {}ms",
+                timeout.as_millis()
+            ))),
+            true,
+        ),
     };
     match outcome {
         Ok(reply) => {
+            let called = Called {
+                method: Some(env.method.clone()),
+                rpc_error: None,
+                outcome: CallOutcome::Success,
+            };
             if env.id.is_none() {
                 let mut r = response::empty();
                 r.headers_mut().insert(
                     "x-content-type-options",
                     HeaderValue::from_static("nosniff"),
                 );
-                return r;
+                return (r, called);
             }
-            json_response(response::result_body(&body, &env, reply), true)
+            let r = json_response(response::result_body(&body, &env, reply), true);
+            (r, called)
         }
         Err(e) => {
             let nosniff = !e.before_call;
-            error_response(&body, &env, &e, nosniff)
+            let mut called = Called::invalid(Some(&env.method), &e);
+            if timed_out {
+                called.outcome = CallOutcome::Failed;
+            }
+            (error_response(&body, &env, &e, nosniff), called)
         }
     }
 }

@@ -16,6 +16,7 @@
 mod dispatch;
 mod envelope;
 mod error;
+mod gate;
 mod gojson;
 mod params;
 mod response;
@@ -27,6 +28,7 @@ pub use error::{
     INVALID_ARG_MESSAGE, INVALID_REQUEST, PARSE_ERROR, RpcError, SERVER_ERROR,
     UPPERCASE_METHOD_MESSAGE,
 };
+pub use gate::{CallOutcome, CallRecord, Caller, Gate, Verdict};
 pub use params::Params;
 pub use response::{
     HttpResponse, JSON_CONTENT_TYPE, Refusals, TEXT_CONTENT_TYPE, text as text_response,

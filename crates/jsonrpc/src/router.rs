@@ -1,6 +1,7 @@
 //! URL paths to JSON-RPC endpoints or plain HTTP handlers (exact path match, as
 //! avalanchego's gorilla/mux routes are).
 
+use crate::gate::Gate;
 use crate::response::{self, HttpResponse, Refusals};
 use crate::service::{BoxFuture, Endpoint};
 use hyper::body::Incoming;
@@ -24,6 +25,7 @@ pub struct Router {
     routes: HashMap<String, Route>,
     headers: Vec<(HeaderName, HeaderValue)>,
     refusals: Refusals,
+    gate: Option<Arc<dyn Gate>>,
 }
 
 impl Router {
@@ -60,6 +62,17 @@ impl Router {
     pub fn refusals(mut self, style: Refusals) -> Self {
         self.refusals = style;
         self
+    }
+
+    /// Admits and meters every request but the plain handlers' through `gate` (API keys,
+    /// usage); without one every request is served and nothing is recorded.
+    pub fn gate(mut self, gate: Arc<dyn Gate>) -> Self {
+        self.gate = Some(gate);
+        self
+    }
+
+    pub(crate) fn gate_ref(&self) -> Option<&Arc<dyn Gate>> {
+        self.gate.as_ref()
     }
 
     /// The refusal style set with [`Router::refusals`].

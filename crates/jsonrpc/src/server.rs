@@ -1,18 +1,20 @@
 //! The HTTP/1.1 server: accept loop, connection limit, timeouts, body limit and
 //! graceful shutdown, on raw hyper.
 
-use crate::dispatch;
+use crate::dispatch::{self, Called};
+use crate::gate::{CallOutcome, CallRecord, Gate, Verdict};
 use crate::response::{self, HttpResponse, Refusals};
 use crate::router::{Route, Router, not_found};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONNECTION, HeaderValue};
+use hyper::header::{CONNECTION, HeaderValue, USER_AGENT};
 use hyper::{Request, StatusCode};
 use snowline_http::Admission;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::net::TcpListener;
 
 pub use snowline_http::ServerConfig;
@@ -149,22 +151,88 @@ fn too_large(limit: usize, style: Refusals) -> HttpResponse {
 }
 
 async fn handle(shared: &Shared, req: Request<Incoming>, remote: SocketAddr) -> HttpResponse {
-    let resp = match shared.router.route(req.uri().path()).cloned() {
-        None => not_found(),
-        Some(Route::Plain(h)) => h(req).await,
-        Some(Route::Rpc(endpoint)) => {
-            let (parts, body) = req.into_parts();
-            let style = shared.router.refusal_style();
-            match read_rpc_body(&shared.config, style, &parts, body).await {
-                Ok(bytes) => {
-                    let timeout = shared.config.request_timeout;
-                    dispatch::call(&endpoint, parts, bytes, Some(remote), timeout).await
-                }
-                Err(r) => *r,
-            }
-        }
+    let route = shared.router.route(req.uri().path()).cloned();
+    let resp = match (route, shared.router.gate_ref()) {
+        (Some(Route::Plain(h)), _) => h(req).await,
+        (route, None) => answer(shared, route, req, remote).await.0,
+        (route, Some(gate)) => gated(shared, gate.as_ref(), route, req, remote).await,
     };
     shared.router.decorate(resp)
+}
+
+/// Answers a JSON-RPC route or an unknown path; with what the call was, when one was read.
+async fn answer(
+    shared: &Shared,
+    route: Option<Route>,
+    req: Request<Incoming>,
+    remote: SocketAddr,
+) -> (HttpResponse, Option<Called>) {
+    let Some(Route::Rpc(endpoint)) = route else {
+        return (not_found(), None);
+    };
+    let (parts, body) = req.into_parts();
+    let style = shared.router.refusal_style();
+    match read_rpc_body(&shared.config, style, &parts, body).await {
+        Ok(bytes) => {
+            let timeout = shared.config.request_timeout;
+            let (resp, called) =
+                dispatch::call(&endpoint, parts, bytes, Some(remote), timeout).await;
+            (resp, Some(called))
+        }
+        Err(r) => (*r, None),
+    }
+}
+
+/// Longest `User-Agent` a gate is shown, in bytes.
+const MAX_USER_AGENT: usize = 256;
+
+/// [`answer`] behind the gate: admitted or refused by the head, then recorded with its time.
+async fn gated(
+    shared: &Shared,
+    gate: &dyn Gate,
+    route: Option<Route>,
+    req: Request<Incoming>,
+    remote: SocketAddr,
+) -> HttpResponse {
+    let started = Instant::now();
+    let path = req.uri().path().to_owned();
+    let user_agent = req
+        .headers()
+        .get(USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(|ua| ua.get(..MAX_USER_AGENT).unwrap_or(ua).to_owned())
+        .unwrap_or_default();
+    let (parts, body) = req.into_parts();
+    let admission = gate.admit(&parts);
+    let (resp, called, caller) = match admission {
+        Verdict::Refuse { status, message } => {
+            let body = response::refusal_json(&message);
+            let resp = response::with_body(status, response::JSON_CONTENT_TYPE, body);
+            (resp, None, None)
+        }
+        Verdict::Admit(caller) => {
+            let req = Request::from_parts(parts, body);
+            let (resp, called) = answer(shared, route, req, remote).await;
+            (resp, called, caller)
+        }
+    };
+    let status = resp.status().as_u16();
+    let outcome = match &called {
+        Some(c) => c.outcome,
+        None if status >= 500 => CallOutcome::Failed,
+        None => CallOutcome::Invalid,
+    };
+    gate.record(&CallRecord {
+        path: &path,
+        method: called.as_ref().and_then(|c| c.method.as_deref()),
+        status,
+        rpc_error: called.as_ref().and_then(|c| c.rpc_error),
+        outcome,
+        latency: started.elapsed(),
+        caller: caller.as_ref(),
+        user_agent: &user_agent,
+    });
+    resp
 }
 
 async fn read_rpc_body(

@@ -1,7 +1,7 @@
 //! The node JSON-RPC services over Snowline's store: `index.*` on `/ext/index/{X/tx, X/block,
 //! X/vtx, P/block, C/block}` (see [`index`]), `avm.*` ([`avm`]) and, over the devnet's
 //! validators, `platform.getCurrentValidators` ([`platform`]), answering as avalanchego does under the
-//! [`Compat`] profile chosen.
+//! [`Compat`] profile chosen; [`gate`] checks the API keys and meters every call.
 
 use std::str::FromStr;
 
@@ -11,6 +11,7 @@ use snowline_types::container::IndexPath;
 
 pub mod avm;
 mod follow;
+pub mod gate;
 pub mod index;
 pub mod platform;
 

@@ -5,12 +5,7 @@ use crate::error::{ApiError, RestError};
 use hyper::header::HeaderMap;
 use std::collections::HashMap;
 
-pub use snowline_types::access::{Caller, KeyLookup};
-
-/// The spec's API-key header.
-pub const DATA_API_KEY_HEADER: &str = "x-data-api-key";
-/// The real service's API-key header, accepted too.
-pub const GLACIER_API_KEY_HEADER: &str = "x-glacier-api-key";
+pub use snowline_types::access::{Caller, DATA_API_KEY_HEADER, GLACIER_API_KEY_HEADER, KeyLookup};
 /// The tier of callers without a key.
 pub const ANONYMOUS_TIER: &str = "anonymous";
 

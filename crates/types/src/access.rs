@@ -1,6 +1,11 @@
 //! Who calls the Data API and what each request used: the records the REST edge produces and
 //! the key and usage stores keep, defined once for both.
 
+/// The spec's API-key header, read by the REST edge and by `node-rpc`.
+pub const DATA_API_KEY_HEADER: &str = "x-data-api-key";
+/// The real service's API-key header, accepted too (read after [`DATA_API_KEY_HEADER`]).
+pub const GLACIER_API_KEY_HEADER: &str = "x-glacier-api-key";
+
 /// Who made a request with a valid, active API key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Caller {
@@ -126,4 +131,16 @@ impl UsageEventRef<'_> {
             user_agent: self.user_agent.to_owned(),
         }
     }
+}
+
+/// How a metered JSON-RPC call ended: what a success rate and an invalid count are made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CallOutcome {
+    /// Answered with a result.
+    Success,
+    /// Refused as the caller's mistake: a refused key, a malformed request, an unknown method
+    /// or path, params that do not decode, or a method's own error.
+    Invalid,
+    /// The server failed: a timeout, or no capacity.
+    Failed,
 }

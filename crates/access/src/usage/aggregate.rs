@@ -172,7 +172,7 @@ pub fn aggregate_events<'a>(
 
 /// The true median of `values` (mean of the two middle ones for an even count; 0 when empty),
 /// in O(n) by selection; reorders `values`.
-fn median(values: &mut [u64]) -> f64 {
+pub(crate) fn median(values: &mut [u64]) -> f64 {
     let n = values.len();
     if n == 0 {
         return 0.0;

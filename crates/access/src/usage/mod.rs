@@ -1,7 +1,7 @@
 //! Usage metering: events recorded off the request path, kept by time, pruned, and aggregated
 //! into the Data API's `UsageMetrics`.
 
-mod aggregate;
+pub(crate) mod aggregate;
 pub mod calendar;
 mod event;
 mod log;
@@ -9,7 +9,7 @@ mod query;
 mod queue;
 pub mod response;
 mod table;
-mod writer;
+pub(crate) mod writer;
 
 pub use aggregate::{Aggregator, aggregate_events};
 pub use event::{UsageEvent, UsageEventRef};

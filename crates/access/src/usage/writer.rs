@@ -188,7 +188,7 @@ impl Drop for UsageWriter {
 
 /// A sequence base unique to this run: random high 32 bits (time-based if the random source
 /// fails), so keys `(timestamp_ms, seq)` of two runs never collide in the same millisecond.
-fn run_seq_base() -> u64 {
+pub(crate) fn run_seq_base() -> u64 {
     let mut b = [0u8; 4];
     let high = match getrandom::fill(&mut b) {
         Ok(()) => u32::from_be_bytes(b),

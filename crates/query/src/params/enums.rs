@@ -116,6 +116,54 @@ wire_enum!(
 );
 
 wire_enum!(
+    /// `timeInterval` of the RPC usage metrics (`SubnetRpcTimeIntervalGranularity`,
+    /// `PrimaryNetworkRpcTimeIntervalGranularity`: the same four values).
+    RpcTimeInterval, param = "timeInterval",
+    {
+        /// One-hour buckets.
+        Hourly => "hourly",
+        /// UTC days.
+        Daily => "daily",
+        /// Weeks starting Monday 00:00 UTC.
+        Weekly => "weekly",
+        /// Calendar months, UTC.
+        Monthly => "monthly",
+    }
+);
+
+wire_enum!(
+    /// `groupBy` of the subnet RPC usage metrics (`RpcUsageMetricsGroupByEnum`).
+    SubnetRpcGroupBy, param = "groupBy",
+    {
+        /// By JSON-RPC method.
+        RpcMethod => "rpcMethod",
+        /// By response code.
+        ResponseCode => "responseCode",
+        /// By rate-limit bypass token (the API key).
+        RlBypassToken => "rlBypassToken",
+    }
+);
+
+wire_enum!(
+    /// `groupBy` of the primary network RPC usage metrics (`PrimaryNetworkRpcMetricsGroupByEnum`).
+    PrimaryRpcGroupBy, param = "groupBy",
+    {
+        /// By JSON-RPC method.
+        RpcMethod => "rpcMethod",
+        /// By request path.
+        RequestPath => "requestPath",
+        /// By response code.
+        ResponseCode => "responseCode",
+        /// By country.
+        Country => "country",
+        /// By continent.
+        Continent => "continent",
+        /// By user agent.
+        UserAgent => "userAgent",
+    }
+);
+
+wire_enum!(
     /// `requestType` of the usage metrics (`RequestType`).
     RequestType, param = "requestType",
     {
@@ -211,6 +259,21 @@ mod tests {
         check(SortOrder::ALL, SortOrder::as_str, SortOrder::parse);
         check(TimeInterval::ALL, TimeInterval::as_str, TimeInterval::parse);
         check(UsageGroupBy::ALL, UsageGroupBy::as_str, UsageGroupBy::parse);
+        check(
+            RpcTimeInterval::ALL,
+            RpcTimeInterval::as_str,
+            RpcTimeInterval::parse,
+        );
+        check(
+            SubnetRpcGroupBy::ALL,
+            SubnetRpcGroupBy::as_str,
+            SubnetRpcGroupBy::parse,
+        );
+        check(
+            PrimaryRpcGroupBy::ALL,
+            PrimaryRpcGroupBy::as_str,
+            PrimaryRpcGroupBy::parse,
+        );
         check(RequestType::ALL, RequestType::as_str, RequestType::parse);
         check(Currency::ALL, Currency::as_str, Currency::parse);
         check(UtxoSortBy::ALL, UtxoSortBy::as_str, UtxoSortBy::parse);

@@ -10,7 +10,8 @@ mod scalar;
 
 pub use address::{AddressList, DEFAULT_MAX_ADDRESSES};
 pub use enums::{
-    ApiFeature, Currency, RequestType, SortOrder, TimeInterval, UsageGroupBy, UtxoSortBy,
+    ApiFeature, Currency, PrimaryRpcGroupBy, RequestType, RpcTimeInterval, SortOrder,
+    SubnetRpcGroupBy, TimeInterval, UsageGroupBy, UtxoSortBy,
 };
 pub use ids::{
     BlockRef, ChainRef, MAX_LIST, block_ref, cb58_id, cb58_or_hex_id, chain_ref, evm_address,
