@@ -64,6 +64,8 @@ pub struct ServeArgs {
     /// registry lacks.
     #[arg(long, env = "SNOWLINE_EVM_CONFIG")]
     pub evm_config: Option<PathBuf>,
+    #[command(flatten)]
+    pub bridged: snowline_cli::BridgedTokens,
     /// How often to catch up with the index's writer, in milliseconds.
     #[arg(
         long,

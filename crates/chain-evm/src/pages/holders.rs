@@ -10,7 +10,7 @@ use std::ops::Bound;
 use snowline_store::{Direction, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
-use super::latest::last_before;
+use super::composite::block_window;
 use super::{EvmPages, EvmReadError, token_rows};
 use crate::rows::{TokenRow, TransferKind};
 use crate::tables::{Addr, EvHolders, EvHoldingHistory, Word};
@@ -59,7 +59,7 @@ fn holdings(
 }
 
 /// The first `size` of `figures` past `after`, with the last listed when more follow.
-fn page_of(figures: BTreeMap<Addr, U256>, size: usize) -> HolderPage {
+pub(super) fn page_of(figures: BTreeMap<Addr, U256>, size: usize) -> HolderPage {
     let mut holders: Vec<(Address, U256)> = figures
         .into_iter()
         .take(size.saturating_add(1))
@@ -131,18 +131,12 @@ impl EvmPages {
         after: Option<Address>,
     ) -> Result<HolderPage, EvmReadError> {
         let (snapshot, cursor) = self.open(chain)?;
-        let empty = HolderPage {
-            holders: Vec::new(),
-            next: None,
+        let Some((start, end)) = block_window(&snapshot, chain, &cursor, (from, to))? else {
+            return Ok(HolderPage {
+                holders: Vec::new(),
+                next: None,
+            });
         };
-        let Some(end) = last_before(&snapshot, chain, &cursor, |t| t <= to)? else {
-            return Ok(empty);
-        };
-        let start =
-            last_before(&snapshot, chain, &cursor, |t| t < from)?.map_or(cursor.first, |b| b + 1);
-        if start > end {
-            return Ok(empty);
-        }
         let t = token.0.0;
         let kind = TransferKind::Erc20.code();
         let mut found: BTreeMap<Addr, U256> = BTreeMap::new();

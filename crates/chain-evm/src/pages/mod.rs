@@ -5,7 +5,9 @@
 
 mod balances;
 mod blocks;
+mod bridged;
 mod collections;
+mod composite;
 mod contracts;
 mod history;
 mod holders;
@@ -26,6 +28,9 @@ use snowline_types::evm::Address;
 pub use balances::NativeBalance;
 pub use blocks::BlockId;
 pub use collections::{CollectionPage, CollectionToken, ContractFacts};
+pub use composite::{
+    Asset, CompositePage, LOOKING_GLASS_MAX_ROWS, LookingGlassError, Operator, Span, SubQuery,
+};
 pub use contracts::{ContractPage, Deployed};
 pub use history::{AddressTransferPage, HistoryPage, HistoryQuery, HistoryTx};
 pub use holders::{HolderPage, NftHolders};
