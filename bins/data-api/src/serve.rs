@@ -220,7 +220,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                         max_header_bytes: args.head.get(),
                         ..ServerConfig::default()
                     },
-                    bridged: args.bridged.tokens.clone(),
+                    looking_glass: args.looking_glass.clone(),
                 },
             )
             .await?;

@@ -65,7 +65,7 @@ pub struct ServeArgs {
     #[arg(long, env = "SNOWLINE_EVM_CONFIG")]
     pub evm_config: Option<PathBuf>,
     #[command(flatten)]
-    pub bridged: snowline_cli::BridgedTokens,
+    pub looking_glass: snowline_cli::LookingGlassArgs,
     /// How often to catch up with the index's writer, in milliseconds.
     #[arg(
         long,

@@ -136,7 +136,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     }
     api = api
         .with_evm(EvmPages::new(Arc::clone(&store)))
-        .with_bridged_tokens(args.bridged.tokens.iter().copied());
+        .with_bridged_tokens(args.looking_glass.tokens.iter().copied())
+        .with_looking_glass_max_rows(args.looking_glass.max_rows);
     let api = Arc::new(api);
     // The data-api's API keys (`data-api keys create`), followed as a secondary: a keyed caller
     // gets its tier's limits here too; no key is the anonymous tier.

@@ -25,16 +25,23 @@ impl NetworkArg {
     }
 }
 
-/// `--bridged-token`: the token whose net bridged amounts (minted less burnt) the metrics
-/// service's `btcb/bridged:getAddresses` lists on each chain.
-#[derive(Debug, Clone, Default, Args)]
-pub struct BridgedTokens {
+/// The metrics service's Looking Glass: `--bridged-token`, the token whose net bridged amounts
+/// (minted less burnt) `btcb/bridged:getAddresses` lists on each chain, and
+/// `--looking-glass-max-rows`, the work one request may do.
+#[derive(Debug, Clone, Args)]
+pub struct LookingGlassArgs {
     /// A chain's bridged token, `CHAIN_ID=CONTRACT` (e.g. `43113=0x…`), listed by
     /// `/v2/chains/{chainId}/btcb/bridged:getAddresses`; repeatable. BTC.b
     /// (0x152b9d0FdC40C096757F570A51E494bd4b943E50) is 43114's unless given.
     #[arg(long = "bridged-token", env = "SNOWLINE_BRIDGED_TOKENS", value_delimiter = ',',
           value_parser = parse_bridged_token)]
     pub tokens: Vec<(u64, snowline_types::evm::Address)>,
+    /// The most index rows one Looking Glass request (a composite query, a bridged-token
+    /// listing) reads; a request that needs more is answered 400.
+    #[arg(long = "looking-glass-max-rows", env = "SNOWLINE_LOOKING_GLASS_MAX_ROWS",
+          default_value_t = 1_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_rows: u64,
 }
 
 /// `CHAIN_ID=0xCONTRACT`.

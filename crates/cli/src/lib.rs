@@ -14,7 +14,7 @@ mod wait;
 pub use config::{CONFIG_ENV, ConfigArg, Failure, parse_from, parse_with_config};
 pub use digest::print_digest;
 pub use flags::{
-    BridgedTokens, DevnetSeed, GenesisSource, HeadLimit, ImportBatch, NetworkArg, UpstreamBatch,
+    DevnetSeed, GenesisSource, HeadLimit, ImportBatch, LookingGlassArgs, NetworkArg, UpstreamBatch,
     UpstreamCalls,
 };
 pub use import::{ImportProgress, import_with_progress};

@@ -53,7 +53,7 @@ fn bridged(api: &MetricsApi, req: &Request, chain_ref: &str) -> Result<Reply, Ap
     );
     let after = after(api, req, &key)?;
     let page = pages
-        .net_bridged(chain, token, threshold, size, after)
+        .net_bridged((chain, token), threshold, (size, after), api.max_rows)
         .map_err(looking_glass_failed)?;
     let (addresses, next_page_token) = render(api, &key, page)?;
     Reply::json(&LookingGlassResponse {

@@ -325,7 +325,7 @@ pub fn composite(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     };
     let subs: Vec<SubQuery> = query.queries.iter().map(|(_, q)| *q).collect();
     let page = pages
-        .composite(&subs, query.operator, query.size, after)
+        .composite(&subs, query.operator, (query.size, after), api.max_rows)
         .map_err(looking_glass_failed)?;
     let next_page_token = page
         .next

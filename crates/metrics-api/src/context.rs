@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use snowline_chain_evm::pages::EvmPages;
+use snowline_chain_evm::pages::{EvmPages, LOOKING_GLASS_MAX_ROWS};
 use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, SeriesError, StoredPageTokens, TokenError};
 use snowline_chain_p::pages::{PChainPages, SubnetReadError};
@@ -30,6 +30,8 @@ pub struct MetricsApi {
     /// The bridged token of each chain whose bridged amounts are served (BTC.b on the
     /// Avalanche C-Chain unless the operator names another).
     pub(crate) bridged: BTreeMap<u64, Address>,
+    /// The most index rows one Looking Glass request reads.
+    pub(crate) max_rows: u64,
 }
 
 /// The aggregate `chainId`s the OpenAPI names.
@@ -66,7 +68,15 @@ impl MetricsApi {
             icm: None,
             evm: None,
             bridged: BTreeMap::from([(AVALANCHE_C_CHAIN, BTC_B)]),
+            max_rows: LOOKING_GLASS_MAX_ROWS,
         }
+    }
+
+    /// Caps the index rows one Looking Glass request reads at `max_rows` (default
+    /// [`LOOKING_GLASS_MAX_ROWS`]); a request past it is a 400.
+    pub fn with_looking_glass_max_rows(mut self, max_rows: u64) -> Self {
+        self.max_rows = max_rows;
+        self
     }
 
     /// Serves the bridged amounts of `tokens` (`(chain, token contract)`), each replacing the

@@ -18,14 +18,13 @@ use crate::tables::{Addr, EvTransfersByToken};
 impl EvmPages {
     /// The addresses of `chain` whose net bridged amount of ERC-20 `token` (minted to them less
     /// burnt from them, over every indexed block) is at least `threshold`, by address strictly
-    /// past `after`, each with that amount.
+    /// past `after`, each with that amount; reading at most `max_rows` rows.
     pub fn net_bridged(
         &self,
-        chain: u64,
-        token: Address,
+        (chain, token): (u64, Address),
         threshold: U256,
-        size: usize,
-        after: Option<Address>,
+        (size, after): (usize, Option<Address>),
+        max_rows: u64,
     ) -> Result<HolderPage, LookingGlassError> {
         let (snapshot, cursor) = self.open(chain)?;
         if cursor.first != 0 {
@@ -36,7 +35,7 @@ impl EvmPages {
             .into());
         }
         let t = token.0.0;
-        let mut budget = Budget::new();
+        let mut budget = Budget::new(max_rows);
         // Per address: minted to it, burnt from it.
         let mut moved: BTreeMap<Addr, (U256, U256)> = BTreeMap::new();
         let low = (chain, t, 0u64, 0u64, 0u32);

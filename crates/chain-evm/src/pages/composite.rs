@@ -1,8 +1,9 @@
 //! The Looking Glass's composite query, for the metrics service: sets of addresses chosen by a
 //! native, ERC-20 or NFT balance (now, throughout a time range, or at some point of it), each
 //! counted, combined by AND or OR, and paged by address. Read from the balances kept at ingest
-//! (`ev_native`, `ev_holders`, `ev_holding_history`); one request reads at most
-//! [`LOOKING_GLASS_MAX_ROWS`] index rows and is refused past them rather than left to run.
+//! (`ev_native`, `ev_holders`, `ev_holding_history`); one request reads at most the rows its
+//! caller allows ([`LOOKING_GLASS_MAX_ROWS`] by default) and is refused past them rather than
+//! left to run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
@@ -16,8 +17,8 @@ use crate::rows::{CursorRow, TransferKind};
 use crate::tables::{Addr, EvCursor, EvGenesis, EvHolders, EvHoldingHistory, EvNative, Word};
 
 /// The most index rows one Looking Glass request (a composite query, or a bridged-token
-/// listing) reads: its cost is bounded whatever the chain's size; past it the request is
-/// refused ([`LookingGlassError::TooBroad`]).
+/// listing) reads by default: its cost is bounded whatever the chain's size; past it the
+/// request is refused ([`LookingGlassError::TooBroad`]).
 pub const LOOKING_GLASS_MAX_ROWS: u64 = 1_000_000;
 
 /// Whose balance a sub-query reads.
@@ -83,7 +84,7 @@ pub struct CompositePage {
 /// Why a Looking Glass read could not be answered.
 #[derive(Debug, thiserror::Error)]
 pub enum LookingGlassError {
-    /// The request would read more than [`LOOKING_GLASS_MAX_ROWS`] rows.
+    /// The request would read more rows than allowed.
     #[error(
         "this query reads more than {limit} index rows, the most one request reads; narrow it \
          (fewer sub-queries, tokens or chains with fewer holders)"
@@ -110,19 +111,23 @@ impl From<StoreError> for LookingGlassError {
     }
 }
 
-/// The rows a request may still read.
-pub(super) struct Budget(u64);
+/// The rows a request may still read, of the `limit` it was given.
+pub(super) struct Budget {
+    left: u64,
+    limit: u64,
+}
 
 impl Budget {
-    pub(super) fn new() -> Self {
-        Budget(LOOKING_GLASS_MAX_ROWS)
+    pub(super) fn new(limit: u64) -> Self {
+        Budget { left: limit, limit }
     }
 
     /// Accounts for one more row read.
     pub(super) fn spend(&mut self) -> Result<(), LookingGlassError> {
-        self.0 = self.0.checked_sub(1).ok_or(LookingGlassError::TooBroad {
-            limit: LOOKING_GLASS_MAX_ROWS,
-        })?;
+        self.left = self
+            .left
+            .checked_sub(1)
+            .ok_or(LookingGlassError::TooBroad { limit: self.limit })?;
         Ok(())
     }
 }
@@ -418,17 +423,16 @@ fn chosen(
 impl EvmPages {
     /// The addresses `queries` choose, combined by `operator`: each sub-query's count, the
     /// combination's size, and its page of `size` addresses strictly past `after`. Every
-    /// sub-query reads the same snapshot, and the request at most [`LOOKING_GLASS_MAX_ROWS`]
-    /// rows.
+    /// sub-query reads the same snapshot, and the request at most `max_rows` rows.
     pub fn composite(
         &self,
         queries: &[SubQuery],
         operator: Operator,
-        size: usize,
-        after: Option<Address>,
+        (size, after): (usize, Option<Address>),
+        max_rows: u64,
     ) -> Result<CompositePage, LookingGlassError> {
         let snapshot = self.store.snapshot();
-        let mut budget = Budget::new();
+        let mut budget = Budget::new(max_rows);
         let mut sets = Vec::with_capacity(queries.len());
         for q in queries {
             sets.push(chosen(&snapshot, q, &mut budget)?);
