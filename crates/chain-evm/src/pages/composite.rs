@@ -217,14 +217,18 @@ fn holders_of(
     Ok(out)
 }
 
-/// The window of `span` on `chain` as blocks: `Ok(None)` when no block falls in it, the
-/// `bool` true for "at some point".
+/// A window of blocks, first and last, and whether the balance must meet the minimum at some
+/// point of it (else throughout).
+type Window = ((u64, u64), bool);
+
+/// The window of `span` on `chain`: `Ok(None)` for [`Span::Latest`] or when no block falls in
+/// the range.
 fn window_of(
     view: &impl ReadView,
     chain: u64,
     cursor: &CursorRow,
     span: Span,
-) -> Result<Option<((u64, u64), bool)>, EvmReadError> {
+) -> Result<Option<Window>, EvmReadError> {
     Ok(match span {
         Span::Latest => None,
         Span::AllTime(from, to) => {
