@@ -8,13 +8,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 
-use snowline_store::{Direction, Linear, ReadView, Snapshot, StoreError};
+use snowline_store::{Direction, ReadView, StoreError};
 use snowline_types::evm::{Address, U256};
 
 use super::latest::last_before;
-use super::{EvmPages, EvmReadError, last_block};
+use super::{EvmPages, EvmReadError, cursor_in};
 use crate::rows::{CursorRow, TransferKind};
-use crate::tables::{Addr, EvCursor, EvGenesis, EvHolders, EvHoldingHistory, EvNative, Word};
+use crate::tables::{Addr, EvGenesis, EvHolders, EvHoldingHistory, EvNative, Word};
 
 /// The most index rows one Looking Glass request (a composite query, or a bridged-token
 /// listing) reads by default: its cost is bounded whatever the chain's size; past it the
@@ -394,22 +394,13 @@ fn nft(
     Ok(out)
 }
 
-/// The cursor of `chain` in `view`: a chain with nothing indexed is
-/// [`EvmReadError::NotIndexed`].
-fn cursor_of(view: &impl ReadView, chain: u64) -> Result<CursorRow, EvmReadError> {
-    view.get::<EvCursor>(&chain)?
-        .map(|Linear(c)| c)
-        .filter(|c| last_block(c).is_some())
-        .ok_or(EvmReadError::NotIndexed(chain))
-}
-
 /// The addresses `q` chooses, read from `view`.
 fn chosen(
-    view: &Snapshot<'_>,
+    view: &impl ReadView,
     q: &SubQuery,
     budget: &mut Budget,
 ) -> Result<BTreeSet<Addr>, LookingGlassError> {
-    let cursor = cursor_of(view, q.chain)?;
+    let cursor = cursor_in(view, q.chain)?;
     if let (Asset::Erc20(_) | Asset::Nft(_), first @ 1..) = (q.asset, cursor.first) {
         return Err(EvmReadError::PartialHistory {
             chain: q.chain,
@@ -427,50 +418,65 @@ fn chosen(
 impl EvmPages {
     /// The addresses `queries` choose, combined by `operator`: each sub-query's count, the
     /// combination's size, and its page of `size` addresses strictly past `after`. Every
-    /// sub-query reads the same snapshot, and the request at most `max_rows` rows.
+    /// sub-query reads the same snapshot (on a secondary, the store between two catch-ups),
+    /// and the request at most `max_rows` rows.
     pub fn composite(
         &self,
         queries: &[SubQuery],
         operator: Operator,
-        (size, after): (usize, Option<Address>),
+        page: (usize, Option<Address>),
         max_rows: u64,
     ) -> Result<CompositePage, LookingGlassError> {
-        let snapshot = self.store.snapshot();
         let mut budget = Budget::new(max_rows);
-        let mut sets = Vec::with_capacity(queries.len());
-        for q in queries {
-            sets.push(chosen(&snapshot, q, &mut budget)?);
-        }
-        let counts = sets.iter().map(|s| s.len() as u64).collect();
-        let combined: BTreeSet<Addr> = match operator {
-            Operator::Or => sets.into_iter().flatten().collect(),
-            Operator::And => {
-                let mut sets = sets.into_iter();
-                let first = sets.next().unwrap_or_default();
-                let rest: Vec<BTreeSet<Addr>> = sets.collect();
-                first
-                    .into_iter()
-                    .filter(|a| rest.iter().all(|s| s.contains(a)))
-                    .collect()
-            }
-        };
-        let low = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.0.0));
-        let mut addresses: Vec<Address> = combined
-            .range((low, Bound::Unbounded))
-            .take(size.saturating_add(1))
-            .map(|a| Address::from(*a))
-            .collect();
-        let next = if addresses.len() > size {
-            addresses.truncate(size);
-            addresses.last().copied()
+        if self.unsnapshotted() {
+            composite_in(&*self.store, queries, operator, page, &mut budget)
         } else {
-            None
-        };
-        Ok(CompositePage {
-            counts,
-            total: combined.len() as u64,
-            addresses,
-            next,
-        })
+            composite_in(&self.store.snapshot(), queries, operator, page, &mut budget)
+        }
     }
+}
+
+/// [`EvmPages::composite`] over `view`.
+fn composite_in(
+    view: &impl ReadView,
+    queries: &[SubQuery],
+    operator: Operator,
+    (size, after): (usize, Option<Address>),
+    budget: &mut Budget,
+) -> Result<CompositePage, LookingGlassError> {
+    let mut sets = Vec::with_capacity(queries.len());
+    for q in queries {
+        sets.push(chosen(view, q, budget)?);
+    }
+    let counts = sets.iter().map(|s| s.len() as u64).collect();
+    let combined: BTreeSet<Addr> = match operator {
+        Operator::Or => sets.into_iter().flatten().collect(),
+        Operator::And => {
+            let mut sets = sets.into_iter();
+            let first = sets.next().unwrap_or_default();
+            let rest: Vec<BTreeSet<Addr>> = sets.collect();
+            first
+                .into_iter()
+                .filter(|a| rest.iter().all(|s| s.contains(a)))
+                .collect()
+        }
+    };
+    let low = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.0.0));
+    let mut addresses: Vec<Address> = combined
+        .range((low, Bound::Unbounded))
+        .take(size.saturating_add(1))
+        .map(|a| Address::from(*a))
+        .collect();
+    let next = if addresses.len() > size {
+        addresses.truncate(size);
+        addresses.last().copied()
+    } else {
+        None
+    };
+    Ok(CompositePage {
+        counts,
+        total: combined.len() as u64,
+        addresses,
+        next,
+    })
 }
