@@ -9,7 +9,8 @@
 #   2. the operations with a `network` parameter, on the derived copy with `local` in the Network
 #      enum (st_values.mjs), `network` pinned to `local`: the staking and ICM data;
 #   3. metrics-api-legacy-v1.json's chain series (`GET /v1/avg_tps/{chain}`, `/v1/tx_count/{chain}`,
-#      ...), rolling windows (`/v1/{metric}/{chainId}/rollingWindow`) and its health checks;
+#      ...), rolling windows (`/v1/{metric}/{chainId}/rollingWindow`), its health checks and its
+#      v1 composite query;
 #   4. its operations with a `{network}` (validator/delegator series, chain and subnet listings)
 #      and the mappings, on a copy with `local` in LegacyNetworks, `network` pinned to `local`.
 # st_values.mjs feeds chain ids, subnets, blockchain ids and times read from the fixtures. Each
@@ -35,7 +36,7 @@ source "$mine/../data-api/servers.sh"
 ops='metrics-health-check|metrics-live-check|listChains|getChain|getEvmChainMetrics'
 ops+='|getEvmChainRollingWindowMetrics|getStakingMetrics|getICMTimeseries|getICMSummary'
 ops+='|getTotalL1ValidatorMetrics|getMetricsByValidationId|getMetricsByNodeId|getMetricsBySubnetId'
-ops+='|getValidatorsByDateRange'
+ops+='|getValidatorsByDateRange|compositeQueryV2|getAddressesByBtcbBridged'
 # Those with a `network` parameter (pass 2).
 network_ops='getStakingMetrics|getICMTimeseries|getICMSummary|getValidatorsByDateRange'
 # metrics-api-legacy-v1.json's chain operations served (pass 3): the series and rolling windows.
@@ -45,7 +46,7 @@ legacy_series+='|getCumulativeContracts|getCumulativeTxCount|getCumulativeDeploy
 legacy_rolling='getRollingWindowGasUsed|getRollingWindowTxCount|getRollingWindowAvgGps'
 legacy_rolling+='|getRollingWindowMaxGps|getRollingWindowAvgTps|getRollingWindowMaxTps'
 legacy_rolling+='|getRollingWindowAvgGasPrice|getRollingWindowMaxGasPrice'
-legacy_ops="$legacy_series|$legacy_rolling|health-check-v1|health-check-v2"
+legacy_ops="$legacy_series|$legacy_rolling|health-check-v1|health-check-v2|compositeQueryV1"
 # Those with a `{network}`, and the mappings (pass 4).
 legacy_network_ops='getValidatorCount|getValidatorWeight|getDelegatorCount|getDelegatorWeight'
 legacy_network_ops+='|getMappings|getMappingsBySubnetId|getChainInformationByNetwork'

@@ -105,6 +105,9 @@ pub struct ServeArgs {
     /// over this index (docs/metrics-api.md); off unless given.
     #[arg(long, env = "SNOWLINE_DATA_API_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
+    /// The metrics service's Looking Glass (with `--metrics-listen`).
+    #[command(flatten)]
+    pub looking_glass: snowline_cli::LookingGlassArgs,
     #[command(flatten)]
     pub network: NetworkArg,
     /// An upstream node (AvalancheGo or `node-rpc`) whose X-Chain index API to follow, e.g.

@@ -43,6 +43,8 @@ pub struct MetricsConfig<'a> {
     pub keys: Arc<dyn KeyResolver>,
     pub rate_limits: RateLimits,
     pub server: ServerConfig,
+    /// `--bridged-token`, `--looking-glass-max-rows`.
+    pub looking_glass: snowline_cli::LookingGlassArgs,
 }
 
 /// Binds the metrics listener and serves it until SIGINT/SIGTERM on a task of its own (which
@@ -63,7 +65,9 @@ pub async fn start(
     )
     .with_staking(PChainPages::new(Arc::clone(store)), config.network)
     .with_icm(IcmMetrics::new(Arc::clone(store)), config.network)
-    .with_evm(EvmPages::new(Arc::clone(store)));
+    .with_evm(EvmPages::new(Arc::clone(store)))
+    .with_bridged_tokens(config.looking_glass.tokens)
+    .with_looking_glass_max_rows(config.looking_glass.max_rows);
     let router = snowline_metrics_api::routes(Router::new(), Arc::new(api), Arc::new(Ready));
     let app = App::new(router)
         .message_arrays(true)

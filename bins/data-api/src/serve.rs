@@ -234,6 +234,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                         max_header_bytes: args.head.get(),
                         ..ServerConfig::default()
                     },
+                    looking_glass: args.looking_glass.clone(),
                 },
             )
             .await?;

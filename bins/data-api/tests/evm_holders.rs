@@ -12,114 +12,18 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{DataApi, request, start};
-use serde_json::{Value, json};
-use snowline_evm_devnet::model::{LogTransfer, RecordingModel, q};
+use common::looking_glass::{after_each_block, all_pages, checksum, serve};
+use common::request;
+use snowline_evm_devnet::model::{RecordingModel, q};
 use snowline_evm_devnet::{C_CHAIN_ID, L1_CHAIN_ID, recording_path};
 use snowline_types::evm::{Address, U256};
-
-/// `(holder, token, id) -> balance` after each block, from the logs: a mint (from the zero
-/// address) and a burn (to it) change only the other side.
-type Balances = BTreeMap<(Address, Address, U256), U256>;
-
-fn after_each_block(m: &RecordingModel, transfers: &[LogTransfer]) -> Vec<Balances> {
-    let mut now = Balances::new();
-    let mut out = Vec::new();
-    for n in 0..=m.tip() {
-        for t in transfers.iter().filter(|t| t.block == n && t.from != t.to) {
-            if t.from != Address::ZERO {
-                let b = now.entry((t.from, t.token, t.id)).or_default();
-                *b = b.saturating_sub(t.value);
-            }
-            if t.to != Address::ZERO {
-                *now.entry((t.to, t.token, t.id)).or_default() += t.value;
-            }
-        }
-        out.push(now.clone());
-    }
-    out
-}
-
-fn checksum(a: &Address) -> String {
-    a.to_checksum(None)
-}
-
-/// Every `addresses` record of a Looking Glass listing, following `nextPageToken`; the other
-/// members of the first page.
-fn all_pages(addr: &str, path: &str) -> (Vec<(String, String)>, Value) {
-    let mut out = Vec::new();
-    let mut token: Option<String> = None;
-    let mut first = Value::Null;
-    loop {
-        let p = match &token {
-            Some(t) => format!("{path}&pageToken={t}"),
-            None => path.to_owned(),
-        };
-        let r = request(addr, "GET", &p, &[], "");
-        assert_eq!(r.status, 200, "{p}: {}", r.body);
-        let v = r.json();
-        for a in v["addresses"].as_array().unwrap() {
-            out.push((
-                a["address"].as_str().unwrap().to_owned(),
-                a["sortKey"].as_str().unwrap().to_owned(),
-            ));
-        }
-        if first.is_null() {
-            first = v.clone();
-        }
-        match v.get("nextPageToken").and_then(Value::as_str) {
-            Some(t) => token = Some(t.to_owned()),
-            None => return (out, first),
-        }
-    }
-}
-
-fn serve(dir: &std::path::Path, urls: &[(u64, String)]) -> (DataApi, String) {
-    let config = json!({"chains": [
-        {"chainId": urls[0].0, "rpcUrl": urls[0].1},
-        {"chainId": urls[1].0.to_string(), "rpcUrl": urls[1].1, "network": "local",
-         "chainName": "Snowline L1", "blockchainId": snowline_types::Id([7; 32]).to_string(),
-         "networkToken": {"name": "Snow", "symbol": "SNOW", "decimals": 18}},
-    ]});
-    let path = dir.join("evm.json");
-    std::fs::write(&path, config.to_string()).unwrap();
-    let api = start(
-        &dir.join("data"),
-        &[
-            "--network",
-            "local",
-            "--evm-config",
-            path.to_str().unwrap(),
-            "--no-rate-limits",
-            "--metrics-listen",
-            "127.0.0.1:0",
-        ],
-    );
-    assert!(
-        api.wait_until(60, |a| a.get("/readyz").status == 200),
-        "never ready: {}",
-        api.get("/readyz").body
-    );
-    let line = api
-        .stdout_line("metrics service listening on http://")
-        .expect("the metrics listener's address");
-    let metrics = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_owned();
-    (api, metrics)
-}
 
 #[test]
 fn holders_are_those_the_recorded_logs_give() {
     let dir = tempfile::tempdir().unwrap();
     let chains = [C_CHAIN_ID, L1_CHAIN_ID];
     let (_rt, urls) = common::replays(&chains.map(|c| (c, recording_path(c))));
-    let (_api, metrics) = serve(dir.path(), &urls);
+    let (_api, metrics) = serve(dir.path(), &urls, |_| {}, &[]);
     for chain in chains {
         let m = RecordingModel::load(&recording_path(chain));
         let transfers = m.transfers();

@@ -64,6 +64,8 @@ pub struct ServeArgs {
     /// registry lacks.
     #[arg(long, env = "SNOWLINE_EVM_CONFIG")]
     pub evm_config: Option<PathBuf>,
+    #[command(flatten)]
+    pub looking_glass: snowline_cli::LookingGlassArgs,
     /// How often to catch up with the index's writer, in milliseconds.
     #[arg(
         long,

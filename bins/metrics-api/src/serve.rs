@@ -134,7 +134,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     if rooms.icm {
         api = api.with_icm(IcmMetrics::new(Arc::clone(&store)), network);
     }
-    api = api.with_evm(EvmPages::new(Arc::clone(&store)));
+    api = api
+        .with_evm(EvmPages::new(Arc::clone(&store)))
+        .with_bridged_tokens(args.looking_glass.tokens.iter().copied())
+        .with_looking_glass_max_rows(args.looking_glass.max_rows);
     let api = Arc::new(api);
     // The data-api's API keys (`data-api keys create`), followed as a secondary: a keyed caller
     // gets its tier's limits here too; no key is the anonymous tier.

@@ -25,6 +25,41 @@ impl NetworkArg {
     }
 }
 
+/// The metrics service's Looking Glass: `--bridged-token`, the token whose net bridged amounts
+/// (minted less burnt) `btcb/bridged:getAddresses` lists on each chain, and
+/// `--looking-glass-max-rows`, the work one request may do.
+#[derive(Debug, Clone, Args)]
+pub struct LookingGlassArgs {
+    /// A chain's bridged token, `CHAIN_ID=CONTRACT` (e.g. `43113=0x…`), listed by
+    /// `/v2/chains/{chainId}/btcb/bridged:getAddresses`; repeatable. BTC.b
+    /// (0x152b9d0FdC40C096757F570A51E494bd4b943E50) is 43114's unless given.
+    #[arg(long = "bridged-token", env = "SNOWLINE_BRIDGED_TOKENS", value_delimiter = ',',
+          value_parser = parse_bridged_token)]
+    pub tokens: Vec<(u64, snowline_types::evm::Address)>,
+    /// The most index rows one Looking Glass request (a composite query, a bridged-token
+    /// listing) reads; a request that needs more is answered 400.
+    #[arg(long = "looking-glass-max-rows", env = "SNOWLINE_LOOKING_GLASS_MAX_ROWS",
+          default_value_t = 1_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_rows: u64,
+}
+
+/// `CHAIN_ID=0xCONTRACT`.
+fn parse_bridged_token(raw: &str) -> Result<(u64, snowline_types::evm::Address), String> {
+    let (chain, address) = raw
+        .split_once('=')
+        .ok_or_else(|| format!("{raw:?} is not CHAIN_ID=0xCONTRACT"))?;
+    let chain = chain
+        .parse::<u64>()
+        .map_err(|_| format!("{chain:?} is not a decimal EVM chain id"))?;
+    let token = address
+        .strip_prefix("0x")
+        .filter(|h| h.len() == 40)
+        .and_then(|_| address.parse::<snowline_types::evm::Address>().ok())
+        .ok_or_else(|| format!("{address:?} is not a 0x-prefixed 20-byte hex address"))?;
+    Ok((chain, token))
+}
+
 /// Where a chain's genesis state (in no container) comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GenesisSource {
@@ -140,6 +175,25 @@ impl HeadLimit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bridged_tokens_parse_chain_and_contract() {
+        let (chain, token) =
+            parse_bridged_token("43113=0x152b9d0FdC40C096757F570A51E494bd4b943E50").unwrap();
+        assert_eq!(chain, 43113);
+        assert_eq!(
+            token.to_checksum(None),
+            "0x152b9d0FdC40C096757F570A51E494bd4b943E50"
+        );
+        for bad in [
+            "43113",
+            "x=0x152b9d0FdC40C096757F570A51E494bd4b943E50",
+            "1=0x12",
+            "1=152b9d0FdC40C096757F570A51E494bd4b943E50",
+        ] {
+            assert!(parse_bridged_token(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn network_names_resolve_or_say_what_is_accepted() {

@@ -14,7 +14,8 @@ mod wait;
 pub use config::{CONFIG_ENV, ConfigArg, Failure, parse_from, parse_with_config};
 pub use digest::print_digest;
 pub use flags::{
-    DevnetSeed, GenesisSource, HeadLimit, ImportBatch, NetworkArg, UpstreamBatch, UpstreamCalls,
+    DevnetSeed, GenesisSource, HeadLimit, ImportBatch, LookingGlassArgs, NetworkArg, UpstreamBatch,
+    UpstreamCalls,
 };
 pub use import::{ImportProgress, import_with_progress};
 pub use malloc::{MALLOC_SETTINGS, bound_glibc_malloc};

@@ -1,14 +1,19 @@
 //! [`MetricsApi`]: what the handlers share (the room's reads, the page tokens, the chain
 //! registry) and how a `{chainId}` path value becomes a chain with metrics.
 
-use snowline_chain_evm::pages::EvmPages;
+use std::collections::BTreeMap;
+
+use snowline_chain_evm::pages::{EvmPages, LOOKING_GLASS_MAX_ROWS};
 use snowline_chain_icm::IcmMetrics;
 use snowline_chain_metrics::{MetricsPages, SeriesError, StoredPageTokens, TokenError};
 use snowline_chain_p::metrics::SubnetReadError;
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
 use snowline_rest_api::ApiError;
+
+use crate::bridged::{AVALANCHE_C_CHAIN, BTC_B};
 use snowline_types::NetworkInfo;
+use snowline_types::evm::Address;
 use snowline_types::rest::ChainRecord;
 
 /// The metrics endpoints' state.
@@ -21,8 +26,13 @@ pub struct MetricsApi {
     pub(crate) staking: Option<(PChainPages, &'static NetworkInfo)>,
     /// The ICM counts and the network the index holds, when the index has the ICM tables.
     pub(crate) icm: Option<(IcmMetrics, &'static NetworkInfo)>,
-    /// The EVM reads of the token holders, when served.
+    /// The EVM reads of the Looking Glass, when served.
     pub(crate) evm: Option<EvmPages>,
+    /// The bridged token of each chain whose bridged amounts are served (BTC.b on the
+    /// Avalanche C-Chain unless the operator names another).
+    pub(crate) bridged: BTreeMap<u64, Address>,
+    /// The most index rows one Looking Glass request reads.
+    pub(crate) max_rows: u64,
 }
 
 /// The aggregate `chainId`s the OpenAPI names.
@@ -58,7 +68,28 @@ impl MetricsApi {
             staking: None,
             icm: None,
             evm: None,
+            bridged: BTreeMap::from([(AVALANCHE_C_CHAIN, BTC_B)]),
+            max_rows: LOOKING_GLASS_MAX_ROWS,
         }
+    }
+
+    /// Caps the index rows one Looking Glass request reads at `max_rows` (default
+    /// [`LOOKING_GLASS_MAX_ROWS`]); a request past it is a 400.
+    pub fn with_looking_glass_max_rows(mut self, max_rows: u64) -> Self {
+        self.max_rows = max_rows;
+        self
+    }
+
+    /// Serves the bridged amounts of `tokens` (`(chain, token contract)`), each replacing the
+    /// chain's default (BTC.b on the Avalanche C-Chain).
+    pub fn with_bridged_tokens(mut self, tokens: impl IntoIterator<Item = (u64, Address)>) -> Self {
+        self.bridged.extend(tokens);
+        self
+    }
+
+    /// The bridged token of `chain`, if one is configured.
+    pub(crate) fn bridged_token(&self, chain: u64) -> Option<Address> {
+        self.bridged.get(&chain).copied()
     }
 
     /// Serves the token holders from `pages` (the EVM tables of the index).

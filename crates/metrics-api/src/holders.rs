@@ -7,7 +7,7 @@
 //! address listed rides in the query key the token remembers.
 
 use serde::Serialize;
-use snowline_chain_evm::pages::{EvmPages, EvmReadError, HolderPage};
+use snowline_chain_evm::pages::{EvmPages, EvmReadError, HolderPage, LookingGlassError};
 use snowline_query::ParamError;
 use snowline_query::params::evm_address;
 use snowline_rest_api::{ApiError, Reply, Request};
@@ -21,7 +21,7 @@ use crate::validators::page_size;
 /// `AddressDetails`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct AddressDetails {
+pub(crate) struct AddressDetails {
     address: String,
     sort_key: String,
 }
@@ -42,17 +42,17 @@ struct NftHoldersResponse {
 /// `LookingGlassResponse`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct LookingGlassResponse {
+pub(crate) struct LookingGlassResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
-    next_page_token: Option<String>,
-    addresses: Vec<AddressDetails>,
+    pub(crate) next_page_token: Option<String>,
+    pub(crate) addresses: Vec<AddressDetails>,
 }
 
 fn bad(e: ParamError) -> ApiError {
     ApiError::bad_request(e.to_string())
 }
 
-fn read_failed(e: EvmReadError) -> ApiError {
+pub(crate) fn read_failed(e: EvmReadError) -> ApiError {
     match e {
         EvmReadError::NotIndexed(_) => ApiError::not_found(e.to_string()),
         EvmReadError::BadPosition => ApiError::bad_request(e.to_string()),
@@ -61,7 +61,7 @@ fn read_failed(e: EvmReadError) -> ApiError {
 }
 
 /// The chain, its EVM pages and the contract a request names.
-fn target<'a>(
+pub(crate) fn target<'a>(
     api: &'a MetricsApi,
     req: &Request,
 ) -> Result<(u64, &'a EvmPages, Address), ApiError> {
@@ -76,15 +76,23 @@ fn target<'a>(
 }
 
 /// The holder after which a page starts, from `pageToken` issued for `key`.
-fn after(api: &MetricsApi, req: &Request, key: &str) -> Result<Option<Address>, ApiError> {
-    let Some(token) = req.query("pageToken") else {
-        return Ok(None);
-    };
+pub(crate) fn after(
+    api: &MetricsApi,
+    req: &Request,
+    key: &str,
+) -> Result<Option<Address>, ApiError> {
+    req.query("pageToken")
+        .map(|token| resume(api, token, key))
+        .transpose()
+}
+
+/// The address page token `token` resumes after, when it was issued for `key`.
+pub(crate) fn resume(api: &MetricsApi, token: &str, key: &str) -> Result<Address, ApiError> {
     let (issued_for, _) = api.tokens.redeem(token).map_err(token_failed)?;
     issued_for
         .strip_prefix(key)
         .and_then(|a| evm_address("pageToken", a).ok())
-        .map(|a| Some(Address::from(a)))
+        .map(Address::from)
         .ok_or_else(|| {
             ApiError::bad_request(
                 "Invalid pageToken: it was issued for another query; send the parameters of the \
@@ -93,8 +101,47 @@ fn after(api: &MetricsApi, req: &Request, key: &str) -> Result<Option<Address>, 
         })
 }
 
+/// The required `threshold` query parameter, an [`amount`].
+pub(crate) fn threshold(req: &Request) -> Result<U256, ApiError> {
+    let raw = req.query("threshold").ok_or_else(|| {
+        bad(ParamError::new(
+            "threshold",
+            "threshold is required (a decimal amount in the token's smallest unit)",
+        ))
+    })?;
+    amount("threshold", raw)
+}
+
+/// An amount in a token's smallest unit: decimal digits, at most 2^256 - 1.
+pub(crate) fn amount(field: &str, raw: &str) -> Result<U256, ApiError> {
+    let digits = !raw.is_empty() && raw.len() <= 78 && raw.bytes().all(|b| b.is_ascii_digit());
+    digits
+        .then(|| U256::from_str_radix(raw, 10).ok())
+        .flatten()
+        .ok_or_else(|| {
+            bad(ParamError::invalid(
+                field,
+                "a decimal amount between 0 and 2^256 - 1",
+                raw,
+            ))
+        })
+}
+
+/// A Looking Glass read that failed: a query past the row cap is the client's to narrow (400),
+/// balances the index cannot know a 404 saying why.
+pub(crate) fn looking_glass_failed(e: LookingGlassError) -> ApiError {
+    match e {
+        LookingGlassError::TooBroad { .. } => ApiError::bad_request(e.to_string()),
+        LookingGlassError::NativeUnknown(_) => ApiError::not_found(e.to_string()),
+        LookingGlassError::Read(EvmReadError::PartialHistory { .. }) => {
+            ApiError::not_found(e.to_string())
+        }
+        LookingGlassError::Read(e) => read_failed(e),
+    }
+}
+
 /// The page's records and the token of the page after it.
-fn render(
+pub(crate) fn render(
     api: &MetricsApi,
     key: &str,
     page: HolderPage,
@@ -141,23 +188,7 @@ pub fn nft_holders(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
 /// `GET /v2/chains/{chainId}/contracts/{address}/balances`.
 pub fn balances_over_time(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let (chain, pages, token) = target(api, req)?;
-    let raw = req.query("threshold").ok_or_else(|| {
-        bad(ParamError::new(
-            "threshold",
-            "threshold is required (a decimal amount in the token's smallest unit)",
-        ))
-    })?;
-    let digits = !raw.is_empty() && raw.len() <= 78 && raw.bytes().all(|b| b.is_ascii_digit());
-    let threshold = digits
-        .then(|| U256::from_str_radix(raw, 10).ok())
-        .flatten()
-        .ok_or_else(|| {
-            bad(ParamError::invalid(
-                "threshold",
-                "a decimal amount between 0 and 2^256 - 1",
-                raw,
-            ))
-        })?;
+    let threshold = threshold(req)?;
     let from = params::timestamp(req, "startTimestamp")?.unwrap_or(0);
     let to = params::timestamp(req, "endTimestamp")?.unwrap_or(u64::MAX);
     if from > to {

@@ -1,7 +1,8 @@
 //! The metrics API's endpoints on the REST edge (`snowline-rest-api`): the spec's
 //! `GET /v1/avg_tps/{chainId}` (and its legacy `from`/`to`/`startKey` form), the rest of the
 //! legacy v1 family (series, rolling windows, staking series, listings), and the real
-//! service's v2 chain metrics, the Looking Glass's token holders (from `chain-evm`'s
+//! service's v2 chain metrics, the Looking Glass (token holders, the composite query, bridged
+//! amounts) (from `chain-evm`'s
 //! [`EvmPages`](snowline_chain_evm::pages::EvmPages)), ICM message counts (from `chain-icm`'s
 //! [`IcmMetrics`](snowline_chain_icm::IcmMetrics)), staking and L1 validator fee metrics (from `chain-p`'s
 //! [`PChainPages`](snowline_chain_p::pages::PChainPages)), chains and health checks. Handlers parse, call one read of the
@@ -9,7 +10,9 @@
 //! [`StoredPageTokens`](snowline_chain_metrics::StoredPageTokens)) and render; they never see the store.
 //! See `docs/metrics-api.md`.
 
+mod bridged;
 mod chains;
+mod composite;
 mod context;
 mod health;
 mod holders;
@@ -29,6 +32,8 @@ use std::sync::Arc;
 
 use snowline_rest_api::{ApiError, Readiness, Reply, Request, Router, Weight};
 
+pub use bridged::{AVALANCHE_C_CHAIN, BTC_B};
+pub use composite::MAX_SUB_QUERIES;
 pub use context::MetricsApi;
 
 type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
@@ -36,7 +41,7 @@ type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 /// Adds the metrics endpoints over `api`; `/v2/health-check` and `/v2/live-check` ask
 /// `readiness`.
 pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness>) -> Router {
-    let endpoints: [(&str, Weight, Handler); 15] = [
+    let endpoints: [(&str, Weight, Handler); 17] = [
         ("/v1/avg_tps/{chainId}", Weight::SMALL, series::avg_tps),
         ("/v2/chains", Weight::FREE, chains::list),
         ("/v2/chains/{chainId}", Weight::FREE, chains::get),
@@ -88,6 +93,16 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             Weight::LARGE,
             holders::balances_over_time,
         ),
+        (
+            "/v2/chains/43114/btcb/bridged:getAddresses",
+            Weight::LARGE,
+            bridged::c_chain,
+        ),
+        (
+            "/v2/chains/{chainId}/btcb/bridged:getAddresses",
+            Weight::LARGE,
+            bridged::any_chain,
+        ),
     ];
     let router = endpoints
         .into_iter()
@@ -95,6 +110,18 @@ pub fn routes(router: Router, api: Arc<MetricsApi>, readiness: Arc<dyn Readiness
             let api = Arc::clone(&api);
             router.get_blocking(template, weight, move |req| f(&api, req))
         });
+    // The composite query, under the v2 path and the legacy v1 one.
+    let router = [
+        "/v2/lookingGlass/compositeQuery",
+        "/v1/lookingGlass/compositeQuery",
+    ]
+    .into_iter()
+    .fold(router, |router, template| {
+        let api = Arc::clone(&api);
+        router.post_blocking(template, Weight::XXL, move |req| {
+            composite::composite(&api, req)
+        })
+    });
     let router = legacy::routes(router, &api);
     health::routes(router, readiness)
 }

@@ -1,6 +1,7 @@
 //! What `GET /openapi.json` and `/docs` describe: the real metrics service's OpenAPI documents
 //! (`openapi/metrics-api-v2.json`, then `openapi/metrics-api-legacy-v1.json` for the legacy v1
-//! series, rolling windows, staking series and listings, and `/v1/health-check`), embedded and
+//! series, rolling windows, staking series and listings, the Looking Glass's v1 composite query,
+//! and `/v1/health-check`) and this server's additions (`openapi/snowline-additions.json`), embedded and
 //! kept by the REST edge to the routes this build registers.
 
 use snowline_rest_api::ApiDescription;
@@ -11,8 +12,11 @@ pub const METRICS_API_V2: &str = include_str!("../openapi/metrics-api-v2.json");
 /// The real service's earlier document, which describes the `/v1/` operations.
 pub const METRICS_API_LEGACY_V1: &str = include_str!("../openapi/metrics-api-legacy-v1.json");
 
+/// What this server adds to the references: the bridged-token route on any chain.
+pub const SNOWLINE_ADDITIONS: &str = include_str!("../openapi/snowline-additions.json");
+
 /// The description of the metrics service: v2's operations first, the legacy document's where
-/// v2 has none.
+/// v2 has none, then this server's additions.
 pub fn description() -> ApiDescription {
     ApiDescription::new(
         "Snowline Metrics API",
@@ -22,4 +26,5 @@ pub fn description() -> ApiDescription {
     )
     .reference("metrics-api-v2.json", METRICS_API_V2)
     .reference("metrics-api-legacy-v1.json", METRICS_API_LEGACY_V1)
+    .additions(SNOWLINE_ADDITIONS)
 }

@@ -12,6 +12,7 @@ pub use snowline_test_support::http::{Response, exchange, request};
 use snowline_test_support::service::{Service, poll_until};
 
 pub mod cmodel;
+pub mod looking_glass;
 pub mod pmodel;
 pub mod receiver;
 pub mod upstream;

@@ -5,7 +5,9 @@
 
 mod balances;
 mod blocks;
+mod bridged;
 mod collections;
+mod composite;
 mod contracts;
 mod history;
 mod holders;
@@ -20,12 +22,15 @@ mod txs;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use snowline_store::{Linear, ReadView, Snapshot, Store, StoreError};
+use snowline_store::{Linear, Mode, ReadView, Snapshot, Store, StoreError};
 use snowline_types::evm::Address;
 
 pub use balances::NativeBalance;
 pub use blocks::BlockId;
 pub use collections::{CollectionPage, CollectionToken, ContractFacts};
+pub use composite::{
+    Asset, CompositePage, LOOKING_GLASS_MAX_ROWS, LookingGlassError, Operator, Span, SubQuery,
+};
 pub use contracts::{ContractPage, Deployed};
 pub use history::{AddressTransferPage, HistoryPage, HistoryQuery, HistoryTx};
 pub use holders::{HolderPage, NftHolders};
@@ -132,12 +137,23 @@ impl EvmPages {
     /// [`EvmReadError::NotIndexed`].
     fn open(&self, chain: u64) -> Result<(Snapshot<'_>, CursorRow), EvmReadError> {
         let snapshot = self.store.snapshot();
-        let cursor = snapshot
-            .get::<EvCursor>(&chain)?
-            .map(|Linear(c)| c)
-            .ok_or(EvmReadError::NotIndexed(chain))?;
+        let cursor = cursor_in(&snapshot, chain)?;
         Ok((snapshot, cursor))
     }
+
+    /// Whether reads go to the store itself rather than a snapshot: a secondary instance (the
+    /// metrics service's) has no snapshots in RocksDB, and its data changes only when it
+    /// catches up with the writer, so a read between two catch-ups is consistent all the same.
+    fn unsnapshotted(&self) -> bool {
+        self.store.mode() == Mode::Secondary
+    }
+}
+
+/// The cursor of `chain` in `view`; a chain with none is [`EvmReadError::NotIndexed`].
+fn cursor_in(view: &impl ReadView, chain: u64) -> Result<CursorRow, EvmReadError> {
+    view.get::<EvCursor>(&chain)?
+        .map(|Linear(c)| c)
+        .ok_or(EvmReadError::NotIndexed(chain))
 }
 
 /// The last block a cursor covers (`None` before the first).
