@@ -41,7 +41,7 @@ use crate::rows::{
 use crate::staking::{starts_at_acceptance, terms};
 use crate::staking_days::StakingDays;
 use crate::tables::*;
-use crate::tx_index::{TxIndex, c_atomic_owners, named_owners};
+use crate::tx_index::{TxIndex, c_atomic_owners, l1_validations, named_owners};
 
 /// Counters of what [`PChain`] applied since it was created.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -760,6 +760,7 @@ impl PChain {
             _ => {}
         }
         self.txs.touched(batch, &named_owners(tx));
+        self.txs.validations(batch, &l1_validations(tx));
         Ok(())
     }
 

@@ -55,6 +55,11 @@ table! {
     /// height of the block holding the tx (a proposal's, for the txs its option applies).
     pub PhTxsByAddress: "ph_txs_by_address", (ShortId, u64, Id) => ();
 
+    /// `(validation id, height, tx id) -> ()`: the txs of each L1 validation (the conversion or
+    /// registration that created it, and every weight change, top-up and disable naming it), by
+    /// the height of the block holding the tx.
+    pub PhTxsByL1Validation: "ph_txs_by_l1_validation", (Id, u64, Id) => ();
+
     /// `((address, kind), block time, tx id) -> ()`: the C-Chain's atomic txs an address takes
     /// part in as an owner of a UTXO they move through the P-Chain's shared memory (kind
     /// [`C_ATOMIC_IMPORT`]: an import consumed it; [`C_ATOMIC_EXPORT`]: an export emitted it),

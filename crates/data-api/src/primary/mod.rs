@@ -7,7 +7,7 @@
 mod activity;
 mod blockchains;
 mod chain_ids;
-pub(crate) mod node_blocks;
+pub(crate) mod blocks;
 mod subnets;
 mod supply;
 pub(crate) mod tx_params;
@@ -268,7 +268,7 @@ fn utxos_with(api: &PrimaryApi, req: &Request, parse: ParseUtxos) -> Result<Repl
 fn blocks_by_node(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
-        Chain::P => return pchain::blocks::handle(&api.p, req, target.chain_info()),
+        Chain::P => return pchain::blocks::by_node(&api.p, req, target.chain_info()),
         Chain::X => return xchain::blocks::by_node(&api.x, req, target.chain_info()),
         Chain::C => {}
     }
@@ -306,7 +306,7 @@ fn staking_txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
 fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
-        Chain::P => pchain::chain_blocks::by_id(&api.p, req),
+        Chain::P => pchain::blocks::by_id(&api.p, req),
         Chain::X => xchain::blocks::by_id(&api.x, req),
         chain => Err(not_indexed(chain, "blocks by id")),
     }
@@ -315,7 +315,7 @@ fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
 fn latest_blocks(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
-        Chain::P => pchain::chain_blocks::latest(&api.p, req, target.chain_info()),
+        Chain::P => pchain::blocks::latest(&api.p, req, target.chain_info()),
         Chain::X => xchain::blocks::latest(&api.x, req, target.chain_info()),
         chain => Err(not_indexed(chain, "latest blocks")),
     }
