@@ -747,10 +747,17 @@ fn an_l1_validations_txs_are_the_txs_naming_it() {
         "{} L1 validations, the busiest with {busiest} txs",
         by_validation.len()
     );
-    assert!(by_validation.len() >= 2 && busiest >= 2, "{by_validation:?}");
+    assert!(
+        by_validation.len() >= 2 && busiest >= 2,
+        "{by_validation:?}"
+    );
     for (vid, txs) in &by_validation {
         let base = format!("{P}/transactions?l1ValidationId={vid}");
-        let sizes: &[usize] = if txs.len() == busiest { &[1, 2, 100] } else { &[100] };
+        let sizes: &[usize] = if txs.len() == busiest {
+            &[1, 2, 100]
+        } else {
+            &[100]
+        };
         check_listing(api, &base, &ordered(&w, txs.iter().copied(), true), sizes);
         check_listing(
             api,
@@ -804,7 +811,12 @@ fn an_l1_validations_txs_are_the_txs_naming_it() {
         }
     }
     // A validation no tx names lists nothing; the X-Chain has none.
-    check_listing(api, &format!("{P}/transactions?l1ValidationId={}", Id([7; 32])), &[], &[10]);
+    check_listing(
+        api,
+        &format!("{P}/transactions?l1ValidationId={}", Id([7; 32])),
+        &[],
+        &[10],
+    );
     let m = api
         .get(&format!(
             "/v1/networks/local/blockchains/x-chain/transactions?l1ValidationId={}",

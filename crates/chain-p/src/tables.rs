@@ -7,8 +7,8 @@ use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
-    BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, L1ValidatorState, NotStarted,
-    StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow, ValidatorPeriod,
+    BlockRow, CBlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, L1ValidatorState,
+    NotStarted, StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow, ValidatorPeriod,
 };
 
 table! {
@@ -33,9 +33,18 @@ table! {
     /// balances add these up.
     pub PhBalances: "ph_balances", (ShortId, Id, u8, Id, u64) => AssetTotal;
 
-    /// `(address, utxo id) -> ()`: every other unspent UTXO of the address (several owners,
-    /// staked, stakeable-locked), which current balances bucket one by one.
-    pub PhUnspentSpecial: "ph_unspent_special", (ShortId, Id) => ();
+    /// `(address, utxo id) -> in ph_stake_sums`: every other unspent UTXO of the address
+    /// (several owners, staked, stakeable-locked, rewards), which current balances bucket one by
+    /// one, unless it is counted in the owner's `ph_stake_sums` (1) and the sums can be read.
+    pub PhUnspentSpecial: "ph_unspent_special", (ShortId, Id) => u8;
+
+    /// `(address, asset, staked, staker start, locktime, stakeable locktime) -> AssetTotal`: the
+    /// unspent native UTXOs of each single owner that `ph_balances` leaves out (stakes, rewards,
+    /// stakeable-locked outputs), summed by all their bucket depends on at a time no earlier
+    /// than the last block's: whether a stake is still staked (1, with its staker's start) or
+    /// not (0, start 0: returned stakes, rewards, stakeable-locked outputs), the locktime and the
+    /// stakeable locktime (`UtxoRow::stake_class`).
+    pub PhStakeSums: "ph_stake_sums", (ShortId, Id, u8, u64, u64, u64) => AssetTotal;
 
     /// `(address, amount, utxo id) -> ()`: an owner's unspent UTXOs by amount.
     pub PhUnspentByAmount: "ph_unspent_by_amount", (ShortId, u64, Id) => ();
@@ -75,6 +84,16 @@ table! {
 
     /// `(proposer node, block ts, height) -> ()`: the blocks each node proposed, by time.
     pub PhBlocksByProposer: "ph_blocks_by_proposer", (NodeId, u64, u64) => ();
+
+    /// `C-Chain block number -> CBlockRow`: the C-Chain's blocks, from their `C/block`
+    /// containers.
+    pub PhCBlocks: "ph_c_blocks", u64 => Linear<CBlockRow>;
+
+    /// `coreth block hash -> number`: the C-Chain's blocks by hash.
+    pub PhCBlockHashes: "ph_c_block_hashes" (PointLookup), Id => u64;
+
+    /// `(proposer node, block ts, number) -> ()`: the C-Chain blocks each node proposed, by time.
+    pub PhCBlocksByProposer: "ph_c_blocks_by_proposer", (NodeId, u64, u64) => ();
 
     /// `staker tx id -> StakerRow`: every staker, current or settled.
     pub PhStakers: "ph_stakers" (PointLookup), Id => Linear<StakerRow>;

@@ -6,6 +6,7 @@
 mod activity;
 mod balances;
 mod blocks;
+mod c_blocks;
 mod c_txs;
 mod chain_blocks;
 mod created;
@@ -31,6 +32,7 @@ pub use crate::rows::StakingFigures;
 pub use activity::LastActivity;
 pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
+pub use c_blocks::CBlockRef;
 pub use c_txs::CTxPosition;
 pub use l1::{L1Page, L1Query};
 pub use l1_metrics::{L1Figure, L1MetricsError, L1MetricsQuery, L1Point, L1Scope};

@@ -103,7 +103,7 @@ impl PChainPages {
 fn locked(v: &impl ReadView, avax: &Id, chain_time: u64) -> Result<u128, PageError> {
     let ids: BTreeSet<Id> = v
         .scan::<PhUnspentSpecial, _>(.., Direction::Forward)?
-        .map(|r| r.map(|((_, id), ())| id))
+        .map(|r| r.map(|((_, id), _)| id))
         .collect::<Result<_, _>>()?;
     let ids: Vec<Id> = ids.into_iter().collect();
     let mut sum = 0u128;

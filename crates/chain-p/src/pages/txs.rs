@@ -24,12 +24,11 @@ use super::utxos::PUtxo;
 use super::{PChainPages, PageError, direction, expect_rows, tip};
 use crate::error::PChainError;
 use crate::rows::{BlockRow, L1ValidatorRow, StakerRow, TxRow};
-use crate::tx_index::l1_validations;
 use crate::tables::{
     PhBlocks, PhCurrentStakers, PhL1Validators, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress,
-    PhTxsByL1Validation,
-    PhUtxos, TX_EMITTED,
+    PhTxsByL1Validation, PhUtxos, TX_EMITTED,
 };
+use crate::tx_index::l1_validations;
 
 /// What a tx listing asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -236,39 +235,59 @@ pub(super) fn height_range(
     view: &impl ReadView,
     range: TimeRange,
 ) -> Result<(u64, u64), PageError> {
-    let tip = view
-        .scan::<PhBlocks, _>(.., snowline_store::Direction::Reverse)?
-        .next()
-        .transpose()?
-        .map_or(0, |(h, _)| h);
+    heights_in::<PhBlocks, _>(view, range, Some(1), |b| b.timestamp)
+}
+
+/// [`height_range`] over any table of blocks by height from `first` (the table's first
+/// height when `None`) to its last, each block's time read by `time`.
+pub(super) fn heights_in<T, R>(
+    view: &impl ReadView,
+    range: TimeRange,
+    first: Option<u64>,
+    time: impl Fn(&R) -> u64,
+) -> Result<(u64, u64), PageError>
+where
+    T: snowline_store::Table<Key = u64, Value = Linear<R>>,
+{
+    let edge = |dir| -> Result<Option<u64>, PageError> {
+        Ok(view
+            .scan::<T, _>(.., dir)?
+            .next()
+            .transpose()?
+            .map(|(h, _)| h))
+    };
+    let tip = edge(snowline_store::Direction::Reverse)?.unwrap_or(0);
+    let first = match first {
+        Some(f) => f,
+        None => edge(snowline_store::Direction::Forward)?.unwrap_or(1),
+    };
+    // The first height in `first..=tip` whose block time is at least `t` (`tip + 1` if none).
+    let at_or_after = |t: u64| -> Result<u64, PageError> {
+        let (mut lo, mut hi) = (first, tip.saturating_add(1));
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let Some(Linear(b)) = view.get::<T>(&mid)? else {
+                return Err(corrupt(format!(
+                    "block {mid} below the tip {tip} is not stored"
+                )));
+            };
+            if time(&b) >= t {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Ok(lo)
+    };
     let low = match range.start {
-        Some(t) => first_at_or_after(view, tip, t)?,
-        None => 1,
+        Some(t) => at_or_after(t)?,
+        None => first,
     };
     let high = match range.end {
-        Some(t) => first_at_or_after(view, tip, t)?,
+        Some(t) => at_or_after(t)?,
         None => tip.saturating_add(1),
     };
     Ok((low, high))
-}
-
-/// The first height in `1..=tip` whose block time is at least `t` (`tip + 1` if none).
-fn first_at_or_after(view: &impl ReadView, tip: u64, t: u64) -> Result<u64, PageError> {
-    let (mut lo, mut hi) = (1u64, tip.saturating_add(1));
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let Some(Linear(b)) = view.get::<PhBlocks>(&mid)? else {
-            return Err(corrupt(format!(
-                "block {mid} below the tip {tip} is not stored"
-            )));
-        };
-        if b.timestamp >= t {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    Ok(lo)
 }
 
 fn corrupt(what: String) -> PageError {
