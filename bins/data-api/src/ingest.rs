@@ -46,7 +46,9 @@ use snowline_webhooks::PlatformHook;
 /// balances by token, `ev_holders`, derived with the blocks; the transaction export jobs,
 /// `ev_exports`; the P-Chain's txs by L1 validation, `ph_txs_by_l1_validation`; the C-Chain's
 /// blocks from the `C/block` containers, `ph_c_blocks`, `ph_c_block_hashes` and
-/// `ph_c_blocks_by_proposer`).
+/// `ph_c_blocks_by_proposer`; the P-Chain's current balances' stake sums, `ph_stake_sums`
+/// (`ph_unspent_special` says which UTXOs they count), and the stakeable-locked AVAX by lock
+/// end, `ph_stakeable_locked`).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

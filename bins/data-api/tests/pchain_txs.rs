@@ -1052,7 +1052,10 @@ fn avax_supply_is_the_replays_figures() {
         .filter(|u| u.out.stakeable_locktime() > m.chain_time)
         .map(|u| u128::from(u.amount()))
         .sum();
-    assert!(rewards > 0 && staked > 0);
+    assert!(
+        rewards > 0 && staked > 0 && locked > 0,
+        "{rewards} {staked} {locked}"
+    );
     let burned = p_burned + l1_fees + x_burned + c_burned;
     let total = u128::from(m.initial_supply) + rewards - burned;
     let days = m.chain_time / 86_400;

@@ -93,6 +93,7 @@ pub struct PChain {
     meta: PendingRows<PhMeta>,
     balances: PendingRows<PhBalances>,
     stake_sums: PendingRows<PhStakeSums>,
+    stakeable_locked: PendingRows<PhStakeableLocked>,
     proposal: PendingRows<PhPendingProposal>,
     spans: PendingRows<PhValidatorSpans>,
     usage: L1Usage,
@@ -138,6 +139,7 @@ impl PChain {
             meta: PendingRows::default(),
             balances: PendingRows::default(),
             stake_sums: PendingRows::default(),
+            stakeable_locked: PendingRows::default(),
             proposal: PendingRows::default(),
             spans: PendingRows::default(),
             usage: L1Usage::default(),
@@ -1338,6 +1340,25 @@ impl PChain {
         let owners = utxo.output.owners();
         if !row.summed(utxo) {
             let id = utxo.id();
+            let lock = utxo.output.stakeable_locktime();
+            if row.holding == Holding::Native
+                && row.origin != Origin::Stake
+                && utxo.asset_id == self.avax
+                && lock > 0
+            {
+                let (total, stored) = load(&self.stakeable_locked, view, &lock)?;
+                let mut total = total.unwrap_or_default();
+                if unspent {
+                    total.add(row.amount);
+                } else {
+                    total.sub(row.amount);
+                }
+                if total.utxo_count == 0 {
+                    self.stakeable_locked.delete(lock, stored);
+                } else {
+                    self.stakeable_locked.put(lock, total, stored);
+                }
+            }
             let in_sums = row.stake_summed(utxo);
             for addr in &owners.addrs {
                 if unspent {
@@ -1520,6 +1541,7 @@ impl StagingParts for PChain {
             &mut self.meta,
             &mut self.balances,
             &mut self.stake_sums,
+            &mut self.stakeable_locked,
             &mut self.proposal,
             &mut self.spans,
             &mut self.usage,

@@ -46,6 +46,11 @@ table! {
     /// stakeable locktime (`UtxoRow::stake_class`).
     pub PhStakeSums: "ph_stake_sums", (ShortId, Id, u8, u64, u64, u64) => AssetTotal;
 
+    /// `stakeable locktime -> AssetTotal`: the unspent native AVAX outputs (stakes aside) under a
+    /// stakeable lock, by the lock's end; the supply's `totalLocked` sums those past the chain
+    /// time.
+    pub PhStakeableLocked: "ph_stakeable_locked", u64 => AssetTotal;
+
     /// `(address, amount, utxo id) -> ()`: an owner's unspent UTXOs by amount.
     pub PhUnspentByAmount: "ph_unspent_by_amount", (ShortId, u64, Id) => ();
 
