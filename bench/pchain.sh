@@ -4,9 +4,11 @@
 #      node-rpc, then data-api following that node from an empty data dir (wall time until /readyz
 #      is 200; blocks/s and txs/s; peak RSS), and `data-api import` of the same lines;
 #   2. serving, on the followed data: P-Chain balances of 5 addresses, rewards paid to 5
-#      addresses, rewards by node, pending rewards by node, L1 validators, each under CONNS
-#      connections, next to the plain hyper handler (the ceiling) measured in the same run,
-#      interleaved over ROUNDS rounds.
+#      addresses, rewards by node, pending rewards by node, L1 validators, a P tx by hash, an
+#      address's tx history (page of 25), listValidators (page of 100, each sortBy),
+#      getNetworkDetails, the active staking txs of 5 addresses (listStaking) and getAvaxSupply,
+#      each under CONNS connections, next to the plain hyper handler (the ceiling) measured in
+#      the same run, interleaved over ROUNDS rounds.
 # Loopback only; every load run is bounded by a request count and seconds (examples/rest-load.rs
 # checks every response's status); every wait is bounded. Needs curl, python3 and GNU time.
 #
@@ -94,13 +96,28 @@ for a in addrs:
         if r["nodeId"] not in nodes:
             nodes.append(r["nodeId"])
 sets = [",".join(rng.sample(addrs, min(5, len(addrs)))) for _ in range(1024)]
+txs = []
+page = get(f"{N}/blockchains/p-chain/transactions?pageSize=100")
+while len(txs) < 1000:
+    txs += [t["txHash"] for t in page["transactions"]]
+    if "nextPageToken" not in page:
+        break
+    page = get(f"{N}/blockchains/p-chain/transactions?pageSize=100&pageToken={page['nextPageToken']}")
+sorts = ["blockIndex", "delegationCapacity", "timeRemaining", "delegationFee"]
 paths = {
     "balances": [f"{N}/blockchains/p-chain/balances?addresses={s}" for s in sets],
     "rewards": [f"{N}/rewards?addresses={s}&pageSize=100" for s in sets],
     "rewards-node": [f"{N}/rewards?nodeIds={n}&pageSize=100" for n in nodes],
     "pending-node": [f"{N}/rewards:listPending?nodeIds={n}&pageSize=100" for n in nodes],
     "l1": [f"{N}/l1Validators?pageSize=100", f"{N}/l1Validators?pageSize=100&includeInactiveL1Validators=true"],
+    "tx": [f"{N}/blockchains/p-chain/transactions/{t}" for t in txs],
+    "history": [f"{N}/blockchains/p-chain/transactions?addresses={a}&pageSize=25" for a in addrs],
+    "staking": [f"{N}/blockchains/p-chain/transactions:listStaking?addresses={s}&pageSize=25" for s in sets],
+    "network": [N],
+    "supply": ["/v1/avax/supply"],
 }
+for s in sorts:
+    paths[f"validators-{s}"] = [f"{N}/validators?pageSize=100&sortBy={s}&sortOrder={o}" for o in ("desc", "asc")]
 for name, ps in paths.items():
     with open(f"{work}/{name}.paths", "w") as f:
         f.writelines(p + "\n" for p in ps)
@@ -110,7 +127,10 @@ print(f"{len(addrs)} addresses, {len(nodes)} nodes; first answers: "
       f"{len(first['rewards']['historicalRewards'])} rewards, "
       f"{len(first['rewards-node']['historicalRewards'])} rewards of node 1, "
       f"{len(first['pending-node']['pendingRewards'])} pending of node 1, "
-      f"{len(first['l1']['validators'])} L1 validators")
+      f"{len(first['l1']['validators'])} L1 validators, {len(txs)} txs by hash, "
+      f"{len(first['history']['transactions'])} txs in address 1's first page, "
+      f"{len(first['validators-blockIndex']['validators'])} validators a page, "
+      f"{len(first['staking']['transactions'])} staking txs of set 1")
 PY
 start_ceiling
 serving_header
@@ -122,4 +142,12 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
   run "rewards by node" $API_PORT "@$WORK/rewards-node.paths" $API_PID
   run "pending rewards by node" $API_PORT "@$WORK/pending-node.paths" $API_PID
   run "L1 validators" $API_PORT "@$WORK/l1.paths" $API_PID
+  run "P tx by hash" $API_PORT "@$WORK/tx.paths" $API_PID
+  run "P tx history, 25 a page" $API_PORT "@$WORK/history.paths" $API_PID
+  for s in blockIndex delegationCapacity timeRemaining delegationFee; do
+    run "validators by $s, 100 a page" $API_PORT "@$WORK/validators-$s.paths" $API_PID
+  done
+  run "network details" $API_PORT "@$WORK/network.paths" $API_PID
+  run "active staking txs, 5 addresses" $API_PORT "@$WORK/staking.paths" $API_PID
+  run "AVAX supply" $API_PORT "@$WORK/supply.paths" $API_PID
 done

@@ -695,6 +695,137 @@ fn l1_txs_carry_their_validators_after_the_block() {
     assert!(seen.len() >= 4, "the devnet covers the L1 txs: {seen:?}");
 }
 
+/// The L1 validations a tx names, read off its bytes as avalanchego defines them
+/// (`vms/platformvm/txs`): a conversion's validators by `sha256(subnet ‖ u32 index)`, a
+/// registration's by the hash of its `RegisterL1Validator` message's payload, the validation
+/// id of a weight change's `L1ValidatorWeight` message, of a top-up and of a disable.
+fn named_validations(tx: &UnsignedTx) -> Vec<Id> {
+    use snowline_types::warp::l1::{
+        L1Message, conversion_validation_id, registration_validation_id,
+    };
+    use snowline_types::warp::message::Message as WarpMessage;
+    use snowline_types::warp::payload::Payload;
+    let payload = |signed: &[u8]| -> Vec<u8> {
+        let msg = WarpMessage::parse(signed).unwrap();
+        match Payload::parse(&msg.unsigned.payload).unwrap() {
+            Payload::AddressedCall(c) => c.payload,
+            Payload::Hash(_) => panic!("an L1 tx carries an AddressedCall"),
+        }
+    };
+    match tx {
+        UnsignedTx::ConvertSubnetToL1Tx(c) => (0..c.validators.len())
+            .map(|i| conversion_validation_id(&c.subnet_id, i as u32))
+            .collect(),
+        UnsignedTx::RegisterL1ValidatorTx(r) => {
+            vec![registration_validation_id(&payload(&r.message))]
+        }
+        UnsignedTx::SetL1ValidatorWeightTx(s) => match L1Message::parse(&payload(&s.message)) {
+            Ok(L1Message::L1ValidatorWeight(wt)) => vec![wt.validation_id],
+            other => panic!("a weight message: {other:?}"),
+        },
+        UnsignedTx::IncreaseL1ValidatorBalanceTx(i) => vec![i.validation_id],
+        UnsignedTx::DisableL1ValidatorTx(d) => vec![d.validation_id],
+        _ => Vec::new(),
+    }
+}
+
+/// `l1ValidationId`: the txs that name the validation (its creation, weight changes, top-ups,
+/// disable), by height then tx id in both orders, each once across pages; with a type filter,
+/// a window, and addresses (the txs of the validation those addresses take part in).
+#[test]
+fn an_l1_validations_txs_are_the_txs_naming_it() {
+    let w = world(2);
+    let api = &w.api;
+    let mut by_validation: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+    for t in w.txs.values() {
+        for vid in named_validations(&t.tx) {
+            by_validation.entry(vid).or_default().insert(t.id);
+        }
+    }
+    let busiest = by_validation.values().map(BTreeSet::len).max().unwrap_or(0);
+    eprintln!(
+        "{} L1 validations, the busiest with {busiest} txs",
+        by_validation.len()
+    );
+    assert!(
+        by_validation.len() >= 2 && busiest >= 2,
+        "{by_validation:?}"
+    );
+    for (vid, txs) in &by_validation {
+        let base = format!("{P}/transactions?l1ValidationId={vid}");
+        let sizes: &[usize] = if txs.len() == busiest {
+            &[1, 2, 100]
+        } else {
+            &[100]
+        };
+        check_listing(api, &base, &ordered(&w, txs.iter().copied(), true), sizes);
+        check_listing(
+            api,
+            &format!("{base}&sortOrder=asc"),
+            &ordered(&w, txs.iter().copied(), false),
+            sizes,
+        );
+        // Each type the validation's txs have, alone.
+        let types: BTreeSet<&str> = txs.iter().map(|id| w.txs[id].type_name).collect();
+        for ty in types {
+            let want = txs.iter().copied().filter(|id| w.txs[id].type_name == ty);
+            check_listing(
+                api,
+                &format!("{base}&txTypes={ty}"),
+                &ordered(&w, want, true),
+                &[1, 100],
+            );
+        }
+        // From its second tx's time on.
+        let times: BTreeSet<u64> = txs.iter().map(|id| w.txs[id].ts).collect();
+        if let Some(t) = times.iter().nth(1) {
+            let want = txs.iter().copied().filter(|id| w.txs[id].ts >= *t);
+            check_listing(
+                api,
+                &format!("{base}&startTimestamp={t}"),
+                &ordered(&w, want, true),
+                &[1, 100],
+            );
+        }
+        // With an address taking part in one of its txs, and with one taking part in none.
+        let first = txs.iter().next().unwrap();
+        let (addr, history) = w
+            .history
+            .iter()
+            .find(|(_, h)| h.contains(first))
+            .expect("some address takes part in each L1 tx (its fee inputs)");
+        let want = txs.iter().copied().filter(|id| history.contains(id));
+        check_listing(
+            api,
+            &format!("{base}&addresses={}", local_addr("P", addr)),
+            &ordered(&w, want, true),
+            &[1, 100],
+        );
+        if let Some((other, _)) = w.history.iter().find(|(_, h)| h.is_disjoint(txs)) {
+            check_listing(
+                api,
+                &format!("{base}&addresses={}", local_addr("P", other)),
+                &[],
+                &[100],
+            );
+        }
+    }
+    // A validation no tx names lists nothing; the X-Chain has none.
+    check_listing(
+        api,
+        &format!("{P}/transactions?l1ValidationId={}", Id([7; 32])),
+        &[],
+        &[10],
+    );
+    let m = api
+        .get(&format!(
+            "/v1/networks/local/blockchains/x-chain/transactions?l1ValidationId={}",
+            by_validation.keys().next().unwrap()
+        ))
+        .error(400, "Bad Request");
+    assert!(m.contains("l1ValidationId"), "{m}");
+}
+
 /// nAVAX of `avax` in `amounts`.
 fn avax_sum<'a>(avax: &Id, amounts: impl IntoIterator<Item = (&'a Id, u64)>) -> u128 {
     amounts
@@ -921,7 +1052,10 @@ fn avax_supply_is_the_replays_figures() {
         .filter(|u| u.out.stakeable_locktime() > m.chain_time)
         .map(|u| u128::from(u.amount()))
         .sum();
-    assert!(rewards > 0 && staked > 0);
+    assert!(
+        rewards > 0 && staked > 0 && locked > 0,
+        "{rewards} {staked} {locked}"
+    );
     let burned = p_burned + l1_fees + x_burned + c_burned;
     let total = u128::from(m.initial_supply) + rewards - burned;
     let days = m.chain_time / 86_400;
@@ -959,7 +1093,7 @@ fn bad_tx_listing_input_is_a_400() {
         ("pageSize=101".to_owned(), "pageSize"),
         ("pageSize=0".to_owned(), "pageSize"),
         ("sortOrder=up".to_owned(), "sortOrder"),
-        (format!("l1ValidationId={}", Id([1; 32])), "l1ValidationId"),
+        ("l1ValidationId=zz".to_owned(), "l1ValidationId"),
         ("startTimestamp=9&endTimestamp=3".to_owned(), "Timestamp"),
         (
             "addresses=P-fuji1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq".to_owned(),

@@ -6,10 +6,11 @@
 use snowline_derive::{DeriveError, Prepare};
 use snowline_types::atomic::{AtomicTxs, c_block_atomic, x_container_atomic};
 use snowline_types::container::{ContainerRecord, IndexPath};
-use snowline_types::coreth;
-use snowline_types::platformvm::{PChainBlock, Utxo, parse_block};
+use snowline_types::platformvm::{PChainBlock, ProposerDetails, Utxo, parse_block};
+use snowline_types::{coreth, proposervm};
 
 use crate::error::PChainError;
+use crate::rows::CBlockRow;
 
 /// The P-Chain's index path.
 pub const P_PATHS: [IndexPath; 1] = [IndexPath::PBlock];
@@ -33,8 +34,9 @@ pub enum PContainer {
     /// at the container's height and acceptance time.
     X(AtomicTxs<Utxo>),
     /// A `C/block`: its atomic `ImportTx`s and `ExportTx`s (exports in the P-Chain's shape), at
-    /// the block's number and time, and the txs themselves (for what they burn).
-    C(AtomicTxs<Utxo>, Vec<coreth::UnsignedTx>),
+    /// the block's number and time, the txs themselves (for what they burn), and the block as
+    /// the block operations show it.
+    C(AtomicTxs<Utxo>, Vec<coreth::UnsignedTx>, Box<CBlockRow>),
     /// `X/tx`: nothing for the P-Chain.
     Other,
 }
@@ -54,7 +56,21 @@ impl PContainer {
                 let block = coreth::AtomicBlock::from_container_any_network(&record.bytes)
                     .map_err(|e| failed(e.to_string()))?;
                 let txs = block.txs.iter().map(|t| t.tx.unsigned.clone()).collect();
-                Ok(PContainer::C(c_block_atomic(&block), txs))
+                // The wrapper again (the coreth parse keeps only what it wraps); a bare block
+                // (before the proposervm fork) has none.
+                let proposer = proposervm::Block::decode(&record.bytes)
+                    .ok()
+                    .map(|outer| ProposerDetails::of(record.id, &outer));
+                let row = CBlockRow {
+                    hash: block.block.hash,
+                    parent: block.block.parent_hash(),
+                    timestamp: block.block.timestamp(),
+                    atomic_tx_ids: block.txs.iter().map(|t| t.id).collect(),
+                    evm_txs: u32::try_from(block.block.transactions.len()).unwrap_or(u32::MAX),
+                    size: u32::try_from(record.bytes.len()).unwrap_or(u32::MAX),
+                    proposer,
+                };
+                Ok(PContainer::C(c_block_atomic(&block), txs, Box::new(row)))
             }
             _ => Ok(x_container_atomic(record)
                 .map_err(|e| failed(e.to_string()))?

@@ -10,7 +10,6 @@ use snowline_derive::{
     Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
 };
 use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
-use snowline_types::Id;
 use snowline_types::atomic::{AtomicTxs, SharedMove, p_block_time, p_exported};
 use snowline_types::codec::{Writer, marshal};
 use snowline_types::components::UtxoId;
@@ -28,6 +27,7 @@ use snowline_types::warp::l1::{
 };
 use snowline_types::warp::message::Message as WarpMessage;
 use snowline_types::warp::payload::Payload;
+use snowline_types::{Id, ShortId};
 
 use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
@@ -36,12 +36,12 @@ use crate::metrics::l1_usage::L1Usage;
 use crate::metrics::staking_days::StakingDays;
 use crate::pending::{load, upsert};
 use crate::rows::{
-    BlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, L1ValidatorState, Origin,
-    Settled, StakerKind, StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
+    BlockRow, CBlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, L1ValidatorState,
+    Origin, Settled, StakerKind, StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
 };
 use crate::staking::{starts_at_acceptance, terms};
 use crate::tables::*;
-use crate::tx_index::{TxIndex, c_atomic_owners, named_owners};
+use crate::tx_index::{TxIndex, c_atomic_owners, l1_validations, named_owners};
 
 /// Counters of what [`PChain`] applied since it was created.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -92,6 +92,8 @@ pub struct PChain {
     l1_active: PendingRows<PhL1Active>,
     meta: PendingRows<PhMeta>,
     balances: PendingRows<PhBalances>,
+    stake_sums: PendingRows<PhStakeSums>,
+    stakeable_locked: PendingRows<PhStakeableLocked>,
     proposal: PendingRows<PhPendingProposal>,
     spans: PendingRows<PhValidatorSpans>,
     usage: L1Usage,
@@ -136,6 +138,8 @@ impl PChain {
             l1_active: PendingRows::default(),
             meta: PendingRows::default(),
             balances: PendingRows::default(),
+            stake_sums: PendingRows::default(),
+            stakeable_locked: PendingRows::default(),
             proposal: PendingRows::default(),
             spans: PendingRows::default(),
             usage: L1Usage::default(),
@@ -281,11 +285,12 @@ impl PChain {
         match container {
             PContainer::Block(block) => self.apply_block(batch, view, record, block),
             PContainer::X(txs) => self.apply_shared(batch, view, txs, self.x_chain),
-            PContainer::C(txs, atomic) => {
+            PContainer::C(txs, atomic, block) => {
                 let burned = atomic
                     .iter()
                     .fold(0u64, |b, t| b.saturating_add(t.burned(&self.avax)));
                 self.add_burned(view, META_C_BURNED, burned)?;
+                put_c_block(batch, txs.height, block);
                 self.apply_shared(batch, view, txs, self.c_chain)
             }
             PContainer::Other => Ok(()),
@@ -760,6 +765,7 @@ impl PChain {
             _ => {}
         }
         self.txs.touched(batch, &named_owners(tx));
+        self.txs.validations(batch, &l1_validations(tx));
         Ok(())
     }
 
@@ -1154,10 +1160,21 @@ impl PChain {
         let (row, stored) = load(&self.utxos, view, &id)?;
         match row {
             Some(Linear(mut row)) => {
-                if let Ok(utxo) = row.utxo() {
+                let utxo = row.utxo().ok();
+                if let Some(utxo) = &utxo {
                     self.txs.touched(batch, &utxo.output.owners().addrs);
                 }
+                // An unspent stake moves from its staked sum to the returned one.
+                let summed = utxo
+                    .filter(|u| row.consumed.is_none() && row.stake_summed(u))
+                    .and_then(|u| Some((*u.output.owners().addrs.first()?, u)));
+                if let Some((addr, u)) = &summed {
+                    self.stake_sum(view, *addr, &row, u, false)?;
+                }
                 row.returned = Some(ev);
+                if let Some((addr, u)) = &summed {
+                    self.stake_sum(view, *addr, &row, u, true)?;
+                }
                 self.utxos.put(id, Linear(row), stored);
                 Ok(())
             }
@@ -1310,7 +1327,8 @@ impl PChain {
     }
 
     /// Adds an unspent UTXO to (`unspent`) or takes it out of what current balances read: its
-    /// owner's sum when [`UtxoRow::summed`], else its owners' [`PhUnspentSpecial`] entries.
+    /// owner's sum when [`UtxoRow::summed`], else its owners' [`PhUnspentSpecial`] entries, and
+    /// its owner's stake sum when [`UtxoRow::stake_summed`].
     fn count_unspent(
         &mut self,
         batch: &mut WriteBatch,
@@ -1322,11 +1340,34 @@ impl PChain {
         let owners = utxo.output.owners();
         if !row.summed(utxo) {
             let id = utxo.id();
+            let lock = utxo.output.stakeable_locktime();
+            if row.holding == Holding::Native
+                && row.origin != Origin::Stake
+                && utxo.asset_id == self.avax
+                && lock > 0
+            {
+                let (total, stored) = load(&self.stakeable_locked, view, &lock)?;
+                let mut total = total.unwrap_or_default();
+                if unspent {
+                    total.add(row.amount);
+                } else {
+                    total.sub(row.amount);
+                }
+                if total.utxo_count == 0 {
+                    self.stakeable_locked.delete(lock, stored);
+                } else {
+                    self.stakeable_locked.put(lock, total, stored);
+                }
+            }
+            let in_sums = row.stake_summed(utxo);
             for addr in &owners.addrs {
                 if unspent {
-                    batch.put::<PhUnspentSpecial>(&(*addr, id), &());
+                    batch.put::<PhUnspentSpecial>(&(*addr, id), &u8::from(in_sums));
                 } else {
                     batch.delete::<PhUnspentSpecial>(&(*addr, id));
+                }
+                if in_sums {
+                    self.stake_sum(view, *addr, row, utxo, unspent)?;
                 }
             }
             return Ok(());
@@ -1352,6 +1393,35 @@ impl PChain {
             } else {
                 self.balances.put(key, total, stored);
             }
+        }
+        Ok(())
+    }
+}
+
+impl PChain {
+    /// Adds `row` (of `utxo`, owned by `addr` alone) to (`add`) or takes it out of its class's
+    /// stake sum ([`UtxoRow::stake_class`], as the row stands).
+    fn stake_sum(
+        &mut self,
+        view: &impl ReadView,
+        addr: ShortId,
+        row: &UtxoRow,
+        utxo: &Utxo,
+        add: bool,
+    ) -> Result<(), PChainError> {
+        let (staked, start, locktime, stakeable) = row.stake_class(utxo);
+        let key = (addr, utxo.asset_id, staked, start, locktime, stakeable);
+        let (total, stored) = load(&self.stake_sums, view, &key)?;
+        let mut total = total.unwrap_or_default();
+        if add {
+            total.add(row.amount);
+        } else {
+            total.sub(row.amount);
+        }
+        if total.utxo_count == 0 {
+            self.stake_sums.delete(key, stored);
+        } else {
+            self.stake_sums.put(key, total, stored);
         }
         Ok(())
     }
@@ -1395,6 +1465,15 @@ impl<V: ReadView> SharedRows for SharedP<'_, V> {
 
     fn forget_early(&mut self, id: Id, stored: bool) {
         self.p.early.delete(id, stored);
+    }
+}
+
+/// Records the C-Chain block `number`: by number, by hash, and by proposer when it names one.
+fn put_c_block(batch: &mut WriteBatch, number: u64, block: &CBlockRow) {
+    batch.put::<PhCBlocks>(&number, &Linear(block.clone()));
+    batch.put::<PhCBlockHashes>(&Id(block.hash), &number);
+    if let Some(node) = block.proposer.and_then(|p| p.node_id) {
+        batch.put::<PhCBlocksByProposer>(&(node, block.timestamp, number), &());
     }
 }
 
@@ -1461,6 +1540,8 @@ impl StagingParts for PChain {
             &mut self.l1_active,
             &mut self.meta,
             &mut self.balances,
+            &mut self.stake_sums,
+            &mut self.stakeable_locked,
             &mut self.proposal,
             &mut self.spans,
             &mut self.usage,

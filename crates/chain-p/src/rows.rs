@@ -188,6 +188,32 @@ impl UtxoRow {
             && utxo.output.owners().addrs.len() == 1
     }
 
+    /// Whether current balances count it in its owner's stake sums
+    /// ([`crate::tables::PhStakeSums`]): a native output of one owner that is not
+    /// [`Self::summed`] (a stake, a reward, a stakeable-locked output).
+    pub fn stake_summed(&self, utxo: &Utxo) -> bool {
+        self.holding == Holding::Native
+            && utxo.output.owners().addrs.len() == 1
+            && !self.summed(utxo)
+    }
+
+    /// What its bucket depends on at a time no earlier than its return (for a stake):
+    /// `(staked, staker start, locktime, stakeable locktime)`, `staked` 1 for a stake not
+    /// returned yet (with its staker's start), else 0 (start 0).
+    pub fn stake_class(&self, utxo: &Utxo) -> (u8, u64, u64, u64) {
+        let staked = self.origin == Origin::Stake && self.returned.is_none();
+        let start = match self.staker {
+            Some((_, start, _)) if staked => start,
+            _ => 0,
+        };
+        (
+            u8::from(staked),
+            start,
+            utxo.output.owners().locktime,
+            utxo.output.stakeable_locktime(),
+        )
+    }
+
     /// The chain whose atomic memory holds it (`sharedWithChainId`), for atomic UTXOs.
     pub fn shared_with(&self) -> Option<Id> {
         match self.holding {
@@ -448,13 +474,7 @@ impl Encode for BlockRow {
         w.u64(self.current_supply);
         w.u32(self.active_l1_validators);
         w.u64(self.l1_accrued_fees);
-        put_opt(w, &self.proposer, |w, p| {
-            p.id.encode(w);
-            p.parent_id.encode(w);
-            put_opt(w, &p.node_id, |w, n| n.encode(w));
-            put_opt(w, &p.timestamp, |w, t| w.i64(*t));
-            put_opt(w, &p.p_chain_height, |w, h| w.u64(*h));
-        });
+        put_opt(w, &self.proposer, put_proposer);
     }
 }
 
@@ -470,15 +490,71 @@ impl Decode for BlockRow {
             current_supply: r.u64()?,
             active_l1_validators: r.u32()?,
             l1_accrued_fees: r.u64()?,
-            proposer: get_opt(r, |r| {
-                Ok(ProposerDetails {
-                    id: Id::decode(r)?,
-                    parent_id: Id::decode(r)?,
-                    node_id: get_opt(r, NodeId::decode)?,
-                    timestamp: get_opt(r, |r| r.i64())?,
-                    p_chain_height: get_opt(r, |r| r.u64())?,
-                })
-            })?,
+            proposer: get_opt(r, get_proposer)?,
+        })
+    }
+}
+
+fn put_proposer(w: &mut Writer, p: &ProposerDetails) {
+    p.id.encode(w);
+    p.parent_id.encode(w);
+    put_opt(w, &p.node_id, |w, n| n.encode(w));
+    put_opt(w, &p.timestamp, |w, t| w.i64(*t));
+    put_opt(w, &p.p_chain_height, |w, h| w.u64(*h));
+}
+
+fn get_proposer(r: &mut Reader<'_>) -> Result<ProposerDetails, CodecError> {
+    Ok(ProposerDetails {
+        id: Id::decode(r)?,
+        parent_id: Id::decode(r)?,
+        node_id: get_opt(r, NodeId::decode)?,
+        timestamp: get_opt(r, |r| r.i64())?,
+        p_chain_height: get_opt(r, |r| r.u64())?,
+    })
+}
+
+/// One accepted C-Chain block as the Primary Network's block operations show it, read off its
+/// `C/block` container.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CBlockRow {
+    /// The coreth block's hash (keccak-256 of its header).
+    pub hash: [u8; 32],
+    /// The parent's hash.
+    pub parent: [u8; 32],
+    /// Block time, Unix seconds.
+    pub timestamp: u64,
+    /// Its atomic txs, in order.
+    pub atomic_tx_ids: Vec<Id>,
+    /// Its EVM txs.
+    pub evm_txs: u32,
+    /// Size of the container, bytes.
+    pub size: u32,
+    /// The proposervm wrapper's details.
+    pub proposer: Option<ProposerDetails>,
+}
+
+impl Encode for CBlockRow {
+    fn encode(&self, w: &mut Writer) {
+        w.raw(&self.hash);
+        w.raw(&self.parent);
+        w.u64(self.timestamp);
+        self.atomic_tx_ids.encode(w);
+        w.u32(self.evm_txs);
+        w.u32(self.size);
+        put_opt(w, &self.proposer, put_proposer);
+    }
+}
+
+impl Decode for CBlockRow {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            hash: r.array::<32>()?,
+            parent: r.array::<32>()?,
+            timestamp: r.u64()?,
+            atomic_tx_ids: Vec::decode(r)?,
+            evm_txs: r.u32()?,
+            size: r.u32()?,
+            proposer: get_opt(r, get_proposer)?,
         })
     }
 }

@@ -7,8 +7,8 @@ use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
-    BlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, L1ValidatorState, NotStarted,
-    StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow, ValidatorPeriod,
+    BlockRow, CBlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, L1ValidatorState,
+    NotStarted, StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow, ValidatorPeriod,
 };
 
 table! {
@@ -33,9 +33,23 @@ table! {
     /// balances add these up.
     pub PhBalances: "ph_balances", (ShortId, Id, u8, Id, u64) => AssetTotal;
 
-    /// `(address, utxo id) -> ()`: every other unspent UTXO of the address (several owners,
-    /// staked, stakeable-locked), which current balances bucket one by one.
-    pub PhUnspentSpecial: "ph_unspent_special", (ShortId, Id) => ();
+    /// `(address, utxo id) -> in ph_stake_sums`: every other unspent UTXO of the address
+    /// (several owners, staked, stakeable-locked, rewards), which current balances bucket one by
+    /// one, unless it is counted in the owner's `ph_stake_sums` (1) and the sums can be read.
+    pub PhUnspentSpecial: "ph_unspent_special", (ShortId, Id) => u8;
+
+    /// `(address, asset, staked, staker start, locktime, stakeable locktime) -> AssetTotal`: the
+    /// unspent native UTXOs of each single owner that `ph_balances` leaves out (stakes, rewards,
+    /// stakeable-locked outputs), summed by all their bucket depends on at a time no earlier
+    /// than the last block's: whether a stake is still staked (1, with its staker's start) or
+    /// not (0, start 0: returned stakes, rewards, stakeable-locked outputs), the locktime and the
+    /// stakeable locktime (`UtxoRow::stake_class`).
+    pub PhStakeSums: "ph_stake_sums", (ShortId, Id, u8, u64, u64, u64) => AssetTotal;
+
+    /// `stakeable locktime -> AssetTotal`: the unspent native AVAX outputs (stakes aside) under a
+    /// stakeable lock, by the lock's end; the supply's `totalLocked` sums those past the chain
+    /// time.
+    pub PhStakeableLocked: "ph_stakeable_locked", u64 => AssetTotal;
 
     /// `(address, amount, utxo id) -> ()`: an owner's unspent UTXOs by amount.
     pub PhUnspentByAmount: "ph_unspent_by_amount", (ShortId, u64, Id) => ();
@@ -55,6 +69,11 @@ table! {
     /// height of the block holding the tx (a proposal's, for the txs its option applies).
     pub PhTxsByAddress: "ph_txs_by_address", (ShortId, u64, Id) => ();
 
+    /// `(validation id, height, tx id) -> ()`: the txs of each L1 validation (the conversion or
+    /// registration that created it, and every weight change, top-up and disable naming it), by
+    /// the height of the block holding the tx.
+    pub PhTxsByL1Validation: "ph_txs_by_l1_validation", (Id, u64, Id) => ();
+
     /// `((address, kind), block time, tx id) -> ()`: the C-Chain's atomic txs an address takes
     /// part in as an owner of a UTXO they move through the P-Chain's shared memory (kind
     /// [`C_ATOMIC_IMPORT`]: an import consumed it; [`C_ATOMIC_EXPORT`]: an export emitted it),
@@ -70,6 +89,16 @@ table! {
 
     /// `(proposer node, block ts, height) -> ()`: the blocks each node proposed, by time.
     pub PhBlocksByProposer: "ph_blocks_by_proposer", (NodeId, u64, u64) => ();
+
+    /// `C-Chain block number -> CBlockRow`: the C-Chain's blocks, from their `C/block`
+    /// containers.
+    pub PhCBlocks: "ph_c_blocks", u64 => Linear<CBlockRow>;
+
+    /// `coreth block hash -> number`: the C-Chain's blocks by hash.
+    pub PhCBlockHashes: "ph_c_block_hashes" (PointLookup), Id => u64;
+
+    /// `(proposer node, block ts, number) -> ()`: the C-Chain blocks each node proposed, by time.
+    pub PhCBlocksByProposer: "ph_c_blocks_by_proposer", (NodeId, u64, u64) => ();
 
     /// `staker tx id -> StakerRow`: every staker, current or settled.
     pub PhStakers: "ph_stakers" (PointLookup), Id => Linear<StakerRow>;

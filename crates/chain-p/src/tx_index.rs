@@ -7,14 +7,20 @@
 //! owner or a subnet's owner. A tx sits at the height of the block holding it: a proposal's
 //! effects are applied with its option, one block later, so the option's txs name the
 //! proposal's height ([`TxIndex::begin`]).
+//!
+//! The L1 txs are indexed by the validations they name too (`ph_txs_by_l1_validation`).
 
 use snowline_store::WriteBatch;
 use snowline_types::platformvm::txs::UnsignedTx;
+use snowline_types::warp::l1::{L1Message, conversion_validation_id, registration_validation_id};
 use snowline_types::{Id, ShortId};
 
+use crate::derive::{l1_message, register_message};
 use crate::rows::Event;
 use crate::staking::terms;
-use crate::tables::{PhCTxsByAddress, PhTxUtxos, PhTxsByAddress, TX_CONSUMED, TX_EMITTED};
+use crate::tables::{
+    PhCTxsByAddress, PhTxUtxos, PhTxsByAddress, PhTxsByL1Validation, TX_CONSUMED, TX_EMITTED,
+};
 
 /// The P-Chain tx being applied, if any: UTXOs created while it is set are its emitted ones.
 /// Unset for the genesis and for the X- and C-Chain's atomic txs (not P-Chain txs).
@@ -73,6 +79,14 @@ impl TxIndex {
             put_addresses(batch, tx, height, owners);
         }
     }
+
+    /// The applied tx names the L1 validations `validations` ([`l1_validations`]).
+    pub(crate) fn validations(&self, batch: &mut WriteBatch, validations: &[Id]) {
+        let Some((tx, height)) = self.at else { return };
+        for vid in validations {
+            batch.put::<PhTxsByL1Validation>(&(*vid, height, tx), &());
+        }
+    }
 }
 
 fn put_addresses(batch: &mut WriteBatch, tx: Id, height: u64, owners: &[ShortId]) {
@@ -108,4 +122,28 @@ pub(crate) fn named_owners(tx: &UnsignedTx) -> Vec<ShortId> {
         _ => {}
     }
     owners
+}
+
+/// The L1 validations `tx` names, in its order: a conversion's validators (by
+/// `sha256(subnet ‖ u32 index)`), a registration's (the hash of its `RegisterL1Validator`
+/// message), the one a weight change's `L1ValidatorWeight` message, a top-up or a disable
+/// names (avalanchego `vms/platformvm/txs`); none for any other tx or a message that does not
+/// parse.
+pub(crate) fn l1_validations(tx: &UnsignedTx) -> Vec<Id> {
+    match tx {
+        UnsignedTx::ConvertSubnetToL1Tx(t) => (0..t.validators.len())
+            .map(|i| conversion_validation_id(&t.subnet_id, u32::try_from(i).unwrap_or(u32::MAX)))
+            .collect(),
+        UnsignedTx::RegisterL1ValidatorTx(t) => register_message(&t.message)
+            .map(|(_, payload)| registration_validation_id(&payload))
+            .into_iter()
+            .collect(),
+        UnsignedTx::SetL1ValidatorWeightTx(t) => match l1_message(&t.message) {
+            Some(L1Message::L1ValidatorWeight(w)) => vec![w.validation_id],
+            _ => Vec::new(),
+        },
+        UnsignedTx::IncreaseL1ValidatorBalanceTx(t) => vec![t.validation_id],
+        UnsignedTx::DisableL1ValidatorTx(t) => vec![t.validation_id],
+        _ => Vec::new(),
+    }
 }

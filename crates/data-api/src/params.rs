@@ -39,15 +39,6 @@ pub(crate) fn page_token(
         .map_err(|e| ApiError::bad_request(format!("Invalid pageToken: {e}")))
 }
 
-/// For endpoints whose data is not indexed yet: no token this server issued can exist for them,
-/// so any `pageToken` is refused as not valid for the query (400), like a foreign token.
-pub(crate) fn page_token_present(req: &Request) -> Result<(), ApiError> {
-    match req.query("pageToken") {
-        Some(_) => Err(invalid_token()),
-        None => Ok(()),
-    }
-}
-
 /// The 400 of a token that authenticated but does not fit the query (or cannot be ours):
 /// the same message as any other invalid token, so it tells nothing about which check failed.
 pub(crate) fn invalid_token() -> ApiError {

@@ -1,5 +1,5 @@
-//! The C-Chain's atomic side: `C/block` containers in coreth's shape (a proposervm block around
-//! the coreth block's RLP, `ExtDataHash` over the extra data), holding only atomic txs signed
+//! The C-Chain's atomic side: `C/block` containers in coreth's shape (a proposervm block signed
+//! by a genesis validator around the coreth block's RLP, `ExtDataHash` over the extra data), holding only atomic txs signed
 //! with the devnet keys. The EVM side (EVM txs, state) is not modelled here.
 //!
 //! Its history: at the start time, opening blocks export to X (the C-sourced UTXOs the X-Chain's
@@ -20,12 +20,14 @@ use snowline_types::coreth::{
 use snowline_types::fx::secp256k1fx::{self, Input, OutputOwners, TransferInput, TransferOutput};
 use snowline_types::hashing::{keccak256, sha256};
 use snowline_types::network::NetworkInfo;
-use snowline_types::proposervm::{Block as ProposerBlock, Epoch};
+use snowline_types::proposervm::Block as ProposerBlock;
 use snowline_types::{Id, avm, platformvm};
 
 use crate::atomic::AtomicUtxo;
 use crate::error::DevnetError;
 use crate::keys::{EWOQ, KeyRing};
+use crate::nodes::DevnetNode;
+use crate::pgenesis::GENESIS_VALIDATORS;
 use crate::rng::DetRng;
 
 const NANOS: i64 = 1_000_000_000;
@@ -75,6 +77,8 @@ pub(crate) struct CChain {
     prev_outer: Id,
     root: [u8; 32],
     nonces: HashMap<[u8; 20], u64>,
+    /// The genesis validators, proposing the blocks in turn (as on the P-Chain).
+    proposers: Vec<DevnetNode>,
     /// UTXOs X and P exported to C, with their acceptance stamps: what C may import.
     incoming: VecDeque<(i64, Id, coreth::Utxo)>,
     /// The opening exports to X, handed over once.
@@ -101,7 +105,11 @@ impl CChain {
         let mut pre = b"snowline/devnet/cchain/genesis/v1".to_vec();
         pre.extend_from_slice(&p.seed.to_be_bytes());
         let genesis_hash = keccak256(&pre);
+        let proposers = (0..GENESIS_VALIDATORS)
+            .map(|i| DevnetNode::new(p.seed, i))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut me = Self {
+            proposers,
             net,
             avax,
             ring,
@@ -356,7 +364,8 @@ impl CChain {
         Ok(Tx::new(unsigned, creds))
     }
 
-    /// Wraps `txs` in the next coreth block at `time` and its proposervm block, stamped `ts`.
+    /// Wraps `txs` in the next coreth block at `time` and its proposervm block, signed by the
+    /// next genesis validator in turn, stamped `ts`.
     fn emit(&mut self, time: u64, ts: i64, txs: Vec<Tx>) -> Result<(), DevnetError> {
         let ext_data = encode_ext_data(&txs, true);
         self.height += 1;
@@ -396,13 +405,20 @@ impl CChain {
             ..coreth::Block::default()
         };
         self.prev_hash = block.hash;
-        let outer = ProposerBlock::build_unsigned(
+        let idx = (self.height as usize) % self.proposers.len().max(1);
+        let node = self
+            .proposers
+            .get(idx)
+            .ok_or(DevnetError::Crypto("no proposer"))?;
+        let outer = ProposerBlock::build_signed(
             self.prev_outer,
             i64::try_from(time).unwrap_or(0),
             1 + self.height / 16,
-            Epoch::default(),
+            node.cert_der.clone(),
             block.rlp(),
-        );
+            self.net.c_chain_id,
+            |digest| node.sign_digest(digest),
+        )?;
         self.prev_outer = outer.id;
         self.blocks += 1;
         self.last_ts = ts;

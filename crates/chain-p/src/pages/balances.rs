@@ -1,6 +1,8 @@
 //! Balances in the P-Chain shape (`PChainBalance`): each unspent UTXO of the addresses counts
 //! in one bucket, by whether it is staked (and whether its staking has begun), time-locked, or
 //! stakeable-locked at the time asked, or in atomic memory between the P-Chain and another chain.
+//! Current balances read per-owner sums (`ph_balances`, and `ph_stake_sums` for stakes, rewards
+//! and stakeable-locked outputs) and only the UTXOs of several owners one by one.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,7 +14,9 @@ use snowline_types::{Id, ShortId};
 use super::{PChainPages, PageError, expect_rows};
 use crate::error::PChainError;
 use crate::rows::{Holding, UtxoRow};
-use crate::tables::{PhAllByTime, PhBalances, PhUnspentSpecial, PhUtxos};
+use crate::tables::{
+    META_CHAIN_TIME, PhAllByTime, PhBalances, PhMeta, PhStakeSums, PhUnspentSpecial, PhUtxos,
+};
 
 /// Where a UTXO counts in `PChainBalance` at a given time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -38,20 +42,45 @@ pub enum Bucket {
 /// The bucket of `row` (whose parsed UTXO is `utxo`) at `t`, Unix seconds; the caller has
 /// checked that it is unspent then.
 pub fn bucket(row: &UtxoRow, utxo: &Utxo, t: u64) -> Bucket {
-    let time_locked = utxo.output.owners().locktime > t;
-    let stake_locked = utxo.output.stakeable_locktime() > t;
-    if row.holding != Holding::Native {
+    let staked_from = row
+        .staked_at(t)
+        .then(|| row.staker.map_or(0, |(_, start, _)| start));
+    bucket_at(
+        row.holding != Holding::Native,
+        staked_from,
+        (
+            utxo.output.owners().locktime,
+            utxo.output.stakeable_locktime(),
+        ),
+        t,
+    )
+}
+
+/// The bucket at `t` of a UTXO in atomic memory or not (`atomic`), staked at `t` by a staker
+/// starting at `staked_from` (`None`: not staked then), with its locktime and stakeable
+/// locktime: the one rule both the UTXOs read one by one and the stake sums follow.
+fn bucket_at(
+    atomic: bool,
+    staked_from: Option<u64>,
+    (lock, stakeable): (u64, u64),
+    t: u64,
+) -> Bucket {
+    let time_locked = lock > t;
+    let stake_locked = stakeable > t;
+    if atomic {
         return if time_locked {
             Bucket::AtomicLocked
         } else {
             Bucket::AtomicUnlocked
         };
     }
-    if row.staked_at(t) {
-        return match row.staker {
-            Some((_, start, _)) if start > t => Bucket::PendingStaked,
-            _ if stake_locked || time_locked => Bucket::LockedStaked,
-            _ => Bucket::UnlockedStaked,
+    if let Some(start) = staked_from {
+        return if start > t {
+            Bucket::PendingStaked
+        } else if stake_locked || time_locked {
+            Bucket::LockedStaked
+        } else {
+            Bucket::UnlockedStaked
         };
     }
     if time_locked {
@@ -111,6 +140,16 @@ impl PBalances {
         Ok(())
     }
 
+    /// Adds the sum of an owner's native UTXOs of one bucket and asset.
+    fn add_in(&mut self, bucket: Bucket, asset: Id, t: AssetTotal) {
+        self.buckets
+            .entry(bucket)
+            .or_default()
+            .entry(asset)
+            .or_default()
+            .merge(t);
+    }
+
     /// Adds the sum of an owner's UTXOs of one holding, shared chain, asset and lock state.
     fn add_total(&mut self, holding: Holding, chain: Id, asset: Id, locked: bool, t: AssetTotal) {
         let sum = if holding == Holding::Native {
@@ -142,6 +181,10 @@ impl PChainPages {
         let snapshot = self.store.snapshot();
         let addrs: BTreeSet<ShortId> = addresses.iter().copied().collect();
         let t = at.unwrap_or(now);
+        // The stake sums hold at any time no earlier than the last block's (every stake
+        // returned by then is returned at `t`); before it, their UTXOs are read one by one.
+        let chain_time = snapshot.get::<PhMeta>(&META_CHAIN_TIME)?.unwrap_or(0);
+        let sums_hold = chain_time <= t;
         let mut out = PBalances::default();
         let mut ids = BTreeSet::new();
         for addr in &addrs {
@@ -165,12 +208,27 @@ impl PChainPages {
                         })?;
                         out.add_total(holding, chain, asset, locktime > t, total);
                     }
+                    if sums_hold {
+                        for e in snapshot.prefix_scan::<PhStakeSums, ShortId>(
+                            addr,
+                            None,
+                            Direction::Forward,
+                        )? {
+                            let ((_, asset, staked, start, lock, stakeable), total) = e?;
+                            let staked_from = (staked == 1).then_some(start);
+                            let b = bucket_at(false, staked_from, (lock, stakeable), t);
+                            out.add_in(b, asset, total);
+                        }
+                    }
                     for e in snapshot.prefix_scan::<PhUnspentSpecial, ShortId>(
                         addr,
                         None,
                         Direction::Forward,
                     )? {
-                        ids.insert(e?.0.1);
+                        let ((_, id), in_sums) = e?;
+                        if in_sums == 0 || !sums_hold {
+                            ids.insert(id);
+                        }
                     }
                 }
             }

@@ -3,7 +3,7 @@
 use snowline_node_index::IndexReader;
 use snowline_query::params::TimeRange;
 use snowline_query::{decode_position, encode_position};
-use snowline_store::{Direction, Linear, ReadView};
+use snowline_store::{Direction, Linear, ReadView, Table};
 use snowline_types::Id;
 use snowline_types::container::IndexPath;
 use snowline_types::platformvm::parse_block;
@@ -43,29 +43,43 @@ impl PChainPages {
         page_size: usize,
         from: Option<&[u8]>,
     ) -> Result<BlockPage, PageError> {
-        let from = from
-            .map(|b| decode_position::<u64>(b).ok_or(PageError::BadPosition))
-            .transpose()?;
         let snapshot = self.store.snapshot();
-        let (low, high) = height_range(&snapshot, range)?;
-        let high = from.map_or(high, |f| f.min(high));
-        if low >= high {
-            return Ok(BlockPage {
-                blocks: Vec::new(),
-                next: None,
-            });
-        }
-        let mut blocks = snapshot
-            .scan::<PhBlocks, _>(low..high, Direction::Reverse)?
-            .take(page_size.saturating_add(1))
-            .map(|e| e.map(|(h, Linear(b))| (h, b)).map_err(PageError::from))
-            .collect::<Result<Vec<_>, _>>()?;
-        let next = if blocks.len() > page_size {
-            blocks.truncate(page_size);
-            blocks.last().map(|(h, _)| encode_position(h))
-        } else {
-            None
-        };
-        Ok(BlockPage { blocks, next })
+        let heights = height_range(&snapshot, range)?;
+        newest::<PhBlocks, _>(&snapshot, heights, page_size, from)
     }
+}
+
+/// One page of the blocks of table `T` at heights `[low, high)`, newest first, resuming strictly
+/// past `from` (a [`BlockPage::next`] of the same query).
+pub(super) fn newest<T, R>(
+    view: &impl ReadView,
+    (low, high): (u64, u64),
+    page_size: usize,
+    from: Option<&[u8]>,
+) -> Result<BlockPage<R>, PageError>
+where
+    T: Table<Key = u64, Value = Linear<R>>,
+{
+    let from = from
+        .map(|b| decode_position::<u64>(b).ok_or(PageError::BadPosition))
+        .transpose()?;
+    let high = from.map_or(high, |f| f.min(high));
+    if low >= high {
+        return Ok(BlockPage {
+            blocks: Vec::new(),
+            next: None,
+        });
+    }
+    let mut blocks = view
+        .scan::<T, _>(low..high, Direction::Reverse)?
+        .take(page_size.saturating_add(1))
+        .map(|e| e.map(|(h, Linear(b))| (h, b)).map_err(PageError::from))
+        .collect::<Result<Vec<_>, _>>()?;
+    let next = if blocks.len() > page_size {
+        blocks.truncate(page_size);
+        blocks.last().map(|(h, _)| encode_position(h))
+    } else {
+        None
+    };
+    Ok(BlockPage { blocks, next })
 }

@@ -6,6 +6,7 @@
 mod activity;
 mod balances;
 mod blocks;
+mod c_blocks;
 mod c_txs;
 mod chain_blocks;
 mod l1;
@@ -26,6 +27,7 @@ use snowline_types::Id;
 pub use activity::LastActivity;
 pub use balances::{AssetTotal, Bucket, PBalances, bucket};
 pub use blocks::BlockPage;
+pub use c_blocks::CBlockRef;
 pub use c_txs::CTxPosition;
 pub use l1::{L1Page, L1Query};
 pub use rewards::{HistoricalReward, PendingReward, RewardPage, RewardQuery};

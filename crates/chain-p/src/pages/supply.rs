@@ -4,7 +4,7 @@
 //! the reward calculator's current supply with the potential rewards and stakes of the
 //! primary-network stakers not settled yet, and the stakeable-locked AVAX not staked.
 
-use std::collections::BTreeSet;
+use std::ops::Bound;
 
 use snowline_store::{Direction, ReadView};
 use snowline_types::Id;
@@ -12,11 +12,11 @@ use snowline_types::Id;
 use super::{PChainPages, PageError, expect_rows, tip};
 use crate::error::PChainError;
 use crate::metrics::{L1MetricsError, curve_at};
-use crate::rows::{Holding, Origin, StakerKind};
+use crate::rows::StakerKind;
 use crate::staking::PRIMARY_NETWORK;
 use crate::tables::{
     FEE_CURVE_TOTAL, META_C_BURNED, META_INITIAL_SUPPLY, META_L1_ACCRUED_FEES, META_P_BURNED,
-    PhCurrentStakers, PhMeta, PhStakers, PhUnspentSpecial, PhUtxos,
+    PhCurrentStakers, PhMeta, PhStakeableLocked, PhStakers,
 };
 
 /// The P-Chain's part of the AVAX supply, nAVAX, at the chain time.
@@ -54,8 +54,8 @@ impl PSupply {
 }
 
 impl PChainPages {
-    /// The P-Chain's supply figures in asset `avax`; `None` before the genesis is indexed.
-    pub fn supply(&self, avax: &Id) -> Result<Option<PSupply>, PageError> {
+    /// The P-Chain's supply figures in its AVAX; `None` before the genesis is indexed.
+    pub fn supply(&self) -> Result<Option<PSupply>, PageError> {
         let snapshot = self.store.snapshot();
         let v = &snapshot;
         let meta = |key: u8| -> Result<Option<u64>, PageError> { Ok(v.get::<PhMeta>(&key)?) };
@@ -91,38 +91,19 @@ impl PChainPages {
             l1_fees,
             unsettled_rewards,
             staked,
-            locked: locked(v, avax, chain_time)?,
+            locked: locked(v, chain_time)?,
             chain_time,
         }))
     }
 }
 
 /// AVAX in unspent P-Chain outputs whose stakeable lock runs past `chain_time`, not staked:
-/// such outputs are never summed into an owner's balance row, so they are all among the
-/// `ph_unspent_special` entries.
-fn locked(v: &impl ReadView, avax: &Id, chain_time: u64) -> Result<u128, PageError> {
-    let ids: BTreeSet<Id> = v
-        .scan::<PhUnspentSpecial, _>(.., Direction::Forward)?
-        .map(|r| r.map(|((_, id), ())| id))
-        .collect::<Result<_, _>>()?;
-    let ids: Vec<Id> = ids.into_iter().collect();
+/// the sums of `ph_stakeable_locked` past it.
+fn locked(v: &impl ReadView, chain_time: u64) -> Result<u128, PageError> {
     let mut sum = 0u128;
-    for chunk in ids.chunks(1024) {
-        let rows = expect_rows(v.multi_get::<PhUtxos>(chunk)?, chunk, "UTXO")?;
-        for (id, row) in chunk.iter().zip(rows) {
-            if row.holding != Holding::Native
-                || row.origin == Origin::Stake
-                || row.consumed.is_some()
-            {
-                continue;
-            }
-            let utxo = row
-                .utxo()
-                .map_err(|e| PChainError::Corrupt(format!("UTXO {id}: {e}")))?;
-            if utxo.asset_id == *avax && utxo.output.stakeable_locktime() > chain_time {
-                sum += u128::from(row.amount);
-            }
-        }
+    let after = (Bound::Excluded(chain_time), Bound::Unbounded);
+    for e in v.scan::<PhStakeableLocked, _>(after, Direction::Forward)? {
+        sum += e?.1.amount;
     }
     Ok(sum)
 }

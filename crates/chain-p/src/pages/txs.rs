@@ -1,7 +1,8 @@
 //! P-Chain txs as the Data API shows them: one by id, and listings newest (or oldest) first,
 //! of a set of addresses (their merged `ph_txs_by_address` orders, a tx several of them take
-//! part in listed once) or of the whole chain (the blocks' txs), filtered by tx type and
-//! block time. A tx comes with its block, its unsigned body (read back from the block's
+//! part in listed once), of an L1 validation (`ph_txs_by_l1_validation`, narrowed to the
+//! addresses' txs when there are some) or of the whole chain (the blocks' txs), filtered by tx
+//! type and block time. A tx comes with its block, its unsigned body (read back from the block's
 //! container), the UTXOs it consumed and emitted, and the staker it adds or settles. The
 //! staking listing keeps the staker txs whose staker is current (pending or active at the chain
 //! time) among those the addresses take part in.
@@ -25,14 +26,17 @@ use crate::error::PChainError;
 use crate::rows::{BlockRow, L1ValidatorRow, StakerRow, TxRow};
 use crate::tables::{
     PhBlocks, PhCurrentStakers, PhL1Validators, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress,
-    PhUtxos, TX_EMITTED,
+    PhTxsByL1Validation, PhUtxos, TX_EMITTED,
 };
+use crate::tx_index::l1_validations;
 
 /// What a tx listing asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PTxQuery {
     /// The addresses whose txs are listed (empty: every tx of the chain).
     pub addresses: Vec<ShortId>,
+    /// Only the txs of this L1 validation (its creation, weight changes, top-ups, disable).
+    pub l1_validation: Option<Id>,
     /// Only txs of these Data API types (`PChainTransactionType`; empty: any).
     pub types: BTreeSet<String>,
     /// Only txs whose block time is in the range.
@@ -120,7 +124,8 @@ impl PChainPages {
             q.types.is_empty() || q.types.contains(UnsignedTx::data_api_type_of(row.type_id))
         };
         let mut blocks = Blocks::default();
-        let (ids, next): (Vec<(Id, TxRow)>, Option<Vec<u8>>) = if q.addresses.is_empty() {
+        let keyed = !q.addresses.is_empty() || q.l1_validation.is_some();
+        let (ids, next): (Vec<(Id, TxRow)>, Option<Vec<u8>>) = if !keyed {
             let from = from
                 .map(|b| decode_position::<ChainPosition>(b).ok_or(PageError::BadPosition))
                 .transpose()?;
@@ -136,7 +141,7 @@ impl PChainPages {
             let from = from
                 .map(|b| decode_position::<AddressPosition>(b).ok_or(PageError::BadPosition))
                 .transpose()?;
-            let page = address_page(v, q, heights, from, keep_type)?;
+            let page = keyed_page(v, q, heights, from, keep_type)?;
             (
                 page.items.into_iter().map(|((_, id), r)| (id, r)).collect(),
                 page.next.as_ref().map(encode_position),
@@ -230,47 +235,68 @@ pub(super) fn height_range(
     view: &impl ReadView,
     range: TimeRange,
 ) -> Result<(u64, u64), PageError> {
-    let tip = view
-        .scan::<PhBlocks, _>(.., snowline_store::Direction::Reverse)?
-        .next()
-        .transpose()?
-        .map_or(0, |(h, _)| h);
+    heights_in::<PhBlocks, _>(view, range, Some(1), |b| b.timestamp)
+}
+
+/// [`height_range`] over any table of blocks by height from `first` (the table's first
+/// height when `None`) to its last, each block's time read by `time`.
+pub(super) fn heights_in<T, R>(
+    view: &impl ReadView,
+    range: TimeRange,
+    first: Option<u64>,
+    time: impl Fn(&R) -> u64,
+) -> Result<(u64, u64), PageError>
+where
+    T: snowline_store::Table<Key = u64, Value = Linear<R>>,
+{
+    let edge = |dir| -> Result<Option<u64>, PageError> {
+        Ok(view
+            .scan::<T, _>(.., dir)?
+            .next()
+            .transpose()?
+            .map(|(h, _)| h))
+    };
+    let tip = edge(snowline_store::Direction::Reverse)?.unwrap_or(0);
+    let first = match first {
+        Some(f) => f,
+        None => edge(snowline_store::Direction::Forward)?.unwrap_or(1),
+    };
+    // The first height in `first..=tip` whose block time is at least `t` (`tip + 1` if none).
+    let at_or_after = |t: u64| -> Result<u64, PageError> {
+        let (mut lo, mut hi) = (first, tip.saturating_add(1));
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let Some(Linear(b)) = view.get::<T>(&mid)? else {
+                return Err(corrupt(format!(
+                    "block {mid} below the tip {tip} is not stored"
+                )));
+            };
+            if time(&b) >= t {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Ok(lo)
+    };
     let low = match range.start {
-        Some(t) => first_at_or_after(view, tip, t)?,
-        None => 1,
+        Some(t) => at_or_after(t)?,
+        None => first,
     };
     let high = match range.end {
-        Some(t) => first_at_or_after(view, tip, t)?,
+        Some(t) => at_or_after(t)?,
         None => tip.saturating_add(1),
     };
     Ok((low, high))
-}
-
-/// The first height in `1..=tip` whose block time is at least `t` (`tip + 1` if none).
-fn first_at_or_after(view: &impl ReadView, tip: u64, t: u64) -> Result<u64, PageError> {
-    let (mut lo, mut hi) = (1u64, tip.saturating_add(1));
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let Some(Linear(b)) = view.get::<PhBlocks>(&mid)? else {
-            return Err(corrupt(format!(
-                "block {mid} below the tip {tip} is not stored"
-            )));
-        };
-        if b.timestamp >= t {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    Ok(lo)
 }
 
 fn corrupt(what: String) -> PageError {
     PageError::Read(PChainError::Corrupt(what))
 }
 
-/// The page of an address listing: each address's order, merged.
-fn address_page(
+/// The page of a listing by keys: the L1 validation's order (its txs some address takes part
+/// in, when there are addresses), else each address's order, merged.
+fn keyed_page(
     v: &impl ReadView,
     q: &PTxQuery,
     (low, high): (u64, u64),
@@ -290,14 +316,30 @@ fn address_page(
         }),
         (f, e) => f.or(e),
     };
-    let scans = q
-        .addresses
-        .iter()
-        .map(|a| {
-            Ok(v.positions::<PhTxsByAddress, _>(a, start, dir)?
-                .map(|p| p.map_err(PageError::from)))
-        })
-        .collect::<Result<Vec<_>, PageError>>()?;
+    type Scan<'a> = Box<dyn Iterator<Item = Result<AddressPosition, PageError>> + 'a>;
+    let scans: Vec<Scan<'_>> = match &q.l1_validation {
+        Some(vid) => {
+            let scan = v
+                .positions::<PhTxsByL1Validation, _>(vid, start, dir)?
+                .filter_map(|p| match p {
+                    Ok((h, id)) => match takes_part(v, &q.addresses, h, &id) {
+                        Ok(true) => Some(Ok((h, id))),
+                        Ok(false) => None,
+                        Err(e) => Some(Err(e)),
+                    },
+                    Err(e) => Some(Err(e.into())),
+                });
+            vec![Box::new(scan)]
+        }
+        None => q
+            .addresses
+            .iter()
+            .map(|a| {
+                let scan = v.positions::<PhTxsByAddress, _>(a, start, dir)?;
+                Ok(Box::new(scan.map(|p| p.map_err(PageError::from))) as Scan<'_>)
+            })
+            .collect::<Result<_, PageError>>()?,
+    };
     merged_page(
         scans,
         q.sort,
@@ -470,9 +512,6 @@ fn l1_changes(
     emitted: &[PUtxo],
     height: u64,
 ) -> Result<Vec<PTxL1>, PageError> {
-    use snowline_types::warp::l1::{
-        L1Message, conversion_validation_id, registration_validation_id,
-    };
     let returned = || -> Option<i128> {
         let own = tx.outputs().len();
         let sum: i128 = emitted
@@ -482,36 +521,25 @@ fn l1_changes(
             .sum();
         (sum > 0).then_some(-sum)
     };
-    let changes: Vec<(Id, Option<i128>)> = match tx {
-        UnsignedTx::ConvertSubnetToL1Tx(t) => t
-            .validators
-            .iter()
-            .enumerate()
-            .map(|(i, val)| {
-                let i = u32::try_from(i).unwrap_or(u32::MAX);
-                let vid = conversion_validation_id(&t.subnet_id, i);
-                (vid, Some(i128::from(val.balance)))
-            })
-            .collect(),
-        UnsignedTx::RegisterL1ValidatorTx(t) => crate::derive::register_message(&t.message)
-            .map(|(_, payload)| {
-                let vid = registration_validation_id(&payload);
-                (vid, Some(i128::from(t.balance)))
-            })
-            .into_iter()
-            .collect(),
-        UnsignedTx::SetL1ValidatorWeightTx(t) => match crate::derive::l1_message(&t.message) {
-            Some(L1Message::L1ValidatorWeight(w)) => vec![(w.validation_id, returned())],
-            _ => Vec::new(),
-        },
-        UnsignedTx::IncreaseL1ValidatorBalanceTx(t) => {
-            vec![(t.validation_id, Some(i128::from(t.balance)))]
-        }
-        UnsignedTx::DisableL1ValidatorTx(t) => {
-            vec![(t.validation_id, Some(returned().unwrap_or(0)))]
-        }
-        _ => return Ok(Vec::new()),
-    };
+    let changes: Vec<(Id, Option<i128>)> = l1_validations(tx)
+        .into_iter()
+        .enumerate()
+        .map(|(i, vid)| {
+            let change = match tx {
+                UnsignedTx::ConvertSubnetToL1Tx(t) => {
+                    t.validators.get(i).map(|val| i128::from(val.balance))
+                }
+                UnsignedTx::RegisterL1ValidatorTx(t) => Some(i128::from(t.balance)),
+                UnsignedTx::IncreaseL1ValidatorBalanceTx(t) => Some(i128::from(t.balance)),
+                UnsignedTx::DisableL1ValidatorTx(_) => Some(returned().unwrap_or(0)),
+                _ => returned(),
+            };
+            (vid, change)
+        })
+        .collect();
+    if changes.is_empty() {
+        return Ok(Vec::new());
+    }
     let accrued = v
         .get::<PhBlocks>(&height)?
         .map_or(0, |Linear(b)| b.l1_accrued_fees);

@@ -5,7 +5,6 @@
 
 pub(crate) mod balances;
 pub(crate) mod blocks;
-pub(crate) mod chain_blocks;
 mod context;
 pub(crate) mod l1;
 mod render;

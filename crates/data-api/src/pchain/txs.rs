@@ -53,6 +53,11 @@ pub(crate) fn list_staking(
     req: &Request,
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
+    if req.query("l1ValidationId").is_some() {
+        return Err(ApiError::bad_request(
+            "l1ValidationId is not a filter of the staking txs: list the chain's txs with it",
+        ));
+    }
     tx_listing(
         api,
         req,
@@ -80,6 +85,7 @@ fn tx_listing(
             .as_ref()
             .map(|a| a.ids.clone())
             .unwrap_or_default(),
+        l1_validation: params.l1_validation,
         types: params.types.clone(),
         range: params.range,
         page_size: params.page_size,

@@ -1,13 +1,14 @@
 //! The primary-network endpoints of the Data API, routed by chain: balances and UTXOs (by query
 //! and, v2, by body) of the P- and X-Chain and of the C-Chain's atomic memory, txs of the three
-//! chains (the C-Chain's atomic ones), X-Chain vertices, P-Chain rewards, blocks by
-//! proposer and L1 validators, and the details of every blockchain the P-Chain created. The
-//! reads run on the blocking pool, each from one snapshot per chain crate.
+//! chains (the C-Chain's atomic ones), X-Chain vertices, P-Chain rewards, the three chains'
+//! blocks (by id, latest, by proposer) and L1 validators, and the details of every blockchain
+//! the P-Chain created. The reads run on the blocking pool, each from one snapshot per chain
+//! crate.
 
 mod activity;
 mod blockchains;
+pub(crate) mod blocks;
 mod chain_ids;
-pub(crate) mod node_blocks;
 mod subnets;
 mod supply;
 pub(crate) mod tx_params;
@@ -16,7 +17,6 @@ use std::sync::Arc;
 
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_x::history::XHistoryPages;
-use snowline_query::params::{TimeRange, node_id, page_size};
 use snowline_query::{SealedPageTokens, TokenSecret};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::Chain;
@@ -24,9 +24,8 @@ use snowline_types::network::NetworkInfo;
 
 use crate::address_params::UtxoParams;
 use crate::cchain::{self, CChainApi};
-use crate::params::bad;
 use crate::pchain::{self, PChainApi};
-use crate::target::{not_indexed, resolve};
+use crate::target::resolve;
 use crate::xchain::{self, XChainApi};
 
 /// The three chains' endpoint state.
@@ -268,16 +267,10 @@ fn utxos_with(api: &PrimaryApi, req: &Request, parse: ParseUtxos) -> Result<Repl
 fn blocks_by_node(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
-        Chain::P => return pchain::blocks::handle(&api.p, req, target.chain_info()),
-        Chain::X => return xchain::blocks::by_node(&api.x, req, target.chain_info()),
-        Chain::C => {}
+        Chain::P => pchain::blocks::by_node(&api.p, req, target.chain_info()),
+        Chain::X => xchain::blocks::by_node(&api.x, req, target.chain_info()),
+        Chain::C => cchain::blocks::by_node(&api.c, req, target.chain_info()),
     }
-    // The C-Chain's blocks are not indexed: the request is checked, then 404.
-    node_id("nodeId", req.required_param("nodeId")?).map_err(bad)?;
-    TimeRange::parse(req.query("startTimestamp"), req.query("endTimestamp")).map_err(bad)?;
-    page_size(req.query("pageSize"), 100).map_err(bad)?;
-    crate::params::page_token_present(req)?;
-    Err(not_indexed(target.chain, "blocks by proposer"))
 }
 
 fn tx_by_hash(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
@@ -306,17 +299,17 @@ fn staking_txs(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
 fn block_by_id(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
-        Chain::P => pchain::chain_blocks::by_id(&api.p, req),
+        Chain::P => pchain::blocks::by_id(&api.p, req),
         Chain::X => xchain::blocks::by_id(&api.x, req),
-        chain => Err(not_indexed(chain, "blocks by id")),
+        Chain::C => cchain::blocks::by_id(&api.c, req),
     }
 }
 
 fn latest_blocks(api: &PrimaryApi, req: &Request) -> Result<Reply, ApiError> {
     let target = resolve(req, api.p.network, &Chain::ALL)?;
     match target.chain {
-        Chain::P => pchain::chain_blocks::latest(&api.p, req, target.chain_info()),
+        Chain::P => pchain::blocks::latest(&api.p, req, target.chain_info()),
         Chain::X => xchain::blocks::latest(&api.x, req, target.chain_info()),
-        chain => Err(not_indexed(chain, "latest blocks")),
+        Chain::C => cchain::blocks::latest(&api.c, req, target.chain_info()),
     }
 }

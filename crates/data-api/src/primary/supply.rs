@@ -10,11 +10,10 @@ use super::PrimaryApi;
 
 /// The supply figures now.
 pub(crate) fn handle(api: &PrimaryApi, _req: &Request) -> Result<Reply, ApiError> {
-    let avax = api.p.network.avax_asset_id;
     let p = api
         .p
         .pages
-        .supply(&avax)
+        .supply()
         .map_err(crate::pchain::page_error)?
         .ok_or_else(|| {
             ApiError::not_found("the P-Chain genesis is not indexed by this instance yet")

@@ -1,16 +1,16 @@
 //! The parameters of the primary network's tx listings (`listLatestPrimaryNetworkTransactions`
-//! on every chain): the optional addresses, `txTypes` (values of the OpenAPI's
+//! on every chain): the optional addresses, the P-Chain's `l1ValidationId`, `txTypes` (values of the OpenAPI's
 //! `PrimaryNetworkTxType` the chain has), the time window, the page size and the order.
 
 use std::collections::BTreeSet;
 
 use snowline_query::params::{
-    AddressList, DEFAULT_MAX_ADDRESSES, SortOrder, TimeRange, evm_address, page_size,
+    AddressList, DEFAULT_MAX_ADDRESSES, SortOrder, TimeRange, cb58_id, evm_address, page_size,
 };
 use snowline_query::{Digest, FilterDigest};
 use snowline_rest_api::{ApiError, Request};
 use snowline_types::network::NetworkInfo;
-use snowline_types::{Chain, ShortId};
+use snowline_types::{Chain, Id, ShortId};
 
 use crate::params::{bad, param_error};
 
@@ -47,6 +47,8 @@ pub(crate) const PRIMARY_NETWORK_TX_TYPES: [&str; 23] = [
 pub(crate) struct TxListParams {
     /// The addresses, when the listing is an address history.
     pub(crate) addresses: Option<AddressList>,
+    /// `l1ValidationId` (the P-Chain's listing only): the txs of that L1 validation.
+    pub(crate) l1_validation: Option<Id>,
     /// The C-Chain's listing: the EVM addresses (`0x…`) among `addresses`, sorted, each once.
     pub(crate) evm: Vec<ShortId>,
     /// `txTypes` (empty: any).
@@ -67,12 +69,16 @@ impl TxListParams {
         chain: Chain,
         chain_types: &[&str],
     ) -> Result<Self, ApiError> {
-        if req.query("l1ValidationId").is_some() {
-            return Err(ApiError::bad_request(
-                "l1ValidationId is not supported by this instance yet: list the txs of the \
-                 validator's addresses instead",
-            ));
-        }
+        let l1_validation = match req.query("l1ValidationId") {
+            None => None,
+            Some(_) if chain != Chain::P => {
+                return Err(ApiError::bad_request(format!(
+                    "l1ValidationId filters the P-Chain's txs; the {} has no L1 validations",
+                    snowline_query::params::chain_name(chain)
+                )));
+            }
+            Some(raw) => Some(cb58_id("l1ValidationId", raw).map_err(bad)?),
+        };
         let (addresses, evm) = match req.query("addresses") {
             Some(raw) => parse_addresses(raw, network, chain)?,
             None => (None, Vec::new()),
@@ -102,6 +108,7 @@ impl TxListParams {
         }
         Ok(Self {
             addresses,
+            l1_validation,
             evm,
             types,
             range: TimeRange::parse(req.query("startTimestamp"), req.query("endTimestamp"))
@@ -123,6 +130,10 @@ impl TxListParams {
                     .as_ref()
                     .map(|a| a.strings.join(","))
                     .as_deref(),
+            )
+            .optional(
+                "l1ValidationId",
+                self.l1_validation.map(|v| v.to_string()).as_deref(),
             )
             .field("txTypes", &types.join(","))
             .optional(

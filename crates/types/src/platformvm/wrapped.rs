@@ -6,7 +6,7 @@ use crate::codec::CodecError;
 use crate::proposervm;
 use crate::{Id, NodeId};
 
-/// The proposervm wrapper's details (the Data API's `proposerDetails`).
+/// A proposervm wrapper's details (the Data API's `proposerDetails`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ProposerDetails {
     /// The proposervm block id (the id the index API and Glacier show for the block).
@@ -19,6 +19,23 @@ pub struct ProposerDetails {
     pub timestamp: Option<i64>,
     /// The P-Chain height the proposer used; `None` for options.
     pub p_chain_height: Option<u64>,
+}
+
+impl ProposerDetails {
+    /// The details of the proposervm block `block` whose id is `id` (any chain's: P, X or C).
+    pub fn of(id: Id, block: &proposervm::Block) -> Self {
+        let (timestamp, p_chain_height) = match block {
+            proposervm::Block::Stateless(s) => (Some(s.timestamp), Some(s.p_chain_height)),
+            proposervm::Block::Option { .. } => (None, None),
+        };
+        Self {
+            id,
+            parent_id: block.parent_id(),
+            node_id: block.proposer(),
+            timestamp,
+            p_chain_height,
+        }
+    }
 }
 
 /// A P-Chain block with its wrapper, if it had one.
@@ -68,18 +85,8 @@ pub fn parse_block(bytes: &[u8]) -> Result<PChainBlock, WrappedBlockError> {
     let outer = proposervm::Block::parse(bytes)
         .map_err(|wrapped| WrappedBlockError::Neither { bare, wrapped })?;
     let block = Block::parse(outer.block.inner()).map_err(WrappedBlockError::Inner)?;
-    let (timestamp, p_chain_height) = match &outer.block {
-        proposervm::Block::Stateless(s) => (Some(s.timestamp), Some(s.p_chain_height)),
-        proposervm::Block::Option { .. } => (None, None),
-    };
     Ok(PChainBlock {
         block,
-        proposer: Some(ProposerDetails {
-            id: outer.id,
-            parent_id: outer.block.parent_id(),
-            node_id: outer.block.proposer(),
-            timestamp,
-            p_chain_height,
-        }),
+        proposer: Some(ProposerDetails::of(outer.id, &outer.block)),
     })
 }

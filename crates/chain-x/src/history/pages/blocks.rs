@@ -49,17 +49,7 @@ fn proposer(v: &impl ReadView, id: &Id) -> Result<Option<ProposerDetails>, PageE
     };
     let outer = proposervm::Block::parse_vec(c.bytes)
         .map_err(|e| corrupt(format!("X/block container {id}: {e}")))?;
-    let (timestamp, p_chain_height) = match &outer.block {
-        proposervm::Block::Stateless(s) => (Some(s.timestamp), Some(s.p_chain_height)),
-        proposervm::Block::Option { .. } => (None, None),
-    };
-    Ok(Some(ProposerDetails {
-        id: outer.id,
-        parent_id: outer.block.parent_id(),
-        node_id: outer.block.proposer(),
-        timestamp,
-        p_chain_height,
-    }))
+    Ok(Some(ProposerDetails::of(outer.id, &outer.block)))
 }
 
 /// The first height from `first` to `tip` whose block time is at least `t` (block times never
