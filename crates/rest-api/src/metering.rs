@@ -14,9 +14,9 @@ pub const UNKNOWN_PATH: &str = "unknown";
 /// `(credits_used, credits_wasted)` of a request of `weight` answered with `status`.
 pub fn credits(weight: Weight, status: StatusCode) -> (u32, u32) {
     if status.is_client_error() {
-        (0, weight.units())
+        (0, weight.units.get())
     } else if status.as_u16() < 400 {
-        (weight.units(), 0)
+        (weight.units.get(), 0)
     } else {
         (0, 0)
     }

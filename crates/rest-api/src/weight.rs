@@ -6,11 +6,15 @@ use std::num::NonZeroU32;
 /// The compute units a request costs against rate limits and in metering
 /// (the OpenAPI's `x-execution-weight`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Weight(NonZeroU32);
+pub struct Weight {
+    /// The cost in compute units (at least one); as plain data, so the rate limiter and
+    /// metering read it without a call.
+    pub units: NonZeroU32,
+}
 
 impl Weight {
     /// `free`: 1 unit.
-    pub const FREE: Weight = Weight(NonZeroU32::MIN);
+    pub const FREE: Weight = Weight { units: NonZeroU32::MIN };
     /// `small`: 10 units.
     pub const SMALL: Weight = Weight::units_const(10);
     /// `medium`: 20 units.
@@ -24,14 +28,14 @@ impl Weight {
 
     const fn units_const(n: u32) -> Weight {
         match NonZeroU32::new(n) {
-            Some(n) => Weight(n),
-            None => Weight(NonZeroU32::MIN),
+            Some(units) => Weight { units },
+            None => Weight { units: NonZeroU32::MIN },
         }
     }
 
     /// A custom weight; `None` for zero (every request costs at least one unit).
     pub fn new(units: u32) -> Option<Weight> {
-        NonZeroU32::new(units).map(Weight)
+        NonZeroU32::new(units).map(|units| Weight { units })
     }
 
     /// The weight of an OpenAPI `x-execution-weight` name (`free`, `small`, `medium`,
@@ -47,16 +51,6 @@ impl Weight {
             _ => return None,
         })
     }
-
-    /// The cost in compute units.
-    pub fn units(self) -> u32 {
-        self.0.get()
-    }
-
-    /// The cost as the non-zero count governor's `check_key_n` takes.
-    pub fn cells(self) -> NonZeroU32 {
-        self.0
-    }
 }
 
 #[cfg(test)]
@@ -67,11 +61,11 @@ mod tests {
     fn openapi_weight_names_map_to_units() {
         let units: Vec<u32> = ["free", "small", "medium", "large", "xl", "xxl"]
             .iter()
-            .map(|n| Weight::from_name(n).unwrap().units())
+            .map(|n| Weight::from_name(n).unwrap().units.get())
             .collect();
         assert_eq!(units, [1, 10, 20, 50, 100, 200]);
         assert_eq!(Weight::from_name("huge"), None);
         assert_eq!(Weight::new(0), None);
-        assert_eq!(Weight::new(7).unwrap().units(), 7);
+        assert_eq!(Weight::new(7).unwrap().units.get(), 7);
     }
 }

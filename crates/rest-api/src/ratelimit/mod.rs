@@ -336,7 +336,7 @@ fn spend<'a, C: Clock>(
 ) -> Option<Spent<'a, C>> {
     let mut tightest: Option<(&Window<C>, u32)> = None;
     for w in &t.windows {
-        match w.limiter.check_key_n(budget, weight.cells()) {
+        match w.limiter.check_key_n(budget, weight.units) {
             Ok(Ok(state)) => {
                 let remaining = state.remaining_burst_capacity();
                 if tightest.is_none_or(|(_, r)| remaining < r) {
@@ -353,7 +353,7 @@ fn spend<'a, C: Clock>(
                          this request costs {}, retry after {secs} s",
                         w.limit,
                         w.name,
-                        weight.units()
+                        weight.units.get()
                     ),
                 });
             }
@@ -364,7 +364,7 @@ fn spend<'a, C: Clock>(
                     message: format!(
                         "Rate limit exceeded: this request costs {} compute units, more than \
                          the {} per {} of tier {tier:?}",
-                        weight.units(),
+                        weight.units.get(),
                         w.limit,
                         w.name
                     ),
@@ -651,7 +651,7 @@ mod tests {
                 let key = &keys[k];
                 let mut expected = Some(u32::MAX);
                 for window in [&minute, &day] {
-                    match window.check_key_n(key, weight.cells()) {
+                    match window.check_key_n(key, weight.units) {
                         Ok(Ok(state)) => {
                             expected = expected.map(|r| r.min(state.remaining_burst_capacity()));
                         }
