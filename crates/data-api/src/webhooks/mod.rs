@@ -16,6 +16,7 @@ use snowline_webhooks::model::{
     ADDRESS_ACTIVITY, AddressesChange, CreateRequest, Status, UpdateRequest,
 };
 use snowline_webhooks::net::{check_url, resolve};
+use snowline_webhooks::pnaddress::PRIMARY_NETWORK_ADDRESS_ACTIVITY;
 use snowline_webhooks::{AllowList, Target, WebhookError, Webhooks};
 
 use crate::params::{bad, page_token, param_error};
@@ -218,9 +219,31 @@ async fn create(api: &WebhookApi, req: Request) -> Result<Reply, ApiError> {
                 raw,
             ));
         }
-        Target::Platform {
-            network: raw.to_owned(),
-            chain_id: api.network.p_chain_id.to_string(),
+        let p_chain = api.network.p_chain_id.to_string();
+        if body.event_type == PRIMARY_NETWORK_ADDRESS_ACTIVITY {
+            let chain = body
+                .chain_id
+                .as_deref()
+                .ok_or_else(|| ApiError::bad_request("Invalid chainId: required"))?;
+            if chain != p_chain {
+                return Err(param_error(
+                    "chainId",
+                    &format!(
+                        "only the P-Chain's activity ({p_chain}) is delivered by this server yet"
+                    ),
+                    chain,
+                ));
+            }
+            Target::Primary {
+                network: raw.to_owned(),
+                chain_id: p_chain,
+                hrp: api.network.hrp.to_owned(),
+            }
+        } else {
+            Target::Platform {
+                network: raw.to_owned(),
+                chain_id: p_chain,
+            }
         }
     };
     check_destination(&body.url, &api.allow).await?;
