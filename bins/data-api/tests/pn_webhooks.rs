@@ -2,7 +2,9 @@
 //! P-Chain from a node-shaped upstream, receivers in the test on loopback. What each webhook must
 //! receive is read from the devnet by `common::pmodel`, an independent replay of the P-Chain by
 //! avalanchego's rules (never `snowline_chain_p`), and from the blocks' txs here; each delivery's
-//! `x-signature` is checked with `hmac`/`sha2` as a receiver would.
+//! `x-signature` is checked with `hmac`/`sha2` as a receiver would; the event stream
+//! (`GET /v1/webhooks/{id}/events`) is read as an `EventSource` would and compared with what
+//! the receivers got.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -286,6 +288,7 @@ fn validator_activity_reports_rewards_and_l1_changes_once_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let (_, key) = create_key(&data, "a", "org-a", "free");
+    let (_, other) = create_key(&data, "b", "org-b", "free");
     let (on_rewards, on_l1) = (Receiver::start(), Receiver::start());
     let hooks = create_all(
         &data,
@@ -302,7 +305,7 @@ fn validator_activity_reports_rewards_and_l1_changes_once_in_order() {
                                     "l1_validator_removed"]}}}),
         ],
     );
-    let (_api, secret) = follow_until(
+    let (api, secret) = follow_until(
         &data,
         &up,
         seed,
@@ -343,6 +346,88 @@ fn validator_activity_reports_rewards_and_l1_changes_once_in_order() {
                 assert_eq!(e["reason"], "balance_exhausted", "{e}");
             }
         }
+    }
+
+    // The same events as Server-Sent Events, read three at a time, each read resuming after
+    // the last id seen: exactly the bodies the receiver got, in order, none twice.
+    for (hook, receiver) in [(&hooks[0], &on_rewards), (&hooks[1], &on_l1)] {
+        let delivered: Vec<String> = receiver.acked().into_iter().map(|d| d.body).collect();
+        let path = format!("/v1/webhooks/{}/events", hook["id"].as_str().unwrap());
+        let (streamed, ids) = read_stream(&api, &key, &path, 3);
+        assert_eq!(streamed, delivered);
+        let first = ids.first().copied().unwrap();
+        assert_eq!(ids, (first..first + ids.len() as u64).collect::<Vec<_>>());
+        // Resumed from any point, by the query parameter too.
+        let mid = ids[ids.len() / 2];
+        let r = call(
+            &api,
+            &key,
+            "GET",
+            &format!("{path}?lastEventId={mid}&pageSize=100"),
+            &Value::Null,
+        );
+        assert_eq!(parse_sse(&r.body).1, ids[ids.len() / 2 + 1..].to_vec());
+    }
+    let path = format!("/v1/webhooks/{}/events", hooks[1]["id"].as_str().unwrap());
+    let r = request(
+        &api.addr,
+        "GET",
+        &path,
+        &[("x-data-api-key", &key), ("last-event-id", "x")],
+        "",
+    );
+    assert!(r.error(400, "Bad Request").contains("Last-Event-ID"));
+    let r = call(&api, &other, "GET", &path, &Value::Null);
+    r.error(404, "Not Found");
+    let r = request(&api.addr, "GET", &path, &[], "");
+    assert_eq!(r.status, 401, "{}", r.body);
+}
+
+/// An event-stream response's `data` fields and `id`s, checking its shape: a `retry` first,
+/// then events of one `id` and one `data` line each.
+fn parse_sse(body: &str) -> (Vec<String>, Vec<u64>) {
+    let mut blocks = body.split("\n\n").filter(|b| !b.is_empty());
+    assert!(blocks.next().unwrap().starts_with("retry: "), "{body}");
+    let mut data = Vec::new();
+    let mut ids = Vec::new();
+    for b in blocks {
+        let (id, d) = b.split_once('\n').unwrap();
+        ids.push(id.strip_prefix("id: ").unwrap().parse().unwrap());
+        data.push(d.strip_prefix("data: ").unwrap().to_owned());
+    }
+    (data, ids)
+}
+
+/// Reads the event stream at `path` `page` events at a time as an `EventSource` would, sending
+/// the last id seen as `Last-Event-ID`, until a read brings nothing new.
+fn read_stream(api: &DataApi, key: &str, path: &str, page: usize) -> (Vec<String>, Vec<u64>) {
+    let (mut data, mut ids) = (Vec::new(), Vec::<u64>::new());
+    loop {
+        let last = ids.last().map(u64::to_string);
+        let mut headers = vec![("x-data-api-key", key)];
+        if let Some(l) = &last {
+            headers.push(("last-event-id", l));
+        }
+        let r = request(
+            &api.addr,
+            "GET",
+            &format!("{path}?pageSize={page}"),
+            &headers,
+            "",
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(
+            r.header("content-type")
+                .unwrap()
+                .starts_with("text/event-stream")
+        );
+        let (d, i) = parse_sse(&r.body);
+        assert!(d.len() <= page);
+        if d.is_empty() {
+            return (data, ids);
+        }
+        data.extend(d);
+        ids.extend(i);
     }
 }
 

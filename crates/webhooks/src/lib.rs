@@ -18,6 +18,7 @@ pub mod pnaddress;
 mod registry;
 mod service;
 pub mod sign;
+mod stream;
 pub mod tables;
 pub mod validator;
 
@@ -28,4 +29,5 @@ pub use net::AllowList;
 pub use phook::PlatformHook;
 pub use registry::{Registry, Sub};
 pub use service::{Limits, Page, Target, Webhooks};
+pub use stream::StreamEvents;
 pub use tables::tables;

@@ -174,7 +174,7 @@ impl Webhooks {
         &self.changed
     }
 
-    fn owned(&self, org: &str, id: &str) -> Result<Arc<Sub>, WebhookError> {
+    pub(crate) fn owned(&self, org: &str, id: &str) -> Result<Arc<Sub>, WebhookError> {
         self.registry
             .get(id)
             .filter(|s| s.webhook.org_id == org)
