@@ -440,11 +440,14 @@ struct Moved {
     exported: u128,
 }
 
+/// Movements per (address, asset).
+type Moves = BTreeMap<(ShortId, Id), Moved>;
+
 /// A `primary_network_address_activity` event the model says `addrs` must get: the tx, and
 /// either its movements per (address, asset) or the reward UTXOs it paid them.
 #[derive(Debug, Clone, PartialEq)]
 enum Activity {
-    Balance(Id, BTreeMap<(ShortId, Id), Moved>),
+    Balance(Id, Moves),
     Reward(Id, Vec<(String, &'static str, String)>),
 }
 
@@ -454,7 +457,7 @@ enum Activity {
 /// balance change comes before its reward event.
 fn activity(m: &PModel, addrs: &BTreeSet<ShortId>) -> Vec<Activity> {
     let p = NetworkInfo::LOCAL.p_chain_id;
-    let mut moves: BTreeMap<Id, (Ev, BTreeMap<(ShortId, Id), Moved>)> = BTreeMap::new();
+    let mut moves: BTreeMap<Id, (Ev, Moves)> = BTreeMap::new();
     let mut touch = |ev: Ev, u: &common::pmodel::MUtxo, f: &dyn Fn(&mut Moved, u128)| {
         for a in u.owners().addrs.iter().filter(|a| addrs.contains(a)) {
             let entry = moves.entry(ev.tx).or_insert((ev, BTreeMap::new()));

@@ -218,8 +218,7 @@ fn events(api: &WebhookApi, req: &Request) -> Result<Reply, ApiError> {
         .map(|v| ("Last-Event-ID", v))
         .or_else(|| req.query("lastEventId").map(|v| ("lastEventId", v)));
     let after = match raw {
-        None => None,
-        Some((_, v)) if v.is_empty() => None,
+        None | Some((_, "")) => None,
         Some((name, v)) => Some(
             v.parse::<u64>()
                 .map_err(|_| param_error(name, "must be the id of an event of this stream", v))?,
