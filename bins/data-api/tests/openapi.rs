@@ -70,6 +70,7 @@ fn the_document_describes_exactly_the_routes_served() {
             "GET /v1/teleporter/addresses/{address}/messages",
             "GET /v1/teleporter/messages",
             "GET /v1/teleporter/messages/{messageId}",
+            "GET /v1/webhooks/{id}/events",
         ]
     );
     // The additions file names only routes that are served.
