@@ -106,9 +106,12 @@ pub fn apply_devnet_genesis(
 /// the webhooks' P-Chain hook, which sees each P-Chain block after the P-Chain's own rows.
 pub type Hooks = ((XHistory, PChain), PlatformHook);
 
-/// [`Hooks`] with `platform` queueing the webhooks' events.
+/// [`Hooks`] with `platform` queueing the webhooks' events, told by the P-Chain's hook what
+/// each block did.
 pub fn hooks(network: &NetworkInfo, platform: PlatformHook) -> Hooks {
-    (chain_hooks(network), platform)
+    let platform = platform.with_hrp(network.hrp);
+    let (x, p) = chain_hooks(network);
+    ((x, p.with_journal(platform.journal())), platform)
 }
 
 /// The X-Chain history and the P-Chain hooks.

@@ -93,10 +93,18 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         dir.join("exports"),
         args.export_max_rows,
     ));
-    let router =
-        snowline_data_api::operations::routes(router, Arc::clone(&exports), registry.clone());
+    let router = snowline_data_api::operations::routes(
+        router,
+        Arc::clone(&exports),
+        registry.clone(),
+        network,
+    );
     // Export jobs run in the background, those left running by a previous run first.
-    let export_task = tokio::spawn(Arc::clone(&exports).run(Arc::clone(&evm_pages)));
+    let primary_rows = Arc::new(snowline_data_api::pexport::PrimaryExports::new(
+        Arc::clone(&pchain_pages),
+        network.p_chain_id,
+    ));
+    let export_task = tokio::spawn(Arc::clone(&exports).run(Arc::clone(&evm_pages), primary_rows));
     let icm_pages = IcmPages::new(Arc::clone(&store));
     let blockchain_ids = crate::evm::blockchain_ids(&registry, &evm_sources);
     let router = snowline_data_api::icm::routes(

@@ -197,7 +197,7 @@ fn an_export_lists_each_tx_of_its_addresses_once_bounded_and_surviving_a_kill() 
     for (bad, field) in [
         (
             json!({"type": "TRANSACTION_EXPORT_PRIMARY_NETWORK", "options": {"includeChains": ["p-chain"]}}),
-            "TRANSACTION_EXPORT_PRIMARY_NETWORK",
+            "addresses",
         ),
         (
             json!({"type": "TRANSACTION_EXPORT_EVM", "options": {"addresses": ["0x12"], "includeChains": ["43112"]}}),
@@ -329,4 +329,123 @@ fn an_export_lists_each_tx_of_its_addresses_once_bounded_and_surviving_a_kill() 
     let (_, rows) = download(&api, &key, &done);
     let hashes: Vec<&str> = rows.iter().map(|r| r[4].as_str()).collect();
     assert_eq!(hashes, want_hashes);
+}
+
+/// A Primary Network export of two devnet addresses lists exactly the P-Chain txs the Data
+/// API's address listing gives for them (itself compared with the test's replay of the chain in
+/// `pchain_txs.rs`), oldest first, each once, at the heights and times of the replay's blocks;
+/// the staking export lists the staking txs among them; the X- and C-Chain are refused.
+#[test]
+fn a_primary_network_export_lists_the_p_chain_txs_of_its_addresses() {
+    let seed = 3;
+    let up = common::upstream::start(seed, 0);
+    let (mut devnet, _) = common::upstream::devnet(seed, 0);
+    let records: Vec<_> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    let m = common::pmodel::PModel::replay(&devnet, &records);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let api = common::follow_with(&data, &up, seed, 120, &[]);
+    let addrs = common::local_addrs("P", &devnet.keys().addrs()[1..3]);
+    let joined = addrs.join(",");
+    let listing: Vec<Value> = common::page_bodies(
+        &api,
+        &format!(
+            "/v1/networks/local/blockchains/p-chain/transactions?addresses={joined}\
+             &sortOrder=asc&pageSize=100"
+        ),
+    )
+    .into_iter()
+    .flat_map(|v| v["transactions"].as_array().unwrap().clone())
+    .collect();
+    assert!(listing.len() > 5, "{} txs", listing.len());
+    let p = snowline_types::network::NetworkInfo::LOCAL
+        .p_chain_id
+        .to_string();
+    let heights: std::collections::BTreeMap<String, (u64, u64)> = m
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            b.tx_ids
+                .iter()
+                .map(move |t| (t.to_string(), (b.height, b.ts)))
+        })
+        .collect();
+    let row = |t: &Value| {
+        let tx = t["txHash"].as_str().unwrap().to_owned();
+        let (height, ts) = heights[&tx];
+        vec![
+            p.clone(),
+            height.to_string(),
+            ts.to_string(),
+            date_of(ts),
+            tx,
+            t["txType"].as_str().unwrap().to_owned(),
+        ]
+    };
+    let staking = [
+        "AddValidatorTx",
+        "AddDelegatorTx",
+        "AddPermissionlessValidatorTx",
+        "AddPermissionlessDelegatorTx",
+        "AddSubnetValidatorTx",
+        "RewardValidatorTx",
+    ];
+    for (kind, keep) in [
+        ("TRANSACTION_EXPORT_PRIMARY_NETWORK", None),
+        ("TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING", Some(&staking)),
+    ] {
+        let want: Vec<Vec<String>> = listing
+            .iter()
+            .filter(|t| keep.is_none_or(|k| k.contains(&t["txType"].as_str().unwrap())))
+            .map(row)
+            .collect();
+        assert!(!want.is_empty(), "{kind}");
+        let body = json!({"type": kind,
+                          "options": {"addresses": addrs, "includeChains": ["p-chain"]}});
+        let r = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/operations/transactions:export",
+            &body,
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let op = r.json();
+        assert_eq!(op["operationType"], kind);
+        let done = settled(&api, &key, op["operationId"].as_str().unwrap());
+        assert_eq!(done["operationStatus"], "COMPLETED", "{done}");
+        let (header, rows) = download(&api, &key, &done);
+        assert_eq!(
+            header,
+            "chainId,blockNumber,blockTimestamp,date,txHash,txType"
+        );
+        assert_eq!(rows, want, "{kind}");
+    }
+    for (chains, field) in [
+        (json!(["x-chain"]), "includeChains"),
+        (json!([]), "includeChains"),
+    ] {
+        let body = json!({"type": "TRANSACTION_EXPORT_PRIMARY_NETWORK",
+                          "options": {"addresses": addrs, "includeChains": chains}});
+        let r = call(
+            &api,
+            &key,
+            "POST",
+            "/v1/operations/transactions:export",
+            &body,
+        );
+        assert!(r.error(400, "Bad Request").contains(field));
+    }
+    let body = json!({"type": "TRANSACTION_EXPORT_PRIMARY_NETWORK",
+                      "options": {"addresses": ["P-avax1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"],
+                                  "includeChains": ["p-chain"]}});
+    let r = call(
+        &api,
+        &key,
+        "POST",
+        "/v1/operations/transactions:export",
+        &body,
+    );
+    assert!(r.error(400, "Bad Request").contains("addresses"));
 }

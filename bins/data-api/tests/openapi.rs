@@ -70,6 +70,7 @@ fn the_document_describes_exactly_the_routes_served() {
             "GET /v1/teleporter/addresses/{address}/messages",
             "GET /v1/teleporter/messages",
             "GET /v1/teleporter/messages/{messageId}",
+            "GET /v1/webhooks/{id}/events",
         ]
     );
     // Every operation of the Glacier document is served: all 81 of them.

@@ -867,12 +867,8 @@ fn validator_activity_reports_each_stake_of_the_watched_node_once_in_order() {
                 "network",
             ),
             (
-                body(both.url(), &["reward_distribution"]),
-                "reward_distribution",
-            ),
-            (
-                body(both.url(), &["l1_validator_removed"]),
-                "l1_validator_removed",
+                body(both.url(), &["l1_validator_balance_threshold"]),
+                "l1_validator_balance_threshold",
             ),
             (
                 json!({"eventType": "validator_activity", "url": both.url(), "network": "local",
@@ -885,12 +881,6 @@ fn validator_activity_reports_each_stake_of_the_watched_node_once_in_order() {
                        "metadata": {"keyType": "nodeId", "keys": ["NodeID-nope"],
                                     "subEvents": {"validatorActivitySubEvents": ["validator_stake"]}}}),
                 "keys",
-            ),
-            (
-                json!({"eventType": "primary_network_address_activity", "url": both.url(),
-                       "network": "local", "chainId": "11111111111111111111111111111111LpoYY",
-                       "metadata": {}}),
-                "primary_network_address_activity",
             ),
         ] {
             let r = call(&api, &key, "POST", "/v1/webhooks", &bad);

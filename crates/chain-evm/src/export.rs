@@ -1,6 +1,6 @@
 //! Transaction exports (`postTransactionExportJob`, `getOperationResult`): a job that writes the
-//! txs a set of addresses took part in on some EVM chains, within whole UTC days, as CSV to a
-//! file of the data directory. Jobs are rows of [`EvExports`](crate::tables::EvExports), so they
+//! txs a set of addresses took part in on some EVM chains (or, through an [`ExportSource`], on
+//! the Primary Network), within whole UTC days, as CSV to a file of the data directory. Jobs are rows of [`EvExports`](crate::tables::EvExports), so they
 //! outlive the process: a job found running at start is run again from the beginning (its file
 //! is written under a temporary name and renamed when complete, then the row says so), so a
 //! crash anywhere leaves either no file and a running job, or the whole file.
@@ -15,6 +15,7 @@ use snowline_query::SortOrder;
 use snowline_query::params::BlockRange;
 use snowline_store::{Direction, ReadView, Store};
 use snowline_types::evm::Address;
+use snowline_types::{Id, ShortId};
 use tokio::sync::Notify;
 
 use crate::pages::{EvmPages, EvmReadError, HistoryQuery};
@@ -27,6 +28,31 @@ const DAY: u64 = 86_400;
 /// The header of an export's CSV.
 pub const CSV_HEADER: &str = "chainId,blockNumber,blockTimestamp,date,txHash,transactionIndex,\
 from,to,value,gasLimit,gasUsed,effectiveGasPrice,nonce,txType,txStatus,contractAddress";
+
+/// The EVM export's `OperationType`.
+pub const EVM_EXPORT: &str = "TRANSACTION_EXPORT_EVM";
+
+fn evm_kind() -> String {
+    EVM_EXPORT.to_owned()
+}
+
+/// One line of an export's CSV, with its tx's block time (the row bound cuts by day).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportRow {
+    /// The block time, Unix seconds.
+    pub timestamp: u64,
+    /// The CSV line, without its line end.
+    pub line: String,
+}
+
+/// Where the rows of a job of another kind than [`EVM_EXPORT`] come from (the Primary
+/// Network's, read by a crate this one does not see).
+pub trait ExportSource: Send + Sync {
+    /// The CSV header of jobs of `kind`.
+    fn header(&self, kind: &str) -> &'static str;
+    /// The rows of `job`, in file order; an error fails the job with its text.
+    fn rows(&self, job: &ExportJob) -> Result<Vec<ExportRow>, String>;
+}
 
 /// `OperationStatus`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,10 +76,19 @@ pub struct ExportJob {
     pub id: String,
     /// The organisation that asked.
     pub org_id: String,
-    /// The addresses.
+    /// The OpenAPI's `OperationType` (a job stored before there were others: EVM).
+    #[serde(default = "evm_kind")]
+    pub kind: String,
+    /// The EVM addresses.
     pub addresses: Vec<Address>,
     /// The EVM chains.
     pub chains: Vec<u64>,
+    /// A Primary Network job's addresses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub primary_addresses: Vec<ShortId>,
+    /// A Primary Network job's chains (blockchain ids).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub primary_chains: Vec<Id>,
     /// The first day included, Unix seconds of its 00:00 UTC.
     pub first_day: u64,
     /// The last day included, Unix seconds of its 00:00 UTC.
@@ -90,6 +125,9 @@ pub enum ExportError {
     /// A stored job that is not JSON.
     #[error("corrupt export job: {0}")]
     Corrupt(String),
+    /// The Primary Network's rows could not be read.
+    #[error("{0}")]
+    Source(String),
 }
 
 /// The export jobs of one data directory.
@@ -213,12 +251,14 @@ impl Exports {
         Ok(out)
     }
 
-    /// Runs every running job, oldest first, then waits for more; forever.
-    pub async fn run(self: Arc<Self>, pages: Arc<EvmPages>) {
+    /// Runs every running job, oldest first, then waits for more; forever. `primary` gives the
+    /// rows of the Primary Network's jobs.
+    pub async fn run(self: Arc<Self>, pages: Arc<EvmPages>, primary: Arc<dyn ExportSource>) {
         loop {
             let me = Arc::clone(&self);
             let p = Arc::clone(&pages);
-            let done = tokio::task::spawn_blocking(move || me.run_pending(&p)).await;
+            let s = Arc::clone(&primary);
+            let done = tokio::task::spawn_blocking(move || me.run_pending(&p, &*s)).await;
             match done {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => tracing::warn!(error = %e, "export jobs"),
@@ -229,9 +269,30 @@ impl Exports {
     }
 
     /// Runs the jobs found running, one after the other.
-    pub fn run_pending(&self, pages: &EvmPages) -> Result<(), ExportError> {
+    pub fn run_pending(
+        &self,
+        pages: &EvmPages,
+        primary: &dyn ExportSource,
+    ) -> Result<(), ExportError> {
         for mut job in self.running()? {
-            match self.write(pages, &job) {
+            let rows = if job.kind == EVM_EXPORT {
+                self.txs(pages, &job).map(|txs| {
+                    txs.iter()
+                        .map(|(chain, tx, hash)| ExportRow {
+                            timestamp: tx.timestamp,
+                            line: evm_line(*chain, tx, hash),
+                        })
+                        .collect()
+                })
+            } else {
+                primary.rows(&job).map_err(ExportError::Source)
+            };
+            let header = if job.kind == EVM_EXPORT {
+                CSV_HEADER
+            } else {
+                primary.header(&job.kind)
+            };
+            match rows.and_then(|rows| self.write(&job, header, rows)) {
                 Ok((rows, next_day)) => {
                     job.rows = rows;
                     job.next_day = next_day;
@@ -299,19 +360,22 @@ impl Exports {
         Ok(rows)
     }
 
-    /// Writes job's CSV (whole days only when it exceeds the row bound); its rows and the first
-    /// day left out, if any.
-    fn write(&self, pages: &EvmPages, job: &ExportJob) -> Result<(u64, Option<u64>), ExportError> {
-        let mut txs = self.txs(pages, job)?;
+    /// Writes job's CSV of `rows` under `header` (whole days only when they exceed the row
+    /// bound); its rows and the first day left out, if any.
+    fn write(
+        &self,
+        job: &ExportJob,
+        header: &str,
+        mut txs: Vec<ExportRow>,
+    ) -> Result<(u64, Option<u64>), ExportError> {
         // Over the bound: keep the whole days before the day of the first row over it (at
         // least the bound's worth when one day alone exceeds it).
         let mut next_day = None;
         if txs.len() as u64 > self.max_rows {
             let mut by_time: Vec<usize> = (0..txs.len()).collect();
-            by_time
-                .sort_by_key(|&i| (txs[i].1.timestamp, txs[i].0, txs[i].1.block, txs[i].1.index));
-            let cut_day = txs[by_time[self.max_rows as usize]].1.timestamp / DAY * DAY;
-            let first_day = txs[by_time[0]].1.timestamp / DAY * DAY;
+            by_time.sort_by_key(|&i| (txs[i].timestamp, i));
+            let cut_day = txs[by_time[self.max_rows as usize]].timestamp / DAY * DAY;
+            let first_day = txs[by_time[0]].timestamp / DAY * DAY;
             let cut_day = if cut_day == first_day {
                 cut_day + DAY
             } else {
@@ -319,7 +383,7 @@ impl Exports {
             };
             let keep: BTreeSet<usize> = by_time
                 .into_iter()
-                .filter(|&i| txs[i].1.timestamp < cut_day)
+                .filter(|&i| txs[i].timestamp < cut_day)
                 .take(self.max_rows as usize)
                 .collect();
             let mut i = 0;
@@ -333,9 +397,9 @@ impl Exports {
         std::fs::create_dir_all(&self.dir)?;
         let part = self.dir.join(format!("{}.csv.part", job.id));
         let mut out = std::io::BufWriter::new(std::fs::File::create(&part)?);
-        writeln!(out, "{CSV_HEADER}")?;
-        for (chain, tx, hash) in &txs {
-            write_row(&mut out, *chain, tx, hash)?;
+        writeln!(out, "{header}")?;
+        for row in &txs {
+            writeln!(out, "{}", row.line)?;
         }
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
@@ -344,7 +408,8 @@ impl Exports {
     }
 }
 
-fn write_row(out: &mut impl Write, chain: u64, tx: &TxRow, hash: &str) -> std::io::Result<()> {
+/// The CSV line of an EVM tx.
+fn evm_line(chain: u64, tx: &TxRow, hash: &str) -> String {
     let to = tx.to.map(|a| a.to_checksum(None)).unwrap_or_default();
     let created = tx.created.map(|a| a.to_checksum(None)).unwrap_or_default();
     let status = match tx.status {
@@ -352,8 +417,7 @@ fn write_row(out: &mut impl Write, chain: u64, tx: &TxRow, hash: &str) -> std::i
         Some(false) => "0",
         None => "",
     };
-    writeln!(
-        out,
+    format!(
         "{chain},{},{},{},{hash},{},{},{to},{},{},{},{},{},{},{status},{created}",
         tx.block,
         tx.timestamp,

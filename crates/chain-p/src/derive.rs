@@ -31,6 +31,7 @@ use snowline_types::{Id, ShortId};
 
 use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
+use crate::journal::{Journal, L1Change, L1Note, Note, Payout, RewardNote, UtxoNote};
 use crate::l1_fee::{FeeConfig, FeeState};
 use crate::metrics::l1_usage::L1Usage;
 use crate::metrics::staking_days::StakingDays;
@@ -100,6 +101,13 @@ pub struct PChain {
     staking: StakingDays,
     txs: TxIndex,
     stats: PChainStats,
+    /// Told what each P-Chain block did, when a hook after this one asked (`with_journal`).
+    journal: Option<Journal>,
+    /// Whether a P-Chain block (not another chain's atomic txs) is being applied.
+    noting: bool,
+    /// Whether another chain's atomic txs are being applied (a P-Chain import they complete
+    /// is told late).
+    late: bool,
 }
 
 fn index(n: usize) -> u32 {
@@ -146,6 +154,23 @@ impl PChain {
             staking: StakingDays::default(),
             txs: TxIndex::default(),
             stats: PChainStats::default(),
+            journal: None,
+            noting: false,
+            late: false,
+        }
+    }
+
+    /// The same deriver telling `journal` what each P-Chain block did ([`Note`]s), for a hook
+    /// that rides the same batch after this one.
+    pub fn with_journal(mut self, journal: Journal) -> Self {
+        self.journal = Some(journal);
+        self
+    }
+
+    /// Adds `note()` to the journal while a P-Chain block is applied and a journal is held.
+    fn note(&self, note: impl FnOnce() -> Note) {
+        if let Some(j) = self.journal.as_ref().filter(|_| self.noting) {
+            j.push(note());
         }
     }
 
@@ -283,15 +308,28 @@ impl PChain {
     ) -> Result<(), PChainError> {
         self.txs.end();
         match container {
-            PContainer::Block(block) => self.apply_block(batch, view, record, block),
-            PContainer::X(txs) => self.apply_shared(batch, view, txs, self.x_chain),
+            PContainer::Block(block) => {
+                self.noting = true;
+                let applied = self.apply_block(batch, view, record, block);
+                self.noting = false;
+                applied
+            }
+            PContainer::X(txs) => {
+                self.late = true;
+                let applied = self.apply_shared(batch, view, txs, self.x_chain);
+                self.late = false;
+                applied
+            }
             PContainer::C(txs, atomic, block) => {
                 let burned = atomic
                     .iter()
                     .fold(0u64, |b, t| b.saturating_add(t.burned(&self.avax)));
                 self.add_burned(view, META_C_BURNED, burned)?;
                 put_c_block(batch, txs.height, block);
-                self.apply_shared(batch, view, txs, self.c_chain)
+                self.late = true;
+                let applied = self.apply_shared(batch, view, txs, self.c_chain);
+                self.late = false;
+                applied
             }
             PContainer::Other => Ok(()),
         }
@@ -508,6 +546,17 @@ impl PChain {
         if let Some(Linear(mut row)) = row {
             self.usage.stop(batch, view, vid, row.subnet_id, end)?;
             self.l1_counts(batch, view, &row, ts, false)?;
+            self.note(|| {
+                Note::L1(L1Note {
+                    tx: None,
+                    validation_id: vid,
+                    subnet: row.subnet_id,
+                    node: row.node_id.clone(),
+                    change: L1Change::Exhausted,
+                    balance: 0,
+                    refunded: 0,
+                })
+            });
             row.end_accumulated_fee = 0;
             self.l1.put(vid, Linear(row), stored);
         }
@@ -722,7 +771,19 @@ impl PChain {
                 if let Some(Linear(mut row)) = row {
                     row.min_nonce = w.nonce.saturating_add(1);
                     if w.weight == 0 {
-                        self.withdraw(batch, view, w.validation_id, &mut row, tx, ev)?;
+                        let refunded =
+                            self.withdraw(batch, view, w.validation_id, &mut row, tx, ev)?;
+                        self.note(|| {
+                            Note::L1(L1Note {
+                                tx: Some(ev.tx_id),
+                                validation_id: w.validation_id,
+                                subnet: row.subnet_id,
+                                node: row.node_id.clone(),
+                                change: L1Change::Removed,
+                                balance: 0,
+                                refunded,
+                            })
+                        });
                     } else if row.end_accumulated_fee > 0 {
                         let weights = (row.weight, w.weight);
                         self.staking
@@ -748,6 +809,18 @@ impl PChain {
                     }
                     row.end_accumulated_fee = row.end_accumulated_fee.saturating_add(t.balance);
                     self.activate(view, t.validation_id, row.end_accumulated_fee)?;
+                    let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
+                    self.note(|| {
+                        Note::L1(L1Note {
+                            tx: Some(ev.tx_id),
+                            validation_id: t.validation_id,
+                            subnet: row.subnet_id,
+                            node: row.node_id.clone(),
+                            change: L1Change::BalanceIncreased { amount: t.balance },
+                            balance: row.remaining_balance(accrued),
+                            refunded: 0,
+                        })
+                    });
                     record_l1(batch, t.validation_id, ev.height, &row);
                     self.l1.put(t.validation_id, Linear(row), stored);
                 }
@@ -755,7 +828,18 @@ impl PChain {
             UnsignedTx::DisableL1ValidatorTx(t) => {
                 let (row, stored) = load(&self.l1, view, &t.validation_id)?;
                 if let Some(Linear(mut row)) = row {
-                    self.withdraw(batch, view, t.validation_id, &mut row, tx, ev)?;
+                    let refunded = self.withdraw(batch, view, t.validation_id, &mut row, tx, ev)?;
+                    self.note(|| {
+                        Note::L1(L1Note {
+                            tx: Some(ev.tx_id),
+                            validation_id: t.validation_id,
+                            subnet: row.subnet_id,
+                            node: row.node_id.clone(),
+                            change: L1Change::Disabled,
+                            balance: 0,
+                            refunded,
+                        })
+                    });
                     record_l1(batch, t.validation_id, ev.height, &row);
                     self.l1.put(t.validation_id, Linear(row), stored);
                 }
@@ -823,9 +907,9 @@ impl PChain {
         row: &mut L1ValidatorRow,
         tx: &UnsignedTx,
         ev: Event,
-    ) -> Result<(), PChainError> {
+    ) -> Result<u64, PChainError> {
         if row.end_accumulated_fee == 0 {
-            return Ok(());
+            return Ok(0);
         }
         let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
         let balance = row.remaining_balance(accrued);
@@ -855,7 +939,8 @@ impl PChain {
             Origin::Output,
             chains,
             ev,
-        )
+        )?;
+        Ok(balance)
     }
 
     /// Adds the staker `tx` starts: its stake (staked UTXOs from now), its potential reward
@@ -1067,6 +1152,7 @@ impl PChain {
         }
         .map_err(|e| inconsistent(e.to_string()))?;
         let period = Some((staker_id, staker.start, staker.end));
+        let mut payouts = Vec::new();
         for r in utxos {
             let id = r.id();
             let origin = match r.kind {
@@ -1091,8 +1177,34 @@ impl PChain {
             for addr in &r.utxo.output.owners().addrs {
                 batch.put::<PhRewardsByOwner>(&(*addr, ev.timestamp, id), &());
             }
+            if self.noting && self.journal.is_some() {
+                payouts.push(Payout {
+                    utxo: id,
+                    kind: match origin {
+                        Origin::DelegationReward => "delegation",
+                        Origin::DelegateeReward => "delegatee",
+                        _ => "validation",
+                    },
+                    amount: r.utxo.output.amount(),
+                    owners: r.utxo.output.owners().addrs.clone(),
+                });
+            }
             batch.put::<PhRewardsByNode>(&(staker.node_id, ev.timestamp, id), &());
         }
+        self.note(|| {
+            Note::Reward(RewardNote {
+                tx: ev.tx_id,
+                staker_tx: staker_id,
+                kind: staker.kind,
+                node: staker.node_id,
+                subnet: staker.subnet_id,
+                start: staker.start,
+                end: staker.end,
+                weight: staker.weight,
+                rewarded: commit,
+                payouts,
+            })
+        });
         if !commit {
             let supply = self.meta(view, META_CURRENT_SUPPLY)?;
             self.set_meta(
@@ -1237,6 +1349,18 @@ impl PChain {
             c_atomic_owners(batch, &ev, C_ATOMIC_EXPORT, &utxo.output.owners().addrs);
         }
         self.count_unspent(batch, view, &row, utxo, true)?;
+        self.note(|| {
+            Note::Utxo(UtxoNote {
+                tx: ev.tx_id,
+                utxo: id,
+                asset: utxo.asset_id,
+                amount,
+                owners: utxo.output.owners().addrs.clone(),
+                created: true,
+                staked: origin == Origin::Stake,
+                shared: holding != Holding::Native,
+            })
+        });
         upsert(&mut self.utxos, view, id, Linear(row))?;
         self.stats.utxos_created += 1;
         Ok(())
@@ -1317,6 +1441,29 @@ impl PChain {
             c_atomic_owners(batch, &ev, C_ATOMIC_IMPORT, &utxo.output.owners().addrs);
         }
         self.count_unspent(batch, view, &row, &utxo, false)?;
+        // A P-Chain export taken by the X- or C-Chain's import is not the P-Chain's doing. A
+        // P-Chain import derived before the export it spends (that chain followed behind the
+        // P-Chain) is completed here, by the export's container: told late.
+        if row.holding != Holding::ExportedFromP {
+            let utxo_note = || UtxoNote {
+                tx: ev.tx_id,
+                utxo: id,
+                asset: utxo.asset_id,
+                amount: row.amount,
+                owners: utxo.output.owners().addrs.clone(),
+                created: false,
+                staked: false,
+                shared: row.holding != Holding::Native,
+            };
+            match &self.journal {
+                Some(j) if self.late => j.push(Note::LateImport {
+                    utxo: utxo_note(),
+                    height: ev.height,
+                    timestamp: ev.timestamp,
+                }),
+                _ => self.note(|| Note::Utxo(utxo_note())),
+            }
+        }
         row.consumed = Some(ev);
         if row.holding != Holding::ExportedFromP {
             row.consumed_on = self.p_chain;

@@ -16,6 +16,7 @@
 mod container;
 mod derive;
 mod error;
+mod journal;
 mod l1_fee;
 pub mod metrics;
 pub mod pages;
@@ -37,6 +38,7 @@ extern crate self as snowline_chain_p;
 pub use container::{P_DERIVE_PATHS, P_PATHS, PContainer};
 pub use derive::{PChain, PChainStats};
 pub use error::PChainError;
+pub use journal::{Journal, L1Change, L1Note, Note, Payout, RewardNote, UtxoNote};
 pub use l1_fee::{FeeConfig, FeeState, price as l1_fee_price};
 pub use reader::PReader;
 pub use tables::tables;

@@ -13,6 +13,7 @@ pub mod openapi;
 pub mod operations;
 mod params;
 pub mod pchain;
+pub mod pexport;
 pub mod primary;
 pub mod rpc_usage;
 mod target;

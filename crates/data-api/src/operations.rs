@@ -1,5 +1,6 @@
 //! Transaction exports (`POST /v1/operations/transactions:export`, `GET
-//! /v1/operations/{operationId}`) over `chain_evm::export`, and the CSV they write (`GET
+//! /v1/operations/{operationId}`) over `chain_evm::export` (the Primary Network's rows from
+//! [`crate::pexport`]), and the CSV they write (`GET
 //! /v1/operations/{operationId}/download`, the `downloadUrl`). Every operation needs an API key;
 //! an export belongs to the key's organisation and is a 404 to any other. `docs/exports.md`.
 
@@ -7,28 +8,25 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use snowline_chain_evm::export::{
-    ExportError, ExportJob, ExportStatus, Exports, date_text, parse_date,
+    EVM_EXPORT as EVM, ExportError, ExportJob, ExportStatus, Exports, date_text, parse_date,
 };
 use snowline_chain_registry::ChainRegistry;
 use snowline_rest_api::hyper::StatusCode;
 use snowline_rest_api::hyper::header::{CONTENT_TYPE, HeaderValue};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::evm::Address;
+use snowline_types::network::NetworkInfo;
+use snowline_types::{Id, ShortId};
 
 use crate::params::{now_secs, param_error};
+use crate::pexport::{PRIMARY, PRIMARY_SIMPLE, PRIMARY_STAKING};
 
 /// Most addresses and chains one export may name.
 const MAX_ADDRESSES: usize = 100;
 const MAX_CHAINS: usize = 20;
 
-/// The one operation type exported.
-const EVM: &str = "TRANSACTION_EXPORT_EVM";
-/// The Primary Network types of the OpenAPI, not exported by this server yet.
-const PRIMARY: [&str; 3] = [
-    "TRANSACTION_EXPORT_PRIMARY_NETWORK",
-    "TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING",
-    "TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE",
-];
+/// The Primary Network types of the OpenAPI.
+const PRIMARY_TYPES: [&str; 3] = [PRIMARY, PRIMARY_STAKING, PRIMARY_SIMPLE];
 
 /// `CreateEvmTransactionExportRequest` (the Primary Network's shares `type`).
 #[derive(Deserialize)]
@@ -51,12 +49,23 @@ struct EvmOptions {
     include_chains: Vec<String>,
 }
 
+/// `PrimaryNetworkOptions`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PrimaryOptions {
+    #[serde(default)]
+    addresses: Vec<String>,
+    #[serde(default)]
+    c_chain_evm_addresses: Vec<String>,
+    include_chains: Vec<String>,
+}
+
 /// `OperationStatusResponse`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct OperationStatusResponse {
     operation_id: String,
-    operation_type: &'static str,
+    operation_type: String,
     operation_status: ExportStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
@@ -109,7 +118,7 @@ fn status(job: &ExportJob, base: Option<&str>) -> OperationStatusResponse {
     };
     OperationStatusResponse {
         operation_id: job.id.clone(),
-        operation_type: EVM,
+        operation_type: job.kind.clone(),
         operation_status: job.status,
         message: job.message.clone(),
         metadata,
@@ -153,15 +162,21 @@ fn new_id() -> String {
     )
 }
 
-/// Adds the export operations over `exports`; `registry` says which EVM chains exist.
-pub fn routes(router: Router, exports: Arc<Exports>, registry: ChainRegistry) -> Router {
+/// Adds the export operations over `exports`; `registry` says which EVM chains exist,
+/// `network` which Primary Network is served.
+pub fn routes(
+    router: Router,
+    exports: Arc<Exports>,
+    registry: ChainRegistry,
+    network: &'static NetworkInfo,
+) -> Router {
     let e = Arc::clone(&exports);
     let router = router.post(
         "/v1/operations/transactions:export",
         Weight::MEDIUM,
         move |req| {
             let (e, registry) = (Arc::clone(&e), registry.clone());
-            async move { create(&e, &registry, req).await }
+            async move { create(&e, &registry, network, req).await }
         },
     );
     let e = Arc::clone(&exports);
@@ -189,27 +204,142 @@ pub fn routes(router: Router, exports: Arc<Exports>, registry: ChainRegistry) ->
     )
 }
 
+/// What a Primary Network job reads: its addresses and chains.
+fn primary_options(
+    raw: serde_json::Value,
+    network: &NetworkInfo,
+) -> Result<(Vec<ShortId>, Vec<Id>), ApiError> {
+    let options: PrimaryOptions = serde_json::from_value(raw)
+        .map_err(|e| ApiError::bad_request(format!("Invalid options: {e}")))?;
+    if !options.c_chain_evm_addresses.is_empty() {
+        return Err(ApiError::bad_request(
+            "Invalid options.cChainEvmAddresses: the C-Chain's txs are not in Primary Network \
+             exports of this server yet; omit it",
+        ));
+    }
+    if options.addresses.is_empty() || options.addresses.len() > MAX_ADDRESSES {
+        return Err(ApiError::bad_request(format!(
+            "Invalid options.addresses: name 1 to {MAX_ADDRESSES} addresses"
+        )));
+    }
+    let mut addresses = Vec::new();
+    for raw in &options.addresses {
+        let bech = raw.split_once('-').map_or(raw.as_str(), |(_, b)| b);
+        match snowline_types::address::parse_bech32(bech) {
+            Ok((hrp, a)) if hrp == network.hrp => {
+                if !addresses.contains(&a) {
+                    addresses.push(a);
+                }
+            }
+            _ => {
+                return Err(param_error(
+                    "options.addresses",
+                    &format!(
+                        "each must be a bech32 address of this network ({})",
+                        network.hrp
+                    ),
+                    raw,
+                ));
+            }
+        }
+    }
+    if options.include_chains.is_empty() {
+        return Err(ApiError::bad_request(
+            "Invalid options.includeChains: name the P-Chain",
+        ));
+    }
+    let p = network.p_chain_id;
+    for raw in &options.include_chains {
+        if raw != "p-chain" && *raw != p.to_string() {
+            return Err(param_error(
+                "options.includeChains",
+                &format!("only the P-Chain (\"p-chain\" or {p}) is exported by this server yet"),
+                raw,
+            ));
+        }
+    }
+    Ok((addresses, vec![p]))
+}
+
 async fn create(
     exports: &Arc<Exports>,
     registry: &ChainRegistry,
+    network: &NetworkInfo,
     req: Request,
 ) -> Result<Reply, ApiError> {
     let org = org(&req)?;
     let body: ExportRequest = req.json()?;
-    if PRIMARY.contains(&body.kind.as_str()) {
-        return Err(ApiError::bad_request(format!(
-            "Invalid type: {:?} is not exported by this server yet; {EVM:?} is",
-            body.kind
-        )));
-    }
-    if body.kind != EVM {
+    let primary = PRIMARY_TYPES.contains(&body.kind.as_str());
+    if body.kind != EVM && !primary {
         return Err(param_error(
             "type",
-            "must be TRANSACTION_EXPORT_EVM",
+            "must be TRANSACTION_EXPORT_EVM or a TRANSACTION_EXPORT_PRIMARY_NETWORK type",
             &body.kind,
         ));
     }
-    let options: EvmOptions = serde_json::from_value(body.options.unwrap_or_default())
+    let (mut addresses, mut chains) = (Vec::new(), Vec::new());
+    let (mut primary_addresses, mut primary_chains) = (Vec::new(), Vec::new());
+    if primary {
+        (primary_addresses, primary_chains) =
+            primary_options(body.options.clone().unwrap_or_default(), network)?;
+    } else {
+        (addresses, chains) = evm_options(body.options.clone().unwrap_or_default(), registry)?;
+    }
+    let day = |name: &str, raw: Option<&String>, default: u64| match raw {
+        Some(r) => parse_date(r).ok_or_else(|| param_error(name, "must be a date, YYYY-MM-DD", r)),
+        None => Ok(default),
+    };
+    let today = now_secs() / 86_400 * 86_400;
+    let last_day = day(
+        "lastDate",
+        body.last_date.as_ref().or(body.end_date.as_ref()),
+        today,
+    )?;
+    let first_day = day(
+        "firstDate",
+        body.first_date.as_ref().or(body.start_date.as_ref()),
+        0,
+    )?;
+    if first_day > last_day {
+        return Err(ApiError::bad_request(format!(
+            "Invalid firstDate: {} is after lastDate {}",
+            date_text(first_day),
+            date_text(last_day)
+        )));
+    }
+    let now = now_secs();
+    let job = ExportJob {
+        id: new_id(),
+        org_id: org,
+        kind: body.kind,
+        addresses,
+        chains,
+        primary_addresses,
+        primary_chains,
+        first_day,
+        last_day,
+        status: ExportStatus::Running,
+        created_at: now,
+        updated_at: now,
+        rows: 0,
+        next_day: None,
+        message: None,
+    };
+    let e = Arc::clone(exports);
+    let saved = job.clone();
+    tokio::task::spawn_blocking(move || e.create(&saved))
+        .await
+        .map_err(|e| ApiError::internal(format!("export: {e}")))?
+        .map_err(internal)?;
+    Reply::json(&status(&job, base(&req).as_deref()))
+}
+
+/// What an EVM job reads: its addresses and chains.
+fn evm_options(
+    raw: serde_json::Value,
+    registry: &ChainRegistry,
+) -> Result<(Vec<Address>, Vec<u64>), ApiError> {
+    let options: EvmOptions = serde_json::from_value(raw)
         .map_err(|e| ApiError::bad_request(format!("Invalid options: {e}")))?;
     if options.addresses.is_empty() || options.addresses.len() > MAX_ADDRESSES {
         return Err(ApiError::bad_request(format!(
@@ -246,48 +376,5 @@ async fn create(
             }
         }
     }
-    let day = |name: &str, raw: Option<&String>, default: u64| match raw {
-        Some(r) => parse_date(r).ok_or_else(|| param_error(name, "must be a date, YYYY-MM-DD", r)),
-        None => Ok(default),
-    };
-    let today = now_secs() / 86_400 * 86_400;
-    let last_day = day(
-        "lastDate",
-        body.last_date.as_ref().or(body.end_date.as_ref()),
-        today,
-    )?;
-    let first_day = day(
-        "firstDate",
-        body.first_date.as_ref().or(body.start_date.as_ref()),
-        0,
-    )?;
-    if first_day > last_day {
-        return Err(ApiError::bad_request(format!(
-            "Invalid firstDate: {} is after lastDate {}",
-            date_text(first_day),
-            date_text(last_day)
-        )));
-    }
-    let now = now_secs();
-    let job = ExportJob {
-        id: new_id(),
-        org_id: org,
-        addresses,
-        chains,
-        first_day,
-        last_day,
-        status: ExportStatus::Running,
-        created_at: now,
-        updated_at: now,
-        rows: 0,
-        next_day: None,
-        message: None,
-    };
-    let e = Arc::clone(exports);
-    let saved = job.clone();
-    tokio::task::spawn_blocking(move || e.create(&saved))
-        .await
-        .map_err(|e| ApiError::internal(format!("export: {e}")))?
-        .map_err(internal)?;
-    Reply::json(&status(&job, base(&req).as_deref()))
+    Ok((addresses, chains))
 }

@@ -197,6 +197,7 @@ mod tests {
             include_logs: false,
             event_signatures: Vec::new(),
             validator: None,
+            primary: None,
         };
         registry.set(Sub {
             webhook,

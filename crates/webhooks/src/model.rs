@@ -8,13 +8,11 @@ use serde_json::Value;
 use snowline_types::evm::{Address, B256};
 
 use crate::error::WebhookError;
+use crate::pnaddress::{AddressWatch, PRIMARY_NETWORK_ADDRESS_ACTIVITY};
 use crate::validator::{VALIDATOR_ACTIVITY, ValidatorWatch};
 
 /// The EVM event type.
 pub const ADDRESS_ACTIVITY: &str = "address_activity";
-
-/// The event types of the OpenAPI that this server does not derive yet.
-const NOT_YET: [&str; 1] = ["primary_network_address_activity"];
 
 /// The OpenAPI's `WebhookStatusType`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,12 +67,20 @@ pub struct Webhook {
     /// EVM chain `chain_id`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validator: Option<ValidatorWatch>,
+    /// What a `primary_network_address_activity` webhook watches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary: Option<AddressWatch>,
 }
 
 impl Webhook {
     /// Whether its deliveries need every log of the txs they describe.
     pub fn needs_logs(&self) -> bool {
-        self.validator.is_none() && (self.include_logs || !self.event_signatures.is_empty())
+        self.is_evm() && (self.include_logs || !self.event_signatures.is_empty())
+    }
+
+    /// Whether it is an `address_activity` webhook of an EVM chain.
+    pub fn is_evm(&self) -> bool {
+        self.validator.is_none() && self.primary.is_none()
     }
 }
 
@@ -195,15 +201,22 @@ impl Webhook {
             include_internal_txs: Some(self.include_internal_txs),
             include_logs: Some(self.include_logs),
         };
-        match &self.validator {
-            Some(v) => {
+        match (&self.validator, &self.primary) {
+            (Some(v), _) => {
                 r.chain_id = v.chain_id.clone();
                 r.event_type = VALIDATOR_ACTIVITY;
                 r.metadata = v.metadata();
                 r.include_internal_txs = None;
                 r.include_logs = None;
             }
-            None => {
+            (None, Some(p)) => {
+                r.chain_id = p.chain_id.clone();
+                r.event_type = PRIMARY_NETWORK_ADDRESS_ACTIVITY;
+                r.metadata = p.metadata();
+                r.include_internal_txs = None;
+                r.include_logs = None;
+            }
+            (None, None) => {
                 let m = ResponseMetadata {
                     addresses: addresses.iter().map(|a| a.to_checksum(None)).collect(),
                     event_signatures: self
@@ -219,15 +232,16 @@ impl Webhook {
     }
 }
 
-/// Checks `eventType`: `address_activity` and `validator_activity` are derived.
+/// Checks `eventType`: each of the OpenAPI's three.
 pub fn check_event_type(raw: &str) -> Result<(), WebhookError> {
-    if raw == ADDRESS_ACTIVITY || raw == VALIDATOR_ACTIVITY {
+    if [
+        ADDRESS_ACTIVITY,
+        VALIDATOR_ACTIVITY,
+        PRIMARY_NETWORK_ADDRESS_ACTIVITY,
+    ]
+    .contains(&raw)
+    {
         Ok(())
-    } else if NOT_YET.contains(&raw) {
-        Err(WebhookError::invalid(format!(
-            "Invalid eventType: {raw:?} is not delivered by this server yet; \
-             \"address_activity\" and \"validator_activity\" are"
-        )))
     } else {
         Err(WebhookError::invalid(format!(
             "Invalid eventType: must be one of \"address_activity\", \
@@ -347,13 +361,10 @@ mod tests {
     }
 
     #[test]
-    fn event_types_not_derived_are_refused_with_reason() {
+    fn event_types_are_the_openapis() {
         assert!(check_event_type("address_activity").is_ok());
         assert!(check_event_type("validator_activity").is_ok());
-        let e = check_event_type("primary_network_address_activity")
-            .err()
-            .map(|e| e.to_string());
-        assert!(e.is_some_and(|m| m.contains("not delivered")));
+        assert!(check_event_type("primary_network_address_activity").is_ok());
         let e = check_event_type("x").err().map(|e| e.to_string());
         assert!(e.is_some_and(|m| m.contains("must be one of")));
     }

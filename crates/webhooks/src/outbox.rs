@@ -14,7 +14,7 @@ use tokio::sync::Notify;
 use crate::error::WebhookError;
 use crate::model::Status;
 use crate::registry::{Registry, Sub};
-use crate::tables::{WhAcked, WhEvents, WhNext, WhWebhooks};
+use crate::tables::{STREAM_KEPT, WhAcked, WhEvents, WhNext, WhStream, WhWebhooks};
 
 /// One hook's staged events and numbering.
 #[derive(Debug)]
@@ -118,7 +118,12 @@ impl Outbox {
             self.staged_off.push(off);
             return Ok(());
         }
-        batch.put::<WhEvents>(&(id.clone(), seq), &body());
+        let body = body();
+        batch.put::<WhEvents>(&(id.clone(), seq), &body);
+        batch.put::<WhStream>(&(id.clone(), seq), &body);
+        if let Some(old) = seq.checked_sub(STREAM_KEPT) {
+            batch.delete::<WhStream>(&(id.clone(), old));
+        }
         self.next.insert(id.clone(), seq + 1);
         self.dirty.insert(id.clone());
         self.staged_events = true;

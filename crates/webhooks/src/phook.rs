@@ -2,8 +2,11 @@
 //! it, a `validator_activity` event for every staking tx a webhook watches: `validator_stake`
 //! for a validator's tx (`AddValidatorTx`, `AddPermissionlessValidatorTx`,
 //! `AddSubnetValidatorTx`), `delegator_stake` for a delegator's (`AddDelegatorTx`,
-//! `AddPermissionlessDelegatorTx`). It rides the index's batches after the P-Chain's own rows,
-//! so events and index commit together, as the EVM hook's do.
+//! `AddPermissionlessDelegatorTx`); and, from what the P-Chain's deriver tells its [`Journal`]
+//! about the block, rewards and L1 validator changes (`validator_activity`) and the UTXOs and
+//! rewards of watched addresses (`primary_network_address_activity`, [`crate::pevents`]). It
+//! rides the index's batches after the P-Chain's own rows, so events and index commit
+//! together, as the EVM hook's do.
 //!
 //! Only decision txs are read: those of standard blocks and the decision txs of a Banff proposal
 //! block. Since Durango (avalanchego v1.11) every staking tx is a decision tx; a staking tx
@@ -14,6 +17,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
+use snowline_chain_p::{Journal, Note, P_DERIVE_PATHS};
 use snowline_derive::{Derive, DeriveError, Staging};
 use snowline_store::{Store, WriteBatch};
 use snowline_types::container::{ContainerRecord, IndexPath};
@@ -22,7 +26,8 @@ use snowline_types::{Id, NodeId};
 use tokio::sync::Notify;
 
 use crate::outbox::Outbox;
-use crate::registry::Registry;
+use crate::pevents::{BlockAt, Item, items};
+use crate::registry::{Registry, Sub};
 use crate::service::uuid_text;
 use crate::validator::{DELEGATOR_STAKE, Key, VALIDATOR_ACTIVITY, VALIDATOR_STAKE};
 
@@ -30,6 +35,10 @@ use crate::validator::{DELEGATOR_STAKE, Key, VALIDATOR_ACTIVITY, VALIDATOR_STAKE
 #[derive(Debug)]
 pub struct PlatformHook {
     outbox: Outbox,
+    /// What the P-Chain's deriver did with the block being derived.
+    journal: Journal,
+    /// The network's bech32 HRP, in which addresses are written.
+    hrp: String,
 }
 
 impl PlatformHook {
@@ -39,7 +48,42 @@ impl PlatformHook {
     pub fn new(registry: Registry, written: Arc<Notify>, max_queued: u64) -> Self {
         Self {
             outbox: Outbox::new(registry, written, max_queued),
+            journal: Journal::default(),
+            hrp: snowline_types::network::hrp(0).to_owned(),
         }
+    }
+
+    /// The same hook writing addresses with the bech32 HRP `hrp` (the network's).
+    pub fn with_hrp(mut self, hrp: &str) -> Self {
+        hrp.clone_into(&mut self.hrp);
+        self
+    }
+
+    /// The journal the P-Chain's deriver must tell (`PChain::with_journal`) for the events
+    /// derived from what a block did.
+    pub fn journal(&self) -> Journal {
+        self.journal.clone()
+    }
+
+    /// Queues `body(sub)` for each of `subs`.
+    fn queue_all(
+        &mut self,
+        view: &Store,
+        batch: &mut WriteBatch,
+        subs: Vec<Arc<Sub>>,
+        body: impl Fn(&Sub) -> Option<Value>,
+    ) -> Result<(), DeriveError> {
+        for sub in subs {
+            let Some(v) = body(&sub) else {
+                continue;
+            };
+            self.outbox
+                .queue(view, batch, &sub, || {
+                    serde_json::to_vec(&v).unwrap_or_default()
+                })
+                .map_err(|e| DeriveError::Derive(format!("webhook outbox: {e}")))?;
+        }
+        Ok(())
     }
 }
 
@@ -106,7 +150,7 @@ pub fn stake(tx: &UnsignedTx) -> Option<Stake> {
 
 /// The decision txs of `block` with their ids: a standard block's, a Banff proposal's
 /// decision txs (its proposal tx excluded).
-fn decisions<'a>(block: &'a Block, ids: &[Id]) -> Vec<(Id, &'a UnsignedTx)> {
+pub(crate) fn decisions<'a>(block: &'a Block, ids: &[Id]) -> Vec<(Id, &'a UnsignedTx)> {
     let txs: Vec<_> = match block {
         Block::ApricotStandard { txs, .. }
         | Block::BanffStandard { txs, .. }
@@ -119,7 +163,8 @@ fn decisions<'a>(block: &'a Block, ids: &[Id]) -> Vec<(Id, &'a UnsignedTx)> {
         .collect()
 }
 
-/// The stable `messageId` of sub-event `sub_event` of tx `tx` for webhook `webhook`.
+/// The stable `messageId` of sub-event `sub_event` of tx `tx` (or, for an event without a tx,
+/// the id it is about and a `sub_event` naming the height) for webhook `webhook`.
 pub fn message_id(webhook: &str, tx: &Id, sub_event: &str) -> String {
     let mut h = Sha256::new();
     h.update(b"snowline-webhooks/validator-activity/v1");
@@ -172,11 +217,14 @@ impl Staging for PlatformHook {
 
     fn discard(&mut self) {
         self.outbox.discard();
+        self.journal.clear();
     }
 }
 
 impl Derive for PlatformHook {
-    const PATHS: &'static [IndexPath] = &[IndexPath::PBlock];
+    /// The P-Chain's blocks, and the other chains' containers with atomic txs, which may
+    /// complete a P-Chain import late.
+    const PATHS: &'static [IndexPath] = &P_DERIVE_PATHS;
     type Prepared = ();
 
     fn derive(
@@ -187,46 +235,60 @@ impl Derive for PlatformHook {
         _index: u64,
         _prepared: &(),
     ) -> Result<(), DeriveError> {
+        // Taken whether or not anything watches, so that no block's notes reach the next.
+        let notes: Vec<Note> = self.journal.take();
         let registry = self.outbox.registry().clone();
-        if !registry.watches_validators() {
+        if !registry.watches_platform() {
             return Ok(());
         }
-        // The P-Chain's own hook has parsed these bytes in the same batch and refused them if
-        // they were not a block; a block this one cannot read gives no event.
-        let Ok(parsed) = parse_block(&record.bytes) else {
-            return Ok(());
-        };
-        let block = &parsed.block;
-        let height = block.block.height();
+        let hrp = self.hrp.clone();
         let accepted = u64::try_from(record.timestamp_ns / 1_000_000_000).unwrap_or(0);
-        let timestamp = block.block.timestamp().unwrap_or(accepted);
-        for (tx, unsigned) in decisions(&block.block, &block.tx_ids) {
-            let Some(s) = stake(unsigned) else {
-                continue;
-            };
-            let keys = [Key::Node(s.node), Key::Subnet(s.subnet)];
-            for sub in registry.validator_watching(&keys) {
-                let wants = sub
-                    .webhook
-                    .validator
-                    .as_ref()
-                    .is_some_and(|v| v.wants(s.sub_event, s.node, s.subnet));
-                if !wants {
-                    continue;
+        let mut at = BlockAt {
+            id: record.id,
+            height: 0,
+            timestamp: accepted,
+            hrp: &hrp,
+        };
+        // The P-Chain's own hook has parsed these bytes in the same batch and refused them if
+        // they were not a block; a block this one cannot read gives no stake event. Another
+        // chain's container gives only the late imports its notes tell.
+        let parsed = (record.path == IndexPath::PBlock)
+            .then(|| parse_block(&record.bytes).ok())
+            .flatten();
+        let mut decided = Vec::new();
+        if let Some(parsed) = &parsed {
+            let block = &parsed.block;
+            at.height = block.block.height();
+            at.timestamp = block.block.timestamp().unwrap_or(accepted);
+            decided = decisions(&block.block, &block.tx_ids);
+        }
+        for item in items(&decided, &notes) {
+            match item {
+                Item::Stake(tx, s) => {
+                    let keys = [Key::Node(s.node), Key::Subnet(s.subnet)];
+                    let subs = registry.validator_watching(&keys);
+                    self.queue_all(view, batch, subs, |sub| {
+                        let v = sub.webhook.validator.as_ref()?;
+                        if !v.wants(s.sub_event, Some(s.node), s.subnet) {
+                            return None;
+                        }
+                        let id = &sub.webhook.id;
+                        Some(json!({
+                            "webhookId": id,
+                            "eventType": VALIDATOR_ACTIVITY,
+                            "messageId": message_id(id, &tx, s.sub_event),
+                            "event": event(&s, &tx, &at.id, at.height, at.timestamp),
+                        }))
+                    })?;
                 }
-                let id = &sub.webhook.id;
-                let body = || {
-                    let v = json!({
-                        "webhookId": id,
-                        "eventType": VALIDATOR_ACTIVITY,
-                        "messageId": message_id(id, &tx, s.sub_event),
-                        "event": event(&s, &tx, &record.id, height, timestamp),
-                    });
-                    serde_json::to_vec(&v).unwrap_or_default()
-                };
-                self.outbox
-                    .queue(view, batch, &sub, body)
-                    .map_err(|e| DeriveError::Derive(format!("webhook outbox: {e}")))?;
+                Item::Validator(v) => {
+                    let subs = registry.validator_watching(&v.keys());
+                    self.queue_all(view, batch, subs, |sub| v.body(sub, &at))?;
+                }
+                Item::Address(a) => {
+                    let subs = registry.primary_watching(a.owners());
+                    self.queue_all(view, batch, subs, |sub| a.body(sub, &at))?;
+                }
             }
         }
         Ok(())

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 
 use snowline_store::{Direction, ReadView, Store, StoreError};
+use snowline_types::ShortId;
 use snowline_types::evm::Address;
 
 use crate::model::{Status, Webhook};
@@ -34,11 +35,21 @@ struct Inner {
     logs: HashMap<u64, usize>,
     /// The active `validator_activity` webhooks watching each node or subnet, by id.
     validators: HashMap<Key, BTreeMap<String, Arc<Sub>>>,
+    /// The active `primary_network_address_activity` webhooks by address.
+    primary: HashMap<ShortId, BTreeMap<String, Arc<Sub>>>,
 }
 
 /// Whether `sub` is an active `address_activity` webhook (indexed by chain and address).
 fn evm_active(sub: &Sub) -> bool {
-    sub.webhook.status == Status::Active && sub.webhook.validator.is_none()
+    sub.webhook.status == Status::Active && sub.webhook.is_evm()
+}
+
+/// The addresses an active `primary_network_address_activity` webhook watches.
+fn primary_addresses(sub: &Sub) -> &[ShortId] {
+    match &sub.webhook.primary {
+        Some(p) if sub.webhook.status == Status::Active => &p.addresses,
+        _ => &[],
+    }
 }
 
 /// The node or subnet an active `validator_activity` webhook watches.
@@ -53,6 +64,14 @@ impl Inner {
     fn set(&mut self, sub: Arc<Sub>) {
         let id = sub.webhook.id.clone();
         if let Some(old) = self.by_id.remove(&id) {
+            for a in primary_addresses(&old) {
+                if let Some(subs) = self.primary.get_mut(a) {
+                    subs.remove(&id);
+                    if subs.is_empty() {
+                        self.primary.remove(a);
+                    }
+                }
+            }
             if let Some(key) = validator_key(&old) {
                 if let Some(subs) = self.validators.get_mut(&key) {
                     subs.remove(&id);
@@ -80,6 +99,12 @@ impl Inner {
                     }
                 }
             }
+        }
+        for a in primary_addresses(&sub) {
+            self.primary
+                .entry(*a)
+                .or_default()
+                .insert(id.clone(), Arc::clone(&sub));
         }
         if let Some(key) = validator_key(&sub) {
             self.validators
@@ -186,6 +211,28 @@ impl Registry {
         !self.read().validators.is_empty()
     }
 
+    /// Whether an active webhook watches P-Chain activity (validators or addresses).
+    pub fn watches_platform(&self) -> bool {
+        let inner = self.read();
+        !inner.validators.is_empty() || !inner.primary.is_empty()
+    }
+
+    /// The active `primary_network_address_activity` webhooks watching any of `addresses`,
+    /// each once, in id order.
+    pub fn primary_watching<'a>(
+        &self,
+        addresses: impl IntoIterator<Item = &'a ShortId>,
+    ) -> Vec<Arc<Sub>> {
+        let inner = self.read();
+        let mut found: BTreeMap<&str, &Arc<Sub>> = BTreeMap::new();
+        for a in addresses {
+            if let Some(subs) = inner.primary.get(a) {
+                found.extend(subs.iter().map(|(id, s)| (id.as_str(), s)));
+            }
+        }
+        found.into_values().cloned().collect()
+    }
+
     /// The active `validator_activity` webhooks watching any of `keys`, by id.
     pub fn validator_watching(&self, keys: &[Key]) -> Vec<Arc<Sub>> {
         let inner = self.read();
@@ -227,6 +274,7 @@ mod tests {
                 include_logs: false,
                 event_signatures: Vec::new(),
                 validator: None,
+                primary: None,
             },
             addresses: addresses.iter().map(|b| Address::repeat_byte(*b)).collect(),
         }

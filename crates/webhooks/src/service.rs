@@ -16,6 +16,7 @@ use crate::model::{
     parse_address, parse_event_signatures, text,
 };
 use crate::net::check_url;
+use crate::pnaddress::parse_address_watch;
 use crate::registry::{Registry, Sub};
 use crate::tables::{WhAddresses, WhSecrets, WhWebhooks};
 use crate::validator::parse_watch;
@@ -52,6 +53,15 @@ pub enum Target {
         network: String,
         /// The P-Chain's id.
         chain_id: String,
+    },
+    /// `primary_network_address_activity` on this server's network's P-Chain.
+    Primary {
+        /// The network's name.
+        network: String,
+        /// The P-Chain's id.
+        chain_id: String,
+        /// The network's bech32 HRP.
+        hrp: String,
     },
 }
 
@@ -164,7 +174,7 @@ impl Webhooks {
         &self.changed
     }
 
-    fn owned(&self, org: &str, id: &str) -> Result<Arc<Sub>, WebhookError> {
+    pub(crate) fn owned(&self, org: &str, id: &str) -> Result<Arc<Sub>, WebhookError> {
         self.registry
             .get(id)
             .filter(|s| s.webhook.org_id == org)
@@ -225,6 +235,7 @@ impl Webhooks {
         let metadata = req
             .metadata
             .ok_or_else(|| WebhookError::invalid("Invalid metadata: required"))?;
+        let mut primary = None;
         let (chain, addresses, event_signatures, validator) = match target {
             Target::Evm(chain) => {
                 let metadata: Metadata = serde_json::from_value(metadata)
@@ -240,6 +251,16 @@ impl Webhooks {
             Target::Platform { network, chain_id } => {
                 let watch = parse_watch(metadata, &network, &chain_id)?;
                 (0, BTreeSet::new(), Vec::new(), Some(watch))
+            }
+            Target::Primary {
+                network,
+                chain_id,
+                hrp,
+            } => {
+                let max = self.limits.addresses;
+                let watch = parse_address_watch(metadata, &network, &chain_id, &hrp, max)?;
+                primary = Some(watch);
+                (0, BTreeSet::new(), Vec::new(), None)
             }
         };
         let _guard = self.lock();
@@ -262,6 +283,7 @@ impl Webhooks {
             include_logs: req.include_logs.unwrap_or(false),
             event_signatures,
             validator,
+            primary,
         };
         self.save(
             Sub {
@@ -375,6 +397,12 @@ impl Webhooks {
             return Err(WebhookError::invalid(
                 "Invalid addresses: a validator_activity webhook watches a node or a subnet, \
                  not addresses",
+            ));
+        }
+        if sub.webhook.primary.is_some() {
+            return Err(WebhookError::invalid(
+                "Invalid addresses: a primary_network_address_activity webhook's addresses \
+                 are its metadata.keys, set at creation",
             ));
         }
         let added: BTreeSet<Address> = more.difference(&sub.addresses).copied().collect();

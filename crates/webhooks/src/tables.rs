@@ -1,6 +1,9 @@
 //! The webhook tables, in the data-api's index store: subscriptions, their addresses, each
-//! organisation's shared secret, and the outbox (events per webhook by sequence number, the next
-//! number to give, and the delivery cursor).
+//! organisation's shared secret, the outbox (events per webhook by sequence number, the next
+//! number to give, and the delivery cursor) and the event stream's window.
+
+/// Events of each webhook its event stream keeps (`GET /v1/webhooks/{id}/events`).
+pub const STREAM_KEPT: u64 = 10_000;
 
 use snowline_store::table;
 
@@ -22,4 +25,7 @@ table! {
     pub WhNext: "wh_next" (PointLookup), String => u64;
     /// `webhook id -> first sequence number not yet acknowledged by the receiver`.
     pub WhAcked: "wh_acked" (PointLookup), String => u64;
+    /// `(webhook id, sequence) -> the delivery's body`: the last [`STREAM_KEPT`] events of each
+    /// webhook, acknowledged or not, for its event stream; written with the outbox's.
+    pub WhStream: "wh_stream", (String, u64) => Vec<u8>;
 }

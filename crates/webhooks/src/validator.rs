@@ -16,8 +16,24 @@ pub const VALIDATOR_STAKE: &str = "validator_stake";
 /// `delegator_stake`: a delegator's staking tx was accepted.
 pub const DELEGATOR_STAKE: &str = "delegator_stake";
 
+/// `reward_distribution`: a staker's period ended and its `RewardValidatorTx` was decided.
+pub const REWARD_DISTRIBUTION: &str = "reward_distribution";
+/// `l1_validator_balance_increased`: an `IncreaseL1ValidatorBalanceTx` was accepted.
+pub const L1_BALANCE_INCREASED: &str = "l1_validator_balance_increased";
+/// `l1_validator_disabled`: a `DisableL1ValidatorTx` was accepted, or the balance ran out.
+pub const L1_DISABLED: &str = "l1_validator_disabled";
+/// `l1_validator_removed`: a `SetL1ValidatorWeightTx` set the weight to 0.
+pub const L1_REMOVED: &str = "l1_validator_removed";
+
 /// The sub-events this server derives.
-const DERIVED: [&str; 2] = [VALIDATOR_STAKE, DELEGATOR_STAKE];
+const DERIVED: [&str; 6] = [
+    VALIDATOR_STAKE,
+    DELEGATOR_STAKE,
+    REWARD_DISTRIBUTION,
+    L1_BALANCE_INCREASED,
+    L1_DISABLED,
+    L1_REMOVED,
+];
 
 /// The OpenAPI's `ValidatorActivitySubEvents` enumeration.
 const ENUMERATED: [&str; 7] = [
@@ -102,15 +118,16 @@ fn parse_key(raw: &str) -> Result<Key, String> {
 }
 
 impl ValidatorWatch {
-    /// Whether a stake of `node` on `subnet`, of sub-event `sub_event`, is delivered.
-    pub fn wants(&self, sub_event: &str, node: NodeId, subnet: Id) -> bool {
+    /// Whether sub-event `sub_event` of `node` (an L1 validator's node id may not be one of
+    /// 20 bytes: `None`) on `subnet` is delivered.
+    pub fn wants(&self, sub_event: &str, node: Option<NodeId>, subnet: Id) -> bool {
         let keyed = match self.key {
-            Key::Node(n) => n == node,
+            Key::Node(n) => node == Some(n),
             Key::Subnet(s) => s == subnet,
         };
         keyed
             && self.sub_events.iter().any(|s| s == sub_event)
-            && (self.node_ids.is_empty() || self.node_ids.contains(&node))
+            && (self.node_ids.is_empty() || node.is_some_and(|n| self.node_ids.contains(&n)))
             && (self.subnet_ids.is_empty() || self.subnet_ids.contains(&subnet))
     }
 

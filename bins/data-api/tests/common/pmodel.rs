@@ -985,7 +985,7 @@ impl PModel {
 }
 
 /// The `AddressedCall` payload of a signed Warp message.
-fn addressed_payload(signed: &[u8]) -> Vec<u8> {
+pub fn addressed_payload(signed: &[u8]) -> Vec<u8> {
     let m = Message::parse(signed).unwrap();
     let Payload::AddressedCall(call) = Payload::parse(&m.unsigned.payload).unwrap() else {
         panic!("not an AddressedCall")

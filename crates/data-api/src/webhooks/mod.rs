@@ -9,6 +9,7 @@ use serde::Serialize;
 use snowline_chain_registry::ChainRegistry;
 use snowline_query::params::page_size;
 use snowline_query::{FilterDigest, SealedPageTokens, TokenSecret};
+use snowline_rest_api::hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue};
 use snowline_rest_api::hyper::{Method, StatusCode};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight, handler};
 use snowline_types::network::NetworkInfo;
@@ -16,6 +17,7 @@ use snowline_webhooks::model::{
     ADDRESS_ACTIVITY, AddressesChange, CreateRequest, Status, UpdateRequest,
 };
 use snowline_webhooks::net::{check_url, resolve};
+use snowline_webhooks::pnaddress::PRIMARY_NETWORK_ADDRESS_ACTIVITY;
 use snowline_webhooks::{AllowList, Target, WebhookError, Webhooks};
 
 use crate::params::{bad, page_token, param_error};
@@ -191,9 +193,50 @@ pub fn routes(
         );
     }
     let a = Arc::clone(&api);
-    router.get_blocking("/v1/webhooks/{id}/addresses", Weight::MEDIUM, move |req| {
+    let router = router.get_blocking("/v1/webhooks/{id}/addresses", Weight::MEDIUM, move |req| {
         addresses(&a, req)
+    });
+    let a = Arc::clone(&api);
+    router.get_blocking("/v1/webhooks/{id}/events", Weight::MEDIUM, move |req| {
+        events(&a, req)
     })
+}
+
+/// How long an event-stream client waits before asking again (the SSE `retry` field).
+const STREAM_RETRY_MS: u64 = 1_000;
+
+/// `GET /v1/webhooks/{id}/events`: the webhook's events after the `Last-Event-ID` header (or
+/// the `lastEventId` query parameter), at most `pageSize` (1–100, 100), as Server-Sent Events:
+/// each `id` is the event's sequence number and `data` its delivery body. The response ends
+/// after them and tells the client to come back (`retry`), so an `EventSource` resumes where it
+/// stopped, with nothing lost or repeated.
+fn events(api: &WebhookApi, req: &Request) -> Result<Reply, ApiError> {
+    let (org, id) = (org(req)?, req.required_param("id")?);
+    let size = page_size(req.query("pageSize"), 100).map_err(bad)? as usize;
+    let raw = req
+        .header("last-event-id")
+        .map(|v| ("Last-Event-ID", v))
+        .or_else(|| req.query("lastEventId").map(|v| ("lastEventId", v)));
+    let after = match raw {
+        None | Some((_, "")) => None,
+        Some((name, v)) => Some(
+            v.parse::<u64>()
+                .map_err(|_| param_error(name, "must be the id of an event of this stream", v))?,
+        ),
+    };
+    let events = api.webhooks.stream(&org, id, after, size).map_err(error)?;
+    let mut body = format!("retry: {STREAM_RETRY_MS}\n\n").into_bytes();
+    for (seq, data) in events {
+        body.extend_from_slice(format!("id: {seq}\ndata: ").as_bytes());
+        body.extend_from_slice(&data);
+        body.extend_from_slice(b"\n\n");
+    }
+    Ok(Reply::bytes(StatusCode::OK, body)
+        .with_header(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/event-stream; charset=utf-8"),
+        )
+        .with_header(CACHE_CONTROL, HeaderValue::from_static("no-store")))
 }
 
 async fn create(api: &WebhookApi, req: Request) -> Result<Reply, ApiError> {
@@ -218,9 +261,31 @@ async fn create(api: &WebhookApi, req: Request) -> Result<Reply, ApiError> {
                 raw,
             ));
         }
-        Target::Platform {
-            network: raw.to_owned(),
-            chain_id: api.network.p_chain_id.to_string(),
+        let p_chain = api.network.p_chain_id.to_string();
+        if body.event_type == PRIMARY_NETWORK_ADDRESS_ACTIVITY {
+            let chain = body
+                .chain_id
+                .as_deref()
+                .ok_or_else(|| ApiError::bad_request("Invalid chainId: required"))?;
+            if chain != p_chain {
+                return Err(param_error(
+                    "chainId",
+                    &format!(
+                        "only the P-Chain's activity ({p_chain}) is delivered by this server yet"
+                    ),
+                    chain,
+                ));
+            }
+            Target::Primary {
+                network: raw.to_owned(),
+                chain_id: p_chain,
+                hrp: api.network.hrp.to_owned(),
+            }
+        } else {
+            Target::Platform {
+                network: raw.to_owned(),
+                chain_id: p_chain,
+            }
         }
     };
     check_destination(&body.url, &api.allow).await?;

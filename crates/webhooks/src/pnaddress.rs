@@ -1,0 +1,213 @@
+//! `primary_network_address_activity` webhooks: what one watches (the OpenAPI's
+//! `PrimaryNetworkAddressActivityMetadata`: `keyType` `addresses`, the addresses, sub-events),
+//! checked from the request and answered back.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use snowline_types::ShortId;
+use snowline_types::address::{format_bech32, parse_bech32};
+
+use crate::error::WebhookError;
+
+/// The event type.
+pub const PRIMARY_NETWORK_ADDRESS_ACTIVITY: &str = "primary_network_address_activity";
+/// `balance_change`: a tx consumed or produced a UTXO the address owns.
+pub const BALANCE_CHANGE: &str = "balance_change";
+/// `reward_distribution`: a staking reward UTXO was paid to the address.
+pub const REWARD_DISTRIBUTION: &str = crate::validator::REWARD_DISTRIBUTION;
+
+/// The sub-events this server derives.
+const DERIVED: [&str; 2] = [BALANCE_CHANGE, REWARD_DISTRIBUTION];
+/// The OpenAPI's `PrimaryNetworkAddressActivitySubEventType`.
+const ENUMERATED: [&str; 3] = [BALANCE_CHANGE, "balance_threshold", REWARD_DISTRIBUTION];
+
+/// What a `primary_network_address_activity` webhook watches, as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AddressWatch {
+    /// The network named at creation (this server's).
+    pub network: String,
+    /// The chain watched (the P-Chain's id), answered as the webhook's `chainId`.
+    pub chain_id: String,
+    /// The network's bech32 HRP, in which addresses are answered.
+    pub hrp: String,
+    /// The addresses, in the order given, without duplicates.
+    pub addresses: Vec<ShortId>,
+    /// The sub-events delivered, in the order given, without duplicates.
+    pub sub_events: Vec<String>,
+}
+
+impl AddressWatch {
+    /// Whether sub-event `sub_event` is delivered.
+    pub fn wants(&self, sub_event: &str) -> bool {
+        self.sub_events.iter().any(|s| s == sub_event)
+    }
+
+    /// `addr` in bech32 (`hrp1...`), as the Data API lists Primary Network addresses.
+    pub fn text(&self, addr: &ShortId) -> String {
+        format_bech32(&self.hrp, addr).unwrap_or_default()
+    }
+
+    /// The OpenAPI's `PrimaryNetworkAddressActivityMetadata` as answered.
+    pub fn metadata(&self) -> Value {
+        let keys: Vec<String> = self.addresses.iter().map(|a| self.text(a)).collect();
+        json!({"keyType": "addresses", "keys": keys,
+               "subEvents": {"addressActivitySubEvents": self.sub_events}})
+    }
+}
+
+/// The request's `PrimaryNetworkAddressActivityMetadata`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Metadata {
+    event_signatures: Option<Vec<String>>,
+    key_type: String,
+    keys: Vec<String>,
+    sub_events: SubEvents,
+    balance_threshold_filter: Option<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SubEvents {
+    address_activity_sub_events: Vec<String>,
+}
+
+fn invalid(field: &str, why: impl std::fmt::Display) -> WebhookError {
+    WebhookError::invalid(format!("Invalid metadata.{field}: {why}"))
+}
+
+/// One address: `P-hrp1...` (or the X- or C-Chain's alias: the same key) or `hrp1...`, in
+/// network `hrp`.
+fn parse_key(raw: &str, hrp: &str) -> Result<ShortId, WebhookError> {
+    let bech = raw.split_once('-').map_or(raw, |(_, b)| b);
+    let (got, id) = parse_bech32(bech)
+        .map_err(|e| invalid("keys", format!("{raw:?} is not a bech32 address: {e}")))?;
+    if got != hrp {
+        return Err(invalid(
+            "keys",
+            format!("{raw:?} is not an address of this network (hrp {hrp:?})"),
+        ));
+    }
+    Ok(id)
+}
+
+/// Checks a `primary_network_address_activity` request's `metadata` for network `network`
+/// (bech32 HRP `hrp`), chain `chain_id`, at most `max` addresses.
+pub fn parse_address_watch(
+    metadata: Value,
+    network: &str,
+    chain_id: &str,
+    hrp: &str,
+    max: usize,
+) -> Result<AddressWatch, WebhookError> {
+    let m: Metadata = serde_json::from_value(metadata)
+        .map_err(|e| WebhookError::invalid(format!("Invalid metadata: {e}")))?;
+    if m.event_signatures.as_ref().is_some_and(|s| !s.is_empty()) {
+        return Err(invalid(
+            "eventSignatures",
+            "Primary Network activity has no event signatures; omit it or send []",
+        ));
+    }
+    if m.balance_threshold_filter.is_some() {
+        return Err(invalid(
+            "balanceThresholdFilter",
+            "the balance_threshold sub-event is not delivered by this server yet",
+        ));
+    }
+    if m.key_type != "addresses" {
+        return Err(invalid(
+            "keyType",
+            format!("must be \"addresses\", got {:?}", m.key_type),
+        ));
+    }
+    if m.keys.is_empty() || m.keys.len() > max {
+        return Err(invalid(
+            "keys",
+            format!("name 1 to {max} addresses, got {}", m.keys.len()),
+        ));
+    }
+    let mut addresses = Vec::with_capacity(m.keys.len());
+    for raw in &m.keys {
+        let a = parse_key(raw, hrp)?;
+        if !addresses.contains(&a) {
+            addresses.push(a);
+        }
+    }
+    let mut sub_events: Vec<String> = Vec::new();
+    for s in &m.sub_events.address_activity_sub_events {
+        if !ENUMERATED.contains(&s.as_str()) {
+            return Err(invalid(
+                "subEvents.addressActivitySubEvents",
+                format!("must be among {ENUMERATED:?}, got {s:?}"),
+            ));
+        }
+        if !DERIVED.contains(&s.as_str()) {
+            return Err(invalid(
+                "subEvents.addressActivitySubEvents",
+                format!("{s:?} is not delivered by this server yet; {DERIVED:?} are"),
+            ));
+        }
+        if !sub_events.contains(s) {
+            sub_events.push(s.clone());
+        }
+    }
+    if sub_events.is_empty() {
+        return Err(invalid(
+            "subEvents.addressActivitySubEvents",
+            "name at least one sub-event",
+        ));
+    }
+    Ok(AddressWatch {
+        network: network.to_owned(),
+        chain_id: chain_id.to_owned(),
+        hrp: hrp.to_owned(),
+        addresses,
+        sub_events,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metadata(keys: &[&str], subs: &[&str]) -> Value {
+        json!({"keyType": "addresses", "keys": keys,
+               "subEvents": {"addressActivitySubEvents": subs}})
+    }
+
+    #[test]
+    fn addresses_are_bech32_of_the_network() {
+        // The encoding itself is checked against avalanchego's vectors in `snowline-types`;
+        // here: either form of a key is the same address, and only this network's HRP.
+        let zero = format_bech32("local", &ShortId::default()).unwrap_or_default();
+        let w = parse_address_watch(
+            metadata(&[&format!("P-{zero}"), &zero], &["balance_change"]),
+            "local",
+            "p",
+            "local",
+            10,
+        );
+        let w = w.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(w.addresses, vec![ShortId::default()]);
+        assert_eq!(w.metadata()["keys"], json!([zero]));
+        let other = format_bech32("avax", &ShortId::default()).unwrap_or_default();
+        for (bad, field) in [
+            (metadata(&[&other], &["balance_change"]), "keys"),
+            (metadata(&["P-nope"], &["balance_change"]), "keys"),
+            (metadata(&[], &["balance_change"]), "keys"),
+            (
+                metadata(&[&zero], &["balance_threshold"]),
+                "balance_threshold",
+            ),
+            (metadata(&[&zero], &["nope"]), "addressActivitySubEvents"),
+            (metadata(&[&zero], &[]), "addressActivitySubEvents"),
+        ] {
+            let e = parse_address_watch(bad, "local", "p", "local", 10)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains(field), "{field}: {e}");
+        }
+    }
+}
