@@ -44,11 +44,12 @@ use snowline_webhooks::PlatformHook;
 /// genesis's initial supply, kept in `ph_meta` and `xh_meta` with the blocks; the NFT metadata queue, `ev_nft_queue` (tokens given
 /// a new URI, queued with their block), the fetched metadata, `ev_nft_metadata`, and the token
 /// balances by token, `ev_holders`, derived with the blocks; the transaction export jobs,
-/// `ev_exports`; the P-Chain's txs by L1 validation, `ph_txs_by_l1_validation`; the C-Chain's
-/// blocks from the `C/block` containers, `ph_c_blocks`, `ph_c_block_hashes` and
+/// `ev_exports`; 14: the P-Chain's txs by L1 validation, `ph_txs_by_l1_validation`; the
+/// C-Chain's blocks from the `C/block` containers, `ph_c_blocks`, `ph_c_block_hashes` and
 /// `ph_c_blocks_by_proposer`; the P-Chain's current balances' stake sums, `ph_stake_sums`
-/// (`ph_unspent_special` says which UTXOs they count), and the stakeable-locked AVAX by lock
-/// end, `ph_stakeable_locked`).
+/// (`ph_unspent_special`'s value now says which UTXOs they count), and the stakeable-locked
+/// AVAX by lock end, `ph_stakeable_locked`; the webhooks' event stream window, `wh_stream`,
+/// and an export job's kind in `ev_exports`).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego
