@@ -266,6 +266,15 @@ impl<C: Clock + Clone> Limiter<C> {
         Some((policy, spent?))
     }
 
+    /// Spends `units` of `key`'s budget in `tier` without a verdict: what the caller spent
+    /// elsewhere (another node of a fleet), so this limiter's next check counts it. Units that
+    /// no longer fit (the budget is empty already) are not carried over.
+    pub fn charge(&self, tier: &str, key: LimitKeyRef<'_>, units: u32) {
+        if let Some(weight) = Weight::new(units) {
+            drop(self.decide(tier, key, None, weight));
+        }
+    }
+
     /// Forgets callers whose budget is full again and that no connection holds, bounding
     /// memory (call periodically).
     pub fn retain_recent(&self) {
@@ -490,6 +499,27 @@ mod tests {
         // 10 units at 30 per minute come back in 20 s.
         assert_eq!(header(&v, &hyper::header::RETRY_AFTER), Some("20"));
         assert_eq!(header(&v, &RATELIMIT_RESET), Some("20"));
+        clock.advance(Duration::from_secs(20));
+        assert_eq!(l.check("t", &key, Weight::SMALL).rejected, None);
+    }
+
+    #[test]
+    fn charged_units_are_spent_from_the_same_budget() {
+        let clock = FakeRelativeClock::default();
+        let l = Limiter::with_clock(&limits(30, 1000), &clock).unwrap();
+        let key = LimitKey::Key("k".into());
+        // Spent elsewhere: 20 of the minute's 30 units.
+        l.charge("t", key.as_ref(), 20);
+        let v = l.check("t", &key, Weight::SMALL);
+        assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("0"));
+        assert!(l.check("t", &key, Weight::SMALL).rejected.is_some());
+        // Another caller's budget is untouched, and a charge past an empty budget is dropped.
+        l.charge("t", key.as_ref(), 5);
+        let other = LimitKey::Key("other".into());
+        assert_eq!(
+            header(&l.check("t", &other, Weight::SMALL), &RATELIMIT_REMAINING),
+            Some("20")
+        );
         clock.advance(Duration::from_secs(20));
         assert_eq!(l.check("t", &key, Weight::SMALL).rejected, None);
     }
