@@ -57,7 +57,18 @@ impl Shared {
         mine: TokenSecret,
         given: bool,
     ) -> Result<TokenSecret, String> {
-        let fleet = snowline_fleet::shared_secret(&self.config, mine.to_hex().as_bytes()).await?;
+        // The server cannot seal a token before it knows the secret: wait for NATS.
+        let mut wait = Duration::from_millis(200);
+        let fleet = loop {
+            match snowline_fleet::shared_secret(&self.config, mine.to_hex().as_bytes()).await {
+                Ok(secret) => break secret,
+                Err(e) => {
+                    eprintln!("data-api: waiting for the fleet's token secret: {e}");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+            }
+        };
         let fleet = std::str::from_utf8(&fleet)
             .ok()
             .and_then(|hex| TokenSecret::from_hex(hex).ok())

@@ -106,15 +106,27 @@ async fn bucket(
     if let Ok(kv) = js.get_key_value(&bucket).await {
         return Ok(kv);
     }
-    js.create_key_value(kv::Config {
-        bucket: bucket.clone(),
-        history: 1,
-        num_replicas: config.replicas,
+    // The bucket's stream as JetStream's key-value convention has it, created directly: the
+    // client's own bucket creation sends fields that a 2.9 server (Debian's) answers in a form
+    // the client cannot read.
+    js.get_or_create_stream(stream::Config {
+        name: format!("KV_{bucket}"),
+        subjects: vec![format!("$KV.{bucket}.>")],
+        max_messages_per_subject: 1,
         storage: stream::StorageType::File,
-        ..kv::Config::default()
+        num_replicas: config.replicas,
+        allow_rollup: true,
+        deny_delete: true,
+        allow_direct: true,
+        discard: stream::DiscardPolicy::New,
+        duplicate_window: Duration::from_secs(120),
+        ..stream::Config::default()
     })
     .await
-    .map_err(|e| format!("creating bucket {bucket}: {e}"))
+    .map_err(|e| format!("creating bucket {bucket}: {e}"))?;
+    js.get_key_value(&bucket)
+        .await
+        .map_err(|e| format!("opening bucket {bucket}: {e}"))
 }
 
 /// The fleet's page-token secret: `proposed` when this node is the first to ask, else the one

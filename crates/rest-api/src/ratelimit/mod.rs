@@ -266,13 +266,24 @@ impl<C: Clock + Clone> Limiter<C> {
         Some((policy, spent?))
     }
 
-    /// Spends `units` of `key`'s budget in `tier` without a verdict: what the caller spent
-    /// elsewhere (another node of a fleet), so this limiter's next check counts it. Units that
-    /// no longer fit (the budget is empty already) are not carried over.
+    /// Spends `units` of `key`'s budget in `tier` (the fallback tier if unknown) in every
+    /// window, without a verdict: what the caller spent elsewhere (another node of a fleet), so
+    /// this limiter's next check counts it. A window with fewer units left than `units` keeps
+    /// them (they are not carried over).
     pub fn charge(&self, tier: &str, key: LimitKeyRef<'_>, units: u32) {
-        if let Some(weight) = Weight::new(units) {
-            drop(self.decide(tier, key, None, weight));
-        }
+        let Some(weight) = Weight::new(units).filter(|_| self.enabled) else {
+            return;
+        };
+        let index = self.tiers.iter().position(|(name, _)| name == tier);
+        let Some((_, t)) = index.or(self.fallback).and_then(|i| self.tiers.get(i)) else {
+            return;
+        };
+        t.budgets.with(key, |budget| {
+            for w in &t.windows {
+                // Refused: the window is spent already; the units are dropped.
+                drop(w.limiter.check_key_n(budget, weight.cells()));
+            }
+        });
     }
 
     /// Forgets callers whose budget is full again and that no connection holds, bounding
@@ -513,7 +524,8 @@ mod tests {
         let v = l.check("t", &key, Weight::SMALL);
         assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("0"));
         assert!(l.check("t", &key, Weight::SMALL).rejected.is_some());
-        // Another caller's budget is untouched, and a charge past an empty budget is dropped.
+        // Another caller's budget is untouched; a charge past the empty minute still reaches
+        // the day: 1000 - 20 - 10 - 5.
         l.charge("t", key.as_ref(), 5);
         let other = LimitKey::Key("other".into());
         assert_eq!(
@@ -521,7 +533,14 @@ mod tests {
             Some("20")
         );
         clock.advance(Duration::from_secs(20));
-        assert_eq!(l.check("t", &key, Weight::SMALL).rejected, None);
+        let v = l.check("t", &key, Weight::SMALL);
+        assert_eq!(v.rejected, None);
+        assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("0"));
+        clock.advance(Duration::from_secs(60));
+        l.charge("t", key.as_ref(), 1);
+        let v = l.check("t", &key, Weight::SMALL);
+        // The day window now has 1000 - 45 - 1 - 10 left, the minute 30 - 1 - 10.
+        assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("19"));
     }
 
     #[test]
