@@ -196,6 +196,10 @@ pub struct SharedLog {
     max_age: Duration,
 }
 
+/// What a [`SharedLog`]'s reader is handed each message with: its stream sequence, its message
+/// id and its bytes; an error has the message offered again.
+pub type Deliver = dyn Fn(u64, Option<&str>, Bytes) -> Result<(), String> + Send + Sync;
+
 /// What a node hands a [`SharedLog`] to append: a message id (the stream's duplicate window
 /// drops a message sent again with it) and the bytes.
 pub type Outgoing = (String, Bytes);
@@ -284,7 +288,7 @@ impl SharedLog {
     pub async fn read(
         self,
         after: u64,
-        deliver: Arc<dyn Fn(u64, Option<&str>, Bytes) -> Result<(), String> + Send + Sync>,
+        deliver: Arc<Deliver>,
         shutdown: impl Future<Output = ()>,
     ) {
         tokio::pin!(shutdown);
