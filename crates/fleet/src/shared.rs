@@ -283,14 +283,9 @@ impl SharedLog {
     }
 
     /// Hands `deliver` every message of the log after stream sequence `after`, in order, with
-    /// its sequence and its message id (`deliver` runs on the blocking pool; an error is logged and the message
-    /// offered again), until `shutdown`.
-    pub async fn read(
-        self,
-        after: u64,
-        deliver: Arc<Deliver>,
-        shutdown: impl Future<Output = ()>,
-    ) {
+    /// its sequence and its message id (`deliver` runs on the blocking pool; an error is logged
+    /// and the message offered again), until `shutdown`.
+    pub async fn read(self, after: u64, deliver: Arc<Deliver>, shutdown: impl Future<Output = ()>) {
         tokio::pin!(shutdown);
         let mut done = after;
         let mut backoff = Duration::from_millis(100);
