@@ -1,17 +1,21 @@
-//! The REST edge's hooks implemented with `access`: API keys from the keys store (followed as a
-//! RocksDB secondary), usage events into the usage log (through its non-blocking writer).
+//! The REST edge's hooks implemented with `access`: API keys from the fleet's bucket (in a
+//! fleet) and the keys store (followed as a RocksDB secondary), usage events into the usage log
+//! (through its non-blocking writer).
 
 use std::sync::Arc;
 
-use snowline_access::keys::ApiKeys;
+use snowline_access::keys::{ApiKeys, SharedKeys};
 use snowline_access::usage::UsageWriter;
 use snowline_rest_api::{KeyLookup, KeyResolver, RestError, UsageEvent, UsageEventRef, UsageSink};
 
-/// Resolves `x-data-api-key` against the keys store.
-pub struct StoreKeys(pub Arc<ApiKeys>);
+/// Resolves `x-data-api-key` against the fleet's keys (in a fleet), then the keys store.
+pub struct StoreKeys(pub Arc<ApiKeys>, pub Option<Arc<SharedKeys>>);
 
 impl KeyResolver for StoreKeys {
     fn resolve(&self, presented: &str) -> Result<KeyLookup, RestError> {
+        if let Some(found) = self.1.as_ref().and_then(|s| s.resolve(presented)) {
+            return Ok(found);
+        }
         self.0
             .resolve(presented)
             .map_err(|e| RestError::KeyLookup(e.to_string()))

@@ -276,13 +276,23 @@ pub struct FleetArgs {
 pub struct KeysArgs {
     #[command(flatten)]
     pub common: Common,
+    /// Manage the keys of the fleet whose NATS servers these are (comma-separated), which every
+    /// node of it accepts within a second, instead of this data directory's (docs/fleet.md).
+    #[arg(long, env = "SNOWLINE_FLEET_KEYS")]
+    pub fleet: Option<String>,
+    /// The fleet's stream (its keys are in the bucket `STREAM_keys`).
+    #[arg(long, env = "SNOWLINE_FLEET_STREAM", default_value = "snowline")]
+    pub stream: String,
+    /// Copies of the key bucket the NATS cluster keeps, when this command creates it.
+    #[arg(long, env = "SNOWLINE_FLEET_STREAM_REPLICAS", default_value_t = 1)]
+    pub stream_replicas: usize,
     /// The key operation.
     #[command(subcommand)]
     pub action: KeysAction,
 }
 
 /// What `keys` does.
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum KeysAction {
     /// Create a key and print its secret (shown once; only its hash is stored).
     Create {

@@ -54,6 +54,11 @@ impl Fleet {
         }))
     }
 
+    /// The fleet's NATS servers and stream.
+    pub fn config(&self) -> &FleetConfig {
+        &self.config
+    }
+
     /// Whether this server is a replica (it then writes nothing of its own).
     pub fn is_replica(&self) -> bool {
         self.role == Role::Replica

@@ -12,6 +12,7 @@ mod metrics;
 mod nft_metadata;
 mod secret;
 mod serve;
+mod shared;
 mod uptime;
 mod warp;
 mod webhooks;
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
     let cli = snowline_cli::parse_with_config::<Cli>();
     let result = match cli.command {
         Command::Serve(args) => serve::run(*args),
-        Command::Keys(args) => keys::run(&args.common.data_dir, args.action),
+        Command::Keys(args) => keys::run(&args),
         Command::Import(args) => import(&args),
         Command::Digest(common) => ingest::digest(&common.data_dir),
         Command::Checkpoint(args) => fleet::checkpoint(&args.common.data_dir, &args.to),

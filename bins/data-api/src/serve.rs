@@ -22,7 +22,7 @@ use snowline_fleet::FleetMetrics;
 use snowline_node_index::{FollowMetrics, FollowStatus, StoreMetrics};
 use snowline_rest_api::prometheus_client::metrics::gauge::Gauge;
 use snowline_rest_api::{
-    App, Check, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
+    App, Check, Limiter, Profile, RateLimits, Readiness, Router, Server, ServerConfig, TierLimit,
 };
 use snowline_types::network::NetworkInfo;
 use snowline_types::warp::{AddressedCall, Payload, UnsignedMessage};
@@ -41,12 +41,22 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let dir = args.common.data_dir.clone();
     let network = args.network.resolve()?;
+    let started_ms = now_ms();
     let secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
     crate::fleet::bootstrap(&dir.join("index"), args.fleet.bootstrap_from.as_deref())?;
     let store = crate::ingest::open(&dir.join("index"))?;
     // A primary journals from its first write on; a replica writes nothing of its own.
     let fleet = crate::fleet::Fleet::prepare(&store, &args.fleet)?.map(Arc::new);
     let replica = fleet.as_ref().is_some_and(|f| f.is_replica());
+    // In a fleet, the token secret, the keys and the usage are the fleet's.
+    let shared = match &fleet {
+        Some(f) => Some(crate::shared::Shared::open(&dir, f.config().clone())?),
+        None => None,
+    };
+    let secret = match &shared {
+        Some(s) => s.token_secret(secret, args.token_secret.is_some()).await?,
+        None => secret,
+    };
     let example_address = match args.genesis {
         GenesisSource::Devnet if !replica => Some(crate::ingest::apply_devnet_genesis(
             &store,
@@ -62,10 +72,34 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     // The keys secondary catches up with the CLI every second, on a thread of its own.
     let keys_catch_up = CatchUp::start(Arc::clone(&api_keys), Duration::from_secs(1))
         .map_err(|e| format!("cannot follow the keys store: {e}"))?;
-    let keys = Arc::new(StoreKeys(api_keys));
-    let log = Arc::new(UsageLog::new(Arc::clone(&store)));
-    let writer = UsageWriter::start((*log).clone(), WriterConfig::default())
-        .map_err(|e| format!("cannot start the usage writer: {e}"))?;
+    let keys = Arc::new(StoreKeys(
+        Arc::clone(&api_keys),
+        shared.as_ref().map(|s| Arc::clone(&s.keys)),
+    ));
+    let limiter = Arc::new(Limiter::new(&rate_limits(&args)).map_err(|e| e.to_string())?);
+    let usage_age = Duration::from_secs(args.usage_retention_days.max(1).saturating_mul(86_400));
+    let (log, writer, shared_tasks) = match &shared {
+        None => {
+            let log = Arc::new(UsageLog::new(Arc::clone(&store)));
+            let writer = UsageWriter::start((*log).clone(), WriterConfig::default())
+                .map_err(|e| format!("cannot start the usage writer: {e}"))?;
+            (log, writer, None)
+        }
+        Some(s) => {
+            let (writer, append) = s.writer(usage_age)?;
+            let read = s.read_usage(
+                usage_age,
+                Arc::clone(&limiter),
+                Arc::clone(&api_keys),
+                started_ms,
+            );
+            (
+                Arc::clone(&s.log),
+                writer,
+                Some((append, [read, s.watch_keys()])),
+            )
+        }
+    };
     let usage = Arc::new(StoreUsage(writer));
     let mut registry = ChainRegistry::builtin_with(args.chains.as_deref())?;
     let evm_sources = crate::evm::sources(&args)?;
@@ -183,9 +217,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .profile(profile)
         .describe(snowline_data_api::openapi::description(profile, network))
         .keys(keys.clone())
-        .rate_limits(rate_limits(&args))
+        .limiter(Arc::clone(&limiter))
         .usage_sink(usage.clone())
-        .metering(!args.no_metering && !replica)
+        .metering(!args.no_metering && (!replica || shared.is_some()))
         .readiness(ready)
         .metrics(|r| {
             FollowMetrics::register(r, Arc::clone(&follow_status));
@@ -302,6 +336,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 
     // Background upkeep: failed key catch-ups are logged, usage counters are exported, and old
     // usage is pruned (the follower's metrics are read at each scrape).
+    let sharing = shared.is_some();
     let upkeep = {
         let usage = Arc::clone(&usage);
         let retention_ms = args.usage_retention_days.saturating_mul(86_400_000);
@@ -319,7 +354,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 dropped.set(i64::try_from(usage.0.dropped()).unwrap_or(i64::MAX));
                 written.set(i64::try_from(usage.0.written()).unwrap_or(i64::MAX));
                 n += 1;
-                if n % 3600 == 1 && !replica {
+                if n % 3600 == 1 && (!replica || sharing) {
                     let cutoff = now_ms().saturating_sub(retention_ms);
                     if let Err(e) = log.prune_before(cutoff) {
                         tracing::warn!(error = %e, "pruning usage failed");
@@ -372,6 +407,19 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             .0
             .flush()
             .map_err(|e| format!("writing the last usage events: {e}"))?,
+    }
+    if let Some((append, others)) = shared_tasks {
+        for t in others {
+            t.abort();
+            drop(t.await);
+        }
+        // The last rows reach the fleet's log, or are given up on after a while.
+        if tokio::time::timeout(Duration::from_secs(3), append)
+            .await
+            .is_err()
+        {
+            eprintln!("data-api: the last usage rows did not reach the fleet's log");
+        }
     }
     println!("data-api: stopped");
     Ok(())

@@ -38,6 +38,19 @@ impl<'a> Reader<'a> {
         Ok(b)
     }
 
+    /// `N` bytes as they are.
+    pub(crate) fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        let (head, tail) =
+            self.rest
+                .split_first_chunk::<N>()
+                .ok_or(DecodeError::UnexpectedEnd {
+                    needed: N,
+                    remaining: self.rest.len(),
+                })?;
+        self.rest = tail;
+        Ok(*head)
+    }
+
     /// One varint; more than 10 bytes or an overflow is an error.
     pub(crate) fn varint(&mut self) -> Result<u64, DecodeError> {
         let mut v: u64 = 0;

@@ -546,3 +546,58 @@ proptest! {
         prop_assert_eq!(m.metrics[0].values[0].median_response_time_msecs, naive_median(&latencies) / 1000.0);
     }
 }
+
+/// A fleet's node forwards its rows instead of writing them; every node stores the rows it is
+/// handed (after they cross the wire as one message) and answers exactly as a node that wrote
+/// the events itself: the same aggregates and the same request log, positions included.
+#[test]
+fn forwarded_rows_stored_on_two_nodes_answer_as_the_writer_would() {
+    use snowline_access::usage::{decode_rows, encode_rows};
+    use std::sync::{Arc, Mutex};
+    let events = mixed_events();
+    let sent: Arc<Mutex<Vec<Vec<u8>>>> = Arc::default();
+    let writer = {
+        let sent = Arc::clone(&sent);
+        UsageWriter::start_forwarding(WriterConfig::default(), move |rows| {
+            sent.lock().unwrap().push(encode_rows(&rows));
+            Ok(())
+        })
+        .unwrap()
+    };
+    for e in &events {
+        writer.record(e.clone());
+    }
+    writer.flush().unwrap();
+    assert_eq!(writer.written(), events.len() as u64);
+    let (_a_dir, a) = open_log();
+    let (_b_dir, b) = open_log();
+    let mut forwarded = 0;
+    for message in sent.lock().unwrap().iter() {
+        let rows = decode_rows(message).unwrap();
+        for row in &rows {
+            row.for_each_event(|_| forwarded += 1).unwrap();
+        }
+        a.write_rows(&rows).unwrap();
+        // Stored twice on one node (a message delivered again): nothing changes.
+        b.write_rows(&rows).unwrap();
+        b.write_rows(&rows).unwrap();
+        assert!(decode_rows(&message[..message.len() - 1]).is_err());
+    }
+    assert_eq!(forwarded, events.len());
+    let (_c_dir, c) = open_log();
+    record_all(&c, &events);
+    let q = UsageQuery {
+        group_by: Some(GroupBy::RequestPath),
+        ..whole_range()
+    };
+    assert_eq!(a.aggregate(&q).unwrap(), c.aggregate(&q).unwrap());
+    assert_eq!(
+        a.logs(&whole_range(), None, 1000).unwrap(),
+        b.logs(&whole_range(), None, 1000).unwrap()
+    );
+    let mut stored = a.events(0, u64::MAX).unwrap();
+    let mut expected = events.clone();
+    stored.sort_by_key(|e| (e.timestamp_ms, e.latency_us));
+    expected.sort_by_key(|e| (e.timestamp_ms, e.latency_us));
+    assert_eq!(stored, expected);
+}

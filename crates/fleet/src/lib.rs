@@ -5,13 +5,16 @@
 //! The store's journal (`snowline_store::journal`) gives the batches and applies them; this
 //! crate carries them: [`publish`] (the primary's outbox to the stream, the sequence as the
 //! message id), [`replicate`] (the stream to a replica's store, through the [`Applier`]'s rule),
-//! and what both report ([`FleetStatus`], [`FleetMetrics`]). It never sees RocksDB.
+//! and what both report ([`FleetStatus`], [`FleetMetrics`]); and the state every node shares
+//! beside the batches ([`Bucket`], [`watch_bucket`], [`SharedLog`], [`shared_secret`]). It never
+//! sees RocksDB.
 
 mod apply;
 mod metrics;
 mod nats;
 mod publisher;
 mod replica;
+mod shared;
 mod status;
 pub mod wire;
 
@@ -20,4 +23,7 @@ pub use metrics::FleetMetrics;
 pub use nats::FleetConfig;
 pub use publisher::publish;
 pub use replica::replicate;
+pub use shared::{
+    Bucket, FLEET_BUCKET, KEYS_BUCKET, Outgoing, SharedLog, USAGE_LOG, shared_secret, watch_bucket,
+};
 pub use status::{FleetSnapshot, FleetStatus, Role};

@@ -25,6 +25,7 @@ pub struct App {
     message_arrays: bool,
     keys: Arc<dyn KeyResolver>,
     limits: RateLimits,
+    limiter: Option<Arc<Limiter>>,
     sink: Option<Arc<dyn UsageSink>>,
     metering: bool,
     readiness: Arc<dyn Readiness>,
@@ -41,6 +42,7 @@ impl App {
             message_arrays: false,
             keys: Arc::new(NoKeys),
             limits: RateLimits::default(),
+            limiter: None,
             sink: None,
             metering: true,
             readiness: Arc::new(AlwaysReady),
@@ -81,6 +83,14 @@ impl App {
         self
     }
 
+    /// Checks requests with `limiter` (built by the caller from its [`RateLimits`], which then
+    /// replace [`rate_limits`](Self::rate_limits)): the caller may charge it with what callers
+    /// spent elsewhere ([`Limiter::charge`], a fleet's other nodes).
+    pub fn limiter(mut self, limiter: Arc<Limiter>) -> Self {
+        self.limiter = Some(limiter);
+        self
+    }
+
     /// Sends usage events to `sink` (metering is on while a sink is set).
     pub fn usage_sink(mut self, sink: Arc<dyn UsageSink>) -> Self {
         self.sink = Some(sink);
@@ -114,6 +124,7 @@ impl App {
             message_arrays,
             keys,
             limits,
+            limiter,
             sink,
             metering,
             readiness,
@@ -146,7 +157,10 @@ impl App {
                 Some(DocsSite::new(&document)?)
             }
         };
-        let limiter = Limiter::new(&limits)?;
+        let limiter = match limiter {
+            Some(l) => l,
+            None => Arc::new(Limiter::new(&limits)?),
+        };
         let metrics = HttpMetrics::register(&mut registry);
         Ok(Built {
             router,
@@ -189,7 +203,7 @@ pub(crate) struct Built {
     pub(crate) profile: Profile,
     pub(crate) message_arrays: bool,
     pub(crate) keys: Arc<dyn KeyResolver>,
-    pub(crate) limiter: Limiter,
+    pub(crate) limiter: Arc<Limiter>,
     pub(crate) sink: Option<Arc<dyn UsageSink>>,
     pub(crate) readiness: Arc<dyn Readiness>,
     pub(crate) registry: Registry,

@@ -10,6 +10,7 @@ use super::event::{UsageEvent, UsageEventRef, decode_ref};
 use super::query::UsageQuery;
 use super::queue::Queue;
 use super::response::UsageMetrics;
+use super::rows::UsageRow;
 use super::table::UsageEventsTable;
 use crate::bytes::{Reader, put_varint};
 use crate::error::Result;
@@ -87,6 +88,27 @@ impl LogPosition {
 /// (`None`: no more).
 pub type LogPage = (Vec<(LogPosition, UsageEvent)>, Option<LogPosition>);
 
+/// The rows of the events in `queue`: one per UTC minute they fall in, keyed `(minute start
+/// ms, seq)` with `seq` taken from `next_seq` and advanced.
+pub(crate) fn rows_of(queue: &Queue, next_seq: &mut u64) -> Vec<UsageRow> {
+    let mut blocks: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
+    queue.for_each(|ts, value| {
+        let minute = minute_of(ts);
+        let block = blocks.entry(minute).or_default();
+        put_varint(block, ts - minute);
+        put_varint(block, value.len() as u64);
+        block.extend_from_slice(value);
+    });
+    blocks
+        .into_iter()
+        .map(|(minute, block)| {
+            let seq = *next_seq;
+            *next_seq = next_seq.wrapping_add(1);
+            UsageRow { minute, seq, block }
+        })
+        .collect()
+}
+
 /// Deletes per write batch while pruning.
 const PRUNE_BATCH: usize = 10_000;
 
@@ -121,21 +143,18 @@ impl UsageLog {
 
     /// [`append`](Self::append) for events already encoded in the writer's queue.
     pub(crate) fn append_queued(&self, queue: &Queue, next_seq: &mut u64) -> Result<()> {
-        if queue.is_empty() {
+        self.write_rows(&rows_of(queue, next_seq))
+    }
+
+    /// Stores `rows` as they are, in one atomic batch: a fleet's node storing the rows every
+    /// node writes. Storing a row again changes nothing.
+    pub fn write_rows(&self, rows: &[UsageRow]) -> Result<()> {
+        if rows.is_empty() {
             return Ok(());
         }
-        let mut blocks: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
-        queue.for_each(|ts, value| {
-            let minute = minute_of(ts);
-            let block = blocks.entry(minute).or_default();
-            put_varint(block, ts - minute);
-            put_varint(block, value.len() as u64);
-            block.extend_from_slice(value);
-        });
         let mut batch = WriteBatch::new();
-        for (minute, block) in &blocks {
-            batch.put::<UsageEventsTable>(&(*minute, *next_seq), block);
-            *next_seq = next_seq.wrapping_add(1);
+        for row in rows {
+            batch.put::<UsageEventsTable>(&(row.minute, row.seq), &row.block);
         }
         Ok(self.store.write(batch)?)
     }

@@ -8,6 +8,7 @@ mod log;
 mod query;
 mod queue;
 pub mod response;
+mod rows;
 mod table;
 pub(crate) mod writer;
 
@@ -16,5 +17,6 @@ pub use event::{UsageEvent, UsageEventRef};
 pub use log::{LogPage, LogPosition, UsageLog};
 pub use query::{GroupBy, Interval, UsageFilters, UsageQuery};
 pub use response::{Metric, UsageMetrics, UsageMetricsValue};
+pub use rows::{UsageRow, decode_rows, encode_rows};
 pub use table::{USAGE_EVENTS_TABLE, tables};
 pub use writer::{UsageWriter, WriterConfig};

@@ -9,8 +9,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::event::{UsageEvent, UsageEventRef};
-use super::log::UsageLog;
+use super::log::{UsageLog, rows_of};
 use super::queue::Queue;
+use super::rows::UsageRow;
 use crate::error::{AccessError, Result};
 
 /// Tuning of a [`UsageWriter`].
@@ -89,6 +90,20 @@ impl std::fmt::Debug for UsageWriter {
 impl UsageWriter {
     /// Starts the background thread writing into `log`.
     pub fn start(log: UsageLog, config: WriterConfig) -> Result<Self> {
+        Self::start_with(Target::Log(log), config)
+    }
+
+    /// Starts the background thread handing each round's rows to `forward` instead of writing
+    /// them: a fleet's node sends them to every node (itself included), which store them with
+    /// [`UsageLog::write_rows`]. An error from `forward` counts the round's events as failed.
+    pub fn start_forwarding(
+        config: WriterConfig,
+        forward: impl FnMut(Vec<UsageRow>) -> Result<()> + Send + 'static,
+    ) -> Result<Self> {
+        Self::start_with(Target::Forward(Box::new(forward)), config)
+    }
+
+    fn start_with(target: Target, config: WriterConfig) -> Result<Self> {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
@@ -96,7 +111,7 @@ impl UsageWriter {
             config,
         });
         let worker = Worker {
-            log,
+            target,
             shared: Arc::clone(&shared),
             next_seq: run_seq_base(),
             spare: Queue::default(),
@@ -199,8 +214,16 @@ pub(crate) fn run_seq_base() -> u64 {
     u64::from(high) << 32
 }
 
+/// Where the writer's rows go.
+enum Target {
+    /// Stored in this log.
+    Log(UsageLog),
+    /// Handed on.
+    Forward(Box<dyn FnMut(Vec<UsageRow>) -> Result<()> + Send>),
+}
+
 struct Worker {
-    log: UsageLog,
+    target: Target,
     shared: Arc<Shared>,
     next_seq: u64,
     /// The buffer swapped in for the queue at each round, so both keep their capacity.
@@ -240,7 +263,11 @@ impl Worker {
     /// Writes and empties the events taken from the queue, counting those written or lost.
     fn write(&mut self) -> Result<()> {
         let n = self.spare.len() as u64;
-        let result = self.log.append_queued(&self.spare, &mut self.next_seq);
+        let result = match &mut self.target {
+            _ if self.spare.is_empty() => Ok(()),
+            Target::Log(log) => log.append_queued(&self.spare, &mut self.next_seq),
+            Target::Forward(forward) => forward(rows_of(&self.spare, &mut self.next_seq)),
+        };
         self.spare.clear();
         let counter = if result.is_ok() {
             &self.shared.counters.written

@@ -266,6 +266,26 @@ impl<C: Clock + Clone> Limiter<C> {
         Some((policy, spent?))
     }
 
+    /// Spends `units` of `key`'s budget in `tier` (the fallback tier if unknown) in every
+    /// window, without a verdict: what the caller spent elsewhere (another node of a fleet), so
+    /// this limiter's next check counts it. A window with fewer units left than `units` keeps
+    /// them (they are not carried over).
+    pub fn charge(&self, tier: &str, key: LimitKeyRef<'_>, units: u32) {
+        let Some(weight) = Weight::new(units).filter(|_| self.enabled) else {
+            return;
+        };
+        let index = self.tiers.iter().position(|(name, _)| name == tier);
+        let Some((_, t)) = index.or(self.fallback).and_then(|i| self.tiers.get(i)) else {
+            return;
+        };
+        t.budgets.with(key, |budget| {
+            for w in &t.windows {
+                // Refused: the window is spent already; the units are dropped.
+                drop(w.limiter.check_key_n(budget, weight.cells()));
+            }
+        });
+    }
+
     /// Forgets callers whose budget is full again and that no connection holds, bounding
     /// memory (call periodically).
     pub fn retain_recent(&self) {
@@ -492,6 +512,35 @@ mod tests {
         assert_eq!(header(&v, &RATELIMIT_RESET), Some("20"));
         clock.advance(Duration::from_secs(20));
         assert_eq!(l.check("t", &key, Weight::SMALL).rejected, None);
+    }
+
+    #[test]
+    fn charged_units_are_spent_from_the_same_budget() {
+        let clock = FakeRelativeClock::default();
+        let l = Limiter::with_clock(&limits(30, 1000), &clock).unwrap();
+        let key = LimitKey::Key("k".into());
+        // Spent elsewhere: 20 of the minute's 30 units.
+        l.charge("t", key.as_ref(), 20);
+        let v = l.check("t", &key, Weight::SMALL);
+        assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("0"));
+        assert!(l.check("t", &key, Weight::SMALL).rejected.is_some());
+        // Another caller's budget is untouched; a charge past the empty minute still reaches
+        // the day: 1000 - 20 - 10 - 5.
+        l.charge("t", key.as_ref(), 5);
+        let other = LimitKey::Key("other".into());
+        assert_eq!(
+            header(&l.check("t", &other, Weight::SMALL), &RATELIMIT_REMAINING),
+            Some("20")
+        );
+        clock.advance(Duration::from_secs(20));
+        let v = l.check("t", &key, Weight::SMALL);
+        assert_eq!(v.rejected, None);
+        assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("0"));
+        clock.advance(Duration::from_secs(60));
+        l.charge("t", key.as_ref(), 1);
+        let v = l.check("t", &key, Weight::SMALL);
+        // The day window now has 1000 - 45 - 1 - 10 left, the minute 30 - 1 - 10.
+        assert_eq!(header(&v, &RATELIMIT_REMAINING), Some("19"));
     }
 
     #[test]
