@@ -76,6 +76,7 @@ impl ExportSource for PrimaryExports {
             },
             page_size: PAGE,
             sort: SortOrder::Asc,
+            l1_validation: None,
         };
         let mut rows = Vec::new();
         let mut from: Option<Vec<u8>> = None;

@@ -14,7 +14,9 @@ pub struct Weight {
 
 impl Weight {
     /// `free`: 1 unit.
-    pub const FREE: Weight = Weight { units: NonZeroU32::MIN };
+    pub const FREE: Weight = Weight {
+        units: NonZeroU32::MIN,
+    };
     /// `small`: 10 units.
     pub const SMALL: Weight = Weight::units_const(10);
     /// `medium`: 20 units.
@@ -29,7 +31,9 @@ impl Weight {
     const fn units_const(n: u32) -> Weight {
         match NonZeroU32::new(n) {
             Some(units) => Weight { units },
-            None => Weight { units: NonZeroU32::MIN },
+            None => Weight {
+                units: NonZeroU32::MIN,
+            },
         }
     }
 

@@ -281,7 +281,7 @@ impl<C: Clock + Clone> Limiter<C> {
         t.budgets.with(key, |budget| {
             for w in &t.windows {
                 // Refused: the window is spent already; the units are dropped.
-                drop(w.limiter.check_key_n(budget, weight.cells()));
+                drop(w.limiter.check_key_n(budget, weight.units));
             }
         });
     }
