@@ -25,14 +25,13 @@ use snowline_types::platformvm::{Block, PChainBlock, PGenesisState, Transferable
 use snowline_types::warp::l1::{
     L1Message, PChainOwner, conversion_validation_id, registration_validation_id,
 };
-use snowline_types::warp::message::Message as WarpMessage;
-use snowline_types::warp::payload::Payload;
 use snowline_types::{Id, ShortId};
 
 use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
 use crate::journal::{Journal, L1Change, L1Note, Note, Payout, RewardNote, UtxoNote};
 use crate::l1_fee::{FeeConfig, FeeState};
+use crate::l1_messages::{l1_message, register_message};
 use crate::metrics::l1_usage::L1Usage;
 use crate::metrics::staking_days::StakingDays;
 use crate::pending::{load, upsert};
@@ -1647,31 +1646,6 @@ fn decode_proposal(bytes: &[u8]) -> Result<(Id, UnsignedTx), PChainError> {
         .ok_or_else(|| corrupt("cut short".into()))?;
     let id = Id::from_slice(id).map_err(|e| corrupt(e.to_string()))?;
     Ok((id, decode_unsigned(rest)?))
-}
-
-/// The AddressedCall payload of a signed Warp message, if it carries one.
-fn addressed_payload(signed: &[u8]) -> Option<Vec<u8>> {
-    let message = WarpMessage::parse(signed).ok()?;
-    match Payload::parse(&message.unsigned.payload).ok()? {
-        Payload::AddressedCall(call) => Some(call.payload),
-        Payload::Hash(_) => None,
-    }
-}
-
-/// The P-Chain message a signed Warp message carries in its AddressedCall, if any.
-pub(crate) fn l1_message(signed: &[u8]) -> Option<L1Message> {
-    L1Message::parse(&addressed_payload(signed)?).ok()
-}
-
-/// A `RegisterL1Validator` message with its payload bytes (whose hash is the validation id).
-pub(crate) fn register_message(
-    signed: &[u8],
-) -> Option<(snowline_types::warp::l1::RegisterL1Validator, Vec<u8>)> {
-    let payload = addressed_payload(signed)?;
-    match L1Message::parse(&payload).ok()? {
-        L1Message::RegisterL1Validator(r) => Some((r, payload)),
-        _ => None,
-    }
 }
 
 impl StagingParts for PChain {

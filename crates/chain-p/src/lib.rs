@@ -18,6 +18,7 @@ mod derive;
 mod error;
 mod journal;
 mod l1_fee;
+mod l1_messages;
 pub mod metrics;
 pub mod pages;
 mod pending;

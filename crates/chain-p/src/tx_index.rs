@@ -15,7 +15,7 @@ use snowline_types::platformvm::txs::UnsignedTx;
 use snowline_types::warp::l1::{L1Message, conversion_validation_id, registration_validation_id};
 use snowline_types::{Id, ShortId};
 
-use crate::derive::{l1_message, register_message};
+use crate::l1_messages::{l1_message, register_message};
 use crate::rows::Event;
 use crate::staking::terms;
 use crate::tables::{

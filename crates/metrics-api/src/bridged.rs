@@ -9,19 +9,9 @@ use snowline_rest_api::{ApiError, Reply, Request};
 use snowline_types::evm::Address;
 use snowline_types::rest::evm::checksummed;
 
-use crate::context::MetricsApi;
+use crate::context::{AVALANCHE_C_CHAIN, MetricsApi};
 use crate::holders::{LookingGlassResponse, after, looking_glass_failed, render, threshold};
-use crate::validators::page_size;
-
-/// The Avalanche C-Chain's EVM chain id.
-pub const AVALANCHE_C_CHAIN: u64 = 43114;
-
-/// BTC.b on the Avalanche C-Chain: the Avalanche Bridge's Bitcoin token, minted when BTC
-/// arrives and burnt by `unwrap` when it leaves.
-pub const BTC_B: Address = Address::new([
-    0x15, 0x2b, 0x9d, 0x0f, 0xdc, 0x40, 0xc0, 0x96, 0x75, 0x7f, 0x57, 0x0a, 0x51, 0xe4, 0x94, 0xbd,
-    0x4b, 0x94, 0x3e, 0x50,
-]);
+use crate::params;
 
 /// `GET /v2/chains/43114/btcb/bridged:getAddresses`: BTC.b's (or the operator's token for the
 /// C-Chain).
@@ -46,7 +36,7 @@ fn bridged(api: &MetricsApi, req: &Request, chain_ref: &str) -> Result<Reply, Ap
         ))
     })?;
     let threshold = threshold(req)?;
-    let size = page_size(req)?;
+    let size = params::address_page_size(req)?;
     let key = format!(
         "Bridged|{chain}|{}|{threshold}|{size}|",
         checksummed(&token)

@@ -11,10 +11,19 @@ use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::{ChainLookupError, ChainRegistry};
 use snowline_rest_api::ApiError;
 
-use crate::bridged::{AVALANCHE_C_CHAIN, BTC_B};
 use snowline_types::NetworkInfo;
 use snowline_types::evm::Address;
 use snowline_types::rest::ChainRecord;
+
+/// The Avalanche C-Chain's EVM chain id.
+pub const AVALANCHE_C_CHAIN: u64 = 43114;
+
+/// BTC.b on the Avalanche C-Chain: the Avalanche Bridge's Bitcoin token, minted when BTC
+/// arrives and burnt by `unwrap` when it leaves.
+pub const BTC_B: Address = Address::new([
+    0x15, 0x2b, 0x9d, 0x0f, 0xdc, 0x40, 0xc0, 0x96, 0x75, 0x7f, 0x57, 0x0a, 0x51, 0xe4, 0x94, 0xbd,
+    0x4b, 0x94, 0x3e, 0x50,
+]);
 
 /// The metrics endpoints' state.
 #[derive(Debug, Clone)]

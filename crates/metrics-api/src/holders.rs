@@ -16,7 +16,6 @@ use snowline_types::rest::evm::checksummed;
 
 use crate::context::{MetricsApi, token_failed};
 use crate::params;
-use crate::validators::page_size;
 
 /// `AddressDetails`.
 #[derive(Serialize)]
@@ -165,7 +164,7 @@ pub(crate) fn render(
 /// `GET /v2/chains/{chainId}/contracts/{address}/nfts:listHolders`.
 pub fn nft_holders(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let (chain, pages, contract) = target(api, req)?;
-    let size = page_size(req)?;
+    let size = params::address_page_size(req)?;
     let key = format!("NftHolders|{chain}|{}|{size}|", checksummed(&contract));
     let after = after(api, req, &key)?;
     let holders = pages
@@ -197,7 +196,7 @@ pub fn balances_over_time(api: &MetricsApi, req: &Request) -> Result<Reply, ApiE
             format!("startTimestamp must not be after endTimestamp ({to})"),
         )));
     }
-    let size = page_size(req)?;
+    let size = params::address_page_size(req)?;
     let key = format!(
         "Balances|{chain}|{}|{threshold}|{from}|{to}|{size}|",
         checksummed(&token)

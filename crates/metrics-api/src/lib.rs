@@ -32,9 +32,9 @@ use std::sync::Arc;
 
 use snowline_rest_api::{ApiError, Readiness, Reply, Request, Router, Weight};
 
-pub use bridged::{AVALANCHE_C_CHAIN, BTC_B};
 pub use composite::MAX_SUB_QUERIES;
 pub use context::MetricsApi;
+pub use context::{AVALANCHE_C_CHAIN, BTC_B};
 
 type Handler = fn(&MetricsApi, &Request) -> Result<Reply, ApiError>;
 

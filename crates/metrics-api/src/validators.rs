@@ -18,11 +18,6 @@ use snowline_types::address::format_bech32;
 use crate::context::{MetricsApi, subnet_read_failed, token_failed};
 use crate::params;
 
-/// The OpenAPI's largest `pageSize` for this route.
-const MAX_PAGE_SIZE: usize = 5_000;
-/// The OpenAPI's default `pageSize` for this route.
-const DEFAULT_PAGE_SIZE: usize = 1_000;
-
 /// `PChainLookingGlassResponse`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -44,21 +39,6 @@ fn bad(e: ParamError) -> ApiError {
     ApiError::bad_request(e.to_string())
 }
 
-/// `pageSize`: 1 to 5,000, 1,000 by default (the Looking Glass routes' bounds).
-pub(crate) fn page_size(req: &Request) -> Result<usize, ApiError> {
-    let Some(raw) = req.query("pageSize") else {
-        return Ok(DEFAULT_PAGE_SIZE);
-    };
-    match raw.parse::<usize>() {
-        Ok(n) if (1..=MAX_PAGE_SIZE).contains(&n) => Ok(n),
-        _ => Err(bad(ParamError::invalid(
-            "pageSize",
-            format_args!("an integer from 1 to {MAX_PAGE_SIZE}"),
-            raw,
-        ))),
-    }
-}
-
 /// `GET /v2/subnets/{subnetId}/validators:getAddresses`.
 pub fn by_date_range(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError> {
     let subnet = cb58_id("subnetId", req.required_param("subnetId")?).map_err(bad)?;
@@ -70,7 +50,7 @@ pub fn by_date_range(api: &MetricsApi, req: &Request) -> Result<Reply, ApiError>
             format!("startTimestamp must not be after endTimestamp ({to})"),
         )));
     }
-    let page_size = page_size(req)?;
+    let page_size = params::address_page_size(req)?;
     let network = req.query("network");
     let pages = match network {
         Some(raw) => api.staking(raw)?,

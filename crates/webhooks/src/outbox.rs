@@ -8,12 +8,15 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use sha2::{Digest, Sha256};
 use snowline_store::{ReadView, Store, WriteBatch};
+use snowline_types::Id;
 use tokio::sync::Notify;
 
 use crate::error::WebhookError;
 use crate::model::Status;
 use crate::registry::{Registry, Sub};
+use crate::service::uuid_text;
 use crate::tables::{STREAM_KEPT, WhAcked, WhEvents, WhNext, WhStream, WhWebhooks};
 
 /// One hook's staged events and numbering.
@@ -161,4 +164,18 @@ impl Outbox {
         self.sealed_events = false;
         self.staged_events = false;
     }
+}
+
+/// The stable `messageId` of sub-event `sub_event` of tx `tx` (or, for an event without a tx,
+/// the id it is about and a `sub_event` naming the height) for webhook `webhook`.
+pub fn message_id(webhook: &str, tx: &Id, sub_event: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"snowline-webhooks/validator-activity/v1");
+    h.update(webhook.as_bytes());
+    h.update(tx.as_bytes());
+    h.update(sub_event.as_bytes());
+    let d = h.finalize();
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&d[..16]);
+    uuid_text(&b)
 }

@@ -12,11 +12,12 @@ use snowline_types::address::format_bech32;
 use snowline_types::platformvm::UnsignedTx;
 use snowline_types::{Id, NodeId, ShortId};
 
-use crate::phook::{Stake, message_id, stake};
+use crate::outbox::message_id;
 use crate::pnaddress::{BALANCE_CHANGE, PRIMARY_NETWORK_ADDRESS_ACTIVITY};
 use crate::registry::Sub;
 use crate::validator::{
-    Key, L1_BALANCE_INCREASED, L1_DISABLED, L1_REMOVED, REWARD_DISTRIBUTION, VALIDATOR_ACTIVITY,
+    Key, L1_BALANCE_INCREASED, L1_DISABLED, L1_REMOVED, REWARD_DISTRIBUTION, Stake,
+    VALIDATOR_ACTIVITY, stake,
 };
 
 /// The block the events come from.

@@ -16,7 +16,6 @@
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 use snowline_chain_p::{Journal, Note, P_DERIVE_PATHS};
 use snowline_derive::{Derive, DeriveError, Staging};
 use snowline_store::{Store, WriteBatch};
@@ -25,11 +24,11 @@ use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
 use snowline_types::{Id, NodeId};
 use tokio::sync::Notify;
 
-use crate::outbox::Outbox;
+use crate::outbox::{Outbox, message_id};
 use crate::pevents::{BlockAt, Item, items};
 use crate::registry::{Registry, Sub};
 use crate::service::uuid_text;
-use crate::validator::{DELEGATOR_STAKE, Key, VALIDATOR_ACTIVITY, VALIDATOR_STAKE};
+use crate::validator::{Key, Stake, VALIDATOR_ACTIVITY, stake};
 
 /// The `validator_activity` deriver.
 #[derive(Debug)]
@@ -87,67 +86,6 @@ impl PlatformHook {
     }
 }
 
-/// One staking tx as a webhook sees it.
-#[derive(Debug, Clone, Copy)]
-pub struct Stake {
-    /// `validator_stake` or `delegator_stake`.
-    pub sub_event: &'static str,
-    /// The tx's Go type name.
-    pub tx_type: &'static str,
-    /// The node validated or delegated to.
-    pub node: NodeId,
-    /// The subnet (the primary network's is all zeros).
-    pub subnet: Id,
-    /// Start, Unix seconds (as the tx states it; a Durango tx starts at acceptance).
-    pub start: u64,
-    /// End, Unix seconds.
-    pub end: u64,
-    /// Weight: nAVAX staked on the primary network, the weight on a subnet.
-    pub weight: u64,
-    /// Validators of the primary network: the delegation fee, millionths.
-    pub shares: Option<u32>,
-}
-
-/// The stake `tx` adds, if it is a staking tx.
-pub fn stake(tx: &UnsignedTx) -> Option<Stake> {
-    let primary = Id::EMPTY;
-    let (sub_event, v, subnet, shares) = match tx {
-        UnsignedTx::AddValidatorTx(t) => (
-            VALIDATOR_STAKE,
-            &t.validator,
-            primary,
-            Some(t.delegation_shares),
-        ),
-        UnsignedTx::AddPermissionlessValidatorTx(t) => (
-            VALIDATOR_STAKE,
-            &t.validator,
-            t.subnet_id,
-            Some(t.delegation_shares),
-        ),
-        UnsignedTx::AddSubnetValidatorTx(t) => (
-            VALIDATOR_STAKE,
-            &t.validator.validator,
-            t.validator.subnet_id,
-            None,
-        ),
-        UnsignedTx::AddDelegatorTx(t) => (DELEGATOR_STAKE, &t.validator, primary, None),
-        UnsignedTx::AddPermissionlessDelegatorTx(t) => {
-            (DELEGATOR_STAKE, &t.validator, t.subnet_id, None)
-        }
-        _ => return None,
-    };
-    Some(Stake {
-        sub_event,
-        tx_type: tx.type_name(),
-        node: v.node_id,
-        subnet,
-        start: v.start,
-        end: v.end,
-        weight: v.weight,
-        shares,
-    })
-}
-
 /// The decision txs of `block` with their ids: a standard block's, a Banff proposal's
 /// decision txs (its proposal tx excluded).
 pub(crate) fn decisions<'a>(block: &'a Block, ids: &[Id]) -> Vec<(Id, &'a UnsignedTx)> {
@@ -161,20 +99,6 @@ pub(crate) fn decisions<'a>(block: &'a Block, ids: &[Id]) -> Vec<(Id, &'a Unsign
         .zip(ids)
         .map(|(t, id)| (*id, &t.unsigned))
         .collect()
-}
-
-/// The stable `messageId` of sub-event `sub_event` of tx `tx` (or, for an event without a tx,
-/// the id it is about and a `sub_event` naming the height) for webhook `webhook`.
-pub fn message_id(webhook: &str, tx: &Id, sub_event: &str) -> String {
-    let mut h = Sha256::new();
-    h.update(b"snowline-webhooks/validator-activity/v1");
-    h.update(webhook.as_bytes());
-    h.update(tx.as_bytes());
-    h.update(sub_event.as_bytes());
-    let d = h.finalize();
-    let mut b = [0u8; 16];
-    b.copy_from_slice(&d[..16]);
-    uuid_text(&b)
 }
 
 /// The `event` of a `validator_activity` delivery.

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use snowline_types::platformvm::UnsignedTx;
 use snowline_types::{Id, NodeId};
 
 use crate::error::WebhookError;
@@ -278,5 +279,66 @@ pub fn parse_watch(
         sub_events,
         node_ids,
         subnet_ids,
+    })
+}
+
+/// One staking tx as a webhook sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Stake {
+    /// `validator_stake` or `delegator_stake`.
+    pub sub_event: &'static str,
+    /// The tx's Go type name.
+    pub tx_type: &'static str,
+    /// The node validated or delegated to.
+    pub node: NodeId,
+    /// The subnet (the primary network's is all zeros).
+    pub subnet: Id,
+    /// Start, Unix seconds (as the tx states it; a Durango tx starts at acceptance).
+    pub start: u64,
+    /// End, Unix seconds.
+    pub end: u64,
+    /// Weight: nAVAX staked on the primary network, the weight on a subnet.
+    pub weight: u64,
+    /// Validators of the primary network: the delegation fee, millionths.
+    pub shares: Option<u32>,
+}
+
+/// The stake `tx` adds, if it is a staking tx.
+pub fn stake(tx: &UnsignedTx) -> Option<Stake> {
+    let primary = Id::EMPTY;
+    let (sub_event, v, subnet, shares) = match tx {
+        UnsignedTx::AddValidatorTx(t) => (
+            VALIDATOR_STAKE,
+            &t.validator,
+            primary,
+            Some(t.delegation_shares),
+        ),
+        UnsignedTx::AddPermissionlessValidatorTx(t) => (
+            VALIDATOR_STAKE,
+            &t.validator,
+            t.subnet_id,
+            Some(t.delegation_shares),
+        ),
+        UnsignedTx::AddSubnetValidatorTx(t) => (
+            VALIDATOR_STAKE,
+            &t.validator.validator,
+            t.validator.subnet_id,
+            None,
+        ),
+        UnsignedTx::AddDelegatorTx(t) => (DELEGATOR_STAKE, &t.validator, primary, None),
+        UnsignedTx::AddPermissionlessDelegatorTx(t) => {
+            (DELEGATOR_STAKE, &t.validator, t.subnet_id, None)
+        }
+        _ => return None,
+    };
+    Some(Stake {
+        sub_event,
+        tx_type: tx.type_name(),
+        node: v.node_id,
+        subnet,
+        start: v.start,
+        end: v.end,
+        weight: v.weight,
+        shares,
     })
 }
