@@ -6,7 +6,6 @@
 //! by address; page tokens as the token-holder routes'.
 
 use snowline_rest_api::{ApiError, Reply, Request};
-use snowline_types::evm::Address;
 use snowline_types::rest::evm::checksummed;
 
 use crate::context::{AVALANCHE_C_CHAIN, MetricsApi};

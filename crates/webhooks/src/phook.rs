@@ -19,16 +19,15 @@ use serde_json::{Map, Value, json};
 use snowline_chain_p::{Journal, Note, P_DERIVE_PATHS};
 use snowline_derive::{Derive, DeriveError, Staging};
 use snowline_store::{Store, WriteBatch};
+use snowline_types::Id;
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
-use snowline_types::{Id, NodeId};
 use tokio::sync::Notify;
 
 use crate::outbox::{Outbox, message_id};
 use crate::pevents::{BlockAt, Item, items};
 use crate::registry::{Registry, Sub};
-use crate::service::uuid_text;
-use crate::validator::{Key, Stake, VALIDATOR_ACTIVITY, stake};
+use crate::validator::{Key, Stake, VALIDATOR_ACTIVITY};
 
 /// The `validator_activity` deriver.
 #[derive(Debug)]
