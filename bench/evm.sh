@@ -39,9 +39,9 @@ mkdir -p "$WORK"
 # shellcheck source=lib.sh
 source bench/lib.sh
 if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release -p data-api -p snowline-evm-devnet --bins
-  cargo build --release -p snowline-rest-api --example rest-hello --example rest-load
-  cargo build --release -p snowline-store --example raw-rewrite
+  cargo build --release --workspace --bins
+  cargo build --release --workspace --example rest-hello --example rest-load
+  cargo build --release --workspace --example raw-rewrite
 fi
 
 # The recording, made once per size.

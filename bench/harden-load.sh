@@ -29,9 +29,9 @@ ulimit -n 20000
 # shellcheck source=lib.sh
 source bench/lib.sh
 if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release -p data-api -p node-rpc
-  cargo build --release -p snowline-rest-api --example rest-load
-  cargo build --release -p snowline-http --example hold
+  cargo build --release --workspace --bins
+  cargo build --release --workspace --example rest-load
+  cargo build --release --workspace --example hold
 fi
 
 "$REL/data-api" serve --data-dir "$WORK/data-api" --genesis devnet --listen "127.0.0.1:$DATA_PORT" \

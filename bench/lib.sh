@@ -18,9 +18,8 @@ serving_args() { # default-work "$@": the preamble of the serving benchmarks who
 
 build_bench() { # the release binaries the data-api benchmarks run, unless NO_BUILD is set
   [ -n "${NO_BUILD:-}" ] && return 0
-  cargo build --release -p snowline-devnet --bin devnet-gen
-  cargo build --release -p node-rpc -p data-api
-  cargo build --release -p snowline-rest-api --example rest-hello --example rest-load
+  cargo build --release --workspace --bins
+  cargo build --release --workspace --example rest-hello --example rest-load
 }
 devnet() { # the large:N_TXS devnet of seed 1 in DEVNET_DIR or WORK/devnet-N_TXS, generated once
   DEV=${DEVNET_DIR:-$WORK/devnet-$N_TXS}

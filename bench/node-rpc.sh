@@ -33,9 +33,8 @@ cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 
 if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release -p snowline-devnet --bin devnet-gen
-  cargo build --release -p node-rpc
-  cargo build --release -p snowline-jsonrpc --example load --example hello
+  cargo build --release --workspace --bins
+  cargo build --release --workspace --example load --example hello
 fi
 
 # 1. The devnet. devnet-gen streams containers as it goes; if it stops early (it did at large:1000000,
