@@ -1492,18 +1492,8 @@ impl PChain {
                 && utxo.asset_id == self.avax
                 && lock > 0
             {
-                let (total, stored) = load(&self.stakeable_locked, view, &lock)?;
-                let mut total = total.unwrap_or_default();
-                if unspent {
-                    total.add(row.amount);
-                } else {
-                    total.sub(row.amount);
-                }
-                if total.utxo_count == 0 {
-                    self.stakeable_locked.delete(lock, stored);
-                } else {
-                    self.stakeable_locked.put(lock, total, stored);
-                }
+                self.stakeable_locked
+                    .adjust_total(view, lock, row.amount, unspent)?;
             }
             let in_sums = row.stake_summed(utxo);
             for addr in &owners.addrs {
@@ -1527,18 +1517,7 @@ impl PChain {
                 chain,
                 owners.locktime,
             );
-            let (total, stored) = load(&self.balances, view, &key)?;
-            let mut total = total.unwrap_or_default();
-            if unspent {
-                total.add(row.amount);
-            } else {
-                total.sub(row.amount);
-            }
-            if total.utxo_count == 0 {
-                self.balances.delete(key, stored);
-            } else {
-                self.balances.put(key, total, stored);
-            }
+            self.balances.adjust_total(view, key, row.amount, unspent)?;
         }
         Ok(())
     }
@@ -1557,18 +1536,7 @@ impl PChain {
     ) -> Result<(), PChainError> {
         let (staked, start, locktime, stakeable) = row.stake_class(utxo);
         let key = (addr, utxo.asset_id, staked, start, locktime, stakeable);
-        let (total, stored) = load(&self.stake_sums, view, &key)?;
-        let mut total = total.unwrap_or_default();
-        if add {
-            total.add(row.amount);
-        } else {
-            total.sub(row.amount);
-        }
-        if total.utxo_count == 0 {
-            self.stake_sums.delete(key, stored);
-        } else {
-            self.stake_sums.put(key, total, stored);
-        }
+        self.stake_sums.adjust_total(view, key, row.amount, add)?;
         Ok(())
     }
 }

@@ -1,7 +1,11 @@
 //! A running total of UTXOs of one asset, as the balance tables of every chain keep it.
 
-use snowline_store::DecodeError;
+use std::hash::Hash;
+
 use snowline_store::value::ValueCodec;
+use snowline_store::{DecodeError, ReadView, StoreError, Table};
+
+use crate::PendingRows;
 
 /// The sum of some UTXOs' amounts and how many they are (`amount`, `utxoCount`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,6 +33,41 @@ impl AssetTotal {
     pub fn sub(&mut self, amount: u64) {
         self.amount = self.amount.saturating_sub(u128::from(amount));
         self.utxo_count = self.utxo_count.saturating_sub(1);
+    }
+}
+
+impl<T: Table<Value = AssetTotal>> PendingRows<T>
+where
+    T::Key: Eq + Hash,
+{
+    /// Adds one UTXO of `amount` to `key`'s total (`add`) or takes one out, reading the total
+    /// through the unwritten batches, then the store (`view`); a total left counting no UTXO is
+    /// deleted, so a balance table holds only what is unspent.
+    pub fn adjust_total(
+        &mut self,
+        view: &impl ReadView,
+        key: T::Key,
+        amount: u64,
+        add: bool,
+    ) -> Result<(), StoreError> {
+        let (mut total, stored) = match self.get(&key) {
+            Some((t, stored)) => (t.copied().unwrap_or_default(), stored),
+            None => match view.get::<T>(&key)? {
+                Some(t) => (t, true),
+                None => (AssetTotal::default(), false),
+            },
+        };
+        if add {
+            total.add(amount);
+        } else {
+            total.sub(amount);
+        }
+        if total.utxo_count == 0 {
+            self.delete(key, stored);
+        } else {
+            self.put(key, total, stored);
+        }
+        Ok(())
     }
 }
 

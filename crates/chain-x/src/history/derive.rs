@@ -16,8 +16,8 @@ use snowline_types::time::unix_seconds;
 use snowline_types::{Id, ShortId};
 
 use super::rows::{
-    AssetCap, AssetInfo, AssetTotal, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord,
-    VertexRow, output_amount, output_owners,
+    AssetCap, AssetInfo, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord, VertexRow,
+    output_amount, output_owners,
 };
 use super::tables::{
     C_OWNER_EXPORT, C_OWNER_IMPORT, META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME,
@@ -792,23 +792,7 @@ impl XHistory {
         amount: u64,
         add: bool,
     ) -> Result<(), XStateError> {
-        let (mut total, stored) = match self.balances.get(&key) {
-            Some((t, stored)) => (t.copied().unwrap_or_default(), stored),
-            None => match view.get::<XhBalances>(&key)? {
-                Some(t) => (t, true),
-                None => (AssetTotal::default(), false),
-            },
-        };
-        if add {
-            total.add(amount);
-        } else {
-            total.sub(amount);
-        }
-        if total.utxo_count == 0 {
-            self.balances.delete(key, stored);
-        } else {
-            self.balances.put(key, total, stored);
-        }
+        self.balances.adjust_total(view, key, amount, add)?;
         Ok(())
     }
 }
