@@ -8,6 +8,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use async_nats::header::NATS_MESSAGE_ID;
 use async_nats::jetstream::consumer::{AckPolicy, DeliverPolicy, pull};
 use async_nats::jetstream::{self, kv, stream};
 use bytes::Bytes;
@@ -259,7 +260,7 @@ impl SharedLog {
                         },
                     };
                     let mut headers = async_nats::HeaderMap::new();
-                    headers.insert("Nats-Msg-Id", id.as_str());
+                    headers.insert(NATS_MESSAGE_ID, id.as_str());
                     let result = match js
                         .publish_with_headers(self.subject(), headers, bytes.clone())
                         .await
@@ -320,7 +321,9 @@ impl SharedLog {
                     let id = message
                         .headers
                         .as_ref()
-                        .and_then(|h| h.get("Nats-Msg-Id"))
+                        // By the standard name: a header read back is parsed into it, and
+                        // async-nats looks a `&str` name up as a custom one, never equal.
+                        .and_then(|h| h.get(NATS_MESSAGE_ID))
                         .map(|v| v.as_str().to_owned());
                     let (deliver, payload) = (Arc::clone(&deliver), message.payload.clone());
                     tokio::task::spawn_blocking(move || deliver(seq, id.as_deref(), payload))
