@@ -13,11 +13,15 @@ use snowline_rest_api::{ApiError, Request};
 use snowline_types::network::NetworkInfo;
 use snowline_types::{Chain, Id};
 
-use crate::params::{bad, min_utxo_amount};
+use crate::params::{bad, param_error};
 
 /// `addresses` as `chain` spells them (`X-…`, `P-…`, `C-…`, or without prefix).
-fn addresses(req: &Request, network: &NetworkInfo, chain: Chain) -> Result<AddressList, ApiError> {
-    let raw = required("addresses", req.query("addresses")).map_err(bad)?;
+fn addresses(
+    raw: Option<&str>,
+    network: &NetworkInfo,
+    chain: Chain,
+) -> Result<AddressList, ApiError> {
+    let raw = required("addresses", raw).map_err(bad)?;
     AddressList::parse(raw, network.hrp, &[chain]).map_err(bad)
 }
 
@@ -36,9 +40,10 @@ impl BalanceParams {
         network: &NetworkInfo,
         chain: Chain,
     ) -> Result<Self, ApiError> {
+        let [raw, at] = req.query_values(["addresses", "blockTimestamp"]);
         Ok(Self {
-            addresses: addresses(req, network, chain)?,
-            at: u64_opt("blockTimestamp", req.query("blockTimestamp"), 0).map_err(bad)?,
+            addresses: addresses(raw, network, chain)?,
+            at: u64_opt("blockTimestamp", at, 0).map_err(bad)?,
         })
     }
 }
@@ -60,6 +65,8 @@ pub(crate) struct UtxoParams {
     pub(crate) sort_by: UtxoSortBy,
     /// `sortOrder`: the real service lists newest (or largest) first unless told otherwise.
     pub(crate) sort: SortOrder,
+    /// `pageToken`, still sealed: the handler opens it against the listing's digest.
+    pub(crate) page_token: Option<String>,
 }
 
 /// `PrimaryNetworkAddressesBodyDto`: the addresses of a `POST` (v2) request.
@@ -80,6 +87,46 @@ impl AddressesBody {
     }
 }
 
+/// The UTXO listing's query parameters, read in one pass: `addresses` first, then what
+/// [`UtxoParams::with_addresses`] takes, in its order.
+const UTXO_QUERY: [&str; 8] = [
+    "addresses",
+    "pageSize",
+    "assetId",
+    "minUtxoAmount",
+    "includeSpent",
+    "sortBy",
+    "sortOrder",
+    "pageToken",
+];
+
+/// `addresses` and the rest of [`UTXO_QUERY`]'s values.
+fn split([addresses, rest @ ..]: [Option<&str>; 8]) -> ([Option<&str>; 1], [Option<&str>; 7]) {
+    ([addresses], rest)
+}
+
+/// `minUtxoAmount`, the inclusive floor of the amounts listed (default 0). The spec and the
+/// OpenAPI type it as a number >= 0 (the SDK sends whatever number it is given), so a fraction or
+/// an exponent (`1.5`, `1e3`) is accepted: amounts are whole nano-units, so the floor is the value
+/// rounded up; a value beyond every amount saturates at `u64::MAX`. Anything else is a 400.
+fn min_utxo_amount(raw: Option<&str>) -> Result<u64, ApiError> {
+    let Some(raw) = raw else {
+        return Ok(0);
+    };
+    if let Ok(whole) = raw.parse::<u64>() {
+        return Ok(whole);
+    }
+    match raw.parse::<f64>() {
+        // `as` saturates: a value above u64::MAX becomes u64::MAX.
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x.ceil() as u64),
+        _ => Err(param_error(
+            "minUtxoAmount",
+            "must be a number >= 0 (nano-units)",
+            raw,
+        )),
+    }
+}
+
 /// `getUtxosByAddressesV2`: the most addresses its body may list (the OpenAPI gives v2 "an
 /// increased address limit" without a figure; each address is one more scan merged per page).
 pub(crate) const V2_MAX_ADDRESSES: usize = 256;
@@ -91,7 +138,8 @@ impl UtxoParams {
         network: &NetworkInfo,
         chain: Chain,
     ) -> Result<Self, ApiError> {
-        Self::with_addresses(req, addresses(req, network, chain)?, 100)
+        let ([raw], rest) = split(req.query_values(UTXO_QUERY));
+        Self::with_addresses(rest, addresses(raw, network, chain)?, 100)
     }
 
     /// Parses a `getUtxosByAddressesV2` request for `chain` on `network`: the addresses from
@@ -105,29 +153,30 @@ impl UtxoParams {
         let addresses =
             AddressList::parse_with_max(&body.addresses, network.hrp, &[chain], V2_MAX_ADDRESSES)
                 .map_err(bad)?;
-        Self::with_addresses(req, addresses, 1024)
+        // The addresses come from the body: their query parameter, if any, is not read.
+        let (_, rest) = split(req.query_values(UTXO_QUERY));
+        Self::with_addresses(rest, addresses, 1024)
     }
 
-    /// The query's parameters for `addresses`, pages of at most `max_page`.
+    /// The listing's other parameters (`UTXO_QUERY` after `addresses`), for `addresses`, pages
+    /// of at most `max_page`.
     fn with_addresses(
-        req: &Request,
+        [size, asset, min_amount, spent, sort_by, sort, token]: [Option<&str>; 7],
         addresses: AddressList,
         max_page: u32,
     ) -> Result<Self, ApiError> {
         Ok(Self {
             addresses,
-            page_size: page_size(req.query("pageSize"), max_page).map_err(bad)? as usize,
-            asset: req
-                .query("assetId")
+            page_size: page_size(size, max_page).map_err(bad)? as usize,
+            asset: asset
                 .map(|raw| cb58_id("assetId", raw))
                 .transpose()
                 .map_err(bad)?,
-            min_amount: min_utxo_amount(req.query("minUtxoAmount"))?,
-            include_spent: boolean_or("includeSpent", req.query("includeSpent"), false)
-                .map_err(bad)?,
-            sort_by: UtxoSortBy::parse_or(req.query("sortBy"), UtxoSortBy::Timestamp)
-                .map_err(bad)?,
-            sort: SortOrder::parse_or(req.query("sortOrder"), SortOrder::Desc).map_err(bad)?,
+            min_amount: min_utxo_amount(min_amount)?,
+            include_spent: boolean_or("includeSpent", spent, false).map_err(bad)?,
+            sort_by: UtxoSortBy::parse_or(sort_by, UtxoSortBy::Timestamp).map_err(bad)?,
+            sort: SortOrder::parse_or(sort, SortOrder::Desc).map_err(bad)?,
+            page_token: token.map(str::to_owned),
         })
     }
 
@@ -178,6 +227,52 @@ impl UtxoParams {
             include_spent: self.include_spent,
             order: self.sort_by,
             sort: self.sort,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::min_utxo_amount;
+
+    #[test]
+    fn min_utxo_amount_takes_any_number_at_least_zero() {
+        // Regression: `1.5` and `1e3` are numbers as the OpenAPI types the parameter, and were
+        // refused with 400 ("must be an integer").
+        let cases: [(Option<&str>, u64); 9] = [
+            (None, 0),
+            (Some("0"), 0),
+            (Some("-0"), 0),
+            (Some("1000"), 1000),
+            (Some("1.5"), 2),
+            (Some("0.0001"), 1),
+            (Some("1e3"), 1000),
+            (Some("18446744073709551615"), u64::MAX),
+            (Some("1e30"), u64::MAX),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(min_utxo_amount(raw).ok(), Some(want), "{raw:?}");
+        }
+        // Whole numbers are exact, also beyond f64's 53-bit precision.
+        for n in (0..64).map(|shift| (1u64 << shift) + 1) {
+            assert_eq!(min_utxo_amount(Some(&n.to_string())).ok(), Some(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn min_utxo_amount_refuses_what_is_not_a_number_at_least_zero() {
+        for raw in ["-1", "-0.5", "abc", "", "NaN", "inf", "1,5", "0x10"] {
+            let err = min_utxo_amount(Some(raw)).err();
+            assert_eq!(
+                err.as_ref().map(|e| e.status.as_u16()),
+                Some(400),
+                "{raw:?}"
+            );
+            let message = err.map(|e| e.message).unwrap_or_default();
+            assert!(
+                message.contains("minUtxoAmount") && message.contains(&format!("{raw:?}")),
+                "{raw:?}: {message}"
+            );
         }
     }
 }

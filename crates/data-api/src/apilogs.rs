@@ -13,7 +13,7 @@ use snowline_query::{FilterDigest, SealedPageTokens, TokenSecret};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::access::UsageEvent;
 
-use crate::params::{bad, now_secs, page_token};
+use crate::params::{bad, page_token};
 use crate::usage::usage_query;
 
 /// The `hostRegion` every entry reports: one self-hosted server has no regions.
@@ -96,7 +96,7 @@ pub fn routes(router: Router, log: Arc<UsageLog>, secret: TokenSecret) -> Router
 }
 
 fn logs(log: &UsageLog, tokens: &SealedPageTokens, req: &Request) -> Result<Reply, ApiError> {
-    let query = usage_query(req, now_secs())?;
+    let query = usage_query(req, req.now_secs())?;
     let size = page_size(req.query("pageSize"), 100).map_err(bad)? as usize;
     let caller_org = req.caller().map(|c| c.org_id.clone()).unwrap_or_default();
     let digest = FilterDigest::new("apiLogs")

@@ -18,7 +18,7 @@ use snowline_types::evm::Address;
 use snowline_types::network::NetworkInfo;
 use snowline_types::{Id, ShortId};
 
-use crate::params::{now_secs, param_error};
+use crate::params::param_error;
 use crate::pexport::{PRIMARY, PRIMARY_SIMPLE, PRIMARY_STAKING};
 
 /// Most addresses and chains one export may name.
@@ -289,7 +289,7 @@ async fn create(
         Some(r) => parse_date(r).ok_or_else(|| param_error(name, "must be a date, YYYY-MM-DD", r)),
         None => Ok(default),
     };
-    let today = now_secs() / 86_400 * 86_400;
+    let today = req.now_secs() / 86_400 * 86_400;
     let last_day = day(
         "lastDate",
         body.last_date.as_ref().or(body.end_date.as_ref()),
@@ -307,7 +307,7 @@ async fn create(
             date_text(last_day)
         )));
     }
-    let now = now_secs();
+    let now = req.now_secs();
     let job = ExportJob {
         id: new_id(),
         org_id: org,

@@ -17,7 +17,7 @@ use snowline_query::params::{
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::network::NetworkInfo;
 
-use crate::params::{bad, now_secs, param_error};
+use crate::params::{bad, param_error};
 
 /// Seconds in a day: the range is whole UTC days.
 const DAY: u64 = 86_400;
@@ -58,7 +58,7 @@ pub fn routes(router: Router, usage: RpcUsage) -> Router {
     // Scans of the range: on the blocking pool.
     router
         .get_blocking("/v1/subnetRpcUsageMetrics", Weight::XXL, move |req| {
-            let (query, interval) = subnet_query(req, subnet.network, now_secs())?;
+            let (query, interval) = subnet_query(req, subnet.network, req.now_secs())?;
             let metrics = subnet.aggregate(&query)?;
             Reply::json(&SubnetRpcUsageMetrics {
                 aggregate_duration: interval.as_str().to_owned(),
@@ -70,7 +70,7 @@ pub fn routes(router: Router, usage: RpcUsage) -> Router {
             "/v1/primaryNetworkRpcUsageMetrics",
             Weight::XXL,
             move |req| {
-                let (query, interval, network) = primary_query(req, usage.network, now_secs())?;
+                let (query, interval, network) = primary_query(req, usage.network, req.now_secs())?;
                 let metrics = usage.aggregate(&query)?;
                 Reply::json(&PrimaryNetworkRpcUsageMetrics {
                     aggregate_duration: interval.as_str().to_owned(),

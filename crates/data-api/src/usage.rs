@@ -8,7 +8,7 @@ use snowline_access::usage::{GroupBy, Interval, UsageFilters, UsageLog, UsageQue
 use snowline_query::params::{RequestType, TimeInterval, UsageGroupBy, u64_at_least};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
-use crate::params::{bad, now_secs, param_error};
+use crate::params::{bad, param_error};
 
 /// Seconds in a day: the range is whole UTC days.
 const DAY: u64 = 86_400;
@@ -17,7 +17,7 @@ const DAY: u64 = 86_400;
 pub fn routes(router: Router, log: Arc<UsageLog>) -> Router {
     // A scan of the range: on the blocking pool.
     router.get_blocking("/v1/apiUsageMetrics", Weight::XXL, move |req| {
-        let query = usage_query(req, now_secs())?;
+        let query = usage_query(req, req.now_secs())?;
         let metrics = log
             .aggregate(&query)
             .map_err(|e| ApiError::internal(format!("usage aggregation: {e}")))?;

@@ -9,6 +9,7 @@ use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A routed request, as handed to a handler.
 #[derive(Debug, Clone)]
@@ -23,6 +24,8 @@ pub struct Request {
     body: Bytes,
     caller: Option<Arc<Caller>>,
     profile: Profile,
+    /// When the handler first saw the request, Unix seconds.
+    now_secs: u64,
 }
 
 impl Request {
@@ -41,6 +44,7 @@ impl Request {
             body: Bytes::new(),
             caller: None,
             profile: Profile::Spec,
+            now_secs: unix_secs(),
         }
     }
 
@@ -67,6 +71,7 @@ impl Request {
             body: Bytes::new(),
             caller,
             profile,
+            now_secs: unix_secs(),
         }
     }
 
@@ -131,6 +136,19 @@ impl Request {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The decoded values of the query parameters `names`, in one pass over the query (when a
+    /// name repeats, its first value wins, as with [`query`](Self::query)): a handler reads all
+    /// the parameters it takes in one call.
+    pub fn query_values<const N: usize>(&self, names: [&str; N]) -> [Option<&str>; N] {
+        let mut values = [None; N];
+        for (name, value) in &self.query {
+            if let Some(i) = names.iter().position(|n| n == name) {
+                values[i].get_or_insert(value.as_str());
+            }
+        }
+        values
+    }
+
     /// Every decoded value of a query parameter, in request order (an array parameter sent as
     /// `name=a&name=b`).
     pub fn query_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
@@ -170,6 +188,12 @@ impl Request {
         self.profile
     }
 
+    /// The request's "now", Unix seconds: read once, so every row of one answer is judged at
+    /// the same instant (and a page token is checked against it).
+    pub fn now_secs(&self) -> u64 {
+        self.now_secs
+    }
+
     /// Decodes the body as JSON; a malformed body is a 400 naming serde's error.
     pub fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
         serde_json::from_slice(&self.body)
@@ -179,6 +203,13 @@ impl Request {
     pub(crate) fn set_body(&mut self, body: Bytes) {
         self.body = body;
     }
+}
+
+/// Now, Unix seconds (0 before the epoch).
+fn unix_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 fn parse_query(query: &str) -> Vec<(String, String)> {
@@ -197,6 +228,17 @@ mod tests {
         assert_eq!(r.query("a"), Some("1"));
         assert_eq!(r.query("b"), Some("x y!"));
         assert_eq!(r.query("c"), None);
+    }
+
+    #[test]
+    fn query_values_read_every_name_in_one_pass_like_query() {
+        let r = Request::mock(Method::GET, "/x?b=2&a=1&c=&a=3&d=4");
+        let [a, b, c, e] = r.query_values(["a", "b", "c", "e"]);
+        assert_eq!(
+            [a, b, c, e],
+            [r.query("a"), r.query("b"), r.query("c"), r.query("e")]
+        );
+        assert_eq!([a, b, c, e], [Some("1"), Some("2"), Some(""), None]);
     }
 
     #[test]

@@ -8,7 +8,6 @@ use snowline_types::rest::{ListCChainAtomicBalancesResponse, PrimaryChainInfo};
 
 use super::context::CChainApi;
 use crate::address_params::BalanceParams;
-use crate::params::now_secs;
 use crate::{pchain, xchain};
 
 pub(crate) fn handle(
@@ -17,7 +16,7 @@ pub(crate) fn handle(
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
     let params = BalanceParams::parse(req, api.network, Chain::C)?;
-    let (c, now) = (api.network.c_chain_id, now_secs());
+    let (c, now) = (api.network.c_chain_id, req.now_secs());
     let x = api
         .x
         .shared_balances(&params.addresses.ids, c, params.at, now)

@@ -12,7 +12,6 @@ use snowline_types::{Chain, Id};
 
 use super::context::{PChainApi, page_error};
 use crate::address_params::BalanceParams;
-use crate::params::now_secs;
 
 pub(crate) fn handle(
     api: &PChainApi,
@@ -22,7 +21,7 @@ pub(crate) fn handle(
     let params = BalanceParams::parse(req, api.network, Chain::P)?;
     let balances = api
         .pages
-        .balances(&params.addresses.ids, params.at, now_secs())
+        .balances(&params.addresses.ids, params.at, req.now_secs())
         .map_err(page_error)?;
     Reply::json(&ListPChainBalancesResponse {
         balances: record(api, &balances),

@@ -5,11 +5,10 @@ use snowline_types::formatting::encode_hex_checksum;
 use snowline_types::rest::PChainUtxo;
 
 use super::context::PChainApi;
-use crate::params::now_secs;
 
 impl PChainApi {
-    /// One `PChainUtxo` record.
-    pub(crate) fn utxo_record(&self, u: &PUtxo) -> PChainUtxo {
+    /// One `PChainUtxo` record; `now` (Unix seconds) says whether a stake is still staked.
+    pub(crate) fn utxo_record(&self, u: &PUtxo, now: u64) -> PChainUtxo {
         let owners = u.utxo.output.owners();
         let row = &u.row;
         let consumed = row.consumed.as_ref();
@@ -32,7 +31,7 @@ impl PChainApi {
             output_index: u64::from(u.utxo.utxo_id.output_index),
             reward_type: row.origin.reward_type().map(str::to_owned),
             stakeable_locktime: (stakeable > 0).then_some(stakeable),
-            staked: Some(row.staked_at(now_secs())),
+            staked: Some(row.staked_at(now)),
             threshold: owners.threshold,
             tx_hash: match row.staker {
                 Some((staker, ..)) => staker.to_string(),

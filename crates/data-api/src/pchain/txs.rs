@@ -27,7 +27,7 @@ use crate::primary::tx_params::TxListParams;
 pub(crate) fn by_hash(api: &PChainApi, req: &Request) -> Result<Reply, ApiError> {
     let id = cb58_id("txHash", req.required_param("txHash")?).map_err(bad)?;
     match api.pages.tx_details(&id).map_err(page_error)? {
-        Some(tx) => Reply::json(&api.tx_record(&tx)),
+        Some(tx) => Reply::json(&api.tx_record(&tx, req.now_secs())),
         None => Err(ApiError::not_found(format!(
             "tx {id} is not an accepted P-Chain tx"
         ))),
@@ -94,7 +94,11 @@ fn tx_listing(
     let page = read(&q, from.as_deref()).map_err(page_error)?;
     Reply::json(&ListPChainTransactionsResponse {
         next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
-        transactions: page.txs.iter().map(|t| api.tx_record(t)).collect(),
+        transactions: page
+            .txs
+            .iter()
+            .map(|t| api.tx_record(t, req.now_secs()))
+            .collect(),
         chain_info,
     })
 }
@@ -127,7 +131,7 @@ impl PChainApi {
     }
 
     /// The `PChainTransaction` of `t`.
-    pub(crate) fn tx_record(&self, t: &PTx) -> PChainTransaction {
+    pub(crate) fn tx_record(&self, t: &PTx, now: u64) -> PChainTransaction {
         let tx = &t.tx;
         let emitted = Sums::of(&t.emitted);
         let consumed = Sums::of(&t.consumed);
@@ -179,8 +183,12 @@ impl PChainApi {
             block_timestamp: t.row.event.timestamp,
             block_number: t.row.event.height.to_string(),
             block_hash: t.block.id.to_string(),
-            consumed_utxos: t.consumed.iter().map(|u| self.utxo_record(u)).collect(),
-            emitted_utxos: t.emitted.iter().map(|u| self.utxo_record(u)).collect(),
+            consumed_utxos: t
+                .consumed
+                .iter()
+                .map(|u| self.utxo_record(u, now))
+                .collect(),
+            emitted_utxos: t.emitted.iter().map(|u| self.utxo_record(u, now)).collect(),
             source_chain: match tx {
                 UnsignedTx::ImportTx(i) => Some(i.source_chain.to_string()),
                 _ => None,

@@ -8,7 +8,7 @@ use snowline_types::rest::{ListPChainUtxosResponse, PrimaryChainInfo};
 
 use super::context::{PChainApi, page_error};
 use crate::address_params::UtxoParams;
-use crate::params::page_token;
+use crate::params::open_token;
 
 pub(crate) fn handle(
     api: &PChainApi,
@@ -18,7 +18,12 @@ pub(crate) fn handle(
 ) -> Result<Reply, ApiError> {
     // `assetId` applies to the X-Chain only (the spec): checked, then ignored.
     let digest = params.digest("p-chain/utxos", api.network.name, false);
-    let from = page_token(&api.tokens, req, &digest)?;
+    let from = open_token(
+        &api.tokens,
+        params.page_token.as_deref(),
+        &digest,
+        req.now_secs(),
+    )?;
     let page = api
         .pages
         .utxos(&params.p_query(), from.as_deref())
@@ -27,7 +32,11 @@ pub(crate) fn handle(
         next_page_token: page
             .next
             .map(|position| api.tokens.encode(&digest, &position, None)),
-        utxos: page.utxos.iter().map(|u| api.utxo_record(u)).collect(),
+        utxos: page
+            .utxos
+            .iter()
+            .map(|u| api.utxo_record(u, req.now_secs()))
+            .collect(),
         chain_info,
     })
 }

@@ -7,7 +7,6 @@ use snowline_types::rest::{ListXChainBalancesResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
 use crate::address_params::BalanceParams;
-use crate::params::now_secs;
 
 pub(crate) fn handle(
     api: &XChainApi,
@@ -17,7 +16,7 @@ pub(crate) fn handle(
     let params = BalanceParams::parse(req, api.network, Chain::X)?;
     let page = api
         .pages
-        .balances(&params.addresses.ids, params.at, now_secs())
+        .balances(&params.addresses.ids, params.at, req.now_secs())
         .map_err(page_error)?;
     Reply::json(&ListXChainBalancesResponse {
         balances: api.balances_record(&page.balances, &page.assets),

@@ -9,7 +9,7 @@ use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
 use crate::address_params::UtxoParams;
-use crate::params::page_token;
+use crate::params::open_token;
 
 pub(crate) fn handle(
     api: &XChainApi,
@@ -18,7 +18,12 @@ pub(crate) fn handle(
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
     let digest = params.digest("x-chain/utxos", api.network.name, true);
-    let from = page_token(&api.tokens, req, &digest)?;
+    let from = open_token(
+        &api.tokens,
+        params.page_token.as_deref(),
+        &digest,
+        req.now_secs(),
+    )?;
     let q = params.x_query(params.asset);
     let page = api.pages.utxos(&q, from.as_deref()).map_err(page_error)?;
     let utxos = page
