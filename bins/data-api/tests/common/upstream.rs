@@ -59,7 +59,9 @@ pub fn start(seed: u64, txs: u64) -> Upstream {
     start_partial(seed, txs, usize::MAX)
 }
 
-/// Appends `records` to the served index (with the X-Chain state), as a node accepting them.
+/// Appends `records` to the served index (with the X-Chain state), as a node accepting them,
+/// in one write batch: a follower sees none or all of them, never a tip halfway through (a test
+/// that waits for "caught up" after an append then means caught up with all of it).
 pub fn append(store: &Store, records: &[ContainerRecord]) {
     let mut state = XChainState::new(NetworkInfo::LOCAL.x_chain_id, NetworkInfo::LOCAL.p_chain_id);
     let mut writer = IndexWriter::open(store).unwrap();
@@ -69,7 +71,15 @@ pub fn append(store: &Store, records: &[ContainerRecord]) {
             index: None,
         })
     });
-    ingest(store, &mut writer, src, 256, &mut state, |_| {}).unwrap();
+    ingest(
+        store,
+        &mut writer,
+        src,
+        records.len().max(1),
+        &mut state,
+        |_| {},
+    )
+    .unwrap();
 }
 
 /// Like [`start`], serving only the first `keep` containers; `records` holds them all.
