@@ -112,14 +112,16 @@ impl NatsServer {
         self.child = Some(child);
     }
 
-    /// Waits up to a minute until `/healthz` answers 200 (`query`: extra query parameters).
+    /// Waits up to three minutes until `/healthz` answers 200 (`query`: extra query parameters):
+    /// a restarted cluster node is healthy only once its JetStream has caught up, slow on a
+    /// loaded machine.
     fn wait_healthy(&self, query: &[&str]) {
         let path = if query.is_empty() {
             "/healthz".to_owned()
         } else {
             format!("/healthz?{}", query.join("&"))
         };
-        let end = Instant::now() + Duration::from_secs(60);
+        let end = Instant::now() + Duration::from_secs(180);
         while Instant::now() < end {
             if http_status(self.monitor, &path) == Some(200) {
                 return;
