@@ -49,7 +49,8 @@ use snowline_webhooks::PlatformHook;
 /// `ph_c_blocks_by_proposer`; the P-Chain's current balances' stake sums, `ph_stake_sums`
 /// (`ph_unspent_special`'s value now says which UTXOs they count), and the stakeable-locked
 /// AVAX by lock end, `ph_stakeable_locked`; the webhooks' event stream window, `wh_stream`,
-/// and an export job's kind in `ev_exports`).
+/// and an export job's kind in `ev_exports`; 15: a P-Chain tx's row in `ph_txs` keeps where its
+/// bytes lie in its block's container, so a tx is rendered by parsing it alone).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

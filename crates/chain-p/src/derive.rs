@@ -37,7 +37,7 @@ use crate::metrics::staking_days::StakingDays;
 use crate::pending::{load, upsert};
 use crate::rows::{
     BlockRow, CBlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, L1ValidatorState,
-    Origin, Settled, StakerKind, StakerRow, SubnetRow, TxRow, UtxoRow, ValidatorPeriod,
+    Origin, Settled, StakerKind, StakerRow, SubnetRow, TxPlace, TxRow, UtxoRow, ValidatorPeriod,
 };
 use crate::staking::{starts_at_acceptance, terms};
 use crate::tables::*;
@@ -118,6 +118,8 @@ fn index(n: usize) -> u32 {
 struct At {
     event: Event,
     index: u32,
+    /// Where the tx's bytes lie in its block's stored container; `None` off a block (genesis).
+    place: Option<TxPlace>,
 }
 
 impl PChain {
@@ -265,6 +267,7 @@ impl PChain {
             let at = At {
                 event: event(tx.id),
                 index: index(i),
+                place: None,
             };
             self.put_tx(batch, &tx.tx.unsigned, at);
             // Genesis stakers start when they say (`syncGenesis`: pre-Durango by definition).
@@ -274,6 +277,7 @@ impl PChain {
             let at = At {
                 event: event(tx.id),
                 index: index(i),
+                place: None,
             };
             self.apply_tx(batch, view, &tx.tx.unsigned, at)?;
         }
@@ -386,6 +390,7 @@ impl PChain {
         };
         let txs = block.txs();
         let ids = &parsed.tx_ids;
+        let place = |i: usize| container.tx_range(i).and_then(TxPlace::of);
         match block {
             Block::ApricotProposal { tx, .. } | Block::BanffProposal { tx, .. } => {
                 let decisions = txs.len().saturating_sub(1);
@@ -393,6 +398,7 @@ impl PChain {
                     let at = At {
                         event: event(*id),
                         index: index(i),
+                        place: place(i),
                     };
                     self.txs.begin(*id, height);
                     self.apply_tx(batch, view, &t.unsigned, at)?;
@@ -405,6 +411,7 @@ impl PChain {
                     At {
                         event: event(id),
                         index: index(decisions),
+                        place: place(decisions),
                     },
                 );
                 let mut w = Writer::new();
@@ -439,6 +446,7 @@ impl PChain {
                     let at = At {
                         event: event(*id),
                         index: index(i),
+                        place: place(i),
                     };
                     self.txs.begin(*id, height);
                     self.apply_tx(batch, view, &t.unsigned, at)?;
@@ -583,6 +591,7 @@ impl PChain {
             event: at.event,
             index: at.index,
             type_id: tx.type_id(),
+            place: at.place,
         };
         batch.put::<PhTxs>(&at.event.tx_id, &Linear(row));
         self.stats.txs += 1;
@@ -1072,6 +1081,7 @@ impl PChain {
                 At {
                     event: ev,
                     index: 0,
+                    place: None,
                 },
             ),
             _ => Ok(()),

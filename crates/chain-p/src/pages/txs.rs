@@ -16,7 +16,7 @@ use snowline_query::{FilterLimits, FilteredPage};
 use snowline_query::{SortOrder, decode_position, encode_position, filtered_page, merged_page};
 use snowline_store::{KeysetScans, Linear, ReadView, StoreError};
 use snowline_types::container::IndexPath;
-use snowline_types::platformvm::{UnsignedTx, parse_block};
+use snowline_types::platformvm::{UnsignedTx, parse_block, parse_nested_tx};
 use snowline_types::{Id, ShortId};
 
 use super::staking::StakerStatus;
@@ -408,55 +408,83 @@ fn chain_page(
     )
 }
 
-/// The blocks a page read, parsed once each.
+/// The blocks a page read: each one's row and container read once; a tx with a stored place
+/// is parsed alone from its bytes, the others from the block parsed once.
 #[derive(Default)]
-struct Blocks(HashMap<u64, (BlockRow, Vec<(Id, UnsignedTx)>)>);
+struct Blocks(HashMap<u64, ReadBlock>);
+
+/// A block as a page read it.
+struct ReadBlock {
+    row: BlockRow,
+    container: Vec<u8>,
+    parsed: Option<Vec<(Id, UnsignedTx)>>,
+}
 
 impl Blocks {
-    /// The block at `height` and tx `id` in it.
+    /// The block of tx `id` (at `tx.event.height`) and the tx's unsigned body.
     fn tx(
         &mut self,
         v: &impl ReadView,
-        height: u64,
+        tx: &TxRow,
         id: &Id,
     ) -> Result<(BlockRow, UnsignedTx), PageError> {
-        if let std::collections::hash_map::Entry::Vacant(slot) = self.0.entry(height) {
-            let Some(Linear(block)) = v.get::<PhBlocks>(&height)? else {
-                return Err(corrupt(format!(
-                    "a tx names block {height}, which is not stored"
-                )));
-            };
-            let container = IndexReader::new(v, IndexPath::PBlock)
-                .by_id(&block.id)
-                .map_err(|e| corrupt(format!("P-Chain block {}: {e}", block.id)))?
-                .ok_or_else(|| {
-                    corrupt(format!("P-Chain block {} is not in the index", block.id))
-                })?;
-            let parsed = parse_block(&container.bytes)
-                .map_err(|e| corrupt(format!("P-Chain block {}: {e}", block.id)))?;
-            let txs = parsed
-                .block
-                .block
-                .txs()
-                .into_iter()
-                .zip(&parsed.block.tx_ids)
-                .map(|(tx, id)| (*id, tx.unsigned.clone()))
-                .collect();
-            slot.insert((block, txs));
+        let height = tx.event.height;
+        let read = match self.0.entry(height) {
+            std::collections::hash_map::Entry::Occupied(slot) => slot.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                let Some(Linear(row)) = v.get::<PhBlocks>(&height)? else {
+                    return Err(corrupt(format!(
+                        "a tx names block {height}, which is not stored"
+                    )));
+                };
+                let container = IndexReader::new(v, IndexPath::PBlock)
+                    .by_id(&row.id)
+                    .map_err(|e| corrupt(format!("P-Chain block {}: {e}", row.id)))?
+                    .ok_or_else(|| {
+                        corrupt(format!("P-Chain block {} is not in the index", row.id))
+                    })?;
+                slot.insert(ReadBlock {
+                    row,
+                    container: container.bytes,
+                    parsed: None,
+                })
+            }
+        };
+        if let Some(place) = tx.place {
+            let bytes = place
+                .slice(&read.container)
+                .ok_or_else(|| corrupt(format!("tx {id} lies past block {height}'s bytes")))?;
+            let signed = parse_nested_tx(bytes).map_err(|e| corrupt(format!("tx {id}: {e}")))?;
+            return Ok((read.row.clone(), signed.unsigned));
         }
-        let (block, txs) = &self.0[&height];
-        let tx = txs
+        if read.parsed.is_none() {
+            let parsed = parse_block(&read.container)
+                .map_err(|e| corrupt(format!("P-Chain block {}: {e}", read.row.id)))?;
+            read.parsed = Some(
+                parsed
+                    .block
+                    .block
+                    .txs()
+                    .into_iter()
+                    .zip(&parsed.block.tx_ids)
+                    .map(|(tx, id)| (*id, tx.unsigned.clone()))
+                    .collect(),
+            );
+        }
+        let unsigned = read
+            .parsed
             .iter()
+            .flatten()
             .find(|(t, _)| t == id)
             .map(|(_, tx)| tx.clone())
             .ok_or_else(|| corrupt(format!("tx {id} is not in block {height}")))?;
-        Ok((block.clone(), tx))
+        Ok((read.row.clone(), unsigned))
     }
 }
 
 /// Everything the record of tx `id` shows.
 fn details(v: &impl ReadView, blocks: &mut Blocks, id: Id, row: TxRow) -> Result<PTx, PageError> {
-    let (block, tx) = blocks.tx(v, row.event.height, &id)?;
+    let (block, tx) = blocks.tx(v, &row, &id)?;
     let links: Vec<(u8, Id)> = v
         .prefix_scan::<PhTxUtxos, Id>(&id, None, snowline_store::Direction::Forward)?
         .map(|e| e.map(|((_, role, utxo), ())| (role, utxo)))

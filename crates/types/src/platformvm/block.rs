@@ -6,6 +6,8 @@
 //! tx (proposal, atomic), a tx list (standard) or nothing (commit, abort). Banff blocks start with
 //! `u64 time`; a Banff proposal then has its decision txs before the common fields and the tx.
 
+use std::ops::Range;
+
 use super::tx::{MAX_TX_SIZE, Tx, decode_tx_with_id};
 use super::type_id;
 use crate::Id;
@@ -105,6 +107,9 @@ pub struct ParsedBlock {
     pub id: Id,
     /// The id of each tx, in [`Block::txs`] order.
     pub tx_ids: Vec<Id>,
+    /// Where each tx's bytes (without a codec version) lie in [`ParsedBlock::bytes`], in
+    /// [`Block::txs`] order: what a reader of one tx slices instead of parsing the block.
+    pub tx_ranges: Vec<Range<usize>>,
 }
 
 fn decode_common(r: &mut Reader<'_>) -> Result<CommonBlock, CodecError> {
@@ -114,21 +119,23 @@ fn decode_common(r: &mut Reader<'_>) -> Result<CommonBlock, CodecError> {
     })
 }
 
-fn decode_txs(r: &mut Reader<'_>, ids: &mut Vec<Id>) -> Result<Vec<Tx>, CodecError> {
+/// Each tx's id and the range of the block's bytes it spans, in decode order.
+type TxPlaces = Vec<(Id, Range<usize>)>;
+
+fn decode_txs(r: &mut Reader<'_>, ids: &mut TxPlaces) -> Result<Vec<Tx>, CodecError> {
     let n = r.count(Tx::MIN_SIZE, "P-Chain block txs")?;
     let mut out = Vec::with_capacity(n);
     ids.reserve(n);
     for _ in 0..n {
-        let (tx, id) = decode_tx_with_id(r)?;
-        out.push(tx);
-        ids.push(id);
+        out.push(decode_one(r, ids)?);
     }
     Ok(out)
 }
 
-fn decode_one(r: &mut Reader<'_>, ids: &mut Vec<Id>) -> Result<Tx, CodecError> {
+fn decode_one(r: &mut Reader<'_>, ids: &mut TxPlaces) -> Result<Tx, CodecError> {
+    let start = r.position();
     let (tx, id) = decode_tx_with_id(r)?;
-    ids.push(id);
+    ids.push((id, start..r.position()));
     Ok(tx)
 }
 
@@ -151,18 +158,20 @@ impl Block {
         if version != CODEC_VERSION {
             return Err(CodecError::UnknownVersion(version));
         }
-        let mut ids = Vec::new();
-        let block = Self::decode_body(&mut r, &mut ids)?;
+        let mut places = Vec::new();
+        let block = Self::decode_body(&mut r, &mut places)?;
         r.finish()?;
+        let (tx_ids, tx_ranges) = places.into_iter().unzip();
         Ok(ParsedBlock {
             block,
             bytes: bytes.to_vec(),
             id: Id(sha256(bytes)),
-            tx_ids: ids,
+            tx_ids,
+            tx_ranges,
         })
     }
 
-    fn decode_body(r: &mut Reader<'_>, ids: &mut Vec<Id>) -> Result<Self, CodecError> {
+    fn decode_body(r: &mut Reader<'_>, ids: &mut TxPlaces) -> Result<Self, CodecError> {
         Ok(match r.u32()? {
             type_id::APRICOT_PROPOSAL_BLOCK => Self::ApricotProposal {
                 common: decode_common(r)?,

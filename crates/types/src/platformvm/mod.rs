@@ -24,7 +24,7 @@ pub use genesis::PGenesisState;
 pub use reward_utxos::{RewardBranch, RewardUtxo, RewardUtxoError, RewardUtxoKind};
 pub use signer::ProofOfPossession;
 pub use stakeable::{LockIn, LockOut};
-pub use tx::{ParsedTx, Tx};
+pub use tx::{ParsedTx, Tx, parse_nested_tx};
 pub use txs::UnsignedTx;
 pub use wrapped::{PChainBlock, ProposerDetails, WrappedBlockError, parse_block};
 

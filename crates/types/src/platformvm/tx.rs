@@ -31,6 +31,15 @@ pub fn tx_id_of_body(body: &[u8]) -> Id {
     crate::codec::versioned_id(body)
 }
 
+/// Parses the bytes of one tx as a block nests it (no codec version; what a
+/// [`super::block::ParsedBlock::tx_ranges`] entry spans), so one tx is read without its block.
+pub fn parse_nested_tx(body: &[u8]) -> Result<Tx, CodecError> {
+    let mut r = Reader::new(body);
+    let tx = Tx::decode(&mut r)?;
+    r.finish()?;
+    Ok(tx)
+}
+
 /// Decodes a tx nested in a block and computes its id from the bytes it spans.
 pub(crate) fn decode_tx_with_id(r: &mut Reader<'_>) -> Result<(Tx, Id), CodecError> {
     let start = r.position();

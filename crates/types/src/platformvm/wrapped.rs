@@ -45,12 +45,21 @@ pub struct PChainBlock {
     pub block: ParsedBlock,
     /// The proposervm details when the bytes were wrapped.
     pub proposer: Option<ProposerDetails>,
+    /// Where the inner block's bytes start in the parsed bytes (0 when bare).
+    pub inner_offset: usize,
 }
 
 impl PChainBlock {
     /// The id the chain knows the block by: the proposervm id when wrapped, else the inner id.
     pub fn id(&self) -> Id {
         self.proposer.map_or(self.block.id, |p| p.id)
+    }
+
+    /// Where tx `i` (in [`super::block::Block::txs`] order) lies in the parsed bytes, as
+    /// [`super::tx::parse_nested_tx`] reads it.
+    pub fn tx_range(&self, i: usize) -> Option<std::ops::Range<usize>> {
+        let r = self.block.tx_ranges.get(i)?;
+        Some(r.start + self.inner_offset..r.end + self.inner_offset)
     }
 }
 
@@ -78,6 +87,7 @@ pub fn parse_block(bytes: &[u8]) -> Result<PChainBlock, WrappedBlockError> {
             return Ok(PChainBlock {
                 block,
                 proposer: None,
+                inner_offset: 0,
             });
         }
         Err(e) => e,
@@ -88,5 +98,6 @@ pub fn parse_block(bytes: &[u8]) -> Result<PChainBlock, WrappedBlockError> {
     Ok(PChainBlock {
         block,
         proposer: Some(ProposerDetails::of(outer.id, &outer.block)),
+        inner_offset: outer.block.inner_offset(),
     })
 }
