@@ -14,10 +14,12 @@
 //! This crate knows nothing of HTTP; the REST edge calls it through small traits of its own that
 //! the binary implements with these types. See `docs/access.md`.
 
+mod batch;
 mod bytes;
 pub mod error;
 pub mod keys;
 pub mod rpc;
+mod side_store;
 pub mod usage;
 
 pub use error::{AccessError, Result};

@@ -18,6 +18,7 @@ pub mod primary;
 pub mod rpc_usage;
 mod target;
 pub mod usage;
+mod usage_params;
 pub mod warp;
 pub mod webhooks;
 pub mod xchain;

@@ -12,15 +12,12 @@ use snowline_access::rpc::{
 use snowline_access::usage::{Interval, Metric};
 use snowline_query::params::{
     Network, PrimaryRpcGroupBy, RpcTimeInterval, SubnetRpcGroupBy, required, served_network,
-    u64_at_least,
 };
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 use snowline_types::network::NetworkInfo;
 
 use crate::params::{bad, param_error};
-
-/// Seconds in a day: the range is whole UTC days.
-const DAY: u64 = 86_400;
+use crate::usage_params::{day_range, required_caller};
 
 /// The seven continent codes, and `XX` for clients without location data.
 const CONTINENTS: [&str; 8] = ["AF", "AN", "AS", "EU", "NA", "OC", "SA", "XX"];
@@ -90,27 +87,9 @@ fn common_query(
     scope: RpcScope,
     now: u64,
 ) -> Result<(RpcQuery, RpcTimeInterval), ApiError> {
-    let caller = req.caller().ok_or_else(|| {
-        ApiError::unauthorized(
-            "an API key is required: RPC usage is reported for the key's organisation \
-             (send it in x-data-api-key)",
-        )
-    })?;
+    let caller = required_caller(req, "RPC usage is")?;
     let org_id = (caller.tier != "admin").then(|| caller.org_id.clone());
-    let end_day = match req.query("endTimestamp") {
-        Some(raw) => u64_at_least("endTimestamp", raw, 0).map_err(bad)?,
-        None => now,
-    } / DAY
-        * DAY;
-    let start_day = match req.query("startTimestamp") {
-        Some(raw) => u64_at_least("startTimestamp", raw, 0).map_err(bad)? / DAY * DAY,
-        None => end_day.saturating_sub(6 * DAY),
-    };
-    if start_day > end_day {
-        return Err(ApiError::bad_request(format!(
-            "Invalid startTimestamp: the start day ({start_day}) is after the end day ({end_day})"
-        )));
-    }
+    let (start_ms, end_ms) = day_range(req, now)?;
     let wire = RpcTimeInterval::parse_or(req.query("timeInterval"), RpcTimeInterval::Daily)
         .map_err(bad)?;
     let interval = match wire {
@@ -134,8 +113,8 @@ fn common_query(
         org_id,
         network_id: network.network_id,
         scope,
-        start_ms: start_day.saturating_mul(1000),
-        end_ms: end_day.saturating_add(DAY).saturating_mul(1000),
+        start_ms,
+        end_ms,
         interval,
         group_by: None,
         filters: RpcFilters {

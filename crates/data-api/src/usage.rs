@@ -5,13 +5,11 @@
 use std::sync::Arc;
 
 use snowline_access::usage::{GroupBy, Interval, UsageFilters, UsageLog, UsageQuery};
-use snowline_query::params::{RequestType, TimeInterval, UsageGroupBy, u64_at_least};
+use snowline_query::params::{RequestType, TimeInterval, UsageGroupBy};
 use snowline_rest_api::{ApiError, Reply, Request, Router, Weight};
 
 use crate::params::{bad, param_error};
-
-/// Seconds in a day: the range is whole UTC days.
-const DAY: u64 = 86_400;
+use crate::usage_params::{day_range, required_caller};
 
 /// Adds the usage endpoint (weight `xxl`, as the OpenAPI's `getApiUsageMetrics`).
 pub fn routes(router: Router, log: Arc<UsageLog>) -> Router {
@@ -29,12 +27,7 @@ pub fn routes(router: Router, log: Arc<UsageLog>) -> Router {
 /// 00:00 UTC of their day and the end day is included; the defaults are the last 7 days up to
 /// and including today, in daily buckets.
 pub(crate) fn usage_query(req: &Request, now: u64) -> Result<UsageQuery, ApiError> {
-    let caller = req.caller().ok_or_else(|| {
-        ApiError::unauthorized(
-            "an API key is required: usage metrics are reported for the key's organisation \
-             (send it in x-data-api-key)",
-        )
-    })?;
+    let caller = required_caller(req, "usage metrics are")?;
     let admin = caller.tier == "admin";
     let org_id = match req.query("orgId") {
         Some(org) if org == caller.org_id => Some(org.to_owned()),
@@ -48,20 +41,7 @@ pub(crate) fn usage_query(req: &Request, now: u64) -> Result<UsageQuery, ApiErro
         None if admin => None,
         None => Some(caller.org_id.clone()),
     };
-    let end_day = match req.query("endTimestamp") {
-        Some(raw) => u64_at_least("endTimestamp", raw, 0).map_err(bad)?,
-        None => now,
-    } / DAY
-        * DAY;
-    let start_day = match req.query("startTimestamp") {
-        Some(raw) => u64_at_least("startTimestamp", raw, 0).map_err(bad)? / DAY * DAY,
-        None => end_day.saturating_sub(6 * DAY),
-    };
-    if start_day > end_day {
-        return Err(ApiError::bad_request(format!(
-            "Invalid startTimestamp: the start day ({start_day}) is after the end day ({end_day})"
-        )));
-    }
+    let (start_ms, end_ms) = day_range(req, now)?;
     // Parsed with `query`'s wire enums (their errors name the allowed values), then mapped onto
     // the aggregation's own types, which have the same spellings.
     let interval =
@@ -99,8 +79,8 @@ pub(crate) fn usage_query(req: &Request, now: u64) -> Result<UsageQuery, ApiErro
     };
     Ok(UsageQuery {
         org_id,
-        start_ms: start_day.saturating_mul(1000),
-        end_ms: end_day.saturating_add(DAY).saturating_mul(1000),
+        start_ms,
+        end_ms,
         interval,
         group_by,
         filters: UsageFilters {

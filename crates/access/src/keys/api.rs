@@ -1,15 +1,15 @@
 //! [`ApiKeys`]: create, list, change and resolve keys in the keys store.
 
-use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use snowline_store::{Direction, ReadView, Store, WriteBatch};
+use snowline_store::{Direction, ReadView, WriteBatch};
 
 use super::record::{Caller, KeyLookup, KeyRecord, StoredKey};
 use super::secret::{generate, hash, key_id_of, parse_key_id, parse_secret, split};
 use super::table::{ApiKeysTable, schema};
 use super::tier::Tier;
 use crate::error::{AccessError, Result};
+use crate::side_store::{SideStore, side_store_owner};
 
 /// The key of the key table: the hash split at the key id.
 type TableKey = ([u8; 8], [u8; 24]);
@@ -22,43 +22,12 @@ pub const MAX_FIELD_BYTES: usize = 256;
 /// calls [`ApiKeys::catch_up`] periodically to see the CLI's changes.
 #[derive(Debug)]
 pub struct ApiKeys {
-    store: Store,
+    store: SideStore,
 }
 
+side_store_owner!(ApiKeys, schema, "the writer's changes");
+
 impl ApiKeys {
-    /// Opens (creating if needed) the keys store at `path` for reading and writing.
-    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
-        Ok(Self {
-            store: Store::open(path, &schema())?,
-        })
-    }
-
-    /// Opens the keys store at `primary` as a secondary keeping its own logs in `secondary_dir`;
-    /// creates an empty store at `primary` first if none exists, so a server can start before
-    /// any key was made. Changes by the writer appear after [`ApiKeys::catch_up`].
-    pub fn open_secondary(
-        primary: impl AsRef<Path>,
-        secondary_dir: impl AsRef<Path>,
-    ) -> Result<Self> {
-        let primary = primary.as_ref();
-        if !primary.join("CURRENT").exists() {
-            drop(Store::open(primary, &schema())?);
-        }
-        Ok(Self {
-            store: Store::open_secondary(primary, secondary_dir, &schema())?,
-        })
-    }
-
-    /// The underlying store.
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// For a secondary: makes the writer's changes since the last call visible.
-    pub fn catch_up(&self) -> Result<()> {
-        Ok(self.store.catch_up()?)
-    }
-
     /// Creates a key and returns its record and its secret (`snl_` + base58 of 32 random
     /// bytes). The secret is not stored and cannot be shown again.
     pub fn create(&self, name: &str, org_id: &str, tier: Tier) -> Result<(KeyRecord, String)> {

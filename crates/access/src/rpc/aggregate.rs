@@ -1,45 +1,28 @@
-//! Aggregation of metered calls into buckets and groups, with the usage metrics' figures.
-
-use std::collections::{BTreeMap, HashMap};
+//! Aggregation of metered calls: the query's range, network, scope, organisation and filters,
+//! then [`Buckets`], with the usage metrics' figures.
 
 use super::call::{Outcome, RpcCall};
 use super::query::{RpcGroupBy, RpcQuery, RpcScope, UNKNOWN_PLACE};
-use crate::error::{AccessError, Result};
-use crate::usage::aggregate::median;
-use crate::usage::calendar::{bucket_len, bucket_start};
-use crate::usage::{Metric, UsageMetricsValue};
+use crate::error::Result;
+use crate::usage::Metric;
+use crate::usage::buckets::{Buckets, Sample};
 
 /// Credits a call costs: one, whatever the method (`docs/access.md`, "RPC usage").
 const CREDITS_PER_CALL: u64 = 1;
-
-/// Running totals of one group in one bucket.
-#[derive(Debug, Default)]
-struct Totals {
-    requests: u64,
-    successes: u64,
-    invalid: u64,
-    latencies_us: Vec<u64>,
-}
 
 /// Folds calls one at a time into the buckets of an [`RpcQuery`].
 #[derive(Debug)]
 pub(crate) struct RpcAggregator<'q> {
     query: &'q RpcQuery,
-    buckets: BTreeMap<i64, HashMap<String, Totals>>,
+    buckets: Buckets,
 }
 
 impl<'q> RpcAggregator<'q> {
     /// Checks the range and starts empty.
     pub(crate) fn new(query: &'q RpcQuery) -> Result<Self> {
-        if query.start_ms > query.end_ms {
-            return Err(AccessError::InvalidRange {
-                start_ms: query.start_ms,
-                end_ms: query.end_ms,
-            });
-        }
         Ok(Self {
             query,
-            buckets: BTreeMap::new(),
+            buckets: Buckets::new(query.start_ms, query.end_ms, query.interval)?,
         })
     }
 
@@ -81,51 +64,24 @@ impl<'q> RpcAggregator<'q> {
                 &code
             }
         };
-        let groups = self
-            .buckets
-            .entry(bucket_start(c.timestamp_ms, self.query.interval))
-            .or_default();
-        let totals = match groups.get_mut(group) {
-            Some(t) => t,
-            None => groups.entry(group.to_owned()).or_default(),
-        };
-        totals.requests += 1;
-        totals.successes += u64::from(c.outcome == Outcome::Success);
-        totals.invalid += u64::from(c.outcome == Outcome::Invalid);
-        totals.latencies_us.push(c.latency_us);
+        let invalid = c.outcome == Outcome::Invalid;
+        self.buckets.add(
+            c.timestamp_ms,
+            group,
+            Sample {
+                success: c.outcome == Outcome::Success,
+                invalid,
+                credits_used: CREDITS_PER_CALL,
+                credits_wasted: if invalid { CREDITS_PER_CALL } else { 0 },
+                latency_us: c.latency_us,
+            },
+        );
     }
 
     /// The buckets: non-empty ones ascending, groups by `totalRequests` desc then value.
     pub(crate) fn finish(self) -> Vec<Metric> {
-        let interval = self.query.interval;
-        let group_by = self.query.group_by;
-        let grouped_by = group_by.map_or("None", RpcGroupBy::as_str);
         self.buckets
-            .into_iter()
-            .map(|(timestamp, groups)| {
-                let len = bucket_len(timestamp, interval) as f64;
-                let mut values: Vec<UsageMetricsValue> = groups
-                    .into_iter()
-                    .map(|(value, mut t)| UsageMetricsValue {
-                        grouped_by: grouped_by.to_owned(),
-                        group_value: group_by.map(|_| value),
-                        total_requests: t.requests,
-                        requests_per_second: t.requests as f64 / len,
-                        success_rate_percent: t.successes as f64 * 100.0 / t.requests as f64,
-                        median_response_time_msecs: median(&mut t.latencies_us) / 1000.0,
-                        invalid_requests: t.invalid,
-                        api_credits_used: t.requests * CREDITS_PER_CALL,
-                        api_credits_wasted: t.invalid * CREDITS_PER_CALL,
-                    })
-                    .collect();
-                values.sort_by(|a, b| {
-                    b.total_requests
-                        .cmp(&a.total_requests)
-                        .then_with(|| a.group_value.cmp(&b.group_value))
-                });
-                Metric { timestamp, values }
-            })
-            .collect()
+            .finish(self.query.group_by.map(RpcGroupBy::as_str))
     }
 }
 

@@ -1,14 +1,13 @@
 //! [`RpcUsageLog`]: the stored calls — appending, pruning, aggregating.
 
-use std::path::Path;
-
-use snowline_store::{Direction, Part, ReadView, Store, StoreError, Table, WriteBatch};
+use snowline_store::{Direction, Part, ReadView, StoreError, Table, WriteBatch};
 
 use super::aggregate::RpcAggregator;
 use super::call::RpcCall;
 use super::query::RpcQuery;
 use super::table::{RpcCallsTable, schema};
 use crate::error::Result;
+use crate::side_store::{SideStore, side_store_owner};
 use crate::usage::Metric;
 
 /// Deletes per write batch while pruning.
@@ -18,43 +17,12 @@ const PRUNE_BATCH: usize = 10_000;
 /// `data-api` follows it as a secondary ([`RpcUsageLog::open_secondary`]).
 #[derive(Debug)]
 pub struct RpcUsageLog {
-    store: Store,
+    store: SideStore,
 }
 
+side_store_owner!(RpcUsageLog, schema, "the writer's calls");
+
 impl RpcUsageLog {
-    /// Opens (creating if needed) the store at `path` for reading and writing.
-    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
-        Ok(Self {
-            store: Store::open(path, &schema())?,
-        })
-    }
-
-    /// Opens the store at `primary` as a secondary keeping its own logs in `secondary_dir`;
-    /// creates an empty store at `primary` first if none exists, so a reader can start before
-    /// the writer has. The writer's calls appear after [`RpcUsageLog::catch_up`].
-    pub fn open_secondary(
-        primary: impl AsRef<Path>,
-        secondary_dir: impl AsRef<Path>,
-    ) -> Result<Self> {
-        let primary = primary.as_ref();
-        if !primary.join("CURRENT").exists() {
-            drop(Store::open(primary, &schema())?);
-        }
-        Ok(Self {
-            store: Store::open_secondary(primary, secondary_dir, &schema())?,
-        })
-    }
-
-    /// The underlying store.
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// For a secondary: makes the writer's calls since the last call visible.
-    pub fn catch_up(&self) -> Result<()> {
-        Ok(self.store.catch_up()?)
-    }
-
     /// Writes `calls` in one atomic batch, keyed `(arrival ms, seq)` with `seq` taken from
     /// `next_seq` and advanced.
     pub fn append(&self, calls: &[RpcCall], next_seq: &mut u64) -> Result<()> {

@@ -1,7 +1,8 @@
 //! Usage metering: events recorded off the request path, kept by time, pruned, and aggregated
 //! into the Data API's `UsageMetrics`.
 
-pub(crate) mod aggregate;
+mod aggregate;
+pub(crate) mod buckets;
 pub mod calendar;
 mod event;
 mod log;
@@ -10,8 +11,9 @@ mod queue;
 pub mod response;
 mod rows;
 mod table;
-pub(crate) mod writer;
+mod writer;
 
+pub use crate::batch::WriterConfig;
 pub use aggregate::{Aggregator, aggregate_events};
 pub use event::{UsageEvent, UsageEventRef};
 pub use log::{LogPage, LogPosition, UsageLog};
@@ -19,4 +21,4 @@ pub use query::{GroupBy, Interval, UsageFilters, UsageQuery};
 pub use response::{Metric, UsageMetrics, UsageMetricsValue};
 pub use rows::{UsageRow, decode_rows, encode_rows};
 pub use table::{USAGE_EVENTS_TABLE, tables};
-pub use writer::{UsageWriter, WriterConfig};
+pub use writer::UsageWriter;

@@ -3,6 +3,7 @@
 //! the writer thread reads the bytes back when it groups them into rows.
 
 use super::event::{UsageEventRef, encode};
+use crate::batch::Pending;
 
 /// Encoded events, each stored as `timestamp_ms u64 LE ‖ length u32 LE ‖ encoded value` (the
 /// value as [`encode`] writes it); in memory only, never stored in this form.
@@ -40,6 +41,7 @@ impl Queue {
     }
 
     /// Whether no event is queued.
+    #[cfg(test)]
     pub(crate) fn is_empty(&self) -> bool {
         self.events == 0
     }
@@ -64,6 +66,16 @@ impl Queue {
             f(u64::from_le_bytes(*ts), value);
             rest = tail;
         }
+    }
+}
+
+impl Pending for Queue {
+    fn len(&self) -> usize {
+        Queue::len(self)
+    }
+
+    fn clear(&mut self) {
+        Queue::clear(self);
     }
 }
 
