@@ -8,12 +8,12 @@ use snowline_chain_x::history::{UtxoOrder, UtxoQuery};
 use snowline_query::params::{
     AddressList, SortOrder, UtxoSortBy, boolean_or, cb58_id, page_size, required, u64_opt,
 };
-use snowline_query::{Digest, FilterDigest};
+use snowline_query::{Digest, FilterDigest, SealedPageTokens};
 use snowline_rest_api::{ApiError, Request};
 use snowline_types::network::NetworkInfo;
 use snowline_types::{Chain, Id};
 
-use crate::params::{bad, param_error};
+use crate::params::{bad, open_token, param_error};
 
 /// `addresses` as `chain` spells them (`X-…`, `P-…`, `C-…`, or without prefix).
 fn addresses(
@@ -200,6 +200,17 @@ impl UtxoParams {
             .field("sortBy", self.sort_by.as_str())
             .field("sortOrder", self.sort.as_str())
             .finish()
+    }
+
+    /// Where the page starts: the position sealed in `pageToken`, checked against `digest` (the
+    /// listing's filters) at `now`; none for a first page.
+    pub(crate) fn start(
+        &self,
+        tokens: &SealedPageTokens,
+        digest: &Digest,
+        now: u64,
+    ) -> Result<Option<Vec<u8>>, ApiError> {
+        open_token(tokens, self.page_token.as_deref(), digest, now)
     }
 
     /// The X-Chain history's query, filtered by `asset` (or not).

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use snowline_chain_x::state::XChainState;
 use snowline_devnet::{Devnet, DevnetConfig};
 use snowline_jsonrpc::{Router, Server, ServerConfig};
-use snowline_node_index::{IndexWriter, ingest};
+use snowline_node_index::{BatchLimits, IndexWriter, PreparedLine, ingest_limited};
 use snowline_node_rpc::Compat;
 use snowline_node_rpc::avm::{AvmConfig, avm_routes};
 use snowline_store::{Schema, Store};
@@ -66,20 +66,17 @@ pub fn append(store: &Store, records: &[ContainerRecord]) {
     let mut state = XChainState::new(NetworkInfo::LOCAL.x_chain_id, NetworkInfo::LOCAL.p_chain_id);
     let mut writer = IndexWriter::open(store).unwrap();
     let src = records.iter().map(|r| {
-        Ok(ContainerLine {
+        Ok(PreparedLine::new(ContainerLine {
             record: r.clone(),
             index: None,
-        })
+        }))
     });
-    ingest(
-        store,
-        &mut writer,
-        src,
-        records.len().max(1),
-        &mut state,
-        |_| {},
-    )
-    .unwrap();
+    // No bound on containers or bytes: the whole append is one batch.
+    let whole = BatchLimits {
+        containers: usize::MAX,
+        bytes: usize::MAX,
+    };
+    ingest_limited(store, &mut writer, src, whole, &mut state, |_| {}).unwrap();
 }
 
 /// Like [`start`], serving only the first `keep` containers; `records` holds them all.

@@ -14,7 +14,7 @@ use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 
 use super::context::CChainApi;
 use crate::address_params::UtxoParams;
-use crate::params::{invalid_token, open_token};
+use crate::params::invalid_token;
 use crate::{pchain, xchain};
 
 /// A UTXO of the merged listing, from the chain that holds its record.
@@ -32,14 +32,10 @@ pub(crate) fn handle(
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
     let digest = params.digest("c-chain/utxos", api.network.name, false);
-    let from = open_token(
-        &api.tokens,
-        params.page_token.as_deref(),
-        &digest,
-        req.now_secs(),
-    )?
-    .map(|bytes| read_position(&bytes))
-    .transpose()?;
+    let from = params
+        .start(&api.tokens, &digest, req.now_secs())?
+        .map(|bytes| read_position(&bytes))
+        .transpose()?;
     let c = api.network.c_chain_id;
     let x = api
         .x

@@ -8,7 +8,6 @@ use snowline_types::rest::{ListPChainUtxosResponse, PrimaryChainInfo};
 
 use super::context::{PChainApi, page_error};
 use crate::address_params::UtxoParams;
-use crate::params::open_token;
 
 pub(crate) fn handle(
     api: &PChainApi,
@@ -18,12 +17,7 @@ pub(crate) fn handle(
 ) -> Result<Reply, ApiError> {
     // `assetId` applies to the X-Chain only (the spec): checked, then ignored.
     let digest = params.digest("p-chain/utxos", api.network.name, false);
-    let from = open_token(
-        &api.tokens,
-        params.page_token.as_deref(),
-        &digest,
-        req.now_secs(),
-    )?;
+    let from = params.start(&api.tokens, &digest, req.now_secs())?;
     let page = api
         .pages
         .utxos(&params.p_query(), from.as_deref())

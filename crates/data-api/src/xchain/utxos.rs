@@ -9,7 +9,6 @@ use snowline_types::rest::{ListUtxosResponse, PrimaryChainInfo};
 
 use super::context::{XChainApi, page_error};
 use crate::address_params::UtxoParams;
-use crate::params::open_token;
 
 pub(crate) fn handle(
     api: &XChainApi,
@@ -18,12 +17,7 @@ pub(crate) fn handle(
     chain_info: PrimaryChainInfo,
 ) -> Result<Reply, ApiError> {
     let digest = params.digest("x-chain/utxos", api.network.name, true);
-    let from = open_token(
-        &api.tokens,
-        params.page_token.as_deref(),
-        &digest,
-        req.now_secs(),
-    )?;
+    let from = params.start(&api.tokens, &digest, req.now_secs())?;
     let q = params.x_query(params.asset);
     let page = api.pages.utxos(&q, from.as_deref()).map_err(page_error)?;
     let utxos = page
