@@ -10,52 +10,26 @@
 
 use std::collections::BTreeSet;
 
+#[path = "../src/test_devnet.rs"]
+mod test_devnet;
+
 use snowline_chain_p::tables::PhTxs;
-use snowline_chain_p::{P_PATHS, PChain};
-use snowline_devnet::{Devnet, DevnetConfig};
-use snowline_node_index::{IndexWriter, ingest};
-use snowline_store::{Direction, Linear, ReadView, Schema, Store};
+use snowline_store::{Direction, Linear, ReadView};
 use snowline_types::Id;
-use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::hashing::sha256;
-use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{Tx, parse_block};
+use test_devnet::PDevnet;
 
 #[test]
 fn each_tx_row_points_at_its_signed_bytes_in_the_block() {
-    let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
-    let records: Vec<ContainerRecord> = devnet
-        .by_ref()
-        .map(|r| r.unwrap())
-        .filter(|r| P_PATHS.contains(&r.path))
-        .collect();
-    let genesis = devnet.p_genesis();
-    let dir = tempfile::tempdir().unwrap();
-    let schema = snowline_node_index::tables()
-        .into_iter()
-        .chain(snowline_chain_p::tables())
-        .fold(Schema::new(1), Schema::with_spec);
-    let store = Store::open(dir.path(), &schema).unwrap();
-    let net = &NetworkInfo::LOCAL;
-    let mut p = PChain::new(
-        net.network_id,
-        net.p_chain_id,
-        net.x_chain_id,
-        net.avax_asset_id,
-    );
-    p.apply_genesis(&store, &genesis).unwrap();
-    let mut writer = IndexWriter::open(&store).unwrap();
-    let src = records.iter().map(|r| {
-        Ok(ContainerLine {
-            record: r.clone(),
-            index: None,
-        })
-    });
-    ingest(&store, &mut writer, src, 16, &mut p, |_| {}).unwrap();
+    let devnet = PDevnet::generate();
+    let blocks = devnet.p_blocks();
+    devnet.deriver(None).ingest(&blocks, 16);
+    let store = &devnet.store;
 
     let (mut checked, mut wrapped) = (0, 0);
     let mut in_blocks = BTreeSet::new();
-    for r in records.iter().filter(|r| r.path == IndexPath::PBlock) {
+    for r in &blocks {
         let block = parse_block(&r.bytes).unwrap();
         wrapped += usize::from(block.proposer.is_some());
         for (tx, id) in block.block.block.txs().into_iter().zip(&block.block.tx_ids) {
