@@ -10,8 +10,9 @@
 #      bytes once fully compacted;
 #   3. time to restart and be ready on the full index;
 #   4. pages under CONNS connections next to the plain hyper handler (the ceiling) in the same
-#      run: the hottest account's history, page 1 and page DEEP (10 a page), a cold account's,
-#      the most used ERC-20's transfers, txs by hash, blocks by number.
+#      run: the hottest account's history, page 1 and page DEEP (10 a page) and a page of 25, a
+#      cold account's, the hottest account's ERC-20 balances now and at the middle block, the
+#      most used ERC-20's transfers, txs by hash, blocks by number, the latest blocks.
 # Loopback only; every load run is bounded by a request count and seconds (rest-load checks every
 # response's status); every wait is bounded. Needs curl and python3.
 #
@@ -209,8 +210,14 @@ for k in range(100):
         {"content-type": "application/json"})
     with urllib.request.urlopen(req) as r:
         hashes += json.load(r)["result"]["transactions"][:5]
+erc20 = f"{C}/addresses/{hot}/balances:listErc20?pageSize=100"
+held = len(get(erc20)["erc20TokenBalances"])
 paths = {
     "hot-1": [hist],
+    "hot-25": [f"{C}/addresses/{hot}/transactions?pageSize=25"],
+    "erc20-now": [erc20],
+    "erc20-past": [f"{erc20}&blockNumber={blocks // 2}"],
+    "latest-blocks": [f"{C}/blocks?pageSize=10"],
     "hot-deep": [f"{hist}&pageToken={token_at}"],
     "cold-1": [f"{C}/addresses/{cold}/transactions?pageSize=10"],
     "token-1": [f"{C}/tokens/{token}/transfers?pageSize=10"],
@@ -220,7 +227,7 @@ paths = {
 for name, ps in paths.items():
     with open(f"{work}/{name}.paths", "w") as f:
         f.writelines(p + "\n" for p in ps)
-print(f"hot account {hot}: page {n} reached; cold {cold}; token {token}")
+print(f"hot account {hot}: page {n} reached, {held} ERC-20 balances held; cold {cold}; token {token}")
 PY
 start_ceiling
 serving_header
@@ -229,7 +236,11 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
   run "plain hyper handler (ceiling)" $RAW_PORT /v1/hello $HELLO_PID
   run "hot account history, page 1" $API_PORT "@$WORK/hot-1.paths" $API_PID
   run "hot account history, page $DEEP" $API_PORT "@$WORK/hot-deep.paths" $API_PID
+  run "hot account history, page of 25 (v1, with transfers)" $API_PORT "@$WORK/hot-25.paths" $API_PID
   run "cold account history" $API_PORT "@$WORK/cold-1.paths" $API_PID
+  run "hot account's ERC-20 balances, now" $API_PORT "@$WORK/erc20-now.paths" $API_PID
+  run "hot account's ERC-20 balances, at the middle block" $API_PORT "@$WORK/erc20-past.paths" $API_PID
+  run "latest blocks" $API_PORT "@$WORK/latest-blocks.paths" $API_PID
   run "token transfers, page 1" $API_PORT "@$WORK/token-1.paths" $API_PID
   run "tx by hash" $API_PORT "@$WORK/tx.paths" $API_PID
   run "block by number" $API_PORT "@$WORK/blocks.paths" $API_PID

@@ -190,7 +190,7 @@ pub fn import(
     store: &Store,
     network: &NetworkInfo,
     file: &Path,
-    batch: usize,
+    batch: snowline_cli::ImportBatch,
 ) -> Result<(), String> {
     let registry = snowline_webhooks::Registry::load(store)
         .map_err(|e| format!("cannot load the webhooks: {e}"))?;

@@ -34,7 +34,7 @@ fn import(args: &cli::ImportArgs) -> Result<(), String> {
     if args.genesis == snowline_cli::GenesisSource::Devnet {
         ingest::apply_devnet_genesis(&store, network, args.devnet)?;
     }
-    ingest::import(&store, network, &args.file, args.batch.containers)
+    ingest::import(&store, network, &args.file, args.batch)
 }
 
 fn main() -> ExitCode {

@@ -97,7 +97,7 @@ pub fn import(
     store: &Store,
     network: &NetworkInfo,
     file: &Path,
-    batch: usize,
+    batch: snowline_cli::ImportBatch,
 ) -> Result<IngestStats, String> {
     snowline_cli::import_with_progress(store, file, batch, &mut state(network), "node-rpc")
         .map(|(stats, _)| stats)

@@ -88,7 +88,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Import(args) => {
             let network = args.common.network.resolve()?;
             let store = data::open(&args.common.data_dir)?;
-            let stats = data::import(&store, network, &args.file, args.batch.containers)?;
+            let stats = data::import(&store, network, &args.file, args.batch)?;
             println!(
                 "node-rpc: imported {} containers ({} already present) from {}",
                 stats.added,

@@ -124,12 +124,17 @@ impl UpstreamCalls {
     }
 }
 
-/// `--batch`: containers per atomic write batch of an import.
+/// `--batch`, `--compact`: how an import writes.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct ImportBatch {
     /// Containers per atomic write batch.
     #[arg(long = "batch", env = "SNOWLINE_BATCH", default_value_t = 1024)]
     pub containers: usize,
+    /// Compact the whole index once the import is written, so later scans merge no level-0
+    /// files; it also moves every value to the ZSTD level, which some pages pay for on reads
+    /// (docs/store.md, "After an import").
+    #[arg(long, env = "SNOWLINE_COMPACT")]
+    pub compact: bool,
 }
 
 /// `--devnet-seed`, `--devnet-txs`: which devnet.

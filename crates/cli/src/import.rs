@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use snowline_derive::Derive;
 use snowline_node_index::{IndexWriter, IngestStats, import_file};
-use snowline_store::Store;
+use snowline_store::{Store, StoreError};
+
+use crate::ImportBatch;
 
 /// The progress line of an import: `LABEL: N / TOTAL containers imported (P%), R/s, ETA …`.
 #[derive(Debug, Clone)]
@@ -50,11 +52,12 @@ impl ImportProgress {
 /// with `\r`, so a terminal shows one line). The import writes without the
 /// write-ahead log: a kill -9 loses the batches since the last memtable flush, never part of
 /// one, and a rerun resumes from what is on disk; at the end (success or not) everything
-/// written is flushed before the log is turned back on. Returns the counters and the time taken.
+/// written is flushed before the log is turned back on. With `batch.compact`, the index is then
+/// compacted in full. Returns the counters and the time taken, the compaction included.
 pub fn import_with_progress<D: Derive>(
     store: &Store,
     file: &Path,
-    batch: usize,
+    batch: ImportBatch,
     derive: &mut D,
     label: &str,
 ) -> Result<(IngestStats, Duration), String> {
@@ -68,7 +71,7 @@ pub fn import_with_progress<D: Derive>(
         store,
         &mut writer,
         file,
-        batch,
+        batch.containers,
         derive,
         |s: &IngestStats| {
             eprint!("\r{}   ", progress.line(s.read, started.elapsed()));
@@ -81,7 +84,20 @@ pub fn import_with_progress<D: Derive>(
     let stats = imported?;
     flushed?;
     eprintln!("\r{}   ", progress.line(stats.read, started.elapsed()));
+    if batch.compact {
+        compact(store, label).map_err(|e| failed(&format!("compacting: {e}")))?;
+    }
     Ok((stats, started.elapsed()))
+}
+
+/// Compacts the whole index, saying on stderr how many level-0 files it merged and how long it took.
+fn compact(store: &Store, label: &str) -> Result<(), StoreError> {
+    let level0 = store.level0_files()?;
+    eprint!("{label}: compacting the index ({level0} level-0 files)...");
+    let started = Instant::now();
+    store.compact_all()?;
+    eprintln!(" done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
 }
 
 /// Lines in a file (one container per line), counted in 1 MiB reads.

@@ -547,3 +547,35 @@ fn an_interrupted_first_open_is_finished_by_the_next() {
         Err(StoreError::MissingSchemaVersion(_))
     ));
 }
+
+#[test]
+fn compact_all_leaves_no_level0_file_and_keeps_every_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    // The import's settings: level-0 files are not compacted before eight have piled up.
+    let store = Store::open_with(
+        dir.path(),
+        &schema(),
+        &snowline_store::StoreOptions::bulk_ingest(),
+    )
+    .unwrap();
+    for round in 0..3u32 {
+        for n in 0..100u32 {
+            store
+                .put::<BlockIds>(&id((round * 100 + n).into()), &u64::from(n))
+                .unwrap();
+        }
+        store.flush().unwrap();
+    }
+    assert_eq!(store.level0_files().unwrap(), 3, "one file per flush");
+    store.compact_all().unwrap();
+    assert_eq!(store.level0_files().unwrap(), 0);
+    let all: Vec<_> = store
+        .scan::<BlockIds, _>(.., Direction::Forward)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(all.len(), 300);
+    drop(store);
+    let ro = Store::open_read_only(dir.path(), &schema()).unwrap();
+    assert_eq!(ro.compact_all(), Err(StoreError::ReadOnly));
+}
