@@ -24,7 +24,7 @@ use crate::shell::status;
 
 /// Containers per second the demo's devnet accepts after its history: a moving chain that is
 /// easy to watch (about one X and one P block a second).
-const LIVE_RATE: &str = "2";
+pub(crate) const LIVE_RATE: &str = "2";
 
 /// The EVM devnet chains: name and chain id.
 const EVM_CHAINS: [(&str, &str); 2] = [("C-Chain", "43112"), ("L1", "99999")];
@@ -39,7 +39,7 @@ const L1_BLOCKCHAIN_ID: &str = "mCAkA78CiH4yyVSzKi13uuzeWTDhDYGmbFvYbyheqvpewvuy
 
 /// How long a service may take to start listening (node-rpc loads the devnet first; the EVM
 /// devnet runs its scenario first), and then to answer.
-const START_LIMIT: Duration = Duration::from_secs(600);
+pub(crate) const START_LIMIT: Duration = Duration::from_secs(600);
 
 /// Where the demo's services listen and keep their data.
 pub struct Setup {
@@ -77,7 +77,7 @@ impl Setup {
         }
     }
 
-    fn dir(&self, sub: &str) -> String {
+    pub(crate) fn dir(&self, sub: &str) -> String {
         self.data_dir.join(sub).display().to_string()
     }
 }
@@ -94,7 +94,7 @@ pub struct Try {
 }
 
 impl Try {
-    fn get(path: &str) -> Self {
+    pub(crate) fn get(path: &str) -> Self {
         Self {
             method: "GET",
             path: path.to_owned(),
@@ -102,7 +102,7 @@ impl Try {
         }
     }
 
-    fn rpc(path: &str, method: &str, params: &str) -> Self {
+    pub(crate) fn rpc(path: &str, method: &str, params: &str) -> Self {
         Self {
             method: "POST",
             path: path.to_owned(),
@@ -133,7 +133,7 @@ impl Try {
     }
 
     /// The same request as a command line.
-    fn curl(&self, url: &str) -> String {
+    pub(crate) fn curl(&self, url: &str) -> String {
         match &self.body {
             None => format!("curl -s '{url}{}'", self.path),
             Some(b) => format!(
@@ -157,9 +157,9 @@ pub struct Announced {
 
 /// A started child: stopped with SIGTERM (then killed) when dropped; an EVM devnet is stopped
 /// by closing its stdin (`--exit-on-stdin-close`: a kill would leave its anvil running).
-struct Service {
-    name: String,
-    child: Child,
+pub(crate) struct Service {
+    pub(crate) name: String,
+    pub(crate) child: Child,
     stdin: Option<ChildStdin>,
 }
 
@@ -191,7 +191,7 @@ impl Drop for Demo {
 
 /// Starts `cmd` as `name`; returns it and its stdout's lines (echoed as they come when
 /// `setup.echo`; they keep flowing after the receiver is dropped).
-fn spawn(
+pub(crate) fn spawn(
     setup: &Setup,
     name: &str,
     cmd: &mut Command,
@@ -236,7 +236,7 @@ fn spawn(
 }
 
 /// The first line of `lines` that `pick` takes something from, within [`START_LIMIT`].
-fn wait_line(
+pub(crate) fn wait_line(
     service: &mut Service,
     lines: &Receiver<String>,
     pick: impl Fn(&str) -> Option<String>,
@@ -267,14 +267,14 @@ fn wait_line(
 }
 
 /// The `http://HOST:PORT` a service prints in its "listening on http://..." line.
-fn listening(line: &str) -> Option<String> {
+pub(crate) fn listening(line: &str) -> Option<String> {
     let rest = line.split("listening on http://").nth(1)?;
     Some(format!("http://{}", rest.split_whitespace().next()?))
 }
 
 /// Waits until `announced` answers its request (a service may take a while: metrics-api waits
 /// for data-api's index to exist); says why when it does not.
-fn answers(service: &mut Service, announced: &Announced) -> Result<(), String> {
+pub(crate) fn answers(service: &mut Service, announced: &Announced) -> Result<(), String> {
     let deadline = Instant::now() + START_LIMIT;
     loop {
         match announced.check.send(&announced.url) {
@@ -492,7 +492,7 @@ fn write_evm_sources(setup: &Setup, chains: &[(&str, &str, String)]) -> Result<S
     Ok(path.display().to_string())
 }
 
-fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
 }
 
@@ -529,7 +529,7 @@ pub fn run() -> Result<(), String> {
 
 /// The directory of the binaries next to this test binary (`target/debug`).
 #[cfg(test)]
-fn built_bins() -> PathBuf {
+pub(crate) fn built_bins() -> PathBuf {
     let exe = std::env::current_exe().unwrap_or_default();
     exe.parent()
         .and_then(std::path::Path::parent)

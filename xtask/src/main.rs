@@ -7,6 +7,7 @@
 
 mod builds;
 mod demo;
+mod demo_fleet;
 mod evm;
 mod freshness;
 mod freshness_evm;
@@ -59,6 +60,10 @@ const COMMANDS: &[Usage] = &[
                    blocks every second), data-api following it, metrics-api over data-api's
                    index, and, when anvil is installed, the EVM devnet's C-Chain (43112) and L1
                    (99999); each service's URL is printed once it answers over HTTP
+  demo --fleet     the same build, then a fleet on one machine (docs/fleet.md): a 3-node
+                   nats-server cluster (clients on 4221-4223), node-rpc on the devnet, a primary
+                   data-api publishing to it (8080), two replicas (8081, 8082) and metrics-api
+                   (8083); each address is printed once it answers over HTTP; Ctrl-C stops all
 ",
     },
     Usage {
@@ -177,7 +182,13 @@ fn main() -> ExitCode {
             Some(_) => Err("usage: cargo xtask setup [--check]".into()),
         },
         Some("check-layers") => layers::run(&args[1..]),
-        Some("demo") => prereq::ensure_all().and_then(|()| demo::run()),
+        Some("demo") => match args.get(1).map(String::as_str) {
+            None => prereq::ensure_all().and_then(|()| demo::run()),
+            Some("--fleet") if args.len() == 2 => {
+                prereq::ensure_all().and_then(|()| demo_fleet::run())
+            }
+            Some(_) => Err("usage: cargo xtask demo [--fleet]".into()),
+        },
         Some("test") => prereq::ensure_all()
             .and_then(|()| evm::ensure())
             .and_then(|_| run::test()),

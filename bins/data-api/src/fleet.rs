@@ -2,12 +2,13 @@
 //! writes; the fleet's task, started once the server listens; its `/readyz` check and metrics.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use snowline_fleet::{FleetConfig, FleetStatus, Role};
 use snowline_rest_api::Check;
 use snowline_store::{JournalRole, Store};
+use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::cli::FleetArgs;
@@ -19,6 +20,8 @@ pub struct Fleet {
     /// Where it stands, for `/readyz` and `/metrics`.
     pub status: Arc<FleetStatus>,
     max_lag_secs: f64,
+    /// Why the primary stopped publishing for good (another primary publishes), once it has.
+    fenced: Arc<(Mutex<Option<String>>, Notify)>,
 }
 
 impl Fleet {
@@ -51,6 +54,7 @@ impl Fleet {
             config,
             status: Arc::new(FleetStatus::new(role, pos.seq, pos.committed_ms)),
             max_lag_secs: args.max_lag_ms as f64 / 1000.0,
+            fenced: Arc::default(),
         }))
     }
 
@@ -64,7 +68,8 @@ impl Fleet {
         self.role == Role::Replica
     }
 
-    /// Starts publishing or applying, until SIGINT/SIGTERM.
+    /// Starts publishing or applying, until SIGINT/SIGTERM; a primary fenced off by another
+    /// stops publishing and says why through [`fenced`](Self::fenced).
     pub fn start(&self, store: &Arc<Store>) -> JoinHandle<()> {
         let (store, config, status) = (
             Arc::clone(store),
@@ -78,12 +83,22 @@ impl Fleet {
                     "data-api: publishing every batch to stream {} on {servers}",
                     config.stream
                 );
-                tokio::spawn(snowline_fleet::publish(
-                    store,
-                    config,
-                    status,
-                    snowline_rest_api::shutdown_signal(),
-                ))
+                let fenced = Arc::clone(&self.fenced);
+                tokio::spawn(async move {
+                    let published = snowline_fleet::publish(
+                        store,
+                        config,
+                        status,
+                        snowline_rest_api::shutdown_signal(),
+                    )
+                    .await;
+                    if let Err(e) = published {
+                        if let Ok(mut why) = fenced.0.lock() {
+                            *why = Some(e);
+                        }
+                        fenced.1.notify_one();
+                    }
+                })
             }
             Role::Replica => {
                 println!("data-api: replica of stream {} on {servers}", config.stream);
@@ -95,6 +110,22 @@ impl Fleet {
                 ))
             }
         }
+    }
+
+    /// Returns once this primary has stopped publishing because another primary publishes on
+    /// its stream, with why: the server then stops (a fenced primary serves nothing more).
+    pub async fn fenced(&self) -> String {
+        loop {
+            if let Some(why) = self.stop_reason() {
+                return why;
+            }
+            self.fenced.1.notified().await;
+        }
+    }
+
+    /// Why this primary was fenced off, if it was.
+    pub fn stop_reason(&self) -> Option<String> {
+        self.fenced.0.lock().ok().and_then(|why| why.clone())
     }
 
     /// The `fleet` component of `/readyz`.

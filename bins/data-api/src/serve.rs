@@ -363,8 +363,18 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             }
         })
     };
+    // A primary fenced off by another one stops serving, and the process fails.
+    let watched = fleet.clone();
     server
-        .run_until(snowline_rest_api::shutdown_signal())
+        .run_until(async move {
+            match watched {
+                Some(f) => tokio::select! {
+                    () = snowline_rest_api::shutdown_signal() => {}
+                    why = f.fenced() => eprintln!("data-api: stopping: {why}"),
+                },
+                None => snowline_rest_api::shutdown_signal().await,
+            }
+        })
         .await
         .map_err(|e| e.to_string())?;
     upkeep.abort();
@@ -420,6 +430,12 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         {
             eprintln!("data-api: the last usage rows did not reach the fleet's log");
         }
+    }
+    if let Some(why) = fleet.as_ref().and_then(|f| f.stop_reason()) {
+        return Err(format!(
+            "fenced off: {why}; this node's index now differs from the fleet's: start it again \
+             as a replica, from a checkpoint of a node of the fleet (docs/fleet.md)"
+        ));
     }
     println!("data-api: stopped");
     Ok(())

@@ -12,6 +12,7 @@ mod common;
 
 use std::path::Path;
 
+use async_nats::header::NATS_MESSAGE_ID;
 use common::{DataApi, digest, start, upstream};
 use snowline_test_support::nats::{NatsCluster, NatsServer};
 
@@ -19,6 +20,18 @@ use snowline_test_support::nats::{NatsCluster, NatsServer};
 const SECRET: &str = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
 
 fn primary(dir: &Path, up: &upstream::Upstream, nats: &str, extra: &[&str]) -> DataApi {
+    primary_cut(dir, up, nats, "7", extra)
+}
+
+/// A primary asking its upstream for `batch` containers at a time (so cutting its batches
+/// where it does).
+fn primary_cut(
+    dir: &Path,
+    up: &upstream::Upstream,
+    nats: &str,
+    batch: &str,
+    extra: &[&str],
+) -> DataApi {
     let mut args = vec![
         "--upstream",
         &up.url,
@@ -27,7 +40,7 @@ fn primary(dir: &Path, up: &upstream::Upstream, nats: &str, extra: &[&str]) -> D
         "--devnet-seed",
         "13",
         "--follow-batch",
-        "7",
+        batch,
         "--poll-ms",
         "20",
         // Each poll is a batch of its own: off, so a batch count the test reads stays put.
@@ -116,8 +129,8 @@ fn forge(url: &str, seq: u64, payload: &'static [u8]) {
         let js = async_nats::jetstream::new(client);
         let mut headers = async_nats::HeaderMap::new();
         let time = (common::now_secs() + 10) * 1000;
+        headers.insert(NATS_MESSAGE_ID, format!("{seq}.1").as_str());
         for (name, value) in [
-            ("Nats-Msg-Id", format!("{seq}.1")),
             ("Snowline-Seq", seq.to_string()),
             ("Snowline-Part", "1/1".to_owned()),
             ("Snowline-Time", time.to_string()),
@@ -346,7 +359,20 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
     assert_eq!(metric(&late, "snowline_fleet_gaps"), Some(0.0));
     drop((promoted, late));
 
-    // A standalone run of the same blocks, for the tables a clean ingest gives.
+    assert_standalone(
+        &up,
+        &[("the promoted replica", rdir), ("the late replica", ldir)],
+    );
+    println!(
+        "{} primary kills, {} replica kills, a NATS node killed twice, a promotion; {after} \
+         batches, every table identical to a standalone run's",
+        kills.0, kills.1
+    );
+}
+
+/// Every table of each of `nodes` (name, data directory; stopped) equals a standalone run's over
+/// every block of `up`.
+fn assert_standalone(up: &upstream::Upstream, nodes: &[(&str, &Path)]) {
     let clean_dir = tempfile::tempdir().unwrap();
     let clean = start(
         clean_dir.path(),
@@ -369,7 +395,7 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
     drop(clean);
     let want = digest(clean_dir.path());
     assert!(want.len() > 40, "{want:?}");
-    for (name, d) in [("the promoted replica", rdir), ("the late replica", ldir)] {
+    for (name, d) in nodes {
         let got = digest(d);
         let differ: Vec<_> = got.iter().filter(|l| !want.contains(l)).collect();
         assert!(
@@ -377,9 +403,87 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
             "{name} differs from a standalone run: {differ:?}"
         );
     }
-    println!(
-        "{} primary kills, {} replica kills, a NATS node killed twice, a promotion; {after} \
-         batches, every table identical to a standalone run's",
-        kills.0, kills.1
+}
+
+/// The batch and part (`i/n`) of every message the fleet's stream holds, in its order.
+fn stream_messages(url: &str) -> Vec<(u64, String)> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let client = async_nats::connect(url).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        let stream = js.get_stream("snowline").await.unwrap();
+        let state = stream.get_info().await.unwrap().state;
+        let mut held = Vec::new();
+        for n in state.first_sequence..=state.last_sequence {
+            let m = stream.get_raw_message(n).await.unwrap();
+            // Snowline's own headers, by their (custom) names.
+            let get = |name: &str| m.headers.get(name).unwrap().as_str().to_owned();
+            held.push((get("Snowline-Seq").parse().unwrap(), get("Snowline-Part")));
+        }
+        held
+    })
+}
+
+/// Two primaries on one stream: a primary stops in its tracks (a long pause, a partition), its
+/// caught-up replica is promoted and publishes, then the old primary resumes and ingests the
+/// same blocks cut into other batches. The stream refuses its batches (each is published
+/// expecting the stream's last message to be the one it knows), so it exits, non-zero, saying
+/// why; the stream holds each batch once, and a replica of it equals a standalone run.
+#[test]
+fn a_stale_primary_is_fenced_off_and_the_stream_holds_each_batch_once() {
+    let nats = NatsServer::start();
+    let up = upstream::start_partial(13, 3_000, 120);
+    let total = up.records.len();
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (adir, bdir, ldir) = (dirs[0].path(), dirs[1].path(), dirs[2].path());
+    let mut a = primary(adir, &up, &nats.url, &[]);
+    let r = replica(bdir, &nats.url);
+    let first = caught_up(&a, &r);
+    drop(r);
+
+    a.signal("STOP");
+    // The promoted replica asks for 5 containers at a time where the old primary asks for 7.
+    let b = primary_cut(bdir, &up, &nats.url, "5", &[]);
+    let mid = 120 + (total - 120) / 2;
+    upstream::append(&up.store, &up.records[120..mid]);
+    moved_on(&b, first);
+    assert!(
+        b.wait_until(300, primary_settled),
+        "{}",
+        b.get("/readyz").body
+    );
+    let b_first = metric(&b, "snowline_fleet_position").unwrap();
+    upstream::append(&up.store, &up.records[mid..]);
+    a.signal("CONT");
+
+    assert!(
+        snowline_test_support::service::poll_until(120, || a.exit_status().is_some()),
+        "the old primary still runs: {}",
+        a.get("/readyz").body
+    );
+    let status = a.exit_status().unwrap();
+    assert!(!status.success(), "{status}");
+    let why = a.stderr_line("fenced off").unwrap_or_default();
+    assert!(why.contains("another primary"), "{why}");
+
+    let late = replica(ldir, &nats.url);
+    let batches = caught_up(&b, &late);
+    assert!(batches > b_first, "no batch after the old primary resumed");
+    same_answers(&b, &late, &sample_paths(&up));
+    assert_eq!(metric(&late, "snowline_fleet_gaps"), Some(0.0));
+    assert_eq!(metric(&late, "snowline_fleet_duplicates"), Some(0.0));
+
+    let held = stream_messages(&nats.url);
+    let want: Vec<(u64, String)> = (1..=batches as u64)
+        .map(|n| (n, "1/1".to_owned()))
+        .collect();
+    assert_eq!(held, want, "the stream holds a batch twice or not at all");
+    drop((b, late));
+    assert_standalone(
+        &up,
+        &[("the promoted primary", bdir), ("its replica", ldir)],
     );
 }

@@ -97,19 +97,27 @@ pub(crate) fn part_of(headers: Option<&async_nats::HeaderMap>) -> Result<BatchPa
     BatchPart::parse(|name| h.get(name).map(|v| v.as_str()))
 }
 
+/// The stream's last message: what its headers say and its stream sequence; `None` for an empty
+/// stream.
+pub(crate) async fn last_part(
+    stream: &stream::Stream,
+    subject: &str,
+) -> Result<Option<(BatchPart, u64)>, String> {
+    match stream.get_last_raw_message_by_subject(subject).await {
+        Ok(m) => Ok(Some((part_of(Some(&m.headers))?, m.sequence))),
+        Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => Ok(None),
+        Err(e) => Err(format!("reading the stream's newest batch: {e}")),
+    }
+}
+
 /// The newest batch on the stream and its commit time, or `None` for an empty stream.
 pub(crate) async fn head(
     stream: &stream::Stream,
     subject: &str,
 ) -> Result<Option<(u64, u64)>, String> {
-    match stream.get_last_raw_message_by_subject(subject).await {
-        Ok(m) => {
-            let p = part_of(Some(&m.headers))?;
-            Ok(Some((p.seq, p.committed_ms)))
-        }
-        Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => Ok(None),
-        Err(e) => Err(format!("reading the stream's newest batch: {e}")),
-    }
+    Ok(last_part(stream, subject)
+        .await?
+        .map(|(p, _)| (p.seq, p.committed_ms)))
 }
 
 /// The stream sequence of the first message of a batch after `position`: a binary search over

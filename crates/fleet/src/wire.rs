@@ -4,8 +4,6 @@
 
 use sha2::{Digest, Sha256};
 
-/// The JetStream header a stream drops duplicates by (within its duplicate window).
-pub const MSG_ID: &str = "Nats-Msg-Id";
 /// The batch's sequence number, decimal.
 pub const SEQ: &str = "Snowline-Seq";
 /// The part of the batch this message holds, `i/n` (1-based).
@@ -31,16 +29,16 @@ pub struct BatchPart {
 }
 
 impl BatchPart {
-    /// The message id: the stream keeps one message per id within its duplicate window, so a
-    /// republish after a crash is dropped.
+    /// The message id (`Nats-Msg-Id`, set by the publisher under the client's standard header
+    /// name): the stream keeps one message per id within its duplicate window, so a republish
+    /// after a crash is dropped.
     pub fn msg_id(&self) -> String {
         format!("{}.{}", self.seq, self.part)
     }
 
-    /// The headers to publish, as name and value pairs.
-    pub fn headers(&self) -> [(&'static str, String); 5] {
+    /// Snowline's own headers to publish, as name and value pairs (beside the message id).
+    pub fn headers(&self) -> [(&'static str, String); 4] {
         [
-            (MSG_ID, self.msg_id()),
             (SEQ, self.seq.to_string()),
             (PART, format!("{}/{}", self.part, self.parts)),
             (TIME, self.committed_ms.to_string()),

@@ -92,6 +92,20 @@ impl Service {
         matches!(self.child.try_wait(), Ok(None))
     }
 
+    /// How the process exited, once it has (`None` while it runs).
+    pub fn exit_status(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    /// Sends `kill -SIGNAL` (`STOP`, `CONT`, ...) to the process.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args([format!("-{signal}").as_str(), &pid])
+            .status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -{signal} {pid}");
+    }
+
     /// Sends SIGTERM (as Ctrl-C or a service manager would) and waits for the exit.
     pub fn terminate(mut self) -> ExitStatus {
         let pid = self.child.id().to_string();
