@@ -9,6 +9,7 @@ pub mod deliver;
 mod error;
 pub mod event;
 mod hook;
+mod metadata;
 pub mod model;
 pub mod net;
 mod outbox;

@@ -8,6 +8,7 @@ use snowline_types::ShortId;
 use snowline_types::address::{format_bech32, parse_bech32};
 
 use crate::error::WebhookError;
+use crate::metadata::{invalid, read, sub_events};
 
 /// The event type.
 pub const PRIMARY_NETWORK_ADDRESS_ACTIVITY: &str = "primary_network_address_activity";
@@ -73,10 +74,6 @@ struct SubEvents {
     address_activity_sub_events: Vec<String>,
 }
 
-fn invalid(field: &str, why: impl std::fmt::Display) -> WebhookError {
-    WebhookError::invalid(format!("Invalid metadata.{field}: {why}"))
-}
-
 /// One address: `P-hrp1...` (or the X- or C-Chain's alias: the same key) or `hrp1...`, in
 /// network `hrp`.
 fn parse_key(raw: &str, hrp: &str) -> Result<ShortId, WebhookError> {
@@ -101,14 +98,7 @@ pub fn parse_address_watch(
     hrp: &str,
     max: usize,
 ) -> Result<AddressWatch, WebhookError> {
-    let m: Metadata = serde_json::from_value(metadata)
-        .map_err(|e| WebhookError::invalid(format!("Invalid metadata: {e}")))?;
-    if m.event_signatures.as_ref().is_some_and(|s| !s.is_empty()) {
-        return Err(invalid(
-            "eventSignatures",
-            "Primary Network activity has no event signatures; omit it or send []",
-        ));
-    }
+    let m: Metadata = read(metadata, |m: &Metadata| m.event_signatures.as_ref())?;
     if m.balance_threshold_filter.is_some() {
         return Err(invalid(
             "balanceThresholdFilter",
@@ -134,30 +124,12 @@ pub fn parse_address_watch(
             addresses.push(a);
         }
     }
-    let mut sub_events: Vec<String> = Vec::new();
-    for s in &m.sub_events.address_activity_sub_events {
-        if !ENUMERATED.contains(&s.as_str()) {
-            return Err(invalid(
-                "subEvents.addressActivitySubEvents",
-                format!("must be among {ENUMERATED:?}, got {s:?}"),
-            ));
-        }
-        if !DERIVED.contains(&s.as_str()) {
-            return Err(invalid(
-                "subEvents.addressActivitySubEvents",
-                format!("{s:?} is not delivered by this server yet; {DERIVED:?} are"),
-            ));
-        }
-        if !sub_events.contains(s) {
-            sub_events.push(s.clone());
-        }
-    }
-    if sub_events.is_empty() {
-        return Err(invalid(
-            "subEvents.addressActivitySubEvents",
-            "name at least one sub-event",
-        ));
-    }
+    let sub_events = sub_events(
+        &m.sub_events.address_activity_sub_events,
+        "subEvents.addressActivitySubEvents",
+        &ENUMERATED,
+        &DERIVED,
+    )?;
     Ok(AddressWatch {
         network: network.to_owned(),
         chain_id: chain_id.to_owned(),
