@@ -1,7 +1,9 @@
 //! Primary Network webhooks end to end: the real `data-api` on port 0 following a devnet's
 //! P-Chain from a node-shaped upstream, receivers in the test on loopback. What each webhook must
 //! receive is read from the devnet by `common::pmodel`, an independent replay of the P-Chain by
-//! avalanchego's rules (never `snowline_chain_p`), and from the blocks' txs here; each delivery's
+//! avalanchego's rules (never `snowline_chain_p`), by `common::cmodel` (the C-Chain's atomic
+//! memory) and a replay of the X-Chain's txs here (never `snowline_chain_x`), and from the
+//! blocks' txs here; each delivery's
 //! `x-signature` is checked with `hmac`/`sha2` as a receiver would; the event stream
 //! (`GET /v1/webhooks/{id}/events`) is read as an `EventSource` would and compared with what
 //! the receivers got.
@@ -12,17 +14,21 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use common::cmodel::CModel;
 use common::pmodel::{Ev, Kind, PModel, RewardKind, addressed_payload};
 use common::receiver::Receiver;
 use common::{DataApi, create_key, follow_with, local_addrs, request, start, upstream};
 use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
+use snowline_types::atomic::{SharedMove, c_container_atomic, p_block_atomic, x_exported};
+use snowline_types::avm::outputs::{owners as avm_owners, produced_utxos};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
+use snowline_types::vertex::Vertex;
 use snowline_types::warp::L1Message;
-use snowline_types::{Id, NodeId, ShortId};
+use snowline_types::{Id, NodeId, ShortId, avm, coreth, proposervm};
 
 const FLAGS: [&str; 4] = [
     "--webhook-allow-private",
@@ -548,12 +554,12 @@ fn primary_network_address_activity_reports_each_balance_change_and_reward_once_
         let mut args: Vec<&str> = vec!["--network", "local"];
         args.extend_from_slice(&FLAGS);
         let api = start(&data, &args);
-        // Refused with the reason: a chain not derived yet, a sub-event not derived yet, a key
+        // Refused with the reason: no chain of the Primary Network, a sub-event not derived yet, a key
         // of another network, a key type other than the OpenAPI's.
         let mainnet = snowline_types::address::format_bech32("avax", &watched[0]).unwrap();
         for (bad, field) in [
             (
-                body(&net.x_chain_id.to_string(), metadata(&["balance_change"])),
+                body(&Id([7; 32]).to_string(), metadata(&["balance_change"])),
                 "chainId",
             ),
             (
@@ -690,5 +696,332 @@ fn primary_network_address_activity_reports_each_balance_change_and_reward_once_
         let (tx, _) = key_of(e);
         assert_eq!(e["blockNumber"], heights[&tx].to_string(), "{e}");
         assert_eq!(e["txType"], "ImportTx", "{e}");
+    }
+}
+
+/// Each tx's UTXO moves: `(owners, asset, amount, what)`, `what` one of `consumed`,
+/// `produced`, `exported`.
+type TxMoves = BTreeMap<Id, Vec<(Vec<ShortId>, Id, u64, &'static str)>>;
+
+/// A UTXO as an X-Chain balance counts it (the Data API's X-Chain balances, avalanchego
+/// `vms/avm`'s outputs): a secp256k1fx transfer by its amount, an NFT as 1, mint rights and
+/// property outputs as 0.
+fn x_amount(o: &avm::Output) -> u64 {
+    match o {
+        avm::Output::Secp256k1Transfer(t) => t.amount,
+        avm::Output::NftTransfer(_) => 1,
+        _ => 0,
+    }
+}
+
+/// The Go type name of an X-Chain tx (avalanchego `vms/avm/txs`).
+fn x_type(tx: &avm::UnsignedTx) -> &'static str {
+    match tx {
+        avm::UnsignedTx::Base(_) => "BaseTx",
+        avm::UnsignedTx::CreateAsset(_) => "CreateAssetTx",
+        avm::UnsignedTx::Operation(_) => "OperationTx",
+        avm::UnsignedTx::Import(_) => "ImportTx",
+        avm::UnsignedTx::Export(_) => "ExportTx",
+    }
+}
+
+/// What each X-Chain tx did to UTXOs, replayed from the devnet's container bytes with the
+/// types crate's parsers (never `snowline_chain_x`): every tx once, at its first acceptance
+/// (`X/tx`, a vertex or a block), consuming its inputs (imports from atomic memory included,
+/// their owners those of the outputs, genesis allocations and P- and C-Chain exports that made
+/// them) and producing its outputs and exports (`vms/avm/txs/executor`: exports at the indexes
+/// after the outputs).
+struct XReplay {
+    /// The txs in chain order, with their type.
+    order: Vec<(Id, &'static str)>,
+    /// Each tx's moves.
+    moves: TxMoves,
+}
+
+fn x_replay(genesis: &avm::XGenesisState, records: &[ContainerRecord]) -> XReplay {
+    let x = NetworkInfo::LOCAL.x_chain_id;
+    let mut known: BTreeMap<Id, (Vec<ShortId>, Id, u64)> = BTreeMap::new();
+    let mut know = |u: &avm::Utxo| {
+        let v = (avm_owners(&u.output), u.asset_id, x_amount(&u.output));
+        known.insert(u.id(), v);
+    };
+    let emitted = |tx: &avm::Tx, id: &Id| {
+        let produced = produced_utxos(tx, id);
+        let exported = match &tx.unsigned {
+            avm::UnsignedTx::Export(e) => x_exported(e, *id),
+            _ => Vec::new(),
+        };
+        (produced, exported)
+    };
+    for t in &genesis.txs {
+        let (p, e) = emitted(&t.tx, &t.id);
+        p.iter().chain(&e).for_each(&mut know);
+    }
+    for (_, u) in &genesis.atomic_utxos {
+        know(u);
+    }
+    let mut txs: Vec<(Id, avm::Tx)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut see = |id: Id, tx: &avm::Tx| {
+        if seen.insert(id) {
+            txs.push((id, tx.clone()));
+        }
+    };
+    for r in records {
+        match r.path {
+            IndexPath::XTx => {
+                let t = avm::Tx::parse(&r.bytes).unwrap();
+                see(t.id, &t.tx);
+            }
+            IndexPath::XVtx => {
+                for raw in &Vertex::parse(&r.bytes).unwrap().vertex.txs {
+                    let t = avm::Tx::parse(raw).unwrap();
+                    see(t.id, &t.tx);
+                }
+            }
+            IndexPath::XBlock => {
+                let outer = proposervm::Block::decode(&r.bytes).unwrap();
+                let b = avm::StandardBlock::parse_vec(outer.into_inner()).unwrap();
+                for (t, id) in b.block.txs.iter().zip(&b.tx_ids) {
+                    see(*id, t);
+                }
+            }
+            IndexPath::PBlock => {
+                let b = parse_block(&r.bytes).unwrap();
+                for m in p_block_atomic::<avm::Utxo>(&b, r.timestamp_ns).moves_for(x) {
+                    if let SharedMove::Arrives { utxo, .. } = m {
+                        know(utxo);
+                    }
+                }
+            }
+            IndexPath::CBlock => {
+                if let Some(a) = c_container_atomic::<avm::Utxo>(r, None).unwrap() {
+                    for m in a.moves_for(x) {
+                        if let SharedMove::Arrives { utxo, .. } = m {
+                            know(utxo);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (id, tx) in &txs {
+        let (p, e) = emitted(tx, id);
+        p.iter().chain(&e).for_each(&mut know);
+    }
+    let mut moves: BTreeMap<Id, Vec<_>> = BTreeMap::new();
+    for (id, tx) in &txs {
+        let m = moves.entry(*id).or_default();
+        for i in tx.unsigned.input_utxos() {
+            if let Some((owners, asset, amount)) = known.get(&i.id()) {
+                m.push((owners.clone(), *asset, *amount, "consumed"));
+            }
+        }
+        let (p, e) = emitted(tx, id);
+        for (utxos, what) in [(p, "produced"), (e, "exported")] {
+            for u in utxos {
+                let owners = avm_owners(&u.output);
+                m.push((owners, u.asset_id, x_amount(&u.output), what));
+            }
+        }
+    }
+    let order = txs
+        .iter()
+        .map(|(id, t)| (*id, x_type(&t.unsigned)))
+        .collect();
+    XReplay { order, moves }
+}
+
+/// What `addrs` must get from `moves`, per tx in
+/// `order`, leaving out the txs that touch none of them.
+fn expected(
+    order: &[(Id, &'static str)],
+    moves: &TxMoves,
+    addrs: &BTreeSet<ShortId>,
+) -> Vec<(Id, Moves)> {
+    let mut out = Vec::new();
+    for (tx, _) in order {
+        let mut mv = Moves::new();
+        for (owners, asset, amount, what) in moves.get(tx).into_iter().flatten() {
+            for a in owners.iter().filter(|a| addrs.contains(a)) {
+                let m = mv.entry((*a, *asset)).or_default();
+                let n = u128::from(*amount);
+                match *what {
+                    "consumed" => m.consumed += n,
+                    "produced" => m.produced += n,
+                    _ => m.exported += n,
+                }
+            }
+        }
+        if !mv.is_empty() {
+            out.push((*tx, mv));
+        }
+    }
+    out
+}
+
+/// The C-Chain's atomic txs with X's and P's atomic memory (`common::cmodel`, read from the
+/// container bytes): each tx in chain order (block number, then its place in the block) with
+/// its type, and what it moved: an `ExportTx` exports UTXOs to their owners, an `ImportTx`
+/// consumes the ones it takes (coreth `plugin/evm/atomic/{export,import}_tx.go`); its EVM
+/// inputs and outputs are EVM accounts, no Primary Network address.
+fn c_replay(cm: &CModel, records: &[ContainerRecord]) -> (Vec<(Id, &'static str)>, TxMoves) {
+    let net = NetworkInfo::LOCAL;
+    let mut order = Vec::new();
+    for r in records.iter().filter(|r| r.path == IndexPath::CBlock) {
+        let b = coreth::AtomicBlock::from_container(&r.bytes, net.network_id).unwrap();
+        for t in &b.txs {
+            let kind = if cm.txs[&t.id].export {
+                "ExportTx"
+            } else {
+                "ImportTx"
+            };
+            order.push((t.id, kind));
+        }
+    }
+    let mut moves: BTreeMap<Id, Vec<_>> = BTreeMap::new();
+    for u in cm.utxos.values() {
+        let v = |what| (u.out.owners.addrs.clone(), u.asset, u.out.amount, what);
+        if u.created_on == net.c_chain_id {
+            moves.entry(u.created.tx).or_default().push(v("exported"));
+        }
+        if let (true, Some(ev)) = (u.consumed_on == net.c_chain_id, u.consumed) {
+            moves.entry(ev.tx).or_default().push(v("consumed"));
+        }
+    }
+    (order, moves)
+}
+
+/// The two addresses that take part in the most of `moves`' txs.
+fn busiest(moves: &TxMoves) -> Vec<ShortId> {
+    let mut count: BTreeMap<ShortId, usize> = BTreeMap::new();
+    for m in moves.values() {
+        let owners: BTreeSet<ShortId> = m.iter().flat_map(|(o, ..)| o.iter().copied()).collect();
+        for a in owners {
+            *count.entry(a).or_default() += 1;
+        }
+    }
+    let mut ranked: Vec<(usize, ShortId)> = count.into_iter().map(|(a, n)| (n, a)).collect();
+    ranked.sort();
+    ranked.iter().rev().take(2).map(|(_, a)| *a).collect()
+}
+
+/// `got`'s `balance_change` events merged per tx (a late part added to its tx), each checked to
+/// be of chain `chain`; and the txs of the events that are not late, in the order received,
+/// with their `txType`.
+fn merged(
+    got: &[Value],
+    chain: &Id,
+    watched: &[ShortId],
+) -> (BTreeMap<Id, Moves>, Vec<(Id, String)>) {
+    let text = |a: &ShortId| snowline_types::address::format_bech32("local", a).unwrap();
+    let mut merged: BTreeMap<Id, Moves> = BTreeMap::new();
+    let mut in_order = Vec::new();
+    for e in got {
+        assert_eq!(e["chainId"], chain.to_string(), "{e}");
+        assert_eq!(e["subEventType"], "balance_change", "{e}");
+        let tx: Id = e["txHash"].as_str().unwrap().parse().unwrap();
+        if e.get("late").is_none() {
+            in_order.push((tx, e["txType"].as_str().unwrap_or_default().to_owned()));
+        } else {
+            assert_eq!(e["txType"], "ImportTx", "{e}");
+        }
+        let moves = merged.entry(tx).or_default();
+        for c in e["balanceChanges"].as_array().unwrap() {
+            let a = watched
+                .iter()
+                .find(|a| text(a) == c["address"].as_str().unwrap())
+                .unwrap();
+            let asset: Id = c["assetId"].as_str().unwrap().parse().unwrap();
+            let n = |f: &str| c[f].as_str().unwrap().parse::<u128>().unwrap();
+            let m = moves.entry((*a, asset)).or_default();
+            m.consumed += n("consumed");
+            m.produced += n("produced");
+            m.staked += n("staked");
+            m.exported += n("exported");
+        }
+    }
+    (merged, in_order)
+}
+
+#[test]
+fn x_and_c_chain_address_activity_reports_each_balance_change_once_in_order() {
+    let seed = 2;
+    let net = NetworkInfo::LOCAL;
+    let up = upstream::start(seed, 0);
+    let (mut devnet, genesis) = upstream::devnet(seed, 0);
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    assert!(records == up.records, "the upstream serves this devnet");
+    let pm = PModel::replay(&devnet, &records);
+    let cm = CModel::replay(&devnet, &records, &pm);
+    let xr = x_replay(&genesis, &records);
+    let (c_order, c_moves) = c_replay(&cm, &records);
+
+    let x_watched = busiest(&xr.moves);
+    let c_watched = busiest(&c_moves);
+    let x_want = expected(&xr.order, &xr.moves, &x_watched.iter().copied().collect());
+    let c_want = expected(&c_order, &c_moves, &c_watched.iter().copied().collect());
+    assert!(
+        x_want.len() > 2 && c_want.len() > 1,
+        "{x_want:?} {c_want:?}"
+    );
+    // Both directions of the C-Chain's atomic txs are there, and X imports from atomic memory.
+    for kind in ["ImportTx", "ExportTx"] {
+        assert!(
+            c_want.iter().any(|(tx, _)| c_order.contains(&(*tx, kind))),
+            "no C-Chain {kind}"
+        );
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let (rx, rc) = (Receiver::start(), Receiver::start());
+    let body = |r: &Receiver, chain: &Id, alias: &str, addrs: &[ShortId]| {
+        json!({"eventType": "primary_network_address_activity", "url": r.url(),
+               "network": "local", "chainId": chain.to_string(),
+               "metadata": {"keyType": "addresses", "keys": local_addrs(alias, addrs),
+                            "subEvents": {"addressActivitySubEvents": ["balance_change"]}}})
+    };
+    let hooks = create_all(
+        &data,
+        &key,
+        &[
+            body(&rx, &net.x_chain_id, "X", &x_watched),
+            body(&rc, &net.c_chain_id, "C", &c_watched),
+        ],
+    );
+    assert_eq!(hooks[0]["chainId"], net.x_chain_id.to_string());
+    assert_eq!(hooks[1]["chainId"], net.c_chain_id.to_string());
+    let (_api, secret) = follow_until(&data, &up, seed, &key, &[]);
+
+    for (r, hook, chain, watched, want) in [
+        (&rx, &hooks[0], net.x_chain_id, &x_watched, &x_want),
+        (&rc, &hooks[1], net.c_chain_id, &c_watched, &c_want),
+    ] {
+        let wanted: BTreeMap<Id, Moves> = want.iter().cloned().collect();
+        let kind = "primary_network_address_activity";
+        r.wait(120, |r| {
+            merged(&events(r, hook, kind, &secret), &chain, watched).0 == wanted
+        });
+        // Each messageId once and every signature verified (`events`); merged per tx, exactly
+        // the replay's moves, nothing else.
+        let got = events(r, hook, kind, &secret);
+        let (moves, in_order) = merged(&got, &chain, watched);
+        assert_eq!(moves, wanted, "every tx of {chain}, nothing else");
+        let late = got.iter().filter(|e| e.get("late").is_some()).count();
+        eprintln!(
+            "{chain}: {} txs, {} events, {late} late parts",
+            wanted.len(),
+            got.len()
+        );
+        // In chain order, each once, with its type; only late parts out of it.
+        let types: BTreeMap<Id, &str> = xr.order.iter().chain(&c_order).copied().collect();
+        let order: Vec<(Id, String)> = want
+            .iter()
+            .map(|(tx, _)| (*tx, types[tx].to_owned()))
+            .filter(|k| in_order.contains(k))
+            .collect();
+        assert_eq!(in_order, order, "in chain order, once each");
     }
 }
