@@ -108,6 +108,11 @@ pub struct PChain {
     deriving: Option<Id>,
 }
 
+/// Whether `utxo` is locked at `time` (Unix seconds): a locktime, or a stakeable lock, after it.
+pub(crate) fn locked_at(utxo: &Utxo, time: u64) -> bool {
+    utxo.output.owners().locktime > time || utxo.output.stakeable_locktime() > time
+}
+
 fn index(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -1388,6 +1393,7 @@ impl PChain {
                 created: true,
                 staked: origin == Origin::Stake,
                 shared: holding != Holding::Native,
+                locked: locked_at(utxo, ev.timestamp),
             });
         }
         upsert(&mut self.utxos, view, id, Linear(row))?;
@@ -1490,6 +1496,7 @@ impl PChain {
                 created: false,
                 staked: false,
                 shared: row.holding != Holding::Native,
+                locked: locked_at(&utxo, row.created.timestamp),
             });
         }
         row.consumed = Some(ev);

@@ -47,6 +47,9 @@ pub struct UtxoNote {
     pub staked: bool,
     /// Whether in atomic memory: exported by the tx (created), or imported (consumed).
     pub shared: bool,
+    /// Whether locked when created: a locktime (or a P-Chain stakeable lock) after the time of
+    /// the tx that created it.
+    pub locked: bool,
 }
 
 /// The notes of the container being derived, shared between the deriver, which adds them, and

@@ -21,6 +21,7 @@ mod service;
 pub mod sign;
 mod stream;
 pub mod tables;
+mod threshold;
 pub mod validator;
 
 pub use deliver::{DeliveryConfig, parse_schedule};

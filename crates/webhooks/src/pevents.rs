@@ -42,7 +42,7 @@ impl BlockAt<'_> {
 
     /// The fields every event of the block has (no block's hash and number for a tx that
     /// has no block yet).
-    fn fields(&self, e: &mut Map<String, Value>) {
+    pub(crate) fn fields(&self, e: &mut Map<String, Value>) {
         if let Some(height) = self.height {
             e.insert("blockHash".into(), json!(self.id.to_string()));
             e.insert("blockNumber".into(), json!(height.to_string()));

@@ -23,15 +23,17 @@ use snowline_chain_p::{Journal, Note};
 use snowline_chain_x::history::{TxNote, XJournal};
 use snowline_derive::{Derive, DeriveError, Staging};
 use snowline_store::{Store, WriteBatch};
-use snowline_types::Id;
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
+use snowline_types::{Id, ShortId};
 use tokio::sync::Notify;
 
 use crate::outbox::{Outbox, message_id};
 use crate::pevents::{BlockAt, Item, items};
+use crate::pnaddress::BALANCE_THRESHOLD;
 use crate::registry::{Registry, Sub};
+use crate::threshold::{self, Balances, Chains, moves};
 use crate::validator::{Key, Stake, VALIDATOR_ACTIVITY};
 
 /// The Primary Network's webhook deriver (`validator_activity`,
@@ -45,8 +47,10 @@ pub struct PlatformHook {
     x_journal: XJournal,
     /// The network's bech32 HRP, in which addresses are written.
     hrp: String,
-    /// The network's P-Chain.
-    p_chain: Id,
+    /// The network's P- and X-Chain and its AVAX.
+    chains: Chains,
+    /// The balances `balance_threshold` webhooks watch.
+    balances: Balances,
 }
 
 impl PlatformHook {
@@ -59,15 +63,24 @@ impl PlatformHook {
             journal: Journal::default(),
             x_journal: XJournal::default(),
             hrp: snowline_types::network::hrp(0).to_owned(),
-            p_chain: Id::EMPTY,
+            chains: Chains {
+                p: Id::EMPTY,
+                x: Id::EMPTY,
+                avax: Id::EMPTY,
+            },
+            balances: Balances::default(),
         }
     }
 
     /// The same hook for `network`: its addresses written with its bech32 HRP, its P-Chain's
-    /// rewards.
+    /// rewards, its P- and X-Chain's AVAX balances.
     pub fn for_network(mut self, network: &NetworkInfo) -> Self {
         network.hrp.clone_into(&mut self.hrp);
-        self.p_chain = network.p_chain_id;
+        self.chains = Chains {
+            p: network.p_chain_id,
+            x: network.x_chain_id,
+            avax: network.avax_asset_id,
+        };
         self
     }
 
@@ -193,21 +206,24 @@ pub fn event(s: &Stake, tx: &Id, block_id: &Id, height: u64, timestamp: u64) -> 
 }
 
 impl Staging for PlatformHook {
-    fn finish(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
+    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), DeriveError> {
         self.outbox.finish(batch);
-        Ok(())
+        self.balances.finish(batch, view)
     }
 
     fn seal(&mut self) {
         self.outbox.seal();
+        self.balances.seal();
     }
 
     fn committed(&mut self) {
         self.outbox.committed();
+        self.balances.committed();
     }
 
     fn discard(&mut self) {
         self.outbox.discard();
+        self.balances.discard();
         self.journal.clear();
         self.x_journal.clear();
     }
@@ -231,7 +247,10 @@ impl Derive for PlatformHook {
         let p_notes: Vec<Note> = self.journal.take();
         let x_notes = self.x_journal.take();
         let registry = self.outbox.registry().clone();
+        let moved = moves(&x_notes, &p_notes, &self.chains.avax);
         if !registry.watches_platform() {
+            self.balances
+                .advance(view, &self.chains, &moved, |_| false)?;
             return Ok(());
         }
         let hrp = self.hrp.clone();
@@ -256,7 +275,7 @@ impl Derive for PlatformHook {
             at.timestamp = block.block.timestamp().unwrap_or(accepted);
             decided = decisions(&block.block, &block.tx_ids);
         }
-        let p_chain = self.p_chain;
+        let p_chain = self.chains.p;
         for item in items(&decided, &typed, &notes) {
             match item {
                 Item::Stake(tx, s) => {
@@ -285,6 +304,29 @@ impl Derive for PlatformHook {
                     self.queue_all(view, batch, subs, |sub| a.body(sub, &at, &p_chain))?;
                 }
             }
+        }
+        // The balances after the container, and the thresholds they crossed.
+        let thresholds = |key: &(Id, ShortId)| -> Vec<Arc<Sub>> {
+            let chain = key.0.to_string();
+            registry
+                .primary_watching([&key.1])
+                .into_iter()
+                .filter(|s| {
+                    s.webhook.primary.as_ref().is_some_and(|w| {
+                        w.threshold.is_some() && w.chain_id == chain && w.wants(BALANCE_THRESHOLD)
+                    })
+                })
+                .collect()
+        };
+        let chains = self.chains;
+        let changed = self
+            .balances
+            .advance(view, &chains, &moved, |k| !thresholds(k).is_empty())?;
+        for ((chain, addr), before, after) in changed {
+            let subs = thresholds(&(chain, addr));
+            self.queue_all(view, batch, subs, |sub| {
+                threshold::body(sub, &at, &addr, (before, after), &chains.avax)
+            })?;
         }
         Ok(())
     }

@@ -18,7 +18,7 @@ use snowline_types::{Id, ShortId};
 
 use super::rows::{
     AssetCap, AssetInfo, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord, VertexRow,
-    output_amount, output_owners,
+    locked_at, output_amount, output_owners,
 };
 use super::tables::{
     C_OWNER_EXPORT, C_OWNER_IMPORT, META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME,
@@ -243,6 +243,7 @@ impl XHistory {
             created,
             staked: false,
             shared: rec.holding != Holding::Native,
+            locked: locked_at(&utxo.output, rec.created.timestamp),
         };
         j.utxo(note, deriving, ev.height, ev.timestamp);
     }

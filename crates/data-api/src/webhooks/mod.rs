@@ -282,6 +282,7 @@ async fn create(api: &WebhookApi, req: Request) -> Result<Reply, ApiError> {
             Target::Primary {
                 network: raw.to_owned(),
                 chain_id: chain.to_owned(),
+                thresholds: chain != chains[2],
                 hrp: api.network.hrp.to_owned(),
             }
         } else {
