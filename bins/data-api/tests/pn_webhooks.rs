@@ -944,19 +944,30 @@ fn merged(
     (merged, in_order)
 }
 
-#[test]
-fn x_and_c_chain_address_activity_reports_each_balance_change_once_in_order() {
-    let seed = 2;
+/// A devnet with what the X- and C-Chain webhooks on its busiest addresses must get.
+struct XcWorld {
+    records: Vec<ContainerRecord>,
+    /// An X-Chain address, a threshold (the middle of the values its balance takes) and its
+    /// crossings from the genesis on.
+    threshold: (ShortId, u128, Vec<Crossing>),
+    /// Every X- and C-Chain tx's type.
+    types: BTreeMap<Id, &'static str>,
+    /// Per chain (X, then C): the watched addresses and what they must get.
+    chains: [Watched; 2],
+}
+
+/// A chain, its addresses' prefix, the addresses watched and what they must get, per tx in
+/// chain order.
+type Watched = (Id, &'static str, Vec<ShortId>, Vec<(Id, Moves)>);
+
+fn xc_world(seed: u64) -> XcWorld {
     let net = NetworkInfo::LOCAL;
-    let up = upstream::start(seed, 0);
     let (mut devnet, genesis) = upstream::devnet(seed, 0);
     let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
-    assert!(records == up.records, "the upstream serves this devnet");
     let pm = PModel::replay(&devnet, &records);
     let cm = CModel::replay(&devnet, &records, &pm);
     let xr = x_replay(&genesis, &records);
     let (c_order, c_moves) = c_replay(&cm, &records);
-
     let x_watched = busiest(&xr.moves);
     let c_watched = busiest(&c_moves);
     let x_want = expected(&xr.order, &xr.moves, &x_watched.iter().copied().collect());
@@ -965,49 +976,85 @@ fn x_and_c_chain_address_activity_reports_each_balance_change_once_in_order() {
         x_want.len() > 2 && c_want.len() > 1,
         "{x_want:?} {c_want:?}"
     );
-    // Both directions of the C-Chain's atomic txs are there, and X imports from atomic memory.
+    // Both directions of the C-Chain's atomic txs are there.
     for kind in ["ImportTx", "ExportTx"] {
         assert!(
             c_want.iter().any(|(tx, _)| c_order.contains(&(*tx, kind))),
             "no C-Chain {kind}"
         );
     }
-
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let (_, key) = create_key(&data, "a", "org-a", "free");
-    let (rx, rc) = (Receiver::start(), Receiver::start());
-    let body = |r: &Receiver, chain: &Id, alias: &str, addrs: &[ShortId]| {
-        json!({"eventType": "primary_network_address_activity", "url": r.url(),
-               "network": "local", "chainId": chain.to_string(),
-               "metadata": {"keyType": "addresses", "keys": local_addrs(alias, addrs),
-                            "subEvents": {"addressActivitySubEvents": ["balance_change"]}}})
-    };
-    let hooks = create_all(
-        &data,
-        &key,
-        &[
-            body(&rx, &net.x_chain_id, "X", &x_watched),
-            body(&rc, &net.c_chain_id, "C", &c_watched),
+    let types = xr.order.iter().chain(&c_order).copied().collect();
+    let (first, series) = x_unlocked_series(&genesis, &records, &x_watched[0]);
+    let mut values: Vec<u128> = series.iter().map(|(_, b)| *b).collect();
+    let changes = values.clone();
+    values.sort();
+    let threshold = values[values.len() / 2];
+    let crossed = crossings(first, &changes, threshold);
+    assert!(crossed.len() >= 2, "{crossed:?}");
+    XcWorld {
+        threshold: (x_watched[0], threshold, crossed),
+        records,
+        types,
+        chains: [
+            (net.x_chain_id, "X", x_watched, x_want),
+            (net.c_chain_id, "C", c_watched, c_want),
         ],
-    );
-    assert_eq!(hooks[0]["chainId"], net.x_chain_id.to_string());
-    assert_eq!(hooks[1]["chainId"], net.c_chain_id.to_string());
-    let (_api, secret) = follow_until(&data, &up, seed, &key, &[]);
+    }
+}
 
-    for (r, hook, chain, watched, want) in [
-        (&rx, &hooks[0], net.x_chain_id, &x_watched, &x_want),
-        (&rc, &hooks[1], net.c_chain_id, &c_watched, &c_want),
-    ] {
+/// The `balance_change` webhooks of `w` delivering to `receivers`.
+fn xc_bodies(w: &XcWorld, receivers: [&Receiver; 2]) -> Vec<Value> {
+    w.chains
+        .iter()
+        .zip(receivers)
+        .map(|((chain, alias, addrs, _), r)| {
+            json!({"eventType": "primary_network_address_activity", "url": r.url(),
+                   "network": "local", "chainId": chain.to_string(),
+                   "metadata": {"keyType": "addresses", "keys": local_addrs(alias, addrs),
+                                "subEvents": {"addressActivitySubEvents": ["balance_change"]}}})
+        })
+        .collect()
+}
+
+/// The events `r` received for webhook `hook` once each: every delivery signed with `secret`,
+/// of the webhook; a `messageId` delivered again (a delivery whose answer a kill lost) with the
+/// same body.
+fn distinct_events(r: &Receiver, hook: &Value, secret: &str) -> Vec<Value> {
+    let mut bodies: BTreeMap<String, String> = BTreeMap::new();
+    let mut out = Vec::new();
+    for d in r.all() {
+        assert_eq!(
+            d.headers["x-signature"],
+            hmac_hex(secret, d.body.as_bytes())
+        );
+        let v: Value = serde_json::from_str(&d.body).unwrap();
+        assert_eq!(v["webhookId"], hook["id"]);
+        let id = v["messageId"].as_str().unwrap().to_owned();
+        match bodies.get(&id) {
+            Some(b) => assert_eq!(*b, d.body, "a messageId with another body"),
+            None => {
+                bodies.insert(id, d.body.clone());
+                out.push(v["event"].clone());
+            }
+        }
+    }
+    out
+}
+
+/// Checks what the X- and C-Chain webhooks `hooks` got through `receivers` (read by `read`)
+/// against `w`: merged per tx, exactly the replays' moves; in chain order, each tx once (late
+/// parts aside), with its type.
+fn xc_check(
+    w: &XcWorld,
+    receivers: [&Receiver; 2],
+    hooks: &[Value],
+    read: impl Fn(&Receiver, &Value) -> Vec<Value>,
+) {
+    for (((chain, _, watched, want), r), hook) in w.chains.iter().zip(receivers).zip(hooks) {
         let wanted: BTreeMap<Id, Moves> = want.iter().cloned().collect();
-        let kind = "primary_network_address_activity";
-        r.wait(120, |r| {
-            merged(&events(r, hook, kind, &secret), &chain, watched).0 == wanted
-        });
-        // Each messageId once and every signature verified (`events`); merged per tx, exactly
-        // the replay's moves, nothing else.
-        let got = events(r, hook, kind, &secret);
-        let (moves, in_order) = merged(&got, &chain, watched);
+        r.wait(120, |r| merged(&read(r, hook), chain, watched).0 == wanted);
+        let got = read(r, hook);
+        let (moves, in_order) = merged(&got, chain, watched);
         assert_eq!(moves, wanted, "every tx of {chain}, nothing else");
         let late = got.iter().filter(|e| e.get("late").is_some()).count();
         eprintln!(
@@ -1015,23 +1062,106 @@ fn x_and_c_chain_address_activity_reports_each_balance_change_once_in_order() {
             wanted.len(),
             got.len()
         );
-        // In chain order, each once, with its type; only late parts out of it.
-        let types: BTreeMap<Id, &str> = xr.order.iter().chain(&c_order).copied().collect();
         let order: Vec<(Id, String)> = want
             .iter()
-            .map(|(tx, _)| (*tx, types[tx].to_owned()))
+            .map(|(tx, _)| (*tx, w.types[tx].to_owned()))
             .filter(|k| in_order.contains(k))
             .collect();
         assert_eq!(in_order, order, "in chain order, once each");
     }
 }
 
+#[test]
+fn x_and_c_chain_address_activity_reports_each_balance_change_once_in_order() {
+    let seed = 2;
+    let w = xc_world(seed);
+    let up = upstream::start(seed, 0);
+    assert!(w.records == up.records, "the upstream serves this devnet");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let receivers = [&Receiver::start(), &Receiver::start()];
+    let hooks = create_all(&data, &key, &xc_bodies(&w, receivers));
+    for (hook, (chain, ..)) in hooks.iter().zip(&w.chains) {
+        assert_eq!(hook["chainId"], chain.to_string());
+    }
+    let (_api, secret) = follow_until(&data, &up, seed, &key, &[]);
+    // Each messageId once and every signature verified (`events`).
+    let kind = "primary_network_address_activity";
+    xc_check(&w, receivers, &hooks, |r, h| events(r, h, kind, &secret));
+}
+
+#[test]
+fn x_and_c_chain_address_activity_survives_kill_9_mid_ingest() {
+    let seed = 2;
+    let w = xc_world(seed);
+    let n = w.records.len();
+    let up = upstream::start_partial(seed, 0, n / 3);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let receivers = [&Receiver::start(), &Receiver::start()];
+    let rt = Receiver::start();
+    let (addr, threshold, crossed) = &w.threshold;
+    let mut bodies = xc_bodies(&w, receivers);
+    bodies.push(
+        json!({"eventType": "primary_network_address_activity", "url": rt.url(),
+        "network": "local", "chainId": NetworkInfo::LOCAL.x_chain_id.to_string(),
+        "metadata": {"keyType": "addresses", "keys": local_addrs("X", &[*addr]),
+            "subEvents": {"addressActivitySubEvents": ["balance_threshold"]},
+            "balanceThresholdFilter": {"balanceType": "unlocked",
+                                       "balanceThreshold": threshold.to_string()}}}),
+    );
+    let hooks = create_all(&data, &key, &bodies);
+    let delivered = || receivers.iter().map(|r| r.all().len()).sum::<usize>();
+    // Twice: follow, append the next third of the chain, and kill -9 the server as soon as a
+    // delivery arrives after the append (the batches of the new containers being derived,
+    // written or delivered).
+    let mut held = n / 3;
+    for next in [2 * n / 3, n] {
+        let api = follow_with(&data, &up, seed, 120, &FLAGS);
+        let before = delivered();
+        upstream::append(&up.store, &w.records[held..next]);
+        assert!(receivers[0].wait(120, |_| delivered() > before));
+        drop(api);
+        held = next;
+    }
+    let api = follow_with(&data, &up, seed, 120, &FLAGS);
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Nothing lost, nothing invented: the same events as without the kills, each messageId
+    // with one body; the balance a threshold watches, read again from the rows at each restart,
+    // crosses it exactly as the replay says.
+    xc_check(&w, receivers, &hooks, |r, h| distinct_events(r, h, &secret));
+    let seen = |r: &Receiver| -> Vec<Crossing> {
+        distinct_events(r, &hooks[2], &secret)
+            .iter()
+            .map(|e| {
+                let n = |f: &str| e[f].as_str().unwrap().parse::<u128>().unwrap();
+                let way = e["crossed"].as_str().unwrap().to_owned();
+                (n("previousBalance"), n("balance"), way)
+            })
+            .collect()
+    };
+    rt.wait(120, |r| seen(r).len() >= crossed.len());
+    assert_eq!(&seen(&rt), crossed);
+}
+
 /// The primary network's start in avalanchego `genesis/genesis_local.json` (`startTime`): when
 /// the X-Chain's genesis UTXOs were created.
 const GENESIS_START: u64 = 1_599_696_000;
 
-/// `addr`'s `unlocked` X-Chain balance after each X-Chain container that changed it (with the
-/// container's place in `records`), replayed from the container bytes with the types crate's
+/// `addr`'s `unlocked` X-Chain balance after the genesis, and after each X-Chain container that
+/// changed it (with the container's place in `records`), replayed from the container bytes with the types crate's
 /// parsers: the AVAX of the unspent UTXOs the X-Chain's txs (genesis included) created that it
 /// owns, alone or with others, unlocked when created (a locktime not after the creating tx's
 /// container time); imports and exports (atomic memory) are not counted. Each tx counts once,
@@ -1040,7 +1170,7 @@ fn x_unlocked_series(
     genesis: &avm::XGenesisState,
     records: &[ContainerRecord],
     addr: &ShortId,
-) -> Vec<(usize, u128)> {
+) -> (u128, Vec<(usize, u128)>) {
     let avax = NetworkInfo::LOCAL.avax_asset_id;
     // Each native UTXO's count for `addr`: 0 when it is not its own, AVAX, unlocked.
     let mut native: BTreeMap<Id, u128> = BTreeMap::new();
@@ -1063,6 +1193,7 @@ fn x_unlocked_series(
             native.insert(u.id(), n);
         }
     }
+    let first = balance;
     let mut seen = BTreeSet::new();
     let mut series = Vec::new();
     for (at, r) in records.iter().enumerate() {
@@ -1100,7 +1231,7 @@ fn x_unlocked_series(
             series.push((at, balance));
         }
     }
-    series
+    (first, series)
 }
 
 /// The txs of an `X/block` container, with their ids.
@@ -1146,7 +1277,7 @@ fn balance_threshold_reports_each_crossing_of_an_x_chain_balance_once_in_order()
     let xr = x_replay(&genesis, &records);
     let mut best: Option<(usize, ShortId, u128, Vec<Crossing>)> = None;
     for a in busiest(&xr.moves) {
-        let series = x_unlocked_series(&genesis, &records, &a);
+        let (_, series) = x_unlocked_series(&genesis, &records, &a);
         for (i, (at, balance)) in series.iter().enumerate() {
             let rest: Vec<u128> = series[i + 1..].iter().map(|(_, b)| *b).collect();
             if *at < dag_end || *balance == 0 || rest.len() < 2 {
