@@ -333,7 +333,8 @@ impl Derive for PlatformHook {
 
     fn overlaps_writes(&self) -> bool {
         // Nothing here reads what a batch not yet written holds: the next sequence numbers
-        // are kept in memory over the staged and sealed batches.
+        // are kept in memory over the staged and sealed batches, and a balance read from the
+        // store gets the moves of the batches the store does not show yet added.
         true
     }
 }
