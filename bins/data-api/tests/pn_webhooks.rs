@@ -1391,3 +1391,96 @@ fn balance_threshold_reports_each_crossing_of_an_x_chain_balance_once_in_order()
     // Each crossing once, in order, signed, each messageId once (`events`).
     assert_eq!(seen(&events(&r, &hook, kind, &secret)), want);
 }
+
+/// `addr`'s `unlocked` P-Chain balance after the genesis and after each P-Chain block that
+/// changed it, from `common::pmodel`'s replay: the AVAX of the UTXOs the P-Chain created
+/// (genesis outputs, tx outputs, stakes, rewards; not its exports) that it owns, alone or with
+/// others, not yet consumed, unlocked when created (no locktime, nor stakeable lock, after the
+/// creating tx's time; avalanchego `vms/platformvm/stakeable`).
+fn p_unlocked_series(m: &PModel, addr: &ShortId) -> (u128, Vec<u128>) {
+    let avax = NetworkInfo::LOCAL.avax_asset_id;
+    let counted: Vec<&common::pmodel::MUtxo> = m
+        .utxos
+        .values()
+        .filter(|u| u.kind != Kind::Exported && u.asset == avax)
+        .filter(|u| u.owners().addrs.contains(addr))
+        .filter(|u| {
+            let ts = u.created.ts;
+            u.owners().locktime <= ts && u.out.stakeable_locktime() <= ts
+        })
+        .collect();
+    let at = |h: u64| -> u128 {
+        counted
+            .iter()
+            .filter(|u| u.created.height <= h && u.consumed.is_none_or(|c| c.height > h))
+            .map(|u| u128::from(u.amount()))
+            .sum()
+    };
+    let first = at(0);
+    let mut series = Vec::new();
+    let mut last = first;
+    for b in m.blocks.iter().filter(|b| b.height > 0) {
+        let now = at(b.height);
+        if now != last {
+            series.push(now);
+            last = now;
+        }
+    }
+    (first, series)
+}
+
+#[test]
+fn balance_threshold_reports_each_crossing_of_a_p_chain_balance_once_in_order() {
+    let seed = 2;
+    let net = NetworkInfo::LOCAL;
+    let (up, _records, m) = world(seed);
+    // Of the addresses the P-Chain's UTXOs belong to, the one with the most crossings of the
+    // middle of the values its balance takes, preferring one the genesis funds (its starting
+    // balance then read from the index's rows).
+    let owners: BTreeSet<ShortId> = m
+        .utxos
+        .values()
+        .flat_map(|u| u.owners().addrs.iter().copied())
+        .collect();
+    let (addr, first, threshold, want) = owners
+        .iter()
+        .filter_map(|a| {
+            let (first, series) = p_unlocked_series(&m, a);
+            let mut values = series.clone();
+            values.sort();
+            let threshold = *values.get(values.len() / 2)?;
+            Some((*a, first, threshold, crossings(first, &series, threshold)))
+        })
+        .max_by_key(|(_, first, _, want)| (*first > 0, want.len()))
+        .unwrap();
+    assert!(want.len() >= 2, "{want:?}");
+    eprintln!("from {first}: {} crossings of {threshold}", want.len());
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let r = Receiver::start();
+    let body = json!({"eventType": "primary_network_address_activity", "url": r.url(),
+        "network": "local", "chainId": net.p_chain_id.to_string(),
+        "metadata": {"keyType": "addresses", "keys": local_addrs("P", &[addr]),
+            "subEvents": {"addressActivitySubEvents": ["balance_threshold"]},
+            "balanceThresholdFilter": {"balanceType": "unlocked",
+                                       "balanceThreshold": threshold.to_string()}}});
+    let hooks = create_all(&data, &key, &[body]);
+    let (_api, secret) = follow_until(&data, &up, seed, &key, &[(&r, want.len())]);
+    let kind = "primary_network_address_activity";
+    let seen = |r: &Receiver| -> Vec<Crossing> {
+        events(r, &hooks[0], kind, &secret)
+            .iter()
+            .map(|e| {
+                assert_eq!(e["chainId"], net.p_chain_id.to_string(), "{e}");
+                let n = |f: &str| e[f].as_str().unwrap().parse::<u128>().unwrap();
+                let way = e["crossed"].as_str().unwrap().to_owned();
+                (n("previousBalance"), n("balance"), way)
+            })
+            .collect()
+    };
+    r.wait(120, |r| seen(r).len() >= want.len());
+    // Each crossing once, in chain order, signed, each messageId once (`events`).
+    assert_eq!(seen(&r), want);
+}
