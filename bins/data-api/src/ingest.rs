@@ -111,8 +111,9 @@ pub type Hooks = ((XHistory, PChain), PlatformHook);
 /// [`Hooks`] with `platform` queueing the webhooks' events, told by the P-Chain's hook what
 /// each block did.
 pub fn hooks(network: &NetworkInfo, platform: PlatformHook) -> Hooks {
-    let platform = platform.with_hrp(network.hrp);
+    let platform = platform.for_network(network);
     let (x, p) = chain_hooks(network);
+    let x = x.with_journal(platform.x_journal());
     ((x, p.with_journal(platform.journal())), platform)
 }
 

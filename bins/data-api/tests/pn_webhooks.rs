@@ -1,7 +1,9 @@
 //! Primary Network webhooks end to end: the real `data-api` on port 0 following a devnet's
 //! P-Chain from a node-shaped upstream, receivers in the test on loopback. What each webhook must
 //! receive is read from the devnet by `common::pmodel`, an independent replay of the P-Chain by
-//! avalanchego's rules (never `snowline_chain_p`), and from the blocks' txs here; each delivery's
+//! avalanchego's rules (never `snowline_chain_p`), by `common::cmodel` (the C-Chain's atomic
+//! memory) and a replay of the X-Chain's txs here (never `snowline_chain_x`), and from the
+//! blocks' txs here; each delivery's
 //! `x-signature` is checked with `hmac`/`sha2` as a receiver would; the event stream
 //! (`GET /v1/webhooks/{id}/events`) is read as an `EventSource` would and compared with what
 //! the receivers got.
@@ -12,17 +14,21 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use common::cmodel::CModel;
 use common::pmodel::{Ev, Kind, PModel, RewardKind, addressed_payload};
 use common::receiver::Receiver;
 use common::{DataApi, create_key, follow_with, local_addrs, request, start, upstream};
 use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
+use snowline_types::atomic::{SharedMove, c_container_atomic, p_block_atomic, x_exported};
+use snowline_types::avm::outputs::{owners as avm_owners, produced_utxos};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
+use snowline_types::vertex::Vertex;
 use snowline_types::warp::L1Message;
-use snowline_types::{Id, NodeId, ShortId};
+use snowline_types::{Id, NodeId, ShortId, avm, coreth, proposervm};
 
 const FLAGS: [&str; 4] = [
     "--webhook-allow-private",
@@ -548,12 +554,12 @@ fn primary_network_address_activity_reports_each_balance_change_and_reward_once_
         let mut args: Vec<&str> = vec!["--network", "local"];
         args.extend_from_slice(&FLAGS);
         let api = start(&data, &args);
-        // Refused with the reason: a chain not derived yet, a sub-event not derived yet, a key
+        // Refused with the reason: no chain of the Primary Network, a sub-event not derived yet, a key
         // of another network, a key type other than the OpenAPI's.
         let mainnet = snowline_types::address::format_bech32("avax", &watched[0]).unwrap();
         for (bad, field) in [
             (
-                body(&net.x_chain_id.to_string(), metadata(&["balance_change"])),
+                body(&Id([7; 32]).to_string(), metadata(&["balance_change"])),
                 "chainId",
             ),
             (
@@ -691,4 +697,790 @@ fn primary_network_address_activity_reports_each_balance_change_and_reward_once_
         assert_eq!(e["blockNumber"], heights[&tx].to_string(), "{e}");
         assert_eq!(e["txType"], "ImportTx", "{e}");
     }
+}
+
+/// Each tx's UTXO moves: `(owners, asset, amount, what)`, `what` one of `consumed`,
+/// `produced`, `exported`.
+type TxMoves = BTreeMap<Id, Vec<(Vec<ShortId>, Id, u64, &'static str)>>;
+
+/// A UTXO as an X-Chain balance counts it (the Data API's X-Chain balances, avalanchego
+/// `vms/avm`'s outputs): a secp256k1fx transfer by its amount, an NFT as 1, mint rights and
+/// property outputs as 0.
+fn x_amount(o: &avm::Output) -> u64 {
+    match o {
+        avm::Output::Secp256k1Transfer(t) => t.amount,
+        avm::Output::NftTransfer(_) => 1,
+        _ => 0,
+    }
+}
+
+/// The Go type name of an X-Chain tx (avalanchego `vms/avm/txs`).
+fn x_type(tx: &avm::UnsignedTx) -> &'static str {
+    match tx {
+        avm::UnsignedTx::Base(_) => "BaseTx",
+        avm::UnsignedTx::CreateAsset(_) => "CreateAssetTx",
+        avm::UnsignedTx::Operation(_) => "OperationTx",
+        avm::UnsignedTx::Import(_) => "ImportTx",
+        avm::UnsignedTx::Export(_) => "ExportTx",
+    }
+}
+
+/// What each X-Chain tx did to UTXOs, replayed from the devnet's container bytes with the
+/// types crate's parsers (never `snowline_chain_x`): every tx once, at its first acceptance
+/// (`X/tx`, a vertex or a block), consuming its inputs (imports from atomic memory included,
+/// their owners those of the outputs, genesis allocations and P- and C-Chain exports that made
+/// them) and producing its outputs and exports (`vms/avm/txs/executor`: exports at the indexes
+/// after the outputs).
+struct XReplay {
+    /// The txs in chain order, with their type.
+    order: Vec<(Id, &'static str)>,
+    /// Each tx's moves.
+    moves: TxMoves,
+}
+
+fn x_replay(genesis: &avm::XGenesisState, records: &[ContainerRecord]) -> XReplay {
+    let x = NetworkInfo::LOCAL.x_chain_id;
+    let mut known: BTreeMap<Id, (Vec<ShortId>, Id, u64)> = BTreeMap::new();
+    let mut know = |u: &avm::Utxo| {
+        let v = (avm_owners(&u.output), u.asset_id, x_amount(&u.output));
+        known.insert(u.id(), v);
+    };
+    let emitted = |tx: &avm::Tx, id: &Id| {
+        let produced = produced_utxos(tx, id);
+        let exported = match &tx.unsigned {
+            avm::UnsignedTx::Export(e) => x_exported(e, *id),
+            _ => Vec::new(),
+        };
+        (produced, exported)
+    };
+    for t in &genesis.txs {
+        let (p, e) = emitted(&t.tx, &t.id);
+        p.iter().chain(&e).for_each(&mut know);
+    }
+    for (_, u) in &genesis.atomic_utxos {
+        know(u);
+    }
+    let mut txs: Vec<(Id, avm::Tx)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut see = |id: Id, tx: &avm::Tx| {
+        if seen.insert(id) {
+            txs.push((id, tx.clone()));
+        }
+    };
+    for r in records {
+        match r.path {
+            IndexPath::XTx => {
+                let t = avm::Tx::parse(&r.bytes).unwrap();
+                see(t.id, &t.tx);
+            }
+            IndexPath::XVtx => {
+                for raw in &Vertex::parse(&r.bytes).unwrap().vertex.txs {
+                    let t = avm::Tx::parse(raw).unwrap();
+                    see(t.id, &t.tx);
+                }
+            }
+            IndexPath::XBlock => {
+                let outer = proposervm::Block::decode(&r.bytes).unwrap();
+                let b = avm::StandardBlock::parse_vec(outer.into_inner()).unwrap();
+                for (t, id) in b.block.txs.iter().zip(&b.tx_ids) {
+                    see(*id, t);
+                }
+            }
+            IndexPath::PBlock => {
+                let b = parse_block(&r.bytes).unwrap();
+                for m in p_block_atomic::<avm::Utxo>(&b, r.timestamp_ns).moves_for(x) {
+                    if let SharedMove::Arrives { utxo, .. } = m {
+                        know(utxo);
+                    }
+                }
+            }
+            IndexPath::CBlock => {
+                if let Some(a) = c_container_atomic::<avm::Utxo>(r, None).unwrap() {
+                    for m in a.moves_for(x) {
+                        if let SharedMove::Arrives { utxo, .. } = m {
+                            know(utxo);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (id, tx) in &txs {
+        let (p, e) = emitted(tx, id);
+        p.iter().chain(&e).for_each(&mut know);
+    }
+    let mut moves: BTreeMap<Id, Vec<_>> = BTreeMap::new();
+    for (id, tx) in &txs {
+        let m = moves.entry(*id).or_default();
+        for i in tx.unsigned.input_utxos() {
+            if let Some((owners, asset, amount)) = known.get(&i.id()) {
+                m.push((owners.clone(), *asset, *amount, "consumed"));
+            }
+        }
+        let (p, e) = emitted(tx, id);
+        for (utxos, what) in [(p, "produced"), (e, "exported")] {
+            for u in utxos {
+                let owners = avm_owners(&u.output);
+                m.push((owners, u.asset_id, x_amount(&u.output), what));
+            }
+        }
+    }
+    let order = txs
+        .iter()
+        .map(|(id, t)| (*id, x_type(&t.unsigned)))
+        .collect();
+    XReplay { order, moves }
+}
+
+/// What `addrs` must get from `moves`, per tx in
+/// `order`, leaving out the txs that touch none of them.
+fn expected(
+    order: &[(Id, &'static str)],
+    moves: &TxMoves,
+    addrs: &BTreeSet<ShortId>,
+) -> Vec<(Id, Moves)> {
+    let mut out = Vec::new();
+    for (tx, _) in order {
+        let mut mv = Moves::new();
+        for (owners, asset, amount, what) in moves.get(tx).into_iter().flatten() {
+            for a in owners.iter().filter(|a| addrs.contains(a)) {
+                let m = mv.entry((*a, *asset)).or_default();
+                let n = u128::from(*amount);
+                match *what {
+                    "consumed" => m.consumed += n,
+                    "produced" => m.produced += n,
+                    _ => m.exported += n,
+                }
+            }
+        }
+        if !mv.is_empty() {
+            out.push((*tx, mv));
+        }
+    }
+    out
+}
+
+/// The C-Chain's atomic txs with X's and P's atomic memory (`common::cmodel`, read from the
+/// container bytes): each tx in chain order (block number, then its place in the block) with
+/// its type, and what it moved: an `ExportTx` exports UTXOs to their owners, an `ImportTx`
+/// consumes the ones it takes (coreth `plugin/evm/atomic/{export,import}_tx.go`); its EVM
+/// inputs and outputs are EVM accounts, no Primary Network address.
+fn c_replay(cm: &CModel, records: &[ContainerRecord]) -> (Vec<(Id, &'static str)>, TxMoves) {
+    let net = NetworkInfo::LOCAL;
+    let mut order = Vec::new();
+    for r in records.iter().filter(|r| r.path == IndexPath::CBlock) {
+        let b = coreth::AtomicBlock::from_container(&r.bytes, net.network_id).unwrap();
+        for t in &b.txs {
+            let kind = if cm.txs[&t.id].export {
+                "ExportTx"
+            } else {
+                "ImportTx"
+            };
+            order.push((t.id, kind));
+        }
+    }
+    let mut moves: BTreeMap<Id, Vec<_>> = BTreeMap::new();
+    for u in cm.utxos.values() {
+        let v = |what| (u.out.owners.addrs.clone(), u.asset, u.out.amount, what);
+        if u.created_on == net.c_chain_id {
+            moves.entry(u.created.tx).or_default().push(v("exported"));
+        }
+        if let (true, Some(ev)) = (u.consumed_on == net.c_chain_id, u.consumed) {
+            moves.entry(ev.tx).or_default().push(v("consumed"));
+        }
+    }
+    (order, moves)
+}
+
+/// The two addresses that take part in the most of `moves`' txs.
+fn busiest(moves: &TxMoves) -> Vec<ShortId> {
+    let mut count: BTreeMap<ShortId, usize> = BTreeMap::new();
+    for m in moves.values() {
+        let owners: BTreeSet<ShortId> = m.iter().flat_map(|(o, ..)| o.iter().copied()).collect();
+        for a in owners {
+            *count.entry(a).or_default() += 1;
+        }
+    }
+    let mut ranked: Vec<(usize, ShortId)> = count.into_iter().map(|(a, n)| (n, a)).collect();
+    ranked.sort();
+    ranked.iter().rev().take(2).map(|(_, a)| *a).collect()
+}
+
+/// `got`'s `balance_change` events merged per tx (a late part added to its tx), each checked to
+/// be of chain `chain`; and the txs of the events that are not late, in the order received,
+/// with their `txType`.
+fn merged(
+    got: &[Value],
+    chain: &Id,
+    watched: &[ShortId],
+) -> (BTreeMap<Id, Moves>, Vec<(Id, String)>) {
+    let text = |a: &ShortId| snowline_types::address::format_bech32("local", a).unwrap();
+    let mut merged: BTreeMap<Id, Moves> = BTreeMap::new();
+    let mut in_order = Vec::new();
+    for e in got {
+        assert_eq!(e["chainId"], chain.to_string(), "{e}");
+        assert_eq!(e["subEventType"], "balance_change", "{e}");
+        let tx: Id = e["txHash"].as_str().unwrap().parse().unwrap();
+        if e.get("late").is_none() {
+            in_order.push((tx, e["txType"].as_str().unwrap_or_default().to_owned()));
+        } else {
+            assert_eq!(e["txType"], "ImportTx", "{e}");
+        }
+        let moves = merged.entry(tx).or_default();
+        for c in e["balanceChanges"].as_array().unwrap() {
+            let a = watched
+                .iter()
+                .find(|a| text(a) == c["address"].as_str().unwrap())
+                .unwrap();
+            let asset: Id = c["assetId"].as_str().unwrap().parse().unwrap();
+            let n = |f: &str| c[f].as_str().unwrap().parse::<u128>().unwrap();
+            let m = moves.entry((*a, asset)).or_default();
+            m.consumed += n("consumed");
+            m.produced += n("produced");
+            m.staked += n("staked");
+            m.exported += n("exported");
+        }
+    }
+    (merged, in_order)
+}
+
+/// A devnet with what the X- and C-Chain webhooks on its busiest addresses must get.
+struct XcWorld {
+    records: Vec<ContainerRecord>,
+    /// An X-Chain address, a threshold (the middle of the values its balance takes) and its
+    /// crossings from the genesis on.
+    threshold: (ShortId, u128, Vec<Crossing>),
+    /// Every X- and C-Chain tx's type.
+    types: BTreeMap<Id, &'static str>,
+    /// Per chain (X, then C): the watched addresses and what they must get.
+    chains: [Watched; 2],
+}
+
+/// A chain, its addresses' prefix, the addresses watched and what they must get, per tx in
+/// chain order.
+type Watched = (Id, &'static str, Vec<ShortId>, Vec<(Id, Moves)>);
+
+fn xc_world(seed: u64) -> XcWorld {
+    let net = NetworkInfo::LOCAL;
+    let (mut devnet, genesis) = upstream::devnet(seed, 0);
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    let pm = PModel::replay(&devnet, &records);
+    let cm = CModel::replay(&devnet, &records, &pm);
+    let xr = x_replay(&genesis, &records);
+    let (c_order, c_moves) = c_replay(&cm, &records);
+    let x_watched = busiest(&xr.moves);
+    let c_watched = busiest(&c_moves);
+    let x_want = expected(&xr.order, &xr.moves, &x_watched.iter().copied().collect());
+    let c_want = expected(&c_order, &c_moves, &c_watched.iter().copied().collect());
+    assert!(
+        x_want.len() > 2 && c_want.len() > 1,
+        "{x_want:?} {c_want:?}"
+    );
+    // Both directions of the C-Chain's atomic txs are there.
+    for kind in ["ImportTx", "ExportTx"] {
+        assert!(
+            c_want.iter().any(|(tx, _)| c_order.contains(&(*tx, kind))),
+            "no C-Chain {kind}"
+        );
+    }
+    let types = xr.order.iter().chain(&c_order).copied().collect();
+    let (first, series) = x_unlocked_series(&genesis, &records, &x_watched[0]);
+    let mut values: Vec<u128> = series.iter().map(|(_, b)| *b).collect();
+    let changes = values.clone();
+    values.sort();
+    let threshold = values[values.len() / 2];
+    let crossed = crossings(first, &changes, threshold);
+    assert!(crossed.len() >= 2, "{crossed:?}");
+    XcWorld {
+        threshold: (x_watched[0], threshold, crossed),
+        records,
+        types,
+        chains: [
+            (net.x_chain_id, "X", x_watched, x_want),
+            (net.c_chain_id, "C", c_watched, c_want),
+        ],
+    }
+}
+
+/// The `balance_change` webhooks of `w` delivering to `receivers`.
+fn xc_bodies(w: &XcWorld, receivers: [&Receiver; 2]) -> Vec<Value> {
+    w.chains
+        .iter()
+        .zip(receivers)
+        .map(|((chain, alias, addrs, _), r)| {
+            json!({"eventType": "primary_network_address_activity", "url": r.url(),
+                   "network": "local", "chainId": chain.to_string(),
+                   "metadata": {"keyType": "addresses", "keys": local_addrs(alias, addrs),
+                                "subEvents": {"addressActivitySubEvents": ["balance_change"]}}})
+        })
+        .collect()
+}
+
+/// The events `r` received for webhook `hook` once each: every delivery signed with `secret`,
+/// of the webhook; a `messageId` delivered again (a delivery whose answer a kill lost) with the
+/// same body.
+fn distinct_events(r: &Receiver, hook: &Value, secret: &str) -> Vec<Value> {
+    let mut bodies: BTreeMap<String, String> = BTreeMap::new();
+    let mut out = Vec::new();
+    for d in r.all() {
+        assert_eq!(
+            d.headers["x-signature"],
+            hmac_hex(secret, d.body.as_bytes())
+        );
+        let v: Value = serde_json::from_str(&d.body).unwrap();
+        assert_eq!(v["webhookId"], hook["id"]);
+        let id = v["messageId"].as_str().unwrap().to_owned();
+        match bodies.get(&id) {
+            Some(b) => assert_eq!(*b, d.body, "a messageId with another body"),
+            None => {
+                bodies.insert(id, d.body.clone());
+                out.push(v["event"].clone());
+            }
+        }
+    }
+    out
+}
+
+/// Checks what the X- and C-Chain webhooks `hooks` got through `receivers` (read by `read`)
+/// against `w`: merged per tx, exactly the replays' moves; in chain order, each tx once (late
+/// parts aside), with its type.
+fn xc_check(
+    w: &XcWorld,
+    receivers: [&Receiver; 2],
+    hooks: &[Value],
+    read: impl Fn(&Receiver, &Value) -> Vec<Value>,
+) {
+    for (((chain, _, watched, want), r), hook) in w.chains.iter().zip(receivers).zip(hooks) {
+        let wanted: BTreeMap<Id, Moves> = want.iter().cloned().collect();
+        r.wait(120, |r| merged(&read(r, hook), chain, watched).0 == wanted);
+        let got = read(r, hook);
+        let (moves, in_order) = merged(&got, chain, watched);
+        assert_eq!(moves, wanted, "every tx of {chain}, nothing else");
+        let late = got.iter().filter(|e| e.get("late").is_some()).count();
+        eprintln!(
+            "{chain}: {} txs, {} events, {late} late parts",
+            wanted.len(),
+            got.len()
+        );
+        let order: Vec<(Id, String)> = want
+            .iter()
+            .map(|(tx, _)| (*tx, w.types[tx].to_owned()))
+            .filter(|k| in_order.contains(k))
+            .collect();
+        assert_eq!(in_order, order, "in chain order, once each");
+    }
+}
+
+#[test]
+fn x_and_c_chain_address_activity_reports_each_balance_change_once_in_order() {
+    let seed = 2;
+    let w = xc_world(seed);
+    let up = upstream::start(seed, 0);
+    assert!(w.records == up.records, "the upstream serves this devnet");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let receivers = [&Receiver::start(), &Receiver::start()];
+    let hooks = create_all(&data, &key, &xc_bodies(&w, receivers));
+    for (hook, (chain, ..)) in hooks.iter().zip(&w.chains) {
+        assert_eq!(hook["chainId"], chain.to_string());
+    }
+    let (_api, secret) = follow_until(&data, &up, seed, &key, &[]);
+    // Each messageId once and every signature verified (`events`).
+    let kind = "primary_network_address_activity";
+    xc_check(&w, receivers, &hooks, |r, h| events(r, h, kind, &secret));
+}
+
+#[test]
+fn x_and_c_chain_address_activity_survives_kill_9_mid_ingest() {
+    let seed = 2;
+    let w = xc_world(seed);
+    let n = w.records.len();
+    let up = upstream::start_partial(seed, 0, n / 3);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let receivers = [&Receiver::start(), &Receiver::start()];
+    let rt = Receiver::start();
+    let (addr, threshold, crossed) = &w.threshold;
+    let mut bodies = xc_bodies(&w, receivers);
+    bodies.push(
+        json!({"eventType": "primary_network_address_activity", "url": rt.url(),
+        "network": "local", "chainId": NetworkInfo::LOCAL.x_chain_id.to_string(),
+        "metadata": {"keyType": "addresses", "keys": local_addrs("X", &[*addr]),
+            "subEvents": {"addressActivitySubEvents": ["balance_threshold"]},
+            "balanceThresholdFilter": {"balanceType": "unlocked",
+                                       "balanceThreshold": threshold.to_string()}}}),
+    );
+    let hooks = create_all(&data, &key, &bodies);
+    let delivered = || receivers.iter().map(|r| r.all().len()).sum::<usize>();
+    // Twice: follow, append the next third of the chain, and kill -9 the server as soon as a
+    // delivery arrives after the append (the batches of the new containers being derived,
+    // written or delivered).
+    let mut held = n / 3;
+    for next in [2 * n / 3, n] {
+        let api = follow_with(&data, &up, seed, 120, &FLAGS);
+        let before = delivered();
+        upstream::append(&up.store, &w.records[held..next]);
+        assert!(receivers[0].wait(120, |_| delivered() > before));
+        drop(api);
+        held = next;
+    }
+    let api = follow_with(&data, &up, seed, 120, &FLAGS);
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Nothing lost, nothing invented: the same events as without the kills, each messageId
+    // with one body; the balance a threshold watches, read again from the rows at each restart,
+    // crosses it exactly as the replay says.
+    xc_check(&w, receivers, &hooks, |r, h| distinct_events(r, h, &secret));
+    let seen = |r: &Receiver| -> Vec<Crossing> {
+        distinct_events(r, &hooks[2], &secret)
+            .iter()
+            .map(|e| {
+                let n = |f: &str| e[f].as_str().unwrap().parse::<u128>().unwrap();
+                let way = e["crossed"].as_str().unwrap().to_owned();
+                (n("previousBalance"), n("balance"), way)
+            })
+            .collect()
+    };
+    rt.wait(120, |r| seen(r).len() >= crossed.len());
+    assert_eq!(&seen(&rt), crossed);
+}
+
+/// The primary network's start in avalanchego `genesis/genesis_local.json` (`startTime`): when
+/// the X-Chain's genesis UTXOs were created.
+const GENESIS_START: u64 = 1_599_696_000;
+
+/// `addr`'s `unlocked` X-Chain balance after the genesis, and after each X-Chain container that
+/// changed it (with the container's place in `records`), replayed from the container bytes with the types crate's
+/// parsers: the AVAX of the unspent UTXOs the X-Chain's txs (genesis included) created that it
+/// owns, alone or with others, unlocked when created (a locktime not after the creating tx's
+/// container time); imports and exports (atomic memory) are not counted. Each tx counts once,
+/// in the first container that holds it.
+fn x_unlocked_series(
+    genesis: &avm::XGenesisState,
+    records: &[ContainerRecord],
+    addr: &ShortId,
+) -> (u128, Vec<(usize, u128)>) {
+    let avax = NetworkInfo::LOCAL.avax_asset_id;
+    // Each native UTXO's count for `addr`: 0 when it is not its own, AVAX, unlocked.
+    let mut native: BTreeMap<Id, u128> = BTreeMap::new();
+    let count = |u: &avm::Utxo, ts: u64| {
+        let avm::Output::Secp256k1Transfer(o) = &u.output else {
+            return 0;
+        };
+        let own = o.owners.addrs.contains(addr) && u.asset_id == avax;
+        if own && o.owners.locktime <= ts {
+            u128::from(o.amount)
+        } else {
+            0
+        }
+    };
+    let mut balance = 0u128;
+    for t in &genesis.txs {
+        for u in produced_utxos(&t.tx, &t.id) {
+            let n = count(&u, GENESIS_START);
+            balance += n;
+            native.insert(u.id(), n);
+        }
+    }
+    let first = balance;
+    let mut seen = BTreeSet::new();
+    let mut series = Vec::new();
+    for (at, r) in records.iter().enumerate() {
+        let ts = u64::try_from(r.timestamp_ns / 1_000_000_000).unwrap();
+        let txs: Vec<(Id, avm::Tx)> = match r.path {
+            IndexPath::XTx => {
+                let t = avm::Tx::parse(&r.bytes).unwrap();
+                vec![(t.id, t.tx)]
+            }
+            IndexPath::XVtx => Vertex::parse(&r.bytes)
+                .unwrap()
+                .vertex
+                .txs
+                .iter()
+                .map(|raw| {
+                    let t = avm::Tx::parse(raw).unwrap();
+                    (t.id, t.tx)
+                })
+                .collect(),
+            IndexPath::XBlock => x_block_txs(r),
+            _ => continue,
+        };
+        let before = balance;
+        for (id, tx) in txs.iter().filter(|(id, _)| seen.insert(*id)) {
+            for i in tx.unsigned.input_utxos() {
+                balance -= native.remove(&i.id()).unwrap_or(0);
+            }
+            for u in produced_utxos(tx, id) {
+                let n = count(&u, ts);
+                balance += n;
+                native.insert(u.id(), n);
+            }
+        }
+        if balance != before {
+            series.push((at, balance));
+        }
+    }
+    (first, series)
+}
+
+/// The txs of an `X/block` container, with their ids.
+fn x_block_txs(r: &ContainerRecord) -> Vec<(Id, avm::Tx)> {
+    let outer = proposervm::Block::decode(&r.bytes).unwrap();
+    let b = avm::StandardBlock::parse_vec(outer.into_inner()).unwrap();
+    b.tx_ids.iter().copied().zip(b.block.txs).collect()
+}
+
+/// A threshold crossed: the balance before and after, `above` or `below`.
+type Crossing = (u128, u128, String);
+
+/// The crossings of `threshold` by a balance going from `first` through `series`.
+fn crossings(first: u128, series: &[u128], threshold: u128) -> Vec<Crossing> {
+    let mut out = Vec::new();
+    let mut before = first;
+    for b in series {
+        match (before >= threshold, *b >= threshold) {
+            (false, true) => out.push((before, *b, "above".to_owned())),
+            (true, false) => out.push((before, *b, "below".to_owned())),
+            _ => {}
+        }
+        before = *b;
+    }
+    out
+}
+
+#[test]
+fn balance_threshold_reports_each_crossing_of_an_x_chain_balance_once_in_order() {
+    let seed = 2;
+    let net = NetworkInfo::LOCAL;
+    let (mut devnet, genesis) = upstream::devnet(seed, 0);
+    let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
+    // The webhook is made once the index holds the X-Chain's containers up to a cut (past the
+    // DAG's, which come on their own paths), so that the balance it starts from is read from
+    // the index's rows; the cut, the address and the threshold (the middle of the values the
+    // balance takes after the cut) are chosen for a balance above 0 at the cut and the most
+    // crossings after it.
+    let dag_end = records
+        .iter()
+        .rposition(|r| matches!(r.path, IndexPath::XTx | IndexPath::XVtx))
+        .map_or(0, |i| i + 1);
+    let xr = x_replay(&genesis, &records);
+    let mut best: Option<(usize, ShortId, u128, Vec<Crossing>)> = None;
+    for a in busiest(&xr.moves) {
+        let (_, series) = x_unlocked_series(&genesis, &records, &a);
+        for (i, (at, balance)) in series.iter().enumerate() {
+            let rest: Vec<u128> = series[i + 1..].iter().map(|(_, b)| *b).collect();
+            if *at < dag_end || *balance == 0 || rest.len() < 2 {
+                continue;
+            }
+            let mut values = rest.clone();
+            values.sort();
+            let threshold = values[values.len() / 2];
+            let want = crossings(*balance, &rest, threshold);
+            if best.as_ref().is_none_or(|b| want.len() > b.3.len()) {
+                best = Some((*at + 1, a, threshold, want));
+            }
+        }
+    }
+    let (cut, addr, threshold, want) = best.unwrap();
+    assert!(want.len() >= 2, "{want:?}");
+    eprintln!(
+        "cut at {cut} of {}: {} crossings",
+        records.len(),
+        want.len()
+    );
+
+    let up = upstream::start_partial(seed, 0, cut);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let r = Receiver::start();
+    let metadata = json!({"keyType": "addresses", "keys": local_addrs("X", &[addr]),
+        "subEvents": {"addressActivitySubEvents": ["balance_threshold"]},
+        "balanceThresholdFilter": {"balanceType": "unlocked",
+                                   "balanceThreshold": threshold.to_string()}});
+    let body = |chain: &Id, metadata: &Value| {
+        json!({"eventType": "primary_network_address_activity", "url": r.url(),
+               "network": "local", "chainId": chain.to_string(), "metadata": metadata})
+    };
+    let api = follow_with(&data, &up, seed, 120, &FLAGS);
+    // The X-Chain's containers before the cut are all indexed once the last block's txs are.
+    let last = records[..cut]
+        .iter()
+        .rev()
+        .find(|r| r.path == IndexPath::XBlock)
+        .map(x_block_txs)
+        .unwrap();
+    let path = format!(
+        "/v1/networks/local/blockchains/x-chain/transactions/{}",
+        last.last().unwrap().0
+    );
+    assert!(api.wait_until(120, |a| a.get(&path).status == 200));
+    // The C-Chain keeps no balance of its own; the OpenAPI's other balance types are not
+    // derived; the filter is required.
+    let mut locked = metadata.clone();
+    locked["balanceThresholdFilter"]["balanceType"] = json!("lockedStaked");
+    let mut bare = metadata.clone();
+    bare.as_object_mut()
+        .unwrap()
+        .remove("balanceThresholdFilter");
+    for (bad, field) in [
+        (body(&net.c_chain_id, &metadata), "C-Chain"),
+        (body(&net.x_chain_id, &locked), "balanceType"),
+        (body(&net.x_chain_id, &bare), "balanceThresholdFilter"),
+    ] {
+        let resp = call(&api, &key, "POST", "/v1/webhooks", &bad);
+        let message = resp.error(400, "Bad Request");
+        assert!(message.contains(field), "{field}: {message}");
+    }
+    let resp = call(
+        &api,
+        &key,
+        "POST",
+        "/v1/webhooks",
+        &body(&net.x_chain_id, &metadata),
+    );
+    assert_eq!(resp.status, 201, "{}", resp.body);
+    let hook = resp.json();
+    assert_eq!(
+        hook["metadata"]["balanceThresholdFilter"],
+        metadata["balanceThresholdFilter"]
+    );
+    let secret = call(
+        &api,
+        &key,
+        "GET",
+        "/v1/webhooks:getSharedSecret",
+        &Value::Null,
+    )
+    .json()["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    upstream::append(&up.store, &records[cut..]);
+    let kind = "primary_network_address_activity";
+    let seen = |got: &[Value]| -> Vec<Crossing> {
+        got.iter()
+            .map(|e| {
+                assert_eq!(e["subEventType"], "balance_threshold", "{e}");
+                assert_eq!(e["chainId"], net.x_chain_id.to_string(), "{e}");
+                assert_eq!(e["assetId"], net.avax_asset_id.to_string(), "{e}");
+                assert_eq!(e["balanceThreshold"], threshold.to_string(), "{e}");
+                let n = |f: &str| e[f].as_str().unwrap().parse::<u128>().unwrap();
+                (
+                    n("previousBalance"),
+                    n("balance"),
+                    e["crossed"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    r.wait(120, |r| {
+        seen(&events(r, &hook, kind, &secret)).len() >= want.len()
+    });
+    // Each crossing once, in order, signed, each messageId once (`events`).
+    assert_eq!(seen(&events(&r, &hook, kind, &secret)), want);
+}
+
+/// `addr`'s `unlocked` P-Chain balance after the genesis and after each P-Chain block that
+/// changed it, from `common::pmodel`'s replay: the AVAX of the UTXOs the P-Chain created
+/// (genesis outputs, tx outputs, stakes, rewards; not its exports) that it owns, alone or with
+/// others, not yet consumed, unlocked when created (no locktime, nor stakeable lock, after the
+/// creating tx's time; avalanchego `vms/platformvm/stakeable`).
+fn p_unlocked_series(m: &PModel, addr: &ShortId) -> (u128, Vec<u128>) {
+    let avax = NetworkInfo::LOCAL.avax_asset_id;
+    let counted: Vec<&common::pmodel::MUtxo> = m
+        .utxos
+        .values()
+        .filter(|u| u.kind != Kind::Exported && u.asset == avax)
+        .filter(|u| u.owners().addrs.contains(addr))
+        .filter(|u| {
+            let ts = u.created.ts;
+            u.owners().locktime <= ts && u.out.stakeable_locktime() <= ts
+        })
+        .collect();
+    let at = |h: u64| -> u128 {
+        counted
+            .iter()
+            .filter(|u| u.created.height <= h && u.consumed.is_none_or(|c| c.height > h))
+            .map(|u| u128::from(u.amount()))
+            .sum()
+    };
+    let first = at(0);
+    let mut series = Vec::new();
+    let mut last = first;
+    for b in m.blocks.iter().filter(|b| b.height > 0) {
+        let now = at(b.height);
+        if now != last {
+            series.push(now);
+            last = now;
+        }
+    }
+    (first, series)
+}
+
+#[test]
+fn balance_threshold_reports_each_crossing_of_a_p_chain_balance_once_in_order() {
+    let seed = 2;
+    let net = NetworkInfo::LOCAL;
+    let (up, _records, m) = world(seed);
+    // Of the addresses the P-Chain's UTXOs belong to, the one with the most crossings of the
+    // middle of the values its balance takes, preferring one the genesis funds (its starting
+    // balance then read from the index's rows).
+    let owners: BTreeSet<ShortId> = m
+        .utxos
+        .values()
+        .flat_map(|u| u.owners().addrs.iter().copied())
+        .collect();
+    let (addr, first, threshold, want) = owners
+        .iter()
+        .filter_map(|a| {
+            let (first, series) = p_unlocked_series(&m, a);
+            let mut values = series.clone();
+            values.sort();
+            let threshold = *values.get(values.len() / 2)?;
+            Some((*a, first, threshold, crossings(first, &series, threshold)))
+        })
+        .max_by_key(|(_, first, _, want)| (*first > 0, want.len()))
+        .unwrap();
+    assert!(want.len() >= 2, "{want:?}");
+    eprintln!("from {first}: {} crossings of {threshold}", want.len());
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let r = Receiver::start();
+    let body = json!({"eventType": "primary_network_address_activity", "url": r.url(),
+        "network": "local", "chainId": net.p_chain_id.to_string(),
+        "metadata": {"keyType": "addresses", "keys": local_addrs("P", &[addr]),
+            "subEvents": {"addressActivitySubEvents": ["balance_threshold"]},
+            "balanceThresholdFilter": {"balanceType": "unlocked",
+                                       "balanceThreshold": threshold.to_string()}}});
+    let hooks = create_all(&data, &key, &[body]);
+    let (_api, secret) = follow_until(&data, &up, seed, &key, &[(&r, want.len())]);
+    let kind = "primary_network_address_activity";
+    let seen = |r: &Receiver| -> Vec<Crossing> {
+        events(r, &hooks[0], kind, &secret)
+            .iter()
+            .map(|e| {
+                assert_eq!(e["chainId"], net.p_chain_id.to_string(), "{e}");
+                let n = |f: &str| e[f].as_str().unwrap().parse::<u128>().unwrap();
+                let way = e["crossed"].as_str().unwrap().to_owned();
+                (n("previousBalance"), n("balance"), way)
+            })
+            .collect()
+    };
+    r.wait(120, |r| seen(r).len() >= want.len());
+    // Each crossing once, in chain order, signed, each messageId once (`events`).
+    assert_eq!(seen(&r), want);
 }

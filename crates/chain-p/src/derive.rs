@@ -29,7 +29,7 @@ use snowline_types::{Id, ShortId};
 
 use crate::container::{P_DERIVE_PATHS, PContainer};
 use crate::error::PChainError;
-use crate::journal::{Journal, L1Change, L1Note, Note, Payout, RewardNote, UtxoNote};
+use crate::journal::{Journal, L1Change, L1Note, PNote, Payout, RewardNote};
 use crate::l1_fee::{FeeConfig, FeeState};
 use crate::l1_messages::{l1_message, register_message};
 use crate::metrics::l1_usage::L1Usage;
@@ -42,6 +42,7 @@ use crate::rows::{
 use crate::staking::{starts_at_acceptance, terms};
 use crate::tables::*;
 use crate::tx_index::{TxIndex, c_atomic_owners, l1_validations, named_owners};
+use snowline_derive::UtxoNote;
 
 /// Counters of what [`PChain`] applied since it was created.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -102,11 +103,14 @@ pub struct PChain {
     stats: PChainStats,
     /// Told what each P-Chain block did, when a hook after this one asked (`with_journal`).
     journal: Option<Journal>,
-    /// Whether a P-Chain block (not another chain's atomic txs) is being applied.
-    noting: bool,
-    /// Whether another chain's atomic txs are being applied (a P-Chain import they complete
-    /// is told late).
-    late: bool,
+    /// The chain of the container being applied (none for the genesis): a UTXO move of
+    /// another chain's tx is told late ([`Journal::utxo`]).
+    deriving: Option<Id>,
+}
+
+/// Whether `utxo` is locked at `time` (Unix seconds): a locktime, or a stakeable lock, after it.
+pub(crate) fn locked_at(utxo: &Utxo, time: u64) -> bool {
+    utxo.output.owners().locktime > time || utxo.output.stakeable_locktime() > time
 }
 
 fn index(n: usize) -> u32 {
@@ -156,8 +160,7 @@ impl PChain {
             txs: TxIndex::default(),
             stats: PChainStats::default(),
             journal: None,
-            noting: false,
-            late: false,
+            deriving: None,
         }
     }
 
@@ -168,10 +171,24 @@ impl PChain {
         self
     }
 
+    /// Whether a P-Chain block (not another chain's atomic txs) is being applied.
+    fn noting(&self) -> bool {
+        self.journal.is_some() && self.deriving == Some(self.p_chain)
+    }
+
     /// Adds `note()` to the journal while a P-Chain block is applied and a journal is held.
-    fn note(&self, note: impl FnOnce() -> Note) {
-        if let Some(j) = self.journal.as_ref().filter(|_| self.noting) {
-            j.push(note());
+    fn note(&self, note: impl FnOnce() -> PNote) {
+        if let Some(j) = self.journal.as_ref().filter(|_| self.noting()) {
+            j.push(snowline_derive::Note::Room(note()));
+        }
+    }
+
+    /// Tells the journal (when held) that `ev`'s tx, of chain `chain`, created or consumed a
+    /// UTXO: a P-Chain tx's, or a C-Chain atomic tx's with P's atomic memory (the X-Chain
+    /// history tells the X-Chain's).
+    fn tell(&self, chain: Id, ev: &Event, note: impl FnOnce(Id) -> UtxoNote) {
+        if let (Some(j), Some(deriving)) = (&self.journal, self.deriving) {
+            j.utxo(note(chain), deriving, Some(ev.height), ev.timestamp);
         }
     }
 
@@ -312,15 +329,15 @@ impl PChain {
         self.txs.end();
         match container {
             PContainer::Block(block) => {
-                self.noting = true;
+                self.deriving = Some(self.p_chain);
                 let applied = self.apply_block(batch, view, record, block);
-                self.noting = false;
+                self.deriving = None;
                 applied
             }
             PContainer::X(txs) => {
-                self.late = true;
+                self.deriving = Some(self.x_chain);
                 let applied = self.apply_shared(batch, view, txs, self.x_chain);
-                self.late = false;
+                self.deriving = None;
                 applied
             }
             PContainer::C(txs, atomic, block) => {
@@ -329,9 +346,9 @@ impl PChain {
                     .fold(0u64, |b, t| b.saturating_add(t.burned(&self.avax)));
                 self.add_burned(view, META_C_BURNED, burned)?;
                 put_c_block(batch, txs.height, block);
-                self.late = true;
+                self.deriving = Some(self.c_chain);
                 let applied = self.apply_shared(batch, view, txs, self.c_chain);
-                self.late = false;
+                self.deriving = None;
                 applied
             }
             PContainer::Other => Ok(()),
@@ -554,7 +571,7 @@ impl PChain {
             self.usage.stop(batch, view, vid, row.subnet_id, end)?;
             self.l1_counts(batch, view, &row, ts, false)?;
             self.note(|| {
-                Note::L1(L1Note {
+                PNote::L1(L1Note {
                     tx: None,
                     validation_id: vid,
                     subnet: row.subnet_id,
@@ -782,7 +799,7 @@ impl PChain {
                         let refunded =
                             self.withdraw(batch, view, w.validation_id, &mut row, tx, ev)?;
                         self.note(|| {
-                            Note::L1(L1Note {
+                            PNote::L1(L1Note {
                                 tx: Some(ev.tx_id),
                                 validation_id: w.validation_id,
                                 subnet: row.subnet_id,
@@ -819,7 +836,7 @@ impl PChain {
                     self.activate(view, t.validation_id, row.end_accumulated_fee)?;
                     let accrued = self.meta(view, META_L1_ACCRUED_FEES)?;
                     self.note(|| {
-                        Note::L1(L1Note {
+                        PNote::L1(L1Note {
                             tx: Some(ev.tx_id),
                             validation_id: t.validation_id,
                             subnet: row.subnet_id,
@@ -838,7 +855,7 @@ impl PChain {
                 if let Some(Linear(mut row)) = row {
                     let refunded = self.withdraw(batch, view, t.validation_id, &mut row, tx, ev)?;
                     self.note(|| {
-                        Note::L1(L1Note {
+                        PNote::L1(L1Note {
                             tx: Some(ev.tx_id),
                             validation_id: t.validation_id,
                             subnet: row.subnet_id,
@@ -1186,7 +1203,7 @@ impl PChain {
             for addr in &r.utxo.output.owners().addrs {
                 batch.put::<PhRewardsByOwner>(&(*addr, ev.timestamp, id), &());
             }
-            if self.noting && self.journal.is_some() {
+            if self.noting() {
                 payouts.push(Payout {
                     utxo: id,
                     kind: match origin {
@@ -1201,7 +1218,7 @@ impl PChain {
             batch.put::<PhRewardsByNode>(&(staker.node_id, ev.timestamp, id), &());
         }
         self.note(|| {
-            Note::Reward(RewardNote {
+            PNote::Reward(RewardNote {
                 tx: ev.tx_id,
                 staker_tx: staker_id,
                 kind: staker.kind,
@@ -1358,8 +1375,16 @@ impl PChain {
             c_atomic_owners(batch, &ev, C_ATOMIC_EXPORT, &utxo.output.owners().addrs);
         }
         self.count_unspent(batch, view, &row, utxo, true)?;
-        self.note(|| {
-            Note::Utxo(UtxoNote {
+        // A P-Chain tx's output or export, or a C-Chain export to P; the X-Chain's exports
+        // are the X-Chain history's to tell.
+        let chain = if holding != Holding::ExportedToP {
+            Some(self.p_chain)
+        } else {
+            (created_on == self.c_chain).then_some(self.c_chain)
+        };
+        if let Some(chain) = chain {
+            self.tell(chain, &ev, |chain| UtxoNote {
+                chain,
                 tx: ev.tx_id,
                 utxo: id,
                 asset: utxo.asset_id,
@@ -1368,8 +1393,9 @@ impl PChain {
                 created: true,
                 staked: origin == Origin::Stake,
                 shared: holding != Holding::Native,
-            })
-        });
+                locked: locked_at(utxo, ev.timestamp),
+            });
+        }
         upsert(&mut self.utxos, view, id, Linear(row))?;
         self.stats.utxos_created += 1;
         Ok(())
@@ -1450,11 +1476,18 @@ impl PChain {
             c_atomic_owners(batch, &ev, C_ATOMIC_IMPORT, &utxo.output.owners().addrs);
         }
         self.count_unspent(batch, view, &row, &utxo, false)?;
-        // A P-Chain export taken by the X- or C-Chain's import is not the P-Chain's doing. A
-        // P-Chain import derived before the export it spends (that chain followed behind the
-        // P-Chain) is completed here, by the export's container: told late.
-        if row.holding != Holding::ExportedFromP {
-            let utxo_note = || UtxoNote {
+        // A P-Chain tx's input or import, or a C-Chain import of a P-Chain export; an X-Chain
+        // import is the X-Chain history's to tell. An import derived before the export it
+        // spends (that chain followed behind) is completed here, by the export's container:
+        // told late.
+        let chain = if row.holding != Holding::ExportedFromP {
+            Some(self.p_chain)
+        } else {
+            (row.consumed_on == self.c_chain).then_some(self.c_chain)
+        };
+        if let Some(chain) = chain {
+            self.tell(chain, &ev, |chain| UtxoNote {
+                chain,
                 tx: ev.tx_id,
                 utxo: id,
                 asset: utxo.asset_id,
@@ -1463,15 +1496,8 @@ impl PChain {
                 created: false,
                 staked: false,
                 shared: row.holding != Holding::Native,
-            };
-            match &self.journal {
-                Some(j) if self.late => j.push(Note::LateImport {
-                    utxo: utxo_note(),
-                    height: ev.height,
-                    timestamp: ev.timestamp,
-                }),
-                _ => self.note(|| Note::Utxo(utxo_note())),
-            }
+                locked: locked_at(&utxo, row.created.timestamp),
+            });
         }
         row.consumed = Some(ev);
         if row.holding != Holding::ExportedFromP {

@@ -1,56 +1,24 @@
 //! [`Journal`]: what each P-Chain block did to UTXOs, stakers and L1 validators, told as it is
 //! derived to a hook riding the same batch after the P-Chain's own (the webhooks'), which
 //! drains it per container (a P-Chain block, or an X- or C-Chain container completing a P-Chain
-//! import late). Nothing is kept when no one holds the journal.
-
-use std::sync::{Arc, Mutex};
+//! import late, or a C-Chain block's atomic txs with P's atomic memory). The UTXO moves are the
+//! derive kit's [`snowline_derive::journal`] shape, which the X-Chain history tells too.
 
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::StakerKind;
 
-/// One thing a P-Chain block did, in the order it was derived.
+/// What only the P-Chain's deriver tells, beside the UTXO moves of [`Note`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// A UTXO was created or consumed by one of the block's txs.
-    Utxo(UtxoNote),
+pub enum PNote {
     /// A staker was settled by a `RewardValidatorTx` (its option block accepted).
     Reward(RewardNote),
     /// An L1 validator's balance or status changed.
     L1(L1Note),
-    /// A UTXO a P-Chain `ImportTx` consumed, learnt only now, when the other chain's
-    /// container with its export is derived after the import's block (the index followed that
-    /// chain behind the P-Chain).
-    LateImport {
-        /// The consumption (`tx` the import).
-        utxo: UtxoNote,
-        /// The import's block height.
-        height: u64,
-        /// The import's block time, Unix seconds.
-        timestamp: u64,
-    },
 }
 
-/// A UTXO a tx created (`created`) or consumed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UtxoNote {
-    /// The tx.
-    pub tx: Id,
-    /// The UTXO.
-    pub utxo: Id,
-    /// Its asset.
-    pub asset: Id,
-    /// Its amount.
-    pub amount: u64,
-    /// Its owners.
-    pub owners: Vec<ShortId>,
-    /// Whether created (else consumed).
-    pub created: bool,
-    /// Whether staked (a staking tx's stake output).
-    pub staked: bool,
-    /// Whether in atomic memory: exported by the tx (created), or imported (consumed).
-    pub shared: bool,
-}
+/// One thing a P-Chain block did, in the order it was derived.
+pub type Note = snowline_derive::Note<PNote>;
 
 /// A reward UTXO a settled staker's `RewardValidatorTx` paid.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,27 +93,6 @@ pub struct L1Note {
     pub refunded: u64,
 }
 
-/// The notes of the P-Chain block being derived, shared between the P-Chain's hook, which
-/// adds them, and a hook after it, which takes them.
-#[derive(Debug, Clone, Default)]
-pub struct Journal(Arc<Mutex<Vec<Note>>>);
-
-impl Journal {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Note>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Takes the notes added since the last take.
-    pub fn take(&self) -> Vec<Note> {
-        std::mem::take(&mut *self.lock())
-    }
-
-    /// Forgets the notes (a batch dropped).
-    pub fn clear(&self) {
-        self.lock().clear();
-    }
-
-    pub(crate) fn push(&self, note: Note) {
-        self.lock().push(note);
-    }
-}
+/// The notes of the container being derived, shared between the P-Chain's hook, which adds
+/// them, and a hook after it, which takes them.
+pub type Journal = snowline_derive::Journal<PNote>;

@@ -1,13 +1,16 @@
 //! [`PReader`]: typed reads of the P-Chain tables.
 
-use snowline_store::{Linear, ReadView};
-use snowline_types::Id;
+use snowline_store::{Direction, KeysetScans, Linear, ReadView};
+use snowline_types::{Id, ShortId};
+
+use crate::derive::locked_at;
+use crate::rows::Holding;
 
 use crate::error::PChainError;
 use crate::rows::{BlockRow, ChainRow, L1ValidatorRow, StakerRow, SubnetRow, UtxoRow};
 use crate::tables::{
     META_CURRENT_SUPPLY, META_HEIGHT, META_L1_ACCRUED_FEES, PhBlocks, PhChains, PhL1Validators,
-    PhMeta, PhStakers, PhSubnets, PhUtxos,
+    PhMeta, PhStakers, PhSubnets, PhUnspentByTime, PhUtxos,
 };
 
 /// Reads of the P-Chain tables through any view (the store or a snapshot).
@@ -44,6 +47,32 @@ impl<'a, V: ReadView> PReader<'a, V> {
     /// A UTXO by id.
     pub fn utxo(&self, id: &Id) -> Result<Option<UtxoRow>, PChainError> {
         Ok(self.view.get::<PhUtxos>(id)?.map(|Linear(r)| r))
+    }
+
+    /// The amount of `asset` in the unspent P-Chain UTXOs (not in atomic memory, stakes
+    /// included) `addr` owns, alone or with others, that were unlocked when created: the
+    /// balance a `balance_threshold` webhook starts from, which the journal's UTXO moves keep.
+    pub fn unlocked_owned(&self, addr: &ShortId, asset: &Id) -> Result<u128, PChainError> {
+        let mut sum = 0u128;
+        let scan =
+            self.view
+                .positions::<PhUnspentByTime, ShortId>(addr, None, Direction::Forward)?;
+        for p in scan {
+            let (_, id) = p?;
+            let Some(row) = self.utxo(&id)? else {
+                continue;
+            };
+            let utxo = row
+                .utxo()
+                .map_err(|e| PChainError::Corrupt(format!("UTXO {id}: {e}")))?;
+            if row.holding == Holding::Native
+                && utxo.asset_id == *asset
+                && !locked_at(&utxo, row.created.timestamp)
+            {
+                sum += u128::from(row.amount);
+            }
+        }
+        Ok(sum)
     }
 
     /// A staker by its tx id.

@@ -10,6 +10,7 @@
 //!   hook derive the next batch while the previous one is written ([`WriteBehind`]);
 //! - the shared-memory rule ([`atomic`]) every room that keeps atomic UTXOs derives exports and
 //!   imports by, in any arrival order of the chains' containers.
+//! - the [`Journal`] a deriver tells a hook after it what it did to UTXOs;
 //! - [`DeriveError`], what a hook or a batch write fails with.
 //!
 //! Nothing here knows containers beyond the hook signature, and nothing here depends on the
@@ -20,6 +21,7 @@ pub mod atomic;
 mod behind;
 mod error;
 mod hook;
+pub mod journal;
 mod overlay;
 mod pending;
 mod staging;
@@ -28,6 +30,7 @@ mod total;
 pub use behind::WriteBehind;
 pub use error::DeriveError;
 pub use hook::{Derive, Dispatched, NoDerive, Prepare};
+pub use journal::{Journal, Note, UtxoNote};
 pub use overlay::{Overlay, OverlayCollection, Versions};
 pub use pending::PendingRows;
 pub use staging::{Staging, StagingParts, drop_batch, seal_batch, settle, write_batch};

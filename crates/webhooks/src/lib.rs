@@ -9,6 +9,7 @@ pub mod deliver;
 mod error;
 pub mod event;
 mod hook;
+mod metadata;
 pub mod model;
 pub mod net;
 mod outbox;
@@ -20,6 +21,7 @@ mod service;
 pub mod sign;
 mod stream;
 pub mod tables;
+mod threshold;
 pub mod validator;
 
 pub use deliver::{DeliveryConfig, parse_schedule};

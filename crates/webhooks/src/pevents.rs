@@ -1,5 +1,7 @@
-//! The events a P-Chain block gives, in block order: its staking txs, and what its deriver's
-//! [`Journal`](snowline_chain_p::Journal) notes say it did ([`items`]); and their bodies:
+//! The events a Primary Network container gives, in its order: a P-Chain block's staking txs,
+//! and what the derivers' journals (the P-Chain's [`Journal`](snowline_chain_p::Journal), the
+//! X-Chain history's [`XJournal`](snowline_chain_x::history::XJournal)) say it did
+//! ([`items`]); and their bodies:
 //! `validator_activity`'s `reward_distribution` and L1 validator sub-events
 //! ([`ValidatorItem`]), `primary_network_address_activity`'s `balance_change` and
 //! `reward_distribution` ([`AddressItem`]).
@@ -7,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
-use snowline_chain_p::{L1Change, L1Note, Note, Payout, RewardNote, UtxoNote};
+use snowline_chain_p::{L1Change, L1Note, Note, PNote, Payout, RewardNote, UtxoNote};
 use snowline_types::address::format_bech32;
 use snowline_types::platformvm::UnsignedTx;
 use snowline_types::{Id, NodeId, ShortId};
@@ -20,13 +22,13 @@ use crate::validator::{
     VALIDATOR_ACTIVITY, stake,
 };
 
-/// The block the events come from.
+/// The block (or vertex, or tx container) the events come from.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BlockAt<'a> {
     /// Its id.
     pub id: Id,
-    /// Its height.
-    pub height: u64,
+    /// Its height (none for an `X/tx` container, which is no block).
+    pub height: Option<u64>,
     /// Its time, Unix seconds.
     pub timestamp: u64,
     /// The network's bech32 HRP.
@@ -38,10 +40,13 @@ impl BlockAt<'_> {
         format_bech32(self.hrp, a).unwrap_or_default()
     }
 
-    /// The fields every event of the block has.
-    fn fields(&self, e: &mut Map<String, Value>) {
-        e.insert("blockHash".into(), json!(self.id.to_string()));
-        e.insert("blockNumber".into(), json!(self.height.to_string()));
+    /// The fields every event of the block has (no block's hash and number for a tx that
+    /// has no block yet).
+    pub(crate) fn fields(&self, e: &mut Map<String, Value>) {
+        if let Some(height) = self.height {
+            e.insert("blockHash".into(), json!(self.id.to_string()));
+            e.insert("blockNumber".into(), json!(height.to_string()));
+        }
         e.insert("blockTimestamp".into(), json!(self.timestamp));
     }
 }
@@ -71,10 +76,13 @@ pub(crate) enum ValidatorItem<'a> {
 pub(crate) enum AddressItem<'a> {
     /// The UTXOs one tx consumed and produced.
     Balance {
+        /// The tx's chain.
+        chain: Id,
         /// The tx.
         tx: Id,
-        /// For an import's consumptions learnt after its block: that block's height and time.
-        late: Option<(u64, u64)>,
+        /// For an import's consumptions learnt after its block: that block's height (when it
+        /// had one) and time.
+        late: Option<(Option<u64>, u64)>,
         /// Its Go type name, when the block says.
         tx_type: Option<&'static str>,
         /// Its UTXOs.
@@ -97,12 +105,17 @@ impl Item<'_> {
     }
 }
 
-/// The block's event sources in order: the journal's notes as derived (a tx's UTXOs as one
+/// The container's event sources in order: the journals' notes as derived (a tx's UTXOs as one
 /// source, where its first appears), each staking tx of `decided` just before the first
-/// source of the same tx (or last, when none has it).
-pub(crate) fn items<'a>(decided: &[(Id, &UnsignedTx)], notes: &'a [Note]) -> Vec<Item<'a>> {
-    let types: HashMap<Id, &'static str> =
+/// source of the same tx (or last, when none has it). `typed` names the other chains' txs.
+pub(crate) fn items<'a>(
+    decided: &[(Id, &UnsignedTx)],
+    typed: &HashMap<Id, &'static str>,
+    notes: &'a [Note],
+) -> Vec<Item<'a>> {
+    let mut types: HashMap<Id, &'static str> =
         decided.iter().map(|(id, t)| (*id, t.type_name())).collect();
+    types.extend(typed);
     let mut out: Vec<Item<'a>> = Vec::new();
     let mut balance: HashMap<Id, usize> = HashMap::new();
     let mut late: HashMap<Id, usize> = HashMap::new();
@@ -117,24 +130,25 @@ pub(crate) fn items<'a>(decided: &[(Id, &UnsignedTx)], notes: &'a [Note]) -> Vec
                 }
                 let rewarded = notes
                     .iter()
-                    .any(|n| matches!(n, Note::Reward(r) if r.tx == u.tx));
+                    .any(|n| matches!(n, Note::Room(PNote::Reward(r)) if r.tx == u.tx));
                 let tx_type = types
                     .get(&u.tx)
                     .copied()
                     .or(rewarded.then_some("RewardValidatorTx"));
                 balance.insert(u.tx, out.len());
                 out.push(Item::Address(AddressItem::Balance {
+                    chain: u.chain,
                     tx: u.tx,
                     late: None,
                     tx_type,
                     utxos: vec![u],
                 }));
             }
-            Note::Reward(r) => {
+            Note::Room(PNote::Reward(r)) => {
                 out.push(Item::Validator(ValidatorItem::Reward(r)));
                 out.push(Item::Address(AddressItem::Reward(r)));
             }
-            Note::L1(l) => out.push(Item::Validator(ValidatorItem::L1(l))),
+            Note::Room(PNote::L1(l)) => out.push(Item::Validator(ValidatorItem::L1(l))),
             Note::LateImport {
                 utxo,
                 height,
@@ -148,6 +162,7 @@ pub(crate) fn items<'a>(decided: &[(Id, &UnsignedTx)], notes: &'a [Note]) -> Vec
                 }
                 late.insert(utxo.tx, out.len());
                 out.push(Item::Address(AddressItem::Balance {
+                    chain: utxo.chain,
                     tx: utxo.tx,
                     late: Some((*height, *timestamp)),
                     tx_type: Some("ImportTx"),
@@ -274,7 +289,10 @@ impl ValidatorItem<'_> {
                         e.insert("txType".into(), json!(tx_type));
                         message_id(id, &tx, sub_event)
                     }
-                    None => message_id(id, &l.validation_id, &format!("{sub_event}@{}", at.height)),
+                    None => {
+                        let height = at.height.unwrap_or_default();
+                        message_id(id, &l.validation_id, &format!("{sub_event}@{height}"))
+                    }
                 };
                 at.fields(&mut e);
                 e.insert("validationId".into(), json!(l.validation_id.to_string()));
@@ -318,11 +336,19 @@ impl AddressItem<'_> {
         }
     }
 
-    /// The delivery for `sub`, if it wants this.
-    pub(crate) fn body(&self, sub: &Sub, at: &BlockAt<'_>) -> Option<Value> {
+    /// The delivery for `sub`, if it wants this: a webhook watches one chain's txs (the
+    /// P-Chain's `p_chain` alone pays rewards).
+    pub(crate) fn body(&self, sub: &Sub, at: &BlockAt<'_>, p_chain: &Id) -> Option<Value> {
         let watch = sub.webhook.primary.as_ref()?;
         let id = &sub.webhook.id;
         let watched = |owners: &[ShortId]| owners.iter().any(|o| watch.addresses.contains(o));
+        let chain = match self {
+            AddressItem::Reward(_) => p_chain,
+            AddressItem::Balance { chain, .. } => chain,
+        };
+        if watch.chain_id != chain.to_string() {
+            return None;
+        }
         match self {
             AddressItem::Reward(r) => {
                 if !watch.wants(REWARD_DISTRIBUTION) {
@@ -342,6 +368,7 @@ impl AddressItem<'_> {
                 late,
                 tx_type,
                 utxos,
+                ..
             } => {
                 if !watch.wants(BALANCE_CHANGE) {
                     return None;
@@ -382,7 +409,9 @@ impl AddressItem<'_> {
                         message_id(id, tx, BALANCE_CHANGE)
                     }
                     Some((height, timestamp)) => {
-                        e.insert("blockNumber".into(), json!(height.to_string()));
+                        if let Some(height) = height {
+                            e.insert("blockNumber".into(), json!(height.to_string()));
+                        }
                         e.insert("blockTimestamp".into(), json!(timestamp));
                         e.insert("late".into(), json!(true));
                         let first = utxos.first().map(|u| u.utxo.to_string());

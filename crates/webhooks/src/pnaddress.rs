@@ -1,6 +1,6 @@
 //! `primary_network_address_activity` webhooks: what one watches (the OpenAPI's
-//! `PrimaryNetworkAddressActivityMetadata`: `keyType` `addresses`, the addresses, sub-events),
-//! checked from the request and answered back.
+//! `PrimaryNetworkAddressActivityMetadata`: `keyType` `addresses`, the addresses, sub-events,
+//! the `balance_threshold` filter), checked from the request and answered back.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -8,6 +8,7 @@ use snowline_types::ShortId;
 use snowline_types::address::{format_bech32, parse_bech32};
 
 use crate::error::WebhookError;
+use crate::metadata::{invalid, read, sub_events};
 
 /// The event type.
 pub const PRIMARY_NETWORK_ADDRESS_ACTIVITY: &str = "primary_network_address_activity";
@@ -16,10 +17,28 @@ pub const BALANCE_CHANGE: &str = "balance_change";
 /// `reward_distribution`: a staking reward UTXO was paid to the address.
 pub const REWARD_DISTRIBUTION: &str = crate::validator::REWARD_DISTRIBUTION;
 
+/// `balance_threshold`: the address's balance crossed the webhook's threshold.
+pub const BALANCE_THRESHOLD: &str = "balance_threshold";
+/// The one `balanceType` (of the OpenAPI's `CommonBalanceType`) a threshold watches.
+pub const UNLOCKED: &str = "unlocked";
+
 /// The sub-events this server derives.
-const DERIVED: [&str; 2] = [BALANCE_CHANGE, REWARD_DISTRIBUTION];
+const DERIVED: [&str; 3] = [BALANCE_CHANGE, BALANCE_THRESHOLD, REWARD_DISTRIBUTION];
 /// The OpenAPI's `PrimaryNetworkAddressActivitySubEventType`.
-const ENUMERATED: [&str; 3] = [BALANCE_CHANGE, "balance_threshold", REWARD_DISTRIBUTION];
+const ENUMERATED: [&str; 3] = [BALANCE_CHANGE, BALANCE_THRESHOLD, REWARD_DISTRIBUTION];
+/// The OpenAPI's `CommonBalanceType`.
+const BALANCE_TYPES: [&str; 10] = [
+    "unlockedUnstaked",
+    "unlockedStaked",
+    "lockedPlatform",
+    "lockedStakeable",
+    "lockedStaked",
+    "pendingStaked",
+    UNLOCKED,
+    "locked",
+    "atomicMemoryUnlocked",
+    "atomicMemoryLocked",
+];
 
 /// What a `primary_network_address_activity` webhook watches, as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +54,9 @@ pub struct AddressWatch {
     pub addresses: Vec<ShortId>,
     /// The sub-events delivered, in the order given, without duplicates.
     pub sub_events: Vec<String>,
+    /// `balance_threshold`'s threshold, nAVAX of the `unlocked` balance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<u64>,
 }
 
 impl AddressWatch {
@@ -51,8 +73,13 @@ impl AddressWatch {
     /// The OpenAPI's `PrimaryNetworkAddressActivityMetadata` as answered.
     pub fn metadata(&self) -> Value {
         let keys: Vec<String> = self.addresses.iter().map(|a| self.text(a)).collect();
-        json!({"keyType": "addresses", "keys": keys,
-               "subEvents": {"addressActivitySubEvents": self.sub_events}})
+        let mut m = json!({"keyType": "addresses", "keys": keys,
+               "subEvents": {"addressActivitySubEvents": self.sub_events}});
+        if let Some(t) = self.threshold {
+            m["balanceThresholdFilter"] =
+                json!({"balanceType": UNLOCKED, "balanceThreshold": t.to_string()});
+        }
+        m
     }
 }
 
@@ -64,17 +91,58 @@ struct Metadata {
     key_type: String,
     keys: Vec<String>,
     sub_events: SubEvents,
-    balance_threshold_filter: Option<Value>,
+    balance_threshold_filter: Option<Filter>,
+}
+
+/// The request's `PrimaryNetworkBalanceThresholdFilter`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Filter {
+    balance_type: String,
+    balance_threshold: String,
+}
+
+/// The threshold of `filter`, for a chain that keeps UTXOs of its own when `thresholds`.
+fn threshold(filter: Option<Filter>, thresholds: bool) -> Result<u64, WebhookError> {
+    let field = "balanceThresholdFilter";
+    if !thresholds {
+        return Err(invalid(
+            "subEvents.addressActivitySubEvents",
+            "balance_threshold watches the P- and X-Chain's balances; the C-Chain keeps none",
+        ));
+    }
+    let f = filter.ok_or_else(|| invalid(field, "required with balance_threshold"))?;
+    if !BALANCE_TYPES.contains(&f.balance_type.as_str()) {
+        return Err(invalid(
+            "balanceThresholdFilter.balanceType",
+            format!("must be among {BALANCE_TYPES:?}, got {:?}", f.balance_type),
+        ));
+    }
+    if f.balance_type != UNLOCKED {
+        return Err(invalid(
+            "balanceThresholdFilter.balanceType",
+            format!(
+                "{:?} is not delivered by this server yet; {UNLOCKED:?} is",
+                f.balance_type
+            ),
+        ));
+    }
+    let t = &f.balance_threshold;
+    t.parse::<u64>()
+        .ok()
+        .filter(|_| t.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| {
+            invalid(
+                "balanceThresholdFilter.balanceThreshold",
+                format!("must be nAVAX in decimal digits, got {t:?}"),
+            )
+        })
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct SubEvents {
     address_activity_sub_events: Vec<String>,
-}
-
-fn invalid(field: &str, why: impl std::fmt::Display) -> WebhookError {
-    WebhookError::invalid(format!("Invalid metadata.{field}: {why}"))
 }
 
 /// One address: `P-hrp1...` (or the X- or C-Chain's alias: the same key) or `hrp1...`, in
@@ -93,28 +161,16 @@ fn parse_key(raw: &str, hrp: &str) -> Result<ShortId, WebhookError> {
 }
 
 /// Checks a `primary_network_address_activity` request's `metadata` for network `network`
-/// (bech32 HRP `hrp`), chain `chain_id`, at most `max` addresses.
+/// (bech32 HRP `hrp`), chain `chain_id` (keeping UTXOs of its own, which `balance_threshold`
+/// watches, when `thresholds`), at most `max` addresses.
 pub fn parse_address_watch(
     metadata: Value,
     network: &str,
-    chain_id: &str,
+    (chain_id, thresholds): (&str, bool),
     hrp: &str,
     max: usize,
 ) -> Result<AddressWatch, WebhookError> {
-    let m: Metadata = serde_json::from_value(metadata)
-        .map_err(|e| WebhookError::invalid(format!("Invalid metadata: {e}")))?;
-    if m.event_signatures.as_ref().is_some_and(|s| !s.is_empty()) {
-        return Err(invalid(
-            "eventSignatures",
-            "Primary Network activity has no event signatures; omit it or send []",
-        ));
-    }
-    if m.balance_threshold_filter.is_some() {
-        return Err(invalid(
-            "balanceThresholdFilter",
-            "the balance_threshold sub-event is not delivered by this server yet",
-        ));
-    }
+    let m: Metadata = read(metadata, |m: &Metadata| m.event_signatures.as_ref())?;
     if m.key_type != "addresses" {
         return Err(invalid(
             "keyType",
@@ -134,36 +190,29 @@ pub fn parse_address_watch(
             addresses.push(a);
         }
     }
-    let mut sub_events: Vec<String> = Vec::new();
-    for s in &m.sub_events.address_activity_sub_events {
-        if !ENUMERATED.contains(&s.as_str()) {
-            return Err(invalid(
-                "subEvents.addressActivitySubEvents",
-                format!("must be among {ENUMERATED:?}, got {s:?}"),
-            ));
-        }
-        if !DERIVED.contains(&s.as_str()) {
-            return Err(invalid(
-                "subEvents.addressActivitySubEvents",
-                format!("{s:?} is not delivered by this server yet; {DERIVED:?} are"),
-            ));
-        }
-        if !sub_events.contains(s) {
-            sub_events.push(s.clone());
-        }
-    }
-    if sub_events.is_empty() {
+    let sub_events = sub_events(
+        &m.sub_events.address_activity_sub_events,
+        "subEvents.addressActivitySubEvents",
+        &ENUMERATED,
+        &DERIVED,
+    )?;
+    let threshold = if sub_events.iter().any(|s| s == BALANCE_THRESHOLD) {
+        Some(threshold(m.balance_threshold_filter, thresholds)?)
+    } else if m.balance_threshold_filter.is_some() {
         return Err(invalid(
-            "subEvents.addressActivitySubEvents",
-            "name at least one sub-event",
+            "balanceThresholdFilter",
+            "is for the balance_threshold sub-event, which is not named",
         ));
-    }
+    } else {
+        None
+    };
     Ok(AddressWatch {
         network: network.to_owned(),
         chain_id: chain_id.to_owned(),
         hrp: hrp.to_owned(),
         addresses,
         sub_events,
+        threshold,
     })
 }
 
@@ -184,7 +233,7 @@ mod tests {
         let w = parse_address_watch(
             metadata(&[&format!("P-{zero}"), &zero], &["balance_change"]),
             "local",
-            "p",
+            ("p", true),
             "local",
             10,
         );
@@ -196,14 +245,70 @@ mod tests {
             (metadata(&[&other], &["balance_change"]), "keys"),
             (metadata(&["P-nope"], &["balance_change"]), "keys"),
             (metadata(&[], &["balance_change"]), "keys"),
-            (
-                metadata(&[&zero], &["balance_threshold"]),
-                "balance_threshold",
-            ),
             (metadata(&[&zero], &["nope"]), "addressActivitySubEvents"),
             (metadata(&[&zero], &[]), "addressActivitySubEvents"),
         ] {
-            let e = parse_address_watch(bad, "local", "p", "local", 10)
+            let e = parse_address_watch(bad, "local", ("p", true), "local", 10)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains(field), "{field}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_threshold_is_unlocked_navax_on_a_chain_with_utxos() {
+        // The shapes are the OpenAPI's `PrimaryNetworkBalanceThresholdFilter` (a
+        // `CommonBalanceType` and a decimal string of nAVAX).
+        let zero = format_bech32("local", &ShortId::default()).unwrap_or_default();
+        let with = |filter: Value| {
+            let mut m = metadata(&[&zero], &["balance_threshold"]);
+            m["balanceThresholdFilter"] = filter;
+            m
+        };
+        let ok = with(json!({"balanceType": "unlocked", "balanceThreshold": "1000"}));
+        let w = parse_address_watch(ok.clone(), "local", ("x", true), "local", 10);
+        let w = w.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(w.threshold, Some(1000));
+        assert_eq!(
+            w.metadata()["balanceThresholdFilter"],
+            ok["balanceThresholdFilter"]
+        );
+        let filtered_change = {
+            let mut m = metadata(&[&zero], &["balance_change"]);
+            m["balanceThresholdFilter"] = ok["balanceThresholdFilter"].clone();
+            m
+        };
+        for (bad, thresholds, field) in [
+            (
+                metadata(&[&zero], &["balance_threshold"]),
+                true,
+                "balanceThresholdFilter",
+            ),
+            (ok.clone(), false, "C-Chain"),
+            (filtered_change, true, "balanceThresholdFilter"),
+            (
+                with(json!({"balanceType": "lockedStaked", "balanceThreshold": "1"})),
+                true,
+                "not delivered",
+            ),
+            (
+                with(json!({"balanceType": "nope", "balanceThreshold": "1"})),
+                true,
+                "balanceType",
+            ),
+            (
+                with(json!({"balanceType": "unlocked", "balanceThreshold": "-1"})),
+                true,
+                "balanceThreshold",
+            ),
+            (
+                with(json!({"balanceType": "unlocked", "balanceThreshold": "1e9"})),
+                true,
+                "balanceThreshold",
+            ),
+        ] {
+            let e = parse_address_watch(bad, "local", ("x", thresholds), "local", 10)
                 .err()
                 .map(|e| e.to_string())
                 .unwrap_or_default();

@@ -54,12 +54,15 @@ pub enum Target {
         /// The P-Chain's id.
         chain_id: String,
     },
-    /// `primary_network_address_activity` on this server's network's P-Chain.
+    /// `primary_network_address_activity` on this server's network's P-, X- or C-Chain.
     Primary {
         /// The network's name.
         network: String,
-        /// The P-Chain's id.
+        /// The chain's id.
         chain_id: String,
+        /// Whether the chain keeps UTXOs of its own (the P- and X-Chain), whose balances
+        /// `balance_threshold` watches.
+        thresholds: bool,
         /// The network's bech32 HRP.
         hrp: String,
     },
@@ -255,10 +258,12 @@ impl Webhooks {
             Target::Primary {
                 network,
                 chain_id,
+                thresholds,
                 hrp,
             } => {
                 let max = self.limits.addresses;
-                let watch = parse_address_watch(metadata, &network, &chain_id, &hrp, max)?;
+                let chain = (chain_id.as_str(), thresholds);
+                let watch = parse_address_watch(metadata, &network, chain, &hrp, max)?;
                 primary = Some(watch);
                 (0, BTreeSet::new(), Vec::new(), None)
             }

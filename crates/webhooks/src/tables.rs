@@ -29,3 +29,8 @@ table! {
     /// webhook, acknowledged or not, for its event stream; written with the outbox's.
     pub WhStream: "wh_stream", (String, u64) => Vec<u8>;
 }
+
+/// The key of [`WhNext`] that names no webhook (ids are never empty) but holds the number of
+/// the last batch the Primary Network hook wrote, by which it tells whether the store shows a
+/// batch yet.
+pub const BATCH_MARK: &str = "";

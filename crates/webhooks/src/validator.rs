@@ -8,6 +8,7 @@ use snowline_types::platformvm::UnsignedTx;
 use snowline_types::{Id, NodeId};
 
 use crate::error::WebhookError;
+use crate::metadata::{invalid, read, sub_events};
 
 /// The event type.
 pub const VALIDATOR_ACTIVITY: &str = "validator_activity";
@@ -170,10 +171,6 @@ struct SubEvents {
     validator_activity_sub_events: Vec<String>,
 }
 
-fn invalid(field: &str, why: impl std::fmt::Display) -> WebhookError {
-    WebhookError::invalid(format!("Invalid metadata.{field}: {why}"))
-}
-
 /// Checks a `validator_activity` request's `metadata` for network `network` (whose P-Chain is
 /// `chain_id`).
 pub fn parse_watch(
@@ -181,14 +178,7 @@ pub fn parse_watch(
     network: &str,
     chain_id: &str,
 ) -> Result<ValidatorWatch, WebhookError> {
-    let m: Metadata = serde_json::from_value(metadata)
-        .map_err(|e| WebhookError::invalid(format!("Invalid metadata: {e}")))?;
-    if m.event_signatures.as_ref().is_some_and(|s| !s.is_empty()) {
-        return Err(invalid(
-            "eventSignatures",
-            "P-Chain activity has no event signatures; omit it or send []",
-        ));
-    }
+    let m: Metadata = read(metadata, |m: &Metadata| m.event_signatures.as_ref())?;
     if m.l1_validator_fee_balance_threshold.is_some() {
         return Err(invalid(
             "l1ValidatorFeeBalanceThreshold",
@@ -226,33 +216,12 @@ pub fn parse_watch(
             .map(Key::Subnet)
             .map_err(|e| invalid("keys", format!("{raw:?} is not a subnet id: {e}")))?,
     };
-    let mut sub_events: Vec<String> = Vec::new();
-    for s in &m.sub_events.validator_activity_sub_events {
-        if !ENUMERATED.contains(&s.as_str()) {
-            return Err(invalid(
-                "subEvents.validatorActivitySubEvents",
-                format!("must be among {ENUMERATED:?}, got {s:?}"),
-            ));
-        }
-        if !DERIVED.contains(&s.as_str()) {
-            return Err(invalid(
-                "subEvents.validatorActivitySubEvents",
-                format!(
-                    "{s:?} is not delivered by this server yet; {:?} are",
-                    DERIVED
-                ),
-            ));
-        }
-        if !sub_events.contains(s) {
-            sub_events.push(s.clone());
-        }
-    }
-    if sub_events.is_empty() {
-        return Err(invalid(
-            "subEvents.validatorActivitySubEvents",
-            "name at least one sub-event",
-        ));
-    }
+    let sub_events = sub_events(
+        &m.sub_events.validator_activity_sub_events,
+        "subEvents.validatorActivitySubEvents",
+        &ENUMERATED,
+        &DERIVED,
+    )?;
     let node_ids = m
         .node_ids
         .unwrap_or_default()

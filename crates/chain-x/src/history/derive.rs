@@ -6,10 +6,11 @@ use rustc_hash::FxHashMap;
 
 use snowline_derive::atomic::{self, Imported, SharedRows, Stand};
 use snowline_derive::{
-    Derive, DeriveError, PendingRows, Staging, StagingParts, drop_batch, write_batch,
+    Derive, DeriveError, Journal, Note, PendingRows, Staging, StagingParts, UtxoNote, drop_batch,
+    write_batch,
 };
 use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
-use snowline_types::atomic::{AtomicTxs, SharedMove, x_exported};
+use snowline_types::atomic::{AtomicTx, AtomicTxs, SharedMove, x_exported};
 use snowline_types::avm::{Output, ParsedBlock, Tx, UnsignedTx, Utxo};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::time::unix_seconds;
@@ -17,7 +18,7 @@ use snowline_types::{Id, ShortId};
 
 use super::rows::{
     AssetCap, AssetInfo, AssetType, BlockRow, Event, Holding, TxRow, UtxoRecord, VertexRow,
-    output_amount, output_owners,
+    locked_at, output_amount, output_owners,
 };
 use super::tables::{
     C_OWNER_EXPORT, C_OWNER_IMPORT, META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME,
@@ -57,6 +58,24 @@ pub struct HistoryStats {
     pub blocks: u64,
 }
 
+/// What the X-Chain history tells a hook riding its batches: each X-Chain tx and each C-Chain
+/// atomic tx as it is applied ([`TxNote`]), and the UTXOs they created and consumed (the
+/// C-Chain's with X's atomic memory).
+pub type XJournal = Journal<TxNote>;
+
+/// A tx applied: an X-Chain tx first seen, or a C-Chain block's atomic tx, in container order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxNote {
+    /// The tx.
+    pub tx: Id,
+    /// Its Go type name (`BaseTx`, `ImportTx`, ...).
+    pub tx_type: &'static str,
+    /// Its container's height (none for an `X/tx` container).
+    pub height: Option<u64>,
+    /// Its container's time, Unix seconds.
+    pub timestamp: u64,
+}
+
 /// The X-Chain history deriver for the Data API. Keeps what the current (unwritten) batch
 /// changed, because reads through the store do not see it yet.
 #[derive(Debug)]
@@ -81,6 +100,10 @@ pub struct XHistory {
     /// The genesis is being applied: its txs are not indexed as txs.
     in_genesis: bool,
     stats: HistoryStats,
+    /// Told what each container did to UTXOs, when a hook after this one asked.
+    journal: Option<XJournal>,
+    /// The chain of the container being applied (none for the genesis).
+    deriving: Option<Id>,
 }
 
 /// The key of a balance row: (owner, asset, holding code, shared chain, locktime).
@@ -169,7 +192,60 @@ impl XHistory {
             first_time_pending: false,
             in_genesis: false,
             stats: HistoryStats::default(),
+            journal: None,
+            deriving: None,
         }
+    }
+
+    /// The same deriver telling `journal` what each container did to UTXOs (the X-Chain's
+    /// txs, and the C-Chain's atomic txs with X's atomic memory), for a hook that rides the
+    /// same batch after this one.
+    pub fn with_journal(mut self, journal: XJournal) -> Self {
+        self.journal = Some(journal);
+        self
+    }
+
+    /// Tells the journal (when held) that tx `tx` of type `tx_type` is applied at `height` and
+    /// `timestamp`.
+    fn tell_tx(&self, tx: Id, tx_type: &'static str, height: Option<u64>, timestamp: u64) {
+        if let Some(j) = self.journal.as_ref().filter(|_| self.deriving.is_some()) {
+            j.push(Note::Room(TxNote {
+                tx,
+                tx_type,
+                height,
+                timestamp,
+            }));
+        }
+    }
+
+    /// Tells the journal (when held) that `ev`'s tx created (`created`) or consumed the UTXO
+    /// `rec` (`utxo` its bytes parsed): an X-Chain tx's, or a C-Chain atomic tx's. The P-Chain
+    /// tells its own txs' moves with X's atomic memory.
+    fn tell(&self, rec: &UtxoRecord, utxo: &Utxo, ev: &Event, created: bool) {
+        let (Some(j), Some(deriving)) = (&self.journal, self.deriving) else {
+            return;
+        };
+        let chain = match rec.holding {
+            Holding::Native => self.x_chain,
+            Holding::ExportedFromX if created => self.x_chain,
+            Holding::ExportedToX if !created => self.x_chain,
+            Holding::ExportedFromX if rec.consumed_on == self.c_chain => self.c_chain,
+            Holding::ExportedToX if rec.created_on == self.c_chain => self.c_chain,
+            _ => return,
+        };
+        let note = UtxoNote {
+            chain,
+            tx: ev.tx_id,
+            utxo: utxo.id(),
+            asset: utxo.asset_id,
+            amount: rec.amount,
+            owners: owners(&utxo.output),
+            created,
+            staked: false,
+            shared: rec.holding != Holding::Native,
+            locked: locked_at(&utxo.output, rec.created.timestamp),
+        };
+        j.utxo(note, deriving, ev.height, ev.timestamp);
     }
 
     /// The same deriver sharing atomic memory with the C-Chain `c_chain` (by default the C-Chain
@@ -270,6 +346,24 @@ impl XHistory {
         index: u64,
         container: &XContainer,
     ) -> Result<(), XStateError> {
+        self.deriving = Some(match container {
+            XContainer::PBlock(_) => self.p_chain,
+            XContainer::CBlock { .. } => self.c_chain,
+            _ => self.x_chain,
+        });
+        let applied = self.apply_container(batch, view, record, index, container);
+        self.deriving = None;
+        applied
+    }
+
+    fn apply_container(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        record: &ContainerRecord,
+        index: u64,
+        container: &XContainer,
+    ) -> Result<(), XStateError> {
         let ts = unix_seconds(record.timestamp_ns);
         match container {
             XContainer::Tx(tx) => {
@@ -324,6 +418,13 @@ impl XHistory {
                 return self.apply_shared(batch, view, block, self.p_chain);
             }
             XContainer::CBlock { txs, evm } => {
+                for t in &txs.txs {
+                    let (id, kind) = match t {
+                        AtomicTx::Import { tx_id, .. } => (*tx_id, "ImportTx"),
+                        AtomicTx::Export { tx_id, .. } => (*tx_id, "ExportTx"),
+                    };
+                    self.tell_tx(id, kind, Some(txs.height), txs.timestamp);
+                }
                 tx_index::c_block(batch, record.id, txs, evm);
                 return self.apply_shared(batch, view, txs, self.c_chain);
             }
@@ -485,6 +586,7 @@ impl XHistory {
         let row = TxRow { timestamp, height };
         self.txs.put(*id, row, false);
         if !self.in_genesis {
+            self.tell_tx(*id, super::pages::tx_type(&tx.unsigned), height, timestamp);
             batch.put::<XhTxsByTime>(&(timestamp, *id), &());
             self.add_burned(view, tx.unsigned.burned(&self.avax))?;
         }
@@ -626,6 +728,9 @@ impl XHistory {
         if holding == Holding::ExportedToX && chains.0 == self.c_chain && !self.in_genesis {
             tx_index::c_owners(batch, &created, C_OWNER_EXPORT, &addrs);
         }
+        if !self.in_genesis {
+            self.tell(&rec, &utxo, &created, true);
+        }
         let mut balance = None;
         if let Some(counted) = counted {
             if let [addr] = addrs.as_slice() {
@@ -742,6 +847,10 @@ impl XHistory {
                 tx_index::c_owners(batch, &ev, C_OWNER_IMPORT, &owners(&utxo.output));
             }
             rec.consumed = Some(ev);
+            if self.journal.is_some() {
+                let rec = rec.clone();
+                self.tell(&rec, &utxo, &ev, false);
+            }
             self.stats.utxos_consumed += 1;
             return Ok(());
         }
@@ -778,6 +887,7 @@ impl XHistory {
         if let (Some(counted), [addr]) = (counted, addrs.as_slice()) {
             self.count(view, balance_key(&rec, &utxo, addr), counted, false)?;
         }
+        self.tell(&rec, &utxo, &ev, false);
         rec.consumed = Some(ev);
         self.utxos.put(uid, rec, stored);
         self.stats.utxos_consumed += 1;

@@ -18,7 +18,7 @@ pub mod rows;
 pub mod tables;
 mod tx_index;
 
-pub use derive::{HistoryStats, XHistory, exported_utxos};
+pub use derive::{HistoryStats, TxNote, XHistory, XJournal, exported_utxos};
 pub use pages::LastActivity;
 pub use pages::XBalances;
 pub use pages::{

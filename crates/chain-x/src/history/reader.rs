@@ -5,7 +5,7 @@ use snowline_store::{Direction, KeysetScans, ReadView};
 use snowline_types::avm::Utxo;
 use snowline_types::{Id, ShortId};
 
-use super::rows::{AssetInfo, BlockRow, TxRow, UtxoRecord, VertexRow};
+use super::rows::{AssetInfo, BlockRow, Holding, TxRow, UtxoRecord, VertexRow, locked_at};
 use super::tables::{
     META_FIRST_TIME, META_GENESIS_TIME, META_LAST_TIME, META_X_BURNED, XhAllByAmount, XhAllByTime,
     XhAssets, XhBlocks, XhMeta, XhTxs, XhUnspentByAmount, XhUnspentByTime, XhUtxos, XhVertices,
@@ -132,6 +132,27 @@ impl<'a, V: ReadView> XHistoryReader<'a, V> {
             .get::<XhUtxos>(id)?
             .map(|record| parse(*id, record))
             .transpose()
+    }
+
+    /// The amount of `asset` in the unspent X-Chain UTXOs (not in atomic memory) `addr` owns,
+    /// alone or with others, that were unlocked when created: the balance a
+    /// `balance_threshold` webhook starts from, which the UTXO moves the history tells keep.
+    pub fn unlocked_owned(&self, addr: &ShortId, asset: &Id) -> Result<u128, XStateError> {
+        let mut sum = 0u128;
+        let scan = positions::<XhUnspentByTime, V>(self.view, addr, None, Direction::Forward)?;
+        for p in scan {
+            let Some(u) = self.utxo(&p?.utxo_id)? else {
+                continue;
+            };
+            let r = &u.record;
+            if r.holding == Holding::Native
+                && u.utxo.asset_id == *asset
+                && !locked_at(&u.utxo.output, r.created.timestamp)
+            {
+                sum += u128::from(r.amount);
+            }
+        }
+        Ok(sum)
     }
 
     /// Several UTXOs in one batched lookup (a page), in the order of `ids`.

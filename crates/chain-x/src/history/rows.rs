@@ -472,6 +472,11 @@ pub fn output_owners(output: &Output) -> &OutputOwners {
     }
 }
 
+/// Whether `output` is locked at `time` (Unix seconds): its locktime is after it.
+pub fn locked_at(output: &Output, time: u64) -> bool {
+    output_owners(output).locktime > time
+}
+
 /// What an output counts for in the amount order and in balances: the secp256k1fx transfer
 /// amount, 1 for an NFT; `None` for mint rights and propertyfx outputs, which hold no amount and
 /// are left out of balances (they still appear in UTXO lists, with amount 0).

@@ -267,18 +267,22 @@ async fn create(api: &WebhookApi, req: Request) -> Result<Reply, ApiError> {
                 .chain_id
                 .as_deref()
                 .ok_or_else(|| ApiError::bad_request("Invalid chainId: required"))?;
-            if chain != p_chain {
+            let n = api.network;
+            let chains = [n.p_chain_id, n.x_chain_id, n.c_chain_id].map(|c| c.to_string());
+            if !chains.iter().any(|c| c == chain) {
                 return Err(param_error(
                     "chainId",
                     &format!(
-                        "only the P-Chain's activity ({p_chain}) is delivered by this server yet"
+                        "must be the P-, X- or C-Chain's id of this network ({})",
+                        chains.join(", ")
                     ),
                     chain,
                 ));
             }
             Target::Primary {
                 network: raw.to_owned(),
-                chain_id: p_chain,
+                chain_id: chain.to_owned(),
+                thresholds: chain != chains[2],
                 hrp: api.network.hrp.to_owned(),
             }
         } else {
