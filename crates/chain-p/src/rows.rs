@@ -658,47 +658,7 @@ impl Decode for TxRow {
     }
 }
 
-/// A tx's byte range in its block's container as the index stores it (without a codec
-/// version: what `parse_nested_tx` reads).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TxPlace {
-    /// The first byte.
-    pub offset: u32,
-    /// How many bytes.
-    pub len: u32,
-}
-
-impl TxPlace {
-    /// The place of `range`; `None` past 4 GiB (a container is at most a few MiB).
-    pub fn of(range: std::ops::Range<usize>) -> Option<Self> {
-        Some(Self {
-            offset: u32::try_from(range.start).ok()?,
-            len: u32::try_from(range.len()).ok()?,
-        })
-    }
-
-    /// The tx's bytes within `container`, if it is long enough.
-    pub fn slice<'a>(&self, container: &'a [u8]) -> Option<&'a [u8]> {
-        let start = self.offset as usize;
-        container.get(start..start.checked_add(self.len as usize)?)
-    }
-}
-
-impl Encode for TxPlace {
-    fn encode(&self, w: &mut Writer) {
-        w.u32(self.offset);
-        w.u32(self.len);
-    }
-}
-
-impl Decode for TxPlace {
-    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
-        Ok(Self {
-            offset: r.u32()?,
-            len: r.u32()?,
-        })
-    }
-}
+pub use snowline_types::container::TxPlace;
 
 /// A subnet: its creation, owner and, once converted, its L1 manager.
 #[derive(Debug, Clone, PartialEq, Eq)]
