@@ -50,7 +50,15 @@ use snowline_webhooks::PlatformHook;
 /// (`ph_unspent_special`'s value now says which UTXOs they count), and the stakeable-locked
 /// AVAX by lock end, `ph_stakeable_locked`; the webhooks' event stream window, `wh_stream`,
 /// and an export job's kind in `ev_exports`; 15: a P-Chain tx's row in `ph_txs` keeps where its
-/// bytes lie in its block's container, so a tx is rendered by parsing it alone).
+/// bytes lie in its block's container, so a tx is rendered by parsing it alone; 16: the
+/// validator listings' orders and totals kept with the P-Chain blocks: `ph_validator_sorts`
+/// (every validator and the current ones by block height, delegation capacity, end and fee, of
+/// every subnet and of each), `ph_validators_by_node`, each validator's delegations
+/// (`ph_delegations`), the current staker txs by height in `ph_orders`, and the stakes and
+/// potential rewards of the primary-network stakers not settled in `ph_meta`; a linear X-Chain
+/// block's tx row in `xh_txs` keeps where the tx lies in its container, and a C-Chain atomic
+/// tx's row in `xh_c_txs` its block's number, hash and time and where it lies in the container,
+/// so both are read without parsing their block).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

@@ -15,7 +15,7 @@ use snowline_types::codec::{Writer, marshal};
 use snowline_types::components::UtxoId;
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::fx::secp256k1fx::{OutputOwners, TransferOutput};
-use snowline_types::platformvm::reward::Config as RewardConfig;
+use snowline_types::platformvm::reward::{Config as RewardConfig, split};
 use snowline_types::platformvm::reward_utxos::{
     RewardBranch, RewardUtxoKind, defers_delegatee_reward, delegator_reward_utxos,
     validator_reward_utxos,
@@ -42,6 +42,7 @@ use crate::rows::{
 use crate::staking::{starts_at_acceptance, terms};
 use crate::tables::*;
 use crate::tx_index::{TxIndex, c_atomic_owners, l1_validations, named_owners};
+use crate::validator_orders;
 use snowline_derive::UtxoNote;
 
 /// Counters of what [`PChain`] applied since it was created.
@@ -87,6 +88,7 @@ pub struct PChain {
     utxos: PendingRows<PhUtxos>,
     early: PendingRows<PhEarlySpends>,
     stakers: PendingRows<PhStakers>,
+    delegations: PendingRows<PhDelegations>,
     validators: PendingRows<PhCurrentValidators>,
     subnets: PendingRows<PhSubnets>,
     l1: PendingRows<PhL1Validators>,
@@ -145,6 +147,7 @@ impl PChain {
             utxos: PendingRows::default(),
             early: PendingRows::default(),
             stakers: PendingRows::default(),
+            delegations: PendingRows::default(),
             validators: PendingRows::default(),
             subnets: PendingRows::default(),
             l1: PendingRows::default(),
@@ -230,6 +233,58 @@ impl PChain {
         }
         let sum = self.meta(view, key)?.saturating_add(amount);
         self.set_meta(view, key, sum)
+    }
+
+    /// Adds (`enters`) or takes away a primary-network staker's potential reward and stake in
+    /// the counters of the stakers not settled (`META_UNSETTLED_*`).
+    fn count_unsettled(
+        &mut self,
+        view: &impl ReadView,
+        row: &StakerRow,
+        enters: bool,
+    ) -> Result<(), PChainError> {
+        if !matches!(row.kind, StakerKind::Validator | StakerKind::Delegator) {
+            return Ok(());
+        }
+        for (key, amount) in [
+            (META_UNSETTLED_REWARDS, row.potential_reward),
+            (META_UNSETTLED_STAKE, row.weight),
+        ] {
+            let sum = self.meta(view, key)?;
+            let sum = if enters {
+                sum.saturating_add(amount)
+            } else {
+                sum.saturating_sub(amount)
+            };
+            self.set_meta(view, key, sum)?;
+        }
+        Ok(())
+    }
+
+    /// A delegator (`row`) of validator `validator` is accepted (`enters`) or settled (its fee
+    /// paid when `rewarded`): the validator's delegations and, while it is current, its
+    /// delegation capacity's place in the validator orders.
+    fn delegate(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+        validator: Id,
+        row: &StakerRow,
+        (enters, rewarded): (bool, bool),
+    ) -> Result<(), PChainError> {
+        let Some(Linear(vrow)) = load(&self.stakers, view, &validator)?.0 else {
+            return Ok(());
+        };
+        let (old, stored) = load(&self.delegations, view, &validator)?;
+        let old = old.map(|Linear(d)| d).unwrap_or_default();
+        let mut new = old;
+        let fee = split(row.potential_reward, vrow.delegation_shares).0;
+        new.apply(row.weight, fee, enters, rewarded);
+        if vrow.settled.is_none() {
+            validator_orders::reweigh(batch, validator, &vrow, (&old, &new));
+        }
+        self.delegations.put(validator, Linear(new), stored);
+        Ok(())
     }
 
     /// Applies `genesis` once, in its own batch: its UTXOs, validators (with their potential
@@ -1044,6 +1099,16 @@ impl PChain {
             batch.put::<PhStakersByOwner>(&(*addr, start, ev.tx_id), &());
         }
         batch.put::<PhCurrentStakers>(&(t.end, ev.tx_id), &());
+        if ev.height > 0 {
+            batch.put::<PhOrders>(&(ORDER_CURRENT_STAKING, ev.height, ev.tx_id), &());
+        }
+        if t.kind.validates() {
+            batch.put::<PhValidatorsByNode>(&(t.node_id, start, ev.tx_id), &());
+            validator_orders::add(batch, ev.tx_id, &row);
+        } else if let Some(v) = validator_tx {
+            self.delegate(batch, view, v, &row, (true, false))?;
+        }
+        self.count_unsettled(view, &row, true)?;
         let order = if t.kind.validates() {
             (ORDER_VALIDATORS, ev.height)
         } else {
@@ -1270,6 +1335,18 @@ impl PChain {
         let (row, stored) = load(&self.stakers, view, &staker_id)?;
         if let Some(Linear(mut row)) = row {
             batch.delete::<PhCurrentStakers>(&(row.end, staker_id));
+            if row.accepted.height > 0 {
+                let order = (ORDER_CURRENT_STAKING, row.accepted.height, staker_id);
+                batch.delete::<PhOrders>(&order);
+            }
+            if row.kind.validates() {
+                let d = load(&self.delegations, view, &staker_id)?.0;
+                let d = d.map(|Linear(d)| d).unwrap_or_default();
+                validator_orders::settle(batch, staker_id, &row, &d);
+            } else if let Some(v) = row.validator_tx {
+                self.delegate(batch, view, v, &row, (false, settled.rewarded))?;
+            }
+            self.count_unsettled(view, &row, false)?;
             let time = settled.event.timestamp;
             self.staking.settle(batch, view, staker_id, &row, time)?;
             if row.kind.validates() && time < row.end {
@@ -1659,6 +1736,7 @@ impl StagingParts for PChain {
             &mut self.utxos as &mut dyn Staging,
             &mut self.early,
             &mut self.stakers,
+            &mut self.delegations,
             &mut self.validators,
             &mut self.subnets,
             &mut self.l1,

@@ -31,6 +31,7 @@ mod test_devnet;
 mod tx_index;
 pub mod upgrades;
 mod uptime;
+mod validator_orders;
 
 // `test_devnet` is also compiled into the integration tests, so it names this crate as they do.
 #[cfg(test)]

@@ -438,6 +438,71 @@ impl Decode for ValidatorPeriod {
     }
 }
 
+/// What a validator's delegators add up to, kept as each is accepted and settled
+/// ([`crate::tables::PhDelegations`]), so a validator's record reads one row instead of its
+/// node's every staker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Delegations {
+    /// Delegators not settled yet.
+    pub current_count: u64,
+    /// Their stakes, summed.
+    pub current_weight: u64,
+    /// The validator's fee part of their potential rewards (`reward.Split`), summed.
+    pub current_fees: u64,
+    /// The validator's fee part of the rewards of the delegators settled with a reward.
+    pub paid_fees: u64,
+    /// Every delegator, settled or not.
+    pub all_count: u64,
+    /// Their stakes, summed.
+    pub all_weight: u64,
+}
+
+impl Delegations {
+    /// Counts a delegator of `weight` whose potential reward gives the validator `fee`
+    /// (`enters`), or takes it out of the current ones when it is settled, its fee paid when
+    /// `rewarded`.
+    pub fn apply(&mut self, weight: u64, fee: u64, enters: bool, rewarded: bool) {
+        if enters {
+            self.current_count = self.current_count.saturating_add(1);
+            self.current_weight = self.current_weight.saturating_add(weight);
+            self.current_fees = self.current_fees.saturating_add(fee);
+            self.all_count = self.all_count.saturating_add(1);
+            self.all_weight = self.all_weight.saturating_add(weight);
+        } else {
+            self.current_count = self.current_count.saturating_sub(1);
+            self.current_weight = self.current_weight.saturating_sub(weight);
+            self.current_fees = self.current_fees.saturating_sub(fee);
+            if rewarded {
+                self.paid_fees = self.paid_fees.saturating_add(fee);
+            }
+        }
+    }
+}
+
+impl Encode for Delegations {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.current_count);
+        w.u64(self.current_weight);
+        w.u64(self.current_fees);
+        w.u64(self.paid_fees);
+        w.u64(self.all_count);
+        w.u64(self.all_weight);
+    }
+}
+
+impl Decode for Delegations {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            current_count: r.u64()?,
+            current_weight: r.u64()?,
+            current_fees: r.u64()?,
+            paid_fees: r.u64()?,
+            all_count: r.u64()?,
+            all_weight: r.u64()?,
+        })
+    }
+}
+
 /// One accepted block as the blocks-by-node listing shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockRow {
@@ -593,47 +658,7 @@ impl Decode for TxRow {
     }
 }
 
-/// A tx's byte range in its block's container as the index stores it (without a codec
-/// version: what `parse_nested_tx` reads).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TxPlace {
-    /// The first byte.
-    pub offset: u32,
-    /// How many bytes.
-    pub len: u32,
-}
-
-impl TxPlace {
-    /// The place of `range`; `None` past 4 GiB (a container is at most a few MiB).
-    pub fn of(range: std::ops::Range<usize>) -> Option<Self> {
-        Some(Self {
-            offset: u32::try_from(range.start).ok()?,
-            len: u32::try_from(range.len()).ok()?,
-        })
-    }
-
-    /// The tx's bytes within `container`, if it is long enough.
-    pub fn slice<'a>(&self, container: &'a [u8]) -> Option<&'a [u8]> {
-        let start = self.offset as usize;
-        container.get(start..start.checked_add(self.len as usize)?)
-    }
-}
-
-impl Encode for TxPlace {
-    fn encode(&self, w: &mut Writer) {
-        w.u32(self.offset);
-        w.u32(self.len);
-    }
-}
-
-impl Decode for TxPlace {
-    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
-        Ok(Self {
-            offset: r.u32()?,
-            len: r.u32()?,
-        })
-    }
-}
+pub use snowline_types::container::TxPlace;
 
 /// A subnet: its creation, owner and, once converted, its L1 manager.
 #[derive(Debug, Clone, PartialEq, Eq)]

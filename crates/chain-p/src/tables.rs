@@ -7,8 +7,9 @@ use snowline_store::{Linear, table};
 use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
-    BlockRow, CBlockRow, ChainRow, Event, FeeCurvePoint, L1ValidatorRow, L1ValidatorState,
-    NotStarted, StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow, ValidatorPeriod,
+    BlockRow, CBlockRow, ChainRow, Delegations, Event, FeeCurvePoint, L1ValidatorRow,
+    L1ValidatorState, NotStarted, StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow,
+    ValidatorPeriod,
 };
 
 table! {
@@ -106,6 +107,20 @@ table! {
     /// `(node, start, staker tx) -> ()`: every staker of a node (validator and delegators).
     pub PhStakersByNode: "ph_stakers_by_node", (NodeId, u64, Id) => ();
 
+    /// `(node, start, staker tx) -> ()`: every validator of a node (any subnet), delegators
+    /// aside: a node's validations page through these alone.
+    pub PhValidatorsByNode: "ph_validators_by_node", (NodeId, u64, Id) => ();
+
+    /// `validator staker tx -> Delegations`: what its delegators add up to (absent while it has
+    /// none), kept as each delegator is accepted and settled.
+    pub PhDelegations: "ph_delegations" (PointLookup), Id => Linear<Delegations>;
+
+    /// `((figure, set, subnet), value, staker tx) -> ()`: the validators in the order of each
+    /// figure a validator listing sorts by (`validator_orders`), every validator and the
+    /// current ones (not settled), of every subnet and of each; an entry moves when its value
+    /// changes (a delegation capacity, as delegators come and go).
+    pub PhValidatorSorts: "ph_validator_sorts", ((u8, u8, Id), u64, Id) => ();
+
     /// `(subnet, staker tx's block time, staker tx) -> ValidatorPeriod`: every validator of each
     /// subnet (primary network: all zeros), delegators and L1 validators aside, by acceptance.
     pub PhValidatorsBySubnet: "ph_validators_by_subnet", (Id, u64, Id) => Linear<ValidatorPeriod>;
@@ -193,7 +208,8 @@ table! {
 
     /// `(listing, order value, id) -> ()`: the whole chain's staking and subnet listings in
     /// their order (see the `ORDER_*` listings): validators by their tx's block height,
-    /// delegators by start, subnets by their creation's block height.
+    /// delegators by start, subnets by their creation's block height, the current staker txs
+    /// by height.
     pub PhOrders: "ph_orders", (u8, u64, Id) => ();
 
     /// Chain-wide values (see the `META_*` keys).
@@ -239,12 +255,33 @@ pub const META_C_BURNED: u8 = 10;
 /// [`PhMeta`] key: the genesis's initial supply (`PGenesisState::initial_supply`).
 pub const META_INITIAL_SUPPLY: u8 = 11;
 
+/// [`PhMeta`] key: the potential rewards of the primary-network stakers not settled yet, summed.
+pub const META_UNSETTLED_REWARDS: u8 = 12;
+/// [`PhMeta`] key: the stakes of the primary-network stakers not settled yet, summed.
+pub const META_UNSETTLED_STAKE: u8 = 13;
+
 /// [`PhOrders`] listing: every validator (any subnet), by its staker tx's block height.
 pub const ORDER_VALIDATORS: u8 = 0;
 /// [`PhOrders`] listing: every delegator (any subnet), by its staking start.
 pub const ORDER_DELEGATORS: u8 = 1;
 /// [`PhOrders`] listing: every subnet created by a `CreateSubnetTx`, by its block height.
 pub const ORDER_SUBNETS: u8 = 2;
+/// [`PhOrders`] listing: the staker txs in a block whose staker is not settled yet, by the
+/// height their tx is indexed at (`ph_txs_by_address`'s).
+pub const ORDER_CURRENT_STAKING: u8 = 3;
+/// [`PhValidatorSorts`] figure: the staker tx's block height.
+pub const SORT_BY_BLOCK_INDEX: u8 = 0;
+/// [`PhValidatorSorts`] figure: the delegation capacity (0 without one).
+pub const SORT_BY_CAPACITY: u8 = 1;
+/// [`PhValidatorSorts`] figure: the end (the order of the time remaining).
+pub const SORT_BY_END: u8 = 2;
+/// [`PhValidatorSorts`] figure: the delegation fee, millionths (0 without one).
+pub const SORT_BY_FEE: u8 = 3;
+/// [`PhValidatorSorts`] set bit: the current validators only (else every validator).
+pub const SORT_CURRENT: u8 = 1;
+/// [`PhValidatorSorts`] set bit: the validators of the subnet the key names (else of every
+/// subnet, under the all-zero id).
+pub const SORT_ONE_SUBNET: u8 = 2;
 /// [`PhCTxsByAddress`] kind: a C-Chain `ImportTx`.
 pub const C_ATOMIC_IMPORT: u8 = 0;
 /// [`PhCTxsByAddress`] kind: a C-Chain `ExportTx`.

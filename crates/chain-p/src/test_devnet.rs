@@ -1,4 +1,4 @@
-//! The small devnet's P-Chain ingested for tests: generated, a fresh store with the index's and
+//! A devnet's P-Chain (the small one unless a test asks for another) ingested for tests: generated, a fresh store with the index's and
 //! the P-Chain's tables, the genesis applied through a `PChain` deriver with the fee
 //! configuration a test asks for, and its `P/block` containers ingested in the batches it asks
 //! for. One file for the unit tests (`#[cfg(test)]` in `lib.rs`) and the integration tests
@@ -17,7 +17,8 @@ use snowline_types::container::{ContainerLine, ContainerRecord, IndexPath};
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::PGenesisState;
 
-/// `DevnetConfig::small()`'s containers and a fresh store to ingest its P-Chain into.
+/// A devnet's containers (`DevnetConfig::small()`'s unless told) and a fresh store to ingest its
+/// P-Chain into.
 pub struct PDevnet {
     /// Every container the devnet generated, in its order.
     pub records: Vec<ContainerRecord>,
@@ -35,7 +36,12 @@ impl PDevnet {
     /// Generates the devnet and opens an empty store for it, so a test can first check what a
     /// store with nothing indexed answers.
     pub fn generate() -> Self {
-        let mut devnet = Devnet::generate(DevnetConfig::small()).unwrap();
+        Self::generate_from(DevnetConfig::small())
+    }
+
+    /// [`PDevnet::generate`] of another config.
+    pub fn generate_from(config: DevnetConfig) -> Self {
+        let mut devnet = Devnet::generate(config).unwrap();
         let records: Vec<ContainerRecord> = devnet.by_ref().map(|r| r.unwrap()).collect();
         let dir = tempfile::tempdir().unwrap();
         let schema = snowline_node_index::tables()

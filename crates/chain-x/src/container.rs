@@ -9,7 +9,7 @@ use snowline_derive::{DeriveError, Prepare};
 use snowline_types::atomic::{AtomicTxs, c_block_atomic, p_block_atomic};
 use snowline_types::avm::{ParsedBlock, ParsedTx, StandardBlock, Tx, Utxo};
 use snowline_types::codec::CodecError;
-use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::container::{ContainerRecord, IndexPath, TxPlace};
 use snowline_types::coreth::{self, AtomicBlock};
 use snowline_types::platformvm::parse_block;
 use snowline_types::proposervm;
@@ -72,6 +72,10 @@ pub enum XContainer {
     CBlock {
         /// The atomic txs.
         txs: AtomicTxs<Utxo>,
+        /// The block's hash (keccak-256 of its header).
+        hash: [u8; 32],
+        /// `places[i]`: where tx `i`'s bytes lie in the container.
+        places: Vec<Option<TxPlace>>,
         /// `evm[i]`: the EVM addresses of tx `i` (an import's outputs, an export's inputs),
         /// each once.
         evm: Vec<Vec<ShortId>>,
@@ -138,6 +142,8 @@ impl XContainer {
                         .map(|t| evm_addresses(&t.tx.unsigned))
                         .collect(),
                     txs: c_block_atomic(&block),
+                    hash: block.block.hash,
+                    places: block.tx_ranges.iter().cloned().map(TxPlace::of).collect(),
                 }
             }
         })

@@ -146,6 +146,49 @@ pub struct ContainerRecord {
     pub timestamp_ns: i64,
 }
 
+/// Where a tx's bytes lie in the container that holds it, as an index stores them (without a
+/// codec version: what a VM's `SignedTx::parse_nested` reads), so the tx is read without its
+/// block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TxPlace {
+    /// The first byte.
+    pub offset: u32,
+    /// How many bytes.
+    pub len: u32,
+}
+
+impl TxPlace {
+    /// The place of `range`; `None` past 4 GiB (a container is at most a few MiB).
+    pub fn of(range: std::ops::Range<usize>) -> Option<Self> {
+        Some(Self {
+            offset: u32::try_from(range.start).ok()?,
+            len: u32::try_from(range.len()).ok()?,
+        })
+    }
+
+    /// The tx's bytes within `container`, if it is long enough.
+    pub fn slice<'a>(&self, container: &'a [u8]) -> Option<&'a [u8]> {
+        let start = self.offset as usize;
+        container.get(start..start.checked_add(self.len as usize)?)
+    }
+}
+
+impl crate::codec::Encode for TxPlace {
+    fn encode(&self, w: &mut crate::codec::Writer) {
+        w.u32(self.offset);
+        w.u32(self.len);
+    }
+}
+
+impl crate::codec::Decode for TxPlace {
+    fn decode(r: &mut crate::codec::Reader<'_>) -> Result<Self, crate::codec::CodecError> {
+        Ok(Self {
+            offset: r.u32()?,
+            len: r.u32()?,
+        })
+    }
+}
+
 /// A parsed JSON line: the record and the `index` it stated, if any.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ContainerLine {

@@ -6,8 +6,8 @@
 
 use snowline_types::Id;
 use snowline_types::coreth::{
-    Block, EMPTY_EXT_DATA_HASH, Header, ParsedTx, TransferableIn, UnsignedTx, apricot_phase5_time,
-    encode_ext_data, ext_data_hash, is_batch, parse_ext_data,
+    AtomicBlock, Block, EMPTY_EXT_DATA_HASH, Header, ParsedTx, TransferableIn, UnsignedTx,
+    apricot_phase5_time, encode_ext_data, ext_data_hash, is_batch, parse_ext_data,
 };
 use snowline_types::hashing::{keccak256, sha256};
 use snowline_types::proposervm;
@@ -250,6 +250,36 @@ fn a_batch_holds_each_tx_without_its_version() {
     // An empty batch is refused (errMissingAtomicTxs).
     assert!(parse_ext_data(&[0, 0, 0, 0, 0, 0], true).is_err());
     assert!(parse_ext_data(&[], true).unwrap().is_empty());
+}
+
+#[test]
+fn each_tx_range_spans_the_tx_in_the_container() {
+    // A tx's id is the sha256 of `u16 version | tx` (atomic/tx.go Sign); its range in the
+    // container, bare or wrapped, single or batched, spans the tx without its version.
+    let (bytes, b) = block_with_extra_data();
+    let mut batched = b.clone();
+    batched.ext_data = vec![0, 0, 0, 0, 0, 2];
+    batched.ext_data.extend_from_slice(&b.ext_data[2..]);
+    batched.ext_data.extend_from_slice(&b.ext_data[2..]);
+    for (inner, n) in [(bytes, 1), (batched.rlp(), 2)] {
+        let wrapped = proposervm::Block::Stateless(proposervm::StatelessBlock {
+            parent_id: Id([7; 32]),
+            timestamp: 1_617_382_963,
+            p_chain_height: 4,
+            inner: inner.clone(),
+            ..Default::default()
+        })
+        .bytes();
+        for container in [inner, wrapped] {
+            let block = AtomicBlock::from_container_any_network(&container).unwrap();
+            assert_eq!((block.txs.len(), block.tx_ranges.len()), (n, n));
+            for (tx, range) in block.txs.iter().zip(&block.tx_ranges) {
+                let signed = [&[0u8, 0][..], &container[range.clone()]].concat();
+                assert_eq!(Id(sha256(&signed)), tx.id);
+                assert_eq!(signed, tx.bytes);
+            }
+        }
+    }
 }
 
 #[test]

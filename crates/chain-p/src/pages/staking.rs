@@ -27,9 +27,11 @@ use crate::error::PChainError;
 use crate::rows::{StakerKind, StakerRow, StakingFigures, UptimeRow};
 use crate::staking::PRIMARY_NETWORK;
 use crate::tables::{
-    ORDER_DELEGATORS, ORDER_VALIDATORS, PhCurrentStakers, PhOrders, PhStakers, PhStakersByNode,
-    PhStakersByOwner, PhStakingNow,
+    META_UNSETTLED_REWARDS, ORDER_DELEGATORS, ORDER_VALIDATORS, PhDelegations, PhMeta, PhOrders,
+    PhStakers, PhStakersByNode, PhStakersByOwner, PhStakersNotStarted, PhStakingNow,
+    PhValidatorSorts, PhValidatorsByNode,
 };
+use crate::validator_orders::{BY_BLOCK_INDEX, BY_CAPACITY, BY_END, BY_FEE, order};
 
 /// `MaxValidatorStake` of mainnet, Fuji and local networks alike: 3 M AVAX, in nAVAX
 /// (avalanchego `genesis/genesis_{mainnet,fuji,local}.go`, `StakingConfig`).
@@ -312,53 +314,29 @@ impl PChainPages {
         let dir = direction(q.sort);
         let (items, next) = match (q.node, q.sort_by) {
             (Some(node), _) => {
-                let ids = boxed(v.positions::<PhStakersByNode, _>(&node, from, dir)?);
+                let ids = boxed(v.positions::<PhValidatorsByNode, _>(&node, from, dir)?);
                 keyset_validators(v, ids, q, chain_time, &mut totals, keep)?
             }
-            (None, ValidatorSort::BlockIndex) => {
-                let ids = boxed(v.positions::<PhOrders, _>(&ORDER_VALIDATORS, from, dir)?);
-                keyset_validators(v, ids, q, chain_time, &mut totals, keep)?
+            (None, ValidatorSort::UptimePerformance) => {
+                uptime_page(v, q, from, chain_time, &mut totals, keep)?
             }
             (None, by) => {
-                // Sorted by a figure of the row: the candidates are read whole and sorted.
-                let ids: Vec<Id> = if q.status.is_some_and(StakerStatus::current) {
-                    v.scan::<PhCurrentStakers, _>(.., Direction::Forward)?
-                        .map(|r| r.map(|((_, id), ())| id))
-                        .collect::<Result<_, _>>()?
+                // The order kept at ingest for the figure, of the current validators when only
+                // those can match, of the subnet asked.
+                let by = match by {
+                    ValidatorSort::DelegationCapacity => BY_CAPACITY,
+                    ValidatorSort::TimeRemaining => BY_END,
+                    ValidatorSort::DelegationFee => BY_FEE,
+                    _ => BY_BLOCK_INDEX,
+                };
+                let current = q.status.is_some_and(StakerStatus::current);
+                let ids = if by == BY_BLOCK_INDEX && !current && q.subnet.is_none() {
+                    boxed(v.positions::<PhOrders, _>(&ORDER_VALIDATORS, from, dir)?)
                 } else {
-                    v.positions::<PhOrders, _>(&ORDER_VALIDATORS, None, Direction::Forward)?
-                        .map(|r| r.map(|(_, id)| id))
-                        .collect::<Result<_, _>>()?
+                    let key = order(by, current, q.subnet);
+                    boxed(v.positions::<PhValidatorSorts, _>(&key, from, dir)?)
                 };
-                let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-                let mut all = Vec::new();
-                for (id, row) in ids.into_iter().zip(rows) {
-                    if !row.kind.validates() || !prefilter(q, &row, chain_time) {
-                        continue;
-                    }
-                    let e = entry(v, id, row, chain_time, &mut totals)?;
-                    if keep(&e) {
-                        all.push(((e.sort_value(by), id), e));
-                    }
-                }
-                all.sort_by_key(|a| a.0);
-                if q.sort == SortOrder::Desc {
-                    all.reverse();
-                }
-                let after = |p: &Position| match (from, q.sort) {
-                    (None, _) => true,
-                    (Some(f), SortOrder::Asc) => *p > f,
-                    (Some(f), SortOrder::Desc) => *p < f,
-                };
-                let mut page: Vec<(Position, ValidatorEntry)> = all
-                    .into_iter()
-                    .filter(|(p, _)| after(p))
-                    .take(q.page_size.max(1) + 1)
-                    .collect();
-                let more = page.len() > q.page_size.max(1);
-                page.truncate(q.page_size.max(1));
-                let next = more.then(|| page.last().map(|(p, _)| *p)).flatten();
-                (page, next)
+                keyset_validators(v, ids, q, chain_time, &mut totals, keep)?
             }
         };
         Ok(ValidatorPage {
@@ -454,17 +432,21 @@ impl PChainPages {
             .get::<PhStakingNow>(&PRIMARY_NETWORK)?
             .map(|Linear(f)| f)
             .unwrap_or_default();
-        let ids: Vec<Id> = v
-            .scan::<PhCurrentStakers, _>(.., Direction::Forward)?
-            .map(|r| r.map(|((_, id), ())| id))
-            .collect::<Result<_, _>>()?;
-        let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-        let potential_rewards = rows
-            .iter()
-            .filter(|r| r.subnet_id == PRIMARY_NETWORK)
-            .filter(|r| StakerStatus::of(r, chain_time) == StakerStatus::Active)
-            .map(|r| u128::from(r.potential_reward))
-            .sum();
+        // The stakers not settled, less those not started yet (pending: accepted before their
+        // start, before Durango), which wait in `ph_stakers_not_started` until the chain time
+        // reaches their start.
+        let unsettled = v.get::<PhMeta>(&META_UNSETTLED_REWARDS)?.unwrap_or(0);
+        let mut pending = Vec::new();
+        for e in v.scan::<PhStakersNotStarted, _>(.., Direction::Forward)? {
+            let ((_, id), Linear(waits)) = e?;
+            if waits.subnet_id == PRIMARY_NETWORK {
+                pending.push(id);
+            }
+        }
+        let rows = expect_rows(v.multi_get::<PhStakers>(&pending)?, &pending, "staker")?;
+        let potential_rewards = rows.iter().fold(u128::from(unsettled), |sum, r| {
+            sum.saturating_sub(u128::from(r.potential_reward))
+        });
         Ok(NetworkStaking {
             figures,
             potential_rewards,
@@ -496,6 +478,59 @@ fn keeps(q: &ValidatorQuery, e: &ValidatorEntry, chain_time: u64) -> bool {
         && (q.uptime == (None, None)
             || e.uptime
                 .is_some_and(|u| within(&q.uptime, u64::from(u.uptime))))
+}
+
+/// A page of validators by uptime, which the followed node replaces at each poll, so no order
+/// of it is kept: the candidates (the current validators when only those can match) are read
+/// whole and sorted.
+fn uptime_page<V: ReadView>(
+    v: &V,
+    q: &ValidatorQuery,
+    from: Option<Position>,
+    chain_time: u64,
+    totals: &mut BTreeMap<Id, u128>,
+    keep: impl Fn(&ValidatorEntry) -> bool,
+) -> Result<FoundPage, PageError> {
+    let current = q.status.is_some_and(StakerStatus::current);
+    let ids: Vec<Id> = if current || q.subnet.is_some() {
+        let key = order(BY_BLOCK_INDEX, current, q.subnet);
+        v.positions::<PhValidatorSorts, _>(&key, None, Direction::Forward)?
+            .map(|r| r.map(|(_, id)| id))
+            .collect::<Result<_, _>>()?
+    } else {
+        v.positions::<PhOrders, _>(&ORDER_VALIDATORS, None, Direction::Forward)?
+            .map(|r| r.map(|(_, id)| id))
+            .collect::<Result<_, _>>()?
+    };
+    let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+    let mut all = Vec::new();
+    for (id, row) in ids.into_iter().zip(rows) {
+        if !row.kind.validates() || !prefilter(q, &row, chain_time) {
+            continue;
+        }
+        let e = entry(v, id, row, chain_time, totals)?;
+        if keep(&e) {
+            all.push(((e.sort_value(ValidatorSort::UptimePerformance), id), e));
+        }
+    }
+    all.sort_by_key(|a| a.0);
+    if q.sort == SortOrder::Desc {
+        all.reverse();
+    }
+    let after = |p: &Position| match (from, q.sort) {
+        (None, _) => true,
+        (Some(f), SortOrder::Asc) => *p > f,
+        (Some(f), SortOrder::Desc) => *p < f,
+    };
+    let mut page: Vec<(Position, ValidatorEntry)> = all
+        .into_iter()
+        .filter(|(p, _)| after(p))
+        .take(q.page_size.max(1) + 1)
+        .collect();
+    let more = page.len() > q.page_size.max(1);
+    page.truncate(q.page_size.max(1));
+    let next = more.then(|| page.last().map(|(p, _)| *p)).flatten();
+    Ok((page, next))
 }
 
 /// A keyset page of validators from `positions` (in the asked order, past the resume point).
@@ -545,35 +580,18 @@ fn entry(
     totals: &mut BTreeMap<Id, u128>,
 ) -> Result<ValidatorEntry, PageError> {
     let status = StakerStatus::of(&row, chain_time);
-    let ids: Vec<Id> = v
-        .positions::<PhStakersByNode, _>(&row.node_id, None, Direction::Forward)?
-        .map(|r| r.map(|(_, id)| id))
-        .filter(|r| !matches!(r, Ok(id) if *id == staker_id))
-        .collect::<Result<_, _>>()?;
-    let delegators = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-    let (mut count, mut delegated, mut fees) = (0u64, 0u64, 0u64);
-    for d in delegators
-        .iter()
-        .filter(|d| d.validator_tx == Some(staker_id))
-    {
-        let rewarded = d.settled.as_ref().is_some_and(|s| s.rewarded);
-        let fee = split(d.potential_reward, row.delegation_shares).0;
-        if status.current() {
-            if d.settled.is_none() {
-                count += 1;
-                delegated = delegated.saturating_add(d.weight);
-                fees = fees.saturating_add(fee);
-            } else if rewarded {
-                fees = fees.saturating_add(fee);
-            }
-        } else {
-            count += 1;
-            delegated = delegated.saturating_add(d.weight);
-            if rewarded {
-                fees = fees.saturating_add(fee);
-            }
-        }
-    }
+    let d = v
+        .get::<PhDelegations>(&staker_id)?
+        .map(|Linear(d)| d)
+        .unwrap_or_default();
+    // While current: the delegators not settled, and the fees of those rewarded so far plus
+    // the estimated fees of the others; once ended: all of them, and the fees paid.
+    let (count, delegated, fees) = if status.current() {
+        let fees = d.current_fees.saturating_add(d.paid_fees);
+        (d.current_count, d.current_weight, fees)
+    } else {
+        (d.all_count, d.all_weight, d.paid_fees)
+    };
     let capacity = (row.kind == StakerKind::Validator && status.current())
         .then(|| delegation_capacity(row.weight, delegated));
     let subnet_active_stake = match totals.get(&row.subnet_id) {

@@ -7,16 +7,13 @@
 use std::ops::Bound;
 
 use snowline_store::{Direction, ReadView};
-use snowline_types::Id;
 
-use super::{PChainPages, PageError, expect_rows, tip};
+use super::{PChainPages, PageError, tip};
 use crate::error::PChainError;
 use crate::metrics::{L1MetricsError, curve_at};
-use crate::rows::StakerKind;
-use crate::staking::PRIMARY_NETWORK;
 use crate::tables::{
     FEE_CURVE_TOTAL, META_C_BURNED, META_INITIAL_SUPPLY, META_L1_ACCRUED_FEES, META_P_BURNED,
-    PhCurrentStakers, PhMeta, PhStakeableLocked, PhStakers,
+    META_UNSETTLED_REWARDS, META_UNSETTLED_STAKE, PhMeta, PhStakeableLocked,
 };
 
 /// The P-Chain's part of the AVAX supply, nAVAX, at the chain time.
@@ -70,19 +67,9 @@ impl PChainPages {
                 other => PageError::Read(PChainError::Corrupt(other.to_string())),
             })?
             .fees;
-        let ids: Vec<Id> = v
-            .scan::<PhCurrentStakers, _>(.., Direction::Forward)?
-            .map(|r| r.map(|((_, id), ())| id))
-            .collect::<Result<_, _>>()?;
-        let stakers = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-        let (mut unsettled_rewards, mut staked) = (0u128, 0u128);
-        for s in stakers.iter().filter(|s| {
-            s.subnet_id == PRIMARY_NETWORK
-                && matches!(s.kind, StakerKind::Validator | StakerKind::Delegator)
-        }) {
-            unsettled_rewards += u128::from(s.potential_reward);
-            staked += u128::from(s.weight);
-        }
+        // Kept at ingest as each primary-network staker is added and settled.
+        let unsettled_rewards = u128::from(meta(META_UNSETTLED_REWARDS)?.unwrap_or(0));
+        let staked = u128::from(meta(META_UNSETTLED_STAKE)?.unwrap_or(0));
         Ok(Some(PSupply {
             initial_supply,
             current_supply: crate::reader::PReader::new(v).current_supply()?,

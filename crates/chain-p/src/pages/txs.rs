@@ -25,8 +25,8 @@ use super::{PChainPages, PageError, direction, expect_rows, tip};
 use crate::error::PChainError;
 use crate::rows::{BlockRow, L1ValidatorRow, StakerRow, TxRow};
 use crate::tables::{
-    PhBlocks, PhCurrentStakers, PhL1Validators, PhStakers, PhTxUtxos, PhTxs, PhTxsByAddress,
-    PhTxsByL1Validation, PhUtxos, TX_EMITTED,
+    ORDER_CURRENT_STAKING, PhBlocks, PhL1Validators, PhOrders, PhStakers, PhTxUtxos, PhTxs,
+    PhTxsByAddress, PhTxsByL1Validation, PhUtxos, TX_EMITTED,
 };
 use crate::tx_index::l1_validations;
 
@@ -159,9 +159,9 @@ impl PChainPages {
     /// One page of the staker txs whose staker is current (pending or active at the chain time)
     /// that `q`'s addresses take part in (every one when it names none), by the height of the
     /// block holding the tx then tx id, filtered by type and block time; resuming strictly
-    /// past `from`. The candidates are the current stakers (`ph_current_stakers`; the genesis
-    /// ones, in no block, aside), each checked against the addresses' tx orders with point
-    /// lookups.
+    /// past `from`. The candidates are the staker txs not settled, in that order
+    /// (`ph_orders`; the genesis ones, in no block, aside), each checked against the addresses'
+    /// tx orders with a point lookup, a page examining a bounded number of them.
     pub fn staking_txs(&self, q: &PTxQuery, from: Option<&[u8]>) -> Result<PTxPage, PageError> {
         let from = from
             .map(|b| decode_position::<AddressPosition>(b).ok_or(PageError::BadPosition))
@@ -169,42 +169,38 @@ impl PChainPages {
         let snapshot = self.store.snapshot();
         let v = &snapshot;
         let chain_time = tip(v)?.chain_time;
-        let ids: Vec<Id> = v
-            .scan::<PhCurrentStakers, _>(.., snowline_store::Direction::Forward)?
-            .map(|r| r.map(|((_, id), ())| id))
-            .collect::<Result<_, _>>()?;
-        let stakers = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-        let rows = expect_rows(v.multi_get::<PhTxs>(&ids)?, &ids, "tx")?;
-        let mut found: Vec<(AddressPosition, TxRow)> = Vec::new();
-        for ((id, staker), row) in ids.into_iter().zip(stakers).zip(rows) {
-            let height = row.event.height;
-            // Genesis stakers have no tx in a block to show.
-            let kept = height > 0
-                && StakerStatus::of(&staker, chain_time).current()
-                && q.range.contains(row.event.timestamp)
-                && (q.types.is_empty()
-                    || q.types.contains(UnsignedTx::data_api_type_of(row.type_id)))
-                && from.is_none_or(|f| match q.sort {
-                    SortOrder::Asc => (height, id) > f,
-                    SortOrder::Desc => (height, id) < f,
-                });
-            if kept && takes_part(v, &q.addresses, height, &id)? {
-                found.push(((height, id), row));
-            }
-        }
-        found.sort_by_key(|(p, _)| *p);
-        if q.sort == SortOrder::Desc {
-            found.reverse();
-        }
-        let size = q.page_size.max(1);
-        let more = found.len() > size;
-        found.truncate(size);
-        let next = more
-            .then(|| found.last().map(|(p, _)| encode_position(p)))
-            .flatten();
+        // The staker txs not settled, by height (`ph_orders`, kept at ingest).
+        let positions = v
+            .positions::<PhOrders, _>(&ORDER_CURRENT_STAKING, from, direction(q.sort))?
+            .map(|p| p.map_err(PageError::from));
+        let page = filtered_page(
+            positions,
+            FilterLimits::page(q.page_size),
+            |chunk: &[AddressPosition]| {
+                let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+                let stakers = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+                let rows = expect_rows(v.multi_get::<PhTxs>(&ids)?, &ids, "tx")?;
+                let mut out = Vec::with_capacity(ids.len());
+                for ((id, staker), row) in ids.iter().zip(stakers).zip(rows) {
+                    let kept = StakerStatus::of(&staker, chain_time).current()
+                        && q.range.contains(row.event.timestamp)
+                        && (q.types.is_empty()
+                            || q.types.contains(UnsignedTx::data_api_type_of(row.type_id)));
+                    let kept = kept && takes_part(v, &q.addresses, row.event.height, id)?;
+                    out.push(kept.then_some(row));
+                }
+                Ok::<_, PageError>(out)
+            },
+            |_, row: &Option<TxRow>| row.is_some(),
+            |_| false,
+        )?;
+        let next = page.next.as_ref().map(encode_position);
+        let found = page
+            .items
+            .into_iter()
+            .filter_map(|(p, row)| row.map(|r| (p, r)));
         let mut blocks = Blocks::default();
         let txs = found
-            .into_iter()
             .map(|((_, id), row)| details(v, &mut blocks, id, row))
             .collect::<Result<_, _>>()?;
         Ok(PTxPage { txs, next })

@@ -3,6 +3,7 @@
 
 use snowline_store::DecodeError;
 use snowline_types::Id;
+use snowline_types::container::TxPlace;
 
 /// Appends big-endian integers and raw ids to a buffer.
 pub(crate) struct Out<'a>(pub(crate) &'a mut Vec<u8>);
@@ -33,6 +34,11 @@ impl Out<'_> {
             self.id(id);
         }
         self
+    }
+    /// A tx's place, if it has one: `u8 has place ‖ u32 offset ‖ u32 len`.
+    pub(crate) fn place(&mut self, v: Option<TxPlace>) -> &mut Self {
+        let p = v.unwrap_or(TxPlace { offset: 0, len: 0 });
+        self.u8(u8::from(v.is_some())).u32(p.offset).u32(p.len)
     }
     /// A `u32` length then the bytes.
     pub(crate) fn bytes(&mut self, v: &[u8]) -> &mut Self {
@@ -87,6 +93,16 @@ impl<'a> In<'a> {
             });
         }
         (0..n).map(|_| self.id()).collect()
+    }
+    /// What [`Out::place`] wrote.
+    pub(crate) fn place(&mut self) -> Result<Option<TxPlace>, DecodeError> {
+        let has = self.u8()?;
+        let (offset, len) = (self.u32()?, self.u32()?);
+        Ok((has != 0).then_some(TxPlace { offset, len }))
+    }
+    /// Thirty-two raw bytes.
+    pub(crate) fn hash(&mut self) -> Result<[u8; 32], DecodeError> {
+        self.array()
     }
     /// A length-prefixed byte string.
     pub(crate) fn bytes(&mut self) -> Result<&'a [u8], DecodeError> {

@@ -12,7 +12,7 @@ use snowline_derive::{
 use snowline_store::{OpHandle, ReadView, Store, WriteBatch};
 use snowline_types::atomic::{AtomicTx, AtomicTxs, SharedMove, x_exported};
 use snowline_types::avm::{Output, ParsedBlock, Tx, UnsignedTx, Utxo};
-use snowline_types::container::{ContainerRecord, IndexPath};
+use snowline_types::container::{ContainerRecord, IndexPath, TxPlace};
 use snowline_types::time::unix_seconds;
 use snowline_types::{Id, ShortId};
 
@@ -296,6 +296,7 @@ impl XHistory {
             let place = TxRow {
                 timestamp,
                 height: None,
+                place: None,
             };
             self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
         }
@@ -371,6 +372,7 @@ impl XHistory {
                 let place = TxRow {
                     timestamp: ts,
                     height: None,
+                    place: None,
                 };
                 self.accept_tx(batch, view, (&tx.id, &tx.tx), place, stored)?;
             }
@@ -379,6 +381,7 @@ impl XHistory {
                 let place = TxRow {
                     timestamp: ts,
                     height: Some(vtx.height),
+                    place: None,
                 };
                 let mut tx_ids = Vec::with_capacity(vtx.txs.len());
                 for (tx, stored) in vtx.txs.iter().zip(stored) {
@@ -397,15 +400,21 @@ impl XHistory {
             }
             XContainer::Block {
                 block: inner,
+                offset,
                 proposer,
-                ..
             } => {
-                let place = TxRow {
-                    timestamp: ts,
-                    height: Some(inner.block.height),
-                };
                 let stored = self.stored_tx_rows(view, inner.tx_ids.iter())?;
-                for ((tx, id), stored) in inner.block.txs.iter().zip(&inner.tx_ids).zip(stored) {
+                let txs = inner.block.txs.iter().zip(&inner.tx_ids).zip(stored);
+                for (i, ((tx, id), stored)) in txs.enumerate() {
+                    // Where the tx lies in the container: in the inner block, past the wrapper.
+                    let place = inner
+                        .tx_range(i)
+                        .and_then(|r| TxPlace::of(r.start + offset..r.end + offset));
+                    let place = TxRow {
+                        timestamp: ts,
+                        height: Some(inner.block.height),
+                        place,
+                    };
                     self.accept_tx(batch, view, (id, tx), place, stored)?;
                 }
                 self.put_block(batch, inner, record.id, record.bytes.len(), ts);
@@ -417,7 +426,12 @@ impl XHistory {
             XContainer::PBlock(block) => {
                 return self.apply_shared(batch, view, block, self.p_chain);
             }
-            XContainer::CBlock { txs, evm } => {
+            XContainer::CBlock {
+                txs,
+                evm,
+                hash,
+                places,
+            } => {
                 for t in &txs.txs {
                     let (id, kind) = match t {
                         AtomicTx::Import { tx_id, .. } => (*tx_id, "ImportTx"),
@@ -425,7 +439,7 @@ impl XHistory {
                     };
                     self.tell_tx(id, kind, Some(txs.height), txs.timestamp);
                 }
-                tx_index::c_block(batch, record.id, txs, evm);
+                tx_index::c_block(batch, (record.id, *hash), txs, evm, places);
                 return self.apply_shared(batch, view, txs, self.c_chain);
             }
         }
@@ -558,14 +572,10 @@ impl XHistory {
             Some((row, _)) => row.copied(),
             None => stored,
         };
-        let TxRow {
-            timestamp: ts,
-            height,
-        } = place;
         match known {
-            None => self.apply_tx(batch, view, id, tx, ts, height),
-            Some(row) if row.height.is_none() && height.is_some() => {
-                self.patch_height(view, id, tx, row, height)
+            None => self.apply_tx(batch, view, id, tx, place),
+            Some(row) if row.height.is_none() && place.height.is_some() => {
+                self.patch_height(view, id, tx, row, place)
             }
             Some(_) => {
                 self.stats.duplicate_txs += 1;
@@ -580,10 +590,11 @@ impl XHistory {
         view: &impl ReadView,
         id: &Id,
         tx: &Tx,
-        timestamp: u64,
-        height: Option<u64>,
+        row: TxRow,
     ) -> Result<(), XStateError> {
-        let row = TxRow { timestamp, height };
+        let TxRow {
+            timestamp, height, ..
+        } = row;
         self.txs.put(*id, row, false);
         if !self.in_genesis {
             self.tell_tx(*id, super::pages::tx_type(&tx.unsigned), height, timestamp);
@@ -648,9 +659,14 @@ impl XHistory {
         id: &Id,
         tx: &Tx,
         row: TxRow,
-        height: Option<u64>,
+        place: TxRow,
     ) -> Result<(), XStateError> {
-        let row = TxRow { height, ..row };
+        let height = place.height;
+        let row = TxRow {
+            height,
+            place: place.place,
+            ..row
+        };
         self.txs.put(*id, row, true);
         let created = produced_utxos(tx, id)
             .into_iter()

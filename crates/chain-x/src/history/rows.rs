@@ -8,6 +8,7 @@ use snowline_store::value::ValueCodec;
 use snowline_types::Id;
 use snowline_types::avm::{Output, Utxo};
 use snowline_types::codec::CodecError;
+use snowline_types::container::TxPlace;
 use snowline_types::fx::secp256k1fx::OutputOwners;
 
 use super::codec::{In, Out};
@@ -219,15 +220,19 @@ pub struct TxRow {
     pub timestamp: u64,
     /// Vertex or block height (`None` for genesis txs and a DAG tx not yet seen in a vertex).
     pub height: Option<u64>,
+    /// A linear block's tx: where its bytes lie in the `X/block` container at `height`, so it
+    /// is read without parsing its block (`None` for the DAG's and genesis txs).
+    pub place: Option<TxPlace>,
 }
 
 impl ValueCodec for TxRow {
-    /// `u64 ts ‖ u8 has height ‖ u64 height`.
+    /// `u64 ts ‖ u8 has height ‖ u64 height ‖ u8 has place ‖ u32 offset ‖ u32 len`.
     fn encode_value(&self, out: &mut Vec<u8>) {
         Out(out)
             .u64(self.timestamp)
             .u8(u8::from(self.height.is_some()))
-            .u64(self.height.unwrap_or(0));
+            .u64(self.height.unwrap_or(0))
+            .place(self.place);
     }
 
     fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
@@ -235,11 +240,54 @@ impl ValueCodec for TxRow {
         let timestamp = i.u64()?;
         let has = i.u8()?;
         let height = i.u64()?;
+        let place = i.place()?;
         i.end()?;
         Ok(Self {
             timestamp,
             height: (has != 0).then_some(height),
+            place,
         })
+    }
+}
+
+/// A C-Chain atomic tx (`xh_c_txs`): its `C/block` container and the block's number, hash and
+/// time, and where the tx's bytes lie in the container, so the tx is read without its block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CTxRow {
+    /// The `C/block` container id.
+    pub container: Id,
+    /// The block's number.
+    pub number: u64,
+    /// The block's hash (keccak-256 of its header).
+    pub hash: [u8; 32],
+    /// The block's time, Unix seconds.
+    pub timestamp: u64,
+    /// The tx's bytes in the container, without the codec version.
+    pub place: Option<TxPlace>,
+}
+
+impl ValueCodec for CTxRow {
+    /// `container ‖ u64 number ‖ hash ‖ u64 time ‖ place`.
+    fn encode_value(&self, out: &mut Vec<u8>) {
+        Out(out)
+            .id(&self.container)
+            .u64(self.number)
+            .id(&Id(self.hash))
+            .u64(self.timestamp)
+            .place(self.place);
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut i = In(bytes);
+        let row = Self {
+            container: i.id()?,
+            number: i.u64()?,
+            hash: i.hash()?,
+            timestamp: i.u64()?,
+            place: i.place()?,
+        };
+        i.end()?;
+        Ok(row)
     }
 }
 
@@ -623,9 +671,17 @@ mod tests {
         #[test]
         fn small_rows_round_trip(ts in any::<u64>(), h in proptest::option::of(any::<u64>()),
                                  amount in any::<u128>(), n in any::<u64>(),
-                                 name in ".{0,12}", symbol in ".{0,5}") {
-            let t = TxRow { timestamp: ts, height: h };
+                                 name in ".{0,12}", symbol in ".{0,5}",
+                                 place in proptest::option::of((any::<u32>(), any::<u32>()))) {
+            let place = place.map(|(offset, len)| TxPlace { offset, len });
+            let t = TxRow { timestamp: ts, height: h, place };
             prop_assert_eq!(TxRow::decode_value(&encode_value(&t)), Ok(t));
+            let c = CTxRow {
+                container: id(5), number: n, hash: [7; 32], timestamp: ts, place,
+            };
+            let enc = encode_value(&c);
+            prop_assert_eq!(CTxRow::decode_value(&enc), Ok(c));
+            prop_assert!(CTxRow::decode_value(&enc[..enc.len() - 1]).is_err());
             let s = AssetTotal { amount, utxo_count: n };
             prop_assert_eq!(AssetTotal::decode_value(&encode_value(&s)), Ok(s));
             let a = AssetInfo {

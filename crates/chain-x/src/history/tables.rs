@@ -5,7 +5,7 @@
 use snowline_store::table;
 use snowline_types::{Id, NodeId, ShortId};
 
-use super::rows::{AssetInfo, AssetTotal, BlockRow, Event, TxRow, UtxoRecord, VertexRow};
+use super::rows::{AssetInfo, AssetTotal, BlockRow, CTxRow, Event, TxRow, UtxoRecord, VertexRow};
 
 table! {
     /// Every history table, for composing a binary's [`Schema`](snowline_store::Schema).
@@ -75,9 +75,9 @@ table! {
     /// the UTXO already consumed and removes the entry.
     pub XhEarlySpends: "xh_early_spends" (PointLookup), Id => Event;
 
-    /// `C-Chain atomic tx id -> C/block container id`: every `ImportTx` and `ExportTx` of the
-    /// C-Chain (with the X- or the P-Chain), its body read back from the block.
-    pub XhCTxs: "xh_c_txs" (PointLookup), Id => Id;
+    /// `C-Chain atomic tx id -> CTxRow`: every `ImportTx` and `ExportTx` of the C-Chain (with
+    /// the X- or the P-Chain): its block and where its bytes lie in the block's container.
+    pub XhCTxs: "xh_c_txs" (PointLookup), Id => CTxRow;
 
     /// `(kind, block time, tx id) -> ()`: the C-Chain's atomic txs by their block's time, each
     /// kind ([`C_IMPORT`], [`C_EXPORT`]) apart, the chain's latest.

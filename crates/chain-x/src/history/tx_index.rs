@@ -7,9 +7,10 @@
 
 use snowline_store::WriteBatch;
 use snowline_types::atomic::{AtomicTx, AtomicTxs};
+use snowline_types::container::TxPlace;
 use snowline_types::{Id, ShortId};
 
-use super::rows::Event;
+use super::rows::{CTxRow, Event};
 use super::tables::{
     C_EVM_EXPORT, C_EVM_IMPORT, C_EXPORT, C_IMPORT, TX_CONSUMED, TX_EMITTED, XhCTxs,
     XhCTxsByAddress, XhCTxsByTime, XhTxUtxos, XhTxsByAddress, XhTxsByAsset,
@@ -41,20 +42,29 @@ fn put(batch: &mut WriteBatch, ev: &Event, role: u8, utxo: Moved<'_>) {
     }
 }
 
-/// Indexes the atomic txs of the `C/block` container `container`: where each is, when, and the
-/// EVM addresses `evm[i]` of tx `i`.
+/// Indexes the atomic txs of the `C/block` container `container` (its block's hash `hash`):
+/// where each is (its block, and `places[i]`, where tx `i`'s bytes lie in the container), when,
+/// and the EVM addresses `evm[i]` of tx `i`.
 pub(super) fn c_block(
     batch: &mut WriteBatch,
-    container: Id,
+    (container, hash): (Id, [u8; 32]),
     block: &AtomicTxs<impl Sized>,
     evm: &[Vec<ShortId>],
+    places: &[Option<TxPlace>],
 ) {
-    for (tx, evm) in block.txs.iter().zip(evm) {
+    for (i, (tx, evm)) in block.txs.iter().zip(evm).enumerate() {
         let (tx_id, kind, role) = match tx {
             AtomicTx::Import { tx_id, .. } => (*tx_id, C_IMPORT, C_EVM_IMPORT),
             AtomicTx::Export { tx_id, .. } => (*tx_id, C_EXPORT, C_EVM_EXPORT),
         };
-        batch.put::<XhCTxs>(&tx_id, &container);
+        let row = CTxRow {
+            container,
+            number: block.height,
+            hash,
+            timestamp: block.timestamp,
+            place: places.get(i).copied().flatten(),
+        };
+        batch.put::<XhCTxs>(&tx_id, &row);
         batch.put::<XhCTxsByTime>(&(kind, block.timestamp, tx_id), &());
         for a in evm {
             batch.put::<XhCTxsByAddress>(&((*a, role), block.timestamp, tx_id), &());

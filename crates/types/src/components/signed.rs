@@ -41,6 +41,17 @@ impl<U: Encode, C: Encode> SignedTx<U, C> {
     }
 }
 
+impl<U: Decode, C: Decode + MinSize> SignedTx<U, C> {
+    /// Parses the bytes of one tx as a block nests it (no codec version, nothing after it), so
+    /// one tx is read without its block.
+    pub fn parse_nested(body: &[u8]) -> Result<Self, CodecError> {
+        let mut r = Reader::new(body);
+        let tx = Self::decode(&mut r)?;
+        r.finish()?;
+        Ok(tx)
+    }
+}
+
 /// Without the version: how a tx sits inside a block.
 impl<U: Decode, C: Decode + MinSize> Decode for SignedTx<U, C> {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {

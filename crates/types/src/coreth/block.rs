@@ -64,9 +64,17 @@ impl Block {
     /// Decodes a `C/block` container: a proposervm block around the coreth block (an option's
     /// inner block too), or, before the proposervm fork, the bare coreth block.
     pub fn from_container(bytes: &[u8]) -> Result<Self, CorethError> {
+        Ok(Self::from_container_with_end(bytes)?.0)
+    }
+
+    /// [`Block::from_container`], with where the coreth block's bytes end in the container.
+    pub fn from_container_with_end(bytes: &[u8]) -> Result<(Self, usize), CorethError> {
         match proposervm::Block::decode(bytes) {
-            Ok(outer) => Self::decode(outer.inner()),
-            Err(_) => Self::decode(bytes),
+            Ok(outer) => {
+                let end = outer.inner_offset() + outer.inner().len();
+                Ok((Self::decode(outer.inner())?, end))
+            }
+            Err(_) => Ok((Self::decode(bytes)?, bytes.len())),
         }
     }
 

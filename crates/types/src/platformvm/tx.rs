@@ -34,10 +34,7 @@ pub fn tx_id_of_body(body: &[u8]) -> Id {
 /// Parses the bytes of one tx as a block nests it (no codec version; what a
 /// [`super::block::ParsedBlock::tx_ranges`] entry spans), so one tx is read without its block.
 pub fn parse_nested_tx(body: &[u8]) -> Result<Tx, CodecError> {
-    let mut r = Reader::new(body);
-    let tx = Tx::decode(&mut r)?;
-    r.finish()?;
-    Ok(tx)
+    Tx::parse_nested(body)
 }
 
 /// Decodes a tx nested in a block and computes its id from the bytes it spans.

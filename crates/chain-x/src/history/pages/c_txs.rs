@@ -6,7 +6,8 @@
 //! derived, in either arrival order. The P-Chain keeps the owners on its side
 //! (`ph_c_txs_by_address`); a listing by address merges both.
 //!
-//! A tx's body and block are read back from its `C/block` container; the UTXOs it moves through
+//! A tx's body is read back alone from where it lies in its `C/block` container, its block's
+//! number, hash and time from its row; the UTXOs it moves through
 //! the X-Chain's shared memory come with it, those through the P-Chain's are the P-Chain's.
 
 use std::collections::BTreeSet;
@@ -23,6 +24,7 @@ use snowline_types::{Id, ShortId};
 use super::{Assets, PageError, XHistoryPages, assets};
 use crate::error::XStateError;
 use crate::history::reader::{HistoryUtxo, XHistoryReader};
+use crate::history::rows::CTxRow;
 use crate::history::tables::{
     C_EVM_EXPORT, C_EVM_IMPORT, C_EXPORT, C_IMPORT, C_OWNER_EXPORT, C_OWNER_IMPORT, XhCTxs,
     XhCTxsByAddress, XhCTxsByTime,
@@ -144,22 +146,22 @@ impl XHistoryPages {
     /// atomic tx of.
     pub fn c_tx(&self, id: &Id) -> Result<Option<CTx>, PageError> {
         let snapshot = self.store.snapshot();
-        let Some(container) = snapshot.get::<XhCTxs>(id)? else {
+        let Some(row) = snapshot.get::<XhCTxs>(id)? else {
             return Ok(None);
         };
-        Ok(Some(c_tx_at(&snapshot, id, &container)?))
+        Ok(Some(c_tx_at(&snapshot, id, &row)?))
     }
 
     /// The listed C-Chain atomic txs `ids`, in order, read from one snapshot.
     pub fn c_txs(&self, ids: &[Id]) -> Result<Vec<CTx>, PageError> {
         let snapshot = self.store.snapshot();
-        let containers = snapshot.multi_get::<XhCTxs>(ids)?;
+        let rows = snapshot.multi_get::<XhCTxs>(ids)?;
         ids.iter()
-            .zip(containers)
-            .map(|(id, container)| {
-                let container = container
-                    .ok_or_else(|| corrupt(format!("C-Chain tx {id} is listed, not stored")))?;
-                c_tx_at(&snapshot, id, &container)
+            .zip(rows)
+            .map(|(id, row)| {
+                let row =
+                    row.ok_or_else(|| corrupt(format!("C-Chain tx {id} is listed, not stored")))?;
+                c_tx_at(&snapshot, id, &row)
             })
             .collect()
     }
@@ -169,25 +171,37 @@ fn corrupt(what: String) -> PageError {
     PageError::Read(XStateError::Corrupt(what))
 }
 
-/// Tx `id` read back from the `C/block` container `container`.
-fn c_tx_at(v: &impl ReadView, id: &Id, container: &Id) -> Result<CTx, PageError> {
+/// Tx `id` read back from its `C/block` container: alone, from the bytes at the row's place
+/// (a row without one: from the block parsed whole).
+fn c_tx_at(v: &impl ReadView, id: &Id, row: &CTxRow) -> Result<CTx, PageError> {
+    let container = &row.container;
     let c = IndexReader::new(v, IndexPath::CBlock)
         .by_id(container)
         .map_err(|e| corrupt(format!("C/block container {container}: {e}")))?
         .ok_or_else(|| corrupt(format!("C-Chain tx {id}: block {container} is not indexed")))?;
-    let block = AtomicBlock::from_container_any_network(&c.bytes)
-        .map_err(|e| corrupt(format!("C/block container {container}: {e}")))?;
-    let tx = block
-        .txs
-        .into_iter()
-        .find(|t| t.id == *id)
-        .ok_or_else(|| corrupt(format!("C-Chain tx {id} is not in block {container}")))?;
+    let tx = match row.place {
+        Some(place) => {
+            let body = place
+                .slice(&c.bytes)
+                .ok_or_else(|| corrupt(format!("C-Chain tx {id} lies past its block's bytes")))?;
+            coreth::Tx::parse_nested(body).map_err(|e| corrupt(format!("C-Chain tx {id}: {e}")))?
+        }
+        None => {
+            AtomicBlock::from_container_any_network(&c.bytes)
+                .map_err(|e| corrupt(format!("C/block container {container}: {e}")))?
+                .txs
+                .into_iter()
+                .find(|t| t.id == *id)
+                .ok_or_else(|| corrupt(format!("C-Chain tx {id} is not in block {container}")))?
+                .tx
+        }
+    };
     let mut record = CTx {
         id: *id,
-        tx: tx.tx,
-        block_number: block.block.number(),
-        block_hash: block.block.hash,
-        timestamp: block.block.timestamp(),
+        tx,
+        block_number: row.number,
+        block_hash: row.hash,
+        timestamp: row.timestamp,
         x_utxos: Vec::new(),
         assets: Assets::default(),
     };

@@ -11,7 +11,7 @@ use snowline_node_index::IndexReader;
 use snowline_query::params::{SortOrder, TimeRange};
 use snowline_query::{FilteredPage, decode_position, encode_position, merged_page};
 use snowline_store::{Direction, KeysetScans, ReadView, StoreError};
-use snowline_types::avm::UnsignedTx;
+use snowline_types::avm::{Tx, UnsignedTx};
 use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::{Id, ShortId};
 
@@ -240,8 +240,9 @@ impl Bodies {
         Ok(self.0.get(&(path, *id)))
     }
 
-    /// Tx `id`'s body and place: its linear block (at the row's height), else its `X/tx`
-    /// container and the vertices at the row's height holding it.
+    /// Tx `id`'s body and place: its linear block (at the row's height; the tx alone when the
+    /// row keeps where it lies, else from the block parsed once), else its `X/tx` container and
+    /// the vertices at the row's height holding it.
     fn find(
         &mut self,
         v: &impl ReadView,
@@ -252,6 +253,23 @@ impl Bodies {
             return Ok(None);
         };
         if let Some(block) = v.get::<XhBlocks>(&height)? {
+            if let Some(place) = row.place {
+                // The tx alone, from its bytes in the block's container.
+                let path = IndexPath::XBlock;
+                let c = IndexReader::new(v, path)
+                    .by_id(&block.container_id)
+                    .map_err(|e| corrupt(format!("{path} container {}: {e}", block.container_id)))?
+                    .ok_or_else(|| corrupt(format!("tx {id}: its block is not indexed")))?;
+                let body = place
+                    .slice(&c.bytes)
+                    .ok_or_else(|| corrupt(format!("tx {id} lies past its block's bytes")))?;
+                let tx = Tx::parse_nested(body).map_err(|e| corrupt(format!("tx {id}: {e}")))?;
+                let place = XTxPlace::Block {
+                    height,
+                    id: block.container_id,
+                };
+                return Ok(Some((tx.unsigned, place)));
+            }
             if let Some(i) = block.tx_ids.iter().position(|t| t == id) {
                 if let Some(XContainer::Block { block: b, .. }) =
                     self.container(v, IndexPath::XBlock, &block.container_id)?
