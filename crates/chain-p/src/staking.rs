@@ -6,7 +6,7 @@ use snowline_types::platformvm::txs::UnsignedTx;
 use snowline_types::platformvm::{Signer, TransferableOutput};
 use snowline_types::{Id, NodeId, ShortId};
 
-use crate::rows::StakerKind;
+use crate::rows::{StakerKind, StakerRow};
 pub(crate) use crate::upgrades::durango as starts_at_acceptance;
 
 /// The staking terms of a staker tx.
@@ -102,4 +102,35 @@ pub(crate) fn terms(tx: &UnsignedTx) -> Option<Terms<'_>> {
         },
         _ => return None,
     })
+}
+
+/// `MaxValidatorStake` of mainnet, Fuji and local networks alike: 3 M AVAX, in nAVAX
+/// (avalanchego `genesis/genesis_{mainnet,fuji,local}.go`, `StakingConfig`).
+pub const MAX_VALIDATOR_STAKE: u64 = 3_000_000_000_000_000;
+
+/// `MaxValidatorWeightFactor` of the primary network: a validator's stake plus its delegations
+/// is at most 5 times its stake (avalanchego `vms/platformvm/txs/executor/staker_tx_verification.go`
+/// `getDelegatorRules`, `config.MaxValidatorWeightFactor`).
+pub const MAX_VALIDATOR_WEIGHT_FACTOR: u64 = 5;
+
+/// What a delegator may still add to a primary-network validator of `stake` already holding
+/// `delegated`: `min(5 × stake, MaxValidatorStake) − stake − delegated`, never below zero.
+pub fn delegation_capacity(stake: u64, delegated: u64) -> u64 {
+    stake
+        .saturating_mul(MAX_VALIDATOR_WEIGHT_FACTOR)
+        .min(MAX_VALIDATOR_STAKE)
+        .saturating_sub(stake)
+        .saturating_sub(delegated)
+}
+
+/// A permissioned subnet validator (`AddSubnetValidatorTx`: no stake, no reward owner), which
+/// leaves at its end time without a reward tx.
+pub(crate) fn permissioned(row: &StakerRow) -> bool {
+    row.kind == StakerKind::SubnetValidator && row.reward_owners.is_empty()
+}
+
+/// The delegation fee a validator charges, millionths: primary-network and permissionless
+/// subnet validators; a permissioned subnet validator takes no delegations.
+pub fn delegation_fee(row: &StakerRow) -> Option<u32> {
+    (row.kind.validates() && !permissioned(row)).then_some(row.delegation_shares)
 }

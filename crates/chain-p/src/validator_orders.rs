@@ -14,8 +14,8 @@
 use snowline_store::WriteBatch;
 use snowline_types::Id;
 
-use crate::pages::{delegation_capacity, delegation_fee};
 use crate::rows::{Delegations, StakerKind, StakerRow};
+use crate::staking::{delegation_capacity, delegation_fee};
 use crate::tables::PhValidatorSorts;
 
 pub(crate) use crate::tables::{

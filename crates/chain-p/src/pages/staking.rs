@@ -25,32 +25,16 @@ use snowline_types::{Id, NodeId, ShortId};
 use super::{PChainPages, PageError, Position, direction, expect_rows, tip};
 use crate::error::PChainError;
 use crate::rows::{StakerKind, StakerRow, StakingFigures, UptimeRow};
-use crate::staking::PRIMARY_NETWORK;
+pub use crate::staking::{
+    MAX_VALIDATOR_STAKE, MAX_VALIDATOR_WEIGHT_FACTOR, delegation_capacity, delegation_fee,
+};
+use crate::staking::{PRIMARY_NETWORK, permissioned};
 use crate::tables::{
     META_UNSETTLED_REWARDS, ORDER_DELEGATORS, ORDER_VALIDATORS, PhDelegations, PhMeta, PhOrders,
     PhStakers, PhStakersByNode, PhStakersByOwner, PhStakersNotStarted, PhStakingNow,
     PhValidatorSorts, PhValidatorsByNode,
 };
 use crate::validator_orders::{BY_BLOCK_INDEX, BY_CAPACITY, BY_END, BY_FEE, order};
-
-/// `MaxValidatorStake` of mainnet, Fuji and local networks alike: 3 M AVAX, in nAVAX
-/// (avalanchego `genesis/genesis_{mainnet,fuji,local}.go`, `StakingConfig`).
-pub const MAX_VALIDATOR_STAKE: u64 = 3_000_000_000_000_000;
-
-/// `MaxValidatorWeightFactor` of the primary network: a validator's stake plus its delegations
-/// is at most 5 times its stake (avalanchego `vms/platformvm/txs/executor/staker_tx_verification.go`
-/// `getDelegatorRules`, `config.MaxValidatorWeightFactor`).
-pub const MAX_VALIDATOR_WEIGHT_FACTOR: u64 = 5;
-
-/// What a delegator may still add to a primary-network validator of `stake` already holding
-/// `delegated`: `min(5 × stake, MaxValidatorStake) − stake − delegated`, never below zero.
-pub fn delegation_capacity(stake: u64, delegated: u64) -> u64 {
-    stake
-        .saturating_mul(MAX_VALIDATOR_WEIGHT_FACTOR)
-        .min(MAX_VALIDATOR_STAKE)
-        .saturating_sub(stake)
-        .saturating_sub(delegated)
-}
 
 /// A staker's status at a chain time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -93,18 +77,6 @@ impl StakerStatus {
     pub fn current(self) -> bool {
         matches!(self, StakerStatus::Pending | StakerStatus::Active)
     }
-}
-
-/// A permissioned subnet validator (`AddSubnetValidatorTx`: no stake, no reward owner), which
-/// leaves at its end time without a reward tx.
-fn permissioned(row: &StakerRow) -> bool {
-    row.kind == StakerKind::SubnetValidator && row.reward_owners.is_empty()
-}
-
-/// The delegation fee a validator charges, millionths: primary-network and permissionless
-/// subnet validators; a permissioned subnet validator takes no delegations.
-pub fn delegation_fee(row: &StakerRow) -> Option<u32> {
-    (row.kind.validates() && !permissioned(row)).then_some(row.delegation_shares)
 }
 
 /// A validator's BLS public key and proof of possession (`AddPermissionlessValidatorTx` with a
