@@ -30,7 +30,7 @@ table! {
     pub WhStream: "wh_stream", (String, u64) => Vec<u8>;
 }
 
-/// The key of [`WhNext`] that names no webhook (ids are never empty) but holds the number of
-/// the last batch the Primary Network hook wrote, by which it tells whether the store shows a
-/// batch yet.
+/// The key of [`WhNext`] that names no webhook (ids are never empty) but holds how many
+/// containers the Primary Network hook has derived in the batches written, by which it tells
+/// whether the store shows a batch yet.
 pub const BATCH_MARK: &str = "";

@@ -46,10 +46,12 @@ pub(crate) struct Balances {
     /// The moves of the staged batch, and of the sealed one.
     staged: HashMap<Key, i128>,
     sealed: HashMap<Key, i128>,
-    /// The number of the last batch finished (read from the store on first use), and of the
-    /// sealed one.
+    /// The containers derived in all finished batches (read from the store on first use),
+    /// and that count as the sealed batch left it.
     last: Option<u64>,
     sealed_number: Option<u64>,
+    /// The containers derived in the staged batch.
+    staged_containers: u64,
 }
 
 /// What the `unlocked` balance of each address counts of a container's UTXO moves: AVAX outside
@@ -84,6 +86,7 @@ impl Balances {
         moves: &BTreeMap<Key, i128>,
         wanted: impl Fn(&Key) -> bool,
     ) -> Result<Vec<(Key, u128, u128)>, DeriveError> {
+        self.staged_containers += 1;
         let mut out = Vec::new();
         for (key, delta) in moves.iter().filter(|(_, d)| **d != 0) {
             let before = match self.known.get(key) {
@@ -125,7 +128,9 @@ impl Balances {
         Ok(clamp(b))
     }
 
-    /// The staged batch is complete: it carries its number.
+    /// The staged batch is complete: it carries the count of containers derived up to its end,
+    /// which the store shows once it is written. A count, not a batch number, so the index
+    /// does not depend on how the containers were cut into batches (a restart, a fault).
     pub(crate) fn finish(
         &mut self,
         batch: &mut WriteBatch,
@@ -135,8 +140,9 @@ impl Balances {
             Some(n) => n,
             None => view.get::<WhNext>(&BATCH_MARK.to_owned())?.unwrap_or(0),
         };
-        self.last = Some(last + 1);
-        batch.put::<WhNext>(&BATCH_MARK.to_owned(), &(last + 1));
+        let mark = last + std::mem::take(&mut self.staged_containers);
+        self.last = Some(mark);
+        batch.put::<WhNext>(&BATCH_MARK.to_owned(), &mark);
         Ok(())
     }
 
