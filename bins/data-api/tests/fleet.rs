@@ -92,7 +92,7 @@ fn primary_settled(p: &DataApi) -> bool {
 /// Waits until the primary has committed past batch `after` (it saw new containers).
 fn moved_on(p: &DataApi, after: f64) {
     assert!(
-        p.wait_until(60, |p| metric(p, "snowline_fleet_position")
+        p.wait_until(120, |p| metric(p, "snowline_fleet_position")
             .is_some_and(|pos| pos > after)),
         "the primary stayed at batch {after}"
     );
@@ -109,9 +109,10 @@ fn caught_up(p: &DataApi, r: &DataApi) -> f64 {
     );
     let want = metric(p, "snowline_fleet_position").unwrap();
     assert!(
-        r.wait_until(120, |r| metric(r, "snowline_fleet_position") == Some(want)),
-        "the replica stopped at {:?} of {want}: {}",
+        r.wait_until(300, |r| metric(r, "snowline_fleet_position") == Some(want)),
+        "the replica stopped at {:?} of {want} (the stream's newest: {:?}): {}",
         metric(r, "snowline_fleet_position"),
+        metric(r, "snowline_fleet_head"),
         r.get("/readyz").body
     );
     want
@@ -240,9 +241,11 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
         ],
     );
     assert!(
-        n.wait_until(120, |n| metric(n, "snowline_fleet_position")
+        n.wait_until(300, |n| metric(n, "snowline_fleet_position")
             == Some(batches)),
-        "{}",
+        "the new replica stopped at batch {:?} of {batches} (the stream's newest: {:?}): {}",
+        metric(&n, "snowline_fleet_position"),
+        metric(&n, "snowline_fleet_head"),
         n.get("/readyz").body
     );
     assert_eq!(metric(&n, "snowline_fleet_batches"), Some(batches - first));
@@ -338,9 +341,10 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
     // A second replica, started after it all, catches up from the stream alone.
     let late = replica(ldir, &urls);
     assert!(
-        late.wait_until(120, |l| metric(l, "snowline_fleet_position")
+        late.wait_until(300, |l| metric(l, "snowline_fleet_position")
             == Some(batches)),
-        "{}",
+        "the late replica stopped at batch {:?} of {batches}: {}",
+        metric(&late, "snowline_fleet_position"),
         late.get("/readyz").body
     );
     same_answers(&p, &r, &sample_paths(&up));
