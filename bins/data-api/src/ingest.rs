@@ -58,7 +58,10 @@ use snowline_webhooks::PlatformHook;
 /// potential rewards of the primary-network stakers not settled in `ph_meta`; a linear X-Chain
 /// block's tx row in `xh_txs` keeps where the tx lies in its container, and a C-Chain atomic
 /// tx's row in `xh_c_txs` its block's number, hash and time and where it lies in the container,
-/// so both are read without parsing their block).
+/// so both are read without parsing their block; 17: an EVM tx's token transfers, listed
+/// internal txs and count of TeleporterMessenger logs in one row, `ev_tx_parts`, in place of
+/// `ev_transfers_by_tx` and `ev_internal_by_tx`, so a tx's detail and an address's history read
+/// them with one lookup per tx).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

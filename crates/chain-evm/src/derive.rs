@@ -23,7 +23,7 @@ use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
     AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, Roles, TokenRow,
-    TransferKind, TransferRef, TransferRow, TxRow,
+    TransferKind, TransferRow, TxParts, TxRow, TxTransfer,
 };
 use crate::source::{EvmSource, FetchedBlock, SourceError};
 use crate::status::SyncStatus;
@@ -301,6 +301,10 @@ impl EvmChain {
             touched.add(a, Roles::NATIVE);
         }
 
+        let mut parts = TxParts {
+            messenger_logs: u32::try_from(tx.messenger_logs.len()).unwrap_or(u32::MAX),
+            ..TxParts::default()
+        };
         for (emitter, log_index, log) in &tx.transfers {
             let operator = match log {
                 TransferLog::Erc1155 { operator, .. } => Some(*operator),
@@ -331,13 +335,16 @@ impl EvmChain {
                 };
                 let token = a20(emitter);
                 batch.put::<EvTransfersByToken>(&(c, token, n, *log_index, sub), &Linear(row));
-                batch.put::<EvTransfersByTx>(
-                    &(c, hash, *log_index, sub),
-                    &Linear(TransferRef {
-                        token: *emitter,
-                        block: n,
-                    }),
-                );
+                parts.transfers.push(TxTransfer {
+                    token: *emitter,
+                    log_index: *log_index,
+                    kind,
+                    from: t.from,
+                    to: t.to,
+                    value,
+                    token_id,
+                    operator,
+                });
                 let by_address = Linear(AddressTransfer {
                     token: *emitter,
                     kind,
@@ -388,12 +395,15 @@ impl EvmChain {
                 );
                 touched.add(a, Roles::INTERNAL);
             }
-            batch.put::<EvInternalByTx>(&(c, hash, frame), &Linear(row));
+            parts.internals.push(row);
             let nested_create =
                 f.depth > 0 && matches!(f.kind, CallKind::Create | CallKind::Create2);
             if let (true, false, Some(to)) = (nested_create, f.reverted, f.to) {
                 self.contract(batch, tx, block, index, frame, to, Some(f.from));
             }
+        }
+        if !parts.is_empty() {
+            batch.put::<EvTxParts>(&(c, hash), &Linear(parts));
         }
         if let Some(addr) = created {
             self.contract(batch, tx, block, index, 0, addr, None);

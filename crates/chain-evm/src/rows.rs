@@ -290,27 +290,121 @@ impl Decode for TransferRow {
     }
 }
 
-/// Where a transfer row is: its token and block (the rest of its key is the referrer's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TransferRef {
-    /// The token contract.
+/// One token transfer of a tx, as the tx's parts keep it: the token, where its log is, and the
+/// transfer; the tx's own fields (hash, position, block) complete it into a [`TransferRow`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxTransfer {
+    /// The token contract (the log's emitter).
     pub token: Address,
-    /// The block.
-    pub block: u64,
+    /// The log's index in the block.
+    pub log_index: u64,
+    /// The standard.
+    pub kind: TransferKind,
+    /// Sender (zero: a mint).
+    pub from: Address,
+    /// Recipient (zero: a burn).
+    pub to: Address,
+    /// Amount (1 for ERC-721).
+    pub value: U256,
+    /// Token id (ERC-721, ERC-1155; zero for ERC-20).
+    pub token_id: U256,
+    /// ERC-1155 operator.
+    pub operator: Option<Address>,
 }
 
-impl Encode for TransferRef {
-    fn encode(&self, w: &mut Writer) {
-        put_addr(w, &self.token);
-        w.u64(self.block);
+impl TxTransfer {
+    /// The transfer as the token's listing stores it, in tx `hash` described by `tx`.
+    pub fn row(&self, hash: B256, tx: &TxRow) -> TransferRow {
+        TransferRow {
+            kind: self.kind,
+            from: self.from,
+            to: self.to,
+            value: self.value,
+            token_id: self.token_id,
+            operator: self.operator,
+            tx_hash: hash,
+            tx_index: tx.index,
+            timestamp: tx.timestamp,
+            block_hash: tx.block_hash,
+        }
     }
 }
 
-impl Decode for TransferRef {
+impl Encode for TxTransfer {
+    fn encode(&self, w: &mut Writer) {
+        put_addr(w, &self.token);
+        w.u64(self.log_index);
+        w.u8(self.kind.code());
+        put_addr(w, &self.from);
+        put_addr(w, &self.to);
+        put_u256(w, &self.value);
+        put_u256(w, &self.token_id);
+        put_opt(w, &self.operator, put_addr);
+    }
+}
+
+impl Decode for TxTransfer {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
         Ok(Self {
             token: get_addr(r)?,
-            block: r.u64()?,
+            log_index: r.u64()?,
+            kind: TransferKind::from_code(r.u8()?)?,
+            from: get_addr(r)?,
+            to: get_addr(r)?,
+            value: get_u256(r)?,
+            token_id: get_u256(r)?,
+            operator: get_opt(r, get_addr)?,
+        })
+    }
+}
+
+/// What a tx did beyond its own fields, kept in one row so that its detail and an address's
+/// history read it with one lookup: its token transfers (log order, an ERC-1155 batch's ids in
+/// order), its listed internal txs (depth-first), and how many TeleporterMessenger logs it
+/// emitted (none: no ICM message to look up). A tx with none of these has no row.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TxParts {
+    /// The token transfers.
+    pub transfers: Vec<TxTransfer>,
+    /// The listed internal txs.
+    pub internals: Vec<InternalRow>,
+    /// TeleporterMessenger logs emitted.
+    pub messenger_logs: u32,
+}
+
+impl TxParts {
+    /// Whether there is nothing to keep.
+    pub fn is_empty(&self) -> bool {
+        self.transfers.is_empty() && self.internals.is_empty() && self.messenger_logs == 0
+    }
+}
+
+/// The fewest bytes a [`TxTransfer`] and an [`InternalRow`] encode to (count checks).
+const TX_TRANSFER_MIN: usize = 20 + 8 + 1 + 20 + 20 + 32 + 32 + 1;
+const INTERNAL_ROW_MIN: usize = 32 + 8 + 8 + 4 + 4 + 4 + 1 + 20 + 1 + 32 + 8 + 8 + 1;
+
+impl Encode for TxParts {
+    fn encode(&self, w: &mut Writer) {
+        self.transfers.encode(w);
+        self.internals.encode(w);
+        w.u32(self.messenger_logs);
+    }
+}
+
+impl Decode for TxParts {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        let n = r.count(TX_TRANSFER_MIN, "tx transfers")?;
+        let transfers = (0..n)
+            .map(|_| TxTransfer::decode(r))
+            .collect::<Result<_, _>>()?;
+        let n = r.count(INTERNAL_ROW_MIN, "internal txs")?;
+        let internals = (0..n)
+            .map(|_| InternalRow::decode(r))
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            transfers,
+            internals,
+            messenger_logs: r.u32()?,
         })
     }
 }
@@ -877,7 +971,10 @@ mod tests {
             round_trip(&i);
             round_trip(&c);
             round_trip(&k);
-            round_trip(&TransferRef { token, block });
+            let moved = TxTransfer { token, log_index: block, kind: x.kind, from: x.from, to: x.to,
+                value: x.value, token_id: x.token_id, operator: x.operator };
+            round_trip(&TxParts { transfers: vec![moved.clone(), moved], internals: vec![i.clone()],
+                messenger_logs: next as u32 });
             round_trip(&AddressTxRow { hash: last_hash, roles: Roles(block as u8) });
             round_trip(&AddressTransfer { token, kind: x.kind });
             round_trip(&CursorRow { first: block, next, last_hash, cumulative_txs, untraced_from });
@@ -889,7 +986,7 @@ mod tests {
             decode_any::<BlockRow>(&bytes);
             decode_any::<TxRow>(&bytes);
             decode_any::<TransferRow>(&bytes);
-            decode_any::<TransferRef>(&bytes);
+            decode_any::<TxParts>(&bytes);
             decode_any::<AddressTxRow>(&bytes);
             decode_any::<AddressTransfer>(&bytes);
             decode_any::<InternalRow>(&bytes);

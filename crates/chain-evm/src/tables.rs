@@ -7,7 +7,7 @@ use snowline_store::{Linear, table};
 
 use crate::rows::{
     AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, MetadataRow,
-    TokenRow, TransferRef, TransferRow, TxRow,
+    TokenRow, TransferRow, TxParts, TxRow,
 };
 
 /// A 20-byte address in a key or value.
@@ -41,8 +41,10 @@ table! {
     /// numbers the ids of an ERC-1155 batch log).
     pub EvTransfersByToken: "ev_transfers_by_token", (u64, Addr, u64, u64, u32) => Linear<TransferRow>;
 
-    /// `(chain, tx hash, log index, sub) -> (token, block)`: a tx's transfers.
-    pub EvTransfersByTx: "ev_transfers_by_tx", (u64, Word, u64, u32) => Linear<TransferRef>;
+    /// `(chain, tx hash) -> TxParts`: a tx's token transfers, listed internal txs and count of
+    /// TeleporterMessenger logs, in one row (absent: none of them), so a tx's detail and a page
+    /// of an address's history read them with one lookup per tx.
+    pub EvTxParts: "ev_tx_parts" (PointLookup), (u64, Word) => Linear<TxParts>;
 
     /// `(chain, address, block, log index, sub) -> (token, standard)`: the transfers from or to
     /// an address.
@@ -51,9 +53,6 @@ table! {
     /// `(chain, address, block, tx index, frame) -> InternalRow`: internal txs from or to an
     /// address (root frames included; `depth` says which).
     pub EvInternalByAddress: "ev_internal_by_address", (u64, Addr, u64, u32, u32) => Linear<InternalRow>;
-
-    /// `(chain, tx hash, frame) -> InternalRow`: a tx's internal txs.
-    pub EvInternalByTx: "ev_internal_by_tx", (u64, Word, u32) => Linear<InternalRow>;
 
     /// `(chain, contract) -> ContractRow`: how each contract was created.
     pub EvContracts: "ev_contracts" (PointLookup), (u64, Addr) => Linear<ContractRow>;

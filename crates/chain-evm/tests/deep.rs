@@ -18,7 +18,7 @@ use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use snowline_chain_evm::tables::*;
-use snowline_store::{Direction, ReadView};
+use snowline_store::ReadView;
 
 const A: &str = "0x00000000000000000000000000000000000000aa";
 const B: &str = "0x00000000000000000000000000000000000000bb";
@@ -147,11 +147,12 @@ async fn the_deepest_call_tree_derives() {
     let dir = tempfile::tempdir().unwrap();
     let store = open(dir.path());
     assert_eq!(sync_to(&store, &url, 2, 1).await.unwrap(), 2);
-    let rows: Vec<_> = store
-        .prefix_scan::<EvInternalByTx, (u64, [u8; 32])>(&(7, [0x77; 32]), None, Direction::Forward)
+    let rows = store
+        .get::<EvTxParts>(&(7, [0x77; 32]))
         .unwrap()
-        .map(|e| e.unwrap().1.0)
-        .collect();
+        .unwrap()
+        .0
+        .internals;
     assert_eq!(rows.len(), 1025);
     assert!(rows.iter().enumerate().all(|(i, r)| r.depth as usize == i));
     let mut b = [0u8; 20];

@@ -11,10 +11,10 @@ use snowline_types::evm::{Address, B256};
 
 use super::scan::in_order;
 use super::transfers::with_uris;
-use super::txs::{corrupt, internals_of, transfers_of};
+use super::txs::{corrupt, parts_of_many, transfers_in};
 use super::{EvmPages, EvmReadError, Transfer, token_rows};
 use crate::rows::{
-    AddressTransfer, AddressTxRow, InternalRow, Roles, TokenRow, TransferKind, TxRow,
+    AddressTransfer, AddressTxRow, InternalRow, Roles, TokenRow, TransferKind, TxRow, TxTransfer,
 };
 use crate::tables::{EvTransfersByAddress, EvTransfersByToken, EvTxs, EvTxsByAddress};
 
@@ -111,20 +111,21 @@ impl EvmPages {
             |(_, _, r), tx| wanted(r) && tx.is_some(),
             |_| false,
         )?;
-        let mut txs = Vec::with_capacity(page.items.len());
-        for ((_, _, r), tx) in page.items {
-            let Some(tx) = tx else { continue };
-            let mut h = HistoryTx {
-                hash: r.hash,
-                roles: r.roles,
-                tx,
-                transfers: Vec::new(),
-                internals: Vec::new(),
-            };
-            if q.parts {
-                read_parts(&snapshot, chain, address, &mut h)?;
-            }
-            txs.push(h);
+        let mut txs: Vec<HistoryTx> = page
+            .items
+            .into_iter()
+            .filter_map(|((_, _, r), tx)| {
+                tx.map(|tx| HistoryTx {
+                    hash: r.hash,
+                    roles: r.roles,
+                    tx,
+                    transfers: Vec::new(),
+                    internals: Vec::new(),
+                })
+            })
+            .collect();
+        if q.parts {
+            read_parts(&snapshot, chain, address, &mut txs)?;
         }
         let tokens = token_rows(
             &snapshot,
@@ -204,23 +205,44 @@ impl EvmPages {
     }
 }
 
-/// The transfers and internal txs of `h` that `address` was party to (each read only when its
-/// roles say there are some).
+/// The transfers and internal txs of each of `txs` that `address` was party to, read for the
+/// txs whose roles say there are some: one batched lookup of their parts, one of the NFT URIs.
 fn read_parts(
     view: &impl ReadView,
     chain: u64,
     address: Address,
-    h: &mut HistoryTx,
+    txs: &mut [HistoryTx],
 ) -> Result<(), EvmReadError> {
-    let tokens = Roles::ERC20.with(Roles::ERC721).with(Roles::ERC1155);
-    if h.roles.0 & tokens.0 != 0 {
-        h.transfers = transfers_of(view, chain, h.hash)?
-            .into_iter()
-            .filter(|t| t.row.from == address || t.row.to == address)
-            .collect();
-    }
-    if h.roles.contains(Roles::INTERNAL) {
-        h.internals = internals_of(view, chain, h.hash)?
+    let wanted = Roles::ERC20
+        .with(Roles::ERC721)
+        .with(Roles::ERC1155)
+        .with(Roles::INTERNAL);
+    let with_parts: Vec<usize> = (0..txs.len())
+        .filter(|&i| txs[i].roles.0 & wanted.0 != 0)
+        .collect();
+    let hashes: Vec<B256> = with_parts.iter().map(|&i| txs[i].hash).collect();
+    let parts = parts_of_many(view, chain, &hashes)?;
+    let mine: Vec<Vec<TxTransfer>> = parts
+        .iter()
+        .map(|p| {
+            p.transfers
+                .iter()
+                .filter(|t| t.from == address || t.to == address)
+                .cloned()
+                .collect()
+        })
+        .collect();
+    let listed: Vec<(B256, &TxRow, &Vec<TxTransfer>)> = with_parts
+        .iter()
+        .zip(&mine)
+        .map(|(&i, ts)| (txs[i].hash, &txs[i].tx, ts))
+        .collect();
+    let mut transfers = transfers_in(view, chain, &listed)?.into_iter();
+    for ((&i, p), ts) in with_parts.iter().zip(parts).zip(&mine) {
+        let h = &mut txs[i];
+        h.transfers = transfers.by_ref().take(ts.len()).collect();
+        h.internals = p
+            .internals
             .into_iter()
             .filter(|f| f.from == address || f.to == Some(address))
             .collect();

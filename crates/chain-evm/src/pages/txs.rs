@@ -2,14 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use snowline_store::{Direction, Linear, ReadView};
+use snowline_store::{Linear, ReadView};
 use snowline_types::evm::{Address, B256};
 
-use super::transfers::with_uris;
-use super::{EvmPages, EvmReadError, Transfer, token_rows};
+use super::{EvmPages, EvmReadError, Transfer, cursor_in, token_rows};
 use crate::error::EvmError;
-use crate::rows::{BlockRow, InternalRow, TokenRow, TxRow};
-use crate::tables::{EvBlocks, EvInternalByTx, EvTransfersByToken, EvTransfersByTx, EvTxs};
+use crate::rows::{BlockRow, InternalRow, TokenRow, TransferKind, TxParts, TxRow, TxTransfer};
+use crate::tables::{EvBlocks, EvNftUris, EvTxParts, EvTxs};
 
 /// A transaction with everything its detail shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +25,13 @@ pub struct TxDetail {
     pub tokens: BTreeMap<Address, TokenRow>,
     /// Its internal transactions, depth-first (the root frame first when listed).
     pub internals: Vec<InternalRow>,
+    /// How many TeleporterMessenger logs it emitted (none: it sent or delivered no ICM message).
+    pub messenger_logs: u32,
 }
 
-/// Tx `hash` of `chain` with its block, transfers and internal transactions, if indexed.
+/// Tx `hash` of `chain` with its block, transfers and internal transactions, if indexed: the
+/// tx, its parts and its block are three point lookups; the transfers' tokens and NFT URIs one
+/// batched lookup each, when there are any.
 pub(crate) fn tx_detail(
     view: &impl ReadView,
     chain: u64,
@@ -38,64 +41,98 @@ pub(crate) fn tx_detail(
     let Some(Linear(tx)) = view.get::<EvTxs>(&(chain, h))? else {
         return Ok(None);
     };
+    let parts = parts_of(view, chain, hash)?;
     let Linear(block) = view
         .get::<EvBlocks>(&(chain, tx.block))?
         .ok_or_else(|| corrupt(format!("tx {hash} names block {}", tx.block)))?;
-    let transfers = transfers_of(view, chain, hash)?;
+    let transfers = transfers_in(view, chain, &[(hash, &tx, &parts.transfers)])?;
     let tokens = token_rows(view, chain, transfers.iter().map(|t| t.token))?;
-    let internals = internals_of(view, chain, hash)?;
     Ok(Some(TxDetail {
         hash,
         tx,
         block,
         transfers,
         tokens,
-        internals,
+        internals: parts.internals,
+        messenger_logs: parts.messenger_logs,
     }))
 }
 
-/// The token transfers of tx `hash`, by log index (then batch index).
-pub(crate) fn transfers_of(
+/// What tx `hash` did beyond its own fields (empty when it did none of it).
+pub(crate) fn parts_of(
     view: &impl ReadView,
     chain: u64,
     hash: B256,
-) -> Result<Vec<Transfer>, EvmReadError> {
-    let h = hash.0;
-    let refs = view
-        .prefix_scan::<EvTransfersByTx, _>(&(chain, h), None, Direction::Forward)?
-        .map(|e| e.map(|((_, _, log, sub), Linear(r))| (log, sub, r)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let keys: Vec<_> = refs
-        .iter()
-        .map(|(log, sub, r)| (chain, r.token.0.0, r.block, *log, *sub))
-        .collect();
-    let rows = view.multi_get::<EvTransfersByToken>(&keys)?;
-    let mut transfers = Vec::with_capacity(refs.len());
-    for ((log, _, r), row) in refs.iter().zip(rows) {
-        let Linear(row) =
-            row.ok_or_else(|| corrupt(format!("tx {hash} names a transfer at log {log}")))?;
-        transfers.extend(with_uris(view, chain, r.token, vec![(r.block, *log, row)])?);
-    }
-    Ok(transfers)
+) -> Result<TxParts, EvmReadError> {
+    Ok(view
+        .get::<EvTxParts>(&(chain, hash.0))?
+        .map(|Linear(p)| p)
+        .unwrap_or_default())
 }
 
-/// The internal transactions of tx `hash`, depth-first.
-pub(crate) fn internals_of(
+/// The parts of each tx of `hashes` (empty where it has none), in one batched lookup.
+pub(crate) fn parts_of_many(
     view: &impl ReadView,
     chain: u64,
-    hash: B256,
-) -> Result<Vec<InternalRow>, EvmReadError> {
+    hashes: &[B256],
+) -> Result<Vec<TxParts>, EvmReadError> {
+    let keys: Vec<(u64, [u8; 32])> = hashes.iter().map(|h| (chain, h.0)).collect();
     Ok(view
-        .prefix_scan::<EvInternalByTx, _>(&(chain, hash.0), None, Direction::Forward)?
-        .map(|e| e.map(|(_, Linear(r))| r))
-        .collect::<Result<Vec<_>, _>>()?)
+        .multi_get::<EvTxParts>(&keys)?
+        .into_iter()
+        .map(|p| p.map(|Linear(p)| p).unwrap_or_default())
+        .collect())
+}
+
+/// The transfers of each `(hash, tx, transfers)` as [`Transfer`]s, in the order given, NFT
+/// moves with their URIs (one batched lookup for all of them).
+pub(crate) fn transfers_in(
+    view: &impl ReadView,
+    chain: u64,
+    txs: &[(B256, &TxRow, &Vec<TxTransfer>)],
+) -> Result<Vec<Transfer>, EvmReadError> {
+    let nft_keys: Vec<(u64, [u8; 20], [u8; 32])> = txs
+        .iter()
+        .flat_map(|(_, _, ts)| ts.iter())
+        .filter(|t| t.kind != TransferKind::Erc20)
+        .map(|t| (chain, t.token.0.0, t.token_id.to_be_bytes::<32>()))
+        .collect();
+    let mut uris = if nft_keys.is_empty() {
+        Vec::new()
+    } else {
+        view.multi_get::<EvNftUris>(&nft_keys)?
+    }
+    .into_iter();
+    let mut out = Vec::new();
+    for (hash, tx, ts) in txs {
+        for t in ts.iter() {
+            let uri = if t.kind == TransferKind::Erc20 {
+                None
+            } else {
+                uris.next().flatten()
+            };
+            out.push(Transfer {
+                token: t.token,
+                block: tx.block,
+                log_index: t.log_index,
+                row: t.row(*hash, tx),
+                uri,
+            });
+        }
+    }
+    Ok(out)
 }
 
 impl EvmPages {
-    /// Tx `hash` of `chain` with its block, transfers and internal transactions, if indexed.
+    /// Tx `hash` of `chain` with its block, transfers and internal transactions, if indexed
+    /// (a chain with no block indexed is [`EvmReadError::NotIndexed`]).
     pub fn transaction(&self, chain: u64, hash: B256) -> Result<Option<TxDetail>, EvmReadError> {
-        let (snapshot, _) = self.open(chain)?;
-        tx_detail(&snapshot, chain, hash)
+        let snapshot = self.store.snapshot();
+        match tx_detail(&snapshot, chain, hash)? {
+            Some(d) => Ok(Some(d)),
+            // The chain's cursor only when the tx is not found: a found tx proves it indexed.
+            None => cursor_in(&snapshot, chain).map(|_| None),
+        }
     }
 }
 

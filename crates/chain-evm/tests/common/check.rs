@@ -52,6 +52,21 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             all_txs += 1;
             let h = hash(&t["hash"]);
             let got = store.get::<EvTxs>(&(chain, h.0)).unwrap().unwrap().0;
+            // Its parts count the logs of TeleporterMessenger v1, deployed at one address on
+            // every chain by Nick's method (ava-labs/teleporter v1.0.0,
+            // `utils/contract-deployment/README.md`).
+            let messenger = addr(&Value::from("0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf"));
+            let logs = r["logs"].as_array().unwrap();
+            let want = logs
+                .iter()
+                .filter(|l| addr(&l["address"]) == messenger)
+                .count();
+            let parts = store.get::<EvTxParts>(&(chain, h.0)).unwrap();
+            assert_eq!(
+                parts.map_or(0, |p| p.0.messenger_logs as usize),
+                want,
+                "tx {h}"
+            );
             let ok = q(&r["status"]) == 1;
             assert_eq!(got.block, n);
             assert_eq!(got.index as usize, i);
@@ -167,12 +182,20 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         "the recording moves every kind"
     );
     for ((token, n, li, sub), (x, h, _)) in &want_transfers {
-        let r = store
-            .get::<EvTransfersByTx>(&(chain, h.0, *li, *sub))
-            .unwrap()
-            .unwrap()
-            .0;
-        assert_eq!((r.token, r.block), (*token, *n));
+        // The tx's parts hold the same transfer: the `sub`-th of its log `li`.
+        let parts = store.get::<EvTxParts>(&(chain, h.0)).unwrap().unwrap().0;
+        let t = parts
+            .transfers
+            .iter()
+            .filter(|t| t.log_index == *li)
+            .nth(*sub as usize)
+            .expect("the tx's parts hold each of its transfers");
+        assert_eq!(
+            (t.token, t.from, t.to, t.value, t.token_id, t.operator),
+            (*token, x.1, x.2, x.3, x.4, x.5)
+        );
+        let tx = store.get::<EvTxs>(&(chain, h.0)).unwrap().unwrap().0;
+        assert_eq!(tx.block, *n);
         for a in [x.1, x.2] {
             let got = store
                 .get::<EvTransfersByAddress>(&(chain, a.0.0, *n, *li, *sub))
@@ -210,20 +233,21 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
 
     // Internal txs, by tx and by both ends.
     let got: BTreeMap<_, _> = store
-        .prefix_scan::<EvInternalByTx, u64>(&chain, None, Direction::Forward)
+        .prefix_scan::<EvTxParts, u64>(&chain, None, Direction::Forward)
         .unwrap()
-        .map(|e| {
-            let ((_, h, k), row) = e.unwrap();
-            let r = row.0;
-            let kind = format!("{:?}", r.kind).to_uppercase();
-            (
-                (snowline_types::evm::B256::from(h), k),
+        .flat_map(|e| {
+            let ((_, h), parts) = e.unwrap();
+            parts.0.internals.into_iter().map(move |r| {
+                let kind = format!("{:?}", r.kind).to_uppercase();
                 (
-                    (r.depth, kind, r.from, r.to, r.value, r.reverted),
-                    r.block,
-                    r.tx_index,
-                ),
-            )
+                    (snowline_types::evm::B256::from(h), r.frame),
+                    (
+                        (r.depth, kind, r.from, r.to, r.value, r.reverted),
+                        r.block,
+                        r.tx_index,
+                    ),
+                )
+            })
         })
         .collect();
     assert_eq!(got, want_internal);

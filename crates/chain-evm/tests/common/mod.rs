@@ -88,10 +88,9 @@ pub fn dump(store: &Store) -> Vec<String> {
     dump_table::<EvTxsByBlock>(store, &mut out);
     dump_table::<EvTxsByAddress>(store, &mut out);
     dump_table::<EvTransfersByToken>(store, &mut out);
-    dump_table::<EvTransfersByTx>(store, &mut out);
+    dump_table::<EvTxParts>(store, &mut out);
     dump_table::<EvTransfersByAddress>(store, &mut out);
     dump_table::<EvInternalByAddress>(store, &mut out);
-    dump_table::<EvInternalByTx>(store, &mut out);
     dump_table::<EvContracts>(store, &mut out);
     dump_table::<EvContractsByDeployer>(store, &mut out);
     dump_table::<EvTokens>(store, &mut out);

@@ -83,7 +83,8 @@ fn teleporter_message_info(
     chain: u64,
     d: &TxDetail,
 ) -> Result<Option<TeleporterMessageInfo>, ApiError> {
-    let Some(icm) = &api.icm else {
+    // Only a tx that emitted a TeleporterMessenger log sent or delivered a message.
+    let Some(icm) = api.icm.as_ref().filter(|_| d.messenger_logs > 0) else {
         return Ok(None);
     };
     let found = icm
