@@ -50,6 +50,14 @@ pub trait ReadView {
     where
         T::Key: KeyPrefix<P>;
 
+    /// For each `(low, high)` of `ranges`, the last entry of `T` whose key lies in
+    /// `low..=high` (`None`: no key there), found with one iterator sought once per range: the
+    /// value of many keys "as of" a position (a balance at a block) without an iterator each.
+    fn last_in_each<T: Table>(
+        &self,
+        ranges: &[(T::Key, T::Key)],
+    ) -> Result<Vec<Option<(T::Key, T::Value)>>>;
+
     /// Whether `T` holds any key that starts with `prefix` (one seek, nothing decoded past it).
     fn has_prefix<T: Table, P: KeyCodec>(&self, prefix: &P) -> Result<bool>
     where
@@ -232,6 +240,42 @@ impl<'a> View<'a> {
     }
 }
 
+impl View<'_> {
+    pub(crate) fn last_in_each<T: Table>(
+        &self,
+        ranges: &[(T::Key, T::Key)],
+    ) -> Result<Vec<Option<(T::Key, T::Value)>>> {
+        let cf = self.cf(T::NAME)?;
+        let mut iter = self.db.raw_iterator_cf_opt(cf, self.read_options());
+        let mut out = Vec::with_capacity(ranges.len());
+        for (low, high) in ranges {
+            let (low, high) = (encode_key(low), encode_key(high));
+            // The last key at or before `high`; keys are prefix-free, so it is in the range
+            // exactly when it is not below `low`.
+            iter.seek_for_prev(&high);
+            out.push(match iter.item() {
+                Some((k, v)) if k >= low.as_slice() => Some(decode_entry::<T>(k, v)?),
+                Some(_) => None,
+                None => {
+                    iter.status().map_err(rocks)?;
+                    None
+                }
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// One entry of `T`, decoded.
+fn decode_entry<T: Table>(k: &[u8], v: &[u8]) -> Result<(T::Key, T::Value)> {
+    let key = decode_key::<T::Key>(k).map_err(|source| StoreError::Decode {
+        table: T::NAME,
+        part: Part::Key,
+        source,
+    })?;
+    Ok((key, decode_value::<T>(v)?))
+}
+
 fn decode_value<T: Table>(bytes: &[u8]) -> Result<T::Value> {
     T::Value::decode_value(bytes).map_err(|source| StoreError::Decode {
         table: T::NAME,
@@ -278,13 +322,7 @@ impl<T: Table> Iterator for Scan<'_, T> {
         }
         self.started = true;
         let item = match iter.item() {
-            Some((k, v)) => decode_key::<T::Key>(k)
-                .map_err(|source| StoreError::Decode {
-                    table: T::NAME,
-                    part: Part::Key,
-                    source,
-                })
-                .and_then(|key| Ok((key, decode_value::<T>(v)?))),
+            Some((k, v)) => decode_entry::<T>(k, v),
             None => {
                 let status = iter.status().map_err(rocks);
                 self.iter = None;

@@ -738,6 +738,12 @@ macro_rules! read_view_impl {
             {
                 self.view().prefix_scan::<T, P>(prefix, after, dir)
             }
+            fn last_in_each<T: Table>(
+                &self,
+                ranges: &[(T::Key, T::Key)],
+            ) -> Result<Vec<Option<(T::Key, T::Value)>>> {
+                self.view().last_in_each::<T>(ranges)
+            }
         }
     };
 }

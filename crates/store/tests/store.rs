@@ -579,3 +579,47 @@ fn compact_all_leaves_no_level0_file_and_keeps_every_entry() {
     let ro = Store::open_read_only(dir.path(), &schema()).unwrap();
     assert_eq!(ro.compact_all(), Err(StoreError::ReadOnly));
 }
+
+#[test]
+fn last_in_each_range_is_the_last_key_at_or_below_its_end_and_not_below_its_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = filled(dir.path());
+    let snapshot = store.snapshot();
+    // Written after the snapshot: the store sees it, the snapshot does not.
+    let mut b = WriteBatch::new();
+    b.put::<Blocks>(&(3, id(35)), &b"late".to_vec());
+    store.write(b).unwrap();
+    let ranges = [
+        ((3, id(0)), (3, id(99))),  // the last of height 3
+        ((3, id(0)), (3, id(30))),  // its end is a key: included
+        ((4, id(45)), (4, id(49))), // nothing there; the key before it is below the start
+        ((10, id(0)), (12, id(0))), // past every key
+        ((0, id(0)), (0, id(0))),   // one key
+        ((2, id(0)), (9, id(0))),   // across heights, sought after a later range
+    ];
+    let last = |got: Vec<Option<((u64, Id), Vec<u8>)>>| -> Vec<Option<(u64, u64)>> {
+        got.into_iter()
+            .map(|e| e.map(|((h, i), _)| (h, u64::from_be_bytes(i.0[..8].try_into().unwrap()))))
+            .collect()
+    };
+    // The model: heights 0..10 hold ids h*10 and h*10+1 (`filled`), plus the late (3, 35).
+    let want_snapshot = vec![
+        Some((3, 31)),
+        Some((3, 30)),
+        None,
+        None,
+        Some((0, 0)),
+        Some((8, 81)),
+    ];
+    let mut want_store = want_snapshot.clone();
+    want_store[0] = Some((3, 35));
+    assert_eq!(
+        last(snapshot.last_in_each::<Blocks>(&ranges).unwrap()),
+        want_snapshot
+    );
+    assert_eq!(
+        last(store.last_in_each::<Blocks>(&ranges).unwrap()),
+        want_store
+    );
+    assert_eq!(store.last_in_each::<Blocks>(&[]).unwrap(), vec![]);
+}

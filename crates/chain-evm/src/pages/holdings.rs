@@ -161,16 +161,14 @@ impl EvmPages {
             positions,
             FilterLimits::page(page_size as usize),
             |chunk: &[(Position, Word)]| {
-                chunk
-                    .iter()
-                    .map(|((k, t, id), now)| {
-                        if past {
-                            held_at(&snapshot, chain, o, (*k, *t, *id), block)
-                        } else {
-                            Ok(U256::from_be_bytes(*now))
-                        }
-                    })
-                    .collect()
+                if past {
+                    held_at(&snapshot, chain, o, chunk, block)
+                } else {
+                    Ok(chunk
+                        .iter()
+                        .map(|(_, now)| U256::from_be_bytes(*now))
+                        .collect())
+                }
             },
             |((_, t, _), _), balance| {
                 *balance > U256::ZERO && hidden.binary_search(&Address::from(*t)).is_err()
@@ -187,22 +185,29 @@ impl EvmPages {
     }
 }
 
-/// The balance of one holding after `block`: its last history row at or before it.
+/// The balances of `owner`'s `holdings` after `block`: for each, the last history row at or
+/// before it (zero before the first), all sought with one iterator.
 fn held_at(
     view: &Snapshot<'_>,
     chain: u64,
     owner: Addr,
-    (k, t, id): Position,
+    holdings: &[(Position, Word)],
     block: u64,
-) -> Result<U256, EvmReadError> {
-    let row = view
-        .scan::<EvHoldingHistory, _>(
-            (chain, owner, k, t, id, 0)..=(chain, owner, k, t, id, block),
-            Direction::Reverse,
-        )?
-        .next()
-        .transpose()?;
-    Ok(row.map_or(U256::ZERO, |(_, w)| U256::from_be_bytes(w)))
+) -> Result<Vec<U256>, EvmReadError> {
+    let ranges: Vec<_> = holdings
+        .iter()
+        .map(|((k, t, id), _)| {
+            (
+                (chain, owner, *k, *t, *id, 0),
+                (chain, owner, *k, *t, *id, block),
+            )
+        })
+        .collect();
+    Ok(view
+        .last_in_each::<EvHoldingHistory>(&ranges)?
+        .into_iter()
+        .map(|row| row.map_or(U256::ZERO, |(_, w)| U256::from_be_bytes(w)))
+        .collect())
 }
 
 /// The page's holdings with their URIs and token rows.
@@ -211,11 +216,14 @@ fn describe(
     chain: u64,
     items: &[((Position, Word), U256)],
 ) -> Result<Vec<Holding>, EvmReadError> {
+    // URIs and metadata exist only for NFTs: an ERC-20 page looks none up.
+    let erc20 = TransferKind::Erc20.code();
     let uri_keys: Vec<(u64, Addr, Word)> = items
         .iter()
+        .filter(|(((k, _, _), _), _)| *k != erc20)
         .map(|(((_, t, id), _), _)| (chain, *t, *id))
         .collect();
-    let details = nft_details(view, &uri_keys)?;
+    let mut details = nft_details(view, &uri_keys)?.into_iter();
     let tokens = token_rows(
         view,
         chain,
@@ -223,18 +231,22 @@ fn describe(
     )?;
     items
         .iter()
-        .zip(details)
-        .map(|((((k, t, id), _), balance), (uri, metadata))| {
+        .map(|(((k, t, id), _), balance)| {
             let contract = Address::from(*t);
             let kind = TransferKind::from_code(*k)
                 .map_err(|e| EvmReadError::Read(crate::error::EvmError::Corrupt(e.to_string())))?;
+            let (uri, metadata) = if kind == TransferKind::Erc20 {
+                (None, None)
+            } else {
+                details.next().unwrap_or_default()
+            };
             Ok(Holding {
                 kind,
                 contract,
                 token_id: U256::from_be_bytes(*id),
                 balance: *balance,
-                uri: uri.filter(|_| kind != TransferKind::Erc20),
-                metadata: metadata.filter(|_| kind != TransferKind::Erc20),
+                uri,
+                metadata,
                 token: tokens.get(&contract).cloned(),
             })
         })
