@@ -52,7 +52,7 @@ pub use key::{Desc, KeyCodec, KeyPrefix, decode_key, encode_key};
 pub use memory::MemoryUsage;
 pub use options::StoreOptions;
 pub use page::{KeysetScans, PageError, ReadFailure};
-pub use read::{Direction, ReadView, Scan};
+pub use read::{Direction, Entry, ReadView, Scan};
 pub use store::{Mode, Snapshot, Store};
 pub use table::{Access, DEFAULT_CF, META_TABLE, Schema, Table, TableSpec};
 pub use value::{EncodesAs, Linear, ValueCodec, encode_value};

@@ -22,6 +22,9 @@ pub enum Direction {
     Reverse,
 }
 
+/// One entry of table `T`: its key and value.
+pub type Entry<T> = (<T as Table>::Key, <T as Table>::Value);
+
 /// Typed reads; implemented by the live store and by snapshots.
 pub trait ReadView {
     /// The value stored under `key` in table `T`, if any.
@@ -53,10 +56,7 @@ pub trait ReadView {
     /// For each `(low, high)` of `ranges`, the last entry of `T` whose key lies in
     /// `low..=high` (`None`: no key there), found with one iterator sought once per range: the
     /// value of many keys "as of" a position (a balance at a block) without an iterator each.
-    fn last_in_each<T: Table>(
-        &self,
-        ranges: &[(T::Key, T::Key)],
-    ) -> Result<Vec<Option<(T::Key, T::Value)>>>;
+    fn last_in_each<T: Table>(&self, ranges: &[(T::Key, T::Key)]) -> Result<Vec<Option<Entry<T>>>>;
 
     /// Whether `T` holds any key that starts with `prefix` (one seek, nothing decoded past it).
     fn has_prefix<T: Table, P: KeyCodec>(&self, prefix: &P) -> Result<bool>
@@ -244,7 +244,7 @@ impl View<'_> {
     pub(crate) fn last_in_each<T: Table>(
         &self,
         ranges: &[(T::Key, T::Key)],
-    ) -> Result<Vec<Option<(T::Key, T::Value)>>> {
+    ) -> Result<Vec<Option<Entry<T>>>> {
         let cf = self.cf(T::NAME)?;
         let mut iter = self.db.raw_iterator_cf_opt(cf, self.read_options());
         let mut out = Vec::with_capacity(ranges.len());
@@ -267,7 +267,7 @@ impl View<'_> {
 }
 
 /// One entry of `T`, decoded.
-fn decode_entry<T: Table>(k: &[u8], v: &[u8]) -> Result<(T::Key, T::Value)> {
+fn decode_entry<T: Table>(k: &[u8], v: &[u8]) -> Result<Entry<T>> {
     let key = decode_key::<T::Key>(k).map_err(|source| StoreError::Decode {
         table: T::NAME,
         part: Part::Key,

@@ -18,7 +18,7 @@ use crate::journal::{
 };
 use crate::key::{KeyCodec, KeyPrefix};
 use crate::options::StoreOptions;
-use crate::read::{Direction, ReadView, Scan, View};
+use crate::read::{Direction, Entry, ReadView, Scan, View};
 use crate::table::{Access, DEFAULT_CF, META_TABLE, Schema, Table};
 
 /// Key, in the meta table, of the schema version (a big-endian `u32`).
@@ -741,7 +741,7 @@ macro_rules! read_view_impl {
             fn last_in_each<T: Table>(
                 &self,
                 ranges: &[(T::Key, T::Key)],
-            ) -> Result<Vec<Option<(T::Key, T::Value)>>> {
+            ) -> Result<Vec<Option<Entry<T>>>> {
                 self.view().last_in_each::<T>(ranges)
             }
         }

@@ -10,7 +10,7 @@ use std::ops::Bound;
 
 use common::*;
 use snowline_store::{
-    Direction, Mode, Part, ReadView, Schema, Store, StoreError, Table, WriteBatch,
+    Direction, Entry, Mode, Part, ReadView, Schema, Store, StoreError, Table, WriteBatch,
 };
 use snowline_types::Id;
 
@@ -597,7 +597,7 @@ fn last_in_each_range_is_the_last_key_at_or_below_its_end_and_not_below_its_star
         ((0, id(0)), (0, id(0))),   // one key
         ((2, id(0)), (9, id(0))),   // across heights, sought after a later range
     ];
-    let last = |got: Vec<Option<((u64, Id), Vec<u8>)>>| -> Vec<Option<(u64, u64)>> {
+    let last = |got: Vec<Option<Entry<Blocks>>>| -> Vec<Option<(u64, u64)>> {
         got.into_iter()
             .map(|e| e.map(|((h, i), _)| (h, u64::from_be_bytes(i.0[..8].try_into().unwrap()))))
             .collect()
