@@ -52,10 +52,30 @@ impl RichAddress {
 }
 
 /// An address as the Data API writes it: `0x` and EIP-55 mixed-case hex (not chain-specific,
-/// as EIP-1191 would be).
+/// as EIP-1191 would be). Each checksum is a keccak-256 and a page names the same few
+/// addresses many times, so the last ones are remembered per thread (a direct-mapped table
+/// of [`CHECKSUM_SLOTS`] by the address's last bytes).
 pub fn checksummed(address: &alloy_primitives::Address) -> String {
-    address.to_checksum(None)
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<Option<(alloy_primitives::Address, String)>>> =
+            std::cell::RefCell::new(vec![None; CHECKSUM_SLOTS]);
+    }
+    let slot = usize::from(u16::from_be_bytes([address[18], address[19]])) % CHECKSUM_SLOTS;
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        match &seen[slot] {
+            Some((a, text)) if a == address => text.clone(),
+            _ => {
+                let text = address.to_checksum(None);
+                seen[slot] = Some((*address, text.clone()));
+                text
+            }
+        }
+    })
 }
+
+/// How many checksums each thread remembers.
+pub const CHECKSUM_SLOTS: usize = 1024;
 
 /// `ErcType`: the token standard of a contract (the `ercType` discriminator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -886,6 +906,27 @@ mod tests {
         ] {
             let a: alloy_primitives::Address = want.to_lowercase().parse().unwrap();
             assert_eq!(checksummed(&a), want);
+            // Asked again, it comes from the thread's table: the same text.
+            assert_eq!(checksummed(&a), want);
         }
+    }
+
+    #[test]
+    fn addresses_sharing_a_slot_each_keep_their_own_checksum() {
+        // Two of the EIP-55 test cases, their last two bytes made equal (so one slot); the
+        // checksums of the altered addresses are alloy's own `to_checksum`.
+        let mut a: alloy_primitives::Address = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+            .parse()
+            .unwrap();
+        let mut b: alloy_primitives::Address = "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"
+            .parse()
+            .unwrap();
+        a.0[18..].copy_from_slice(&[0x12, 0x34]);
+        b.0[18..].copy_from_slice(&[0x12, 0x34]);
+        for _ in 0..3 {
+            assert_eq!(checksummed(&a), a.to_checksum(None));
+            assert_eq!(checksummed(&b), b.to_checksum(None));
+        }
+        assert_ne!(checksummed(&a), checksummed(&b));
     }
 }
