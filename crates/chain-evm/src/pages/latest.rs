@@ -149,7 +149,7 @@ impl EvmPages {
         page_size: u32,
         from: Option<&[u8]>,
     ) -> Result<BlockPage, EvmReadError> {
-        let (snapshot, _) = self.open(chain)?;
+        let (snapshot, cursor) = self.open(chain)?;
         let after = from
             .map(|b| decode_position::<u64>(b).ok_or(EvmReadError::BadPosition))
             .transpose()?;
@@ -157,7 +157,7 @@ impl EvmPages {
             Some(b) => Bound::Excluded((chain, b)),
             None => Bound::Included((chain, u64::MAX)),
         };
-        let page = blocks_from(&snapshot, chain, high, page_size)?;
+        let page = blocks_from(&snapshot, chain, &cursor, high, page_size)?;
         Ok(BlockPage {
             next: page.next.map(|n| encode_position(&n)),
             blocks: page
@@ -243,7 +243,7 @@ impl EvmPages {
                     }
                 }
             };
-            let page = blocks_from(&snapshot, chain, high, page_size)?;
+            let page = blocks_from(&snapshot, chain, &cursor, high, page_size)?;
             let items = page
                 .items
                 .into_iter()
@@ -369,22 +369,45 @@ fn txs_from<P: Clone>(
     )
 }
 
-/// The blocks of `chain` at or below `high`, newest first: one page.
+/// The blocks of `chain` at or below `high`, newest first: one page. Every block from the
+/// cursor's first to its last is indexed, so the page's numbers are known and read with one
+/// batched lookup rather than a reverse scan.
 fn blocks_from(
     view: &impl ReadView,
     chain: u64,
+    cursor: &CursorRow,
     high: Bound<(u64, u64)>,
     page_size: u32,
 ) -> Result<FilteredPage<u64, BlockRow>, EvmReadError> {
-    let size = page_size.max(1) as usize;
-    let mut items = view
-        .scan::<EvBlocks, _>((Bound::Included((chain, 0)), high), Direction::Reverse)?
-        .take(size + 1)
-        .map(|e| e.map(|((_, n), Linear(b))| (n, b)))
+    let empty = FilteredPage {
+        items: Vec::new(),
+        next: None,
+    };
+    let top = match high {
+        Bound::Included((_, b)) => Some(b),
+        Bound::Excluded((_, b)) => b.checked_sub(1),
+        Bound::Unbounded => Some(u64::MAX),
+    };
+    let (Some(top), Some(last)) = (top, last_block(cursor)) else {
+        return Ok(empty);
+    };
+    let top = top.min(last);
+    if top < cursor.first {
+        return Ok(empty);
+    }
+    let size = u64::from(page_size.max(1));
+    let bottom = top.saturating_sub(size - 1).max(cursor.first);
+    let keys: Vec<(u64, u64)> = (bottom..=top).rev().map(|n| (chain, n)).collect();
+    let items = view
+        .multi_get::<EvBlocks>(&keys)?
+        .into_iter()
+        .zip(&keys)
+        .map(|(row, (_, n))| {
+            row.map(|Linear(b)| (*n, b))
+                .ok_or_else(|| corrupt(format!("the cursor covers block {n}")))
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    let more = items.len() > size;
-    items.truncate(size);
-    let next = more.then(|| items.last().map(|(n, _)| *n)).flatten();
+    let next = (bottom > cursor.first).then_some(bottom);
     Ok(FilteredPage { items, next })
 }
 
