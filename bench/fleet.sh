@@ -3,6 +3,7 @@
 # one nats-server (JetStream, file store) on free ports, `node-rpc serve` with the large devnet
 # of N_TXS txs and then live steps at LIVE_RATE containers a second, a primary
 # `data-api serve --upstream ... --publish` following it, and replicas `--replica-of`:
+#   0. a standalone node (no --publish) following the same node: the primary's baseline;
 #   1. catch-up: the primary and replica A start together on the whole history; the primary's
 #      ingest rate (start until /readyz is 200, nothing behind, every batch acknowledged) and
 #      A's lag histogram over that time (`snowline_fleet_lag_seconds`: commit to readable);
@@ -50,7 +51,7 @@ source bench/lib.sh
 build_bench
 finish() {
   cleanup
-  [ -n "${KEEP:-}" ] || rm -rf "$WORK/node" "$WORK/nats" "$WORK/primary" "$WORK/replica-a" "$WORK/replica-b" "$WORK/raw"
+  [ -n "${KEEP:-}" ] || rm -rf "$WORK/node" "$WORK/nats" "$WORK/primary" "$WORK/replica-a" "$WORK/replica-b" "$WORK/raw" "$WORK/standalone-follow"
 }
 trap finish EXIT
 
@@ -142,7 +143,7 @@ primary_settled() {
 at_least() { [ "$(pos "$1")" -ge "$2" ]; }
 
 # NATS: one server with JetStream; batches over 8 MB go in parts, as in the tests and the demo.
-rm -rf "$WORK/node" "$WORK/nats" "$WORK/primary" "$WORK/replica-a" "$WORK/replica-b" "$WORK/raw"
+rm -rf "$WORK/node" "$WORK/nats" "$WORK/primary" "$WORK/replica-a" "$WORK/replica-b" "$WORK/raw" "$WORK/standalone-follow"
 mkdir -p "$WORK/nats"
 cat >"$WORK/nats/nats.conf" <<EOF
 listen: 127.0.0.1:$NATS_PORT
@@ -180,6 +181,22 @@ PY
 
 serve_args=(--genesis devnet --devnet-txs "$N_TXS" --no-rate-limits --no-metering --token-secret "$SECRET")
 
+# 0. A standalone node's ingest of the same history, the baseline of the primary's (which also
+# journals and publishes every batch).
+echo "== 0. a standalone node following the same node; $(load)"
+START=$(now)
+"$REL/data-api" serve --data-dir "$WORK/standalone-follow" --listen "127.0.0.1:$SOLO_PORT" \
+  --upstream "http://127.0.0.1:$NODE_PORT" "${serve_args[@]}" >"$WORK/standalone-follow.log" 2>&1 &
+SOLO_PID=$!
+PIDS+=($SOLO_PID)
+solo_settled() { ready "$SOLO_PORT" && [ "$(metric "$SOLO_PORT" snowline_ingest_behind_containers)" = 0 ]; }
+wait_for "$MAX_WAIT_SECS" "the standalone node to catch up" solo_settled
+SOLO_SECS=$(secs_since "$START")
+SOLO_CPU=$(awk -v t="$(cpu_ticks "$SOLO_PID")" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz }')
+echo "standalone: caught up after $SOLO_SECS s; CPU $SOLO_CPU s"
+stop "$SOLO_PID"
+rm -rf "$WORK/standalone-follow"
+
 # 1. Catch-up: the primary and replica A together on the whole history.
 echo "== 1. catch-up: primary and replica A start together; $(load)"
 START=$(now)
@@ -202,6 +219,7 @@ A_CPU=$(awk -v t="$(cpu_ticks "$A_PID")" -v hz="$(getconf CLK_TCK)" 'BEGIN { pri
 python3 -c "
 t = $X_TXS + $P_TXS
 print(f'primary: {t:,} txs (X and P) in $P0 batches, settled after $PRIMARY_SECS s: {t / $PRIMARY_SECS:,.0f} txs/s, {$P0 / $PRIMARY_SECS:.1f} batches/s; CPU $PRIMARY_CPU s')
+print(f'  that is {$PRIMARY_CPU / $SOLO_CPU:.2f} of the CPU and {$PRIMARY_SECS / $SOLO_SECS:.2f} of the time of the standalone node')
 print(f'replica A (beside it): batch $P0 applied after $A_SECS s; CPU $A_CPU s ({$A_CPU / $PRIMARY_CPU:.2f} of the primary\'s)')"
 lag - "$WORK/a-caught-up.metrics" "replica A during the catch-up"
 stop "$A_PID"
@@ -224,7 +242,7 @@ STREAM_BYTES=$(du -sb "$WORK/nats/store" | cut -f1)
 python3 -c "
 t = $X_TXS + $P_TXS
 print(f'replica B: $P1 batches in $B_SECS s from its start (listening after $B_LISTEN s): {t / $B_SECS:,.0f} txs/s, {$P1 / $B_SECS:.1f} batches/s, '
-      f'{$PRIMARY_SECS / $B_SECS:.1f}x the primary\'s ingest rate; CPU $B_CPU s ({$PRIMARY_CPU / $B_CPU:.1f}x less than the primary\'s); stream {$STREAM_BYTES / 1e6:,.0f} MB on disk')"
+      f'{$PRIMARY_SECS / $B_SECS:.1f}x the primary\'s ingest rate; CPU $B_CPU s ({$PRIMARY_CPU / $B_CPU:.1f}x less than the primary\'s, {$B_CPU / $SOLO_CPU:.2f} of the standalone node\'s); stream {$STREAM_BYTES / 1e6:,.0f} MB on disk')"
 
 # 3. Live: B's lag while the node goes on at LIVE_RATE containers a second, from the moment it
 # has applied what the primary committed during its catch-up (older batches would count their
