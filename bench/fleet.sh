@@ -18,9 +18,10 @@
 #   5. raw RocksDB: every entry of B's index written with plain calls into a fresh RocksDB in as
 #      many atomic batches as the stream carried (`raw-rewrite`, the ceiling of the apply rate).
 # Every load run is bounded by a request count and seconds (rest-load checks every response's
-# status); every wait is bounded. Needs curl, python3 and nats-server; for the 1M-tx devnet
-# about 8 GB free in WORK_DIR (the node's store, the primary's index, the stream, a replica's
-# index; then the raw rewrite), all removed at the end unless KEEP=1.
+# status); every wait is bounded. Needs curl, python3 and nats-server, and free disk in WORK_DIR
+# for the node's store, two indexes (1.8 KB per tx each) and the stream (3.9 KB per tx) at
+# once: about 3.5 GB for the large:300000 devnet, 10 GB for the 1M-tx one (plus 1.6 GB if the
+# devnet is generated there); all removed at the end unless KEEP=1.
 #
 #   bench/fleet.sh [N_TXS=1000000] [WORK_DIR=/tmp/snowline-bench-fleet] [SECS=8] [CONNS=64]
 #
