@@ -223,8 +223,14 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
     assert_eq!(metric(&r, "snowline_fleet_behind_seconds"), Some(0.0));
     assert_eq!(metric(&r, "snowline_fleet_gaps"), Some(0.0));
     assert_eq!(metric(&r, "snowline_fleet_bad_checksums"), Some(0.0));
-    // Since its restart it applied exactly the batches after the checkpoint.
+    // Since its restart it applied exactly the batches after the checkpoint, and its lag
+    // histogram holds one observation for each of them; the primary has none.
     assert_eq!(metric(&r, "snowline_fleet_batches"), Some(batches - first));
+    assert_eq!(
+        metric(&r, "snowline_fleet_lag_seconds_count"),
+        Some(batches - first)
+    );
+    assert_eq!(metric(&p, "snowline_fleet_lag_seconds_count"), None);
 
     // A new replica from the checkpoint reads the stream from the batch after it.
     let n = start(
@@ -249,6 +255,10 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
         n.get("/readyz").body
     );
     assert_eq!(metric(&n, "snowline_fleet_batches"), Some(batches - first));
+    assert_eq!(
+        metric(&n, "snowline_fleet_lag_seconds_count"),
+        Some(batches - first)
+    );
 
     same_answers(&p, &r, &sample_paths(&up));
     same_answers(&p, &n, &sample_paths(&up));
@@ -281,6 +291,11 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
         ready.body
     );
     assert_eq!(metric(&r, "snowline_fleet_position"), Some(batches));
+    assert_eq!(
+        metric(&r, "snowline_fleet_lag_seconds_count"),
+        Some(batches - first),
+        "a refused batch counted in the lag"
+    );
     drop((r, n));
     let dp = digest(pdir);
     assert!(dp.len() > 40, "{dp:?}");

@@ -6,7 +6,7 @@ use prometheus_client::collector::Collector;
 use prometheus_client::encoding::DescriptorEncoder;
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
-use snowline_telemetry::{counter, flag, gauge, gauge_u64};
+use snowline_telemetry::{counter, flag, gauge, gauge_u64, histogram};
 
 use crate::status::{FleetStatus, Role};
 
@@ -99,6 +99,16 @@ impl Collector for FleetMetrics {
             "snowline_fleet_refused",
             "Batches the replica's store refused to apply",
             s.refused,
-        )
+        )?;
+        if replica {
+            histogram(
+                &mut e,
+                "snowline_fleet_lag_seconds",
+                "Seconds from the primary's commit of a batch to this replica serving it, one \
+                 observation per applied batch (the primary's clock against this one's)",
+                self.status.lag(),
+            )?;
+        }
+        Ok(())
     }
 }
