@@ -115,8 +115,6 @@ impl Staging for WebhookHook {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-    use std::collections::BTreeSet;
-
     use snowline_chain_evm::parse::Tx;
     use snowline_store::{Direction, ReadView, Schema};
     use snowline_types::evm::{Address, B256, U256};
@@ -198,10 +196,11 @@ mod tests {
             event_signatures: Vec::new(),
             validator: None,
             primary: None,
+            address_set: None,
         };
         registry.set(Sub {
             webhook,
-            addresses: BTreeSet::from([watched]),
+            addresses: [watched].into_iter().collect(),
         });
         let written = Arc::new(Notify::new());
         let mut hook = WebhookHook::hooks(registry, written, 100)
