@@ -4,6 +4,7 @@
 //! [`AddressSet::key`], counted in `wh_set_refs`), so ten thousand webhooks over a few lists
 //! of ten thousand addresses cost those few lists, not a hundred million entries.
 
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -87,45 +88,71 @@ impl Hash for AddressSet {
     }
 }
 
-/// The interned sets (by [`AddressSet::ptr`]) that watch one address on one chain: almost
-/// always one, so one is held inline (a word and a tag, not a vector's three words and a heap
-/// block), which is what the address index's size comes down to.
-#[derive(Debug, Clone)]
-pub(crate) enum SetList {
-    One(usize),
-    Many(Vec<usize>),
+/// Which groups (numbers the registry gives each interned set of a chain) watch each address.
+/// Nearly every address is in one group, held as 4 bytes beside its 20 (a hash table slot of
+/// 24 bytes); an address in several groups is marked and listed apart. So an index of a million
+/// addresses is about 50 MB, not the ~100 MB of a list per address.
+#[derive(Debug, Default)]
+pub(crate) struct AddressIndex {
+    one: HashMap<Address, u32>,
+    many: HashMap<Address, Vec<u32>>,
 }
 
-impl SetList {
-    /// Adds `set` (not already in).
-    pub(crate) fn push(&mut self, set: usize) {
-        match self {
-            SetList::One(first) => *self = SetList::Many(vec![*first, set]),
-            SetList::Many(v) => v.push(set),
-        }
-    }
+/// The mark of an address in several groups.
+const MANY: u32 = u32::MAX;
 
-    /// Removes `set`; false when none is left.
-    pub(crate) fn remove(&mut self, set: usize) -> bool {
-        match self {
-            SetList::One(first) => *first != set,
-            SetList::Many(v) => {
-                v.retain(|s| *s != set);
-                let left = !v.is_empty();
-                if let [only] = v[..] {
-                    *self = SetList::One(only);
-                }
-                left
+impl AddressIndex {
+    /// Group `g` (not `MANY`) watches `a`.
+    pub(crate) fn insert(&mut self, a: Address, g: u32) {
+        match self.one.get_mut(&a) {
+            None => {
+                self.one.insert(a, g);
+            }
+            Some(v) if *v == MANY => self.many.entry(a).or_default().push(g),
+            Some(v) => {
+                self.many.insert(a, vec![*v, g]);
+                *v = MANY;
             }
         }
     }
 
-    /// The sets.
-    pub(crate) fn as_slice(&self) -> &[usize] {
-        match self {
-            SetList::One(first) => std::slice::from_ref(first),
-            SetList::Many(v) => v,
+    /// Group `g` no longer watches `a`.
+    pub(crate) fn remove(&mut self, a: &Address, g: u32) {
+        match self.one.get(a).copied() {
+            Some(MANY) => {
+                let Some(list) = self.many.get_mut(a) else {
+                    return;
+                };
+                list.retain(|x| *x != g);
+                if let [only] = list[..] {
+                    self.many.remove(a);
+                    self.one.insert(*a, only);
+                }
+            }
+            Some(v) if v == g => {
+                self.one.remove(a);
+            }
+            _ => {}
         }
+    }
+
+    /// The groups watching `a`.
+    pub(crate) fn get(&self, a: &Address) -> &[u32] {
+        match self.one.get(a) {
+            None => &[],
+            Some(&MANY) => self.many.get(a).map_or(&[], Vec::as_slice),
+            Some(v) => std::slice::from_ref(v),
+        }
+    }
+
+    /// How many addresses it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.one.len()
+    }
+
+    /// Whether it holds none.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.one.is_empty()
     }
 }
 
@@ -159,19 +186,24 @@ mod tests {
     }
 
     #[test]
-    fn a_set_list_holds_one_inline_and_falls_back_to_one() {
-        assert_eq!(
-            std::mem::size_of::<SetList>(),
-            std::mem::size_of::<Vec<usize>>()
-        );
-        let mut l = SetList::One(7);
-        assert_eq!(l.as_slice(), [7]);
-        l.push(9);
-        l.push(11);
-        assert_eq!(l.as_slice(), [7, 9, 11]);
-        assert!(l.remove(9));
-        assert!(l.remove(7));
-        assert!(matches!(l, SetList::One(11)));
-        assert!(!l.remove(11), "none left");
+    fn the_index_holds_one_group_inline_and_lists_several_apart() {
+        let (a, b) = (Address::repeat_byte(1), Address::repeat_byte(2));
+        let mut x = AddressIndex::default();
+        x.insert(a, 7);
+        x.insert(b, 7);
+        assert_eq!(x.get(&a), [7]);
+        x.insert(a, 9);
+        x.insert(a, 11);
+        assert_eq!(x.get(&a), [7, 9, 11]);
+        assert_eq!((x.len(), x.many.len()), (2, 1));
+        x.remove(&a, 9);
+        x.remove(&a, 7);
+        assert_eq!(x.get(&a), [11]);
+        assert!(x.many.is_empty(), "back to one, held inline");
+        x.remove(&a, 7); // not watching it: nothing changes
+        assert_eq!(x.get(&a), [11]);
+        x.remove(&a, 11);
+        x.remove(&b, 7);
+        assert!(x.is_empty() && x.get(&a).is_empty());
     }
 }

@@ -15,7 +15,7 @@ use snowline_store::{Direction, ReadView, Store, StoreError};
 use snowline_types::ShortId;
 use snowline_types::evm::Address;
 
-use crate::addresses::{AddressSet, SetList};
+use crate::addresses::{AddressIndex, AddressSet};
 use crate::model::{Status, Webhook};
 use crate::tables::{WhAddresses, WhWebhooks};
 use crate::validator::Key;
@@ -32,7 +32,7 @@ pub struct Sub {
 /// The active `address_activity` webhooks of one chain watching one interned set.
 #[derive(Debug)]
 struct Group {
-    /// The set (kept alive while indexed: its address is the group's key).
+    /// The set (kept alive while indexed: where it lives is part of the group's key).
     set: AddressSet,
     subs: BTreeMap<String, Arc<Sub>>,
 }
@@ -42,10 +42,13 @@ struct Inner {
     by_id: BTreeMap<String, Arc<Sub>>,
     /// Each distinct address set and how many webhooks of `by_id` hold it.
     sets: HashMap<AddressSet, usize>,
-    /// The active webhooks of each (chain, interned set).
-    groups: HashMap<(u64, usize), Group>,
-    /// The interned sets of active webhooks watching each address, by chain.
-    watching: HashMap<u64, HashMap<Address, SetList>>,
+    /// The number of the group of each (chain, interned set) with active webhooks.
+    group_of: HashMap<(u64, usize), u32>,
+    /// The groups by number; a number freed is given again.
+    groups: Vec<Option<Group>>,
+    free: Vec<u32>,
+    /// The groups watching each address, by chain.
+    watching: HashMap<u64, AddressIndex>,
     /// How many active webhooks each chain has.
     active: HashMap<u64, usize>,
     /// How many of those need every log of the txs they are sent.
@@ -105,48 +108,64 @@ impl Inner {
     fn index(&mut self, sub: &Arc<Sub>) {
         let chain = sub.webhook.chain_id;
         let set = &sub.addresses;
-        let group = self
-            .groups
-            .entry((chain, set.ptr()))
-            .or_insert_with(|| Group {
-                set: set.clone(),
-                subs: BTreeMap::new(),
-            });
-        if group.subs.is_empty() {
-            let by_address = self.watching.entry(chain).or_default();
-            for a in set {
-                by_address
-                    .entry(*a)
-                    .and_modify(|l| l.push(set.ptr()))
-                    .or_insert(SetList::One(set.ptr()));
+        let key = (chain, set.ptr());
+        let g = match self.group_of.get(&key) {
+            Some(g) => *g,
+            None => {
+                let group = Group {
+                    set: set.clone(),
+                    subs: BTreeMap::new(),
+                };
+                let g = match self.free.pop() {
+                    Some(g) => {
+                        if let Some(slot) = self.groups.get_mut(g as usize) {
+                            *slot = Some(group);
+                        }
+                        g
+                    }
+                    None => {
+                        self.groups.push(Some(group));
+                        u32::try_from(self.groups.len() - 1).unwrap_or(u32::MAX - 1)
+                    }
+                };
+                let by_address = self.watching.entry(chain).or_default();
+                for a in set {
+                    by_address.insert(*a, g);
+                }
+                self.group_of.insert(key, g);
+                g
             }
+        };
+        if let Some(Some(group)) = self.groups.get_mut(g as usize) {
+            group.subs.insert(sub.webhook.id.clone(), Arc::clone(sub));
         }
-        group.subs.insert(sub.webhook.id.clone(), Arc::clone(sub));
     }
 
     /// Takes the active `address_activity` webhook `sub` out of the index.
     fn unindex(&mut self, sub: &Sub) {
         let chain = sub.webhook.chain_id;
         let key = (chain, sub.addresses.ptr());
-        let Some(group) = self.groups.get_mut(&key) else {
+        let Some(&g) = self.group_of.get(&key) else {
             return;
         };
-        group.subs.remove(&sub.webhook.id);
-        if !group.subs.is_empty() {
+        let Some(slot) = self.groups.get_mut(g as usize) else {
             return;
+        };
+        if let Some(group) = slot {
+            group.subs.remove(&sub.webhook.id);
+            if !group.subs.is_empty() {
+                return;
+            }
         }
-        if let Some(group) = self.groups.remove(&key) {
-            if let Some(by_address) = self.watching.get_mut(&chain) {
-                for a in &group.set {
-                    if let Some(l) = by_address.get_mut(a) {
-                        if !l.remove(group.set.ptr()) {
-                            by_address.remove(a);
-                        }
-                    }
-                }
-                if by_address.is_empty() {
-                    self.watching.remove(&chain);
-                }
+        let group = slot.take();
+        self.group_of.remove(&key);
+        self.free.push(g);
+        if let (Some(group), Some(by_address)) = (group, self.watching.get_mut(&chain)) {
+            for a in &group.set {
+                by_address.remove(a, g);
+            }
+            if by_address.is_empty() {
+                self.watching.remove(&chain);
             }
         }
     }
@@ -298,8 +317,8 @@ impl Registry {
             return Vec::new();
         };
         for a in addresses {
-            for set in by_address.get(a).map_or(&[][..], SetList::as_slice) {
-                if let Some(group) = inner.groups.get(&(chain, *set)) {
+            for g in by_address.get(a) {
+                if let Some(Some(group)) = inner.groups.get(*g as usize) {
                     found.extend(group.subs.iter().map(|(id, s)| (id.as_str(), s)));
                 }
             }
@@ -311,7 +330,7 @@ impl Registry {
     /// the index of the active ones has: what its memory comes down to.
     pub fn footprint(&self) -> (usize, usize) {
         let inner = self.read();
-        let keys = inner.watching.values().map(HashMap::len).sum();
+        let keys = inner.watching.values().map(AddressIndex::len).sum();
         (inner.sets.len(), keys)
     }
 
