@@ -121,7 +121,8 @@ impl PlatformHook {
 /// One container's notes in its order, the X-Chain history's and the P-Chain's, with the X- and
 /// C-Chain's tx types: the X-Chain history tells its own before the P-Chain (it derives first),
 /// so a C-Chain block's moves with X's and P's atomic memory are put back in the block's tx
-/// order. `at` takes the container's height and time from the txs the X-Chain history applied.
+/// order. `at` takes the container's height and time (and a C-Chain block's EVM hash) from the
+/// txs the X-Chain history applied.
 fn merge(
     path: IndexPath,
     x_notes: Vec<snowline_derive::Note<TxNote>>,
@@ -138,6 +139,7 @@ fn merge(
                 if order.is_empty() {
                     at.height = t.height;
                     at.timestamp = t.timestamp;
+                    at.evm_hash = t.block_hash;
                 }
                 let next = order.len();
                 order.entry(t.tx).or_insert(next);
@@ -259,6 +261,7 @@ impl Derive for PlatformHook {
             id: record.id,
             height: None,
             timestamp: accepted,
+            evm_hash: None,
             hrp: &hrp,
         };
         let (typed, notes) = merge(record.path, x_notes, p_notes, &mut at);
