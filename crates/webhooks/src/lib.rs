@@ -30,6 +30,7 @@ pub use deliver::{DeliveryConfig, parse_schedule};
 pub use error::WebhookError;
 pub use hook::WebhookHook;
 pub use net::AllowList;
+pub use outbox::Wakers;
 pub use phook::PlatformHook;
 pub use registry::{Registry, Sub};
 pub use service::{Limits, Page, Target, Webhooks};

@@ -27,9 +27,8 @@ use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
 use snowline_types::{Id, ShortId};
-use tokio::sync::Notify;
 
-use crate::outbox::{Outbox, message_id};
+use crate::outbox::{Outbox, Wakers, message_id};
 use crate::pevents::{BlockAt, Item, items};
 use crate::pnaddress::BALANCE_THRESHOLD;
 use crate::registry::{Registry, Sub};
@@ -54,10 +53,10 @@ pub struct PlatformHook {
 }
 
 impl PlatformHook {
-    /// The hook queueing `registry`'s `validator_activity` events; `written` is notified after
-    /// each batch holding events is written; a webhook with `max_queued` events unacknowledged
+    /// The hook queueing `registry`'s `validator_activity` events; `written` rings each
+    /// webhook a written batch holds events of; a webhook with `max_queued` events unacknowledged
     /// is deactivated.
-    pub fn new(registry: Registry, written: Arc<Notify>, max_queued: u64) -> Self {
+    pub fn new(registry: Registry, written: Arc<Wakers>, max_queued: u64) -> Self {
         Self {
             outbox: Outbox::new(registry, written, max_queued),
             journal: Journal::default(),

@@ -17,6 +17,7 @@ use crate::model::{
     parse_address, parse_event_signatures, text,
 };
 use crate::net::check_url;
+use crate::outbox::Wakers;
 use crate::pnaddress::parse_address_watch;
 use crate::registry::{Registry, Sub};
 use crate::tables::{WhAddresses, WhSecrets, WhSetRefs, WhWebhooks};
@@ -88,6 +89,9 @@ pub struct Webhooks {
     write: Mutex<()>,
     /// Woken when a webhook changes, so the delivery loop looks again.
     changed: Arc<Notify>,
+    /// Each webhook's delivery task's bell, rung by the hooks' written batches and by a change
+    /// of the webhook (a reactivation delivers what stayed queued at once).
+    wakers: Arc<Wakers>,
 }
 
 fn now_secs() -> u64 {
@@ -155,6 +159,7 @@ impl Webhooks {
             limits,
             write: Mutex::new(()),
             changed: Arc::new(Notify::new()),
+            wakers: Arc::default(),
         })
     }
 
@@ -176,6 +181,11 @@ impl Webhooks {
     /// Notified after every change.
     pub fn changed(&self) -> &Arc<Notify> {
         &self.changed
+    }
+
+    /// The delivery tasks' bells, for the hooks to ring.
+    pub fn wakers(&self) -> &Arc<Wakers> {
+        &self.wakers
     }
 
     pub(crate) fn owned(&self, org: &str, id: &str) -> Result<Arc<Sub>, WebhookError> {
@@ -226,8 +236,10 @@ impl Webhooks {
         }
         self.store.write(batch)?;
         let response = response(&sub);
+        let id = sub.webhook.id.clone();
         self.registry.set(sub);
         self.changed.notify_waiters();
+        self.wakers.wake([&id]);
         Ok(response)
     }
 
