@@ -208,7 +208,7 @@ pub fn import(
         .map_err(|e| format!("cannot load the webhooks: {e}"))?;
     let platform = PlatformHook::new(
         registry,
-        Arc::new(tokio::sync::Notify::new()),
+        Arc::new(snowline_webhooks::Wakers::default()),
         snowline_webhooks::Limits::default().queued,
     );
     let mut hooks = hooks(network, platform);

@@ -7,8 +7,7 @@ use std::time::Duration;
 
 use snowline_chain_evm::BlockHooks;
 use snowline_store::Store;
-use snowline_webhooks::{DeliveryConfig, Limits, PlatformHook, WebhookHook, Webhooks};
-use tokio::sync::Notify;
+use snowline_webhooks::{DeliveryConfig, Limits, PlatformHook, Wakers, WebhookHook, Webhooks};
 use tokio::task::JoinHandle;
 
 use crate::cli::ServeArgs;
@@ -17,7 +16,7 @@ use crate::cli::ServeArgs;
 pub struct WebhookService {
     /// The operations, for the routes.
     pub webhooks: Arc<Webhooks>,
-    written: Arc<Notify>,
+    written: Arc<Wakers>,
     config: DeliveryConfig,
 }
 
@@ -30,9 +29,10 @@ impl WebhookService {
         };
         let webhooks = Webhooks::open(Arc::clone(store), limits)
             .map_err(|e| format!("cannot load the webhooks: {e}"))?;
+        let written = Arc::clone(webhooks.wakers());
         Ok(Self {
             webhooks: Arc::new(webhooks),
-            written: Arc::new(Notify::new()),
+            written,
             config: DeliveryConfig {
                 allow: args.webhook_allow_private.clone(),
                 retries: args.webhook_retries.0.clone(),

@@ -14,11 +14,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use snowline_outbound::{Client, ClientConfig, Redirects, Request};
 use snowline_store::{Direction, ReadView, StoreError, WriteBatch};
-use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::model::Status;
 use crate::net::{ALLOW_FLAG, AllowList};
+use crate::outbox::Wakers;
 use crate::service::Webhooks;
 use crate::sign::{body_signature, timestamped_signature};
 use crate::tables::{WhAcked, WhEvents};
@@ -69,9 +69,10 @@ pub fn parse_schedule(s: &str) -> Result<Vec<Duration>, String> {
         .collect()
 }
 
-/// How long an idle worker waits before looking at its outbox again when no write woke it (a
-/// change of the webhook, or a safety net).
-const IDLE: Duration = Duration::from_secs(1);
+/// How long an idle worker waits before looking at its outbox again when its bell did not ring
+/// (a safety net: a written batch rings every webhook it holds events of). Ten thousand idle
+/// webhooks look once a minute each, not once a second.
+const IDLE: Duration = Duration::from_secs(60);
 
 impl DeliveryConfig {
     /// The outbound client of deliveries: this config's networks and timeout, redirects refused,
@@ -88,9 +89,9 @@ impl DeliveryConfig {
     }
 }
 
-/// Runs the delivery of every active webhook until aborted; `written` is notified when the
-/// block hooks have written events.
-pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<Notify>) {
+/// Runs the delivery of every active webhook until aborted; `written` rings a webhook when the
+/// block hooks have written events of it.
+pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<Wakers>) {
     let client = match config.client() {
         Ok(c) => Arc::new(c),
         Err(e) => {
@@ -143,9 +144,10 @@ async fn worker(
     webhooks: Arc<Webhooks>,
     config: Arc<DeliveryConfig>,
     client: Arc<Client>,
-    written: Arc<Notify>,
+    written: Arc<Wakers>,
     id: String,
 ) {
+    let bell = written.of(&id);
     loop {
         let Some(sub) = webhooks.registry().get(&id) else {
             return;
@@ -153,15 +155,12 @@ async fn worker(
         if sub.webhook.status != Status::Active {
             return;
         }
-        // Registered before the outbox is read, so events written after the read still wake it.
-        let notified = written.notified();
-        tokio::pin!(notified);
-        notified.as_mut().enable();
+        // A ring after the read below and before the wait is kept, so no event waits for IDLE.
         let (seq, body) = match first(&webhooks, &id) {
             Ok(Some(event)) => event,
             Ok(None) => {
                 tokio::select! {
-                    () = notified => {}
+                    () = bell.notified() => {}
                     () = tokio::time::sleep(IDLE) => {}
                 }
                 continue;

@@ -12,10 +12,9 @@ use snowline_chain_evm::parse::Block;
 use snowline_chain_evm::{BlockHook, BlockHooks, EvmError};
 use snowline_derive::{DeriveError, Staging};
 use snowline_store::{Store, WriteBatch};
-use tokio::sync::Notify;
 
 use crate::event::{body, logs, message_id, signed_with, touched, transaction};
-use crate::outbox::Outbox;
+use crate::outbox::{Outbox, Wakers};
 use crate::registry::Registry;
 
 /// One chain's event deriver.
@@ -27,9 +26,9 @@ pub struct WebhookHook {
 
 impl WebhookHook {
     /// The hooks that queue every followed chain's events for `registry`'s webhooks; `written`
-    /// is notified after each batch holding events is written.
+    /// rings each webhook a written batch holds events of.
     /// A webhook with `max_queued` events unacknowledged is deactivated.
-    pub fn hooks(registry: Registry, written: Arc<Notify>, max_queued: u64) -> BlockHooks {
+    pub fn hooks(registry: Registry, written: Arc<Wakers>, max_queued: u64) -> BlockHooks {
         BlockHooks::new().with(move |_store, chain| {
             let hook: Box<dyn BlockHook> = Box::new(WebhookHook {
                 chain,
@@ -115,8 +114,6 @@ impl Staging for WebhookHook {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-    use std::collections::BTreeSet;
-
     use snowline_chain_evm::parse::Tx;
     use snowline_store::{Direction, ReadView, Schema};
     use snowline_types::evm::{Address, B256, U256};
@@ -198,12 +195,13 @@ mod tests {
             event_signatures: Vec::new(),
             validator: None,
             primary: None,
+            address_set: None,
         };
         registry.set(Sub {
             webhook,
-            addresses: BTreeSet::from([watched]),
+            addresses: [watched].into_iter().collect(),
         });
-        let written = Arc::new(Notify::new());
+        let written = Arc::new(Wakers::default());
         let mut hook = WebhookHook::hooks(registry, written, 100)
             .open(&store, 7)
             .unwrap()

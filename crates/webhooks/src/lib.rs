@@ -5,6 +5,7 @@
 //! private network unless allowed ([`deliver`], [`net`], [`sign`]), over the outbound client
 //! (`snowline-outbound`).
 
+mod addresses;
 pub mod deliver;
 mod error;
 pub mod event;
@@ -24,10 +25,12 @@ pub mod tables;
 mod threshold;
 pub mod validator;
 
+pub use addresses::AddressSet;
 pub use deliver::{DeliveryConfig, parse_schedule};
 pub use error::WebhookError;
 pub use hook::WebhookHook;
 pub use net::AllowList;
+pub use outbox::Wakers;
 pub use phook::PlatformHook;
 pub use registry::{Registry, Sub};
 pub use service::{Limits, Page, Target, Webhooks};

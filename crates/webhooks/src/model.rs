@@ -70,9 +70,20 @@ pub struct Webhook {
     /// What a `primary_network_address_activity` webhook watches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary: Option<AddressWatch>,
+    /// The key its address rows are stored under (`wh_addresses`), shared with every webhook
+    /// watching the same addresses: the set's [`crate::AddressSet::key`]. Absent for a webhook
+    /// without addresses, and for one written before sets were shared, whose rows are under its
+    /// id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address_set: Option<String>,
 }
 
 impl Webhook {
+    /// The key of its rows in `wh_addresses`.
+    pub fn rows_key(&self) -> &str {
+        self.address_set.as_deref().unwrap_or(&self.id)
+    }
+
     /// Whether its deliveries need every log of the txs they describe.
     pub fn needs_logs(&self) -> bool {
         self.is_evm() && (self.include_logs || !self.event_signatures.is_empty())

@@ -1,12 +1,12 @@
 //! [`Outbox`]: what a deriver's hook needs to queue events into the batch it rides: each
 //! webhook's next sequence number over the staged and sealed batches, the queue bound (a
 //! webhook whose receiver has fallen `max_queued` events behind is deactivated in the same
-//! batch, its queued events kept), and the batch protocol that publishes deactivations and
-//! wakes the delivery loop once a batch with events is written. The EVM block hook and the
-//! P-Chain hook each own one.
+//! batch, its queued events kept), and the batch protocol that publishes deactivations and,
+//! once a batch with events is written, wakes the delivery task of each webhook it holds events
+//! of ([`Wakers`]), and no other. The EVM block hook and the P-Chain hook each own one.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 use snowline_store::{ReadView, Store, WriteBatch};
@@ -19,6 +19,28 @@ use crate::registry::{Registry, Sub};
 use crate::service::uuid_text;
 use crate::tables::{STREAM_KEPT, WhAcked, WhEvents, WhNext, WhStream, WhWebhooks};
 
+/// Each webhook's delivery task's bell: rung when a written batch holds events of that
+/// webhook, so ten thousand idle webhooks do not all look at their outboxes for one that got
+/// an event. A ring before the task waits is kept (one permit), so none is lost.
+#[derive(Debug, Default)]
+pub struct Wakers(Mutex<HashMap<String, Arc<Notify>>>);
+
+impl Wakers {
+    /// Webhook `id`'s bell.
+    pub(crate) fn of(&self, id: &str) -> Arc<Notify> {
+        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(m.entry(id.to_owned()).or_default())
+    }
+
+    /// Rings the bells of `ids`.
+    pub(crate) fn wake<'a>(&self, ids: impl IntoIterator<Item = &'a String>) {
+        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for id in ids {
+            m.entry(id.clone()).or_default().notify_one();
+        }
+    }
+}
+
 /// One hook's staged events and numbering.
 #[derive(Debug)]
 pub(crate) struct Outbox {
@@ -28,11 +50,11 @@ pub(crate) struct Outbox {
     next: HashMap<String, u64>,
     /// The webhooks whose number the staged batch changed.
     dirty: HashSet<String>,
-    /// Woken when a batch with events is written.
-    written: Arc<Notify>,
-    /// Whether the sealed batch holds events.
-    sealed_events: bool,
-    staged_events: bool,
+    /// Rung for each webhook a written batch holds events of.
+    written: Arc<Wakers>,
+    /// The webhooks the staged batch, and the sealed one, hold events of.
+    staged_events: HashSet<String>,
+    sealed_events: HashSet<String>,
     /// Most events a webhook may have queued and not acknowledged.
     max_queued: u64,
     /// Each webhook's acknowledged cursor as last read (it only grows).
@@ -43,16 +65,16 @@ pub(crate) struct Outbox {
 }
 
 impl Outbox {
-    /// An outbox for `registry`'s webhooks; `written` is notified after each batch holding
-    /// events is written; a webhook with `max_queued` events unacknowledged is deactivated.
-    pub(crate) fn new(registry: Registry, written: Arc<Notify>, max_queued: u64) -> Self {
+    /// An outbox for `registry`'s webhooks; `written` rings each webhook a written batch holds
+    /// events of; a webhook with `max_queued` events unacknowledged is deactivated.
+    pub(crate) fn new(registry: Registry, written: Arc<Wakers>, max_queued: u64) -> Self {
         Self {
             registry,
             next: HashMap::new(),
             dirty: HashSet::new(),
             written,
-            sealed_events: false,
-            staged_events: false,
+            staged_events: HashSet::new(),
+            sealed_events: HashSet::new(),
             max_queued,
             acked: HashMap::new(),
             staged_off: Vec::new(),
@@ -129,7 +151,7 @@ impl Outbox {
         }
         self.next.insert(id.clone(), seq + 1);
         self.dirty.insert(id.clone());
-        self.staged_events = true;
+        self.staged_events.insert(id.clone());
         Ok(())
     }
 
@@ -151,8 +173,9 @@ impl Outbox {
         for off in self.sealed_off.drain(..) {
             self.registry.set(off);
         }
-        if std::mem::take(&mut self.sealed_events) {
-            self.written.notify_waiters();
+        let sealed = std::mem::take(&mut self.sealed_events);
+        if !sealed.is_empty() {
+            self.written.wake(&sealed);
         }
     }
 
@@ -161,8 +184,8 @@ impl Outbox {
         self.sealed_off.clear();
         self.next.clear();
         self.dirty.clear();
-        self.sealed_events = false;
-        self.staged_events = false;
+        self.sealed_events.clear();
+        self.staged_events.clear();
     }
 }
 

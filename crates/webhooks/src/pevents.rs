@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Value, json};
 use snowline_chain_p::{L1Change, L1Note, Note, PNote, Payout, RewardNote, UtxoNote};
 use snowline_types::address::format_bech32;
+use snowline_types::formatting::encode_hex_plain;
 use snowline_types::platformvm::UnsignedTx;
 use snowline_types::{Id, NodeId, ShortId};
 
@@ -31,6 +32,9 @@ pub(crate) struct BlockAt<'a> {
     pub height: Option<u64>,
     /// Its time, Unix seconds.
     pub timestamp: u64,
+    /// A C-Chain block's EVM hash (keccak-256 of its header), its `blockHash` as Glacier gives
+    /// a C-Chain atomic tx's (`0x` and hex), rather than the container's id.
+    pub evm_hash: Option<[u8; 32]>,
     /// The network's bech32 HRP.
     pub hrp: &'a str,
 }
@@ -44,7 +48,11 @@ impl BlockAt<'_> {
     /// has no block yet).
     pub(crate) fn fields(&self, e: &mut Map<String, Value>) {
         if let Some(height) = self.height {
-            e.insert("blockHash".into(), json!(self.id.to_string()));
+            let hash = match &self.evm_hash {
+                Some(h) => encode_hex_plain(h),
+                None => self.id.to_string(),
+            };
+            e.insert("blockHash".into(), json!(hash));
             e.insert("blockNumber".into(), json!(height.to_string()));
         }
         e.insert("blockTimestamp".into(), json!(self.timestamp));

@@ -27,9 +27,8 @@ use snowline_types::container::{ContainerRecord, IndexPath};
 use snowline_types::network::NetworkInfo;
 use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
 use snowline_types::{Id, ShortId};
-use tokio::sync::Notify;
 
-use crate::outbox::{Outbox, message_id};
+use crate::outbox::{Outbox, Wakers, message_id};
 use crate::pevents::{BlockAt, Item, items};
 use crate::pnaddress::BALANCE_THRESHOLD;
 use crate::registry::{Registry, Sub};
@@ -54,10 +53,10 @@ pub struct PlatformHook {
 }
 
 impl PlatformHook {
-    /// The hook queueing `registry`'s `validator_activity` events; `written` is notified after
-    /// each batch holding events is written; a webhook with `max_queued` events unacknowledged
+    /// The hook queueing `registry`'s `validator_activity` events; `written` rings each
+    /// webhook a written batch holds events of; a webhook with `max_queued` events unacknowledged
     /// is deactivated.
-    pub fn new(registry: Registry, written: Arc<Notify>, max_queued: u64) -> Self {
+    pub fn new(registry: Registry, written: Arc<Wakers>, max_queued: u64) -> Self {
         Self {
             outbox: Outbox::new(registry, written, max_queued),
             journal: Journal::default(),
@@ -121,7 +120,8 @@ impl PlatformHook {
 /// One container's notes in its order, the X-Chain history's and the P-Chain's, with the X- and
 /// C-Chain's tx types: the X-Chain history tells its own before the P-Chain (it derives first),
 /// so a C-Chain block's moves with X's and P's atomic memory are put back in the block's tx
-/// order. `at` takes the container's height and time from the txs the X-Chain history applied.
+/// order. `at` takes the container's height and time (and a C-Chain block's EVM hash) from the
+/// txs the X-Chain history applied.
 fn merge(
     path: IndexPath,
     x_notes: Vec<snowline_derive::Note<TxNote>>,
@@ -138,6 +138,7 @@ fn merge(
                 if order.is_empty() {
                     at.height = t.height;
                     at.timestamp = t.timestamp;
+                    at.evm_hash = t.block_hash;
                 }
                 let next = order.len();
                 order.entry(t.tx).or_insert(next);
@@ -259,6 +260,7 @@ impl Derive for PlatformHook {
             id: record.id,
             height: None,
             timestamp: accepted,
+            evm_hash: None,
             hrp: &hrp,
         };
         let (typed, notes) = merge(record.path, x_notes, p_notes, &mut at);

@@ -3,14 +3,19 @@
 //! loaded from it at start and replaced entry by entry after each change is written. The active
 //! webhooks are also indexed by chain and address, so matching a tx costs a lookup per address
 //! it touches, however many webhooks there are.
+//!
+//! Address sets are interned: webhooks watching equal sets hold one copy, and the address index
+//! maps each (chain, address) to the few distinct sets that hold it, each set to its active
+//! webhooks. So its size follows the distinct sets' addresses, not webhooks times addresses.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 
 use snowline_store::{Direction, ReadView, Store, StoreError};
 use snowline_types::ShortId;
 use snowline_types::evm::Address;
 
+use crate::addresses::{AddressIndex, AddressSet};
 use crate::model::{Status, Webhook};
 use crate::tables::{WhAddresses, WhWebhooks};
 use crate::validator::Key;
@@ -21,14 +26,29 @@ pub struct Sub {
     /// The record.
     pub webhook: Webhook,
     /// Watched addresses, in order.
-    pub addresses: BTreeSet<Address>,
+    pub addresses: AddressSet,
+}
+
+/// The active `address_activity` webhooks of one chain watching one interned set.
+#[derive(Debug)]
+struct Group {
+    /// The set (kept alive while indexed: where it lives is part of the group's key).
+    set: AddressSet,
+    subs: BTreeMap<String, Arc<Sub>>,
 }
 
 #[derive(Debug, Default)]
 struct Inner {
     by_id: BTreeMap<String, Arc<Sub>>,
-    /// The active webhooks watching each (chain, address), by id.
-    watching: HashMap<(u64, Address), BTreeMap<String, Arc<Sub>>>,
+    /// Each distinct address set and how many webhooks of `by_id` hold it.
+    sets: HashMap<AddressSet, usize>,
+    /// The number of the group of each (chain, interned set) with active webhooks.
+    group_of: HashMap<(u64, usize), u32>,
+    /// The groups by number; a number freed is given again.
+    groups: Vec<Option<Group>>,
+    free: Vec<u32>,
+    /// The groups watching each address, by chain.
+    watching: HashMap<u64, AddressIndex>,
     /// How many active webhooks each chain has.
     active: HashMap<u64, usize>,
     /// How many of those need every log of the txs they are sent.
@@ -61,7 +81,96 @@ fn validator_key(sub: &Sub) -> Option<Key> {
 }
 
 impl Inner {
-    fn set(&mut self, sub: Arc<Sub>) {
+    /// The one copy of `set` the registry keeps, counted once more.
+    fn intern(&mut self, set: AddressSet) -> AddressSet {
+        if let Some((kept, _)) = self.sets.get_key_value(&set) {
+            let kept = kept.clone();
+            if let Some(n) = self.sets.get_mut(&kept) {
+                *n += 1;
+            }
+            return kept;
+        }
+        self.sets.insert(set.clone(), 1);
+        set
+    }
+
+    /// `set` held by one webhook fewer.
+    fn release(&mut self, set: &AddressSet) {
+        if let Some(n) = self.sets.get_mut(set) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.sets.remove(set);
+            }
+        }
+    }
+
+    /// Indexes the active `address_activity` webhook `sub` (its set interned).
+    fn index(&mut self, sub: &Arc<Sub>) {
+        let chain = sub.webhook.chain_id;
+        let set = &sub.addresses;
+        let key = (chain, set.ptr());
+        let g = match self.group_of.get(&key) {
+            Some(g) => *g,
+            None => {
+                let group = Group {
+                    set: set.clone(),
+                    subs: BTreeMap::new(),
+                };
+                let g = match self.free.pop() {
+                    Some(g) => {
+                        if let Some(slot) = self.groups.get_mut(g as usize) {
+                            *slot = Some(group);
+                        }
+                        g
+                    }
+                    None => {
+                        self.groups.push(Some(group));
+                        u32::try_from(self.groups.len() - 1).unwrap_or(u32::MAX - 1)
+                    }
+                };
+                let by_address = self.watching.entry(chain).or_default();
+                for a in set {
+                    by_address.insert(*a, g);
+                }
+                self.group_of.insert(key, g);
+                g
+            }
+        };
+        if let Some(Some(group)) = self.groups.get_mut(g as usize) {
+            group.subs.insert(sub.webhook.id.clone(), Arc::clone(sub));
+        }
+    }
+
+    /// Takes the active `address_activity` webhook `sub` out of the index.
+    fn unindex(&mut self, sub: &Sub) {
+        let chain = sub.webhook.chain_id;
+        let key = (chain, sub.addresses.ptr());
+        let Some(&g) = self.group_of.get(&key) else {
+            return;
+        };
+        let Some(slot) = self.groups.get_mut(g as usize) else {
+            return;
+        };
+        if let Some(group) = slot {
+            group.subs.remove(&sub.webhook.id);
+            if !group.subs.is_empty() {
+                return;
+            }
+        }
+        let group = slot.take();
+        self.group_of.remove(&key);
+        self.free.push(g);
+        if let (Some(group), Some(by_address)) = (group, self.watching.get_mut(&chain)) {
+            for a in &group.set {
+                by_address.remove(a, g);
+            }
+            if by_address.is_empty() {
+                self.watching.remove(&chain);
+            }
+        }
+    }
+
+    fn set(&mut self, mut sub: Sub) {
         let id = sub.webhook.id.clone();
         if let Some(old) = self.by_id.remove(&id) {
             for a in primary_addresses(&old) {
@@ -89,17 +198,12 @@ impl Inner {
                         *n = n.saturating_sub(1);
                     }
                 }
+                self.unindex(&old);
             }
-            for a in &old.addresses {
-                let key = (old.webhook.chain_id, *a);
-                if let Some(subs) = self.watching.get_mut(&key) {
-                    subs.remove(&id);
-                    if subs.is_empty() {
-                        self.watching.remove(&key);
-                    }
-                }
-            }
+            self.release(&old.addresses);
         }
+        sub.addresses = self.intern(sub.addresses);
+        let sub = Arc::new(sub);
         for a in primary_addresses(&sub) {
             self.primary
                 .entry(*a)
@@ -117,15 +221,21 @@ impl Inner {
             if sub.webhook.needs_logs() {
                 *self.logs.entry(sub.webhook.chain_id).or_default() += 1;
             }
-            for a in &sub.addresses {
-                self.watching
-                    .entry((sub.webhook.chain_id, *a))
-                    .or_default()
-                    .insert(id.clone(), Arc::clone(&sub));
-            }
+            self.index(&sub);
         }
         self.by_id.insert(id, sub);
     }
+}
+
+/// The address rows stored under `key` (a set's key, or a webhook id for rows written before
+/// sets were shared).
+pub(crate) fn stored_set(store: &Store, key: &str) -> Result<AddressSet, StoreError> {
+    let mut v = Vec::new();
+    for a in store.prefix_scan::<WhAddresses, _>(&key.to_owned(), None, Direction::Forward)? {
+        let ((_, a), ()) = a?;
+        v.push(Address::from(a));
+    }
+    Ok(v.into_iter().collect())
 }
 
 /// The webhooks by id, shared.
@@ -133,20 +243,28 @@ impl Inner {
 pub struct Registry(Arc<RwLock<Inner>>);
 
 impl Registry {
-    /// Every webhook `store` holds.
+    /// Every webhook `store` holds, each stored address set read once however many webhooks
+    /// share it.
     pub fn load(store: &Store) -> Result<Self, StoreError> {
         let registry = Registry::default();
+        let mut read: HashMap<String, AddressSet> = HashMap::new();
         for entry in store.scan::<WhWebhooks, _>(.., Direction::Forward)? {
             let (_, json) = entry?;
             let Ok(webhook) = serde_json::from_slice::<Webhook>(&json) else {
                 tracing::warn!("an unreadable webhook record was skipped");
                 continue;
             };
-            let mut addresses = BTreeSet::new();
-            for a in store.prefix_scan::<WhAddresses, _>(&webhook.id, None, Direction::Forward)? {
-                let ((_, a), ()) = a?;
-                addresses.insert(Address::from(a));
-            }
+            let key = webhook.rows_key().to_owned();
+            let addresses = match read.get(&key) {
+                Some(set) => set.clone(),
+                None => {
+                    let set = stored_set(store, &key)?;
+                    if webhook.address_set.is_some() {
+                        read.insert(key, set.clone());
+                    }
+                    set
+                }
+            };
             registry.set(Sub { webhook, addresses });
         }
         Ok(registry)
@@ -163,10 +281,7 @@ impl Registry {
 
     /// Puts `sub` in place of the webhook with its id.
     pub fn set(&self, sub: Sub) {
-        self.0
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .set(Arc::new(sub));
+        self.0.write().unwrap_or_else(|e| e.into_inner()).set(sub);
     }
 
     /// The active webhooks, of chain `chain` only if given.
@@ -198,12 +313,25 @@ impl Registry {
     ) -> Vec<Arc<Sub>> {
         let inner = self.read();
         let mut found: BTreeMap<&str, &Arc<Sub>> = BTreeMap::new();
+        let Some(by_address) = inner.watching.get(&chain) else {
+            return Vec::new();
+        };
         for a in addresses {
-            if let Some(subs) = inner.watching.get(&(chain, *a)) {
-                found.extend(subs.iter().map(|(id, s)| (id.as_str(), s)));
+            for g in by_address.get(a) {
+                if let Some(Some(group)) = inner.groups.get(*g as usize) {
+                    found.extend(group.subs.iter().map(|(id, s)| (id.as_str(), s)));
+                }
             }
         }
         found.into_values().cloned().collect()
+    }
+
+    /// How many distinct address sets the webhooks hold, and how many (chain, address) keys
+    /// the index of the active ones has: what its memory comes down to.
+    pub fn footprint(&self) -> (usize, usize) {
+        let inner = self.read();
+        let keys = inner.watching.values().map(AddressIndex::len).sum();
+        (inner.sets.len(), keys)
     }
 
     /// Whether an active `validator_activity` webhook exists.
@@ -257,6 +385,8 @@ impl Registry {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     fn sub(id: &str, chain: u64, status: Status, addresses: &[u8]) -> Sub {
@@ -275,6 +405,7 @@ mod tests {
                 event_signatures: Vec::new(),
                 validator: None,
                 primary: None,
+                address_set: None,
             },
             addresses: addresses.iter().map(|b| Address::repeat_byte(*b)).collect(),
         }
@@ -316,5 +447,53 @@ mod tests {
         assert!(!r.watches(7));
         assert_eq!(r.active(None).len(), 1);
         assert_eq!(r.count("o"), 4);
+    }
+
+    #[test]
+    fn equal_address_sets_are_held_once_and_indexed_once() {
+        let r = Registry::default();
+        // Three webhooks on one list of 1,000 addresses, one on another; one of another chain.
+        let list: Vec<u8> = (0..=255).collect();
+        for id in ["a", "b", "c"] {
+            r.set(sub(id, 7, Status::Active, &list));
+        }
+        r.set(sub("d", 7, Status::Active, &[1, 2]));
+        r.set(sub("e", 8, Status::Active, &list));
+        let (a, b, e) = (
+            r.get("a").unwrap(),
+            r.get("b").unwrap(),
+            r.get("e").unwrap(),
+        );
+        assert!(a.addresses.same(&b.addresses) && a.addresses.same(&e.addresses));
+        // Two distinct sets; chain 7 indexes each address once (256), chain 8 once more.
+        assert_eq!(r.footprint(), (2, 256 + 256));
+        let x = Address::repeat_byte(1);
+        assert_eq!(ids(&r.watching(7, &[x])), ["a", "b", "c", "d"]);
+        assert_eq!(
+            ids(&r.watching(7, &[Address::repeat_byte(200)])),
+            ["a", "b", "c"]
+        );
+        assert_eq!(ids(&r.watching(8, &[x])), ["e"]);
+        // Deactivating some keeps the set indexed for the others; the last one takes it out.
+        r.set(sub("a", 7, Status::Inactive, &list));
+        r.set(sub("b", 7, Status::Inactive, &list));
+        assert_eq!(ids(&r.watching(7, &[x])), ["c", "d"]);
+        r.set(sub("c", 7, Status::Inactive, &list));
+        assert_eq!(ids(&r.watching(7, &[x])), ["d"]);
+        assert!(r.watching(7, &[Address::repeat_byte(200)]).is_empty());
+        // Inactive webhooks still hold their (shared) set; chain 7 indexes only d's two now.
+        assert_eq!(r.footprint(), (2, 2 + 256));
+        // A changed set is a set of its own; the old one goes with its last holder.
+        r.set(sub("d", 7, Status::Active, &[1, 2, 3]));
+        assert_eq!(r.footprint(), (2, 3 + 256));
+        for id in ["a", "b", "c", "e"] {
+            r.set(sub(id, 7, Status::Active, &[1, 2, 3]));
+        }
+        assert_eq!(r.footprint(), (1, 3));
+        assert_eq!(
+            ids(&r.watching(7, &[Address::repeat_byte(3)])),
+            ["a", "b", "c", "d", "e"]
+        );
+        assert!(r.watching(8, &[x]).is_empty());
     }
 }

@@ -10,15 +10,17 @@ use snowline_store::{Direction, ReadView, Store, WriteBatch};
 use snowline_types::evm::Address;
 use tokio::sync::Notify;
 
+use crate::addresses::AddressSet;
 use crate::error::WebhookError;
 use crate::model::{
     CreateRequest, Metadata, Status, UpdateRequest, Webhook, WebhookResponse, check_event_type,
     parse_address, parse_event_signatures, text,
 };
 use crate::net::check_url;
+use crate::outbox::Wakers;
 use crate::pnaddress::parse_address_watch;
 use crate::registry::{Registry, Sub};
-use crate::tables::{WhAddresses, WhSecrets, WhWebhooks};
+use crate::tables::{WhAddresses, WhSecrets, WhSetRefs, WhWebhooks};
 use crate::validator::parse_watch;
 
 /// What one organisation may hold.
@@ -87,6 +89,9 @@ pub struct Webhooks {
     write: Mutex<()>,
     /// Woken when a webhook changes, so the delivery loop looks again.
     changed: Arc<Notify>,
+    /// Each webhook's delivery task's bell, rung by the hooks' written batches and by a change
+    /// of the webhook (a reactivation delivers what stayed queued at once).
+    wakers: Arc<Wakers>,
 }
 
 fn now_secs() -> u64 {
@@ -154,6 +159,7 @@ impl Webhooks {
             limits,
             write: Mutex::new(()),
             changed: Arc::new(Notify::new()),
+            wakers: Arc::default(),
         })
     }
 
@@ -177,6 +183,11 @@ impl Webhooks {
         &self.changed
     }
 
+    /// The delivery tasks' bells, for the hooks to ring.
+    pub fn wakers(&self) -> &Arc<Wakers> {
+        &self.wakers
+    }
+
     pub(crate) fn owned(&self, org: &str, id: &str) -> Result<Arc<Sub>, WebhookError> {
         self.registry
             .get(id)
@@ -198,31 +209,56 @@ impl Webhooks {
         self.write.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Writes `sub` (and the address rows `added` and `removed`), then publishes it.
-    fn save(
-        &self,
-        sub: Sub,
-        added: &BTreeSet<Address>,
-        removed: &BTreeSet<Address>,
-    ) -> Result<WebhookResponse, WebhookError> {
-        let w = &sub.webhook;
+    /// Writes `sub` (and, when its addresses differ from `before`'s, its set's rows unless
+    /// another webhook's set already holds them, releasing the old set's), then publishes it.
+    fn save(&self, mut sub: Sub, before: Option<&Sub>) -> Result<WebhookResponse, WebhookError> {
         let mut batch = WriteBatch::new();
+        if before.is_none_or(|b| b.addresses != sub.addresses) {
+            sub.webhook.address_set = (!sub.addresses.is_empty()).then(|| sub.addresses.key());
+            if let Some(key) = &sub.webhook.address_set {
+                let n = self.store.get::<WhSetRefs>(key)?.unwrap_or(0);
+                if n == 0 {
+                    for a in &sub.addresses {
+                        batch.put::<WhAddresses>(&(key.clone(), a.into_array()), &());
+                    }
+                }
+                batch.put::<WhSetRefs>(key, &(n + 1));
+            }
+            if let Some(old) = before {
+                self.release_rows(&mut batch, old)?;
+            }
+        }
+        let w = &sub.webhook;
         let json = serde_json::to_vec(w).map_err(|e| WebhookError::invalid(e.to_string()))?;
         batch.put::<WhWebhooks>(&(w.org_id.clone(), w.id.clone()), &json);
-        for a in added {
-            batch.put::<WhAddresses>(&(w.id.clone(), a.into_array()), &());
-        }
-        for a in removed {
-            batch.delete::<WhAddresses>(&(w.id.clone(), a.into_array()));
-        }
         if self.store.get::<WhSecrets>(&w.org_id)?.is_none() {
             batch.put::<WhSecrets>(&w.org_id, &new_secret());
         }
         self.store.write(batch)?;
         let response = response(&sub);
+        let id = sub.webhook.id.clone();
         self.registry.set(sub);
         self.changed.notify_waiters();
+        self.wakers.wake([&id]);
         Ok(response)
+    }
+
+    /// `old` no longer watches its addresses: its set's rows go when no other webhook holds
+    /// them (rows under a webhook's own id are its alone).
+    fn release_rows(&self, batch: &mut WriteBatch, old: &Sub) -> Result<(), WebhookError> {
+        let key = old.webhook.rows_key().to_owned();
+        if old.webhook.address_set.is_some() {
+            let n = self.store.get::<WhSetRefs>(&key)?.unwrap_or(0);
+            if n > 1 {
+                batch.put::<WhSetRefs>(&key, &(n - 1));
+                return Ok(());
+            }
+            batch.delete::<WhSetRefs>(&key);
+        }
+        for a in &old.addresses {
+            batch.delete::<WhAddresses>(&(key.clone(), a.into_array()));
+        }
+        Ok(())
     }
 
     /// `createWebhook` for organisation `org`; `target` is the EVM chain or the network the
@@ -289,14 +325,14 @@ impl Webhooks {
             event_signatures,
             validator,
             primary,
+            address_set: None,
         };
         self.save(
             Sub {
                 webhook,
-                addresses: addresses.clone(),
+                addresses: addresses.into_iter().collect(),
             },
-            &addresses,
-            &BTreeSet::new(),
+            None,
         )
     }
 
@@ -347,7 +383,8 @@ impl Webhooks {
         req: UpdateRequest,
     ) -> Result<WebhookResponse, WebhookError> {
         let _guard = self.lock();
-        let mut sub = (*self.owned(org, id)?).clone();
+        let old = self.owned(org, id)?;
+        let mut sub = (*old).clone();
         let w = &mut sub.webhook;
         if let Some(url) = req.url {
             check_url(&url)?;
@@ -372,7 +409,7 @@ impl Webhooks {
         if let Some(b) = req.include_logs {
             w.include_logs = b;
         }
-        self.save(sub, &BTreeSet::new(), &BTreeSet::new())
+        self.save(sub, Some(&old))
     }
 
     /// `deactivateWebhook`: nothing more is queued or delivered; what is queued stays, and
@@ -397,7 +434,8 @@ impl Webhooks {
     ) -> Result<WebhookResponse, WebhookError> {
         let more = self.addresses(raw)?;
         let _guard = self.lock();
-        let mut sub = (*self.owned(org, id)?).clone();
+        let old = self.owned(org, id)?;
+        let mut sub = (*old).clone();
         if sub.webhook.validator.is_some() {
             return Err(WebhookError::invalid(
                 "Invalid addresses: a validator_activity webhook watches a node or a subnet, \
@@ -410,15 +448,18 @@ impl Webhooks {
                  are its metadata.keys, set at creation",
             ));
         }
-        let added: BTreeSet<Address> = more.difference(&sub.addresses).copied().collect();
+        let added: Vec<Address> = more
+            .into_iter()
+            .filter(|a| !sub.addresses.contains(a))
+            .collect();
         if sub.addresses.len() + added.len() > self.limits.addresses {
             return Err(WebhookError::invalid(format!(
                 "Invalid addresses: at most {} per webhook",
                 self.limits.addresses
             )));
         }
-        sub.addresses.extend(added.iter().copied());
-        self.save(sub, &added, &BTreeSet::new())
+        sub.addresses = sub.addresses.iter().copied().chain(added).collect();
+        self.save(sub, Some(&old))
     }
 
     /// `removeAddressesFromWebhook` (an address not watched is ignored).
@@ -430,10 +471,11 @@ impl Webhooks {
     ) -> Result<WebhookResponse, WebhookError> {
         let less = self.addresses(raw)?;
         let _guard = self.lock();
-        let mut sub = (*self.owned(org, id)?).clone();
-        let removed: BTreeSet<Address> = less.intersection(&sub.addresses).copied().collect();
-        sub.addresses.retain(|a| !removed.contains(a));
-        self.save(sub, &BTreeSet::new(), &removed)
+        let old = self.owned(org, id)?;
+        let mut sub = (*old).clone();
+        sub.addresses =
+            AddressSet::from_iter(sub.addresses.iter().copied().filter(|a| !less.contains(a)));
+        self.save(sub, Some(&old))
     }
 
     /// `getAddressesFromWebhook`: `size` addresses after `after`, and how many it watches.
@@ -445,12 +487,13 @@ impl Webhooks {
         size: usize,
     ) -> Result<(Page<String, [u8; 20]>, usize), WebhookError> {
         let sub = self.owned(org, id)?;
-        let after_key = after.map(|a| (id.to_owned(), a));
+        let key = sub.webhook.rows_key().to_owned();
+        let after_key = after.map(|a| (key.clone(), a));
         let mut items = Vec::new();
         let mut last = None;
         let mut next = None;
         for entry in self.store.prefix_scan::<WhAddresses, _>(
-            &id.to_owned(),
+            &key,
             after_key.as_ref(),
             Direction::Forward,
         )? {
@@ -502,7 +545,137 @@ fn response(sub: &Sub) -> WebhookResponse {
 
 #[cfg(test)]
 mod tests {
-    use super::new_id;
+    #![allow(clippy::unwrap_used)]
+
+    use snowline_store::Schema;
+
+    use super::*;
+
+    fn count<T>(store: &Store) -> usize
+    where
+        T: snowline_store::Table,
+    {
+        store.scan::<T, _>(.., Direction::Forward).unwrap().count()
+    }
+
+    fn request(addresses: &[Address]) -> CreateRequest {
+        let addresses: Vec<String> = addresses.iter().map(|a| a.to_checksum(None)).collect();
+        CreateRequest {
+            event_type: "address_activity".to_owned(),
+            url: "http://example.com/hook".to_owned(),
+            chain_id: Some("7".to_owned()),
+            network: None,
+            name: None,
+            description: None,
+            metadata: Some(serde_json::json!({ "addresses": addresses })),
+            include_internal_txs: None,
+            include_logs: None,
+        }
+    }
+
+    #[test]
+    fn webhooks_watching_equal_addresses_share_one_stored_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = crate::tables()
+            .into_iter()
+            .fold(Schema::new(1), Schema::with_spec);
+        let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
+        let w = Webhooks::open(Arc::clone(&store), Limits::default()).unwrap();
+        let list: Vec<Address> = (1..=50).map(Address::repeat_byte).collect();
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            ids.push(w.create("o", request(&list), Target::Evm(7)).unwrap().id);
+        }
+        // Three webhooks, 50 rows, one set counted three times.
+        assert_eq!(count::<WhAddresses>(&store), 50);
+        let key = w
+            .registry()
+            .get(&ids[0])
+            .unwrap()
+            .webhook
+            .address_set
+            .clone()
+            .unwrap();
+        assert_eq!(store.get::<WhSetRefs>(&key).unwrap(), Some(3));
+        // One more address for one of them: a set of its own, the first still counted twice.
+        let extra = Address::repeat_byte(0xaa).to_checksum(None);
+        w.add_addresses("o", &ids[0], std::slice::from_ref(&extra))
+            .unwrap();
+        assert_eq!(count::<WhAddresses>(&store), 50 + 51);
+        assert_eq!(store.get::<WhSetRefs>(&key).unwrap(), Some(2));
+        let (page, total) = w.list_addresses("o", &ids[0], None, 100).unwrap();
+        assert_eq!((page.items.len(), total), (51, 51));
+        assert!(page.items.contains(&extra));
+        // Taken away again: back to the shared set, whose rows were never rewritten; the
+        // one-off set's rows are gone with their last holder.
+        w.remove_addresses("o", &ids[0], &[extra]).unwrap();
+        assert_eq!(count::<WhAddresses>(&store), 50);
+        assert_eq!(count::<WhSetRefs>(&store), 1);
+        assert_eq!(store.get::<WhSetRefs>(&key).unwrap(), Some(3));
+        // Emptied: no rows of its own, the shared set counted by the two others.
+        w.remove_addresses(
+            "o",
+            &ids[1],
+            &list.iter().map(|a| a.to_checksum(None)).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(store.get::<WhSetRefs>(&key).unwrap(), Some(2));
+        assert_eq!(w.list_addresses("o", &ids[1], None, 100).unwrap().1, 0);
+        // Reloaded: the stored set is read once and shared in memory.
+        drop(w);
+        let w = Webhooks::open(Arc::clone(&store), Limits::default()).unwrap();
+        let (a, c) = (
+            w.registry().get(&ids[0]).unwrap(),
+            w.registry().get(&ids[2]).unwrap(),
+        );
+        assert!(a.addresses.same(&c.addresses));
+        assert_eq!(a.addresses.iter().copied().collect::<Vec<_>>(), list);
+        assert_eq!(w.registry().watching(7, &[list[0]]).len(), 2);
+    }
+
+    #[test]
+    fn rows_stored_under_a_webhooks_id_are_still_read_and_replaced_on_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = crate::tables()
+            .into_iter()
+            .fold(Schema::new(1), Schema::with_spec);
+        let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
+        let w = Webhooks::open(Arc::clone(&store), Limits::default()).unwrap();
+        let list: Vec<Address> = (1..=3).map(Address::repeat_byte).collect();
+        let id = w.create("o", request(&list), Target::Evm(7)).unwrap().id;
+        // As a store written before sets were shared holds it: rows under the id, no key.
+        let mut old = w.registry().get(&id).unwrap().webhook.clone();
+        let key = old.address_set.take().unwrap();
+        let mut batch = WriteBatch::new();
+        for a in &list {
+            batch.delete::<WhAddresses>(&(key.clone(), a.into_array()));
+            batch.put::<WhAddresses>(&(id.clone(), a.into_array()), &());
+        }
+        batch.delete::<WhSetRefs>(&key);
+        batch.put::<WhWebhooks>(
+            &("o".to_owned(), id.clone()),
+            &serde_json::to_vec(&old).unwrap(),
+        );
+        store.write(batch).unwrap();
+        drop(w);
+        let w = Webhooks::open(Arc::clone(&store), Limits::default()).unwrap();
+        assert_eq!(w.registry().watching(7, &[list[1]]).len(), 1);
+        assert_eq!(
+            w.list_addresses("o", &id, None, 10).unwrap().0.items.len(),
+            3
+        );
+        // A change moves them to a shared set and drops the rows under the id.
+        w.remove_addresses("o", &id, &[list[0].to_checksum(None)])
+            .unwrap();
+        let rows: Vec<String> = store
+            .scan::<WhAddresses, _>(.., Direction::Forward)
+            .unwrap()
+            .map(|e| e.unwrap().0.0)
+            .collect();
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|k| *k != id));
+        assert_eq!(w.list_addresses("o", &id, None, 10).unwrap().1, 2);
+    }
 
     #[test]
     fn ids_sort_by_creation_even_within_a_millisecond() {

@@ -60,7 +60,6 @@ mod tests {
 
     use serde_json::json;
     use snowline_store::{Schema, Store, WriteBatch};
-    use tokio::sync::Notify;
 
     use super::*;
     use crate::model::CreateRequest;
@@ -89,7 +88,7 @@ mod tests {
         // Three more events than the window holds, in one batch, as a hook queues them.
         let mut outbox = Outbox::new(
             webhooks.registry().clone(),
-            Arc::new(Notify::new()),
+            Arc::new(crate::outbox::Wakers::default()),
             u64::MAX,
         );
         let mut batch = WriteBatch::new();

@@ -14,8 +14,12 @@ table! {
     /// `(organisation, webhook id) -> webhook record (JSON)`: ids are time-ordered, so a scan of
     /// one organisation lists its webhooks oldest first.
     pub WhWebhooks: "wh_webhooks", (String, String) => Vec<u8>;
-    /// `(webhook id, address)`: the addresses a webhook watches.
+    /// `(set key, address)`: the addresses webhooks watch, each distinct set once under its
+    /// key (`Webhook::address_set`; a webhook written before sets were shared has its rows
+    /// under its own id).
     pub WhAddresses: "wh_addresses", (String, [u8; 20]) => ();
+    /// `set key -> how many webhooks watch the set`: its rows go with the last of them.
+    pub WhSetRefs: "wh_set_refs" (PointLookup), String => u64;
     /// `organisation -> shared secret`: what every delivery to the organisation is signed with.
     pub WhSecrets: "wh_secrets" (PointLookup), String => String;
     /// `(webhook id, sequence) -> the delivery's body`: the outbox, written in the batch of the

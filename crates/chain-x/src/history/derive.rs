@@ -74,6 +74,9 @@ pub struct TxNote {
     pub height: Option<u64>,
     /// Its container's time, Unix seconds.
     pub timestamp: u64,
+    /// For a C-Chain block's tx, the EVM block's hash (keccak-256 of its header), which the
+    /// Data API shows as the block's hash; none for an X-Chain tx.
+    pub block_hash: Option<[u8; 32]>,
 }
 
 /// The X-Chain history deriver for the Data API. Keeps what the current (unwritten) batch
@@ -206,14 +209,21 @@ impl XHistory {
     }
 
     /// Tells the journal (when held) that tx `tx` of type `tx_type` is applied at `height` and
-    /// `timestamp`.
-    fn tell_tx(&self, tx: Id, tx_type: &'static str, height: Option<u64>, timestamp: u64) {
+    /// `timestamp` (in the EVM block of hash `block_hash`, for a C-Chain tx).
+    fn tell_tx(
+        &self,
+        tx: Id,
+        tx_type: &'static str,
+        (height, timestamp): (Option<u64>, u64),
+        block_hash: Option<[u8; 32]>,
+    ) {
         if let Some(j) = self.journal.as_ref().filter(|_| self.deriving.is_some()) {
             j.push(Note::Room(TxNote {
                 tx,
                 tx_type,
                 height,
                 timestamp,
+                block_hash,
             }));
         }
     }
@@ -437,7 +447,7 @@ impl XHistory {
                         AtomicTx::Import { tx_id, .. } => (*tx_id, "ImportTx"),
                         AtomicTx::Export { tx_id, .. } => (*tx_id, "ExportTx"),
                     };
-                    self.tell_tx(id, kind, Some(txs.height), txs.timestamp);
+                    self.tell_tx(id, kind, (Some(txs.height), txs.timestamp), Some(*hash));
                 }
                 tx_index::c_block(batch, (record.id, *hash), txs, evm, places);
                 return self.apply_shared(batch, view, txs, self.c_chain);
@@ -597,7 +607,8 @@ impl XHistory {
         } = row;
         self.txs.put(*id, row, false);
         if !self.in_genesis {
-            self.tell_tx(*id, super::pages::tx_type(&tx.unsigned), height, timestamp);
+            let kind = super::pages::tx_type(&tx.unsigned);
+            self.tell_tx(*id, kind, (height, timestamp), None);
             batch.put::<XhTxsByTime>(&(timestamp, *id), &());
             self.add_burned(view, tx.unsigned.burned(&self.avax))?;
         }
