@@ -23,7 +23,7 @@ use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
     AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, Roles, TokenRow,
-    TransferKind, TransferRow, TxParts, TxRow, TxTransfer,
+    TransferKind, TxParts, TxRow, TxTransfer,
 };
 use crate::source::{EvmSource, FetchedBlock, SourceError};
 use crate::status::SyncStatus;
@@ -321,21 +321,7 @@ impl EvmChain {
                         (TransferKind::Erc1155, value, token_id)
                     }
                 };
-                let row = TransferRow {
-                    kind,
-                    from: t.from,
-                    to: t.to,
-                    value,
-                    token_id,
-                    operator,
-                    tx_hash: tx.hash,
-                    tx_index: index,
-                    timestamp: ts,
-                    block_hash: block.hash,
-                };
-                let token = a20(emitter);
-                batch.put::<EvTransfersByToken>(&(c, token, n, *log_index, sub), &Linear(row));
-                parts.transfers.push(TxTransfer {
+                let moved = TxTransfer {
                     token: *emitter,
                     log_index: *log_index,
                     kind,
@@ -344,7 +330,11 @@ impl EvmChain {
                     value,
                     token_id,
                     operator,
-                });
+                };
+                let token = a20(emitter);
+                let row = moved.row_in(tx.hash, index, ts, block.hash);
+                batch.put::<EvTransfersByToken>(&(c, token, n, *log_index, sub), &Linear(row));
+                parts.transfers.push(moved);
                 let by_address = Linear(AddressTransfer {
                     token: *emitter,
                     kind,

@@ -315,6 +315,18 @@ pub struct TxTransfer {
 impl TxTransfer {
     /// The transfer as the token's listing stores it, in tx `hash` described by `tx`.
     pub fn row(&self, hash: B256, tx: &TxRow) -> TransferRow {
+        self.row_in(hash, tx.index, tx.timestamp, tx.block_hash)
+    }
+
+    /// The transfer as the token's listing stores it, in tx `tx_hash` at position `tx_index` of
+    /// the block of hash `block_hash` and time `timestamp`.
+    pub fn row_in(
+        &self,
+        tx_hash: B256,
+        tx_index: u32,
+        timestamp: u64,
+        block_hash: B256,
+    ) -> TransferRow {
         TransferRow {
             kind: self.kind,
             from: self.from,
@@ -322,10 +334,10 @@ impl TxTransfer {
             value: self.value,
             token_id: self.token_id,
             operator: self.operator,
-            tx_hash: hash,
-            tx_index: tx.index,
-            timestamp: tx.timestamp,
-            block_hash: tx.block_hash,
+            tx_hash,
+            tx_index,
+            timestamp,
+            block_hash,
         }
     }
 }

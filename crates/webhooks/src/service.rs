@@ -573,14 +573,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn webhooks_watching_equal_addresses_share_one_stored_set() {
-        let dir = tempfile::tempdir().unwrap();
+    /// A store of the webhook tables in `dir`, and the webhooks over it.
+    fn opened(dir: &std::path::Path) -> (Arc<Store>, Webhooks) {
         let schema = crate::tables()
             .into_iter()
             .fold(Schema::new(1), Schema::with_spec);
-        let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
+        let store = Arc::new(Store::open(dir, &schema).unwrap());
         let w = Webhooks::open(Arc::clone(&store), Limits::default()).unwrap();
+        (store, w)
+    }
+
+    #[test]
+    fn webhooks_watching_equal_addresses_share_one_stored_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, w) = opened(dir.path());
         let list: Vec<Address> = (1..=50).map(Address::repeat_byte).collect();
         let mut ids = Vec::new();
         for _ in 0..3 {
@@ -636,11 +642,7 @@ mod tests {
     #[test]
     fn rows_stored_under_a_webhooks_id_are_still_read_and_replaced_on_change() {
         let dir = tempfile::tempdir().unwrap();
-        let schema = crate::tables()
-            .into_iter()
-            .fold(Schema::new(1), Schema::with_spec);
-        let store = Arc::new(Store::open(dir.path(), &schema).unwrap());
-        let w = Webhooks::open(Arc::clone(&store), Limits::default()).unwrap();
+        let (store, w) = opened(dir.path());
         let list: Vec<Address> = (1..=3).map(Address::repeat_byte).collect();
         let id = w.create("o", request(&list), Target::Evm(7)).unwrap().id;
         // As a store written before sets were shared holds it: rows under the id, no key.
