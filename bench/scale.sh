@@ -21,7 +21,8 @@
 #
 # Environment: NO_BUILD=1 uses the binaries already built; PROFILE=debug runs the dev profile's
 # binaries (dependencies optimised, the workspace not); TXS_PER_BLOCK (50), SEGMENTS (10), DEEP
-# (1000: the deep page's number), ROUNDS (1), RAW_MAX_MB (4096), SEED (1).
+# (1000: the deep page's number), ROUNDS (1), RAW_MAX_MB (4096), SEED (1); REUSE=1 skips steps 1-3
+# and measures the pages on the index a previous run of the same TXS and SEED left in WORK_DIR.
 set -euo pipefail
 
 TXS=${1:-1000000}
@@ -63,6 +64,19 @@ read -r HOT COLD TOKEN < <(python3 -c "
 import json; d = json.load(open('$WORK/synth.json')); print(d['hot'], d['cold'], d['token'])")
 echo "synthetic chain: $BLOCKS blocks of $TPB txs ($((BLOCKS * TPB)) txs), seed ${SEED:-1}; $PROFILE binaries"
 
+if [ -n "${REUSE:-}" ]; then
+  # Pages only, on the index a previous run left in WORK_DIR (its chain: same TXS and SEED).
+  [ -d "$WORK/data/index" ] || { echo "REUSE: no index in $WORK/data" >&2; exit 1; }
+  "$REL/data-api" serve --data-dir "$WORK/data" --listen "127.0.0.1:$API_PORT" \
+    --evm "$CHAIN=http://127.0.0.1:$SYNTH_PORT" --no-rate-limits --no-metering \
+    >>"$WORK/api.log" 2>&1 &
+  API_PID=$!
+  PIDS+=($API_PID)
+  for _ in $(seq 1 6000); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$API_PORT/readyz")" = 200 ]; then break; fi
+    sleep 0.05
+  done
+else
 # 1. Ingest, segment by segment.
 rm -rf "$WORK/data" "$WORK/raw"
 echo "== ingest, $(load)"
@@ -184,6 +198,7 @@ if [ "$INDEX_MB" -le "$RAW_MAX_MB" ]; then
 else
   echo "raw RocksDB ceiling skipped: the index ($INDEX_MB MiB) is over RAW_MAX_MB ($RAW_MAX_MB)"
 fi
+fi # REUSE
 
 # 4. Pages.
 python3 - "$WORK" "$API_PORT" "$SYNTH_PORT" "$CHAIN" "$HOT" "$COLD" "$TOKEN" "$BLOCKS" "$DEEP" <<'PY'

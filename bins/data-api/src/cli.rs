@@ -33,12 +33,22 @@ pub enum Command {
     /// Prints, for every table of the index (opened read-only: run it on a stopped server's
     /// data dir), its entry count and a SHA-256 of its keys and values in key order, reading
     /// every block with its checksum verified: two indexes with the same lines hold the same
-    /// bytes.
-    Digest(Common),
+    /// bytes. `--table NAME` prints that table's entries instead (hex `key value` lines).
+    Digest(DigestArgs),
     /// Writes a checkpoint of the index (a consistent copy, hard-linked where it can be, that
     /// carries the node's place in its fleet) for a new replica's `--bootstrap-from`; run it on
     /// a stopped server's data dir (docs/fleet.md).
     Checkpoint(CheckpointArgs),
+}
+
+/// `digest` flags.
+#[derive(Debug, Args)]
+pub struct DigestArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Print this table's entries, `key value` in hex, instead of every table's digest.
+    #[arg(long)]
+    pub table: Option<String>,
 }
 
 /// `checkpoint` flags.

@@ -84,9 +84,10 @@ pub fn schema() -> Schema {
         .fold(Schema::new(SCHEMA_VERSION), Schema::with_spec)
 }
 
-/// Prints `table entries sha256` for every table of the index in `dir` (see `data-api digest`).
-pub fn digest(dir: &Path) -> Result<(), String> {
-    snowline_cli::print_digest(&dir.join("index"), &schema())
+/// Prints `table entries sha256` for every table of the index in `dir`, or the entries of
+/// `table` (see `data-api digest`).
+pub fn digest(dir: &Path, table: Option<&str>) -> Result<(), String> {
+    snowline_cli::print_digest(&dir.join("index"), &schema(), table)
 }
 
 /// Opens (creating if needed) the store in `dir`.

@@ -45,7 +45,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(*args),
         Command::Keys(args) => keys::run(&args),
         Command::Import(args) => import(&args),
-        Command::Digest(common) => ingest::digest(&common.data_dir),
+        Command::Digest(args) => ingest::digest(&args.common.data_dir, args.table.as_deref()),
         Command::Checkpoint(args) => fleet::checkpoint(&args.common.data_dir, &args.to),
     };
     match result {

@@ -128,8 +128,10 @@ fn killed_while_following_then_restarted_equals_a_clean_run() {
     let (clean, killed) = (digest(clean_dir.path()), digest(dir.path()));
     assert!(clean.len() > 40, "{clean:?}");
     assert_eq!(
-        killed, clean,
-        "the index differs from a clean run's after {kills} kills"
+        killed,
+        clean,
+        "the index differs from a clean run's after {kills} kills{}",
+        common::digest_difference(dir.path(), clean_dir.path())
     );
     println!("{kills} kills; every table identical to a clean run's");
 }

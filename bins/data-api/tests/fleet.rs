@@ -419,7 +419,8 @@ fn assert_standalone(up: &upstream::Upstream, nodes: &[(&str, &Path)]) {
         let differ: Vec<_> = got.iter().filter(|l| !want.contains(l)).collect();
         assert!(
             got.len() == want.len() && differ.is_empty(),
-            "{name} differs from a standalone run: {differ:?}"
+            "{name} differs from a standalone run: {differ:?}{}",
+            common::digest_difference(d, clean_dir.path())
         );
     }
 }

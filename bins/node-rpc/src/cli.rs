@@ -32,8 +32,19 @@ pub enum Command {
     /// Mirror an upstream node's index API into the data directory, serving it at the same time.
     Follow(FollowArgs),
     /// Print each table of the data directory (a stopped server's) with its entry count and a
-    /// SHA-256 of its keys and values, every block's checksum verified.
-    Digest(Common),
+    /// SHA-256 of its keys and values, every block's checksum verified; `--table NAME` prints
+    /// that table's entries instead (hex `key value` lines).
+    Digest(DigestArgs),
+}
+
+/// `digest` flags.
+#[derive(Debug, Args)]
+pub struct DigestArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Print this table's entries, `key value` in hex, instead of every table's digest.
+    #[arg(long)]
+    pub table: Option<String>,
 }
 
 /// Flags every subcommand shares.

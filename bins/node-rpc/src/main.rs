@@ -34,7 +34,11 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Digest(common) => snowline_cli::print_digest(&common.data_dir, &data::schema()),
+        Command::Digest(args) => snowline_cli::print_digest(
+            &args.common.data_dir,
+            &data::schema(),
+            args.table.as_deref(),
+        ),
         Command::Serve(args) => {
             let mut example_address = None;
             let mut live = None;

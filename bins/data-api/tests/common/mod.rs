@@ -389,6 +389,57 @@ pub fn has_null(v: &Value) -> bool {
 
 /// `data-api digest` of `dir`: each table's line, the usage log (it records the test's own
 /// requests) and the polled validator uptimes (timed observations) left out.
+/// Where two stopped indexes differ, for a failure message: for each table whose digest line
+/// differs, its entry counts and up to five keys (hex) whose entries are not in the other.
+pub fn digest_difference(a: &Path, b: &Path) -> String {
+    let (da, db) = (digest(a), digest(b));
+    let mut out = String::new();
+    for line in da.iter().filter(|l| !db.contains(l)) {
+        let table = line.split(' ').next().unwrap_or_default();
+        let (ea, eb) = (table_entries(a, table), table_entries(b, table));
+        let only = |x: &[String], y: &[String]| -> Vec<String> {
+            let y: std::collections::HashSet<&String> = y.iter().collect();
+            x.iter()
+                .filter(|e| !y.contains(e))
+                .take(5)
+                .cloned()
+                .collect()
+        };
+        out += &format!(
+            "\n{table}: {} vs {} entries; only in the first: {:?}; only in the second: {:?}",
+            ea.len(),
+            eb.len(),
+            only(&ea, &eb),
+            only(&eb, &ea)
+        );
+    }
+    out
+}
+
+/// Every entry of `table` in the stopped index in `dir`, as `key value` hex lines.
+pub fn table_entries(dir: &Path, table: &str) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_data-api"))
+        .args([
+            "digest",
+            "--data-dir",
+            dir.to_str().unwrap(),
+            "--table",
+            table,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
 pub fn digest(dir: &Path) -> Vec<String> {
     let out = Command::new(env!("CARGO_BIN_EXE_data-api"))
         .args(["digest", "--data-dir", dir.to_str().unwrap()])
