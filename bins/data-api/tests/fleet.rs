@@ -11,12 +11,19 @@
 mod common;
 
 use std::path::Path;
+use std::sync::RwLock;
 
 use async_nats::header::NATS_MESSAGE_ID;
 use common::{DataApi, digest, start, upstream};
 use snowline_test_support::nats::{NatsCluster, NatsServer};
 
 /// One secret for every node, so page tokens (and so whole answers) are the same bytes.
+/// The test that stops and restarts NATS nodes runs alone. While one of its nodes is down,
+/// another test's `nats-server` (whose port was picked free) or `data-api` (on port 0) may take
+/// that node's port; the node's clients then reach the other test's server and the two fleets'
+/// batches mix in one stream. The other tests share the lock.
+static NATS_RESTARTS: RwLock<()> = RwLock::new(());
+
 const SECRET: &str = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
 
 fn primary(dir: &Path, up: &upstream::Upstream, nats: &str, extra: &[&str]) -> DataApi {
@@ -183,6 +190,7 @@ fn same_answers(a: &DataApi, b: &DataApi, paths: &[String]) {
 
 #[test]
 fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoint() {
+    let _turn = NATS_RESTARTS.read().unwrap_or_else(|e| e.into_inner());
     let nats = NatsServer::start();
     let up = upstream::start_partial(13, 3_000, 200);
     let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
@@ -313,6 +321,7 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
 
 #[test]
 fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_continues() {
+    let _turn = NATS_RESTARTS.write().unwrap_or_else(|e| e.into_inner());
     let mut cluster = NatsCluster::start();
     let urls = cluster.urls();
     let up = upstream::start_partial(13, 3_000, 100);
@@ -454,6 +463,7 @@ fn stream_messages(url: &str) -> Vec<(u64, String)> {
 /// why; the stream holds each batch once, and a replica of it equals a standalone run.
 #[test]
 fn a_stale_primary_is_fenced_off_and_the_stream_holds_each_batch_once() {
+    let _turn = NATS_RESTARTS.read().unwrap_or_else(|e| e.into_inner());
     let nats = NatsServer::start();
     let up = upstream::start_partial(13, 3_000, 120);
     let total = up.records.len();
