@@ -11,7 +11,7 @@ use snowline_chain_evm::parse::{Block, Tx};
 use snowline_types::evm::{Address, B256, TokenTransferKind};
 
 use crate::model::ADDRESS_ACTIVITY;
-use crate::service::uuid_text;
+use crate::model::uuid_text;
 
 /// Every address a tx touches: its sender, recipient and created contract, both ends of its
 /// token transfers, both ends of its listed internal transactions, the emitters of its logs.

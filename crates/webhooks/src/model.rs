@@ -380,3 +380,16 @@ mod tests {
         assert!(e.is_some_and(|m| m.contains("must be one of")));
     }
 }
+
+/// 16 bytes as a UUID's text.
+pub fn uuid_text(b: &[u8; 16]) -> String {
+    let h = hex::encode(b);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}

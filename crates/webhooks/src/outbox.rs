@@ -15,8 +15,8 @@ use tokio::sync::Notify;
 
 use crate::error::WebhookError;
 use crate::model::Status;
+use crate::model::uuid_text;
 use crate::registry::{Registry, Sub};
-use crate::service::uuid_text;
 use crate::tables::{STREAM_KEPT, WhAcked, WhEvents, WhNext, WhStream, WhWebhooks};
 
 /// Each webhook's delivery task's bell: rung when a written batch holds events of that

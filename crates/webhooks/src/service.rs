@@ -14,7 +14,7 @@ use crate::addresses::AddressSet;
 use crate::error::WebhookError;
 use crate::model::{
     CreateRequest, Metadata, Status, UpdateRequest, Webhook, WebhookResponse, check_event_type,
-    parse_address, parse_event_signatures, text,
+    parse_address, parse_event_signatures, text, uuid_text,
 };
 use crate::net::check_url;
 use crate::outbox::Wakers;
@@ -134,19 +134,6 @@ fn new_id() -> String {
     b[6] = 0x70 | (b[6] & 0x0f);
     b[8] = 0x80 | (b[8] & 0x3f);
     uuid_text(&b)
-}
-
-/// 16 bytes as a UUID's text.
-pub fn uuid_text(b: &[u8; 16]) -> String {
-    let h = hex::encode(b);
-    format!(
-        "{}-{}-{}-{}-{}",
-        &h[..8],
-        &h[8..12],
-        &h[12..16],
-        &h[16..20],
-        &h[20..]
-    )
 }
 
 impl Webhooks {
