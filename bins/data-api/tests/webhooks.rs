@@ -451,7 +451,7 @@ fn txs_of(got: &[Delivery], id: &str) -> Vec<String> {
 }
 
 #[test]
-fn deliveries_in_flight_stay_under_the_cap_in_order_taking_turns() {
+fn deliveries_in_flight_stay_under_the_cap_in_order_taking_turns_on_kept_connections() {
     const CAP: usize = 3;
     const HOOKS: usize = 8;
     let dir = tempfile::tempdir().unwrap();
@@ -465,6 +465,7 @@ fn deliveries_in_flight_stay_under_the_cap_in_order_taking_turns() {
     // Each delivery held unanswered a while, so deliveries overlap whenever the cap lets them.
     let receiver = Receiver::start();
     receiver.hold(std::time::Duration::from_millis(40));
+    receiver.keep_alive();
     let ids: Vec<String> = {
         let api = start_allowing(&data, &[]);
         (0..HOOKS)
@@ -493,6 +494,13 @@ fn deliveries_in_flight_stay_under_the_cap_in_order_taking_turns() {
     assert_eq!(got.len(), HOOKS * n, "nothing but the events, once");
     // Never more than the cap at once, and the cap reached: deliveries did run side by side.
     assert_eq!(receiver.max_in_flight(), CAP);
+    // Connections kept alive: never more open than deliveries in flight, for all the events.
+    assert!(
+        receiver.connections() <= CAP,
+        "{} connections for {} deliveries",
+        receiver.connections(),
+        got.len()
+    );
     // Each webhook's events in chain order, each once.
     let want_txs: Vec<String> = want.iter().map(|e| e.tx.clone()).collect();
     for id in &ids {

@@ -4,8 +4,8 @@
 //! schedule in turn, and a webhook whose schedule runs out is deactivated (its events stay
 //! queued). So each webhook's events arrive in order, at least once; only an event whose
 //! answer was lost (a crash between the receiver's 2xx and the cursor's write) is sent again.
-//! Requests go through the outbound client (`snowline-outbound`, http or https); redirects are
-//! not followed: a 3xx is a failed attempt.
+//! Requests go through the outbound client (`snowline-outbound`, http or https, keep-alive
+//! connections reused per destination); redirects are not followed: a 3xx is a failed attempt.
 //!
 //! Deliveries in flight are capped across all webhooks ([`DeliveryConfig::concurrency`]): each
 //! attempt holds one permit of a fair (first come, first served) semaphore, asked for again for
@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use snowline_outbound::{Client, ClientConfig, Redirects, Request};
+use snowline_outbound::{Client, ClientConfig, PoolConfig, Redirects, Request};
 use snowline_store::{Direction, ReadView, StoreError, WriteBatch};
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
@@ -89,14 +89,21 @@ const IDLE: Duration = Duration::from_secs(60);
 
 impl DeliveryConfig {
     /// The outbound client of deliveries: this config's networks and timeout, redirects refused,
-    /// the receiver's body not read.
+    /// the receiver's body not read; it keeps as many idle connections as deliveries may be in
+    /// flight (to one receiver or spread over many), no more.
     pub fn client(&self) -> Result<Client, String> {
+        let cap = self.concurrency.max(1);
         Client::new(ClientConfig {
             allow: self.allow.clone(),
             allow_flag: ALLOW_FLAG.to_owned(),
             timeout: self.timeout,
             redirects: Redirects::Refuse,
             user_agent: "snowline-webhooks/1".to_owned(),
+            pool: PoolConfig {
+                max_idle_per_destination: cap,
+                max_idle: cap,
+                ..PoolConfig::default()
+            },
             ..ClientConfig::default()
         })
     }
