@@ -16,7 +16,9 @@
 #      write of the block's batch by ingest (the follower's debug log line "EVM blocks
 #      derived", microseconds) to the receiver's 200, and from anvil's mining of the block
 #      (the driver's clock when evm_mine returns) to the 200; p50/p99 over every
-#      delivery; data-api's RSS after each count and its peak.
+#      delivery; data-api's CPU per delivery (from the first tx to the last delivery, ingest
+#      and idle webhooks included), its RSS after each count and its peak. WEBHOOK_FLAGS are
+#      added to `data-api serve` (e.g. --webhook-concurrency N).
 # Sets (bench/webhooks.py): SETS distinct sets (100), set k the probe and ADDRS - 1 addresses
 # drawn from SHA-256 of "snowline-bench-webhooks/k/j", webhook i watching set i mod SETS
 # (organisation i / 1,000: the per-organisation limit is 1,000 webhooks).
@@ -160,8 +162,9 @@ LIVE=$WORK/live
 rm -rf "$LIVE" "$WORK/mined.tsv"
 mkdir -p "$LIVE"
 keys "$LIVE"
+# shellcheck disable=SC2086
 RUST_LOG=info,snowline_chain_evm=debug serve "$LIVE" "$WORK/live.log" \
-  --evm "$CHAIN=http://127.0.0.1:$ANVIL_PORT"
+  --evm "$CHAIN=http://127.0.0.1:$ANVIL_PORT" ${WEBHOOK_FLAGS:-}
 ready "$(date +%s)" >/dev/null
 made=0
 for n in 1 100 "$COUNT"; do
@@ -175,9 +178,16 @@ for n in 1 100 "$COUNT"; do
   made=$n
   sleep 1 # a change applies from the next block the hook sees
   from=$($WH count "$RECV")
+  cpu0=$(cpu_ticks "$API_PID")
+  t0=$(date +%s.%N)
   $WH drive "http://127.0.0.1:$ANVIL_PORT" "$txs" "$interval" "$WORK/mined.tsv"
   $WH wait "$RECV" $((from + n * txs)) 1200
+  cpu1=$(cpu_ticks "$API_PID")
+  t1=$(date +%s.%N)
   $WH latency "$RECV" "$from" "$WORK/live.log" "$WORK/mined.tsv" "$n webhooks"
+  python3 -c "
+d, c, w = $n * $txs, ($cpu1 - $cpu0) / $HZ, $t1 - $t0
+print(f'data-api CPU from the first tx to the last delivery: {c:.2f} s in {w:.1f} s, {c / d * 1e6:.0f} us a delivery')"
   echo "data-api RSS $(rss "$API_PID" VmRSS) MiB, $(load)"
 done
 echo "data-api peak RSS $(rss "$API_PID" VmHWM) MiB"

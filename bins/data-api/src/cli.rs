@@ -211,6 +211,11 @@ pub struct ServeArgs {
     /// Time a webhook receiver has to connect and answer, in milliseconds.
     #[arg(long, env = "SNOWLINE_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhook_timeout_ms: u64,
+    /// Most webhook deliveries in flight at once, across all webhooks (a webhook has at most
+    /// one); webhooks with events take turns, one delivery each.
+    #[arg(long, env = "SNOWLINE_WEBHOOK_CONCURRENCY",
+          default_value_t = snowline_webhooks::deliver::DEFAULT_CONCURRENCY)]
+    pub webhook_concurrency: usize,
     #[command(flatten)]
     pub fetch: crate::nft_metadata::FetchArgs,
     /// `node-rpc`'s record of metered calls (its `DATA_DIR/rpc-usage`), read as a RocksDB

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_chain_evm::metadata::{FetchConfig, Locating, MetadataQueue};
-use snowline_outbound::{AllowList, ClientConfig, Redirects};
+use snowline_outbound::{AllowList, ClientConfig, PoolConfig, Redirects};
 use snowline_store::Store;
 use tokio::task::JoinHandle;
 
@@ -89,6 +89,7 @@ impl NftMetadata {
                 redirects: Redirects::Follow(5),
                 user_agent: "snowline-nft-metadata/1".to_owned(),
                 extra_roots: Vec::new(),
+                pool: PoolConfig::default(),
             },
             locating: Locating {
                 ipfs_gateway: args.ipfs_gateway.clone(),

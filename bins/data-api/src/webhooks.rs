@@ -37,6 +37,7 @@ impl WebhookService {
                 allow: args.webhook_allow_private.clone(),
                 retries: args.webhook_retries.0.clone(),
                 timeout: Duration::from_millis(args.webhook_timeout_ms.max(1)),
+                concurrency: args.webhook_concurrency.max(1),
             },
         })
     }

@@ -436,6 +436,95 @@ fn webhooks_get_every_event_of_the_recorded_chain_once_in_order_signed() {
     );
 }
 
+/// The txs a receiver got for webhook `id`, in arrival order.
+fn txs_of(got: &[Delivery], id: &str) -> Vec<String> {
+    got.iter()
+        .map(|d| serde_json::from_str::<Value>(&d.body).unwrap())
+        .filter(|v| v["webhookId"] == id)
+        .map(|v| {
+            v["event"]["transaction"]["txHash"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn deliveries_in_flight_stay_under_the_cap_in_order_taking_turns_on_kept_connections() {
+    const CAP: usize = 3;
+    const HOOKS: usize = 8;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (_, key) = create_key(&data, "a", "org-a", "free");
+    let m = RecordingModel::load(&recording_path(C_CHAIN_ID));
+    let watch = watched(&m);
+    let want = expected(&m, &watch);
+    let n = want.len();
+    assert!(n >= 3, "{want:?}");
+    // Each delivery held unanswered a while, so deliveries overlap whenever the cap lets them.
+    let receiver = Receiver::start();
+    receiver.hold(std::time::Duration::from_millis(40));
+    receiver.keep_alive();
+    let ids: Vec<String> = {
+        let api = start_allowing(&data, &[]);
+        (0..HOOKS)
+            .map(|_| {
+                create(&api, &key, &receiver.url(), &watch, false)["id"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect()
+    };
+    let (_rt, urls) = common::replays(&[(C_CHAIN_ID, recording_path(C_CHAIN_ID))]);
+    let evm = sources(dir.path(), &urls[0].1);
+    let cap = CAP.to_string();
+    let _api = start_allowing(
+        &data,
+        &["--evm-config", &evm, "--webhook-concurrency", &cap],
+    );
+    assert!(
+        receiver.wait(120, |r| r.acked().len() >= HOOKS * n),
+        "{} of {}",
+        receiver.acked().len(),
+        HOOKS * n
+    );
+    let got = receiver.all();
+    assert_eq!(got.len(), HOOKS * n, "nothing but the events, once");
+    // Never more than the cap at once, and the cap reached: deliveries did run side by side.
+    assert_eq!(receiver.max_in_flight(), CAP);
+    // Connections kept alive: never more open than deliveries in flight, for all the events.
+    assert!(
+        receiver.connections() <= CAP,
+        "{} connections for {} deliveries",
+        receiver.connections(),
+        got.len()
+    );
+    // Each webhook's events in chain order, each once.
+    let want_txs: Vec<String> = want.iter().map(|e| e.tx.clone()).collect();
+    for id in &ids {
+        assert_eq!(txs_of(&got, id), want_txs, "webhook {id}");
+    }
+    // Turns: all eight have the same events, so at every point of the arrival order no webhook
+    // is far ahead of one that still has events to get: one turn each a round, a round's order
+    // changing when a batch wakes them, and up to the cap of requests recorded out of turn
+    // (taking a whole backlog first would put one n ahead).
+    let mut counts = vec![0usize; HOOKS];
+    for (i, d) in got.iter().enumerate() {
+        let v: Value = serde_json::from_str(&d.body).unwrap();
+        let w = ids.iter().position(|id| v["webhookId"] == *id).unwrap();
+        counts[w] += 1;
+        let ahead = counts.iter().max().unwrap();
+        let behind = counts.iter().filter(|c| **c < n).min().unwrap_or(ahead);
+        assert!(
+            ahead - behind <= CAP + 1,
+            "after {} deliveries: {counts:?}",
+            i + 1
+        );
+    }
+}
+
 #[test]
 fn a_killed_server_resumes_delivery_at_the_acknowledged_cursor() {
     let dir = tempfile::tempdir().unwrap();

@@ -4,16 +4,22 @@
 //! schedule in turn, and a webhook whose schedule runs out is deactivated (its events stay
 //! queued). So each webhook's events arrive in order, at least once; only an event whose
 //! answer was lost (a crash between the receiver's 2xx and the cursor's write) is sent again.
-//! Requests go through the outbound client (`snowline-outbound`, http or https); redirects are
-//! not followed: a 3xx is a failed attempt.
+//! Requests go through the outbound client (`snowline-outbound`, http or https, keep-alive
+//! connections reused per destination); redirects are not followed: a 3xx is a failed attempt.
+//!
+//! Deliveries in flight are capped across all webhooks ([`DeliveryConfig::concurrency`]): each
+//! attempt holds one permit of a fair (first come, first served) semaphore, asked for again for
+//! every attempt, so the webhooks with events take turns, one delivery each, and a long backlog
+//! waits in line like any other; a webhook waiting to retry holds none.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use snowline_outbound::{Client, ClientConfig, Redirects, Request};
+use snowline_outbound::{Client, ClientConfig, PoolConfig, Redirects, Request};
 use snowline_store::{Direction, ReadView, StoreError, WriteBatch};
+use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
 use crate::model::Status;
@@ -32,7 +38,13 @@ pub struct DeliveryConfig {
     pub retries: Vec<Duration>,
     /// Resolving, connecting (TLS included) and the answer, all within this.
     pub timeout: Duration,
+    /// Most deliveries in flight at once, across all webhooks (each webhook has at most one).
+    pub concurrency: usize,
 }
+
+/// The default cap on deliveries in flight: enough to keep a receiver 100 ms away busy at some
+/// 2,500 deliveries a second, few enough that its connections fit any descriptor limit.
+pub const DEFAULT_CONCURRENCY: usize = 256;
 
 /// Glacier's retry schedule: 10 s, then 1 m, 5 m, 10 m, 30 m, 2 h, 6 h, 12 h and 24 h.
 pub const GLACIER_RETRIES: &str = "10s,1m,5m,10m,30m,2h,6h,12h,24h";
@@ -43,6 +55,7 @@ impl Default for DeliveryConfig {
             allow: AllowList::default(),
             retries: parse_schedule(GLACIER_RETRIES).unwrap_or_default(),
             timeout: Duration::from_secs(10),
+            concurrency: DEFAULT_CONCURRENCY,
         }
     }
 }
@@ -76,14 +89,21 @@ const IDLE: Duration = Duration::from_secs(60);
 
 impl DeliveryConfig {
     /// The outbound client of deliveries: this config's networks and timeout, redirects refused,
-    /// the receiver's body not read.
+    /// the receiver's body not read; it keeps as many idle connections as deliveries may be in
+    /// flight (to one receiver or spread over many), no more.
     pub fn client(&self) -> Result<Client, String> {
+        let cap = self.concurrency.max(1);
         Client::new(ClientConfig {
             allow: self.allow.clone(),
             allow_flag: ALLOW_FLAG.to_owned(),
             timeout: self.timeout,
             redirects: Redirects::Refuse,
             user_agent: "snowline-webhooks/1".to_owned(),
+            pool: PoolConfig {
+                max_idle_per_destination: cap,
+                max_idle: cap,
+                ..PoolConfig::default()
+            },
             ..ClientConfig::default()
         })
     }
@@ -99,6 +119,7 @@ pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<W
             return;
         }
     };
+    let permits = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let config = Arc::new(config);
     let mut workers: HashMap<String, JoinHandle<()>> = HashMap::new();
     loop {
@@ -112,6 +133,7 @@ pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<W
                 Arc::clone(&webhooks),
                 Arc::clone(&config),
                 Arc::clone(&client),
+                Arc::clone(&permits),
                 Arc::clone(&written),
                 id.clone(),
             ));
@@ -144,6 +166,7 @@ async fn worker(
     webhooks: Arc<Webhooks>,
     config: Arc<DeliveryConfig>,
     client: Arc<Client>,
+    permits: Arc<Semaphore>,
     written: Arc<Wakers>,
     id: String,
 ) {
@@ -171,10 +194,21 @@ async fn worker(
                 continue;
             }
         };
-        if !deliver(&webhooks, &config, &client, &id, seq, body).await {
+        let to = Delivery {
+            client: &client,
+            permits: &permits,
+        };
+        if !deliver(&webhooks, &config, to, &id, seq, body).await {
             return;
         }
     }
+}
+
+/// What every attempt goes through: the client and the permits of deliveries in flight.
+#[derive(Clone, Copy)]
+struct Delivery<'a> {
+    client: &'a Client,
+    permits: &'a Semaphore,
 }
 
 /// Delivers one event, retrying on the schedule; false when the webhook stopped being active
@@ -182,7 +216,7 @@ async fn worker(
 async fn deliver(
     webhooks: &Webhooks,
     config: &DeliveryConfig,
-    client: &Client,
+    to: Delivery<'_>,
     id: &str,
     seq: u64,
     body: Vec<u8>,
@@ -190,6 +224,11 @@ async fn deliver(
     let body = Bytes::from(body);
     let mut attempt = 0usize;
     loop {
+        // Held for this attempt only: the next one (this webhook's next event, or a retry)
+        // asks again and so queues behind the webhooks already waiting.
+        let Ok(permit) = to.permits.acquire().await else {
+            return false;
+        };
         let Some(sub) = webhooks.registry().get(id) else {
             return false;
         };
@@ -198,9 +237,10 @@ async fn deliver(
         }
         let w = &sub.webhook;
         let outcome = match webhooks.secret(&w.org_id) {
-            Ok(secret) => post(client, &w.url, body.clone(), &secret).await,
+            Ok(secret) => post(to.client, &w.url, body.clone(), &secret).await,
             Err(e) => Err(e.to_string()),
         };
+        drop(permit);
         match outcome {
             Ok(()) => {
                 let mut batch = WriteBatch::new();

@@ -1,6 +1,8 @@
 //! A webhook receiver for the tests: an HTTP/1.1 server on loopback (a thread per connection)
 //! that records every delivery and answers as told: 500 for the next `fail` deliveries, or no
-//! answer at all (holding the connection) once `stall_at` deliveries were acknowledged.
+//! answer at all (holding the connection) once `stall_at` deliveries were acknowledged. It
+//! counts the connections it accepted and the most deliveries it held unanswered at once; it
+//! may hold each delivery a while before answering, and keep connections open for more.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -28,6 +30,11 @@ struct State {
     stall_at: Option<usize>,
     released: bool,
     redirect: Option<String>,
+    hold: Option<Duration>,
+    keep_alive: bool,
+    connections: usize,
+    in_flight: usize,
+    max_in_flight: usize,
 }
 
 /// A running receiver.
@@ -81,6 +88,26 @@ impl Receiver {
         s.released = true;
     }
 
+    /// Holds each delivery `d` before answering it.
+    pub fn hold(&self, d: Duration) {
+        self.state.lock().unwrap().hold = Some(d);
+    }
+
+    /// Keeps each connection open for more deliveries (no `Connection: close`).
+    pub fn keep_alive(&self) {
+        self.state.lock().unwrap().keep_alive = true;
+    }
+
+    /// The TCP connections accepted so far.
+    pub fn connections(&self) -> usize {
+        self.state.lock().unwrap().connections
+    }
+
+    /// The most deliveries read and not yet answered at one time.
+    pub fn max_in_flight(&self) -> usize {
+        self.state.lock().unwrap().max_in_flight
+    }
+
     /// Every delivery received, in arrival order.
     pub fn all(&self) -> Vec<Delivery> {
         self.state.lock().unwrap().log.clone()
@@ -107,16 +134,23 @@ impl Receiver {
 }
 
 fn serve(conn: TcpStream, state: &Mutex<State>) {
+    state.lock().unwrap().connections += 1;
     let mut reader = BufReader::new(conn.try_clone().unwrap());
+    let mut conn = conn;
+    while answer(&mut reader, &mut conn, state) && state.lock().unwrap().keep_alive {}
+}
+
+/// Reads one delivery and answers it; whether the connection may carry another.
+fn answer(reader: &mut BufReader<TcpStream>, conn: &mut TcpStream, state: &Mutex<State>) -> bool {
     let mut headers = BTreeMap::new();
     let mut line = String::new();
     if reader.read_line(&mut line).unwrap_or(0) == 0 {
-        return;
+        return false;
     }
     loop {
         line.clear();
         if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return;
+            return false;
         }
         let l = line.trim_end();
         if l.is_empty() {
@@ -132,11 +166,13 @@ fn serve(conn: TcpStream, state: &Mutex<State>) {
         .unwrap_or(0);
     let mut body = vec![0u8; len];
     if reader.read_exact(&mut body).is_err() {
-        return;
+        return false;
     }
     let body = String::from_utf8(body).unwrap();
-    let status = {
+    let (status, hold) = {
         let mut s = state.lock().unwrap();
+        s.in_flight += 1;
+        s.max_in_flight = s.max_in_flight.max(s.in_flight);
         let acked = s.log.iter().filter(|d| d.answered == 200).count();
         let status = if s.redirect.is_some() {
             307
@@ -153,22 +189,29 @@ fn serve(conn: TcpStream, state: &Mutex<State>) {
             body,
             answered: status,
         });
-        status
+        (status, s.hold)
     };
+    if let Some(d) = hold {
+        std::thread::sleep(d);
+    }
     if status == 0 {
         while !state.lock().unwrap().released {
             std::thread::sleep(Duration::from_millis(20));
         }
-        return;
+        state.lock().unwrap().in_flight -= 1;
+        return false;
     }
-    let location = state.lock().unwrap().redirect.clone().unwrap_or_default();
+    let (location, keep) = {
+        let mut s = state.lock().unwrap();
+        s.in_flight -= 1;
+        (s.redirect.clone().unwrap_or_default(), s.keep_alive)
+    };
     let head = match status {
         200 => "200 OK".to_owned(),
         307 => format!("307 Temporary Redirect\r\nLocation: {location}"),
         _ => "500 Internal Server Error".to_owned(),
     };
-    let mut conn = conn;
-    let _ = conn.write_all(
-        format!("HTTP/1.1 {head}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").as_bytes(),
-    );
+    let close = if keep { "" } else { "Connection: close\r\n" };
+    conn.write_all(format!("HTTP/1.1 {head}\r\nContent-Length: 0\r\n{close}\r\n").as_bytes())
+        .is_ok()
 }
