@@ -6,7 +6,7 @@
 //! and burns (to it) change only the other side.
 
 use rustc_hash::FxHashSet;
-use snowline_derive::{DeriveError, PendingRows, Staging};
+use snowline_derive::{PendingRows, Staging, StagingParts};
 use snowline_store::{ReadView, Store, WriteBatch};
 use snowline_types::evm::U256;
 
@@ -94,21 +94,14 @@ impl Holdings {
     }
 }
 
-impl Staging for Holdings {
-    fn finish(&mut self, batch: &mut WriteBatch, view: &Store) -> Result<(), DeriveError> {
-        self.now.finish(batch, view)
+/// The current balances are the one part; the block's changes are forgotten with a dropped
+/// batch.
+impl StagingParts for Holdings {
+    fn parts(&mut self) -> impl Staging + '_ {
+        &mut self.now
     }
 
-    fn seal(&mut self) {
-        self.now.seal();
-    }
-
-    fn committed(&mut self) {
-        self.now.committed();
-    }
-
-    fn discard(&mut self) {
+    fn discard_own(&mut self) {
         self.block.clear();
-        self.now.discard();
     }
 }
