@@ -322,6 +322,19 @@ pub fn text(field: &str, value: Option<String>, max: usize) -> Result<String, We
     Ok(value)
 }
 
+/// 16 bytes as a UUID's text.
+pub fn uuid_text(b: &[u8; 16]) -> String {
+    let h = hex::encode(b);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,17 +392,4 @@ mod tests {
         let e = check_event_type("x").err().map(|e| e.to_string());
         assert!(e.is_some_and(|m| m.contains("must be one of")));
     }
-}
-
-/// 16 bytes as a UUID's text.
-pub fn uuid_text(b: &[u8; 16]) -> String {
-    let h = hex::encode(b);
-    format!(
-        "{}-{}-{}-{}-{}",
-        &h[..8],
-        &h[8..12],
-        &h[12..16],
-        &h[16..20],
-        &h[20..]
-    )
 }
