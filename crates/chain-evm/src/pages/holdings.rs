@@ -12,6 +12,7 @@ use super::balances::balance_at;
 use super::{EvmPages, EvmReadError, last_block, nft_details, token_rows};
 use crate::rows::{MetadataRow, TokenRow, TransferKind};
 use crate::tables::{Addr, EvHoldingHistory, EvHoldings, Word};
+use crate::token_cache::TokenCache;
 
 /// Which of an address's tokens a listing shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +176,7 @@ impl EvmPages {
             },
             |_| false,
         )?;
-        let holdings = describe(&snapshot, chain, &page.items)?;
+        let holdings = describe(&snapshot, self.tokens.as_deref(), chain, &page.items)?;
         Ok(HoldingPage {
             holdings,
             block,
@@ -213,6 +214,7 @@ fn held_at(
 /// The page's holdings with their URIs and token rows.
 fn describe(
     view: &Snapshot<'_>,
+    cache: Option<&TokenCache>,
     chain: u64,
     items: &[((Position, Word), U256)],
 ) -> Result<Vec<Holding>, EvmReadError> {
@@ -226,6 +228,7 @@ fn describe(
     let mut details = nft_details(view, &uri_keys)?.into_iter();
     let tokens = token_rows(
         view,
+        cache,
         chain,
         items.iter().map(|(((_, t, _), _), _)| Address::from(*t)),
     )?;
