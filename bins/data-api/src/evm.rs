@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use snowline_chain_evm::genesis::GenesisLookup;
-use snowline_chain_evm::{BlockHooks, EvmSourceConfig, SyncStatus};
+use snowline_chain_evm::{BlockHooks, EvmSourceConfig, SyncStatus, TokenCache};
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
 use snowline_store::Store;
@@ -82,7 +82,8 @@ pub fn blockchain_ids(
 /// Starts a follower of each source, which begins once `start` turns true (after the server
 /// listens, so a client can watch indexing from its first block); each derives the chain's
 /// metrics and ICM messages in its batches too (`blockchain_ids`: each chain's own id, as the
-/// registry knows it), and whatever `extra` hooks derive (the webhooks' events).
+/// registry knows it), and whatever `extra` hooks derive (the webhooks' events); `tokens`, the
+/// readers' token-row cache, is cleared as the followers change token rows.
 pub fn follow_all(
     store: &Arc<Store>,
     sources: Vec<EvmSourceConfig>,
@@ -90,6 +91,7 @@ pub fn follow_all(
     blockchain_ids: &BTreeMap<u64, B256>,
     start: &tokio::sync::watch::Receiver<bool>,
     extra: BlockHooks,
+    tokens: Option<Arc<TokenCache>>,
 ) -> Vec<Followed> {
     let hooks = snowline_chain_metrics::ChainMetrics::hooks()
         .and(snowline_chain_icm::IcmDeriver::hooks(
@@ -108,6 +110,7 @@ pub fn follow_all(
             let chain_id = source.chain_id;
             let blockchain_id = blockchain_ids.get(&chain_id).copied();
             let hooks = hooks.clone();
+            let tokens = tokens.clone();
             let mut start = start.clone();
             let task = tokio::spawn(async move {
                 // A server that never started (its sender dropped) indexes nothing.
@@ -122,6 +125,7 @@ pub fn follow_all(
                     task_status,
                     hooks,
                     pchain,
+                    tokens,
                 )
                 .await
                 {

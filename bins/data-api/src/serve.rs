@@ -8,9 +8,9 @@ use std::time::Duration;
 use snowline_access::keys::{ApiKeys, CatchUp};
 use snowline_access::rpc::RpcUsageLog;
 use snowline_access::usage::{UsageLog, UsageWriter, WriterConfig};
-use snowline_chain_evm::SyncStatus;
 use snowline_chain_evm::export::Exports;
 use snowline_chain_evm::pages::EvmPages;
+use snowline_chain_evm::{SyncStatus, TokenCache};
 use snowline_chain_icm::IcmPages;
 use snowline_chain_p::pages::PChainPages;
 use snowline_chain_registry::ChainRegistry;
@@ -121,7 +121,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         router,
         crate::warp::api(&args, Arc::clone(&pchain_pages), network)?,
     );
-    let evm_pages = Arc::new(EvmPages::new(Arc::clone(&store)));
+    // Token rows are cached where this process writes them (its followers clear the cache as
+    // they change); a replica's rows change under it, so it reads them from the store.
+    let token_cache = (!replica).then(|| Arc::new(TokenCache::new(Arc::clone(&store))));
+    let evm_pages = EvmPages::new(Arc::clone(&store));
+    let evm_pages = Arc::new(match &token_cache {
+        Some(cache) => evm_pages.with_token_cache(Arc::clone(cache)),
+        None => evm_pages,
+    });
     let exports = Arc::new(Exports::new(
         Arc::clone(&store),
         dir.join("exports"),
@@ -196,6 +203,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         &blockchain_ids,
         &evm_start,
         webhooks.hooks(),
+        token_cache,
     );
     let ready = Arc::new(Ready {
         keys: Arc::clone(&keys),

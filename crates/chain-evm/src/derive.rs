@@ -28,6 +28,7 @@ use crate::rows::{
 use crate::source::{EvmSource, FetchedBlock, SourceError};
 use crate::status::SyncStatus;
 use crate::tables::*;
+use crate::token_cache::TokenCache;
 
 /// How [`sync`] follows a node.
 #[derive(Debug, Clone)]
@@ -46,6 +47,8 @@ pub struct SyncConfig {
     pub genesis: Genesis,
     /// What other rooms derive from each block, in the same batches.
     pub hooks: BlockHooks,
+    /// The readers' cache of token rows, cleared once a batch that changed one is written.
+    pub tokens: Option<Arc<TokenCache>>,
 }
 
 impl Default for SyncConfig {
@@ -57,6 +60,7 @@ impl Default for SyncConfig {
             status: None,
             genesis: Genesis::Unknown,
             hooks: BlockHooks::new(),
+            tokens: None,
         }
     }
 }
@@ -82,6 +86,12 @@ pub struct EvmChain {
     hooks: Vec<Box<dyn BlockHook>>,
     /// The addresses of the tx being derived (kept to reuse its allocation).
     touched: Touched,
+    /// The readers' cache of token rows, when they keep one.
+    token_cache: Option<Arc<TokenCache>>,
+    /// Whether the staged batch changed a token row.
+    tokens_staged: bool,
+    /// Whether a sealed, unwritten batch changed one.
+    tokens_sealed: bool,
 }
 
 /// The 20 bytes of an address.
@@ -111,12 +121,21 @@ impl EvmChain {
             genesis: None,
             hooks: Vec::new(),
             touched: Touched::default(),
+            token_cache: None,
+            tokens_staged: false,
+            tokens_sealed: false,
         })
     }
 
     /// Gives every block, once its own rows are staged, to `hooks` too (same batches).
     pub fn with_hooks(mut self, hooks: Vec<Box<dyn BlockHook>>) -> Self {
         self.hooks = hooks;
+        self
+    }
+
+    /// Clears `cache` each time a batch that changed a token row is written.
+    pub fn with_token_cache(mut self, cache: Option<Arc<TokenCache>>) -> Self {
+        self.token_cache = cache;
         self
     }
 
@@ -200,6 +219,7 @@ impl EvmChain {
             row.first_block = n;
             let stored = self.token_stored(store, &key)?;
             self.tokens.put(key, Linear(row), stored);
+            self.tokens_staged = true;
         }
         for (a, names) in &enr.names {
             let key = (c, a20(a));
@@ -213,6 +233,7 @@ impl EvmChain {
             row.probes.erc20 = names.erc20;
             let stored = self.token_stored(store, &key)?;
             self.tokens.put(key, Linear(row), stored);
+            self.tokens_staged = true;
         }
         for (a, id, uri) in &enr.uris {
             if let Some(uri) = uri {
@@ -535,16 +556,25 @@ impl StagingParts for EvmChain {
 
     fn seal_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.seal());
+        self.tokens_sealed |= std::mem::take(&mut self.tokens_staged);
     }
 
+    /// The written batch's token rows are in the store now: the readers' copies go.
     fn committed_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.committed());
         self.written = self.staged;
+        if std::mem::take(&mut self.tokens_sealed) {
+            self.token_cache.iter().for_each(|c| c.invalidate());
+        }
     }
 
     fn discard_own(&mut self) {
         self.hooks.iter_mut().for_each(|h| h.discard());
         self.staged = self.written;
+        // Nothing of them was written; clearing anyway costs only a refill.
+        if std::mem::take(&mut self.tokens_sealed) | std::mem::take(&mut self.tokens_staged) {
+            self.token_cache.iter().for_each(|c| c.invalidate());
+        }
     }
 }
 
@@ -576,7 +606,8 @@ pub async fn sync(
 ) -> Result<u64, EvmError> {
     let chain_id = source.chain_id().await?;
     let mut chain = EvmChain::open(store, chain_id, config.start)?
-        .with_hooks(config.hooks.open(store, chain_id)?);
+        .with_hooks(config.hooks.open(store, chain_id)?)
+        .with_token_cache(config.tokens.clone());
     loop {
         let next = chain.next();
         if config.stop_after.is_some_and(|s| next > s) {

@@ -15,6 +15,7 @@ use crate::genesis::GenesisLookup;
 use crate::hook::BlockHooks;
 use crate::source::{EvmSource, SourceConfig};
 use crate::status::SyncStatus;
+use crate::token_cache::TokenCache;
 
 /// Follows `source`'s chain into `store` until an error that retrying cannot cure: a node that
 /// serves another chain, or a block that does not follow the indexed one. Failures of the node
@@ -25,11 +26,12 @@ pub async fn follow(
     poll: Duration,
     status: Arc<SyncStatus>,
 ) -> Result<(), EvmError> {
-    follow_with(store, source, poll, status, BlockHooks::new(), None).await
+    follow_with(store, source, poll, status, BlockHooks::new(), None, None).await
 }
 
 /// [`follow`], every block also going to `hooks`, in its batch; a chain whose source names no
-/// genesis takes it from `pchain` (the P-Chain index's genesis of the chain) when given.
+/// genesis takes it from `pchain` (the P-Chain index's genesis of the chain) when given; the
+/// readers' `tokens` cache, when they keep one, is cleared as token rows change.
 pub async fn follow_with(
     store: Arc<Store>,
     source: &EvmSourceConfig,
@@ -37,6 +39,7 @@ pub async fn follow_with(
     status: Arc<SyncStatus>,
     hooks: BlockHooks,
     pchain: Option<GenesisLookup>,
+    tokens: Option<Arc<TokenCache>>,
 ) -> Result<(), EvmError> {
     let genesis = source.genesis(pchain).map_err(EvmError::Genesis)?;
     let config = SyncConfig {
@@ -46,6 +49,7 @@ pub async fn follow_with(
         status: Some(Arc::clone(&status)),
         genesis: genesis.clone(),
         hooks,
+        tokens,
     };
     let mut pause = Duration::from_secs(1);
     loop {

@@ -21,6 +21,7 @@ pub mod rows;
 pub mod source;
 mod status;
 pub mod tables;
+mod token_cache;
 
 pub use config::EvmSourceConfig;
 pub use derive::{EvmChain, SyncConfig, run, sync, write_blocks};
@@ -29,3 +30,4 @@ pub use follow::{follow, follow_with};
 pub use hook::{BlockHook, BlockHooks};
 pub use status::{SyncSnapshot, SyncStatus};
 pub use tables::tables;
+pub use token_cache::{TOKEN_CACHE_ROWS, TokenCache};

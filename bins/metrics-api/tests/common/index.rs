@@ -46,6 +46,7 @@ pub fn recording(
             poll: Duration::from_millis(5),
             stop_after: Some(to),
             hooks,
+            tokens: None,
             ..SyncConfig::default()
         };
         sync(store, &source, &config).await.unwrap();

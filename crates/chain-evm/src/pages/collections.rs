@@ -7,7 +7,7 @@ use snowline_query::{decode_position, encode_position, take_page};
 use snowline_store::{Direction, Linear, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
-use super::{EvmPages, EvmReadError, nft_details, token_rows};
+use super::{EvmPages, EvmReadError, nft_details};
 use crate::error::EvmError;
 use crate::rows::{ContractRow, MetadataRow, TokenRow, TransferKind};
 use crate::tables::{Addr, EvContracts, EvErc721Owner, EvNftTokens, Word};
@@ -59,7 +59,9 @@ impl EvmPages {
         let deployment = snapshot
             .get::<EvContracts>(&(chain, address.0.0))?
             .map(|Linear(r)| r);
-        let token = token_rows(&snapshot, chain, [address])?.remove(&address);
+        let token = self
+            .token_rows(&snapshot, chain, [address])?
+            .remove(&address);
         Ok(
             (deployment.is_some() || token.is_some())
                 .then_some(ContractFacts { deployment, token }),
@@ -100,7 +102,9 @@ impl EvmPages {
         let tokens = describe(&snapshot, chain, c, &page.items)?;
         Ok(CollectionPage {
             tokens,
-            token: token_rows(&snapshot, chain, [contract])?.remove(&contract),
+            token: self
+                .token_rows(&snapshot, chain, [contract])?
+                .remove(&contract),
             next: page.next,
         })
     }
@@ -119,7 +123,9 @@ impl EvmPages {
             return Ok(None);
         };
         let token = describe(&snapshot, chain, c, &[(w, kind)])?.pop();
-        let row = token_rows(&snapshot, chain, [contract])?.remove(&contract);
+        let row = self
+            .token_rows(&snapshot, chain, [contract])?
+            .remove(&contract);
         Ok(token.map(|t| (t, row)))
     }
 }

@@ -7,7 +7,7 @@ use snowline_types::evm::Address;
 
 use super::scan::newest_first;
 use super::txs::tx_detail;
-use super::{EvmPages, EvmReadError, TxDetail, token_rows};
+use super::{EvmPages, EvmReadError, TxDetail};
 use crate::error::EvmError;
 use crate::rows::{ContractRow, TokenRow};
 use crate::tables::{EvContracts, EvContractsByDeployer};
@@ -58,7 +58,7 @@ impl EvmPages {
         let addresses: Vec<Address> = page.items.iter().map(|(_, c)| Address::from(*c)).collect();
         let keys: Vec<(u64, [u8; 20])> = page.items.iter().map(|(_, c)| (chain, *c)).collect();
         let rows = snapshot.multi_get::<EvContracts>(&keys)?;
-        let tokens = token_rows(&snapshot, chain, addresses.iter().copied())?;
+        let tokens = self.token_rows(&snapshot, chain, addresses.iter().copied())?;
         let contracts = addresses
             .into_iter()
             .zip(rows)
@@ -87,13 +87,15 @@ impl EvmPages {
         let Some(Linear(row)) = snapshot.get::<EvContracts>(&(chain, address.0.0))? else {
             return Ok(None);
         };
-        let detail = tx_detail(&snapshot, chain, row.tx_hash)?.ok_or_else(|| {
+        let detail = tx_detail(&snapshot, self.tokens.as_deref(), chain, row.tx_hash)?.ok_or_else(|| {
             EvmReadError::Read(EvmError::Corrupt(format!(
                 "the index names tx {} as contract {address}'s deployment, but does not hold it",
                 row.tx_hash
             )))
         })?;
-        let token = token_rows(&snapshot, chain, [address])?.remove(&address);
+        let token = self
+            .token_rows(&snapshot, chain, [address])?
+            .remove(&address);
         Ok(Some((
             Deployed {
                 address,

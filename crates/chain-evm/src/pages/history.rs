@@ -12,7 +12,7 @@ use snowline_types::evm::{Address, B256};
 use super::scan::in_order;
 use super::transfers::with_uris;
 use super::txs::{corrupt, parts_of_many, transfers_in};
-use super::{EvmPages, EvmReadError, Transfer, token_rows};
+use super::{EvmPages, EvmReadError, Transfer};
 use crate::rows::{
     AddressTransfer, AddressTxRow, InternalRow, Roles, TokenRow, TransferKind, TxRow, TxTransfer,
 };
@@ -127,7 +127,7 @@ impl EvmPages {
         if q.parts {
             read_parts(&snapshot, chain, address, &mut txs)?;
         }
-        let tokens = token_rows(
+        let tokens = self.token_rows(
             &snapshot,
             chain,
             txs.iter().flat_map(|t| t.transfers.iter().map(|x| x.token)),
@@ -196,7 +196,7 @@ impl EvmPages {
                 vec![(block, log, row)],
             )?);
         }
-        let tokens = token_rows(&snapshot, chain, transfers.iter().map(|t| t.token))?;
+        let tokens = self.token_rows(&snapshot, chain, transfers.iter().map(|t| t.token))?;
         Ok(AddressTransferPage {
             transfers,
             tokens,

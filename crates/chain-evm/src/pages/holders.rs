@@ -155,7 +155,7 @@ fn nft_holders_in(
         page: page_of(listed, size),
         total_holders,
         total_tokens: ids.len() as u64,
-        token: token_rows(view, chain, [contract])?.remove(&contract),
+        token: token_rows(view, None, chain, [contract])?.remove(&contract),
     })
 }
 

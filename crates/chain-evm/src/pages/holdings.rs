@@ -2,6 +2,7 @@
 //! collectibles (ERC-721 and ERC-1155 together), by standard, contract and token id, from the
 //! balances summed at ingest (`ev_holdings`, `ev_holding_history`).
 
+use std::collections::BTreeMap;
 use std::ops::Bound;
 
 use snowline_query::{FilterLimits, decode_position, encode_position, filtered_page};
@@ -12,6 +13,7 @@ use super::balances::balance_at;
 use super::{EvmPages, EvmReadError, last_block, nft_details, token_rows};
 use crate::rows::{MetadataRow, TokenRow, TransferKind};
 use crate::tables::{Addr, EvHoldingHistory, EvHoldings, Word};
+use crate::token_cache::TokenCache;
 
 /// Which of an address's tokens a listing shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +177,7 @@ impl EvmPages {
             },
             |_| false,
         )?;
-        let holdings = describe(&snapshot, chain, &page.items)?;
+        let holdings = describe(&snapshot, self.tokens.as_deref(), chain, &page.items)?;
         Ok(HoldingPage {
             holdings,
             block,
@@ -213,6 +215,7 @@ fn held_at(
 /// The page's holdings with their URIs and token rows.
 fn describe(
     view: &Snapshot<'_>,
+    cache: Option<&TokenCache>,
     chain: u64,
     items: &[((Position, Word), U256)],
 ) -> Result<Vec<Holding>, EvmReadError> {
@@ -224,11 +227,18 @@ fn describe(
         .map(|(((_, t, id), _), _)| (chain, *t, *id))
         .collect();
     let mut details = nft_details(view, &uri_keys)?.into_iter();
-    let tokens = token_rows(
+    let mut tokens = token_rows(
         view,
+        cache,
         chain,
         items.iter().map(|(((_, t, _), _), _)| Address::from(*t)),
     )?;
+    // Each row moves into the last holding of its contract (an ERC-20 page names each contract
+    // once); the earlier ones get a copy.
+    let mut left: BTreeMap<Addr, usize> = BTreeMap::new();
+    for (((_, t, _), _), _) in items {
+        *left.entry(*t).or_default() += 1;
+    }
     items
         .iter()
         .map(|(((k, t, id), _), balance)| {
@@ -247,7 +257,13 @@ fn describe(
                 balance: *balance,
                 uri,
                 metadata,
-                token: tokens.get(&contract).cloned(),
+                token: match left.get_mut(t) {
+                    Some(n) if *n > 1 => {
+                        *n -= 1;
+                        tokens.get(&contract).cloned()
+                    }
+                    _ => tokens.remove(&contract),
+                },
             })
         })
         .collect()

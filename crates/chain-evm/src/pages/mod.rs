@@ -44,6 +44,7 @@ pub use txs::TxDetail;
 use crate::error::EvmError;
 use crate::rows::{CursorRow, MetadataRow, TokenRow};
 use crate::tables::{Addr, EvCursor, EvNftMetadata, EvNftUris, EvTokens, Word};
+use crate::token_cache::TokenCache;
 
 /// Why an EVM read could not be answered (the store's generic `PageError` carries only a
 /// read failure and a bad position; EVM reads also know untraced chains, partial histories
@@ -112,12 +113,35 @@ impl From<StoreError> for EvmReadError {
 #[derive(Debug, Clone)]
 pub struct EvmPages {
     store: Arc<Store>,
+    /// Token rows kept in memory, when the store's writer clears them as they change.
+    tokens: Option<Arc<TokenCache>>,
 }
 
 impl EvmPages {
     /// Pages over `store` (which holds the EVM tables).
     pub fn new(store: Arc<Store>) -> Self {
-        Self { store }
+        Self {
+            store,
+            tokens: None,
+        }
+    }
+
+    /// Reads token rows through `cache` (which must be of the same store, and given to its
+    /// writer, [`crate::SyncConfig::tokens`], so that it is cleared as rows change).
+    pub fn with_token_cache(mut self, cache: Arc<TokenCache>) -> Self {
+        self.tokens = Some(cache);
+        self
+    }
+
+    /// The token rows of `contracts` on `chain`: through the cache when there is one, else
+    /// from `view`.
+    fn token_rows(
+        &self,
+        view: &impl ReadView,
+        chain: u64,
+        contracts: impl IntoIterator<Item = Address>,
+    ) -> Result<BTreeMap<Address, TokenRow>, EvmReadError> {
+        token_rows(view, self.tokens.as_deref(), chain, contracts)
     }
 
     /// Where the index of `chain` stands (`None`: not indexed).
@@ -179,15 +203,20 @@ fn nft_details(
 }
 
 /// The token rows of `contracts` (those read by `eth_call`; a contract never probed is absent),
-/// in one batched lookup.
+/// in one batched lookup: of `view`, or of those `cache` does not hold. A cached row is the
+/// store's latest, which may be newer than `view` (a row only gains facts).
 fn token_rows(
     view: &impl ReadView,
+    cache: Option<&TokenCache>,
     chain: u64,
     contracts: impl IntoIterator<Item = Address>,
 ) -> Result<BTreeMap<Address, TokenRow>, EvmReadError> {
     let mut wanted: Vec<Address> = contracts.into_iter().collect();
     wanted.sort_unstable();
     wanted.dedup();
+    if let Some(cache) = cache {
+        return Ok(cache.rows(chain, wanted)?);
+    }
     let keys: Vec<(u64, [u8; 20])> = wanted.iter().map(|a| (chain, a.0.0)).collect();
     let rows = view.multi_get::<EvTokens>(&keys)?;
     Ok(wanted

@@ -7,7 +7,7 @@ use snowline_store::{Direction, ReadView};
 use snowline_types::evm::{Address, U256};
 
 use super::balances::balance_at;
-use super::{EvmPages, EvmReadError, last_block, nft_details, token_rows};
+use super::{EvmPages, EvmReadError, last_block, nft_details};
 use crate::rows::{MetadataRow, TokenRow};
 use crate::tables::EvErc721ByOwner;
 
@@ -83,7 +83,7 @@ impl EvmPages {
         let uri_keys: Vec<(u64, [u8; 20], [u8; 32])> =
             page.items.iter().map(|(c, id)| (chain, *c, *id)).collect();
         let details = nft_details(&snapshot, &uri_keys)?;
-        let tokens = token_rows(
+        let tokens = self.token_rows(
             &snapshot,
             chain,
             page.items.iter().map(|(c, _)| Address::from(*c)),

@@ -65,7 +65,7 @@ impl EvmPages {
             .map(|((_, _, block, log, _), Linear(row))| (block, log, row))
             .collect();
         let transfers = with_uris(&snapshot, chain, token, rows)?;
-        let token_row = super::token_rows(&snapshot, chain, [token])?.remove(&token);
+        let token_row = self.token_rows(&snapshot, chain, [token])?.remove(&token);
         Ok(TransferPage {
             transfers,
             token: token_row,

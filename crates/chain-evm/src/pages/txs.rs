@@ -9,6 +9,7 @@ use super::{EvmPages, EvmReadError, Transfer, cursor_in, token_rows};
 use crate::error::EvmError;
 use crate::rows::{BlockRow, InternalRow, TokenRow, TransferKind, TxParts, TxRow, TxTransfer};
 use crate::tables::{EvBlocks, EvNftUris, EvTxParts, EvTxs};
+use crate::token_cache::TokenCache;
 
 /// A transaction with everything its detail shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +35,7 @@ pub struct TxDetail {
 /// batched lookup each, when there are any.
 pub(crate) fn tx_detail(
     view: &impl ReadView,
+    cache: Option<&TokenCache>,
     chain: u64,
     hash: B256,
 ) -> Result<Option<TxDetail>, EvmReadError> {
@@ -46,7 +48,7 @@ pub(crate) fn tx_detail(
         .get::<EvBlocks>(&(chain, tx.block))?
         .ok_or_else(|| corrupt(format!("tx {hash} names block {}", tx.block)))?;
     let transfers = transfers_in(view, chain, &[(hash, &tx, &parts.transfers)])?;
-    let tokens = token_rows(view, chain, transfers.iter().map(|t| t.token))?;
+    let tokens = token_rows(view, cache, chain, transfers.iter().map(|t| t.token))?;
     Ok(Some(TxDetail {
         hash,
         tx,
@@ -128,7 +130,7 @@ impl EvmPages {
     /// (a chain with no block indexed is [`EvmReadError::NotIndexed`]).
     pub fn transaction(&self, chain: u64, hash: B256) -> Result<Option<TxDetail>, EvmReadError> {
         let snapshot = self.store.snapshot();
-        match tx_detail(&snapshot, chain, hash)? {
+        match tx_detail(&snapshot, self.tokens.as_deref(), chain, hash)? {
             Some(d) => Ok(Some(d)),
             // The chain's cursor only when the tx is not found: a found tx proves it indexed.
             None => cursor_in(&snapshot, chain).map(|_| None),

@@ -46,6 +46,7 @@ pub async fn index_text(
         poll: Duration::from_millis(5),
         stop_after: Some(until.unwrap_or(replay.head).min(replay.head)),
         hooks: IcmDeriver::hooks(ids.clone()),
+        tokens: None,
         ..SyncConfig::default()
     };
     sync(store, &source, &sync_config).await.unwrap();

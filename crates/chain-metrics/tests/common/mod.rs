@@ -38,6 +38,7 @@ pub async fn index(store: &Store, text: &str, per_batch: usize) {
         poll: Duration::from_millis(5),
         stop_after: Some(replay.head),
         hooks: ChainMetrics::hooks(),
+        tokens: None,
         ..SyncConfig::default()
     };
     sync(store, &source, &sync_config).await.unwrap();
