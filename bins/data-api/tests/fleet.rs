@@ -87,10 +87,13 @@ fn metric(api: &DataApi, name: &str) -> Option<f64> {
     })
 }
 
-/// Whether the primary has indexed everything its upstream holds and has every batch
-/// acknowledged.
-fn primary_settled(p: &DataApi) -> bool {
+/// Whether the primary has indexed all `held` containers of its upstream and has every batch
+/// acknowledged. (Its own "nothing behind" is not enough: it counts from the upstream's head as
+/// last asked, and a round goes on past that head, so between two batches of containers
+/// appended since it reads 0.)
+fn primary_settled(p: &DataApi, held: usize) -> bool {
     p.get("/readyz").status == 200
+        && metric(p, "snowline_ingest_indexed_containers") == Some(held as f64)
         && metric(p, "snowline_ingest_behind_containers") == Some(0.0)
         && metric(p, "snowline_fleet_position")
             .is_some_and(|pos| pos > 0.0 && metric(p, "snowline_fleet_acked") == Some(pos))
@@ -105,12 +108,12 @@ fn moved_on(p: &DataApi, after: f64) {
     );
 }
 
-/// Waits until the primary has settled and `r` applied every batch it committed; returns the
-/// position.
-fn caught_up(p: &DataApi, r: &DataApi) -> f64 {
+/// Waits until the primary has settled on the `held` containers of its upstream and `r`
+/// applied every batch it committed; returns the position.
+fn caught_up(p: &DataApi, r: &DataApi, held: usize) -> f64 {
     assert!(
-        p.wait_until(300, primary_settled),
-        "the primary never settled: {}\n{}",
+        p.wait_until(300, |p| primary_settled(p, held)),
+        "the primary never settled on {held} containers: {}\n{}",
         p.get("/readyz").body,
         p.get("/metrics").body
     );
@@ -201,7 +204,7 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
     assert_eq!(before.status, 503, "{}", before.body);
     assert!(before.body.contains("fleet"), "{}", before.body);
     let p = primary(pdir, &up, &nats.url, &[]);
-    let first = caught_up(&p, &r);
+    let first = caught_up(&p, &r, 200);
     assert!(first > 10.0, "only {first} batches: the run proves little");
 
     // A checkpoint of the stopped replica, then the rest of the blocks.
@@ -218,8 +221,9 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
     assert!(out.contains(&format!("at batch {first} ")), "{out}");
     let r = replica(rdir, &nats.url);
     upstream::append(&up.store, &up.records[200..]);
+    let held = up.records.len();
     moved_on(&p, first);
-    let batches = caught_up(&p, &r);
+    let batches = caught_up(&p, &r, held);
     assert!(batches > first, "no batch after the checkpoint");
     assert!(
         r.wait_until(30, |r| r.get("/readyz").status == 200),
@@ -361,7 +365,7 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
         }
     }
     assert_eq!(served, before_promotion);
-    let batches = caught_up(&p, &r);
+    let batches = caught_up(&p, &r, served);
     // A second replica, started after it all, catches up from the stream alone.
     let late = replica(ldir, &urls);
     assert!(
@@ -381,7 +385,7 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
     // The node accepts the rest first, so the promoted primary is ready only once it has them.
     upstream::append(&up.store, &up.records[served..]);
     let promoted = primary(rdir, &up, &urls, &r3);
-    let after = caught_up(&promoted, &late);
+    let after = caught_up(&promoted, &late, total);
     assert!(after > batches, "no batch after the promotion: {after}");
     same_answers(&promoted, &late, &sample_paths(&up));
     assert_eq!(metric(&late, "snowline_fleet_gaps"), Some(0.0));
@@ -471,7 +475,7 @@ fn a_stale_primary_is_fenced_off_and_the_stream_holds_each_batch_once() {
     let (adir, bdir, ldir) = (dirs[0].path(), dirs[1].path(), dirs[2].path());
     let mut a = primary(adir, &up, &nats.url, &[]);
     let r = replica(bdir, &nats.url);
-    let first = caught_up(&a, &r);
+    let first = caught_up(&a, &r, 120);
     drop(r);
 
     a.signal("STOP");
@@ -481,7 +485,7 @@ fn a_stale_primary_is_fenced_off_and_the_stream_holds_each_batch_once() {
     upstream::append(&up.store, &up.records[120..mid]);
     moved_on(&b, first);
     assert!(
-        b.wait_until(300, primary_settled),
+        b.wait_until(300, |b| primary_settled(b, mid)),
         "{}",
         b.get("/readyz").body
     );
@@ -500,7 +504,7 @@ fn a_stale_primary_is_fenced_off_and_the_stream_holds_each_batch_once() {
     assert!(why.contains("another primary"), "{why}");
 
     let late = replica(ldir, &nats.url);
-    let batches = caught_up(&b, &late);
+    let batches = caught_up(&b, &late, total);
     assert!(batches > b_first, "no batch after the old primary resumed");
     same_answers(&b, &late, &sample_paths(&up));
     assert_eq!(metric(&late, "snowline_fleet_gaps"), Some(0.0));

@@ -37,6 +37,12 @@ impl Collector for FollowMetrics {
             "Containers the upstream has accepted that are not indexed here yet",
             s.behind(),
         )?;
+        gauge_u64(
+            &mut e,
+            "snowline_ingest_indexed_containers",
+            "Containers indexed here, over every followed path",
+            s.paths.iter().map(|p| p.local).sum(),
+        )?;
         flag(
             &mut e,
             "snowline_ingest_upstream_up",

@@ -44,6 +44,12 @@ impl DataApi {
     pub fn running(&mut self) -> bool {
         self.0.running()
     }
+
+    /// Stops the server as an operator does (SIGTERM), and waits for it to exit: what it
+    /// indexed is on disk then, the writes of a catch-up round without the WAL included.
+    pub fn terminate(self) -> std::process::ExitStatus {
+        self.0.terminate()
+    }
 }
 
 /// Runs `data-api ARGS` to completion and returns (success, stdout, stderr).
