@@ -61,7 +61,15 @@ pub(crate) fn uptimes_at(view: &impl ReadView) -> Result<Option<u64>, PChainErro
     Ok(view.get::<PhUptimesAt>(&0)?)
 }
 
-/// The uptime the followed node last gave for the validation of staker tx `id`.
-pub(crate) fn uptime_of(view: &impl ReadView, id: &Id) -> Result<Option<UptimeRow>, PChainError> {
-    Ok(view.get::<PhUptimes>(id)?.map(|Linear(r)| r))
+/// The uptimes the followed node last gave for the validations of staker txs `ids`, in their
+/// order, read in one batch.
+pub(crate) fn uptimes_of(
+    view: &impl ReadView,
+    ids: &[Id],
+) -> Result<Vec<Option<UptimeRow>>, PChainError> {
+    Ok(view
+        .multi_get::<PhUptimes>(ids)?
+        .into_iter()
+        .map(|r| r.map(|Linear(r)| r))
+        .collect())
 }

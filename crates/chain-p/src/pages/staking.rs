@@ -475,14 +475,18 @@ fn uptime_page<V: ReadView>(
             .collect::<Result<_, _>>()?
     };
     let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+    let validators: Vec<(Id, StakerRow)> = ids
+        .into_iter()
+        .zip(rows)
+        .filter(|(_, row)| row.kind.validates() && prefilter(q, row, chain_time))
+        .collect();
     let mut all = Vec::new();
-    for (id, row) in ids.into_iter().zip(rows) {
-        if !row.kind.validates() || !prefilter(q, &row, chain_time) {
-            continue;
-        }
-        let e = entry(v, id, row, chain_time, totals)?;
+    for e in entries(v, validators, chain_time, totals)? {
         if keep(&e) {
-            all.push(((e.sort_value(ValidatorSort::UptimePerformance), id), e));
+            all.push((
+                (e.sort_value(ValidatorSort::UptimePerformance), e.staker_id),
+                e,
+            ));
         }
     }
     all.sort_by_key(|a| a.0);
@@ -520,16 +524,27 @@ fn keyset_validators<'a, V: ReadView>(
         |chunk: &[Position]| {
             let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
             let rows = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-            let mut out = Vec::with_capacity(rows.len());
-            for (id, row) in ids.into_iter().zip(rows) {
-                // Delegations are read only for the rows the other filters keep.
-                out.push(if row.kind.validates() && prefilter(q, &row, chain_time) {
-                    Some(entry(v, id, row, chain_time, totals)?)
-                } else {
-                    None
-                });
-            }
-            Ok::<_, PageError>(out)
+            // Delegations are read only for the rows the other filters keep.
+            let (kept, validators): (Vec<bool>, Vec<Option<(Id, StakerRow)>>) = ids
+                .into_iter()
+                .zip(rows)
+                .map(|(id, row)| {
+                    let k = row.kind.validates() && prefilter(q, &row, chain_time);
+                    (k, k.then_some((id, row)))
+                })
+                .unzip();
+            let mut read = entries(
+                v,
+                validators.into_iter().flatten().collect(),
+                chain_time,
+                totals,
+            )?
+            .into_iter();
+            Ok::<_, PageError>(
+                kept.into_iter()
+                    .map(|k| if k { read.next() } else { None })
+                    .collect(),
+            )
         },
         |_, e: &Option<ValidatorEntry>| e.as_ref().is_some_and(&keep),
         |_| false,
@@ -543,19 +558,52 @@ fn keyset_validators<'a, V: ReadView>(
     ))
 }
 
-/// A validator with its delegations read (`totals`: the subnets' active stakes read so far).
-fn entry(
+/// The validators `validators` with their delegations and (the active ones) their uptimes,
+/// each table read in one batch for all of them (`totals`: the subnets' active stakes read so
+/// far).
+fn entries(
     v: &impl ReadView,
-    staker_id: Id,
-    row: StakerRow,
+    validators: Vec<(Id, StakerRow)>,
     chain_time: u64,
     totals: &mut BTreeMap<Id, u128>,
+) -> Result<Vec<ValidatorEntry>, PageError> {
+    let ids: Vec<Id> = validators.iter().map(|(id, _)| *id).collect();
+    let delegations = v.multi_get::<PhDelegations>(&ids)?;
+    let statuses: Vec<StakerStatus> = validators
+        .iter()
+        .map(|(_, row)| StakerStatus::of(row, chain_time))
+        .collect();
+    let active: Vec<Id> = ids
+        .iter()
+        .zip(&statuses)
+        .filter(|(_, s)| **s == StakerStatus::Active)
+        .map(|(id, _)| *id)
+        .collect();
+    let mut uptimes = crate::uptime::uptimes_of(v, &active)?.into_iter();
+    let mut out = Vec::with_capacity(validators.len());
+    for (((staker_id, row), d), status) in validators.into_iter().zip(delegations).zip(statuses) {
+        let uptime = if status == StakerStatus::Active {
+            uptimes.next().flatten()
+        } else {
+            None
+        };
+        let d = d.map(|Linear(d)| d).unwrap_or_default();
+        out.push(entry(staker_id, row, status, d, uptime, totals, v)?);
+    }
+    Ok(out)
+}
+
+/// A validator with its delegations `d` and uptime read (`totals`: the subnets' active stakes
+/// read so far).
+fn entry(
+    staker_id: Id,
+    row: StakerRow,
+    status: StakerStatus,
+    d: crate::rows::Delegations,
+    uptime: Option<crate::rows::UptimeRow>,
+    totals: &mut BTreeMap<Id, u128>,
+    v: &impl ReadView,
 ) -> Result<ValidatorEntry, PageError> {
-    let status = StakerStatus::of(&row, chain_time);
-    let d = v
-        .get::<PhDelegations>(&staker_id)?
-        .map(|Linear(d)| d)
-        .unwrap_or_default();
     // While current: the delegators not settled, and the fees of those rewarded so far plus
     // the estimated fees of the others; once ended: all of them, and the fees paid.
     let (count, delegated, fees) = if status.current() {
@@ -577,11 +625,6 @@ fn entry(
             totals.insert(row.subnet_id, t);
             t
         }
-    };
-    let uptime = if status == StakerStatus::Active {
-        crate::uptime::uptime_of(v, &staker_id)?
-    } else {
-        None
     };
     Ok(ValidatorEntry {
         staker_id,

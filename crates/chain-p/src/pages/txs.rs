@@ -111,7 +111,7 @@ impl PChainPages {
             return Ok(None);
         }
         let mut blocks = Blocks::default();
-        Ok(Some(details(&snapshot, &mut blocks, *id, row)?))
+        Ok(details(&snapshot, &mut blocks, vec![(*id, row)])?.pop())
     }
 
     /// One page of txs as `q` asks, resuming strictly past `from` (a [`PTxPage::next`] of the
@@ -147,10 +147,7 @@ impl PChainPages {
                 page.next.as_ref().map(encode_position),
             )
         };
-        let txs = ids
-            .into_iter()
-            .map(|(id, row)| details(v, &mut blocks, id, row))
-            .collect::<Result<_, _>>()?;
+        let txs = details(v, &mut blocks, ids)?;
         Ok(PTxPage { txs, next })
     }
 }
@@ -200,9 +197,11 @@ impl PChainPages {
             .into_iter()
             .filter_map(|(p, row)| row.map(|r| (p, r)));
         let mut blocks = Blocks::default();
-        let txs = found
-            .map(|((_, id), row)| details(v, &mut blocks, id, row))
-            .collect::<Result<_, _>>()?;
+        let txs = details(
+            v,
+            &mut blocks,
+            found.map(|((_, id), row)| (id, row)).collect(),
+        )?;
         Ok(PTxPage { txs, next })
     }
 }
@@ -478,52 +477,73 @@ impl Blocks {
     }
 }
 
-/// Everything the record of tx `id` shows.
-fn details(v: &impl ReadView, blocks: &mut Blocks, id: Id, row: TxRow) -> Result<PTx, PageError> {
-    let (block, tx) = blocks.tx(v, &row, &id)?;
-    let links: Vec<(u8, Id)> = v
-        .prefix_scan::<PhTxUtxos, Id>(&id, None, snowline_store::Direction::Forward)?
-        .map(|e| e.map(|((_, role, utxo), ())| (role, utxo)))
-        .collect::<Result<_, StoreError>>()?;
-    let ids: Vec<Id> = links.iter().map(|(_, u)| *u).collect();
-    let rows = expect_rows(v.multi_get::<PhUtxos>(&ids)?, &ids, "UTXO")?;
-    let (mut consumed, mut emitted) = (Vec::new(), Vec::new());
-    for ((role, utxo_id), row) in links.into_iter().zip(rows) {
-        let utxo = row
-            .utxo()
-            .map_err(|e| corrupt(format!("UTXO {utxo_id}: {e}")))?;
-        let u = PUtxo {
-            id: utxo_id,
-            utxo,
-            row,
+/// Everything the records of `txs` (ids with their rows) show, in their order. The UTXOs of
+/// all of them are read in one batch, and so are the stakers of those that add or settle one
+/// (no other tx has a staker row, so the others are not looked up).
+fn details(
+    v: &impl ReadView,
+    blocks: &mut Blocks,
+    txs: Vec<(Id, TxRow)>,
+) -> Result<Vec<PTx>, PageError> {
+    let mut read = Vec::with_capacity(txs.len());
+    let mut utxo_ids = Vec::new();
+    let mut staker_ids = Vec::new();
+    for (id, row) in txs {
+        let (block, tx) = blocks.tx(v, &row, &id)?;
+        let links: Vec<(u8, Id)> = v
+            .prefix_scan::<PhTxUtxos, Id>(&id, None, snowline_store::Direction::Forward)?
+            .map(|e| e.map(|((_, role, utxo), ())| (role, utxo)))
+            .collect::<Result<_, StoreError>>()?;
+        utxo_ids.extend(links.iter().map(|(_, u)| *u));
+        let staker_id = match &tx {
+            UnsignedTx::RewardValidatorTx(r) => Some(r.tx_id),
+            _ if crate::staking::terms(&tx).is_some() => Some(id),
+            _ => None,
         };
-        if role == TX_EMITTED {
-            emitted.push(u);
-        } else {
-            consumed.push(u);
-        }
+        staker_ids.extend(staker_id);
+        read.push((id, row, block, tx, links, staker_id));
     }
-    let inputs = input_order(&tx);
-    consumed.sort_by_key(|u| inputs.iter().position(|i| *i == u.id).unwrap_or(usize::MAX));
-    emitted.sort_by_key(|u| u.utxo.utxo_id.output_index);
-    let staker_id = match &tx {
-        UnsignedTx::RewardValidatorTx(r) => r.tx_id,
-        _ => id,
-    };
-    let staker = v
-        .get::<PhStakers>(&staker_id)?
-        .map(|Linear(r)| (staker_id, r));
-    let l1 = l1_changes(v, &tx, &emitted, row.event.height)?;
-    Ok(PTx {
-        id,
-        row,
-        block,
-        tx,
-        consumed,
-        emitted,
-        staker,
-        l1,
-    })
+    let mut utxo_rows =
+        expect_rows(v.multi_get::<PhUtxos>(&utxo_ids)?, &utxo_ids, "UTXO")?.into_iter();
+    let mut stakers = v.multi_get::<PhStakers>(&staker_ids)?.into_iter();
+    let mut out = Vec::with_capacity(read.len());
+    for (id, row, block, tx, links, staker_id) in read {
+        let (mut consumed, mut emitted) = (Vec::new(), Vec::new());
+        for ((role, utxo_id), utxo_row) in links.into_iter().zip(utxo_rows.by_ref()) {
+            let utxo = utxo_row
+                .utxo()
+                .map_err(|e| corrupt(format!("UTXO {utxo_id}: {e}")))?;
+            let u = PUtxo {
+                id: utxo_id,
+                utxo,
+                row: utxo_row,
+            };
+            if role == TX_EMITTED {
+                emitted.push(u);
+            } else {
+                consumed.push(u);
+            }
+        }
+        let inputs = input_order(&tx);
+        consumed.sort_by_key(|u| inputs.iter().position(|i| *i == u.id).unwrap_or(usize::MAX));
+        emitted.sort_by_key(|u| u.utxo.utxo_id.output_index);
+        let staker = match staker_id {
+            Some(s) => stakers.next().flatten().map(|Linear(r)| (s, r)),
+            None => None,
+        };
+        let l1 = l1_changes(v, &tx, &emitted, row.event.height)?;
+        out.push(PTx {
+            id,
+            row,
+            block,
+            tx,
+            consumed,
+            emitted,
+            staker,
+            l1,
+        });
+    }
+    Ok(out)
 }
 
 /// The L1 validators `tx` (of the block at `height`, which emitted `emitted`) registers or
