@@ -120,6 +120,47 @@ fn vertices_ahead_of_their_txs_give_the_same_history() {
     current_balances_equal_the_sums(&f);
 }
 
+#[test]
+fn vertices_after_the_blocks_give_the_same_history() {
+    // A follower takes each path in turn, so a round that started before the node accepted
+    // more can index the new blocks first and their era's last vertices a round later: the
+    // chain's first and last container times are its earliest and latest, whatever came last.
+    let w = world(DevnetConfig::small().with_seed(5));
+    let (vertices, rest): (Vec<_>, Vec<_>) = w
+        .records
+        .iter()
+        .cloned()
+        .partition(|r| r.path == IndexPath::XVtx);
+    let last_vertex = vertices.iter().map(|r| r.timestamp_ns).max().unwrap();
+    let last_block = rest
+        .iter()
+        .filter(|r| r.path == IndexPath::XBlock)
+        .map(|r| r.timestamp_ns)
+        .max()
+        .unwrap();
+    assert!(
+        last_vertex / 1_000_000_000 < last_block / 1_000_000_000,
+        "the devnet's blocks come after its vertices"
+    );
+    let in_chain_order = tempfile::tempdir().unwrap();
+    let store = open(in_chain_order.path());
+    run(&store, &w, &w.records, 7, None).unwrap();
+    let late = tempfile::tempdir().unwrap();
+    let late_store = open(late.path());
+    let records: Vec<_> = rest.into_iter().chain(vertices).collect();
+    run(&late_store, &w, &records, 7, None).unwrap();
+
+    let summary = XHistoryReader::new(&late_store).summary().unwrap();
+    assert_eq!(
+        summary.last_container_time,
+        Some(u64::try_from(last_block / 1_000_000_000).unwrap())
+    );
+    assert_eq!(
+        history_support::dump_history(&late_store),
+        history_support::dump_history(&store)
+    );
+}
+
 fn every_utxo_matches(f: &Fixture) {
     let stored: BTreeMap<Id, _> = f
         .store

@@ -90,16 +90,13 @@ pub struct XHistory {
     early: PendingRows<XhEarlySpends>,
     txs: PendingRows<XhTxs>,
     balances: PendingRows<XhBalances>,
-    /// The burned-AVAX counter ([`META_X_BURNED`]).
+    /// The chain-wide facts kept as containers arrive: the burned-AVAX counter and the first
+    /// and last container times ([`META_X_BURNED`], [`META_FIRST_TIME`], [`META_LAST_TIME`]).
     meta: PendingRows<XhMeta>,
     /// The AVAX asset of the known network whose X-Chain this is (what burns count).
     avax: Id,
     /// The UTXOs created in the batch and not yet consumed by it.
     fresh: FxHashMap<Id, Fresh>,
-    /// The batch's last container time: [`META_LAST_TIME`] once the batch is complete.
-    last_time: Option<u64>,
-    first_time_known: bool,
-    first_time_pending: bool,
     /// The genesis is being applied: its txs are not indexed as txs.
     in_genesis: bool,
     stats: HistoryStats,
@@ -190,9 +187,6 @@ impl XHistory {
                 .find(|n| n.x_chain_id == x_chain)
                 .map_or(Id::EMPTY, |n| n.avax_asset_id),
             fresh: FxHashMap::default(),
-            last_time: None,
-            first_time_known: false,
-            first_time_pending: false,
             in_genesis: false,
             stats: HistoryStats::default(),
             journal: None,
@@ -453,7 +447,7 @@ impl XHistory {
                 return self.apply_shared(batch, view, txs, self.c_chain);
             }
         }
-        self.note_time(batch, view, ts)?;
+        self.note_time(view, ts)?;
         Ok(())
     }
 
@@ -509,37 +503,48 @@ impl XHistory {
         self.stats.blocks += 1;
     }
 
+    /// A chain-wide fact as of this batch (unwritten batches included), and whether the store
+    /// holds it once they are written.
+    fn meta_value(
+        &self,
+        view: &impl ReadView,
+        key: u8,
+    ) -> Result<(Option<u64>, bool), XStateError> {
+        Ok(match self.meta.get(&key) {
+            Some((v, stored)) => (v.copied(), stored),
+            None => {
+                let v = view.get::<XhMeta>(&key)?;
+                (v, v.is_some())
+            }
+        })
+    }
+
     /// Adds `amount` to the burned-AVAX counter.
     fn add_burned(&mut self, view: &impl ReadView, amount: u64) -> Result<(), XStateError> {
         if amount == 0 {
             return Ok(());
         }
-        let (sum, stored) = match self.meta.get(&META_X_BURNED) {
-            Some((v, stored)) => (v.copied().unwrap_or(0), stored),
-            None => {
-                let v = view.get::<XhMeta>(&META_X_BURNED)?;
-                (v.unwrap_or(0), v.is_some())
-            }
-        };
-        self.meta
-            .put(META_X_BURNED, sum.saturating_add(amount), stored);
+        let (sum, stored) = self.meta_value(view, META_X_BURNED)?;
+        self.meta.put(
+            META_X_BURNED,
+            sum.unwrap_or(0).saturating_add(amount),
+            stored,
+        );
         Ok(())
     }
 
-    fn note_time(
-        &mut self,
-        batch: &mut WriteBatch,
-        view: &impl ReadView,
-        ts: u64,
-    ) -> Result<(), XStateError> {
-        if !self.first_time_known {
-            if view.get::<XhMeta>(&META_FIRST_TIME)?.is_none() {
-                batch.put::<XhMeta>(&META_FIRST_TIME, &ts);
-                self.first_time_pending = true;
-            }
-            self.first_time_known = true;
+    /// Widens the chain's first and last container times to `ts`. They are the earliest and
+    /// latest times, not the first and last seen: a follower takes each path in turn, so a
+    /// vertex can arrive after a later block, and the index must not depend on that order.
+    fn note_time(&mut self, view: &impl ReadView, ts: u64) -> Result<(), XStateError> {
+        let (first, stored) = self.meta_value(view, META_FIRST_TIME)?;
+        if first.is_none_or(|t| ts < t) {
+            self.meta.put(META_FIRST_TIME, ts, stored);
         }
-        self.last_time = Some(ts);
+        let (last, stored) = self.meta_value(view, META_LAST_TIME)?;
+        if last.is_none_or(|t| ts > t) {
+            self.meta.put(META_LAST_TIME, ts, stored);
+        }
         Ok(())
     }
 
@@ -995,27 +1000,14 @@ impl StagingParts for XHistory {
         ]
     }
 
-    /// After the rows: the batch's last container time.
-    fn finish_own(&mut self, batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
+    fn finish_own(&mut self, _batch: &mut WriteBatch, _view: &Store) -> Result<(), DeriveError> {
         // Withdrawing a put is only possible within its own batch.
         self.fresh.clear();
-        if let Some(ts) = self.last_time.take() {
-            batch.put::<XhMeta>(&META_LAST_TIME, &ts);
-        }
         Ok(())
-    }
-
-    fn committed_own(&mut self) {
-        self.first_time_pending = false;
     }
 
     fn discard_own(&mut self) {
         self.fresh.clear();
-        self.last_time = None;
-        if self.first_time_pending {
-            self.first_time_known = false;
-            self.first_time_pending = false;
-        }
     }
 }
 
