@@ -22,7 +22,9 @@
 # Environment: NO_BUILD=1 uses the binaries already built; PROFILE=debug runs the dev profile's
 # binaries (dependencies optimised, the workspace not); TXS_PER_BLOCK (50), SEGMENTS (10), DEEP
 # (1000: the deep page's number), ROUNDS (1), RAW_MAX_MB (4096), SEED (1); REUSE=1 skips steps 1-3
-# and measures the pages on the index a previous run of the same TXS and SEED left in WORK_DIR.
+# and measures the pages on the index a previous run of the same TXS and SEED left in WORK_DIR;
+# INGEST_ONLY=1 stops after step 1 (the ingest and where its compactions wrote, per table);
+# API_BIN=PATH runs another data-api binary (an older build, for a before/after pair).
 set -euo pipefail
 
 TXS=${1:-1000000}
@@ -45,6 +47,7 @@ BLOCKS_PER_BATCH=8 # chain-evm's SourceConfig::blocks_per_batch: one write batch
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
 PROFILE=${PROFILE:-release}
 REL=$CARGO_TARGET_DIR/$PROFILE
+API_BIN=${API_BIN:-$REL/data-api}
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 
@@ -67,7 +70,7 @@ echo "synthetic chain: $BLOCKS blocks of $TPB txs ($((BLOCKS * TPB)) txs), seed 
 if [ -n "${REUSE:-}" ]; then
   # Pages only, on the index a previous run left in WORK_DIR (its chain: same TXS and SEED).
   [ -d "$WORK/data/index" ] || { echo "REUSE: no index in $WORK/data" >&2; exit 1; }
-  "$REL/data-api" serve --data-dir "$WORK/data" --listen "127.0.0.1:$API_PORT" \
+  "$API_BIN" serve --data-dir "$WORK/data" --listen "127.0.0.1:$API_PORT" \
     --evm "$CHAIN=http://127.0.0.1:$SYNTH_PORT" --no-rate-limits --no-metering \
     >>"$WORK/api.log" 2>&1 &
   API_PID=$!
@@ -81,7 +84,7 @@ else
 rm -rf "$WORK/data" "$WORK/raw"
 echo "== ingest, $(load)"
 START=$(date +%s.%N)
-"$REL/data-api" serve --data-dir "$WORK/data" --listen "127.0.0.1:$API_PORT" \
+"$API_BIN" serve --data-dir "$WORK/data" --listen "127.0.0.1:$API_PORT" \
   --evm "$CHAIN=http://127.0.0.1:$SYNTH_PORT" --no-rate-limits --no-metering \
   >"$WORK/api.log" 2>&1 &
 API_PID=$!
@@ -156,6 +159,9 @@ INGEST_SECS=$(python3 -c "print(f'{$END - $START:.2f}')")
 TOTAL=$((BLOCKS * TPB))
 echo "ingest: $TOTAL txs in $INGEST_SECS s: $(python3 -c "print(f'{$TOTAL / $INGEST_SECS:,.0f}')") txs/s; CPU data-api $(python3 -c "print(f'{$(cpu_ticks $API_PID) / $HZ:.1f}')") s, evm-synth $(python3 -c "print(f'{$(cpu_ticks $SYNTH_PID) / $HZ:.1f}')") s; peak RSS $(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$API_PID/status") MiB"
 
+python3 bench/compaction.py "$WORK/data/index" 12
+if [ -n "${INGEST_ONLY:-}" ]; then exit 0; fi
+
 # 2. The node's answers per tx, over a sample of blocks.
 python3 - "$SYNTH_PORT" "$BLOCKS" "$TPB" <<'PY'
 import json, sys, urllib.request
@@ -177,7 +183,7 @@ wait "$API_PID" 2>/dev/null || true
 INDEX_MB=$(du -sm "$WORK/data" | cut -f1)
 echo "index on disk after shutdown: $INDEX_MB MiB, $(python3 -c "print(f'{$INDEX_MB * 2**20 / $TOTAL:,.0f}')") bytes/tx"
 START=$(date +%s.%N)
-"$REL/data-api" serve --data-dir "$WORK/data" --listen "127.0.0.1:$API_PORT" \
+"$API_BIN" serve --data-dir "$WORK/data" --listen "127.0.0.1:$API_PORT" \
   --evm "$CHAIN=http://127.0.0.1:$SYNTH_PORT" --no-rate-limits --no-metering \
   >>"$WORK/api.log" 2>&1 &
 API_PID=$!

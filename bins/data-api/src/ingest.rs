@@ -61,7 +61,9 @@ use snowline_webhooks::PlatformHook;
 /// so both are read without parsing their block; 17: an EVM tx's token transfers, listed
 /// internal txs and count of TeleporterMessenger logs in one row, `ev_tx_parts`, in place of
 /// `ev_transfers_by_tx` and `ev_internal_by_tx`, so a tx's detail and an address's history read
-/// them with one lookup per tx).
+/// them with one lookup per tx; 18: an EVM tx's row and parts keyed by block and index, found by
+/// hash through `ev_tx_hashes` (in place of `ev_txs_by_block`), and the address-to-tx index's
+/// value only the roles, so the largest rows arrive in key order and compaction moves them).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

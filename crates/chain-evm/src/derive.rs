@@ -23,7 +23,7 @@ use crate::hook::{BlockHook, BlockHooks};
 use crate::parse::{Block, Tx, parse_batch};
 use crate::rows::{
     AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, Roles, TokenRow,
-    TransferKind, TxParts, TxRow, TxTransfer,
+    TransferKind, TxKey, TxParts, TxRow, TxTransfer,
 };
 use crate::source::{EvmSource, FetchedBlock, SourceError};
 use crate::status::SyncStatus;
@@ -296,6 +296,7 @@ impl EvmChain {
             tx.contract_address
         };
         let row = TxRow {
+            hash: tx.hash,
             block: n,
             block_hash: block.hash,
             timestamp: ts,
@@ -315,8 +316,8 @@ impl EvmChain {
             input: tx.input.clone(),
             created,
         };
-        batch.put::<EvTxs>(&(c, hash), &Linear(row));
-        batch.put::<EvTxsByBlock>(&(c, n, index), &hash);
+        batch.put::<EvTxs>(&(c, n, index), &Linear(row));
+        batch.put::<EvTxHashes>(&(c, hash), &Linear(TxKey { block: n, index }));
         let mut touched = std::mem::take(&mut self.touched);
         for a in [Some(tx.from), tx.to, created].into_iter().flatten() {
             touched.add(a, Roles::NATIVE);
@@ -414,19 +415,14 @@ impl EvmChain {
             }
         }
         if !parts.is_empty() {
-            batch.put::<EvTxParts>(&(c, hash), &Linear(parts));
+            batch.put::<EvTxParts>(&(c, n, index), &Linear(parts));
         }
         if let Some(addr) = created {
             self.contract(batch, tx, block, index, 0, addr, None);
         }
         for (a, roles) in touched.sorted() {
-            batch.put::<EvTxsByAddress>(
-                &(c, *a, n, index),
-                &Linear(AddressTxRow {
-                    hash: tx.hash,
-                    roles: *roles,
-                }),
-            );
+            batch
+                .put::<EvTxsByAddress>(&(c, *a, n, index), &Linear(AddressTxRow { roles: *roles }));
         }
         touched.0.clear();
         self.touched = touched;

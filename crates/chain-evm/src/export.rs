@@ -345,8 +345,8 @@ impl Exports {
                     };
                     for t in page.txs {
                         if (job.first_day..end).contains(&t.tx.timestamp) {
-                            found
-                                .insert((t.tx.block, t.tx.index), (t.tx, format!("{:#x}", t.hash)));
+                            let hash = format!("{:#x}", t.tx.hash);
+                            found.insert((t.tx.block, t.tx.index), (t.tx, hash));
                         }
                     }
                     match page.next {

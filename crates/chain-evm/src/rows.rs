@@ -117,6 +117,8 @@ impl Decode for BlockRow {
 /// One transaction with its receipt's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TxRow {
+    /// The tx's hash.
+    pub hash: B256,
     /// Block height.
     pub block: u64,
     /// Block hash.
@@ -157,6 +159,7 @@ pub struct TxRow {
 
 impl Encode for TxRow {
     fn encode(&self, w: &mut Writer) {
+        put_hash(w, &self.hash);
         w.u64(self.block);
         put_hash(w, &self.block_hash);
         w.u64(self.timestamp);
@@ -181,6 +184,7 @@ impl Encode for TxRow {
 impl Decode for TxRow {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
         Ok(Self {
+            hash: get_hash(r)?,
             block: r.u64()?,
             block_hash: get_hash(r)?,
             timestamp: r.u64()?,
@@ -199,6 +203,31 @@ impl Decode for TxRow {
             status: get_opt_bool(r, "EVM tx status")?,
             input: r.bytes()?.to_vec(),
             created: get_opt(r, get_addr)?,
+        })
+    }
+}
+
+/// Where a tx's row is in `ev_txs`: its block and its index in the block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TxKey {
+    /// Block height.
+    pub block: u64,
+    /// Position in the block.
+    pub index: u32,
+}
+
+impl Encode for TxKey {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.block);
+        w.u32(self.index);
+    }
+}
+
+impl Decode for TxKey {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            block: r.u64()?,
+            index: r.u32()?,
         })
     }
 }
@@ -458,18 +487,16 @@ impl Roles {
     }
 }
 
-/// One tx an address took part in (the value of the address-to-tx index).
+/// One tx an address took part in (the value of the address-to-tx index, whose key says which
+/// tx: its block and index, the key of its row in `ev_txs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AddressTxRow {
-    /// The tx.
-    pub hash: B256,
     /// What the address did in it.
     pub roles: Roles,
 }
 
 impl Encode for AddressTxRow {
     fn encode(&self, w: &mut Writer) {
-        put_hash(w, &self.hash);
         w.u8(self.roles.0);
     }
 }
@@ -477,7 +504,6 @@ impl Encode for AddressTxRow {
 impl Decode for AddressTxRow {
     fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
         Ok(Self {
-            hash: get_hash(r)?,
             roles: Roles(r.u8()?),
         })
     }
@@ -910,14 +936,14 @@ mod tests {
     }
 
     prop_compose! {
-        fn tx_row()(block: u64, block_hash in hash(), timestamp: u64, index: u32, from in addr(),
+        fn tx_row()(tx_hash in hash(), block: u64, block_hash in hash(), timestamp: u64, index: u32, from in addr(),
             to in proptest::option::of(addr()), value in u256(), gas_limit: u64, gas_used: u64,
             effective_gas_price in u256(), gas_price in proptest::option::of(u256()),
             max_fee in proptest::option::of(u256()),
             max_priority_fee in proptest::option::of(u256()), nonce: u64, tx_type: u8,
             status: Option<bool>, input in proptest::collection::vec(any::<u8>(), 0..64),
             created in proptest::option::of(addr())) -> TxRow {
-            TxRow { block, block_hash, timestamp, index, from, to, value, gas_limit, gas_used,
+            TxRow { hash: tx_hash, block, block_hash, timestamp, index, from, to, value, gas_limit, gas_used,
                 effective_gas_price, gas_price, max_fee, max_priority_fee, nonce, tx_type, status,
                 input, created }
         }
@@ -987,7 +1013,8 @@ mod tests {
                 value: x.value, token_id: x.token_id, operator: x.operator };
             round_trip(&TxParts { transfers: vec![moved.clone(), moved], internals: vec![i.clone()],
                 messenger_logs: next as u32 });
-            round_trip(&AddressTxRow { hash: last_hash, roles: Roles(block as u8) });
+            round_trip(&AddressTxRow { roles: Roles(block as u8) });
+            round_trip(&TxKey { block, index: next as u32 });
             round_trip(&AddressTransfer { token, kind: x.kind });
             round_trip(&CursorRow { first: block, next, last_hash, cumulative_txs, untraced_from });
         }
@@ -1051,7 +1078,7 @@ mod tests {
         assert!(call_kind_from_code(8).is_err());
         let mut w = Writer::new();
         w.u8(3);
-        assert!(TxRow::decode(&mut Reader::new(&[0u8; 200])).is_ok());
+        assert!(TxRow::decode(&mut Reader::new(&[0u8; 256])).is_ok());
         assert!(get_opt_bool(&mut Reader::new(w.as_bytes()), "x").is_err());
     }
 }

@@ -7,7 +7,7 @@ use snowline_store::{Linear, table};
 
 use crate::rows::{
     AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, MetadataRow,
-    TokenRow, TransferRow, TxParts, TxRow,
+    TokenRow, TransferRow, TxKey, TxParts, TxRow,
 };
 
 /// A 20-byte address in a key or value.
@@ -25,26 +25,29 @@ table! {
     /// `(chain, block hash) -> number`.
     pub EvBlockHashes: "ev_block_hashes" (PointLookup), (u64, Word) => u64;
 
-    /// `(chain, tx hash) -> TxRow`.
-    pub EvTxs: "ev_txs" (PointLookup), (u64, Word) => Linear<TxRow>;
+    /// `(chain, block, tx index) -> TxRow`: every tx in chain order. Its keys grow with the
+    /// chain, so compaction moves its files down instead of rewriting them level after level,
+    /// as it must for rows keyed by hash (`docs/evm-indexing.md`, "Keys in chain order").
+    pub EvTxs: "ev_txs" (Append), (u64, u64, u32) => Linear<TxRow>;
 
-    /// `(chain, block, tx index) -> tx hash`: a block's txs, and every tx in chain order.
-    pub EvTxsByBlock: "ev_txs_by_block", (u64, u64, u32) => Word;
+    /// `(chain, tx hash) -> (block, tx index)`: where a tx's row is, by hash.
+    pub EvTxHashes: "ev_tx_hashes" (PointLookup), (u64, Word) => Linear<TxKey>;
 
-    /// `(chain, address, block, tx index) -> (tx hash, roles)`: every tx an address took part
-    /// in (sender, recipient, created contract, party to one of its token transfers or listed
-    /// internal txs), with the parts it played; an address's history is one range scan, newest
-    /// first in reverse.
+    /// `(chain, address, block, tx index) -> roles`: every tx an address took part in (sender,
+    /// recipient, created contract, party to one of its token transfers or listed internal
+    /// txs), with the parts it played; an address's history is one range scan, newest first in
+    /// reverse, and its key is the tx's key in `ev_txs`.
     pub EvTxsByAddress: "ev_txs_by_address", (u64, Addr, u64, u32) => Linear<AddressTxRow>;
 
     /// `(chain, token, block, log index, sub) -> TransferRow`: a token's transfers (`sub`
     /// numbers the ids of an ERC-1155 batch log).
     pub EvTransfersByToken: "ev_transfers_by_token", (u64, Addr, u64, u64, u32) => Linear<TransferRow>;
 
-    /// `(chain, tx hash) -> TxParts`: a tx's token transfers, listed internal txs and count of
-    /// TeleporterMessenger logs, in one row (absent: none of them), so a tx's detail and a page
-    /// of an address's history read them with one lookup per tx.
-    pub EvTxParts: "ev_tx_parts" (PointLookup), (u64, Word) => Linear<TxParts>;
+    /// `(chain, block, tx index) -> TxParts`: a tx's token transfers, listed internal txs and
+    /// count of TeleporterMessenger logs, in one row (absent: none of them), so a tx's detail
+    /// and a page of an address's history read them with one lookup per tx; in chain order,
+    /// like `ev_txs`.
+    pub EvTxParts: "ev_tx_parts" (Append), (u64, u64, u32) => Linear<TxParts>;
 
     /// `(chain, address, block, log index, sub) -> (token, standard)`: the transfers from or to
     /// an address.

@@ -148,7 +148,7 @@ async fn the_deepest_call_tree_derives() {
     let store = open(dir.path());
     assert_eq!(sync_to(&store, &url, 2, 1).await.unwrap(), 2);
     let rows = store
-        .get::<EvTxParts>(&(7, [0x77; 32]))
+        .get::<EvTxParts>(&(7, 1, 0))
         .unwrap()
         .unwrap()
         .0

@@ -21,8 +21,6 @@ use crate::tables::{EvTransfersByAddress, EvTransfersByToken, EvTxs, EvTxsByAddr
 /// A tx of an address's history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HistoryTx {
-    /// Its hash.
-    pub hash: B256,
     /// What the address did in it.
     pub roles: Roles,
     /// The tx.
@@ -89,21 +87,23 @@ impl EvmPages {
             entries,
             FilterLimits::page(page_size as usize),
             |chunk: &[(u64, u32, AddressTxRow)]| {
-                let keys: Vec<(u64, [u8; 32])> = chunk
+                let keys: Vec<(u64, u64, u32)> = chunk
                     .iter()
                     .filter(|(_, _, r)| wanted(r))
-                    .map(|(_, _, r)| (chain, r.hash.0))
+                    .map(|(block, index, _)| (chain, *block, *index))
                     .collect();
                 let mut rows = snapshot.multi_get::<EvTxs>(&keys)?.into_iter();
                 chunk
                     .iter()
-                    .map(|(_, _, r)| {
+                    .map(|(block, index, r)| {
                         if !wanted(r) {
                             return Ok(None);
                         }
                         match rows.next().flatten() {
                             Some(Linear(tx)) => Ok(Some(tx)),
-                            None => Err(corrupt(format!("an address names tx {}", r.hash))),
+                            None => Err(corrupt(format!(
+                                "an address names tx {index} of block {block}"
+                            ))),
                         }
                     })
                     .collect::<Result<Vec<_>, EvmReadError>>()
@@ -116,7 +116,6 @@ impl EvmPages {
             .into_iter()
             .filter_map(|((_, _, r), tx)| {
                 tx.map(|tx| HistoryTx {
-                    hash: r.hash,
                     roles: r.roles,
                     tx,
                     transfers: Vec::new(),
@@ -220,8 +219,11 @@ fn read_parts(
     let with_parts: Vec<usize> = (0..txs.len())
         .filter(|&i| txs[i].roles.0 & wanted.0 != 0)
         .collect();
-    let hashes: Vec<B256> = with_parts.iter().map(|&i| txs[i].hash).collect();
-    let parts = parts_of_many(view, chain, &hashes)?;
+    let keys: Vec<(u64, u32)> = with_parts
+        .iter()
+        .map(|&i| (txs[i].tx.block, txs[i].tx.index))
+        .collect();
+    let parts = parts_of_many(view, chain, &keys)?;
     let mine: Vec<Vec<TxTransfer>> = parts
         .iter()
         .map(|p| {
@@ -235,7 +237,7 @@ fn read_parts(
     let listed: Vec<(B256, &TxRow, &Vec<TxTransfer>)> = with_parts
         .iter()
         .zip(&mine)
-        .map(|(&i, ts)| (txs[i].hash, &txs[i].tx, ts))
+        .map(|(&i, ts)| (txs[i].tx.hash, &txs[i].tx, ts))
         .collect();
     let mut transfers = transfers_in(view, chain, &listed)?.into_iter();
     for ((&i, p), ts) in with_parts.iter().zip(parts).zip(&mine) {

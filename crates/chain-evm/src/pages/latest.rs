@@ -1,6 +1,8 @@
 //! A block's txs, a chain's latest txs and blocks, the same across several chains (newest
 //! first by block time), and the chains where an address has activity.
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::ops::Bound;
 
 use snowline_query::{FilterLimits, FilteredPage, SortOrder, decode_position, encode_position};
@@ -12,15 +14,13 @@ use super::blocks::BlockId;
 use super::txs::corrupt;
 use super::{EvmPages, EvmReadError, last_block};
 use crate::rows::{BlockRow, CursorRow, TxRow};
-use crate::tables::{EvBlockHashes, EvBlocks, EvTxs, EvTxsByAddress, EvTxsByBlock};
+use crate::tables::{EvBlockHashes, EvBlocks, EvTxs, EvTxsByAddress};
 
 /// A listed tx.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedTx {
     /// Its chain.
     pub chain: u64,
-    /// Its hash.
-    pub hash: B256,
     /// The tx.
     pub tx: TxRow,
 }
@@ -105,16 +105,19 @@ impl EvmPages {
             .transpose()?;
         let key = after.map(|i| (chain, number, i));
         let take = page_size.map_or(usize::MAX, |s| (s as usize).saturating_add(1));
-        let entries = snapshot
-            .prefix_scan::<EvTxsByBlock, _>(&(chain, number), key.as_ref(), Direction::Forward)?
+        let mut entries = snapshot
+            .prefix_scan::<EvTxs, _>(&(chain, number), key.as_ref(), Direction::Forward)?
             .take(take)
             .collect::<Result<Vec<_>, _>>()?;
         let more = page_size.is_some_and(|s| entries.len() > s as usize);
-        let entries = &entries[..entries.len() - usize::from(more)];
-        let txs = tx_rows(&snapshot, chain, entries.iter().map(|(_, h)| *h))?;
+        entries.truncate(entries.len() - usize::from(more));
         let next = more
             .then(|| entries.last().map(|((_, _, i), _)| encode_position(i)))
             .flatten();
+        let txs = entries
+            .into_iter()
+            .map(|(_, Linear(tx))| ListedTx { chain, tx })
+            .collect();
         Ok(Some(TxPage { txs, next }))
     }
 
@@ -211,7 +214,7 @@ impl EvmPages {
             txs: page
                 .items
                 .into_iter()
-                .map(|(((_, chain, _, _), hash), tx)| ListedTx { chain, hash, tx })
+                .map(|(((_, chain, _, _), _), tx)| ListedTx { chain, tx })
                 .collect(),
         })
     }
@@ -342,11 +345,14 @@ fn txs_from<P: Clone>(
     page_size: u32,
     at: impl Fn(u64, u64, u32) -> P,
 ) -> Result<FilteredPage<(P, B256), TxRow>, EvmReadError> {
+    // The scan reads the rows themselves; the page's fetch takes them back in the order the
+    // scan gave them (every position drawn is fetched: nothing ends the page early).
+    let scanned = RefCell::new(VecDeque::new());
     let mut time: Option<(u64, u64)> = None;
     let entries = view
-        .scan::<EvTxsByBlock, _>((Bound::Included((chain, 0, 0)), high), Direction::Reverse)?
+        .scan::<EvTxs, _>((Bound::Included((chain, 0, 0)), high), Direction::Reverse)?
         .map(|e| {
-            let ((_, b, i), h) = e?;
+            let ((_, b, i), Linear(tx)) = e?;
             let ts = match time {
                 Some((n, ts)) if n == b => ts,
                 _ => {
@@ -355,14 +361,17 @@ fn txs_from<P: Clone>(
                     ts
                 }
             };
-            Ok::<_, EvmReadError>((at(ts, b, i), B256::from(h)))
+            let position = (at(ts, b, i), tx.hash);
+            scanned.borrow_mut().push_back(tx);
+            Ok::<_, EvmReadError>(position)
         });
     filtered_page(
         entries,
         FilterLimits::page(page_size as usize),
         |chunk: &[(P, B256)]| {
-            let keys: Vec<(u64, [u8; 32])> = chunk.iter().map(|(_, h)| (chain, h.0)).collect();
-            snapshot_txs(view, &keys)
+            let mut rows = scanned.borrow_mut();
+            let n = chunk.len().min(rows.len());
+            Ok(rows.drain(..n).collect())
         },
         |_, tx| status.keeps(tx),
         |_| false,
@@ -411,44 +420,10 @@ fn blocks_from(
     Ok(FilteredPage { items, next })
 }
 
-/// The tx rows of `keys`, each required.
-fn snapshot_txs(
-    view: &impl ReadView,
-    keys: &[(u64, [u8; 32])],
-) -> Result<Vec<TxRow>, EvmReadError> {
-    view.multi_get::<EvTxs>(keys)?
-        .into_iter()
-        .zip(keys)
-        .map(|(row, (_, h))| {
-            row.map(|Linear(t)| t)
-                .ok_or_else(|| corrupt(format!("a block names tx {}", B256::from(*h))))
-        })
-        .collect()
-}
-
-/// The txs of `hashes` on `chain`, in order.
-fn tx_rows(
-    view: &impl ReadView,
-    chain: u64,
-    hashes: impl Iterator<Item = [u8; 32]>,
-) -> Result<Vec<ListedTx>, EvmReadError> {
-    let keys: Vec<(u64, [u8; 32])> = hashes.map(|h| (chain, h)).collect();
-    let rows = snapshot_txs(view, &keys)?;
-    Ok(keys
-        .into_iter()
-        .zip(rows)
-        .map(|((chain, h), tx)| ListedTx {
-            chain,
-            hash: B256::from(h),
-            tx,
-        })
-        .collect())
-}
-
 /// Filtered-page items of one chain as listed txs.
 fn listed<P>(chain: u64, items: Vec<((P, B256), TxRow)>) -> Vec<ListedTx> {
     items
         .into_iter()
-        .map(|((_, hash), tx)| ListedTx { chain, hash, tx })
+        .map(|(_, tx)| ListedTx { chain, tx })
         .collect()
 }

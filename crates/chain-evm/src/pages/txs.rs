@@ -8,7 +8,7 @@ use snowline_types::evm::{Address, B256};
 use super::{EvmPages, EvmReadError, Transfer, cursor_in, token_rows};
 use crate::error::EvmError;
 use crate::rows::{BlockRow, InternalRow, TokenRow, TransferKind, TxParts, TxRow, TxTransfer};
-use crate::tables::{EvBlocks, EvNftUris, EvTxParts, EvTxs};
+use crate::tables::{EvBlocks, EvNftUris, EvTxHashes, EvTxParts, EvTxs};
 use crate::token_cache::TokenCache;
 
 /// A transaction with everything its detail shows.
@@ -39,11 +39,13 @@ pub(crate) fn tx_detail(
     chain: u64,
     hash: B256,
 ) -> Result<Option<TxDetail>, EvmReadError> {
-    let h = hash.0;
-    let Some(Linear(tx)) = view.get::<EvTxs>(&(chain, h))? else {
+    let Some(Linear(at)) = view.get::<EvTxHashes>(&(chain, hash.0))? else {
         return Ok(None);
     };
-    let parts = parts_of(view, chain, hash)?;
+    let Linear(tx) = view
+        .get::<EvTxs>(&(chain, at.block, at.index))?
+        .ok_or_else(|| corrupt(format!("tx {hash} is indexed at block {}", at.block)))?;
+    let parts = parts_of(view, chain, (at.block, at.index))?;
     let Linear(block) = view
         .get::<EvBlocks>(&(chain, tx.block))?
         .ok_or_else(|| corrupt(format!("tx {hash} names block {}", tx.block)))?;
@@ -60,25 +62,26 @@ pub(crate) fn tx_detail(
     }))
 }
 
-/// What tx `hash` did beyond its own fields (empty when it did none of it).
+/// What the tx at `(block, index)` did beyond its own fields (empty when it did none of it).
 pub(crate) fn parts_of(
     view: &impl ReadView,
     chain: u64,
-    hash: B256,
+    (block, index): (u64, u32),
 ) -> Result<TxParts, EvmReadError> {
     Ok(view
-        .get::<EvTxParts>(&(chain, hash.0))?
+        .get::<EvTxParts>(&(chain, block, index))?
         .map(|Linear(p)| p)
         .unwrap_or_default())
 }
 
-/// The parts of each tx of `hashes` (empty where it has none), in one batched lookup.
+/// The parts of each tx at `(block, index)` of `txs` (empty where it has none), in one batched
+/// lookup.
 pub(crate) fn parts_of_many(
     view: &impl ReadView,
     chain: u64,
-    hashes: &[B256],
+    txs: &[(u64, u32)],
 ) -> Result<Vec<TxParts>, EvmReadError> {
-    let keys: Vec<(u64, [u8; 32])> = hashes.iter().map(|h| (chain, h.0)).collect();
+    let keys: Vec<(u64, u64, u32)> = txs.iter().map(|&(b, i)| (chain, b, i)).collect();
     Ok(view
         .multi_get::<EvTxParts>(&keys)?
         .into_iter()

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use snowline_chain_evm::rows::TransferKind;
+use snowline_chain_evm::rows::{TransferKind, TxKey};
 use snowline_chain_evm::tables::*;
 use snowline_store::{Direction, ReadView, Store};
 use snowline_types::evm::{Address, B256, U256};
@@ -51,7 +51,12 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         for (i, (t, r)) in txs.iter().zip(receipts).enumerate() {
             all_txs += 1;
             let h = hash(&t["hash"]);
-            let got = store.get::<EvTxs>(&(chain, h.0)).unwrap().unwrap().0;
+            let got = store
+                .get::<EvTxs>(&(chain, n, i as u32))
+                .unwrap()
+                .unwrap()
+                .0;
+            assert_eq!(got.hash, h);
             // Its parts count the logs of TeleporterMessenger v1, deployed at one address on
             // every chain by Nick's method (ava-labs/teleporter v1.0.0,
             // `utils/contract-deployment/README.md`).
@@ -61,7 +66,7 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
                 .iter()
                 .filter(|l| addr(&l["address"]) == messenger)
                 .count();
-            let parts = store.get::<EvTxParts>(&(chain, h.0)).unwrap();
+            let parts = store.get::<EvTxParts>(&(chain, n, i as u32)).unwrap();
             assert_eq!(
                 parts.map_or(0, |p| p.0.messenger_logs as usize),
                 want,
@@ -86,8 +91,14 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
                 .map(addr);
             assert_eq!(got.created, created);
             assert_eq!(
-                store.get::<EvTxsByBlock>(&(chain, n, i as u32)).unwrap(),
-                Some(h.0)
+                store
+                    .get::<EvTxHashes>(&(chain, h.0))
+                    .unwrap()
+                    .map(|at| at.0),
+                Some(TxKey {
+                    block: n,
+                    index: i as u32
+                })
             );
             if let Some(c) = created {
                 want_contracts.insert(c, (addr(&t["from"]), None::<Address>, h, n));
@@ -181,9 +192,9 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         set([20, 721, 1155]),
         "the recording moves every kind"
     );
-    for ((token, n, li, sub), (x, h, _)) in &want_transfers {
+    for ((token, n, li, sub), (x, h, i)) in &want_transfers {
         // The tx's parts hold the same transfer: the `sub`-th of its log `li`.
-        let parts = store.get::<EvTxParts>(&(chain, h.0)).unwrap().unwrap().0;
+        let parts = store.get::<EvTxParts>(&(chain, *n, *i)).unwrap().unwrap().0;
         let t = parts
             .transfers
             .iter()
@@ -194,8 +205,8 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
             (t.token, t.from, t.to, t.value, t.token_id, t.operator),
             (*token, x.1, x.2, x.3, x.4, x.5)
         );
-        let tx = store.get::<EvTxs>(&(chain, h.0)).unwrap().unwrap().0;
-        assert_eq!(tx.block, *n);
+        let tx = store.get::<EvTxs>(&(chain, *n, *i)).unwrap().unwrap().0;
+        assert_eq!(tx.hash, *h);
         for a in [x.1, x.2] {
             let got = store
                 .get::<EvTransfersByAddress>(&(chain, a.0.0, *n, *li, *sub))
@@ -220,10 +231,11 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         .unwrap()
         .map(|e| {
             let ((_, a, n, i), row) = e.unwrap();
-            ((Address::from(a), n, i), (row.0.hash, row.0.roles.0))
+            ((Address::from(a), n, i), row.0.roles.0)
         })
         .collect();
-    assert_eq!(got, want_by_address);
+    let want: BTreeMap<_, _> = want_by_address.iter().map(|(k, v)| (*k, v.1)).collect();
+    assert_eq!(got, want);
     assert!(
         want_by_address
             .values()
@@ -236,11 +248,11 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         .prefix_scan::<EvTxParts, u64>(&chain, None, Direction::Forward)
         .unwrap()
         .flat_map(|e| {
-            let ((_, h), parts) = e.unwrap();
+            let (_, parts) = e.unwrap();
             parts.0.internals.into_iter().map(move |r| {
                 let kind = format!("{:?}", r.kind).to_uppercase();
                 (
-                    (snowline_types::evm::B256::from(h), r.frame),
+                    (r.tx_hash, r.frame),
                     (
                         (r.depth, kind, r.from, r.to, r.value, r.reverted),
                         r.block,

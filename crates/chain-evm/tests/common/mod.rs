@@ -85,7 +85,7 @@ pub fn dump(store: &Store) -> Vec<String> {
     dump_table::<EvBlocks>(store, &mut out);
     dump_table::<EvBlockHashes>(store, &mut out);
     dump_table::<EvTxs>(store, &mut out);
-    dump_table::<EvTxsByBlock>(store, &mut out);
+    dump_table::<EvTxHashes>(store, &mut out);
     dump_table::<EvTxsByAddress>(store, &mut out);
     dump_table::<EvTransfersByToken>(store, &mut out);
     dump_table::<EvTxParts>(store, &mut out);

@@ -30,7 +30,7 @@ pub(crate) fn v1(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
         .map(|t| {
             let p = parts(&page, t);
             TransactionDetails {
-                native_transaction: native_tx(chain, &t.hash, &t.tx),
+                native_transaction: native_tx(chain, &t.tx),
                 erc20_transfers: p.erc20,
                 erc721_transfers: p.erc721,
                 erc1155_transfers: p.erc1155,
@@ -62,7 +62,7 @@ pub(crate) fn v2(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
         .map(|t| {
             let p = parts(&page, t);
             TransactionDetailsV2 {
-                native_transaction: native_tx(chain, &t.hash, &t.tx),
+                native_transaction: native_tx(chain, &t.tx),
                 erc20_transfers: p.erc20.and_then(|list| {
                     let kept: Vec<Erc20TransferDetailsV2> = list
                         .into_iter()
@@ -111,7 +111,7 @@ pub(crate) fn native(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
         transactions: page
             .txs
             .iter()
-            .map(|t| native_tx(q.chain.id, &t.hash, &t.tx))
+            .map(|t| native_tx(q.chain.id, &t.tx))
             .collect(),
     })
 }

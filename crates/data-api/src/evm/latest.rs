@@ -45,11 +45,7 @@ pub(crate) fn block_txs(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> 
         })?;
     Reply::json(&ListNativeTransactionsResponse {
         next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
-        transactions: page
-            .txs
-            .iter()
-            .map(|t| native_tx(t.chain, &t.hash, &t.tx))
-            .collect(),
+        transactions: page.txs.iter().map(|t| native_tx(t.chain, &t.tx)).collect(),
     })
 }
 
@@ -69,11 +65,7 @@ pub(crate) fn txs(api: &EvmApi, req: &Request) -> Result<Reply, ApiError> {
         .map_err(page_error)?;
     Reply::json(&ListNativeTransactionsResponse {
         next_page_token: page.next.map(|p| api.tokens.encode(&digest, &p, None)),
-        transactions: page
-            .txs
-            .iter()
-            .map(|t| native_tx(t.chain, &t.hash, &t.tx))
-            .collect(),
+        transactions: page.txs.iter().map(|t| native_tx(t.chain, &t.tx)).collect(),
     })
 }
 

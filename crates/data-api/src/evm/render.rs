@@ -184,7 +184,7 @@ pub(crate) fn internal_location(r: &InternalRow, block_hash: &B256) -> TxLocatio
 }
 
 /// Tx `hash` of `chain` as listings show it. A creation's recipient is the contract it made.
-pub(crate) fn native_tx(chain: u64, tx_hash: &B256, tx: &TxRow) -> NativeTransaction {
+pub(crate) fn native_tx(chain: u64, tx: &TxRow) -> NativeTransaction {
     let recipient = tx.to.or(tx.created).unwrap_or(Address::ZERO);
     NativeTransaction {
         block_number: tx.block.to_string(),
@@ -194,7 +194,7 @@ pub(crate) fn native_tx(chain: u64, tx_hash: &B256, tx: &TxRow) -> NativeTransac
         block_hash: hash(&tx.block_hash),
         chain_id: chain.to_string(),
         block_index: u64::from(tx.index),
-        tx_hash: hash(tx_hash),
+        tx_hash: hash(&tx.hash),
         tx_status: if tx.status == Some(false) { "0" } else { "1" }.to_owned(),
         tx_type: tx.tx_type,
         gas_limit: tx.gas_limit.to_string(),
@@ -212,7 +212,7 @@ pub(crate) fn native_tx(chain: u64, tx_hash: &B256, tx: &TxRow) -> NativeTransac
 pub(crate) fn native_transaction(chain: u64, d: &TxDetail) -> FullNativeTransactionDetails {
     let tx = &d.tx;
     FullNativeTransactionDetails {
-        tx: native_tx(chain, &d.hash, tx),
+        tx: native_tx(chain, tx),
         input: format!("0x{}", hex::encode(&tx.input)),
         base_fee_per_gas: base_fee(&d.block),
         max_fee_per_gas: tx.max_fee.map(|v| v.to_string()),
