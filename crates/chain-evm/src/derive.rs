@@ -401,10 +401,7 @@ impl EvmChain {
                 reverted: f.reverted,
             };
             for a in [Some(f.from), f.to].into_iter().flatten() {
-                batch.put::<EvInternalByAddress>(
-                    &(c, a20(&a), n, index, frame),
-                    &Linear(row.clone()),
-                );
+                batch.put::<EvInternalByAddress>(&(c, a20(&a), n, index, frame), &());
                 touched.add(a, Roles::INTERNAL);
             }
             parts.internals.push(row);

@@ -6,8 +6,8 @@
 use snowline_store::{Linear, table};
 
 use crate::rows::{
-    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, MetadataRow,
-    TokenRow, TransferRow, TxKey, TxParts, TxRow,
+    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, MetadataRow, TokenRow,
+    TransferRow, TxKey, TxParts, TxRow,
 };
 
 /// A 20-byte address in a key or value.
@@ -53,9 +53,10 @@ table! {
     /// an address.
     pub EvTransfersByAddress: "ev_transfers_by_address", (u64, Addr, u64, u64, u32) => Linear<AddressTransfer>;
 
-    /// `(chain, address, block, tx index, frame) -> InternalRow`: internal txs from or to an
-    /// address (root frames included; `depth` says which).
-    pub EvInternalByAddress: "ev_internal_by_address", (u64, Addr, u64, u32, u32) => Linear<InternalRow>;
+    /// `(chain, address, block, tx index, frame) -> ()`: internal txs from or to an address
+    /// (root frames included); each is the frame's row in its tx's `ev_tx_parts`, which the key
+    /// names, so the index holds keys only.
+    pub EvInternalByAddress: "ev_internal_by_address", (u64, Addr, u64, u32, u32) => ();
 
     /// `(chain, contract) -> ContractRow`: how each contract was created.
     pub EvContracts: "ev_contracts" (PointLookup), (u64, Addr) => Linear<ContractRow>;

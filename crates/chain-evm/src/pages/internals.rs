@@ -9,7 +9,7 @@ use super::scan::newest_first;
 use super::{EvmPages, EvmReadError};
 use crate::error::EvmError;
 use crate::rows::InternalRow;
-use crate::tables::{EvBlocks, EvInternalByAddress};
+use crate::tables::{EvBlocks, EvInternalByAddress, EvTxParts};
 
 /// One page of internal transactions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,7 +50,12 @@ impl EvmPages {
         let page = take_page(entries, page_size, |((_, _, b, t, f), _)| {
             encode_position(&(*b, *t, *f))
         });
-        let rows: Vec<InternalRow> = page.items.into_iter().map(|(_, Linear(r))| r).collect();
+        let frames: Vec<(u64, u32, u32)> = page
+            .items
+            .iter()
+            .map(|((_, _, b, t, f), ())| (*b, *t, *f))
+            .collect();
+        let rows = frames_of(&snapshot, chain, &frames)?;
         let block_hashes = block_hashes(&snapshot, chain, rows.iter().map(|r| r.block))?;
         Ok(InternalPage {
             rows,
@@ -58,6 +63,38 @@ impl EvmPages {
             next: page.next,
         })
     }
+}
+
+/// The rows of `frames` (block, tx index, frame), in order, from their txs' parts: one batched
+/// lookup of each distinct tx's parts.
+fn frames_of(
+    view: &impl ReadView,
+    chain: u64,
+    frames: &[(u64, u32, u32)],
+) -> Result<Vec<InternalRow>, EvmReadError> {
+    let mut txs: Vec<(u64, u64, u32)> = frames.iter().map(|&(b, t, _)| (chain, b, t)).collect();
+    txs.dedup();
+    let parts = view.multi_get::<EvTxParts>(&txs)?;
+    let mut found = txs.iter().zip(parts).peekable();
+    frames
+        .iter()
+        .map(|&(b, t, f)| {
+            while found
+                .next_if(|((_, pb, pt), _)| (*pb, *pt) != (b, t))
+                .is_some()
+            {}
+            found
+                .peek()
+                .and_then(|(_, p)| p.as_ref())
+                .and_then(|Linear(p)| p.internals.iter().find(|r| r.frame == f))
+                .cloned()
+                .ok_or_else(|| {
+                    EvmReadError::Read(EvmError::Corrupt(format!(
+                        "an address names frame {f} of tx {t} of block {b}, which its parts lack"
+                    )))
+                })
+        })
+        .collect()
 }
 
 /// The hashes of `blocks` (in order, repeats allowed), each block read once.
