@@ -64,7 +64,10 @@ use snowline_webhooks::PlatformHook;
 /// them with one lookup per tx; 18: an EVM tx's row and parts keyed by block and index, found by
 /// hash through `ev_tx_hashes` (in place of `ev_txs_by_block`), and the address-to-tx index's
 /// value only the roles, and the internal txs by address only keys (their rows are in the
-/// tx's parts), so the largest rows arrive in key order and compaction moves them).
+/// tx's parts), so the largest rows arrive in key order and compaction moves them; 19: each EVM
+/// owner's token-balance changes by block, `ev_holding_log`, with periodic snapshots of its
+/// whole holdings, `ev_holding_snapshots`, and how far the log runs past the last one,
+/// `ev_holding_tally`, so its balances at a past block are one seek and a short scan).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego
