@@ -6,10 +6,11 @@ use snowline_store::{Linear, ReadView};
 use snowline_types::evm::{Address, B256};
 
 use super::scan::newest_first;
+use super::txs::parts_of_many;
 use super::{EvmPages, EvmReadError};
 use crate::error::EvmError;
 use crate::rows::InternalRow;
-use crate::tables::{EvBlocks, EvInternalByAddress, EvTxParts};
+use crate::tables::{EvBlocks, EvInternalByAddress};
 
 /// One page of internal transactions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,27 +67,23 @@ impl EvmPages {
 }
 
 /// The rows of `frames` (block, tx index, frame), in order, from their txs' parts: one batched
-/// lookup of each distinct tx's parts.
+/// lookup of each distinct tx's parts (a page's frames of one tx are adjacent).
 fn frames_of(
     view: &impl ReadView,
     chain: u64,
     frames: &[(u64, u32, u32)],
 ) -> Result<Vec<InternalRow>, EvmReadError> {
-    let mut txs: Vec<(u64, u64, u32)> = frames.iter().map(|&(b, t, _)| (chain, b, t)).collect();
+    let mut txs: Vec<(u64, u32)> = frames.iter().map(|&(b, t, _)| (b, t)).collect();
     txs.dedup();
-    let parts = view.multi_get::<EvTxParts>(&txs)?;
-    let mut found = txs.iter().zip(parts).peekable();
+    let parts = parts_of_many(view, chain, &txs)?;
+    let mut found = txs.iter().zip(&parts).peekable();
     frames
         .iter()
         .map(|&(b, t, f)| {
-            while found
-                .next_if(|((_, pb, pt), _)| (*pb, *pt) != (b, t))
-                .is_some()
-            {}
+            while found.next_if(|(tx, _)| **tx != (b, t)).is_some() {}
             found
                 .peek()
-                .and_then(|(_, p)| p.as_ref())
-                .and_then(|Linear(p)| p.internals.iter().find(|r| r.frame == f))
+                .and_then(|(_, p)| p.internals.iter().find(|r| r.frame == f))
                 .cloned()
                 .ok_or_else(|| {
                     EvmReadError::Read(EvmError::Corrupt(format!(
