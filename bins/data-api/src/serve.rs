@@ -401,6 +401,13 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         f.abort();
         drop(f.await);
     }
+    if replica {
+        // A replica applies without the write-ahead log: what it applied reaches disk before
+        // it exits, so a checkpoint or a restart of this index stands at its last batch.
+        store
+            .flush()
+            .map_err(|e| format!("flushing the applied batches: {e}"))?;
+    }
     if let Some(m) = metrics {
         m.abort();
         drop(m.await);

@@ -106,6 +106,12 @@ impl<S: BatchSink> Applier<S> {
                 got: part.seq,
             };
         }
+        if part.part == 1 && part.parts == 1 {
+            // A batch in one message (most of them): checked and applied from the payload
+            // itself, without gathering a copy.
+            self.pending = None;
+            return self.complete(part, payload);
+        }
         let mut gathered = match self.pending.take() {
             None if part.part == 1 => Vec::with_capacity(payload.len()),
             // A batch starting over (a republish of its first part): begin again.
@@ -130,10 +136,15 @@ impl<S: BatchSink> Applier<S> {
             self.pending = Some((part.clone(), gathered));
             return Outcome::Partial;
         }
-        if checksum(&gathered) != part.sha256 {
+        self.complete(part, &gathered)
+    }
+
+    /// Checks a whole batch (`frame`, the last part's headers in `part`) and applies it.
+    fn complete(&mut self, part: &BatchPart, frame: &[u8]) -> Outcome {
+        if checksum(frame) != part.sha256 {
             return Outcome::BadChecksum(part.seq);
         }
-        match self.sink.apply(part.seq, part.committed_ms, &gathered) {
+        match self.sink.apply(part.seq, part.committed_ms, frame) {
             Ok(()) => {
                 self.position = part.seq;
                 Outcome::Applied(part.seq)

@@ -2,6 +2,7 @@
 //! position, pulling a bounded number of bytes at a time, each message offered to the [`Applier`]; a refused one (a gap, a bad
 //! checksum, a batch the store refuses) is counted and the consumer started again from the
 //! last applied batch. The stream's newest batch is looked up every second, for the lag.
+//! Batches are applied without the store's write-ahead log: the stream is the log.
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -80,6 +81,12 @@ async fn replicate_connected(
     if store.journal_role() != JournalRole::Replica {
         return Err("the store is not a replica".to_owned());
     }
+    // The stream is the replica's log: batches are applied without the write-ahead log and
+    // reach disk in atomic flushes with the position, so a crash loses only batches the
+    // stream still holds and the replica fetches them again from its consistent position.
+    store
+        .set_unlogged_writes(true)
+        .map_err(|e| format!("applying without the write-ahead log: {e}"))?;
     let (_client, js) = connect(config).await?;
     let stream = js
         .get_stream(&config.stream)

@@ -53,6 +53,11 @@ impl Store {
             self.db.write(rb).map_err(rocks)?;
             state.seq = 1;
         }
+        if state.role == JournalRole::Replica && role != JournalRole::Replica {
+            // Batches a replica applied without the write-ahead log go to disk before any
+            // logged write follows them (a promoted replica's own batches).
+            self.set_unlogged_writes(false)?;
+        }
         if role == JournalRole::Replica && state.role != JournalRole::Replica {
             let mut rb = rocksdb::WriteBatch::default();
             rb.delete_range_cf(journal, outbox_key(0), outbox_key(u64::MAX));
@@ -211,7 +216,9 @@ impl Store {
                 got: seq,
             });
         }
-        self.write_rocks(rb, true)?;
+        // Logged unless the replica asked otherwise (`Store::set_unlogged_writes`): the stream
+        // holds every batch, so one lost in a crash is fetched again from the store's position.
+        self.write_rocks(rb, false)?;
         state.seq = seq;
         drop(state);
         self.journal.notify(seq);
