@@ -11,27 +11,6 @@ use common::*;
 use snowline_store::journal::{FrameOp, decode_frame, encode_frame};
 use snowline_store::{JOURNAL_TABLE, JournalRole, ReadView, Schema, Store, StoreError, WriteBatch};
 
-/// A table's entries, key and value, in key order.
-type Rows = Vec<(Vec<u8>, Vec<u8>)>;
-
-/// Every table's entries as stored, the journal's own bookkeeping (and RocksDB's unused
-/// default column family) left out.
-fn tables(store: &Store) -> Vec<(String, Rows)> {
-    let mut names = store.raw_tables().unwrap();
-    names.sort();
-    names
-        .into_iter()
-        .filter(|n| n != JOURNAL_TABLE && n != "default")
-        .map(|n| {
-            let mut rows = Vec::new();
-            store
-                .for_each_raw(&n, |k, v| rows.push((k.to_vec(), v.to_vec())))
-                .unwrap();
-            (n, rows)
-        })
-        .collect()
-}
-
 /// Batches touching every table, overwriting and deleting keys, one withdrawn put included.
 fn write_history(store: &Store) {
     for h in 0..20u64 {

@@ -14,9 +14,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::*;
-use snowline_store::{
-    Direction, JOURNAL_TABLE, JournalRole, ReadView, Store, StoreOptions, WriteBatch,
-};
+use snowline_store::{Direction, JournalRole, ReadView, Store, StoreOptions, WriteBatch};
 
 /// Batches the primary writes; batch `n + 1` holds row `n` of two tables and the cursor `n`.
 const BATCHES: u64 = 4_000;
@@ -106,23 +104,6 @@ fn kill_after(primary: &Path, replica: &Path, line: &str) -> Store {
     child.wait().unwrap();
     assert!(seen, "the child never printed {line:?}");
     open_replica(replica)
-}
-
-/// Every table but the journal's, raw.
-fn tables(store: &Store) -> Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)> {
-    let mut names = store.raw_tables().unwrap();
-    names.sort();
-    names
-        .into_iter()
-        .filter(|n| n != JOURNAL_TABLE && n != "default")
-        .map(|n| {
-            let mut rows = Vec::new();
-            store
-                .for_each_raw(&n, |k, v| rows.push((k.to_vec(), v.to_vec())))
-                .unwrap();
-            (n, rows)
-        })
-        .collect()
 }
 
 /// Checks that the replica holds exactly batches `1..=position`; returns the position.

@@ -1,7 +1,7 @@
 //! Tables shared by the store tests.
 #![allow(dead_code)]
 
-use snowline_store::{Access, Schema, Table};
+use snowline_store::{Access, JOURNAL_TABLE, Schema, Store, Table};
 use snowline_types::Id;
 
 /// (height, id) -> bytes: the shape of a block index.
@@ -66,4 +66,26 @@ pub fn id(n: u64) -> Id {
     b[..8].copy_from_slice(&n.to_be_bytes());
     b[31] = 0xee;
     Id(b)
+}
+
+/// A table's entries, key and value, in key order.
+pub type Rows = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// Every table's entries as stored, the journal's own bookkeeping (and RocksDB's unused
+/// default column family) left out.
+#[allow(clippy::unwrap_used)]
+pub fn tables(store: &Store) -> Vec<(String, Rows)> {
+    let mut names = store.raw_tables().unwrap();
+    names.sort();
+    names
+        .into_iter()
+        .filter(|n| n != JOURNAL_TABLE && n != "default")
+        .map(|n| {
+            let mut rows = Vec::new();
+            store
+                .for_each_raw(&n, |k, v| rows.push((k.to_vec(), v.to_vec())))
+                .unwrap();
+            (n, rows)
+        })
+        .collect()
 }
