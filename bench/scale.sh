@@ -24,7 +24,9 @@
 # (1000: the deep page's number), ROUNDS (1), RAW_MAX_MB (4096), SEED (1); REUSE=1 skips steps 1-3
 # and measures the pages on the index a previous run of the same TXS and SEED left in WORK_DIR;
 # INGEST_ONLY=1 stops after step 1 (the ingest and where its compactions wrote, per table);
-# API_BIN=PATH runs another data-api binary (an older build, for a before/after pair).
+# API_BIN=PATH runs another data-api binary (an older build, for a before/after pair);
+# SYNTH_PORT, API_PORT, HELLO_PORT, RAW_PORT (19780-19783) move the loopback ports, so two runs
+# can share a machine.
 set -euo pipefail
 
 TXS=${1:-1000000}
@@ -37,10 +39,10 @@ DEEP=${DEEP:-1000}
 RAW_MAX_MB=${RAW_MAX_MB:-4096}
 MAX_REQ=5000000
 CHAIN=43112
-SYNTH_PORT=19780
-API_PORT=19781
-HELLO_PORT=19782
-RAW_PORT=19783
+SYNTH_PORT=${SYNTH_PORT:-19780}
+API_PORT=${API_PORT:-19781}
+HELLO_PORT=${HELLO_PORT:-19782}
+RAW_PORT=${RAW_PORT:-19783}
 BLOCKS=$(((TXS + TPB - 1) / TPB))
 BLOCKS_PER_BATCH=8 # chain-evm's SourceConfig::blocks_per_batch: one write batch per fetch batch
 

@@ -63,7 +63,11 @@ use snowline_webhooks::PlatformHook;
 /// `ev_transfers_by_tx` and `ev_internal_by_tx`, so a tx's detail and an address's history read
 /// them with one lookup per tx; 18: an EVM tx's row and parts keyed by block and index, found by
 /// hash through `ev_tx_hashes` (in place of `ev_txs_by_block`), and the address-to-tx index's
-/// value only the roles, so the largest rows arrive in key order and compaction moves them; 19:
+/// value only the roles, and the internal txs by address only keys (their rows are in the
+/// tx's parts), so the largest rows arrive in key order and compaction moves them; 19: each EVM
+/// owner's token-balance changes by block, `ev_holding_log`, with periodic snapshots of its
+/// whole holdings, `ev_holding_snapshots`, and how far the log runs past the last one,
+/// `ev_holding_tally`, so its balances at a past block are one seek and a short scan; 20:
 /// the P-Chain staker txs not settled by address, `ph_staking_by_address`, with each one's
 /// entries in `ph_staker_addresses`, for the staking listing).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;

@@ -191,7 +191,7 @@ impl EvmChain {
                 fees.saturating_add(U256::from(tx.gas_used).saturating_mul(tx.effective_gas_price));
             self.apply_tx(store, block, index, tx, batch)?;
         }
-        self.holdings.end_block(n, batch);
+        self.holdings.end_block(store, n, batch)?;
         let cumulative = self.staged.map_or(0, |c| c.cumulative_txs) + block.txs.len() as u64;
         let row = BlockRow {
             hash: block.hash,
@@ -401,10 +401,7 @@ impl EvmChain {
                 reverted: f.reverted,
             };
             for a in [Some(f.from), f.to].into_iter().flatten() {
-                batch.put::<EvInternalByAddress>(
-                    &(c, a20(&a), n, index, frame),
-                    &Linear(row.clone()),
-                );
+                batch.put::<EvInternalByAddress>(&(c, a20(&a), n, index, frame), &());
                 touched.add(a, Roles::INTERNAL);
             }
             parts.internals.push(row);

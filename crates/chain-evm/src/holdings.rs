@@ -1,18 +1,32 @@
 //! [`Holdings`]: the token balances the deriver keeps, summed from the ERC-20, ERC-721 and
 //! ERC-1155 transfer logs: the balance of every (owner, token, id) after the last block
 //! (`ev_holdings`) and after each block that changed it (`ev_holding_history`), so a balance at
-//! a past block is one reverse seek, never a question to the node; and the same balances by token
-//! (`ev_holders`), for the holders of a token. Mints (from the zero address)
-//! and burns (to it) change only the other side.
+//! a past block is one reverse seek, never a question to the node; the same changes by owner,
+//! kind and block (`ev_holding_log`) with periodic snapshots of the owner's whole holdings of the
+//! kind (`ev_holding_snapshots`), so all of an owner's balances of a kind at a past block are one
+//! seek and a short scan; and the same balances by token (`ev_holders`), for the holders of a token. Mints
+//! (from the zero address) and burns (to it) change only the other side.
 
-use rustc_hash::FxHashSet;
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 use snowline_derive::{PendingRows, Staging, StagingParts};
-use snowline_store::{ReadView, Store, WriteBatch};
+use snowline_store::{Direction, Linear, ReadView, Store, WriteBatch};
 use snowline_types::evm::U256;
 
 use crate::error::EvmError;
-use crate::rows::TransferKind;
-use crate::tables::{Addr, EvHolders, EvHoldingHistory, EvHoldings, EvNftTokens, Word};
+use crate::rows::{HeldToken, HoldingSnapshot, HoldingTally, TransferKind};
+use crate::tables::{
+    Addr, EvHolders, EvHoldingHistory, EvHoldingLog, EvHoldingSnapshots, EvHoldingTally,
+    EvHoldings, EvNftTokens, Word,
+};
+
+/// The fewest change-log rows between two snapshots of an owner's holdings. A snapshot is due
+/// once the log ran past the last one by as many rows as it held, and at least this many: its
+/// bytes then cost at most one holding per change (disk within twice the log's), and a past
+/// block's listing replays fewer rows than it lists, or than this (CPU within twice the page's
+/// own reads, one seek instead of one per token).
+pub const SNAPSHOT_EVERY: u32 = 32;
 
 /// A holding's key: chain, owner, kind code, token, token id.
 type Key = (u64, Addr, u8, Addr, Word);
@@ -21,6 +35,7 @@ type Key = (u64, Addr, u8, Addr, Word);
 #[derive(Debug, Default)]
 pub(crate) struct Holdings {
     now: PendingRows<EvHoldings>,
+    tally: PendingRows<EvHoldingTally>,
     block: FxHashSet<Key>,
 }
 
@@ -65,17 +80,74 @@ impl Holdings {
         Ok(())
     }
 
-    /// Writes the balance after block `n` of every key the block changed into `batch`, in its
-    /// history and in the token's holders.
-    pub(crate) fn end_block(&mut self, n: u64, batch: &mut WriteBatch) {
+    /// Writes the balance after block `n` of every key the block changed into `batch`: in its
+    /// history, in its owner's change log and in the token's holders; and a snapshot of each
+    /// owner's holdings whose log ran far enough past its last one.
+    pub(crate) fn end_block(
+        &mut self,
+        store: &Store,
+        n: u64,
+        batch: &mut WriteBatch,
+    ) -> Result<(), EvmError> {
+        let mut owners: FxHashMap<(u64, Addr, u8), u32> = FxHashMap::default();
         for key in self.block.drain() {
             let Some((Some(value), _)) = self.now.get(&key) else {
                 continue;
             };
             let (c, owner, kind, token, id) = key;
             batch.put::<EvHoldingHistory>(&(c, owner, kind, token, id, n), value);
+            batch.put::<EvHoldingLog>(&(c, owner, kind, n, token, id), value);
             batch.put::<EvHolders>(&(c, token, kind, owner, id), value);
+            *owners.entry((c, owner, kind)).or_default() += 1;
         }
+        for (key, changes) in owners {
+            let (mut tally, stored) = match self.tally.get(&key) {
+                Some((v, stored)) => (v.map(|l| l.0).unwrap_or_default(), stored),
+                None => match store.get::<EvHoldingTally>(&key)? {
+                    Some(Linear(t)) => (t, true),
+                    None => (HoldingTally::default(), false),
+                },
+            };
+            tally.since = tally.since.saturating_add(changes);
+            if tally.since >= tally.size.max(SNAPSHOT_EVERY) {
+                let snapshot = self.snapshot(store, key)?;
+                tally = HoldingTally {
+                    since: 0,
+                    size: u32::try_from(snapshot.held.len()).unwrap_or(u32::MAX),
+                };
+                batch.put::<EvHoldingSnapshots>(&(key.0, key.1, key.2, n), &Linear(snapshot));
+            }
+            self.tally.put(key, Linear(tally), stored);
+        }
+        Ok(())
+    }
+
+    /// Every non-zero holding of kind `kind` of `owner` on `chain` as the unwritten batches leave
+    /// it: the store's rows with the unwritten changes over them.
+    fn snapshot(
+        &self,
+        store: &Store,
+        (chain, owner, kind): (u64, Addr, u8),
+    ) -> Result<HoldingSnapshot, EvmError> {
+        let mut held: BTreeMap<(Addr, Word), Word> = BTreeMap::new();
+        for e in
+            store.prefix_scan::<EvHoldings, _>(&(chain, owner, kind), None, Direction::Forward)?
+        {
+            let ((_, _, _, token, id), balance) = e?;
+            held.insert((token, id), balance);
+        }
+        for ((c, o, k, token, id), balance) in self.now.changes() {
+            if (*c, *o, *k) == (chain, owner, kind) {
+                held.insert((*token, *id), balance.copied().unwrap_or([0u8; 32]));
+            }
+        }
+        Ok(HoldingSnapshot {
+            held: held
+                .into_iter()
+                .filter(|(_, balance)| *balance != [0u8; 32])
+                .map(|((token, id), balance)| HeldToken { token, id, balance })
+                .collect(),
+        })
     }
 
     fn balance(&self, store: &Store, key: &Key) -> Result<(U256, bool), EvmError> {
@@ -94,11 +166,11 @@ impl Holdings {
     }
 }
 
-/// The current balances are the one part; the block's changes are forgotten with a dropped
-/// batch.
+/// The current balances and the owners' tallies are the parts; the block's changes are
+/// forgotten with a dropped batch.
 impl StagingParts for Holdings {
     fn parts(&mut self) -> impl Staging + '_ {
-        &mut self.now
+        [&mut self.now as &mut dyn Staging, &mut self.tally]
     }
 
     fn discard_own(&mut self) {

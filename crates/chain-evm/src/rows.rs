@@ -889,6 +889,82 @@ impl Decode for CursorRow {
     }
 }
 
+/// One token an address held after a block: the [`HoldingSnapshot`] entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldToken {
+    /// The token contract.
+    pub token: [u8; 20],
+    /// The token id (zero for ERC-20).
+    pub id: [u8; 32],
+    /// The balance, big-endian.
+    pub balance: [u8; 32],
+}
+
+/// Every token of one kind (standard) with a non-zero balance an address held after a block, by
+/// token and id ascending: the start from which its change log (`ev_holding_log`) is replayed to a later
+/// block, so all its balances at a past block take one seek and a short scan.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HoldingSnapshot {
+    /// The holdings.
+    pub held: Vec<HeldToken>,
+}
+
+/// The bytes a [`HeldToken`] encodes to.
+const HELD_TOKEN_SIZE: usize = 20 + 32 + 32;
+
+impl Encode for HoldingSnapshot {
+    fn encode(&self, w: &mut Writer) {
+        w.len_u32(self.held.len());
+        for h in &self.held {
+            w.raw(&h.token);
+            w.raw(&h.id);
+            w.raw(&h.balance);
+        }
+    }
+}
+
+impl Decode for HoldingSnapshot {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        let n = r.count(HELD_TOKEN_SIZE, "held tokens")?;
+        let held = (0..n)
+            .map(|_| {
+                Ok(HeldToken {
+                    token: r.array()?,
+                    id: r.array()?,
+                    balance: r.array()?,
+                })
+            })
+            .collect::<Result<_, CodecError>>()?;
+        Ok(Self { held })
+    }
+}
+
+/// How far an address's change log runs past its last snapshot: the changes written since
+/// (`since`) and the size of that snapshot (`size`), which decide when the next one is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HoldingTally {
+    /// Change-log rows written after the last snapshot.
+    pub since: u32,
+    /// Holdings in the last snapshot.
+    pub size: u32,
+}
+
+impl Encode for HoldingTally {
+    fn encode(&self, w: &mut Writer) {
+        w.u32(self.since);
+        w.u32(self.size);
+    }
+}
+
+impl Decode for HoldingTally {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            since: r.u32()?,
+            size: r.u32()?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -6,8 +6,8 @@
 use snowline_store::{Linear, table};
 
 use crate::rows::{
-    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, InternalRow, MetadataRow,
-    TokenRow, TransferRow, TxKey, TxParts, TxRow,
+    AddressTransfer, AddressTxRow, BlockRow, ContractRow, CursorRow, HoldingSnapshot, HoldingTally,
+    MetadataRow, TokenRow, TransferRow, TxKey, TxParts, TxRow,
 };
 
 /// A 20-byte address in a key or value.
@@ -53,9 +53,10 @@ table! {
     /// an address.
     pub EvTransfersByAddress: "ev_transfers_by_address", (u64, Addr, u64, u64, u32) => Linear<AddressTransfer>;
 
-    /// `(chain, address, block, tx index, frame) -> InternalRow`: internal txs from or to an
-    /// address (root frames included; `depth` says which).
-    pub EvInternalByAddress: "ev_internal_by_address", (u64, Addr, u64, u32, u32) => Linear<InternalRow>;
+    /// `(chain, address, block, tx index, frame) -> ()`: internal txs from or to an address
+    /// (root frames included); each is the frame's row in its tx's `ev_tx_parts`, which the key
+    /// names, so the index holds keys only.
+    pub EvInternalByAddress: "ev_internal_by_address", (u64, Addr, u64, u32, u32) => ();
 
     /// `(chain, contract) -> ContractRow`: how each contract was created.
     pub EvContracts: "ev_contracts" (PointLookup), (u64, Addr) => Linear<ContractRow>;
@@ -90,6 +91,22 @@ table! {
     /// `(chain, owner, kind, token, token id, block) -> balance`: the balance after each block
     /// that changed it; the balance at block N is the last row at or before N.
     pub EvHoldingHistory: "ev_holding_history", (u64, Addr, u8, Addr, Word, u64) => Word;
+
+    /// `(chain, owner, kind, block, token, token id) -> balance`: [`EvHoldingHistory`] by
+    /// owner, kind and block, so every balance of one kind an owner had at block N is its last
+    /// snapshot at or before N ([`EvHoldingSnapshots`]) replayed with this log's rows after it
+    /// up to N.
+    pub EvHoldingLog: "ev_holding_log", (u64, Addr, u8, u64, Addr, Word) => Word;
+
+    /// `(chain, owner, kind, block) -> HoldingSnapshot`: every non-zero holding of that kind of
+    /// the owner after the block, written once its change log ran as many rows past the last
+    /// snapshot as that snapshot held (at least
+    /// [`SNAPSHOT_EVERY`](crate::holdings::SNAPSHOT_EVERY)).
+    pub EvHoldingSnapshots: "ev_holding_snapshots", (u64, Addr, u8, u64) => Linear<HoldingSnapshot>;
+
+    /// `(chain, owner, kind) -> HoldingTally`: how far the owner's change log of that kind runs
+    /// past its last snapshot.
+    pub EvHoldingTally: "ev_holding_tally" (PointLookup), (u64, Addr, u8) => Linear<HoldingTally>;
 
     /// `(chain, token, kind, owner, token id) -> balance`: [`EvHoldings`] by token: every holder
     /// a token ever had, with its balance after the last indexed block (zero rows stay).

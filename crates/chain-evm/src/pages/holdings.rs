@@ -1,18 +1,21 @@
 //! The tokens an address holds, now or after a past block: ERC-20, ERC-1155, or its
 //! collectibles (ERC-721 and ERC-1155 together), by standard, contract and token id, from the
-//! balances summed at ingest (`ev_holdings`, `ev_holding_history`).
+//! balances summed at ingest (`ev_holdings`; at a past block, the owner's last snapshot
+//! `ev_holding_snapshots` replayed with its change log `ev_holding_log`).
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
+use rustc_hash::FxHashMap;
+
 use snowline_query::{FilterLimits, decode_position, encode_position, filtered_page};
-use snowline_store::{Direction, ReadView, Snapshot};
+use snowline_store::{Direction, Linear, ReadView, Snapshot};
 use snowline_types::evm::{Address, U256};
 
 use super::balances::balance_at;
 use super::{EvmPages, EvmReadError, last_block, nft_details, token_rows};
-use crate::rows::{MetadataRow, TokenRow, TransferKind};
-use crate::tables::{Addr, EvHoldingHistory, EvHoldings, Word};
+use crate::rows::{HeldToken, MetadataRow, TokenRow, TransferKind};
+use crate::tables::{Addr, EvHoldingLog, EvHoldingSnapshots, EvHoldings, Word};
 use crate::token_cache::TokenCache;
 
 /// Which of an address's tokens a listing shows.
@@ -158,19 +161,22 @@ impl EvmPages {
             e.map(|((_, _, k, t, id), now)| ((k, t, id), now))
                 .map_err(EvmReadError::from)
         });
-        let past = block < last;
+        let past = (block < last)
+            .then(|| held_at(&snapshot, chain, o, kinds.codes(), block))
+            .transpose()?;
         let page = filtered_page(
             positions,
             FilterLimits::page(page_size as usize),
             |chunk: &[(Position, Word)]| {
-                if past {
-                    held_at(&snapshot, chain, o, chunk, block)
-                } else {
-                    Ok(chunk
+                Ok::<_, EvmReadError>(
+                    chunk
                         .iter()
-                        .map(|(_, now)| U256::from_be_bytes(*now))
-                        .collect())
-                }
+                        .map(|(p, now)| match &past {
+                            Some(held) => held.balance(p),
+                            None => U256::from_be_bytes(*now),
+                        })
+                        .collect(),
+                )
             },
             |((_, t, _), _), balance| {
                 *balance > U256::ZERO && hidden.binary_search(&Address::from(*t)).is_err()
@@ -187,29 +193,64 @@ impl EvmPages {
     }
 }
 
-/// The balances of `owner`'s `holdings` after `block`: for each, the last history row at or
-/// before it (zero before the first), all sought with one iterator.
+/// An owner's balances after a past block: for each listed kind its last snapshot at or before
+/// the block (sorted by token and id), and the change-log rows after it up to the block over it.
+struct HeldAt {
+    snapshots: Vec<(u8, Vec<HeldToken>)>,
+    changed: FxHashMap<Position, Word>,
+}
+
+impl HeldAt {
+    /// The balance at `p` (zero when neither the log nor the snapshot has it).
+    fn balance(&self, p: &Position) -> U256 {
+        let (kind, token, id) = p;
+        let word = self.changed.get(p).copied().or_else(|| {
+            let (_, held) = self.snapshots.iter().find(|(k, _)| k == kind)?;
+            held.binary_search_by(|h| (&h.token, &h.id).cmp(&(token, id)))
+                .ok()
+                .map(|i| held[i].balance)
+        });
+        word.map_or(U256::ZERO, U256::from_be_bytes)
+    }
+}
+
+/// `owner`'s balances of `kinds` after `block`: per kind one reverse seek for the last snapshot
+/// at or before it and one scan of the change log after that snapshot up to it, however many
+/// tokens the owner holds.
 fn held_at(
     view: &Snapshot<'_>,
     chain: u64,
     owner: Addr,
-    holdings: &[(Position, Word)],
+    kinds: &[u8],
     block: u64,
-) -> Result<Vec<U256>, EvmReadError> {
-    let ranges: Vec<_> = holdings
-        .iter()
-        .map(|((k, t, id), _)| {
-            (
-                (chain, owner, *k, *t, *id, 0),
-                (chain, owner, *k, *t, *id, block),
-            )
-        })
-        .collect();
-    Ok(view
-        .last_in_each::<EvHoldingHistory>(&ranges)?
-        .into_iter()
-        .map(|row| row.map_or(U256::ZERO, |(_, w)| U256::from_be_bytes(w)))
-        .collect())
+) -> Result<HeldAt, EvmReadError> {
+    let mut held = HeldAt {
+        snapshots: Vec::with_capacity(kinds.len()),
+        changed: FxHashMap::default(),
+    };
+    for &kind in kinds {
+        let mut from = 0;
+        let last = view
+            .scan::<EvHoldingSnapshots, _>(
+                (chain, owner, kind, 0)..=(chain, owner, kind, block),
+                Direction::Reverse,
+            )?
+            .next()
+            .transpose()?;
+        if let Some(((_, _, _, at), Linear(snap))) = last {
+            held.snapshots.push((kind, snap.held));
+            from = at.saturating_add(1);
+        }
+        if from <= block {
+            let low = (chain, owner, kind, from, [0u8; 20], [0u8; 32]);
+            let high = (chain, owner, kind, block, [0xFF; 20], [0xFF; 32]);
+            for e in view.scan::<EvHoldingLog, _>(low..=high, Direction::Forward)? {
+                let ((_, _, _, _, token, id), balance) = e?;
+                held.changed.insert((kind, token, id), balance);
+            }
+        }
+    }
+    Ok(held)
 }
 
 /// The page's holdings with their URIs and token rows.

@@ -6,6 +6,7 @@ use snowline_store::{Linear, ReadView};
 use snowline_types::evm::{Address, B256};
 
 use super::scan::newest_first;
+use super::txs::parts_of_many;
 use super::{EvmPages, EvmReadError};
 use crate::error::EvmError;
 use crate::rows::InternalRow;
@@ -50,7 +51,12 @@ impl EvmPages {
         let page = take_page(entries, page_size, |((_, _, b, t, f), _)| {
             encode_position(&(*b, *t, *f))
         });
-        let rows: Vec<InternalRow> = page.items.into_iter().map(|(_, Linear(r))| r).collect();
+        let frames: Vec<(u64, u32, u32)> = page
+            .items
+            .iter()
+            .map(|((_, _, b, t, f), ())| (*b, *t, *f))
+            .collect();
+        let rows = frames_of(&snapshot, chain, &frames)?;
         let block_hashes = block_hashes(&snapshot, chain, rows.iter().map(|r| r.block))?;
         Ok(InternalPage {
             rows,
@@ -58,6 +64,34 @@ impl EvmPages {
             next: page.next,
         })
     }
+}
+
+/// The rows of `frames` (block, tx index, frame), in order, from their txs' parts: one batched
+/// lookup of each distinct tx's parts (a page's frames of one tx are adjacent).
+fn frames_of(
+    view: &impl ReadView,
+    chain: u64,
+    frames: &[(u64, u32, u32)],
+) -> Result<Vec<InternalRow>, EvmReadError> {
+    let mut txs: Vec<(u64, u32)> = frames.iter().map(|&(b, t, _)| (b, t)).collect();
+    txs.dedup();
+    let parts = parts_of_many(view, chain, &txs)?;
+    let mut found = txs.iter().zip(&parts).peekable();
+    frames
+        .iter()
+        .map(|&(b, t, f)| {
+            while found.next_if(|(tx, _)| **tx != (b, t)).is_some() {}
+            found
+                .peek()
+                .and_then(|(_, p)| p.internals.iter().find(|r| r.frame == f))
+                .cloned()
+                .ok_or_else(|| {
+                    EvmReadError::Read(EvmError::Corrupt(format!(
+                        "an address names frame {f} of tx {t} of block {b}, which its parts lack"
+                    )))
+                })
+        })
+        .collect()
 }
 
 /// The hashes of `blocks` (in order, repeats allowed), each block read once.

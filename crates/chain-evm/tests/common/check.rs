@@ -267,16 +267,31 @@ pub fn check_against_recording(store: &Store, chain: u64, lines: &[Value]) {
         want_internal.values().any(|f| f.0.0 > 0 && f.0.5),
         "a reverted inner frame"
     );
+    // Both ends name the frame; its row is the one in its tx's parts, checked above.
+    let mut by_address = std::collections::BTreeSet::new();
     for ((h, k), (f, n, i)) in &want_internal {
+        let tx = store.get::<EvTxs>(&(chain, *n, *i)).unwrap().unwrap().0;
+        assert_eq!(tx.hash, *h);
         for a in [Some(f.2), f.3].into_iter().flatten() {
-            let row = store
-                .get::<EvInternalByAddress>(&(chain, a.0.0, *n, *i, *k))
-                .unwrap()
-                .unwrap()
-                .0;
-            assert_eq!(row.tx_hash, *h);
+            assert!(
+                store
+                    .get::<EvInternalByAddress>(&(chain, a.0.0, *n, *i, *k))
+                    .unwrap()
+                    .is_some(),
+                "frame {k} of {h} under {a}"
+            );
+            by_address.insert((a, *n, *i, *k));
         }
     }
+    let stored = store
+        .prefix_scan::<EvInternalByAddress, u64>(&chain, None, Direction::Forward)
+        .unwrap()
+        .count();
+    assert_eq!(
+        stored,
+        by_address.len(),
+        "no frame an address did not take part in"
+    );
 
     // Contracts with their deployers, by deployer too.
     let got: BTreeMap<_, _> = store

@@ -101,6 +101,9 @@ pub fn dump(store: &Store) -> Vec<String> {
     dump_table::<EvGenesis>(store, &mut out);
     dump_table::<EvHoldings>(store, &mut out);
     dump_table::<EvHoldingHistory>(store, &mut out);
+    dump_table::<EvHoldingLog>(store, &mut out);
+    dump_table::<EvHoldingSnapshots>(store, &mut out);
+    dump_table::<EvHoldingTally>(store, &mut out);
     dump_table::<EvNftTokens>(store, &mut out);
     dump_table::<EvCursor>(store, &mut out);
     out
