@@ -67,7 +67,9 @@ use snowline_webhooks::PlatformHook;
 /// tx's parts), so the largest rows arrive in key order and compaction moves them; 19: each EVM
 /// owner's token-balance changes by block, `ev_holding_log`, with periodic snapshots of its
 /// whole holdings, `ev_holding_snapshots`, and how far the log runs past the last one,
-/// `ev_holding_tally`, so its balances at a past block are one seek and a short scan).
+/// `ev_holding_tally`, so its balances at a past block are one seek and a short scan; 20:
+/// the P-Chain staker txs not settled by address, `ph_staking_by_address`, with each one's
+/// entries in `ph_staker_addresses`, for the staking listing).
 const SCHEMA_VERSION: u32 = snowline_cli::DATA_API_SCHEMA_VERSION;
 
 /// Start time of the primary network's genesis (avalanchego

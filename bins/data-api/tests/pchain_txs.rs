@@ -527,6 +527,48 @@ fn active_staking_txs_are_the_addresses_unsettled_staker_txs() {
             &[10],
         );
     }
+    // Addresses that staked before and stake again (settled staker txs besides current ones)
+    // list only the current ones, in both orders; those whose staker txs were all settled and
+    // those never in a staker tx list none.
+    let staker_txs: BTreeSet<Id> = w
+        .model
+        .stakers
+        .values()
+        .filter(|s| w.txs.contains_key(&s.tx_id))
+        .map(|s| s.tx_id)
+        .collect();
+    let settled_of = |a: &ShortId| {
+        w.history[a]
+            .intersection(&staker_txs)
+            .filter(|id| !current.contains(id))
+            .count()
+    };
+    let again: Vec<ShortId> = with.iter().filter(|a| settled_of(a) > 0).copied().collect();
+    assert!(
+        !again.is_empty(),
+        "no address stakes again after a settled staker"
+    );
+    for a in &again {
+        let q = format!("{base}?addresses={}", local_addr("P", a));
+        check_listing(api, &q, &ordered(&w, stakers_of(a), true), &[1, 100]);
+        let q = format!("{q}&sortOrder=asc");
+        check_listing(api, &q, &ordered(&w, stakers_of(a), false), &[2]);
+    }
+    let done = w
+        .history
+        .keys()
+        .filter(|a| stakers_of(a).is_empty() && settled_of(a) > 0);
+    let never: Vec<&ShortId> = w
+        .history
+        .keys()
+        .filter(|a| w.history[a].is_disjoint(&staker_txs))
+        .collect();
+    assert!(!never.is_empty(), "every address takes part in a staker tx");
+    for a in done.take(5).chain(never.into_iter().take(5)) {
+        let q = format!("{base}?addresses={}", local_addr("P", a));
+        check_listing(api, &q, &[], &[3]);
+        check_listing(api, &format!("{q}&sortOrder=asc"), &[], &[3]);
+    }
     // Types and a window.
     let delegations: BTreeSet<Id> = current
         .iter()

@@ -37,7 +37,8 @@ use crate::metrics::staking_days::StakingDays;
 use crate::pending::{load, upsert};
 use crate::rows::{
     BlockRow, CBlockRow, ChainRow, Conversion, Event, Holding, L1ValidatorRow, L1ValidatorState,
-    Origin, Settled, StakerKind, StakerRow, SubnetRow, TxPlace, TxRow, UtxoRow, ValidatorPeriod,
+    Origin, Settled, StakerAddresses, StakerKind, StakerRow, SubnetRow, TxPlace, TxRow, UtxoRow,
+    ValidatorPeriod,
 };
 use crate::staking::{starts_at_acceptance, terms};
 use crate::tables::*;
@@ -88,6 +89,7 @@ pub struct PChain {
     utxos: PendingRows<PhUtxos>,
     early: PendingRows<PhEarlySpends>,
     stakers: PendingRows<PhStakers>,
+    staker_addresses: PendingRows<PhStakerAddresses>,
     delegations: PendingRows<PhDelegations>,
     validators: PendingRows<PhCurrentValidators>,
     subnets: PendingRows<PhSubnets>,
@@ -147,6 +149,7 @@ impl PChain {
             utxos: PendingRows::default(),
             early: PendingRows::default(),
             stakers: PendingRows::default(),
+            staker_addresses: PendingRows::default(),
             delegations: PendingRows::default(),
             validators: PendingRows::default(),
             subnets: PendingRows::default(),
@@ -474,6 +477,7 @@ impl PChain {
                     };
                     self.txs.begin(*id, height);
                     self.apply_tx(batch, view, &t.unsigned, at)?;
+                    self.index_staking(batch, view)?;
                 }
                 self.txs.end();
                 let id = ids.get(decisions).copied().unwrap_or_default();
@@ -511,6 +515,7 @@ impl PChain {
                 // An option block is the child of its proposal block, one height below.
                 self.txs.begin(id, height.saturating_sub(1));
                 self.apply_proposal(batch, view, &unsigned, event(id), commit)?;
+                self.index_staking(batch, view)?;
                 self.txs.end();
             }
             _ => {
@@ -522,6 +527,7 @@ impl PChain {
                     };
                     self.txs.begin(*id, height);
                     self.apply_tx(batch, view, &t.unsigned, at)?;
+                    self.index_staking(batch, view)?;
                 }
                 self.txs.end();
             }
@@ -1099,6 +1105,7 @@ impl PChain {
             batch.put::<PhStakersByOwner>(&(*addr, start, ev.tx_id), &());
         }
         batch.put::<PhCurrentStakers>(&(t.end, ev.tx_id), &());
+        self.txs.added_staker();
         if ev.height > 0 {
             batch.put::<PhOrders>(&(ORDER_CURRENT_STAKING, ev.height, ev.tx_id), &());
         }
@@ -1324,6 +1331,23 @@ impl PChain {
         Ok(())
     }
 
+    /// Lists the tx just applied under its addresses in `ph_staking_by_address` when it added
+    /// a staker, noting where for the staker's settlement.
+    fn index_staking(
+        &mut self,
+        batch: &mut WriteBatch,
+        view: &impl ReadView,
+    ) -> Result<(), PChainError> {
+        let Some((tx, height, addresses)) = self.txs.take_staking() else {
+            return Ok(());
+        };
+        for a in &addresses {
+            batch.put::<PhStakingByAddress>(&(*a, height, tx), &());
+        }
+        let listed = StakerAddresses { height, addresses };
+        upsert(&mut self.staker_addresses, view, tx, Linear(listed))
+    }
+
     /// Marks a staker settled and no longer current.
     fn close_staker(
         &mut self,
@@ -1335,6 +1359,13 @@ impl PChain {
         let (row, stored) = load(&self.stakers, view, &staker_id)?;
         if let Some(Linear(mut row)) = row {
             batch.delete::<PhCurrentStakers>(&(row.end, staker_id));
+            let (listed, listed_stored) = load(&self.staker_addresses, view, &staker_id)?;
+            if let Some(Linear(listed)) = listed {
+                for a in &listed.addresses {
+                    batch.delete::<PhStakingByAddress>(&(*a, listed.height, staker_id));
+                }
+                self.staker_addresses.delete(staker_id, listed_stored);
+            }
             if row.accepted.height > 0 {
                 let order = (ORDER_CURRENT_STAKING, row.accepted.height, staker_id);
                 batch.delete::<PhOrders>(&order);
@@ -1736,6 +1767,7 @@ impl StagingParts for PChain {
             &mut self.utxos as &mut dyn Staging,
             &mut self.early,
             &mut self.stakers,
+            &mut self.staker_addresses,
             &mut self.delegations,
             &mut self.validators,
             &mut self.subnets,

@@ -408,6 +408,32 @@ impl Decode for StakerRow {
     }
 }
 
+/// The addresses a staker tx not settled yet is listed under in `ph_staking_by_address`, and
+/// the height it is listed at ([`crate::tables::PhStakerAddresses`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StakerAddresses {
+    /// The tx's `ph_txs_by_address` height.
+    pub height: u64,
+    /// Every address taking part in the tx, once each.
+    pub addresses: Vec<ShortId>,
+}
+
+impl Encode for StakerAddresses {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.height);
+        self.addresses.encode(w);
+    }
+}
+
+impl Decode for StakerAddresses {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, CodecError> {
+        Ok(Self {
+            height: r.u64()?,
+            addresses: Vec::decode(r)?,
+        })
+    }
+}
+
 /// A validator's period and reward owners, as the validators-by-date-range read needs them
 /// ([`crate::tables::PhValidatorsBySubnet`]).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use snowline_types::{Id, NodeId, ShortId};
 
 use crate::rows::{
     BlockRow, CBlockRow, ChainRow, Delegations, Event, FeeCurvePoint, L1ValidatorRow,
-    L1ValidatorState, NotStarted, StakerRow, StakingFigures, SubnetRow, TxRow, UptimeRow, UtxoRow,
-    ValidatorPeriod,
+    L1ValidatorState, NotStarted, StakerAddresses, StakerRow, StakingFigures, SubnetRow, TxRow,
+    UptimeRow, UtxoRow, ValidatorPeriod,
 };
 
 table! {
@@ -103,6 +103,15 @@ table! {
 
     /// `staker tx id -> StakerRow`: every staker, current or settled.
     pub PhStakers: "ph_stakers" (PointLookup), Id => Linear<StakerRow>;
+
+    /// `(address, height, staker tx) -> ()`: the staker txs not settled yet that each address
+    /// takes part in, at the `ph_txs_by_address` key the tx has; an address's staking listing
+    /// reads these alone. Written with the tx, removed when its staker is settled.
+    pub PhStakingByAddress: "ph_staking_by_address", (ShortId, u64, Id) => ();
+
+    /// `staker tx -> StakerAddresses`: the `ph_staking_by_address` entries of each staker not
+    /// settled yet, for removing them when it is.
+    pub PhStakerAddresses: "ph_staker_addresses" (PointLookup), Id => Linear<StakerAddresses>;
 
     /// `(node, start, staker tx) -> ()`: every staker of a node (validator and delegators).
     pub PhStakersByNode: "ph_stakers_by_node", (NodeId, u64, Id) => ();

@@ -8,7 +8,9 @@
 //! effects are applied with its option, one block later, so the option's txs name the
 //! proposal's height ([`TxIndex::begin`]).
 //!
-//! The L1 txs are indexed by the validations they name too (`ph_txs_by_l1_validation`).
+//! The L1 txs are indexed by the validations they name too (`ph_txs_by_l1_validation`), and a
+//! staker tx by its addresses again in `ph_staking_by_address` until its staker is settled
+//! ([`TxIndex::take_staking`]).
 
 use snowline_store::WriteBatch;
 use snowline_types::platformvm::txs::UnsignedTx;
@@ -27,17 +29,42 @@ use crate::tables::{
 #[derive(Debug, Default)]
 pub(crate) struct TxIndex {
     at: Option<(Id, u64)>,
+    /// The addresses the applied tx took part through so far (repeats included).
+    addresses: Vec<ShortId>,
+    /// Whether the applied tx added a staker.
+    adds_staker: bool,
 }
 
 impl TxIndex {
     /// Tx `tx` of the block at `height` is applied from now on.
     pub(crate) fn begin(&mut self, tx: Id, height: u64) {
         self.at = Some((tx, height));
+        self.addresses.clear();
+        self.adds_staker = false;
     }
 
     /// No P-Chain tx is applied any more.
     pub(crate) fn end(&mut self) {
         self.at = None;
+        self.addresses.clear();
+        self.adds_staker = false;
+    }
+
+    /// The applied tx added a staker.
+    pub(crate) fn added_staker(&mut self) {
+        self.adds_staker = true;
+    }
+
+    /// Once a tx is applied: when it added a staker (in a block), its id, the height it is
+    /// indexed at and the addresses taking part in it (sorted, once each), which
+    /// `ph_staking_by_address` lists it under until the staker is settled.
+    pub(crate) fn take_staking(&mut self) -> Option<(Id, u64, Vec<ShortId>)> {
+        let (tx, height) = self.at.filter(|(_, h)| self.adds_staker && *h > 0)?;
+        self.adds_staker = false;
+        let mut addresses = std::mem::take(&mut self.addresses);
+        addresses.sort_unstable();
+        addresses.dedup();
+        Some((tx, height, addresses))
     }
 
     /// The height `ev`'s tx is indexed at: the applied tx's when it is that tx (a proposal
@@ -50,16 +77,16 @@ impl TxIndex {
     }
 
     /// The applied tx emitted UTXO `utxo`, owned by `owners`.
-    pub(crate) fn emitted(&self, batch: &mut WriteBatch, utxo: Id, owners: &[ShortId]) {
+    pub(crate) fn emitted(&mut self, batch: &mut WriteBatch, utxo: Id, owners: &[ShortId]) {
         let Some((tx, height)) = self.at else { return };
         batch.put::<PhTxUtxos>(&(tx, TX_EMITTED, utxo), &());
-        put_addresses(batch, tx, height, owners);
+        self.put_addresses(batch, tx, height, owners);
     }
 
     /// The P-Chain tx of `ev` consumed UTXO `utxo`, owned by `owners` (known: the UTXO was
     /// derived).
     pub(crate) fn consumed(
-        &self,
+        &mut self,
         batch: &mut WriteBatch,
         ev: &Event,
         utxo: Id,
@@ -69,14 +96,27 @@ impl TxIndex {
             return;
         }
         batch.put::<PhTxUtxos>(&(ev.tx_id, TX_CONSUMED, utxo), &());
-        put_addresses(batch, ev.tx_id, self.height(ev), owners);
+        self.put_addresses(batch, ev.tx_id, self.height(ev), owners);
     }
 
     /// The applied tx concerns `owners` without a UTXO of theirs (owners it names, the owners
     /// of a stake it returns).
-    pub(crate) fn touched(&self, batch: &mut WriteBatch, owners: &[ShortId]) {
+    pub(crate) fn touched(&mut self, batch: &mut WriteBatch, owners: &[ShortId]) {
         if let Some((tx, height)) = self.at {
-            put_addresses(batch, tx, height, owners);
+            self.put_addresses(batch, tx, height, owners);
+        }
+    }
+
+    /// `owners` take part in tx `tx`, indexed at `height`; noted for the applied tx.
+    fn put_addresses(&mut self, batch: &mut WriteBatch, tx: Id, height: u64, owners: &[ShortId]) {
+        if height == 0 {
+            return;
+        }
+        for addr in owners {
+            batch.put::<PhTxsByAddress>(&(*addr, height, tx), &());
+        }
+        if self.at.is_some_and(|(at, _)| at == tx) {
+            self.addresses.extend_from_slice(owners);
         }
     }
 
@@ -86,15 +126,6 @@ impl TxIndex {
         for vid in validations {
             batch.put::<PhTxsByL1Validation>(&(*vid, height, tx), &());
         }
-    }
-}
-
-fn put_addresses(batch: &mut WriteBatch, tx: Id, height: u64, owners: &[ShortId]) {
-    if height == 0 {
-        return;
-    }
-    for addr in owners {
-        batch.put::<PhTxsByAddress>(&(*addr, height, tx), &());
     }
 }
 

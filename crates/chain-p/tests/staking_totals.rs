@@ -26,17 +26,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use snowline_chain_p::pages::PChainPages;
-use snowline_chain_p::rows::{Delegations, StakerRow};
+use snowline_chain_p::rows::{Delegations, StakerAddresses, StakerRow};
 use snowline_chain_p::tables::{
     META_UNSETTLED_REWARDS, META_UNSETTLED_STAKE, ORDER_CURRENT_STAKING, PhDelegations, PhMeta,
-    PhOrders, PhStakers, PhValidatorSorts, PhValidatorsByNode, SORT_BY_BLOCK_INDEX,
-    SORT_BY_CAPACITY, SORT_BY_END, SORT_BY_FEE, SORT_CURRENT, SORT_ONE_SUBNET,
+    PhOrders, PhStakerAddresses, PhStakers, PhStakingByAddress, PhTxsByAddress, PhValidatorSorts,
+    PhValidatorsByNode, SORT_BY_BLOCK_INDEX, SORT_BY_CAPACITY, SORT_BY_END, SORT_BY_FEE,
+    SORT_CURRENT, SORT_ONE_SUBNET,
 };
 use snowline_devnet::DevnetConfig;
 use snowline_store::{Direction, Linear, ReadView, Store};
 use snowline_types::platformvm::reward::split;
 use snowline_types::platformvm::{Block, UnsignedTx, parse_block};
-use snowline_types::{Id, NodeId};
+use snowline_types::{Id, NodeId, ShortId};
 use test_devnet::PDevnet;
 
 const MAX_VALIDATOR_STAKE: u64 = 3_000_000_000_000_000;
@@ -345,6 +346,27 @@ fn check(store: &Arc<Store>, m: &Model) {
         .filter(|k| k.0 == ORDER_CURRENT_STAKING)
         .collect();
     same(&got, &staking, "the current staker txs");
+
+    // Each current staker tx in a block is listed under its addresses at its history's key
+    // (every one with an address: all of them here), and nothing else is.
+    let current: BTreeSet<Id> = staking.iter().map(|k| k.2).collect();
+    let listed: Vec<(ShortId, u64, Id)> = scan::<PhStakingByAddress, ()>(store)
+        .into_iter()
+        .map(|(k, ())| k)
+        .collect();
+    let listed_ids: BTreeSet<Id> = listed.iter().map(|k| k.2).collect();
+    same(&listed_ids, &current, "the staker txs listed by address");
+    for k in &listed {
+        assert!(
+            store.get::<PhTxsByAddress>(k).unwrap().is_some(),
+            "{k:?} is listed for staking but not in the address's history"
+        );
+    }
+    let noted: BTreeSet<Id> = scan::<PhStakerAddresses, Linear<StakerAddresses>>(store)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    same(&noted, &current, "the staker txs' noted addresses");
 }
 
 /// Ingests `devnet`'s P-Chain in four parts, batches of 7 blocks (a proposal and its option

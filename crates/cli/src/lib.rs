@@ -25,4 +25,4 @@ pub use wait::{Backoff, Waiting, host_port, wait_for_upstream};
 /// The schema version of the data-api store (`DATA_DIR/index`): `data-api` writes it, and
 /// `metrics-api` opens it as a RocksDB secondary, so both name it from here. The history of its
 /// changes is at `bins/data-api/src/ingest.rs`.
-pub const DATA_API_SCHEMA_VERSION: u32 = 19;
+pub const DATA_API_SCHEMA_VERSION: u32 = 20;

@@ -5,7 +5,8 @@
 //! type and block time. A tx comes with its block, its unsigned body (read back from the block's
 //! container), the UTXOs it consumed and emitted, and the staker it adds or settles. The
 //! staking listing keeps the staker txs whose staker is current (pending or active at the chain
-//! time) among those the addresses take part in.
+//! time) among those the addresses take part in, from their entries of the staker txs not
+//! settled (`ph_staking_by_address`).
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Bound;
@@ -25,8 +26,8 @@ use super::{PChainPages, PageError, direction, expect_rows, tip};
 use crate::error::PChainError;
 use crate::rows::{BlockRow, L1ValidatorRow, StakerRow, TxRow};
 use crate::tables::{
-    ORDER_CURRENT_STAKING, PhBlocks, PhL1Validators, PhOrders, PhStakers, PhTxUtxos, PhTxs,
-    PhTxsByAddress, PhTxsByL1Validation, PhUtxos, TX_EMITTED,
+    ORDER_CURRENT_STAKING, PhBlocks, PhL1Validators, PhOrders, PhStakers, PhStakingByAddress,
+    PhTxUtxos, PhTxs, PhTxsByAddress, PhTxsByL1Validation, PhUtxos, TX_EMITTED,
 };
 use crate::tx_index::l1_validations;
 
@@ -156,9 +157,9 @@ impl PChainPages {
     /// One page of the staker txs whose staker is current (pending or active at the chain time)
     /// that `q`'s addresses take part in (every one when it names none), by the height of the
     /// block holding the tx then tx id, filtered by type and block time; resuming strictly
-    /// past `from`. The candidates are the staker txs not settled, in that order
-    /// (`ph_orders`; the genesis ones, in no block, aside), each checked against the addresses'
-    /// tx orders with a point lookup, a page examining a bounded number of them.
+    /// past `from`. The candidates are the staker txs not settled (the genesis ones, in no
+    /// block, aside): the addresses' `ph_staking_by_address` entries merged, or the whole
+    /// chain's (`ph_orders`) without addresses; a page examines a bounded number of them.
     pub fn staking_txs(&self, q: &PTxQuery, from: Option<&[u8]>) -> Result<PTxPage, PageError> {
         let from = from
             .map(|b| decode_position::<AddressPosition>(b).ok_or(PageError::BadPosition))
@@ -166,42 +167,64 @@ impl PChainPages {
         let snapshot = self.store.snapshot();
         let v = &snapshot;
         let chain_time = tip(v)?.chain_time;
-        // The staker txs not settled, by height (`ph_orders`, kept at ingest).
-        let positions = v
-            .positions::<PhOrders, _>(&ORDER_CURRENT_STAKING, from, direction(q.sort))?
-            .map(|p| p.map_err(PageError::from));
-        let page = filtered_page(
-            positions,
-            FilterLimits::page(q.page_size),
-            |chunk: &[AddressPosition]| {
-                let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
-                let stakers = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
-                let rows = expect_rows(v.multi_get::<PhTxs>(&ids)?, &ids, "tx")?;
-                let mut out = Vec::with_capacity(ids.len());
-                for ((id, staker), row) in ids.iter().zip(stakers).zip(rows) {
-                    let kept = StakerStatus::of(&staker, chain_time).current()
-                        && q.range.contains(row.event.timestamp)
-                        && (q.types.is_empty()
-                            || q.types.contains(UnsignedTx::data_api_type_of(row.type_id)));
-                    let kept = kept && takes_part(v, &q.addresses, row.event.height, id)?;
-                    out.push(kept.then_some(row));
-                }
-                Ok::<_, PageError>(out)
-            },
-            |_, row: &Option<TxRow>| row.is_some(),
-            |_| false,
-        )?;
+        let dir = direction(q.sort);
+        // The staker txs not settled and their tx rows; a permissioned subnet validator past
+        // its end (no tx settles it), another type or a block time out of range is `None`.
+        let current = |chunk: &[AddressPosition]| {
+            let ids: Vec<Id> = chunk.iter().map(|(_, id)| *id).collect();
+            let stakers = expect_rows(v.multi_get::<PhStakers>(&ids)?, &ids, "staker")?;
+            let rows = expect_rows(v.multi_get::<PhTxs>(&ids)?, &ids, "tx")?;
+            Ok::<_, PageError>(
+                stakers
+                    .into_iter()
+                    .zip(rows)
+                    .map(|(staker, row)| {
+                        let kept = StakerStatus::of(&staker, chain_time).current()
+                            && q.range.contains(row.event.timestamp)
+                            && (q.types.is_empty()
+                                || q.types.contains(UnsignedTx::data_api_type_of(row.type_id)));
+                        kept.then_some(row)
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let page = if q.addresses.is_empty() {
+            let positions = v
+                .positions::<PhOrders, _>(&ORDER_CURRENT_STAKING, from, dir)?
+                .map(|p| p.map_err(PageError::from));
+            filtered_page(
+                positions,
+                FilterLimits::page(q.page_size),
+                current,
+                |_, row: &Option<TxRow>| row.is_some(),
+                |_| false,
+            )?
+        } else {
+            type Scan<'a> = Box<dyn Iterator<Item = Result<AddressPosition, PageError>> + 'a>;
+            let scans: Vec<Scan<'_>> = q
+                .addresses
+                .iter()
+                .map(|a| {
+                    let scan = v.positions::<PhStakingByAddress, _>(a, from, dir)?;
+                    Ok(Box::new(scan.map(|p| p.map_err(PageError::from))) as Scan<'_>)
+                })
+                .collect::<Result<_, PageError>>()?;
+            merged_page(
+                scans,
+                q.sort,
+                q.page_size,
+                current,
+                |_, row: &Option<TxRow>| row.is_some(),
+                |_| false,
+            )?
+        };
         let next = page.next.as_ref().map(encode_position);
         let found = page
             .items
             .into_iter()
-            .filter_map(|(p, row)| row.map(|r| (p, r)));
+            .filter_map(|((_, id), row)| row.map(|r| (id, r)));
         let mut blocks = Blocks::default();
-        let txs = details(
-            v,
-            &mut blocks,
-            found.map(|((_, id), row)| (id, row)).collect(),
-        )?;
+        let txs = details(v, &mut blocks, found.collect())?;
         Ok(PTxPage { txs, next })
     }
 }
