@@ -28,7 +28,8 @@
 # Environment: DEVNET_DIR=dir with containers.jsonl and genesis.json of the same devnet (default
 # WORK_DIR/devnet-N_TXS, generated if absent: its txs are counted and its addresses loaded from
 # it; node-rpc generates the same devnet itself to go on live); LIVE_RATE (default 10);
-# LIVE_SECS (default 60); ROUNDS (default 2); NO_BUILD=1 uses the release binaries already in
+# LIVE_SECS (default 60); ROUNDS (default 2); PERF=FILE records a perf profile of replica B's
+# apply (step 2) into FILE; NO_BUILD=1 uses the release binaries already in
 # CARGO_TARGET_DIR.
 set -euo pipefail
 
@@ -236,7 +237,12 @@ B_PID=$!
 PIDS+=($B_PID)
 wait_for 600 "replica B to listen" curl -s -o /dev/null "http://127.0.0.1:$B_PORT/metrics"
 B_LISTEN=$(secs_since "$START")
+if [ -n "${PERF:-}" ]; then
+  perf record -F 499 -g -p "$B_PID" -o "$PERF" >/dev/null 2>&1 &
+  PERF_PID=$!
+fi
 wait_for "$MAX_WAIT_SECS" "replica B to apply batch $P1" at_least "$B_PORT" "$P1"
+[ -n "${PERF:-}" ] && kill -INT "$PERF_PID" && wait "$PERF_PID" || true
 B_SECS=$(secs_since "$START")
 B_CPU=$(awk -v t="$(cpu_ticks "$B_PID")" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz }')
 STREAM_BYTES=$(du -sb "$WORK/nats/store" | cut -f1)

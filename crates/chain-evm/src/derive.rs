@@ -620,9 +620,19 @@ pub async fn sync(
             continue;
         }
         let stream = source.stream(next, end);
+        // Far behind the node (a first sync, a node back after a while): compactions wait
+        // for more files until this round ends.
+        let _backlog = if end - next >= BACKLOG_BLOCKS {
+            Some(store.backlog()?)
+        } else {
+            None
+        };
         pipeline(store, source, config, &mut chain, stream).await?;
     }
 }
+
+/// Blocks behind the node from which a round of indexing holds the store's backlog mode.
+const BACKLOG_BLOCKS: u64 = 1_000;
 
 /// How many batches each stage of [`pipeline`] runs ahead of the next.
 const AHEAD: usize = 4;

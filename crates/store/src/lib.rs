@@ -30,6 +30,7 @@
 //! # Ok(()) }
 //! ```
 
+mod backlog;
 mod batch;
 mod db;
 pub mod error;
@@ -45,6 +46,7 @@ mod store;
 mod table;
 pub mod value;
 
+pub use backlog::{BACKLOG_LEVEL0_TRIGGER, Backlog};
 pub use batch::{OpHandle, WriteBatch};
 pub use error::{DecodeError, Part, Result, StoreError};
 pub use journal::{JOURNAL_TABLE, JournalEntry, JournalPosition, JournalRole};

@@ -51,6 +51,10 @@ pub struct Store {
     pub(crate) cache: Cache,
     /// The commit journal's role and position (`journal.rs`).
     pub(crate) journal: Journal,
+    /// Writers holding backlog mode now (`backlog.rs`).
+    pub(crate) backlogs: Mutex<usize>,
+    /// The configured level-0 compaction trigger, restored when backlog mode ends.
+    pub(crate) level0_trigger: i32,
 }
 
 impl std::fmt::Debug for Store {
@@ -292,6 +296,8 @@ impl Store {
             scratch: Mutex::new(Scratch::default()),
             cache,
             journal,
+            backlogs: Mutex::new(0),
+            level0_trigger: opts.level0_compaction_trigger,
         }
     }
 
