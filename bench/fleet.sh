@@ -29,7 +29,8 @@
 # WORK_DIR/devnet-N_TXS, generated if absent: its txs are counted and its addresses loaded from
 # it; node-rpc generates the same devnet itself to go on live); LIVE_RATE (default 10);
 # LIVE_SECS (default 60); ROUNDS (default 2); PERF=FILE records a perf profile of replica B's
-# apply (step 2) into FILE; NO_BUILD=1 uses the release binaries already in
+# apply (step 2) into FILE; API_BIN=PATH runs another data-api binary (a before/after pair);
+# NO_BUILD=1 uses the release binaries already in
 # CARGO_TARGET_DIR.
 set -euo pipefail
 
@@ -45,6 +46,7 @@ SECRET=5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e
 
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
 REL=$CARGO_TARGET_DIR/release
+API_BIN=${API_BIN:-$REL/data-api}
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 
@@ -187,7 +189,7 @@ serve_args=(--genesis devnet --devnet-txs "$N_TXS" --no-rate-limits --no-meterin
 # journals and publishes every batch).
 echo "== 0. a standalone node following the same node; $(load)"
 START=$(now)
-"$REL/data-api" serve --data-dir "$WORK/standalone-follow" --listen "127.0.0.1:$SOLO_PORT" \
+"$API_BIN" serve --data-dir "$WORK/standalone-follow" --listen "127.0.0.1:$SOLO_PORT" \
   --upstream "http://127.0.0.1:$NODE_PORT" "${serve_args[@]}" >"$WORK/standalone-follow.log" 2>&1 &
 SOLO_PID=$!
 PIDS+=($SOLO_PID)
@@ -202,11 +204,11 @@ rm -rf "$WORK/standalone-follow"
 # 1. Catch-up: the primary and replica A together on the whole history.
 echo "== 1. catch-up: primary and replica A start together; $(load)"
 START=$(now)
-"$REL/data-api" serve --data-dir "$WORK/primary" --listen "127.0.0.1:$PRIMARY_PORT" \
+"$API_BIN" serve --data-dir "$WORK/primary" --listen "127.0.0.1:$PRIMARY_PORT" \
   --upstream "http://127.0.0.1:$NODE_PORT" --publish "$NATS" "${serve_args[@]}" >"$WORK/primary.log" 2>&1 &
 PRIMARY_PID=$!
 PIDS+=($PRIMARY_PID)
-"$REL/data-api" serve --data-dir "$WORK/replica-a" --listen "127.0.0.1:$A_PORT" \
+"$API_BIN" serve --data-dir "$WORK/replica-a" --listen "127.0.0.1:$A_PORT" \
   --replica-of "$NATS" "${serve_args[@]}" >"$WORK/replica-a.log" 2>&1 &
 A_PID=$!
 PIDS+=($A_PID)
@@ -231,7 +233,7 @@ rm -rf "$WORK/replica-a"
 P1=$(pos "$PRIMARY_PORT")
 echo "== 2. apply rate: replica B from an empty directory to batch $P1; $(load)"
 START=$(now)
-"$REL/data-api" serve --data-dir "$WORK/replica-b" --listen "127.0.0.1:$B_PORT" \
+"$API_BIN" serve --data-dir "$WORK/replica-b" --listen "127.0.0.1:$B_PORT" \
   --replica-of "$NATS" "${serve_args[@]}" >"$WORK/replica-b.log" 2>&1 &
 B_PID=$!
 PIDS+=($B_PID)
@@ -269,7 +271,7 @@ echo "primary at batch $(pos "$PRIMARY_PORT"), replica B at $(pos "$B_PORT"); $(
 # written holds it in memtables), and stays connected to NATS.
 echo "memtables before the restarts: replica B $(metric "$B_PORT" snowline_store_memtable_bytes) bytes, the primary $(metric "$PRIMARY_PORT" snowline_store_memtable_bytes)"
 stop "$PRIMARY_PID" "$NODE_PID" "$B_PID"
-"$REL/data-api" serve --data-dir "$WORK/replica-b" --listen "127.0.0.1:$B_PORT" \
+"$API_BIN" serve --data-dir "$WORK/replica-b" --listen "127.0.0.1:$B_PORT" \
   --replica-of "$NATS" "${serve_args[@]}" >>"$WORK/replica-b.log" 2>&1 &
 B_PID=$!
 PIDS+=($B_PID)
@@ -277,7 +279,7 @@ PRIMARY_MB=$(($(du -sb "$WORK/primary/index" | cut -f1) / 1000000))
 B_MB=$(($(du -sb "$WORK/replica-b/index" | cut -f1) / 1000000))
 echo "on disk: the primary's index $PRIMARY_MB MB, replica B's $B_MB MB, the stream $((STREAM_BYTES / 1000000)) MB"
 rm -rf "$WORK/node"
-"$REL/data-api" serve --data-dir "$WORK/primary" --listen "127.0.0.1:$SOLO_PORT" "${serve_args[@]}" \
+"$API_BIN" serve --data-dir "$WORK/primary" --listen "127.0.0.1:$SOLO_PORT" "${serve_args[@]}" \
   >"$WORK/standalone.log" 2>&1 &
 SOLO_PID=$!
 PIDS+=($SOLO_PID)
