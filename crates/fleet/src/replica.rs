@@ -11,7 +11,7 @@ use std::time::Duration;
 use async_nats::jetstream::consumer::{AckPolicy, DeliverPolicy, pull};
 use async_nats::jetstream::stream;
 use futures_util::StreamExt;
-use snowline_store::{Backlog, JournalRole, Store};
+use snowline_store::{JournalRole, Store};
 
 use crate::apply::{Applier, Outcome};
 use crate::nats::{FleetConfig, connect, first_after, head, part_of};
@@ -22,11 +22,6 @@ const PULL_MESSAGES: usize = 256;
 /// Bytes asked for per pull: two pulls in flight stay well under the 64 MiB a NATS server lets
 /// a client fall behind by before it cuts it off as a slow consumer.
 const PULL_BYTES: usize = 16 << 20;
-
-/// Batches behind the stream's newest from which a replica holds the store's backlog mode
-/// (compactions wait for more files while it catches up), and at or under which it lets go.
-const BACKLOG_FROM: u64 = 32;
-const BACKLOG_UNTIL: u64 = 4;
 
 /// Applies the stream's batches to `store` until `shutdown`, reconnecting with a backoff. The
 /// store must already be a replica (`Store::set_journal_role`).
@@ -107,7 +102,6 @@ async fn replicate_connected(
         .position();
     look_at_head(&stream, &subject, status).await?;
     let mut from = first_after(&stream, position).await?;
-    let mut backlog: Option<Backlog<'_>> = None;
     // Refusals in a row: each waits longer before fetching again (200 ms doubling to 6.4 s).
     let mut refusals = 0u32;
     loop {
@@ -172,19 +166,9 @@ async fn replicate_connected(
             .map_err(|e| format!("apply task: {e}"))?;
             status.record(&outcome, part.committed_ms);
             match outcome {
-                Outcome::Applied(seq) => {
+                Outcome::Applied(_) => {
                     from = stream_seq + 1;
                     refusals = 0;
-                    let behind = status.snapshot().head.map_or(0, |h| h.saturating_sub(seq));
-                    if backlog.is_none() && behind >= BACKLOG_FROM {
-                        backlog = Some(
-                            store
-                                .backlog()
-                                .map_err(|e| format!("entering backlog mode: {e}"))?,
-                        );
-                    } else if behind <= BACKLOG_UNTIL {
-                        backlog = None;
-                    }
                 }
                 Outcome::Partial | Outcome::Duplicate(_) => {}
                 Outcome::Gap { .. } | Outcome::BadChecksum(_) | Outcome::Refused(..) => {

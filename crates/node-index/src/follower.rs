@@ -459,12 +459,6 @@ impl Follower {
                 if unlogged {
                     store.set_unlogged_writes(true)?;
                 }
-                // Far behind, compactions wait for more files until the round ends.
-                let _backlog = if far_behind {
-                    Some(store.backlog()?)
-                } else {
-                    None
-                };
                 let synced = self
                     .sync(store, writer, derive, |path, next| {
                         status.set_local(path, next)

@@ -51,8 +51,8 @@ pub struct Store {
     pub(crate) cache: Cache,
     /// The commit journal's role and position (`journal.rs`).
     pub(crate) journal: Journal,
-    /// Writers holding backlog mode now (`backlog.rs`).
-    pub(crate) backlogs: Mutex<usize>,
+    /// Holds of backlog mode per table (`backlog.rs`).
+    pub(crate) backlogs: Mutex<std::collections::HashMap<&'static str, usize>>,
     /// The configured level-0 compaction trigger, restored when backlog mode ends.
     pub(crate) level0_trigger: i32,
 }
@@ -296,7 +296,7 @@ impl Store {
             scratch: Mutex::new(Scratch::default()),
             cache,
             journal,
-            backlogs: Mutex::new(0),
+            backlogs: Mutex::default(),
             level0_trigger: opts.level0_compaction_trigger,
         }
     }
