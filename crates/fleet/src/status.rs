@@ -117,7 +117,7 @@ fn lag_buckets() -> impl Iterator<Item = f64> {
 }
 
 /// The time now, Unix milliseconds.
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
