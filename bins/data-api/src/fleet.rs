@@ -172,7 +172,9 @@ fn checkpoint_schedule(args: &FleetArgs) -> Result<Option<(Duration, usize)>, St
         return Ok(None);
     };
     if !(hours.is_finite() && hours > 0.0) {
-        return Err(format!("--checkpoint-every {hours}: give a positive number of hours"));
+        return Err(format!(
+            "--checkpoint-every {hours}: give a positive number of hours"
+        ));
     }
     if args.checkpoint_keep == 0 {
         return Err("--checkpoint-keep 0: keep at least one checkpoint".to_owned());
@@ -186,7 +188,10 @@ fn checkpoint_schedule(args: &FleetArgs) -> Result<Option<(Duration, usize)>, St
             args.checkpoint_keep
         ));
     }
-    Ok(Some((Duration::from_secs_f64(hours * 3600.0), args.checkpoint_keep)))
+    Ok(Some((
+        Duration::from_secs_f64(hours * 3600.0),
+        args.checkpoint_keep,
+    )))
 }
 
 /// `data-api checkpoint`: a checkpoint of the index in `DATA_DIR` written to a path, or
@@ -223,10 +228,7 @@ pub fn checkpoint(args: &CheckpointArgs) -> Result<(), String> {
     let at = take_checkpoint(&store, &tmp)?;
     drop(store);
     let published = snowline_cli::runtime()?.block_on(snowline_fleet::publish_checkpoint(
-        &config,
-        &tmp,
-        at,
-        args.keep,
+        &config, &tmp, at, args.keep,
     ));
     remove_if_there(&tmp).map_err(|e| format!("cannot remove {}: {e}", tmp.display()))?;
     let m = published?;

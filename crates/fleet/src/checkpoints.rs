@@ -77,7 +77,9 @@ impl Manifest {
     pub fn decode(text: &str) -> Result<Self, String> {
         let mut lines = text.lines();
         if lines.next() != Some(MAGIC) {
-            return Err(format!("not a checkpoint manifest (first line is not {MAGIC:?})"));
+            return Err(format!(
+                "not a checkpoint manifest (first line is not {MAGIC:?})"
+            ));
         }
         let (mut seq, mut committed_ms, mut schema_version, mut created_ms) =
             (None, None, None, None);
@@ -376,7 +378,10 @@ async fn read_manifest(
 /// checking every file's size and SHA-256 against the manifest. `None` when the bucket holds
 /// no checkpoint. On an error `into` may hold part of it: the caller renames it into place
 /// only once this returns the manifest.
-pub async fn fetch_checkpoint(config: &FleetConfig, into: &Path) -> Result<Option<Manifest>, String> {
+pub async fn fetch_checkpoint(
+    config: &FleetConfig,
+    into: &Path,
+) -> Result<Option<Manifest>, String> {
     let (_client, js) = connect(config).await?;
     let Some(bucket) = bucket(&js, config, false).await? else {
         return Ok(None);
