@@ -317,29 +317,45 @@ fn complete(names: &[String]) -> Vec<&str> {
     out
 }
 
-/// Deletes every checkpoint but the newest `keep` complete ones, and what interrupted uploads
-/// older than the newest left; an upload newer than the newest complete one may be under way.
-async fn prune(bucket: &object_store::ObjectStore, keep: usize) -> Result<(), String> {
-    let all = names(bucket).await?;
-    let done = complete(&all);
+/// How old the files of a checkpoint without a manifest must be before they are taken for the
+/// leftovers of an interrupted upload (another node may be uploading them still).
+const ORPHAN_AGE_MS: u64 = 24 * 3600 * 1000;
+
+/// The objects [`prune`] deletes, manifests first (so a checkpoint is never fetched with files
+/// missing): every complete checkpoint but the newest `keep`, and the files of checkpoints
+/// without a manifest older than the newest complete one and than [`ORPHAN_AGE_MS`].
+fn doomed(all: &[String], keep: usize, now_ms: u64) -> Vec<&String> {
+    let done = complete(all);
     let Some(newest) = done.last().copied() else {
-        return Ok(());
+        return Vec::new();
     };
     let kept = &done[done.len().saturating_sub(keep)..];
-    let mut doomed: Vec<&String> = all
+    let mut out: Vec<&String> = all
         .iter()
         .filter(|n| {
             let prefix = n.split('/').next().unwrap_or_default();
-            prefix < newest && !kept.contains(&prefix)
+            let created = prefix
+                .split_once('-')
+                .and_then(|(_, c)| c.parse::<u64>().ok())
+                .unwrap_or(0);
+            prefix < newest
+                && !kept.contains(&prefix)
+                && (done.contains(&prefix) || created.saturating_add(ORPHAN_AGE_MS) < now_ms)
         })
         .collect();
-    // A manifest goes first, so a checkpoint is never fetched with files missing.
-    doomed.sort_by_key(|n| !n.ends_with("/manifest"));
-    for name in doomed {
-        bucket
-            .delete(name)
-            .await
-            .map_err(|e| format!("deleting the old checkpoint object {name}: {e}"))?;
+    out.sort_by_key(|n| !n.ends_with("/manifest"));
+    out
+}
+
+/// Deletes what [`doomed`] names; an object another node deleted meanwhile is no error.
+async fn prune(bucket: &object_store::ObjectStore, keep: usize) -> Result<(), String> {
+    let all = names(bucket).await?;
+    for name in doomed(&all, keep, crate::status::now_ms()) {
+        match bucket.delete(name).await {
+            Ok(()) => {}
+            Err(e) if e.kind() == object_store::DeleteErrorKind::NotFound => {}
+            Err(e) => return Err(format!("deleting the old checkpoint object {name}: {e}")),
+        }
     }
     Ok(())
 }
@@ -425,6 +441,41 @@ pub async fn fetch_checkpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pruning_keeps_the_newest_complete_checkpoints_and_uploads_that_may_be_under_way() {
+        let now = 100 * ORPHAN_AGE_MS;
+        let name = |seq: u64, created: u64, file: &str| format!("{seq:020}-{created:020}/{file}");
+        let all = vec![
+            // Complete, oldest to newest.
+            name(5, 10, "files/CURRENT"),
+            name(5, 10, "manifest"),
+            name(7, 20, "files/CURRENT"),
+            name(7, 20, "manifest"),
+            name(9, now - 5, "files/CURRENT"),
+            name(9, now - 5, "manifest"),
+            // Interrupted long ago, older than the newest: a leftover.
+            name(6, 15, "files/CURRENT"),
+            // Without a manifest and recent: another node may be uploading it.
+            name(8, now - 10, "files/CURRENT"),
+            // Newer than the newest complete one: under way.
+            name(10, 30, "files/CURRENT"),
+        ];
+        let doomed: Vec<&str> = doomed(&all, 2, now)
+            .into_iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            doomed,
+            [
+                name(5, 10, "manifest"),
+                name(5, 10, "files/CURRENT"),
+                name(6, 15, "files/CURRENT"),
+            ]
+        );
+        assert!(super::doomed(&all[..0], 2, now).is_empty());
+        assert_eq!(super::doomed(&all, 3, now).len(), 1);
+    }
 
     #[test]
     fn a_manifest_reads_back_as_written_and_refuses_what_it_cannot_read() {
