@@ -287,6 +287,8 @@ fn checkpoint_task(
                 .map_err(|e| format!("the checkpoint's task failed: {e}"))
                 .and_then(|r| r);
             let published = match taken {
+                // A store that holds no batch yet has nothing a replica could start from.
+                Ok(at) if at.seq == 0 => Err("the index holds no batch yet".to_owned()),
                 Ok(at) => snowline_fleet::publish_checkpoint(&config, &tmp, at, keep).await,
                 Err(e) => Err(e),
             };
@@ -337,11 +339,21 @@ pub async fn bootstrap(index: &Path, args: &FleetArgs) -> Result<(), String> {
         };
         config.validate()?;
         let bucket = snowline_fleet::checkpoint_bucket(&config);
-        let fetched = snowline_fleet::fetch_checkpoint(&config, &partial).await;
+        let fetched = match snowline_fleet::fetch_checkpoint(&config, &partial).await {
+            Ok(None) => {
+                // A new fleet's first replicas start before any checkpoint is published: the
+                // stream then still holds batch 1 (or the replica says on /readyz that it
+                // does not).
+                println!(
+                    "data-api: no checkpoint in the bucket {bucket} on {from} yet: the index \
+                     starts empty, from the stream's first batch"
+                );
+                return Ok(());
+            }
+            fetched => fetched,
+        };
         let checked = fetched.and_then(|m| {
-            let m = m.ok_or_else(|| {
-                format!("no checkpoint in the bucket {bucket} on {from} to start from")
-            })?;
+            let m = m.ok_or_else(|| format!("no checkpoint in the bucket {bucket} on {from}"))?;
             let version = crate::ingest::schema().version();
             if m.schema_version != version {
                 return Err(format!(
