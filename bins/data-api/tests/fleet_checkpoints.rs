@@ -3,9 +3,10 @@
 //! every couple of seconds (`--checkpoint-every`) and the bucket keeps the newest two; a new
 //! replica starts from the newest (`--bootstrap-from nats://...`) while the primary keeps
 //! ingesting, reads the stream from the batch after it and ends with the primary's tables; so
-//! does a node started from that running replica's own checkpoint; a stopped node publishes one
-//! with `checkpoint --to`; and a checkpoint whose file does not
-//! match its manifest's SHA-256 is refused, with nothing of it left as an index.
+//! does a node started from that running replica's own checkpoint; a replica told to start from
+//! the bucket before it holds any checkpoint starts empty and applies the whole stream; a
+//! stopped node publishes one with `checkpoint --to`; and a checkpoint whose file does not match
+//! its manifest's SHA-256 is refused, with nothing of it left as an index.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -134,9 +135,14 @@ fn run_to_exit(args: &[&str]) -> (bool, String) {
 fn a_replica_starts_from_a_running_primarys_checkpoint_in_the_object_store() {
     let nats = NatsServer::start();
     let up = upstream::start_partial(13, 3_000, 200);
-    let dirs: Vec<_> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs: Vec<_> = (0..5).map(|_| tempfile::tempdir().unwrap()).collect();
     let (pdir, ndir, ddir) = (dirs[0].path(), dirs[1].path(), dirs[2].path());
-    let bad = dirs[3].path();
+    let (bad, edir) = (dirs[3].path(), dirs[4].path());
+    // A replica of a new fleet, before any checkpoint exists: it starts empty and applies the
+    // stream from its first batch.
+    let mut early = vec!["--replica-of", &nats.url, "--bootstrap-from", &nats.url];
+    early.extend_from_slice(&COMMON);
+    let e = start(edir, &early);
     let p = primary(pdir, &up, &nats.url);
     assert!(
         p.wait_until(300, |p| primary_settled(p, 200)),
@@ -207,6 +213,13 @@ fn a_replica_starts_from_a_running_primarys_checkpoint_in_the_object_store() {
         "started from batch {from} (applied {applied} of {last})"
     );
     assert!(!ndir.join("index.partial").exists());
+    assert!(
+        e.wait_until(120, |e| metric(e, "snowline_fleet_position") == Some(last)),
+        "the early replica stopped at {:?} of {last}",
+        metric(&e, "snowline_fleet_position")
+    );
+    assert_eq!(metric(&e, "snowline_fleet_batches"), Some(last));
+    assert_eq!(e.terminate().code(), Some(0));
     assert_eq!(p.terminate().code(), Some(0));
 
     // The running replica's checkpoint at the last batch, the newest once the primary is gone:
@@ -234,6 +247,7 @@ fn a_replica_starts_from_a_running_primarys_checkpoint_in_the_object_store() {
     let dp = digest(pdir);
     assert!(dp.len() > 40, "{dp:?}");
     assert_eq!(digest(ndir), dp, "the new replica's tables differ");
+    assert_eq!(digest(edir), dp, "the early replica's tables differ");
     assert_eq!(digest(ddir), dp, "the replica's checkpoint differs");
 
     // A stopped node's checkpoint, published with `checkpoint --to`: the newest, at its last
