@@ -19,13 +19,14 @@ N_TXS=${1:-100000}
 WORK=${2:-/tmp/snowline-bench-fleet-checkpoint}
 SECRET=5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}
-REL=$CARGO_TARGET_DIR/release
+REL=${REL:-$CARGO_TARGET_DIR/release}
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 source bench/lib.sh
 [ -n "${NO_BUILD:-}" ] || cargo build --release -p data-api -p node-rpc --bins
 finish() {
   cleanup
+  wait 2>/dev/null || true
   [ -n "${KEEP:-}" ] || rm -rf "$WORK/node" "$WORK/nats" "$WORK/primary" "$WORK/replica-a" "$WORK/replica-b"
 }
 trap finish EXIT
