@@ -135,8 +135,8 @@ impl Fleet {
             Arc::clone(store),
             data_dir.to_path_buf(),
             self.config.clone(),
-            every,
-            keep,
+            Arc::clone(&self.status),
+            (every, keep),
         ))
     }
 
@@ -268,13 +268,13 @@ fn take_checkpoint(store: &Store, tmp: &Path) -> Result<CheckpointAt, String> {
 }
 
 /// Every `every`, a checkpoint of the running index published to the fleet's bucket (`keep`
-/// kept); a failure is reported and the next period tries again.
+/// kept), counted in `status`; a failure is reported and the next period tries again.
 fn checkpoint_task(
     store: Arc<Store>,
     data_dir: PathBuf,
     config: FleetConfig,
-    every: Duration,
-    keep: usize,
+    status: Arc<FleetStatus>,
+    (every, keep): (Duration, usize),
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let bucket = snowline_fleet::checkpoint_bucket(&config);
@@ -298,13 +298,24 @@ fn checkpoint_task(
                 eprintln!("data-api: cannot remove {}: {e}", tmp.display());
             }
             match published {
-                Ok(m) => println!(
-                    "data-api: checkpoint at batch {} published to {bucket} ({} files, {} bytes)",
-                    m.seq,
-                    m.files.len(),
-                    m.bytes()
-                ),
-                Err(e) => eprintln!("data-api: checkpoint not published: {e}"),
+                Ok(m) => {
+                    status.update(|s| {
+                        s.checkpoint_seq = m.seq;
+                        s.checkpoint_ms = m.created_ms;
+                        s.checkpoints += 1;
+                    });
+                    println!(
+                        "data-api: checkpoint at batch {} published to {bucket} ({} files, {} \
+                         bytes)",
+                        m.seq,
+                        m.files.len(),
+                        m.bytes()
+                    );
+                }
+                Err(e) => {
+                    status.update(|s| s.checkpoint_failures += 1);
+                    eprintln!("data-api: checkpoint not published: {e}");
+                }
             }
         }
     })

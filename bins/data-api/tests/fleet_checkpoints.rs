@@ -170,6 +170,13 @@ fn a_replica_starts_from_a_running_primarys_checkpoint_in_the_object_store() {
         newest.files.iter().any(|f| f.name == "CURRENT"),
         "{newest:?}"
     );
+    // Counted on /metrics: the published ones, none failed, the last one's batch.
+    assert!(metric(&p, "snowline_fleet_checkpoints").is_some_and(|n| n >= 3.0));
+    assert_eq!(metric(&p, "snowline_fleet_checkpoint_failures"), Some(0.0));
+    assert_eq!(
+        metric(&p, "snowline_fleet_checkpoint_batch"),
+        Some(first as f64)
+    );
     assert!(newest.files.iter().all(|f| f.sha256.len() == 64));
 
     // The primary ingests the rest while a new replica starts from the newest checkpoint.
