@@ -188,10 +188,9 @@ fn checkpoint_schedule(args: &FleetArgs) -> Result<Option<(Duration, usize)>, St
             args.checkpoint_keep
         ));
     }
-    Ok(Some((
-        Duration::from_secs_f64(hours * 3600.0),
-        args.checkpoint_keep,
-    )))
+    let every = Duration::try_from_secs_f64(hours * 3600.0)
+        .map_err(|e| format!("--checkpoint-every {hours}: {e}"))?;
+    Ok(Some((every, args.checkpoint_keep)))
 }
 
 /// `data-api checkpoint`: a checkpoint of the index in `DATA_DIR` written to a path, or
@@ -419,4 +418,51 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn schedule(flags: &[&str]) -> Result<Option<(Duration, usize)>, String> {
+        let args = ["data-api", "serve", "--replica-of", "nats://127.0.0.1:4222"]
+            .iter()
+            .chain(flags);
+        match Cli::try_parse_from(args)
+            .map_err(|e| e.to_string())?
+            .command
+        {
+            Command::Serve(a) => checkpoint_schedule(&a.fleet),
+            _ => Err("not serve".to_owned()),
+        }
+    }
+
+    #[test]
+    fn checkpoints_are_kept_only_within_the_streams_retention() {
+        assert_eq!(schedule(&[]), Ok(None));
+        assert_eq!(
+            schedule(&["--checkpoint-every", "24"]),
+            Ok(Some((Duration::from_secs(86_400), 2)))
+        );
+        // 84 h × 2 fills the default week exactly; one more checkpoint does not fit.
+        assert!(schedule(&["--checkpoint-every", "84"]).is_ok_and(|s| s.is_some()));
+        for bad in [
+            &["--checkpoint-every", "84", "--checkpoint-keep", "3"][..],
+            &["--checkpoint-every", "0"],
+            &["--checkpoint-every", "-1"],
+            &["--checkpoint-every", "NaN"],
+            &["--checkpoint-every", "1", "--checkpoint-keep", "0"],
+            &[
+                "--checkpoint-every",
+                "1e300",
+                "--stream-max-age-hours",
+                "18446744073709551615",
+            ],
+        ] {
+            assert!(schedule(bad).is_err(), "{bad:?}");
+        }
+    }
 }
