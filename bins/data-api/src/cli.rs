@@ -36,8 +36,9 @@ pub enum Command {
     /// bytes. `--table NAME` prints that table's entries instead (hex `key value` lines).
     Digest(DigestArgs),
     /// Writes a checkpoint of the index (a consistent copy, hard-linked where it can be, that
-    /// carries the node's place in its fleet) for a new replica's `--bootstrap-from`; run it on
-    /// a stopped server's data dir (docs/fleet.md).
+    /// carries the node's place in its fleet) for a new replica's `--bootstrap-from`, to a path
+    /// or (`--to nats://...`) to the fleet's object store; run it on a stopped server's data
+    /// dir (a running one takes its own with `serve --checkpoint-every`; docs/fleet.md).
     Checkpoint(CheckpointArgs),
 }
 
@@ -57,7 +58,21 @@ pub struct CheckpointArgs {
     #[command(flatten)]
     pub common: Common,
     /// Where to write it; must not exist.
-    pub to: PathBuf,
+    #[arg(required_unless_present = "to", conflicts_with = "to")]
+    pub path: Option<PathBuf>,
+    /// Publish it to the checkpoint bucket (`STREAM_checkpoints`) of the fleet on these NATS
+    /// servers (comma-separated) instead of writing it to a path.
+    #[arg(long, env = "SNOWLINE_FLEET_CHECKPOINT_TO")]
+    pub to: Option<String>,
+    /// The fleet's stream (its checkpoints are in the bucket `STREAM_checkpoints`).
+    #[arg(long, env = "SNOWLINE_FLEET_STREAM", default_value = "snowline")]
+    pub stream: String,
+    /// Copies of the checkpoint bucket the NATS cluster keeps, when this command creates it.
+    #[arg(long, env = "SNOWLINE_FLEET_STREAM_REPLICAS", default_value_t = 1)]
+    pub stream_replicas: usize,
+    /// Checkpoints the bucket keeps: older ones are deleted once this one is published.
+    #[arg(long, env = "SNOWLINE_FLEET_CHECKPOINT_KEEP", default_value_t = 2)]
+    pub keep: usize,
 }
 
 /// `import` flags.
@@ -280,10 +295,20 @@ pub struct FleetArgs {
     /// batch by more than this, in milliseconds of the primary's clock.
     #[arg(long, env = "SNOWLINE_FLEET_MAX_LAG_MS", default_value_t = 2_000)]
     pub max_lag_ms: u64,
-    /// A new replica's starting point: a checkpoint (`data-api checkpoint`) copied in as the
-    /// index when the data directory has none yet; the stream is read from the batch after it.
+    /// A new replica's starting point, taken as the index when the data directory has none
+    /// yet: a checkpoint's path (`data-api checkpoint`), or NATS servers (`nats://...`,
+    /// comma-separated) whose checkpoint bucket's newest checkpoint is fetched and checked;
+    /// the stream is read from the batch after it.
     #[arg(long, env = "SNOWLINE_FLEET_BOOTSTRAP_FROM", requires = "replica_of")]
-    pub bootstrap_from: Option<PathBuf>,
+    pub bootstrap_from: Option<String>,
+    /// Take a checkpoint of the running index every this many hours (fractions allowed) and
+    /// publish it to the fleet's checkpoint bucket (`STREAM_checkpoints`); off unless given.
+    #[arg(long, env = "SNOWLINE_FLEET_CHECKPOINT_EVERY")]
+    pub checkpoint_every: Option<f64>,
+    /// Checkpoints the bucket keeps (older ones are deleted); every × keep must stay within
+    /// `--stream-max-age-hours`, so the stream still holds the batch after each kept one.
+    #[arg(long, env = "SNOWLINE_FLEET_CHECKPOINT_KEEP", default_value_t = 2)]
+    pub checkpoint_keep: usize,
 }
 
 /// `keys` flags.

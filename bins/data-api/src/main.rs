@@ -46,7 +46,7 @@ fn main() -> ExitCode {
         Command::Keys(args) => keys::run(&args),
         Command::Import(args) => import(&args),
         Command::Digest(args) => ingest::digest(&args.common.data_dir, args.table.as_deref()),
-        Command::Checkpoint(args) => fleet::checkpoint(&args.common.data_dir, &args.to),
+        Command::Checkpoint(args) => fleet::checkpoint(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

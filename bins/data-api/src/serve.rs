@@ -43,7 +43,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let network = args.network.resolve()?;
     let started_ms = now_ms();
     let secret = crate::secret::load_or_create(&dir, args.token_secret.as_deref())?;
-    crate::fleet::bootstrap(&dir.join("index"), args.fleet.bootstrap_from.as_deref())?;
+    crate::fleet::bootstrap(&dir.join("index"), &args.fleet).await?;
     let store = crate::ingest::open(&dir.join("index"))?;
     // A primary journals from its first write on; a replica writes nothing of its own.
     let fleet = crate::fleet::Fleet::prepare(&store, &args.fleet)?.map(Arc::new);
@@ -262,6 +262,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let delivery = (!replica).then(|| webhooks.start());
     let fetcher = nft_metadata.start();
     let fleet_task = fleet.as_ref().map(|f| f.start(&store));
+    let checkpoints = fleet
+        .as_ref()
+        .and_then(|f| f.start_checkpoints(&store, &dir));
     println!(
         "data-api: listening on http://{addr} (network {}, data in {})",
         network.name,
@@ -397,6 +400,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     }
     export_task.abort();
     drop(export_task.await);
+    if let Some(c) = checkpoints {
+        c.abort();
+        drop(c.await);
+    }
     if let Some(f) = fleet_task {
         f.abort();
         drop(f.await);

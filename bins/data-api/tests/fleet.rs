@@ -208,7 +208,7 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
     assert!(first > 10.0, "only {first} batches: the run proves little");
 
     // A checkpoint of the stopped replica, then the rest of the blocks.
-    drop(r);
+    r.terminate(); // SIGTERM: the replica flushes what it applied unlogged
     let cp = tempfile::tempdir().unwrap();
     let cp_path = cp.path().join("checkpoint");
     let (ok, out, err) = common::run(&[
@@ -308,7 +308,8 @@ fn a_replica_serves_what_the_primary_serves_and_a_new_one_starts_from_a_checkpoi
         Some(batches - first),
         "a refused batch counted in the lag"
     );
-    drop((r, n));
+    r.terminate();
+    n.terminate();
     let dp = digest(pdir);
     assert!(dp.len() > 40, "{dp:?}");
     assert_eq!(
@@ -381,7 +382,7 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
     // Promotion: the primary goes away, the caught-up replica becomes the primary and ingests
     // the rest; the other replica follows it on the same stream.
     drop(p);
-    drop(r);
+    r.terminate();
     // The node accepts the rest first, so the promoted primary is ready only once it has them.
     upstream::append(&up.store, &up.records[served..]);
     let promoted = primary(rdir, &up, &urls, &r3);
@@ -389,7 +390,9 @@ fn kills_on_a_three_node_cluster_skip_and_repeat_nothing_and_a_promoted_replica_
     assert!(after > batches, "no batch after the promotion: {after}");
     same_answers(&promoted, &late, &sample_paths(&up));
     assert_eq!(metric(&late, "snowline_fleet_gaps"), Some(0.0));
-    drop((promoted, late));
+    // SIGTERM: a replica flushes what it applied without the write-ahead log.
+    promoted.terminate();
+    late.terminate();
 
     assert_standalone(
         &up,
@@ -476,7 +479,7 @@ fn a_stale_primary_is_fenced_off_and_the_stream_holds_each_batch_once() {
     let mut a = primary(adir, &up, &nats.url, &[]);
     let r = replica(bdir, &nats.url);
     let first = caught_up(&a, &r, 120);
-    drop(r);
+    r.terminate();
 
     a.signal("STOP");
     // The promoted replica asks for 5 containers at a time where the old primary asks for 7.
@@ -515,7 +518,8 @@ fn a_stale_primary_is_fenced_off_and_the_stream_holds_each_batch_once() {
         .map(|n| (n, "1/1".to_owned()))
         .collect();
     assert_eq!(held, want, "the stream holds a batch twice or not at all");
-    drop((b, late));
+    b.terminate();
+    late.terminate();
     assert_standalone(
         &up,
         &[("the promoted primary", bdir), ("its replica", ldir)],

@@ -5,11 +5,13 @@
 //! The store's journal (`snowline_store::journal`) gives the batches and applies them; this
 //! crate carries them: [`publish`] (the primary's outbox to the stream, the sequence as the
 //! message id), [`replicate`] (the stream to a replica's store, through the [`Applier`]'s rule),
-//! and what both report ([`FleetStatus`], [`FleetMetrics`]); and the state every node shares
-//! beside the batches ([`Bucket`], [`watch_bucket`], [`SharedLog`], [`shared_secret`]). It never
-//! sees RocksDB.
+//! and what both report ([`FleetStatus`], [`FleetMetrics`]); the state every node shares beside
+//! the batches ([`Bucket`], [`watch_bucket`], [`SharedLog`], [`shared_secret`]); and checkpoints
+//! of a node's index in the fleet's object store ([`publish_checkpoint`],
+//! [`fetch_checkpoint`]). It never sees RocksDB.
 
 mod apply;
+mod checkpoints;
 mod metrics;
 mod nats;
 mod publisher;
@@ -19,6 +21,10 @@ mod status;
 pub mod wire;
 
 pub use apply::{Applier, BatchSink, Outcome};
+pub use checkpoints::{
+    CheckpointAt, CheckpointFile, Manifest, checkpoint_bucket, fetch_checkpoint, list_checkpoints,
+    publish_checkpoint,
+};
 pub use metrics::FleetMetrics;
 pub use nats::FleetConfig;
 pub use publisher::publish;

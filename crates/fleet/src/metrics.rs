@@ -100,6 +100,31 @@ impl Collector for FleetMetrics {
             "Batches the replica's store refused to apply",
             s.refused,
         )?;
+        gauge_u64(
+            &mut e,
+            "snowline_fleet_checkpoint_batch",
+            "The batch of the last checkpoint this node published to the fleet's bucket (0: none \
+             since start)",
+            s.checkpoint_seq,
+        )?;
+        gauge_u64(
+            &mut e,
+            "snowline_fleet_checkpoint_timestamp_seconds",
+            "When the last checkpoint this node published was taken, Unix seconds (0: none)",
+            s.checkpoint_ms / 1000,
+        )?;
+        counter(
+            &mut e,
+            "snowline_fleet_checkpoints",
+            "Checkpoints this node published to the fleet's bucket since start",
+            s.checkpoints,
+        )?;
+        counter(
+            &mut e,
+            "snowline_fleet_checkpoint_failures",
+            "Checkpoints this node could not take or publish since start",
+            s.checkpoint_failures,
+        )?;
         if replica {
             histogram(
                 &mut e,

@@ -46,6 +46,14 @@ pub struct FleetSnapshot {
     pub refused: u64,
     /// The last problem, kept until the next success.
     pub last_error: Option<String>,
+    /// The batch of the last checkpoint this node published (0: none since start).
+    pub checkpoint_seq: u64,
+    /// When that checkpoint was taken, Unix milliseconds.
+    pub checkpoint_ms: u64,
+    /// Checkpoints published since start.
+    pub checkpoints: u64,
+    /// Checkpoints that could not be taken or published since start.
+    pub checkpoint_failures: u64,
 }
 
 impl FleetSnapshot {
@@ -117,7 +125,7 @@ fn lag_buckets() -> impl Iterator<Item = f64> {
 }
 
 /// The time now, Unix milliseconds.
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))

@@ -151,6 +151,16 @@ impl Service {
         found
     }
 
+    /// Every line on stdout after the "listening on" line so far that contains `needle`.
+    pub fn stdout_lines(&self, needle: &str) -> Vec<String> {
+        let lines = self.stdout.lock().expect("lines");
+        lines
+            .iter()
+            .filter(|l| l.contains(needle))
+            .cloned()
+            .collect()
+    }
+
     /// Polls `f` until it returns true, for at most `secs` seconds.
     pub fn wait_until(&self, secs: u64, mut f: impl FnMut(&Self) -> bool) -> bool {
         poll_until(secs, || f(self))
