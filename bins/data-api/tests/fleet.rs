@@ -136,7 +136,7 @@ fn forge(url: &str, seq: u64, payload: &'static [u8]) {
         .build()
         .unwrap();
     rt.block_on(async {
-        let client = async_nats::connect(url).await.unwrap();
+        let client = common::nats_client::connect(url).await;
         let js = async_nats::jetstream::new(client);
         let mut headers = async_nats::HeaderMap::new();
         let time = (common::now_secs() + 10) * 1000;
@@ -448,7 +448,7 @@ fn stream_messages(url: &str) -> Vec<(u64, String)> {
         .build()
         .unwrap();
     rt.block_on(async {
-        let client = async_nats::connect(url).await.unwrap();
+        let client = common::nats_client::connect(url).await;
         let js = async_nats::jetstream::new(client);
         let stream = js.get_stream("snowline").await.unwrap();
         let state = stream.get_info().await.unwrap().state;

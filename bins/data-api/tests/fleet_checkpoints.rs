@@ -97,7 +97,7 @@ fn checkpoints(url: &str) -> Vec<Manifest> {
 /// would hold (the object store's own digest is that of the new bytes).
 fn damage(url: &str, m: &Manifest, name: &str) {
     block_on(async {
-        let client = async_nats::connect(url).await.unwrap();
+        let client = common::nats_client::connect(url).await;
         let js = async_nats::jetstream::new(client);
         let bucket = js.get_object_store("snowline_checkpoints").await.unwrap();
         let object = format!("{}/files/{name}", m.prefix());

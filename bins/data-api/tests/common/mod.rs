@@ -13,6 +13,7 @@ use snowline_test_support::service::{Service, poll_until};
 
 pub mod cmodel;
 pub mod looking_glass;
+pub mod nats_client;
 pub mod pmodel;
 pub mod receiver;
 pub mod upstream;
