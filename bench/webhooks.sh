@@ -27,7 +27,8 @@
 #   bench/webhooks.sh [WORK_DIR=/tmp/snowline-bench-webhooks] [BLOCKS=1000] [TXS=50]
 #
 # Environment: NO_BUILD=1 uses the release binaries already in CARGO_TARGET_DIR; ROUNDS=N
-# (default 2); PARTS (default "ingest latency": which parts run); COUNT (10000), ADDRS (10000), SETS (100); ANVIL_BIN (default: where `cargo
+# (default 2); PARTS (default "ingest latency": which parts run); ANVIL_PORT, API_PORT,
+# RECV_PORT, SYNTH_PORT (19780-19783: another run on the machine needs others); COUNT (10000), ADDRS (10000), SETS (100); ANVIL_BIN (default: where `cargo
 # xtask setup` puts it).
 set -euo pipefail
 
@@ -38,10 +39,10 @@ COUNT=${COUNT:-10000}
 ADDRS=${ADDRS:-10000}
 SETS=${SETS:-100}
 CHAIN=43112
-ANVIL_PORT=19780
-API_PORT=19781
-RECV_PORT=19782
-SYNTH_PORT=19783
+ANVIL_PORT=${ANVIL_PORT:-19780}
+API_PORT=${API_PORT:-19781}
+RECV_PORT=${RECV_PORT:-19782}
+SYNTH_PORT=${SYNTH_PORT:-19783}
 ANVIL=${ANVIL_BIN:-$HOME/.cache/snowline/npm/anvil-1.7.1/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil}
 
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/snowline/target}

@@ -1,9 +1,11 @@
-//! Delivery: one task per active webhook takes the first event of its outbox, POSTs it signed
-//! ([`crate::sign`]) to a checked address ([`crate::net`]), and on a 2xx answer deletes it and
-//! advances the webhook's cursor in one batch; anything else is retried after each delay of the
+//! Delivery: one task per active webhook reads the next few events of its outbox in one scan,
+//! POSTs each in turn signed ([`crate::sign`]) to a checked address ([`crate::net`]), and on a
+//! 2xx answer hands it to the acknowledgements ([`crate::acks`]), which delete it and advance the
+//! webhook's cursor in one batch with the other deliveries done by then; anything else is retried after each delay of the
 //! schedule in turn, and a webhook whose schedule runs out is deactivated (its events stay
 //! queued). So each webhook's events arrive in order, at least once; only an event whose
-//! answer was lost (a crash between the receiver's 2xx and the cursor's write) is sent again.
+//! acknowledgement was not written (a crash between the receiver's 2xx and the group's write)
+//! is sent again.
 //! Requests go through the outbound client (`snowline-outbound`, http or https, keep-alive
 //! connections reused per destination); redirects are not followed: a 3xx is a failed attempt.
 //!
@@ -12,16 +14,17 @@
 //! every attempt, so the webhooks with events take turns, one delivery each, and a long backlog
 //! waits in line like any other; a webhook waiting to retry holds none.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use snowline_outbound::{Client, ClientConfig, PoolConfig, Redirects, Request};
-use snowline_store::{Direction, ReadView, StoreError, WriteBatch};
+use snowline_store::{Direction, ReadView, StoreError};
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
+use crate::acks::Acks;
 use crate::model::Status;
 use crate::net::{ALLOW_FLAG, AllowList};
 use crate::outbox::Wakers;
@@ -119,7 +122,11 @@ pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<W
             return;
         }
     };
-    let permits = Arc::new(Semaphore::new(config.concurrency.max(1)));
+    let to = Delivering {
+        client,
+        permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
+        acks: Acks::start(Arc::clone(webhooks.store())),
+    };
     let config = Arc::new(config);
     let mut workers: HashMap<String, JoinHandle<()>> = HashMap::new();
     loop {
@@ -132,8 +139,7 @@ pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<W
             let task = tokio::spawn(worker(
                 Arc::clone(&webhooks),
                 Arc::clone(&config),
-                Arc::clone(&client),
-                Arc::clone(&permits),
+                to.clone(),
                 Arc::clone(&written),
                 id.clone(),
             ));
@@ -146,31 +152,68 @@ pub async fn run(webhooks: Arc<Webhooks>, config: DeliveryConfig, written: Arc<W
     }
 }
 
-/// The first queued event of webhook `id`.
-fn first(webhooks: &Webhooks, id: &str) -> Result<Option<(u64, Vec<u8>)>, StoreError> {
+/// Most events a delivery task reads ahead in one scan of its outbox, and the bytes after which
+/// it stops reading (one event at least): few enough that ten thousand webhooks with a backlog
+/// hold some 160 MiB at most.
+const READ_AHEAD: usize = 8;
+const READ_AHEAD_BYTES: usize = 16 * 1024;
+
+/// Events read ahead and not yet delivered: `(sequence, body)`, in order.
+type Pending = VecDeque<(u64, Vec<u8>)>;
+
+/// The events of webhook `id` from sequence `from` on (from its first when `None`), up to the
+/// read-ahead bound, in one scan; and whether the scan reached the end of the outbox.
+fn read_ahead(
+    webhooks: &Webhooks,
+    id: &str,
+    from: Option<u64>,
+) -> Result<(Pending, bool), StoreError> {
     let id = id.to_owned();
-    let mut scan = webhooks
-        .store()
-        .prefix_scan::<WhEvents, _>(&id, None, Direction::Forward)?;
-    Ok(match scan.next() {
-        Some(entry) => {
-            let ((_, seq), body) = entry?;
-            Some((seq, body))
+    let after = from.and_then(|n| n.checked_sub(1)).map(|n| (id.clone(), n));
+    let scan =
+        webhooks
+            .store()
+            .prefix_scan::<WhEvents, _>(&id, after.as_ref(), Direction::Forward)?;
+    let mut events = VecDeque::new();
+    let mut bytes = 0;
+    for entry in scan {
+        if events.len() >= READ_AHEAD || bytes >= READ_AHEAD_BYTES {
+            return Ok((events, false));
         }
-        None => None,
+        let ((_, seq), body) = entry?;
+        bytes += body.len();
+        events.push_back((seq, body));
+    }
+    Ok((events, true))
+}
+
+/// Where webhook `id`'s delivery starts: past what this process acknowledged, else past the
+/// written cursor (so the scan seeks over the deleted events' tombstones), else its first event.
+fn start(webhooks: &Webhooks, acks: &Acks, id: &str) -> Option<u64> {
+    acks.next(id).or_else(|| {
+        webhooks
+            .store()
+            .get::<WhAcked>(&id.to_owned())
+            .ok()
+            .flatten()
     })
 }
 
-/// Delivers webhook `id`'s events while it is active.
+/// Delivers webhook `id`'s events while it is active: reads the next few in one scan, delivers
+/// them one at a time, hands each delivered one to the acknowledgements, then reads on from
+/// the sequence after it. A scan that reached the end of the outbox waits for the bell before
+/// the next: a batch written after the scan began rings it.
 async fn worker(
     webhooks: Arc<Webhooks>,
     config: Arc<DeliveryConfig>,
-    client: Arc<Client>,
-    permits: Arc<Semaphore>,
+    to: Delivering,
     written: Arc<Wakers>,
     id: String,
 ) {
     let bell = written.of(&id);
+    let mut next = start(&webhooks, &to.acks, &id);
+    let mut pending = Pending::new();
+    let mut drained = false;
     loop {
         let Some(sub) = webhooks.registry().get(&id) else {
             return;
@@ -178,30 +221,46 @@ async fn worker(
         if sub.webhook.status != Status::Active {
             return;
         }
-        // A ring after the read below and before the wait is kept, so no event waits for IDLE.
-        let (seq, body) = match first(&webhooks, &id) {
-            Ok(Some(event)) => event,
-            Ok(None) => {
+        let Some((seq, body)) = pending.pop_front() else {
+            if drained {
+                // A ring after the scan and before this wait is kept, so no event waits for IDLE.
                 tokio::select! {
                     () = bell.notified() => {}
                     () = tokio::time::sleep(IDLE) => {}
                 }
+                drained = false;
                 continue;
             }
-            Err(e) => {
-                tracing::warn!(webhook = %id, error = %e, "reading the outbox failed");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
+            match read_ahead(&webhooks, &id, next) {
+                Ok((events, end)) => {
+                    pending = events;
+                    drained = end;
+                }
+                Err(e) => {
+                    tracing::warn!(webhook = %id, error = %e, "reading the outbox failed");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
             }
+            continue;
         };
-        let to = Delivery {
-            client: &client,
-            permits: &permits,
+        let via = Delivery {
+            client: &to.client,
+            permits: &to.permits,
         };
-        if !deliver(&webhooks, &config, to, &id, seq, body).await {
+        if !deliver(&webhooks, &config, via, &id, seq, body).await {
             return;
         }
+        to.acks.ack(&id, seq);
+        next = Some(seq + 1);
     }
+}
+
+/// What each delivery task shares: the client, the permits and the acknowledgements.
+#[derive(Clone)]
+struct Delivering {
+    client: Arc<Client>,
+    permits: Arc<Semaphore>,
+    acks: Arc<Acks>,
 }
 
 /// What every attempt goes through: the client and the permits of deliveries in flight.
@@ -211,8 +270,8 @@ struct Delivery<'a> {
     permits: &'a Semaphore,
 }
 
-/// Delivers one event, retrying on the schedule; false when the webhook stopped being active
-/// (or was deactivated because the schedule ran out).
+/// Delivers one event, retrying on the schedule: true once the receiver answered 2xx, false
+/// when the webhook stopped being active (or was deactivated because the schedule ran out).
 async fn deliver(
     webhooks: &Webhooks,
     config: &DeliveryConfig,
@@ -242,20 +301,7 @@ async fn deliver(
         };
         drop(permit);
         match outcome {
-            Ok(()) => {
-                let mut batch = WriteBatch::new();
-                batch.delete::<WhEvents>(&(id.to_owned(), seq));
-                batch.put::<WhAcked>(&id.to_owned(), &(seq + 1));
-                match webhooks.store().write(batch) {
-                    Ok(()) => return true,
-                    Err(e) => {
-                        // Delivered but not recorded: it will be sent again (at least once).
-                        tracing::warn!(webhook = %id, error = %e, "recording a delivery failed");
-                        tokio::time::sleep(Duration::from_secs(1)).await;
-                        return true;
-                    }
-                }
-            }
+            Ok(()) => return true,
             Err(e) => {
                 tracing::info!(webhook = %id, seq, attempt, error = %e, "delivery failed");
                 let Some(delay) = config.retries.get(attempt) else {

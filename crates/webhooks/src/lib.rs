@@ -5,6 +5,7 @@
 //! private network unless allowed ([`deliver`], [`net`], [`sign`]), over the outbound client
 //! (`snowline-outbound`).
 
+mod acks;
 mod addresses;
 pub mod deliver;
 mod error;

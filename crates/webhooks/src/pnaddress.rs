@@ -102,6 +102,22 @@ struct Filter {
     balance_threshold: String,
 }
 
+/// Why a `CommonBalanceType` other than `unlocked` is refused: the threshold is kept from each
+/// container's UTXO moves, and these kinds change with what those moves do not tell.
+fn not_derived(balance_type: &str) -> &'static str {
+    match balance_type {
+        "unlockedUnstaked" | "unlockedStaked" | "lockedStaked" | "pendingStaked" => {
+            "it moves with a stake's period (pending, started, returned), which the threshold, \
+             kept from UTXO moves, does not follow yet"
+        }
+        "lockedPlatform" | "lockedStakeable" | "locked" => {
+            "a locked UTXO leaves it when its lock passes, and time passing is no tx, so no \
+             container marks the crossing"
+        }
+        _ => "the threshold does not keep atomic memory balances per address yet",
+    }
+}
+
 /// The threshold of `filter`, for a chain that keeps UTXOs of its own when `thresholds`.
 fn threshold(filter: Option<Filter>, thresholds: bool) -> Result<u64, WebhookError> {
     let field = "balanceThresholdFilter";
@@ -122,8 +138,9 @@ fn threshold(filter: Option<Filter>, thresholds: bool) -> Result<u64, WebhookErr
         return Err(invalid(
             "balanceThresholdFilter.balanceType",
             format!(
-                "{:?} is not delivered by this server yet; {UNLOCKED:?} is",
-                f.balance_type
+                "{:?} is not delivered by this server: {}; {UNLOCKED:?} is",
+                f.balance_type,
+                not_derived(&f.balance_type)
             ),
         ));
     }
@@ -290,7 +307,17 @@ mod tests {
             (
                 with(json!({"balanceType": "lockedStaked", "balanceThreshold": "1"})),
                 true,
-                "not delivered",
+                "stake's period",
+            ),
+            (
+                with(json!({"balanceType": "locked", "balanceThreshold": "1"})),
+                true,
+                "time passing is no tx",
+            ),
+            (
+                with(json!({"balanceType": "atomicMemoryUnlocked", "balanceThreshold": "1"})),
+                true,
+                "atomic memory",
             ),
             (
                 with(json!({"balanceType": "nope", "balanceThreshold": "1"})),
