@@ -1162,7 +1162,7 @@ await check("network shim: every answer's chainInfo said `local`, every request 
 /** `x-execution-weight` of each implemented operation, by route template, from the OpenAPI. */
 const WEIGHTS = { free: 1, small: 10, medium: 20, large: 50, xl: 100, xxl: 200 };
 function weightOf(template) {
-  const op = openapi.paths[template]?.get;
+  const op = openapi.paths[template]?.get ?? openapi.paths[template]?.post;
   // An operation the OpenAPI gives no weight (the address's chains, the all-chains listings)
   // costs what the server charges it: medium.
   const w = op && !("x-execution-weight" in op) ? "medium" : op?.["x-execution-weight"];
@@ -1188,11 +1188,13 @@ const EVM_ROUTES = [
   [/^\/v1\/chains\/[^/]+\/transactions$/, "/v1/chains/{chainId}/transactions"],
   [/^\/v1\/chains\/[^/]+\/blocks$/, "/v1/chains/{chainId}/blocks"],
   [/^\/v1\/address\/[^/]+\/chains$/, "/v1/address/{address}/chains"],
+  [/^\/v1\/chains\/[^/]+\/nfts\/collections\/[^/]+\/tokens\/[^/]+:reindex$/, "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex"],
 ];
 function templateOf(path) {
   if (path === "/v1/chains" || path === "/v1/apiUsageMetrics") return path;
   if (/^\/v1\/chains\/[^/]+$/.test(path)) return "/v1/chains/{chainId}";
   for (const [re, template] of EVM_ROUTES) if (re.test(path)) return template;
+  if (/^\/v1\/networks\/[^/]+\/validators\/[^/]+$/.test(path)) return "/v1/networks/{network}/validators/{nodeId}";
   const node = path.match(/^\/v1\/networks\/[^/]+\/blockchains\/[^/]+\/nodes\/[^/]+\/blocks$/);
   if (node) return "/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks";
   const m = path.match(/^\/v1\/networks\/[^/]+\/blockchains\/[^/]+(\/.*)?$/);

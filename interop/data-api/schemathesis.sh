@@ -70,7 +70,7 @@ evm_ops+='|getNativeBalance|listContractDeployments|getDeploymentTransaction'
 evm_ops+='|listTransactions|listTransactionsV2|listNativeTransactions|listErc20Transactions'
 evm_ops+='|listErc721Transactions|listErc1155Transactions|getTransaction|getTransactionsForBlock'
 evm_ops+='|listLatestTransactions|getLatestBlocks|listLatestTransactionsAllChains'
-evm_ops+='|listLatestBlocksAllChains|listAddressChains'
+evm_ops+='|listLatestBlocksAllChains|listAddressChains|reindexNft'
 
 rm -rf "$reports"
 st="$venv/bin/schemathesis"
@@ -132,7 +132,7 @@ for profile in "${profiles[@]}"; do
     '/contracts/{address}/deployments' /transactions:getDeployment \
     '/addresses/{address}/transactions' /transactions:listNative /transactions:listErc20 \
     '/transactions/{txHash}' '/blocks/{blockId}/transactions' '/v1/transactions' '/v1/blocks' \
-    --need-2xx '/v1/chains/{chainId}' || status=1
+    --need-2xx '/v1/chains/{chainId}' '/tokens/{tokenId}:reindex' || status=1
   stop_servers
 done
 

@@ -10,6 +10,8 @@
 //   internals.dict   addresses with internal transactions           listInternals' path address
 //   holders.dict     addresses holding ERC-721 tokens now           listErc721's path address
 //   nfts.dict        the ERC-721 contracts                          query contractAddress
+//   nft-contracts.dict  the ERC-721 and ERC-1155 contracts          reindexNft's path address
+//   nft-ids.dict     the ids those contracts moved                  reindexNft's path tokenId
 //   accounts.dict    addresses with a recorded eth_getBalance       getNative's path address
 //   deployers.dict   deployers (EOAs and the factory)               deployments' path address
 //   contracts.dict   contracts created                              getDeployment's path address
@@ -57,6 +59,8 @@ write("tokens.dict", addrs(each((r) => r.transfers().map((t) => t.token))));
 write("internals.dict", addrs(each((r) => r.frames().flatMap((f) => [f.from, f.to]).filter(Boolean))));
 write("holders.dict", addrs([...owners.values()]));
 write("nfts.dict", addrs(each((r) => r.transfers().filter((t) => t.standard === 721).map((t) => t.token))));
+write("nft-contracts.dict", addrs(each((r) => r.transfers().filter((t) => t.standard !== 20).map((t) => t.token))));
+write("nft-ids.dict", uniq(each((r) => r.transfers().filter((t) => t.standard !== 20).map((t) => String(t.id)))));
 write("accounts.dict", addrs(each((r) => r.balanceAddresses())));
 write("deployers.dict", addrs(each((r) => r.creations().flatMap((c) => [c.deployer, c.factory]).filter(Boolean))));
 write("contracts.dict", addrs(each((r) => r.creations().map((c) => c.address))));

@@ -47,6 +47,9 @@ legacy_rolling='getRollingWindowGasUsed|getRollingWindowTxCount|getRollingWindow
 legacy_rolling+='|getRollingWindowMaxGps|getRollingWindowAvgTps|getRollingWindowMaxTps'
 legacy_rolling+='|getRollingWindowAvgGasPrice|getRollingWindowMaxGasPrice'
 legacy_ops="$legacy_series|$legacy_rolling|health-check-v1|health-check-v2|compositeQueryV1"
+# The token holders (an NFT collection's, and a token's balances over a time range). The ICM
+# recordings move one ERC-20 and no NFT: the NFT holders can answer 2xx, never with data.
+legacy_ops+='|getNftHoldersByContractAddress|getAddressesByBalanceOverTime'
 # Those with a `{network}`, and the mappings (pass 4).
 legacy_network_ops='getValidatorCount|getValidatorWeight|getDelegatorCount|getDelegatorWeight'
 legacy_network_ops+='|getMappings|getMappingsBySubnetId|getChainInformationByNetwork'
@@ -176,7 +179,8 @@ run_pass legacy "$values/legacy.toml" "$legacy" "$legacy_ops"
 "$py" "$summary" "$(ls "$reports"/legacy/*.ndjson)" "pass 3 (metrics-api-legacy-v1.json)" \
   --need-data '/v1/avg_tps/{chain}' '/v1/tx_count/{chain}' '/v1/cumulative/tx_count/{chain}' \
   '/v1/tx_count/{chainId}/rollingWindow' '/v1/max_gas_price/{chainId}/rollingWindow' \
-  --need-2xx /v1/health-check /v2/health-check || status=1
+  '/contracts/{address}/balances' \
+  --need-2xx /v1/health-check /v2/health-check '/nfts:listHolders' || status=1
 
 echo "== pass 4: metrics-api-legacy-v1.json's staking series, listings and mappings on local"
 run_pass legacy-local "$values/legacy-local.toml" "$values/legacy-local.json" "$legacy_network_ops"

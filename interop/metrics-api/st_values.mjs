@@ -9,6 +9,8 @@
 //   validations.dict   the devnet L1's validation ids (path l1ValidationId)
 //   nodes.dict         their node ids (path nodeId)
 //   blockchains.dict   the two EVM chains' blockchain ids, cb58 and 0x hex (ICM src/dest ids)
+//   token-contracts.dict  the contracts that moved tokens in the recordings, NFT collections
+//                      first (the token holders' path address)
 //   values.toml        `evm-times`: UNIX times at and around the EVM recordings' blocks
 //                      (startTimestamp, endTimestamp of the chain and ICM metrics), `p-times`
 //                      the same of the P-Chain's history (the staking metrics'; numeric
@@ -22,7 +24,7 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Recording, devnetEvmChain } from "../data-api/evm.mjs";
+import { Recording, checksum, devnetEvmChain } from "../data-api/evm.mjs";
 import { idBytes, replay } from "../data-api/pchain.mjs";
 
 const [genesisPath, openapiPath, out] = process.argv.slice(2);
@@ -56,6 +58,9 @@ dict("subnets.dict", [...p.subnets.keys(), PRIMARY]);
 dict("validations.dict", [...p.l1.keys()]);
 dict("nodes.dict", [...new Set([...p.l1.values()].map((v) => v.nodeId))]);
 dict("blockchains.dict", [cChain, l1.blockchainId, hex(cChain), hex(l1.blockchainId)]);
+const moved = [43112, 99999].flatMap((c) => new Recording(c).transfers());
+const nftFirst = [...moved.filter((t) => t.standard !== 20), ...moved.filter((t) => t.standard === 20)];
+dict("token-contracts.dict", [...new Set(nftFirst.map((t) => checksum(t.token)))]);
 
 // UNIX times, those inside the data first (generation favours a dictionary's first entries): the
 // EVM recordings' blocks (first, middle, last; an hour after, the day's start, a day before) and

@@ -190,7 +190,8 @@ pub fn routes(
     let router = route(
         router,
         "/v1/networks/{network}/validators",
-        Weight::XL,
+        // The OpenAPI's x-execution-weight: a page of validations is a medium request.
+        Weight::MEDIUM,
         |api, req| pchain::staking::validators(&api.p, req),
     );
     let router = route(
