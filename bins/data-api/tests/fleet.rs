@@ -14,6 +14,7 @@ use std::path::Path;
 use std::sync::RwLock;
 
 use async_nats::header::NATS_MESSAGE_ID;
+use common::fleet::{metric, primary_settled};
 use common::{DataApi, digest, start, upstream};
 use snowline_test_support::nats::{NatsCluster, NatsServer};
 
@@ -76,27 +77,6 @@ fn replica(dir: &Path, nats: &str) -> DataApi {
             SECRET,
         ],
     )
-}
-
-/// The value of an unlabelled metric on `/metrics`.
-fn metric(api: &DataApi, name: &str) -> Option<f64> {
-    let body = api.get("/metrics").body;
-    body.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
-        let (n, v) = l.split_once(' ')?;
-        (n == name || n == format!("{name}_total")).then(|| v.trim().parse().ok())?
-    })
-}
-
-/// Whether the primary has indexed all `held` containers of its upstream and has every batch
-/// acknowledged. (Its own "nothing behind" is not enough: it counts from the upstream's head as
-/// last asked, and a round goes on past that head, so between two batches of containers
-/// appended since it reads 0.)
-fn primary_settled(p: &DataApi, held: usize) -> bool {
-    p.get("/readyz").status == 200
-        && metric(p, "snowline_ingest_indexed_containers") == Some(held as f64)
-        && metric(p, "snowline_ingest_behind_containers") == Some(0.0)
-        && metric(p, "snowline_fleet_position")
-            .is_some_and(|pos| pos > 0.0 && metric(p, "snowline_fleet_acked") == Some(pos))
 }
 
 /// Waits until the primary has committed past batch `after` (it saw new containers).

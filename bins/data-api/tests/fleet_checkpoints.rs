@@ -16,6 +16,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::fleet::{metric, primary_settled};
 use common::{DataApi, digest, start, upstream};
 use snowline_fleet::{FleetConfig, Manifest};
 use snowline_test_support::nats::NatsServer;
@@ -52,23 +53,6 @@ fn primary(dir: &Path, up: &upstream::Upstream, nats: &str) -> DataApi {
     ];
     args.extend_from_slice(&COMMON);
     start(dir, &args)
-}
-
-/// The value of an unlabelled metric on `/metrics`.
-fn metric(api: &DataApi, name: &str) -> Option<f64> {
-    let body = api.get("/metrics").body;
-    body.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
-        let (n, v) = l.split_once(' ')?;
-        (n == name || n == format!("{name}_total")).then(|| v.trim().parse().ok())?
-    })
-}
-
-/// Whether the primary indexed all `held` containers and the stream acknowledged every batch.
-fn primary_settled(p: &DataApi, held: usize) -> bool {
-    metric(p, "snowline_ingest_indexed_containers") == Some(held as f64)
-        && metric(p, "snowline_ingest_behind_containers") == Some(0.0)
-        && metric(p, "snowline_fleet_position")
-            .is_some_and(|pos| pos > 0.0 && metric(p, "snowline_fleet_acked") == Some(pos))
 }
 
 fn config(url: &str) -> FleetConfig {

@@ -12,6 +12,7 @@ pub use snowline_test_support::http::{Response, exchange, request};
 use snowline_test_support::service::{Service, poll_until};
 
 pub mod cmodel;
+pub mod fleet;
 pub mod looking_glass;
 pub mod nats_client;
 pub mod pmodel;
