@@ -23,6 +23,8 @@ REL=${REL:-$CARGO_TARGET_DIR/release}
 cd "$(dirname "$0")/.."
 mkdir -p "$WORK"
 source bench/lib.sh
+# shellcheck source=fleet-lib.sh
+source bench/fleet-lib.sh
 [ -n "${NO_BUILD:-}" ] || cargo build --release -p data-api -p node-rpc --bins
 finish() {
   cleanup
@@ -31,38 +33,15 @@ finish() {
 }
 trap finish EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-now() { date +%s.%N; }
-secs_since() { python3 -c "print(f'{$(now) - $1:.1f}')"; }
-metric() { curl -s "http://127.0.0.1:$1/metrics" | awk -v n="$2" '$1 == n || $1 == n "_total" {print $2; exit}'; }
-pos() { local v; v=$(metric "$1" snowline_fleet_position); echo "${v:-0}"; }
-ready() { [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/readyz")" = 200 ]; }
-wait_for() { # secs description command...
-  local secs=$1 what=$2
-  shift 2
-  for _ in $(seq 1 $((secs * 5))); do "$@" && return 0; sleep 0.2; done
-  echo "gave up waiting for $what" >&2
-  exit 1
-}
 cpu_secs() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$1/stat"; }
 peak_mb() { awk '/^VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
-stop() { kill -TERM "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 mb() { du -sm "$1" | cut -f1; }
 
 NATS_PORT=$(free_port); NATS_MON=$(free_port); NODE_PORT=$(free_port)
 P_PORT=$(free_port); A_PORT=$(free_port); B_PORT=$(free_port)
 NATS=nats://127.0.0.1:$NATS_PORT
 rm -rf "$WORK/nats" "$WORK/node" "$WORK/primary" "$WORK/replica-a" "$WORK/replica-b"
-mkdir -p "$WORK/nats"
-cat >"$WORK/nats/nats.conf" <<CONF
-listen: 127.0.0.1:$NATS_PORT
-http: 127.0.0.1:$NATS_MON
-max_payload: 8MB
-jetstream { store_dir: "$WORK/nats/store" }
-CONF
-nats-server -c "$WORK/nats/nats.conf" >"$WORK/nats/nats.log" 2>&1 &
-PIDS+=($!)
-wait_http "http://127.0.0.1:$NATS_MON/healthz"
+start_nats "$WORK/nats" "$NATS_PORT" "$NATS_MON"
 "$REL/node-rpc" serve --data-dir "$WORK/node" --listen "127.0.0.1:$NODE_PORT" --network local \
   --devnet-txs "$N_TXS" --no-metering >"$WORK/node.log" 2>&1 &
 PIDS+=($!)

@@ -52,6 +52,8 @@ mkdir -p "$WORK"
 
 # shellcheck source=lib.sh
 source bench/lib.sh
+# shellcheck source=fleet-lib.sh
+source bench/fleet-lib.sh
 build_bench
 finish() {
   cleanup
@@ -59,7 +61,6 @@ finish() {
 }
 trap finish EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 NATS_PORT=$(free_port)
 NATS_MON=$(free_port)
 NODE_PORT=$(free_port)
@@ -85,10 +86,6 @@ else
 fi
 echo "devnet: $FILE; $X_TXS X txs and $P_TXS P txs"
 
-metric() { # port name: the value of an unlabelled metric on /metrics ("" when absent)
-  curl -s "http://127.0.0.1:$1/metrics" | awk -v n="$2" '$1 == n || $1 == n "_total" {print $2; exit}'
-}
-pos() { local v; v=$(metric "$1" snowline_fleet_position); echo "${v:-0}"; }
 scrape() { curl -s "http://127.0.0.1:$1/metrics" >"$2"; }
 lag() { # before after label: p50/p99/max bucket of the lag histogram between two scrapes
   python3 - "$1" "$2" "$3" <<'PY'
@@ -120,26 +117,6 @@ print(f"{sys.argv[3]}: {total} batches, lag p50 {q(0.5) * 1000:,.0f} ms, p99 {q(
       f"all within {top * 1000:,.0f} ms (histogram buckets 1.5x apart)")
 PY
 }
-wait_for() { # secs description command...: polls the command every 0.2 s until it succeeds
-  local secs=$1 what=$2
-  shift 2
-  for _ in $(seq 1 $((secs * 5))); do
-    if "$@"; then return 0; fi
-    sleep 0.2
-  done
-  echo "timed out waiting for $what" >&2
-  exit 1
-}
-now() { date +%s.%N; }
-stop() { # pid...: stops these children and forgets them (the exit trap kills the rest)
-  local p keep=()
-  kill "$@" 2>/dev/null || true
-  wait "$@" 2>/dev/null || true
-  for p in "${PIDS[@]}"; do [[ " $* " == *" $p "* ]] || keep+=("$p"); done
-  PIDS=("${keep[@]}")
-}
-secs_since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
-ready() { [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/readyz")" = 200 ]; }
 primary_settled() {
   ready "$PRIMARY_PORT" && [ "$(metric "$PRIMARY_PORT" snowline_ingest_behind_containers)" = 0 ] &&
     [ "$(pos "$PRIMARY_PORT")" -gt 0 ] && [ "$(metric "$PRIMARY_PORT" snowline_fleet_acked)" = "$(pos "$PRIMARY_PORT")" ]
@@ -148,16 +125,7 @@ at_least() { [ "$(pos "$1")" -ge "$2" ]; }
 
 # NATS: one server with JetStream; batches over 8 MB go in parts, as in the tests and the demo.
 rm -rf "$WORK/node" "$WORK/nats" "$WORK/primary" "$WORK/replica-a" "$WORK/replica-b" "$WORK/raw" "$WORK/standalone-follow"
-mkdir -p "$WORK/nats"
-cat >"$WORK/nats/nats.conf" <<EOF
-listen: 127.0.0.1:$NATS_PORT
-http: 127.0.0.1:$NATS_MON
-max_payload: 8MB
-jetstream { store_dir: "$WORK/nats/store" }
-EOF
-nats-server -c "$WORK/nats/nats.conf" >"$WORK/nats/nats.log" 2>&1 &
-PIDS+=($!)
-wait_http "http://127.0.0.1:$NATS_MON/healthz"
+start_nats "$WORK/nats" "$NATS_PORT" "$NATS_MON"
 echo "nats-server $(nats-server --version | grep -o 'v[0-9][0-9.]*') on $NATS"
 
 # The node: the same devnet, generated and loaded, then live.
